@@ -1,0 +1,163 @@
+// The one IPC contract between the window and the app. Every invoke channel maps a request to a
+// response; every event channel maps to its payload. The main process must register a handler
+// for each invoke channel and the preload must expose a function for each (checked at compile
+// time with `Handlers` and `Bridge`). The API key only ever travels renderer -> main, inside
+// `connection:save`; nothing main sends back carries it.
+import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from './monitor'
+import type {
+  Connection,
+  NotificationPrefs,
+  PollingPrefs,
+  SecretBackend,
+  Theme,
+  WatchedProject
+} from './settings'
+import type {
+  Project,
+  ProjectCreate,
+  ProjectUpdate,
+  PublishResult,
+  StepsAndUsages,
+  Task
+} from './service'
+
+/** What the window needs to draw the app's state; pushed on every change. */
+export interface AppState {
+  connections: ConnectionView[]
+  activeConnectionId: string | null
+  /** Watched projects of the active connection, with what the monitor knows of each. */
+  projects: ProjectView[]
+  monitor: { paused: boolean; notificationsPausedUntil: string | null }
+  /** Where keys are kept now, and why, for the settings screen. */
+  secrets: { backend: SecretBackend; detail: string }
+  /** A one-time notice, e.g. "settings file was corrupt and was repaired". */
+  notices: string[]
+  demo: boolean
+}
+
+export interface ConnectionView extends Connection {
+  /** Whether a key is stored: the key itself never reaches the window. */
+  hasKey: boolean
+}
+
+export interface ProjectView {
+  watched: WatchedProject
+  /** null until the first successful GET /projects/{id}. */
+  project: Project | null
+  health: ProjectHealth
+  counts: { running: number; failed: number; total: number }
+  lastActivityAt: string | null
+  costTodayUsd: number
+  costTotalUsd: number
+}
+
+export interface SettingsView {
+  notifications: NotificationPrefs
+  polling: PollingPrefs
+  launchAtLogin: boolean
+  theme: Theme
+}
+
+/** A failed call: the same shape for every channel. */
+export interface IpcFailure {
+  ok: false
+  error: ServiceErrorInfo | { kind: 'invalid_argument' | 'forbidden' | 'internal'; message: string }
+}
+export type IpcResult<T> = { ok: true; value: T } | IpcFailure
+
+export interface InvokeContract {
+  'app:get-state': { request: void; response: AppState }
+  'connection:save': {
+    request: { connection: Omit<Connection, 'id'> & { id?: string }; apiKey?: string }
+    response: ConnectionView
+  }
+  'connection:remove': { request: { connectionId: string }; response: void }
+  'connection:activate': { request: { connectionId: string }; response: void }
+  'demo:start': { request: void; response: void }
+  'project:get': { request: { projectId: string }; response: Project }
+  'project:create': { request: { project: ProjectCreate; watch: boolean }; response: Project }
+  'project:update': { request: { projectId: string; update: ProjectUpdate }; response: Project }
+  'project:watch': { request: { projectId: string }; response: WatchedProject }
+  'project:unwatch': { request: { projectId: string }; response: void }
+  'project:set-watch-options': {
+    request: { projectId: string; muted?: boolean; budgetUsd?: number | null }
+    response: WatchedProject
+  }
+  'project:tasks': { request: { projectId: string }; response: Task[] }
+  'project:publish': { request: { projectId: string; hostname: string }; response: PublishResult }
+  /** Steps and usages of a task; also marks it as looked at, so the monitor keeps it fresh. */
+  'task:details': { request: { taskId: string }; response: StepsAndUsages }
+  'task:focus': { request: { taskId: string | null }; response: void }
+  'settings:get': { request: void; response: SettingsView }
+  'settings:update': { request: Partial<SettingsView>; response: SettingsView }
+  'monitor:poll-now': { request: void; response: void }
+  'monitor:pause-notifications': { request: { minutes: number | null }; response: void }
+  /** Opens an http(s) URL in the user's browser; anything else is refused. */
+  'shell:open-external': { request: { url: string }; response: void }
+}
+
+export interface EventContract {
+  'app:state': AppState
+  'monitor:event': MonitorEvent
+  /** A notification was shown (or would be, where the OS has none): for the window and tests. */
+  'notification:shown': { title: string; body: string; projectId?: string; taskId?: string }
+  /** Open the window on a task, e.g. after a notification click. */
+  'navigate:task': { projectId: string; taskId: string }
+}
+
+export type InvokeChannel = keyof InvokeContract
+export type EventChannel = keyof EventContract
+export type RequestOf<C extends InvokeChannel> = InvokeContract[C]['request']
+export type ResponseOf<C extends InvokeChannel> = InvokeContract[C]['response']
+
+export const INVOKE_CHANNELS = [
+  'app:get-state',
+  'connection:save',
+  'connection:remove',
+  'connection:activate',
+  'demo:start',
+  'project:get',
+  'project:create',
+  'project:update',
+  'project:watch',
+  'project:unwatch',
+  'project:set-watch-options',
+  'project:tasks',
+  'project:publish',
+  'task:details',
+  'task:focus',
+  'settings:get',
+  'settings:update',
+  'monitor:poll-now',
+  'monitor:pause-notifications',
+  'shell:open-external'
+] as const satisfies readonly InvokeChannel[]
+
+export const EVENT_CHANNELS = [
+  'app:state',
+  'monitor:event',
+  'notification:shown',
+  'navigate:task'
+] as const satisfies readonly EventChannel[]
+
+// Fails the build when a channel is added to the contract but not to the list above.
+type Missing<All, Listed> = Exclude<All, Listed>
+const _everyInvokeListed: Missing<InvokeChannel, (typeof INVOKE_CHANNELS)[number]> extends never ? true : never = true
+const _everyEventListed: Missing<EventChannel, (typeof EVENT_CHANNELS)[number]> extends never ? true : never = true
+void _everyInvokeListed
+void _everyEventListed
+
+/** Main side: one handler per invoke channel; a missing one fails the build. */
+export type Handlers = {
+  [C in InvokeChannel]: (request: RequestOf<C>) => Promise<ResponseOf<C>>
+}
+
+/** Renderer side: what the preload exposes as `window.agentTray`. */
+export type Bridge = {
+  [C in InvokeChannel]: RequestOf<C> extends void
+    ? () => Promise<IpcResult<ResponseOf<C>>>
+    : (request: RequestOf<C>) => Promise<IpcResult<ResponseOf<C>>>
+} & {
+  /** Subscribes to an event channel; returns the unsubscribe function. */
+  on<E extends EventChannel>(channel: E, listener: (payload: EventContract[E]) => void): () => void
+}

@@ -1,0 +1,86 @@
+// What the app and the command remember between runs (one file, shared by both).
+
+export interface Connection {
+  id: string
+  name: string
+  /** e.g. https://api.example.com; no trailing slash. */
+  baseUrl: string
+  /** The service's publishing domain, e.g. `apps.example.com`; empty when unknown. */
+  publishingDomain: string
+}
+
+export interface WatchedProject {
+  projectId: string
+  /** Last known name, so the list reads well before the first poll. */
+  name: string
+  muted: boolean
+  /** USD per project; null for no budget. */
+  budgetUsd: number | null
+  addedAt: string
+}
+
+export type NotifiableTransition = 'started' | 'completed' | 'failed' | 'cancelled'
+
+export interface QuietHours {
+  enabled: boolean
+  /** Local time, "HH:MM". The range may wrap past midnight. */
+  start: string
+  end: string
+}
+
+export interface NotificationPrefs {
+  transitions: Record<NotifiableTransition, boolean>
+  quietHours: QuietHours
+  sound: boolean
+  /** ISO time until which notifications are paused; null when not paused. */
+  pausedUntil: string | null
+}
+
+export interface PollingPrefs {
+  /** While a project has a task todo or in_progress. */
+  activeIntervalMs: number
+  /** While every task of a project has ended. */
+  idleIntervalMs: number
+  maxConcurrency: number
+}
+
+export interface WindowState {
+  x?: number
+  y?: number
+  width: number
+  height: number
+  maximized: boolean
+}
+
+export type Theme = 'system' | 'light' | 'dark'
+
+export interface Settings {
+  version: number
+  activeConnectionId: string | null
+  connections: Connection[]
+  /** Watched projects per connection id. */
+  watched: Record<string, WatchedProject[]>
+  notifications: NotificationPrefs
+  polling: PollingPrefs
+  launchAtLogin: boolean
+  theme: Theme
+  window: WindowState
+  /** Accepts the insecure `basic_text` safeStorage backend on Linux (asked once, explicitly). */
+  allowBasicTextSecrets: boolean
+}
+
+export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {
+  transitions: { started: false, completed: true, failed: true, cancelled: true },
+  quietHours: { enabled: false, start: '22:00', end: '07:00' },
+  sound: true,
+  pausedUntil: null
+}
+
+export const DEFAULT_POLLING_PREFS: PollingPrefs = {
+  activeIntervalMs: 5_000,
+  idleIntervalMs: 60_000,
+  maxConcurrency: 4
+}
+
+/** Where the API key of a connection is kept, as the UI tells the user. */
+export type SecretBackend = 'keychain' | 'safe-storage' | 'session-only'
