@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { formatDuration, formatRelativeTime, formatTokens, formatUsd } from './format'
+
+describe('formatUsd', () => {
+  it('keeps up to 6 decimals for small amounts and cents for large ones', () => {
+    expect(formatUsd(0.000123)).toBe('$0.000123')
+    expect(formatUsd(0.5)).toBe('$0.50')
+    expect(formatUsd(0.123456)).toBe('$0.123456')
+    expect(formatUsd(0.0123)).toBe('$0.0123')
+    expect(formatUsd(12.3456)).toBe('$12.35')
+    expect(formatUsd(1234.5)).toBe('$1,234.50')
+    expect(formatUsd(0.9999999)).toBe('$1.00')
+  })
+
+  it('handles zero, negatives, tiny and missing amounts', () => {
+    expect(formatUsd(0)).toBe('$0.00')
+    expect(formatUsd(-0.25)).toBe('-$0.25')
+    expect(formatUsd(0.0000001)).toBe('<$0.000001')
+    expect(formatUsd(null)).toBe('–')
+    expect(formatUsd(Number.NaN)).toBe('–')
+  })
+})
+
+describe('formatTokens', () => {
+  it('abbreviates thousands and millions', () => {
+    expect(formatTokens(950)).toBe('950')
+    expect(formatTokens(12_345)).toBe('12.3k')
+    expect(formatTokens(12_000)).toBe('12k')
+    expect(formatTokens(4_560_000)).toBe('4.6M')
+    expect(formatTokens(999_960)).toBe('1M')
+  })
+
+  it('shows absent as a dash and 0 as 0', () => {
+    expect(formatTokens(null)).toBe('–')
+    expect(formatTokens(0)).toBe('0')
+  })
+})
+
+describe('formatDuration', () => {
+  it('picks the two largest units', () => {
+    expect(formatDuration(850)).toBe('850ms')
+    expect(formatDuration(42_000)).toBe('42s')
+    expect(formatDuration(185_000)).toBe('3m 05s')
+    expect(formatDuration(3_720_000)).toBe('1h 02m')
+    expect(formatDuration(2 * 86_400_000 + 3 * 3_600_000)).toBe('2d 3h')
+    expect(formatDuration(-1)).toBe('–')
+  })
+})
+
+describe('formatRelativeTime', () => {
+  const now = new Date('2025-03-10T12:00:00.000Z')
+  it('says how long ago or how soon', () => {
+    expect(formatRelativeTime('2025-03-10T11:59:55.000Z', now)).toBe('just now')
+    expect(formatRelativeTime('2025-03-10T11:59:30.000Z', now)).toBe('30s ago')
+    expect(formatRelativeTime('2025-03-10T11:55:00.000Z', now)).toBe('5 min ago')
+    expect(formatRelativeTime('2025-03-10T09:00:00.000Z', now)).toBe('3 h ago')
+    expect(formatRelativeTime('2025-03-08T12:00:00.000Z', now)).toBe('2 d ago')
+    expect(formatRelativeTime('2025-03-10T12:05:00.000Z', now)).toBe('in 5 min')
+    expect(formatRelativeTime('2025-01-01T00:00:00.000Z', now)).toBe('2025-01-01')
+    expect(formatRelativeTime('not a date', now)).toBe('–')
+  })
+})

@@ -1,0 +1,94 @@
+// Short human forms of money, token counts, durations and times, shared by the window and the
+// command so both print the same thing. Locale-independent on purpose: tests and screenshots
+// must not depend on the machine.
+
+/**
+ * USD. Amounts of a dollar or more get cents ("$1,234.50"); smaller ones keep up to 6 decimals,
+ * the service's rounding, so a cheap call still shows ("$0.000123", "$0.50").
+ */
+export function formatUsd(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–'
+  const sign = value < 0 ? '-' : ''
+  const abs = Math.abs(value)
+  if (abs === 0) return '$0.00'
+  if (abs >= 1 || Math.round(abs * 100) / 100 >= 1) {
+    return `${sign}$${group(abs.toFixed(2))}`
+  }
+  if (abs < 0.0000005) return `${sign}<$0.000001`
+  let text = abs.toFixed(6)
+  // Trim trailing zeros, but keep at least cents.
+  while (text.endsWith('0') && text.length > '0.00'.length) text = text.slice(0, -1)
+  return `${sign}$${text}`
+}
+
+function group(fixed: string): string {
+  const [whole = '0', decimals] = fixed.split('.')
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return decimals === undefined ? grouped : `${grouped}.${decimals}`
+}
+
+/** Token counts: 950, 12.3k, 4.5M. null (absent) is shown as a dash, not as 0. */
+export function formatTokens(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–'
+  const sign = value < 0 ? '-' : ''
+  const abs = Math.abs(value)
+  if (abs < 1000) return `${sign}${Math.round(abs)}`
+  const units: [number, string][] = [
+    [1e9, 'B'],
+    [1e6, 'M'],
+    [1e3, 'k']
+  ]
+  for (let i = 0; i < units.length; i++) {
+    const [size, suffix] = units[i]!
+    if (abs >= size) {
+      const scaled = Math.round((abs / size) * 10) / 10
+      // 999,960 rounds to "1000.0k": say "1M" instead.
+      if (scaled >= 1000 && i > 0) {
+        const [bigger, biggerSuffix] = units[i - 1]!
+        return `${sign}${trimZero(Math.round((abs / bigger) * 10) / 10)}${biggerSuffix}`
+      }
+      return `${sign}${trimZero(scaled)}${suffix}`
+    }
+  }
+  return `${sign}${Math.round(abs)}`
+}
+
+function trimZero(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1)
+}
+
+/** A span of time: 850ms, 42s, 3m 05s, 1h 02m, 2d 3h. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '–'
+  if (ms < 1000) return `${Math.round(ms)}ms`
+  const totalSeconds = Math.floor(ms / 1000)
+  if (totalSeconds < 60) return `${totalSeconds}s`
+  const totalMinutes = Math.floor(totalSeconds / 60)
+  if (totalMinutes < 60) return `${totalMinutes}m ${pad(totalSeconds % 60)}s`
+  const totalHours = Math.floor(totalMinutes / 60)
+  if (totalHours < 24) return `${totalHours}h ${pad(totalMinutes % 60)}m`
+  return `${Math.floor(totalHours / 24)}d ${totalHours % 24}h`
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0')
+}
+
+/**
+ * How long ago (or how soon) `then` is from `now`: "just now", "5 min ago", "in 2 h", and past a
+ * week the UTC date. Invalid input gives a dash rather than "NaN".
+ */
+export function formatRelativeTime(then: Date | string | number, now: Date | number): string {
+  const t = new Date(then).getTime()
+  const n = new Date(now).getTime()
+  if (!Number.isFinite(t) || !Number.isFinite(n)) return '–'
+  const diff = n - t
+  const abs = Math.abs(diff)
+  const wrap = (s: string): string => (diff >= 0 ? `${s} ago` : `in ${s}`)
+  if (abs < 10_000) return 'just now'
+  if (abs < 60_000) return wrap(`${Math.floor(abs / 1000)}s`)
+  if (abs < 3_600_000) return wrap(`${Math.floor(abs / 60_000)} min`)
+  if (abs < 86_400_000) return wrap(`${Math.floor(abs / 3_600_000)} h`)
+  if (abs < 7 * 86_400_000) return wrap(`${Math.floor(abs / 86_400_000)} d`)
+  return new Date(t).toISOString().slice(0, 10)
+}

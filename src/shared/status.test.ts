@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import type { TaskStatus, Unknown } from './service'
+import {
+  compareStepStatus,
+  compareTaskStatus,
+  isActive,
+  isEnded,
+  isStepActive,
+  stepStatusLabel,
+  taskStatusLabel
+} from './status'
+
+describe('task status', () => {
+  it('is active only for todo and in_progress', () => {
+    const all: (TaskStatus | Unknown)[] = ['todo', 'in_progress', 'completed', 'failed', 'cancelled', 'unknown']
+    expect(all.filter(isActive)).toEqual(['todo', 'in_progress'])
+    expect(all.filter(isEnded)).toEqual(['completed', 'failed', 'cancelled'])
+  })
+
+  it('sorts running work first and unknown last', () => {
+    const sorted: (TaskStatus | Unknown)[] = ['unknown', 'completed', 'todo', 'cancelled', 'failed', 'in_progress']
+    sorted.sort(compareTaskStatus)
+    expect(sorted).toEqual(['in_progress', 'todo', 'failed', 'completed', 'cancelled', 'unknown'])
+  })
+
+  it('labels statuses, keeping the server word for unknown ones', () => {
+    expect(taskStatusLabel('in_progress')).toBe('In progress')
+    expect(taskStatusLabel('unknown', 'paused')).toBe('paused')
+    expect(taskStatusLabel('unknown')).toBe('Unknown')
+  })
+})
+
+describe('step status', () => {
+  it('orders, labels and tells activity', () => {
+    expect(compareStepStatus('in_progress', 'pending')).toBeLessThan(0)
+    expect(compareStepStatus('unknown', 'cancelled')).toBeGreaterThan(0)
+    expect(isStepActive('pending')).toBe(true)
+    expect(isStepActive('completed')).toBe(false)
+    expect(stepStatusLabel('pending')).toBe('Pending')
+    expect(stepStatusLabel('unknown', 'queued')).toBe('queued')
+  })
+})

@@ -1,0 +1,79 @@
+// Status order, activity and labels for tasks and steps: one place so the tray, the window and the
+// command sort and word statuses the same way.
+import type { StepStatus, TaskStatus, Unknown } from './service'
+
+/** Display order: what needs attention first, unknown statuses last. */
+export const TASK_STATUS_ORDER: readonly (TaskStatus | Unknown)[] = [
+  'in_progress',
+  'todo',
+  'failed',
+  'completed',
+  'cancelled',
+  'unknown'
+]
+
+export const STEP_STATUS_ORDER: readonly (StepStatus | Unknown)[] = [
+  'in_progress',
+  'pending',
+  'failed',
+  'completed',
+  'cancelled',
+  'unknown'
+]
+
+/** Negative when `a` sorts before `b` in TASK_STATUS_ORDER. */
+export function compareTaskStatus(a: TaskStatus | Unknown, b: TaskStatus | Unknown): number {
+  return rank(TASK_STATUS_ORDER, a) - rank(TASK_STATUS_ORDER, b)
+}
+
+export function compareStepStatus(a: StepStatus | Unknown, b: StepStatus | Unknown): number {
+  return rank(STEP_STATUS_ORDER, a) - rank(STEP_STATUS_ORDER, b)
+}
+
+function rank<T>(order: readonly T[], value: T): number {
+  const i = order.indexOf(value)
+  return i === -1 ? order.length : i
+}
+
+/** A task the agent has yet to finish: it keeps its project on the fast polling interval. */
+export function isActive(status: TaskStatus | Unknown): boolean {
+  return status === 'todo' || status === 'in_progress'
+}
+
+/** A task that reached an end state. An unknown status is neither active nor ended. */
+export function isEnded(status: TaskStatus | Unknown): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled'
+}
+
+export function isStepActive(status: StepStatus | Unknown): boolean {
+  return status === 'pending' || status === 'in_progress'
+}
+
+const TASK_LABELS: Record<TaskStatus | Unknown, string> = {
+  todo: 'To do',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  unknown: 'Unknown'
+}
+
+const STEP_LABELS: Record<StepStatus | Unknown, string> = {
+  pending: 'Pending',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  unknown: 'Unknown'
+}
+
+/** The label of a task status; for an unknown status, the server's own word when there is one. */
+export function taskStatusLabel(status: TaskStatus | Unknown, raw?: string): string {
+  if (status === 'unknown' && raw) return raw
+  return TASK_LABELS[status] ?? TASK_LABELS.unknown
+}
+
+export function stepStatusLabel(status: StepStatus | Unknown, raw?: string): string {
+  if (status === 'unknown' && raw) return raw
+  return STEP_LABELS[status] ?? STEP_LABELS.unknown
+}
