@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest'
+import type { Task, UsageRecord } from './service'
+import {
+  budgetCrossing,
+  budgetState,
+  cacheReadTokensOf,
+  costByDay,
+  costOnDay,
+  localDateKey,
+  projectCost,
+  runningCost,
+  taskCost
+} from './cost'
+
+function usage(over: Partial<UsageRecord> & Pick<UsageRecord, 'final_price'>): UsageRecord {
+  return {
+    id: `u-${Math.round(over.final_price * 1e6)}`,
+    task_id: 't1',
+    usage_type: 'llm_call',
+    provider: 'openai',
+    model: 'gpt-4o',
+    remark: '',
+    request_data: {},
+    response_data: {},
+    usage_metadata: { input_tokens: 100, output_tokens: 20, total_tokens: 120 },
+    price: {},
+    created_at: '2025-03-10T10:00:00.000Z',
+    updated_at: '2025-03-10T10:00:00.000Z',
+    ...over
+  }
+}
+
+function task(over: Partial<Task> & Pick<Task, 'id'>): Task {
+  return {
+    project_id: 'p1',
+    name: over.id,
+    description: '',
+    status: 'completed',
+    text_requirement: '',
+    files_requirement: [],
+    created_at: '2025-03-10T10:00:00.000Z',
+    updated_at: '2025-03-10T10:00:00.000Z',
+    steps: [],
+    branch: 'main',
+    total_price: null,
+    ...over
+  }
+}
+
+describe('taskCost', () => {
+  it('sums final_price and tokens without assuming total = input + output', () => {
+    const cost = taskCost(
+      [
+        usage({ final_price: 0.001, usage_metadata: { input_tokens: 100, output_tokens: 20, total_tokens: 150 } }),
+        usage({ final_price: 0.002, usage_metadata: { input_tokens: 300, output_tokens: 40, total_tokens: 340 } })
+      ],
+      0.003
+    )
+    expect(cost.usageSumUsd).toBe(0.003)
+    expect(cost.costUsd).toBe(0.003)
+    expect(cost.calls).toBe(2)
+    expect(cost.inputTokens).toBe(400)
+    expect(cost.outputTokens).toBe(60)
+    expect(cost.totalTokens).toBe(490)
+    expect(cost.mismatch).toBeNull()
+  })
+
+  it('keeps absent cache reads distinct from 0 and reads either key', () => {
+    expect(taskCost([usage({ final_price: 0.1 })], null).cacheReadTokens).toBeNull()
+    const zero = usage({ final_price: 0.1, usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2, cache_read_tokens: 0 } })
+    expect(taskCost([zero], null).cacheReadTokens).toBe(0)
+    const detail = usage({
+      final_price: 0.1,
+      usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_token_details: { cache_read: 64 } }
+    })
+    expect(cacheReadTokensOf(detail.usage_metadata)).toBe(64)
+    expect(taskCost([zero, detail, usage({ final_price: 0 })], null).cacheReadTokens).toBe(64)
+    // The service's own key wins over LangChain's detail.
+    expect(cacheReadTokensOf({ input_tokens: 1, output_tokens: 1, total_tokens: 2, cache_read_tokens: 5, input_token_details: { cache_read: 9 } })).toBe(5)
+  })
+
+  it('breaks the cost down by provider and by model', () => {
+    const cost = taskCost(
+      [
+        usage({ final_price: 0.01, provider: 'openai', model: 'gpt-4o' }),
+        usage({ final_price: 0.02, provider: 'openai', model: 'gpt-4o-mini' }),
+        usage({ final_price: 0.05, provider: 'anthropic', model: 'claude' }),
+        usage({ final_price: 0.01, provider: 'openai', model: 'gpt-4o' })
+      ],
+      0.09
+    )
+    expect(cost.byProvider.map((r) => [r.provider, r.calls, r.costUsd])).toEqual([
+      ['anthropic', 1, 0.05],
+      ['openai', 3, 0.04]
+    ])
+    expect(cost.byModel.map((r) => [r.model, r.calls, r.costUsd, r.inputTokens])).toEqual([
+      ['claude', 1, 0.05, 100],
+      ['gpt-4o', 2, 0.02, 200],
+      ['gpt-4o-mini', 1, 0.02, 100]
+    ])
+  })
+
+  it('flags a sum that differs from total_price by more than rounding', () => {
+    const records = [usage({ final_price: 0.000001 }), usage({ final_price: 0.000002 })]
+    // 2 records: up to 2e-6 of drift is rounding.
+    expect(taskCost(records, 0.000004).mismatch).toBeNull()
+    expect(taskCost(records, 0.000006).mismatch).toEqual({ sum: 0.000003, total: 0.000006, difference: -0.000003 })
+    const big = taskCost([usage({ final_price: 1.5 })], 1.2)
+    expect(big.mismatch).toEqual({ sum: 1.5, total: 1.2, difference: 0.3 })
+    expect(big.costUsd).toBe(1.2)
+  })
+
+  it('falls back to the usage sum without a total_price, and has no mismatch then', () => {
+    const cost = taskCost([usage({ final_price: 0.25 })], null)
+    expect(cost.costUsd).toBe(0.25)
+    expect(cost.totalPriceUsd).toBeNull()
+    expect(cost.mismatch).toBeNull()
+  })
+})
+
+describe('project and day costs', () => {
+  const tasks = [
+    task({ id: 'a', total_price: 1.25, created_at: '2025-03-10T23:30:00.000Z' }),
+    task({ id: 'b', total_price: 0.5, status: 'in_progress', created_at: '2025-03-10T08:00:00.000Z' }),
+    task({ id: 'c', total_price: null, status: 'todo', created_at: '2025-03-09T08:00:00.000Z' }),
+    task({ id: 'd', total_price: null, created_at: '2025-03-09T09:00:00.000Z' })
+  ]
+  const usages = { c: [usage({ final_price: 0.125 }), usage({ final_price: 0.125 })] }
+
+  it('uses total_price, else the usage sum, and reports tasks it could not price', () => {
+    const cost = projectCost(tasks, usages)
+    expect(cost.totalUsd).toBe(2)
+    expect(cost.runningUsd).toBe(0.75)
+    expect(cost.unpricedTaskIds).toEqual(['d'])
+    expect(runningCost(tasks)).toBe(0.5)
+  })
+
+  it('groups by local day with the given offset', () => {
+    expect(costByDay(tasks, 0, usages)).toEqual([
+      { date: '2025-03-09', costUsd: 0.25, taskCount: 2 },
+      { date: '2025-03-10', costUsd: 1.75, taskCount: 2 }
+    ])
+    // At UTC+1 task a falls on the 11th.
+    expect(costByDay(tasks, 60, usages).map((d) => [d.date, d.costUsd])).toEqual([
+      ['2025-03-09', 0.25],
+      ['2025-03-10', 0.5],
+      ['2025-03-11', 1.25]
+    ])
+    expect(localDateKey('2025-03-10T02:00:00.000Z', () => -180)).toBe('2025-03-09')
+    expect(costOnDay(tasks, localDateKey('2025-03-11T09:00:00.000Z', 60), 60)).toBe(1.25)
+    expect(localDateKey('garbage', 0)).toBeNull()
+  })
+})
+
+describe('budget', () => {
+  it('tells none, ok, near and over', () => {
+    expect(budgetState(5, null)).toBe('none')
+    expect(budgetState(5, 10)).toBe('ok')
+    expect(budgetState(8, 10)).toBe('near')
+    expect(budgetState(10, 10)).toBe('over')
+    expect(budgetState(12, 10)).toBe('over')
+  })
+
+  it('announces each crossing once and again after falling back', () => {
+    let notified = budgetCrossing(null, 'ok')
+    expect(notified).toEqual({ crossed: null, notified: null })
+    notified = budgetCrossing(notified.notified, 'near')
+    expect(notified).toEqual({ crossed: 'near', notified: 'near' })
+    expect(budgetCrossing('near', 'near')).toEqual({ crossed: null, notified: 'near' })
+    expect(budgetCrossing('near', 'over')).toEqual({ crossed: 'over', notified: 'over' })
+    expect(budgetCrossing(null, 'over')).toEqual({ crossed: 'over', notified: 'over' })
+    expect(budgetCrossing('over', 'over')).toEqual({ crossed: null, notified: 'over' })
+    // The budget was raised: back to near, so crossing "over" again is news.
+    expect(budgetCrossing('over', 'near')).toEqual({ crossed: null, notified: 'near' })
+    expect(budgetCrossing('over', 'none')).toEqual({ crossed: null, notified: null })
+  })
+})
