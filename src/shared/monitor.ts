@@ -55,6 +55,8 @@ export type MonitorEvent =
     })
   | (EventBase & { kind: 'task-price'; taskId: string; taskName: string; from: number | null; to: number | null })
   | (EventBase & { kind: 'project-health'; health: ProjectHealth })
+  /** The project's spending crossed a level of its budget (announced once per crossing). */
+  | (EventBase & { kind: 'budget'; level: 'near' | 'over'; spentUsd: number; budgetUsd: number })
 
 export type MonitorEventKind = MonitorEvent['kind']
 
@@ -71,6 +73,8 @@ export interface TaskSnapshot {
 export interface ProjectSnapshot {
   polledAt: string
   tasks: Record<string, TaskSnapshot>
+  /** The budget level last announced, and for which budget, so a restart does not repeat it. */
+  budgetNotified?: { budgetUsd: number; level: 'near' | 'over' } | null
 }
 
 /** Persisted per connection id, then per project id. */
