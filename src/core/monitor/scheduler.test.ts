@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest'
+import type { PollingPrefs } from '../../shared/settings'
+import { Scheduler, dueProjects, nextDelay, nextWakeAt, type ScheduleEntry } from './scheduler'
+
+const prefs: PollingPrefs = { activeIntervalMs: 5_000, idleIntervalMs: 60_000, maxConcurrency: 2 }
+const mid = (): number => 0.5 // no jitter
+const options = { jitterRatio: 0.1, maxBackoffMs: 300_000 }
+
+describe('nextDelay', () => {
+  it('polls fast while active and slow when idle', () => {
+    expect(nextDelay({ ok: true, active: true }, 0, prefs, mid, options)).toBe(5_000)
+    expect(nextDelay({ ok: true, active: false }, 0, prefs, mid, options)).toBe(60_000)
+  })
+
+  it('jitters by at most ±10%', () => {
+    expect(nextDelay({ ok: true, active: true }, 0, prefs, () => 0, options)).toBe(4_500)
+    expect(nextDelay({ ok: true, active: true }, 0, prefs, () => 0.999999, options)).toBe(5_500)
+    expect(nextDelay({ ok: true, active: false }, 0, prefs, () => 0.25, options)).toBe(57_000)
+  })
+
+  it('backs off exponentially on errors, up to the cap', () => {
+    const delays = [1, 2, 3, 4, 5, 10].map((n) => nextDelay({ ok: false, kind: 'server' }, n, prefs, mid, options))
+    expect(delays).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 300_000])
+  })
+
+  it('honours retryAfter for rate limiting, jittering only upwards', () => {
+    expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: 30_000 }, 1, prefs, () => 0, options)).toBe(30_000)
+    expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: 30_000 }, 1, prefs, () => 0.5, options)).toBe(31_500)
+    // Backoff longer than the server's wait wins.
+    expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: 1_000 }, 3, prefs, () => 0, options)).toBe(20_000)
+    expect(nextDelay({ ok: false, kind: 'rate_limited' }, 2, prefs, mid, options)).toBe(10_000)
+  })
+
+  it('falls back to the slow interval for auth and not-found errors', () => {
+    expect(nextDelay({ ok: false, kind: 'auth' }, 7, prefs, mid, options)).toBe(60_000)
+    expect(nextDelay({ ok: false, kind: 'not_found' }, 1, prefs, mid, options)).toBe(60_000)
+  })
+})
+
+function entry(over: Partial<ScheduleEntry> & Pick<ScheduleEntry, 'projectId'>): ScheduleEntry {
+  return { active: false, dueAt: 0, inFlight: false, forced: false, again: false, consecutiveErrors: 0, ...over }
+}
+
+describe('dueProjects / nextWakeAt', () => {
+  it('picks due projects by due time within the free slots', () => {
+    const entries = [
+      entry({ projectId: 'a', dueAt: 300 }),
+      entry({ projectId: 'b', dueAt: 100 }),
+      entry({ projectId: 'c', dueAt: 200 }),
+      entry({ projectId: 'd', dueAt: 900 })
+    ]
+    expect(dueProjects(entries, 500, { maxConcurrency: 2, paused: false })).toEqual(['b', 'c'])
+    expect(dueProjects(entries, 500, { maxConcurrency: 10, paused: false })).toEqual(['b', 'c', 'a'])
+    entries[1]!.inFlight = true
+    expect(dueProjects(entries, 500, { maxConcurrency: 2, paused: false })).toEqual(['c'])
+    expect(nextWakeAt(entries, { paused: false })).toBe(200)
+  })
+
+  it('runs only forced projects while paused, forced first otherwise', () => {
+    const entries = [entry({ projectId: 'a', dueAt: 0 }), entry({ projectId: 'b', dueAt: 800, forced: true })]
+    expect(dueProjects(entries, 500, { maxConcurrency: 1, paused: true })).toEqual(['b'])
+    expect(dueProjects(entries, 500, { maxConcurrency: 1, paused: false })).toEqual(['b'])
+    expect(nextWakeAt([entries[0]!], { paused: true })).toBeNull()
+  })
+})
+
+describe('Scheduler', () => {
+  it('follows a project through success, errors and recovery', () => {
+    const s = new Scheduler(prefs, mid, options)
+    s.add('p', 1_000)
+    expect(s.due(1_000, false)).toEqual(['p'])
+    s.started('p')
+    expect(s.due(1_000, false)).toEqual([])
+    expect(s.wakeAt(false)).toBeNull()
+    expect(s.finished('p', { ok: true, active: true }, 1_100)).toBe(6_100)
+    s.started('p')
+    expect(s.finished('p', { ok: false, kind: 'server' }, 6_200)).toBe(11_200)
+    s.started('p')
+    expect(s.finished('p', { ok: false, kind: 'server' }, 11_300)).toBe(21_300)
+    s.started('p')
+    expect(s.finished('p', { ok: true, active: false }, 21_400)).toBe(81_400)
+    expect(s.get('p')?.consecutiveErrors).toBe(0)
+  })
+
+  it('limits concurrency across all projects', () => {
+    const s = new Scheduler(prefs, mid, options)
+    for (const id of ['a', 'b', 'c']) s.add(id, 0)
+    const first = s.due(0, false)
+    expect(first).toHaveLength(2)
+    first.forEach((id) => s.started(id))
+    expect(s.due(0, false)).toEqual([])
+    s.finished(first[0]!, { ok: true, active: false }, 10)
+    expect(s.due(10, false)).toEqual(['c'])
+  })
+
+  it('polls again right after an in-flight poll when forced meanwhile', () => {
+    const s = new Scheduler(prefs, mid, options)
+    s.add('a', 0)
+    s.started('a')
+    s.force('a')
+    s.finished('a', { ok: true, active: false }, 50)
+    expect(s.due(50, true)).toEqual(['a'])
+  })
+
+  it('brings shorter intervals forward when preferences change', () => {
+    const s = new Scheduler(prefs, mid, options)
+    s.add('a', 0)
+    s.started('a')
+    s.finished('a', { ok: true, active: false }, 0)
+    expect(s.wakeAt(false)).toBe(60_000)
+    s.setPrefs({ ...prefs, idleIntervalMs: 10_000 }, 1_000)
+    expect(s.wakeAt(false)).toBe(11_000)
+  })
+})

@@ -1,0 +1,185 @@
+// When each watched project polls next. Pure apart from the injected random source: the monitor
+// tells it what happened, it answers what is due and when to wake up.
+import type { ServiceErrorKind } from '../../shared/monitor'
+import type { PollingPrefs } from '../../shared/settings'
+
+export type PollOutcome =
+  | { ok: true; active: boolean }
+  | { ok: false; kind: ServiceErrorKind; retryAfterMs?: number }
+
+export interface ScheduleOptions {
+  /** ± share of each delay, so projects added together drift apart. */
+  jitterRatio: number
+  /** Upper bound of the error backoff; never below the idle interval. */
+  maxBackoffMs: number
+}
+
+export const DEFAULT_SCHEDULE_OPTIONS: ScheduleOptions = { jitterRatio: 0.1, maxBackoffMs: 5 * 60_000 }
+
+/** How long to wait after a poll, given its outcome and the errors in a row so far (this one included). */
+export function nextDelay(
+  outcome: PollOutcome,
+  consecutiveErrors: number,
+  prefs: PollingPrefs,
+  random: () => number,
+  options: ScheduleOptions = DEFAULT_SCHEDULE_OPTIONS
+): number {
+  const jitter = (ms: number): number => Math.round(ms * (1 + options.jitterRatio * (2 * random() - 1)))
+  if (outcome.ok) return jitter(outcome.active ? prefs.activeIntervalMs : prefs.idleIntervalMs)
+  // A wrong key or a gone project will not fix itself soon: check at the slow pace, keep reporting.
+  if (outcome.kind === 'auth' || outcome.kind === 'not_found') return jitter(prefs.idleIntervalMs)
+  const cap = Math.max(options.maxBackoffMs, prefs.idleIntervalMs)
+  const exponent = Math.min(Math.max(consecutiveErrors - 1, 0), 30)
+  const backoff = Math.min(cap, Math.max(prefs.activeIntervalMs, 1000) * 2 ** exponent)
+  if (outcome.kind === 'rate_limited' && outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0) {
+    // The server's wait is a floor: jitter only ever adds to it.
+    const wait = Math.max(outcome.retryAfterMs, backoff)
+    return Math.round(wait * (1 + options.jitterRatio * random()))
+  }
+  return jitter(backoff)
+}
+
+export interface ScheduleEntry {
+  projectId: string
+  /** Whether its last successful poll saw a task todo or in_progress. */
+  active: boolean
+  dueAt: number
+  inFlight: boolean
+  /** Asked for by pollNow/resume: goes first, and even while paused. */
+  forced: boolean
+  /** pollNow came while a poll was in flight: poll again right after it. */
+  again: boolean
+  consecutiveErrors: number
+}
+
+/** The projects to start polling now, most urgent first, within the free concurrency slots. */
+export function dueProjects(
+  entries: Iterable<ScheduleEntry>,
+  now: number,
+  options: { maxConcurrency: number; paused: boolean }
+): string[] {
+  const all = [...entries]
+  const busy = all.filter((e) => e.inFlight).length
+  const slots = Math.max(1, options.maxConcurrency) - busy
+  if (slots <= 0) return []
+  return all
+    .filter((e) => !e.inFlight && (e.forced || (!options.paused && e.dueAt <= now)))
+    .sort((a, b) => Number(b.forced) - Number(a.forced) || a.dueAt - b.dueAt || a.projectId.localeCompare(b.projectId))
+    .slice(0, slots)
+    .map((e) => e.projectId)
+}
+
+/** When the next poll falls due, or null when nothing waits on time (paused, or all in flight). */
+export function nextWakeAt(entries: Iterable<ScheduleEntry>, options: { paused: boolean }): number | null {
+  let at: number | null = null
+  for (const e of entries) {
+    if (e.inFlight) continue
+    if (options.paused && !e.forced) continue
+    if (at === null || e.dueAt < at) at = e.dueAt
+  }
+  return at
+}
+
+/** The per-project schedule state, kept by the monitor. */
+export class Scheduler {
+  private readonly entries = new Map<string, ScheduleEntry>()
+
+  constructor(
+    private prefs: PollingPrefs,
+    private readonly random: () => number,
+    private readonly options: ScheduleOptions = DEFAULT_SCHEDULE_OPTIONS
+  ) {}
+
+  setPrefs(prefs: PollingPrefs, now: number): void {
+    const before = this.prefs
+    this.prefs = prefs
+    // Shorter intervals take effect now rather than after the old, longer wait.
+    for (const e of this.entries.values()) {
+      if (e.inFlight || e.consecutiveErrors > 0) continue
+      const interval = e.active ? prefs.activeIntervalMs : prefs.idleIntervalMs
+      const old = e.active ? before.activeIntervalMs : before.idleIntervalMs
+      if (interval < old) e.dueAt = Math.min(e.dueAt, now + interval)
+    }
+  }
+
+  get maxConcurrency(): number {
+    return this.prefs.maxConcurrency
+  }
+
+  /** A new project polls right away. */
+  add(projectId: string, now: number): void {
+    if (this.entries.has(projectId)) return
+    this.entries.set(projectId, {
+      projectId,
+      active: false,
+      dueAt: now,
+      inFlight: false,
+      forced: false,
+      again: false,
+      consecutiveErrors: 0
+    })
+  }
+
+  remove(projectId: string): void {
+    this.entries.delete(projectId)
+  }
+
+  has(projectId: string): boolean {
+    return this.entries.has(projectId)
+  }
+
+  get(projectId: string): Readonly<ScheduleEntry> | undefined {
+    return this.entries.get(projectId)
+  }
+
+  ids(): string[] {
+    return [...this.entries.keys()]
+  }
+
+  force(projectId: string): void {
+    const e = this.entries.get(projectId)
+    if (!e) return
+    if (e.inFlight) e.again = true
+    else e.forced = true
+  }
+
+  started(projectId: string): void {
+    const e = this.entries.get(projectId)
+    if (!e) return
+    e.inFlight = true
+    e.forced = false
+  }
+
+  /** Records a poll's outcome and returns when the project polls next. */
+  finished(projectId: string, outcome: PollOutcome, now: number): number | null {
+    const e = this.entries.get(projectId)
+    if (!e) return null
+    e.inFlight = false
+    if (outcome.ok) {
+      e.active = outcome.active
+      e.consecutiveErrors = 0
+    } else {
+      e.consecutiveErrors += 1
+    }
+    e.dueAt = now + nextDelay(outcome, e.consecutiveErrors, this.prefs, this.random, this.options)
+    if (e.again) {
+      e.again = false
+      e.forced = true
+    }
+    return e.dueAt
+  }
+
+  due(now: number, paused: boolean): string[] {
+    return dueProjects(this.entries.values(), now, { maxConcurrency: this.prefs.maxConcurrency, paused })
+  }
+
+  wakeAt(paused: boolean): number | null {
+    return nextWakeAt(this.entries.values(), { paused })
+  }
+
+  inFlightCount(): number {
+    let n = 0
+    for (const e of this.entries.values()) if (e.inFlight) n++
+    return n
+  }
+}
