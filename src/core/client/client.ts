@@ -1,0 +1,260 @@
+// The service client: the seven endpoints of service-interface.md §4 over one shared pool,
+// with retries for reads, typed errors, and every body parsed at the edge.
+import pkg from '../../../package.json' with { type: 'json' }
+import type {
+  Project,
+  ProjectCreate,
+  ProjectUpdate,
+  PublishResult,
+  StepsAndUsages,
+  Task,
+  TaskStep
+} from '../../shared/service'
+import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
+import { ServiceError, errorForStatus, isServiceError, type ServiceErrorDetails } from './errors'
+import { exchange } from './http'
+import {
+  decodeJson,
+  parseProject,
+  parsePublishResult,
+  parseSteps,
+  parseStepsAndUsages,
+  parseTasks,
+  type InvalidRecordIssue
+} from './parse'
+import { leasePool } from './pool'
+import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay, type RetryPolicy } from './retry'
+
+export interface ServiceClientOptions {
+  baseUrl: string
+  apiKey: string
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number }
+  maxResponseBytes?: number
+  retry?: { retries?: number; baseDelayMs?: number; maxDelayMs?: number }
+  /** [0,1), for jitter. */
+  random?: () => number
+  /** Epoch ms, for Retry-After dates. */
+  now?: () => number
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  onInvalidRecord?: (issue: InvalidRecordIssue) => void
+  /** Request accounting (benchmarks): one call per HTTP answer received, retries included. */
+  onResponse?: (info: { method: string; path: string; status: number; bytes: number; ms: number }) => void
+}
+
+export interface ServiceClient {
+  createProject(body: ProjectCreate, signal?: AbortSignal): Promise<Project>
+  getProject(projectId: string, signal?: AbortSignal): Promise<Project>
+  updateProject(projectId: string, body: ProjectUpdate, signal?: AbortSignal): Promise<Project>
+  listTasks(projectId: string, signal?: AbortSignal): Promise<Task[]>
+  /** A `{status:'failed'}` answer is returned, not thrown: the caller decides. */
+  publish(projectId: string, hostname: string, signal?: AbortSignal): Promise<PublishResult>
+  listSteps(taskId: string, signal?: AbortSignal): Promise<TaskStep[]>
+  getStepsAndUsages(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages>
+  /** Accepted key → true; rejected (401/403) → false; other failures throw. Uses GET /projects/<an id that cannot exist>: 404 means accepted. */
+  checkKey(signal?: AbortSignal): Promise<boolean>
+  close(): Promise<void>
+}
+
+export const DEFAULT_TIMEOUTS = { connectMs: 5_000, headersMs: 10_000, bodyMs: 30_000 } as const
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+export const USER_AGENT = `agent-tray/${pkg.version}`
+
+/** No project can have this id: ids are the service's, and it never makes one like this. */
+const KEY_CHECK_PROJECT_ID = '__agent-tray-key-check__'
+
+type Method = 'GET' | 'POST' | 'PATCH'
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** The base URL, checked: http or https, no credentials, no query; path prefix kept. */
+export function checkBaseUrl(baseUrl: string): { origin: string; prefix: string } {
+  let url: URL
+  try {
+    url = new URL(baseUrl.trim())
+  } catch {
+    throw new ServiceError('bad_request', `The service URL is not a valid URL: "${baseUrl.slice(0, 100)}".`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ServiceError('bad_request', `The service URL must start with http:// or https:// (got ${url.protocol}).`)
+  }
+  if (url.username || url.password) {
+    throw new ServiceError('bad_request', 'The service URL must not carry a user name or password.')
+  }
+  if (url.search || url.hash) {
+    throw new ServiceError('bad_request', 'The service URL must not have a query (?) or fragment (#).')
+  }
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') }
+}
+
+/** One path segment: encoded, and never '.' or '..' (a server could resolve those). */
+function segment(value: string, what: string): string {
+  if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
+    throw new ServiceError('bad_request', `A ${what} id is required and cannot be "${String(value)}".`)
+  }
+  return encodeURIComponent(value)
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback
+}
+
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const { origin, prefix } = checkBaseUrl(options.baseUrl)
+  const apiKey = options.apiKey.trim()
+  const timeouts = {
+    connectMs: positive(options.timeouts?.connectMs, DEFAULT_TIMEOUTS.connectMs),
+    headersMs: positive(options.timeouts?.headersMs, DEFAULT_TIMEOUTS.headersMs),
+    bodyMs: positive(options.timeouts?.bodyMs, DEFAULT_TIMEOUTS.bodyMs)
+  }
+  const maxBytes = positive(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES)
+  const policy: RetryPolicy = {
+    retries: Math.max(0, Math.floor(options.retry?.retries ?? DEFAULT_RETRY.retries)),
+    baseDelayMs: positive(options.retry?.baseDelayMs, DEFAULT_RETRY.baseDelayMs),
+    maxDelayMs: positive(options.retry?.maxDelayMs, DEFAULT_RETRY.maxDelayMs)
+  }
+  const random = options.random ?? Math.random
+  const now = options.now ?? Date.now
+  const sleep = options.sleep ?? defaultSleep
+  const report = (issue: InvalidRecordIssue) => {
+    try {
+      options.onInvalidRecord?.(issue)
+    } catch {
+      // A failing listener must not cost the caller the records that did parse.
+    }
+  }
+  const lease = leasePool(origin, timeouts.connectMs)
+  let closed = false
+
+  // Short keys would make redaction mangle ordinary words; no real key is that short.
+  const redact = (text: string): string => (apiKey.length >= 4 ? text.split(apiKey).join('[api key]') : text)
+  const scrub = (e: ServiceError): ServiceError => {
+    const json = JSON.stringify(e.toJSON())
+    if (apiKey.length < 4 || (!json.includes(apiKey) && !(e.stack ?? '').includes(apiKey))) return e
+    const details: ServiceErrorDetails | undefined = e.details
+      ? (JSON.parse(redact(JSON.stringify(e.details))) as ServiceErrorDetails)
+      : undefined
+    return new ServiceError(e.kind, redact(e.message), {
+      ...(e.status !== undefined ? { status: e.status } : {}),
+      ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
+      ...(details ? { details } : {})
+    })
+  }
+
+  function keyProblem(): ServiceError | undefined {
+    if (apiKey === '') return new ServiceError('auth', 'No API key is set: add one.')
+    // Only visible ASCII can travel in a header; say so without echoing the key.
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+      return new ServiceError('auth', 'The API key contains characters that cannot be sent (spaces, line breaks or non-ASCII): check it.')
+    }
+    return undefined
+  }
+
+  async function call<T>(
+    method: Method,
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    what: string,
+    parse: (json: unknown) => T
+  ): Promise<T> {
+    if (closed) throw new ServiceError('network', 'The service client was closed.')
+    const problem = keyProblem()
+    if (problem) throw problem
+    const headers: Record<string, string> = {
+      'x-api-key': apiKey,
+      accept: 'application/json',
+      'user-agent': USER_AGENT
+    }
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    if (payload !== undefined) headers['content-type'] = 'application/json'
+
+    for (let attempt = 0; ; attempt++) {
+      let error: ServiceError
+      const started = performance.now()
+      try {
+        const res = await exchange(lease.pool, {
+          method,
+          path: prefix + path,
+          headers,
+          ...(payload !== undefined ? { body: payload } : {}),
+          ...(signal ? { signal } : {}),
+          ...timeouts,
+          maxBytes
+        })
+        options.onResponse?.({ method, path, status: res.status, bytes: res.bytes, ms: performance.now() - started })
+        if (res.status >= 200 && res.status < 300) {
+          try {
+            return parse(decodeJson(res.text, what))
+          } catch (e) {
+            throw isServiceError(e) ? scrub(e) : e
+          }
+        }
+        const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now())
+        error = errorForStatus(res.status, redact(res.text), retryAfterMs)
+      } catch (e) {
+        if (!isServiceError(e) || e.kind === 'invalid_response') throw isServiceError(e) ? scrub(e) : e
+        error = e
+      }
+      error = scrub(error)
+      if (attempt >= policy.retries || !isRetryable(method, error)) throw error
+      const wait = retryDelay(attempt, error.retryAfterMs, random, policy)
+      if (wait === null) throw error
+      await sleep(wait, signal)
+    }
+  }
+
+  return {
+    createProject: (body, signal) => call('POST', '/projects', body, signal, 'a project', parseProject),
+    getProject: async (projectId, signal) =>
+      call('GET', `/projects/${segment(projectId, 'project')}`, undefined, signal, 'a project', parseProject),
+    updateProject: async (projectId, body, signal) => {
+      const path = `/projects/${segment(projectId, 'project')}`
+      const update: ProjectUpdate = {}
+      for (const field of PROJECT_UPDATE_FIELDS) if (body[field] !== undefined) update[field] = body[field]
+      return call('PATCH', path, update, signal, 'a project', parseProject)
+    },
+    listTasks: async (projectId, signal) =>
+      call('GET', `/projects/${segment(projectId, 'project')}/tasks`, undefined, signal, 'a list of tasks', (j) =>
+        parseTasks(j, report)
+      ),
+    publish: async (projectId, hostname, signal) =>
+      call('POST', `/projects/${segment(projectId, 'project')}/publish`, { hostname }, signal, 'a publish result', parsePublishResult),
+    listSteps: async (taskId, signal) =>
+      call('GET', `/tasks/${segment(taskId, 'task')}/steps`, undefined, signal, 'a list of steps', (j) =>
+        parseSteps(j, report)
+      ),
+    getStepsAndUsages: async (taskId, signal) =>
+      call('GET', `/tasks/${segment(taskId, 'task')}/steps-and-usages`, undefined, signal, 'steps and usages', (j) =>
+        parseStepsAndUsages(j, report)
+      ),
+    checkKey: async (signal) => {
+      if (keyProblem()) return false
+      try {
+        await call('GET', `/projects/${KEY_CHECK_PROJECT_ID}`, undefined, signal, 'a project', () => null)
+        return true
+      } catch (e) {
+        if (isServiceError(e) && e.kind === 'not_found') return true
+        if (isServiceError(e) && e.kind === 'auth') return false
+        throw e
+      }
+    },
+    close: async () => {
+      if (closed) return
+      closed = true
+      await lease.release()
+    }
+  }
+}

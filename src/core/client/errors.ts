@@ -1,0 +1,125 @@
+// The client's one error type: a kind a caller can act on, a message a person can read, and
+// never the API key (messages are redacted before an error is built, see client.ts).
+import type { ServiceErrorInfo, ServiceErrorKind } from '../../shared/monitor'
+
+/** What exactly was wrong, mainly for invalid_response. */
+export interface ServiceErrorDetails {
+  reason?: 'not_json' | 'wrong_shape' | 'invalid_record' | 'too_large' | 'empty'
+  /** The record that could not be read, e.g. 'project' or 'publish result'. */
+  record?: string
+  /** Where in the body, e.g. 'steps[2].id'. */
+  path?: string
+  /** The field the server named in its own error body. */
+  field?: string
+}
+
+export interface ServiceErrorOptions {
+  status?: number
+  retryAfterMs?: number
+  details?: ServiceErrorDetails
+}
+
+export class ServiceError extends Error {
+  readonly kind: ServiceErrorKind
+  readonly status?: number
+  readonly retryAfterMs?: number
+  readonly details?: ServiceErrorDetails
+
+  constructor(kind: ServiceErrorKind, message: string, options: ServiceErrorOptions = {}) {
+    super(message)
+    this.name = 'ServiceError'
+    this.kind = kind
+    if (options.status !== undefined) this.status = options.status
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs
+    if (options.details !== undefined) this.details = options.details
+  }
+
+  toInfo(): ServiceErrorInfo {
+    const info: ServiceErrorInfo = { kind: this.kind, message: this.message }
+    if (this.status !== undefined) info.status = this.status
+    if (this.retryAfterMs !== undefined) info.retryAfterMs = this.retryAfterMs
+    return info
+  }
+
+  toJSON(): ServiceErrorInfo & { details?: ServiceErrorDetails } {
+    return this.details ? { ...this.toInfo(), details: this.details } : this.toInfo()
+  }
+}
+
+export function isServiceError(e: unknown): e is ServiceError {
+  return e instanceof ServiceError
+}
+
+const MAX_SERVER_TEXT = 200
+
+/** Shortens text for a message: one line, at most `max` characters. */
+export function shorten(text: string, max = MAX_SERVER_TEXT): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim()
+  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`
+}
+
+/**
+ * The server's own words from an error body: the reference service's
+ * `{"error":{"message","field"}}`, a few common shapes, or the plain text.
+ */
+export function serverText(body: string): { text?: string; field?: string } {
+  const trimmed = body.trim()
+  if (trimmed === '') return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(trimmed)
+  } catch {
+    return { text: shorten(trimmed) }
+  }
+  const pick = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined)
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    const o = parsed as Record<string, unknown>
+    const err = o.error
+    if (err !== null && typeof err === 'object' && !Array.isArray(err)) {
+      const e = err as Record<string, unknown>
+      const message = pick(e.message)
+      const field = pick(e.field)
+      if (message !== undefined) return field ? { text: shorten(message), field } : { text: shorten(message) }
+    }
+    const message = pick(err) ?? pick(o.message) ?? pick(o.detail)
+    if (message !== undefined) return { text: shorten(message) }
+  }
+  return { text: shorten(trimmed) }
+}
+
+function describeWait(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`
+}
+
+/** Maps a non-2xx answer to a ServiceError (design.md §1). */
+export function errorForStatus(status: number, body: string, retryAfterMs?: number): ServiceError {
+  const { text, field } = serverText(body)
+  const said = text ? ` Server said: ${text}` : ''
+  const details: ServiceErrorDetails | undefined = field ? { field } : undefined
+  const opts = (extra: ServiceErrorOptions = {}): ServiceErrorOptions => ({
+    status,
+    ...(details ? { details } : {}),
+    ...extra
+  })
+  if (status === 401 || status === 403) {
+    return new ServiceError('auth', `The API key was rejected (HTTP ${status}): check or replace it.${said}`, opts())
+  }
+  if (status === 404) {
+    return new ServiceError('not_found', `Not found (HTTP 404): this project or task is gone.${said}`, opts())
+  }
+  if (status === 429 || status === 503) {
+    const wait = retryAfterMs !== undefined ? ` The service asked to wait ${describeWait(retryAfterMs)}.` : ''
+    return new ServiceError(
+      'rate_limited',
+      `The service is busy (HTTP ${status}): backing off.${wait}${said}`,
+      opts(retryAfterMs !== undefined ? { retryAfterMs } : {})
+    )
+  }
+  if (status >= 500) {
+    return new ServiceError('server', `The service failed (HTTP ${status}).${said}`, opts())
+  }
+  if (status === 413) {
+    return new ServiceError('bad_request', `The service refused the request as too large (HTTP 413).${said}`, opts())
+  }
+  return new ServiceError('bad_request', `The service refused the request (HTTP ${status}).${said}`, opts())
+}

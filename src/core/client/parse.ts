@@ -1,0 +1,186 @@
+// Turns response bodies into the shared service types. Pure: no I/O, and whatever comes in,
+// the only thing that leaves besides a result is a ServiceError.
+import type { z } from 'zod'
+import type { Project, PublishResult, StepsAndUsages, Task, TaskStep, UsageRecord } from '../../shared/service'
+import { ServiceError, shorten } from './errors'
+import {
+  isPlainObject,
+  projectSchema,
+  publishSchema,
+  stepSchema,
+  stepsAndUsagesSchema,
+  taskSchema,
+  usageSchema
+} from './schemas'
+
+/** One record of a list that could not be read; it was dropped, its siblings were kept. */
+export interface InvalidRecordIssue {
+  resource: 'task' | 'step' | 'usage'
+  /** Its position in the list it came from. */
+  index: number
+  id?: string
+  /** Where in the body, e.g. '[3].steps[0].id'. */
+  path: string
+  message: string
+}
+
+export type ReportInvalidRecord = (issue: InvalidRecordIssue) => void
+
+const ignore: ReportInvalidRecord = () => {}
+
+function formatPath(base: string, segments: readonly PropertyKey[]): string {
+  let out = base
+  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out === '' ? String(s) : `.${String(s)}`
+  return out
+}
+
+function firstIssue(error: z.ZodError, base: string): { path: string; message: string } {
+  const issue = error.issues[0]
+  if (!issue) return { path: base || '(body)', message: 'invalid' }
+  return { path: formatPath(base, issue.path) || '(body)', message: issue.message }
+}
+
+function invalid(message: string, details: ServiceError['details']): ServiceError {
+  return new ServiceError('invalid_response', message, details ? { details } : {})
+}
+
+/** Runs a parser and turns anything unexpected into invalid_response: never a bare throw. */
+function guard<T>(what: string, run: () => T): T {
+  try {
+    return run()
+  } catch (e) {
+    if (e instanceof ServiceError) throw e
+    const reason = e instanceof Error ? e.message : String(e)
+    throw invalid(`The service sent ${what} we cannot read (${shorten(reason, 100)}).`, { record: what })
+  }
+}
+
+/** The body as JSON; an empty or non-JSON body is invalid_response, quoting its start. */
+export function decodeJson(body: string, what: string): unknown {
+  if (body.trim() === '') {
+    throw invalid(`The service sent an empty body where ${what} was expected.`, { reason: 'empty', record: what })
+  }
+  try {
+    return JSON.parse(body)
+  } catch (e) {
+    const why = e instanceof Error ? e.message : 'unreadable'
+    throw invalid(
+      `The service sent a body that is not JSON where ${what} was expected (${shorten(why, 80)}): ${shorten(body, 80)}`,
+      { reason: 'not_json', record: what }
+    )
+  }
+}
+
+function recordId(v: unknown): string | undefined {
+  if (!isPlainObject(v)) return undefined
+  const id = v.id
+  return typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : undefined
+}
+
+function parseList<T>(
+  items: readonly unknown[],
+  schema: z.ZodType<T>,
+  resource: InvalidRecordIssue['resource'],
+  base: string,
+  report: ReportInvalidRecord
+): T[] {
+  return parseIndexed(items, schema, resource, base, report).map((r) => r.value)
+}
+
+/** Like parseList, keeping each kept record's index in the body (for nested paths). */
+function parseIndexed<T>(
+  items: readonly unknown[],
+  schema: z.ZodType<T>,
+  resource: InvalidRecordIssue['resource'],
+  base: string,
+  report: ReportInvalidRecord
+): { value: T; index: number }[] {
+  const out: { value: T; index: number }[] = []
+  items.forEach((item, index) => {
+    const r = schema.safeParse(item)
+    if (r.success) {
+      out.push({ value: r.data, index })
+      return
+    }
+    const { path, message } = firstIssue(r.error, `${base}[${index}]`)
+    const id = recordId(item)
+    const issue: InvalidRecordIssue = { resource, index, path, message }
+    if (id !== undefined) issue.id = id
+    report(issue)
+  })
+  return out
+}
+
+function expectList(body: unknown, what: string): unknown[] {
+  if (Array.isArray(body)) return body
+  throw invalid(`The service sent ${describe(body)} where a list of ${what} was expected.`, {
+    reason: 'wrong_shape',
+    record: what,
+    path: '(body)'
+  })
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'a list'
+  if (typeof v === 'object') return 'an object'
+  return `a ${typeof v}`
+}
+
+function parseOne<T>(body: unknown, schema: z.ZodType<T>, what: string): T {
+  const r = schema.safeParse(body)
+  if (r.success) return r.data
+  if (!isPlainObject(body)) {
+    throw invalid(`The service sent ${describe(body)} where ${what} was expected.`, {
+      reason: 'wrong_shape',
+      record: what,
+      path: '(body)'
+    })
+  }
+  const { path, message } = firstIssue(r.error, '')
+  throw invalid(`The service sent ${what} we cannot read: ${path}: ${message}.`, {
+    reason: 'invalid_record',
+    record: what,
+    path
+  })
+}
+
+export function parseProject(body: unknown): Project {
+  return guard('a project', () => parseOne(body, projectSchema, 'a project'))
+}
+
+export function parseSteps(body: unknown, report: ReportInvalidRecord = ignore): TaskStep[] {
+  return guard('steps', () => parseList(expectList(body, 'steps'), stepSchema, 'step', '', report))
+}
+
+export function parseTasks(body: unknown, report: ReportInvalidRecord = ignore): Task[] {
+  return guard('tasks', () => {
+    const tasks = parseIndexed(expectList(body, 'tasks'), taskSchema, 'task', '', report)
+    return tasks.map(({ value: { rawSteps, ...task }, index }) => {
+      const steps = parseList(rawSteps, stepSchema, 'step', `[${index}].steps`, report)
+      return { ...task, steps }
+    })
+  })
+}
+
+export function parseStepsAndUsages(body: unknown, report: ReportInvalidRecord = ignore): StepsAndUsages {
+  return guard('steps and usages', () => {
+    const top = stepsAndUsagesSchema.safeParse(body)
+    if (!top.success) {
+      const { path, message } = firstIssue(top.error, '')
+      throw invalid(
+        isPlainObject(body)
+          ? `The service sent steps and usages we cannot read: ${path}: ${message}.`
+          : `The service sent ${describe(body)} where steps and usages were expected.`,
+        { reason: 'wrong_shape', record: 'steps and usages', path }
+      )
+    }
+    const steps = parseList(top.data.steps, stepSchema, 'step', 'steps', report)
+    const usages: UsageRecord[] = parseList(top.data.usages, usageSchema, 'usage', 'usages', report)
+    return { steps, usages }
+  })
+}
+
+export function parsePublishResult(body: unknown): PublishResult {
+  return guard('a publish result', () => parseOne(body, publishSchema, 'a publish result'))
+}
