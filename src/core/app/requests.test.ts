@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest'
+import { INVOKE_CHANNELS, type InvokeChannel } from '../../shared/ipc'
+import { isInvokeChannel, requestSchemas } from './requests'
+
+const id = 'proj_123'
+
+/** For each channel: inputs that must pass, and inputs that must fail with a message naming the field. */
+const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][] } } = {
+  'app:get-state': { good: [undefined, null], bad: [[{}, /takes no request/], ['x', /takes no request/]] },
+  'connection:save': {
+    good: [
+      { connection: { name: 'Work', baseUrl: 'https://api.example.com', publishingDomain: 'apps.example.com' }, apiKey: 'k-1' },
+      { connection: { id: 'c1', name: 'Local', baseUrl: 'http://127.0.0.1:4000/', publishingDomain: '' } },
+      { connection: { name: 'L', baseUrl: 'http://localhost:1/v1', publishingDomain: 'Apps.Example.COM' } }
+    ],
+    bad: [
+      [{ connection: { name: 'W', baseUrl: 'http://api.example.com', publishingDomain: '' } }, /connection\.baseUrl: must use https/],
+      [{ connection: { name: 'W', baseUrl: 'ftp://x', publishingDomain: '' } }, /connection\.baseUrl/],
+      [{ connection: { name: 'W', baseUrl: 'https://u:p@x.com', publishingDomain: '' } }, /connection\.baseUrl: must not contain a user/],
+      [{ connection: { name: 'W', baseUrl: 'https://x.com?a=1', publishingDomain: '' } }, /connection\.baseUrl: must not have a query/],
+      [{ connection: { name: '', baseUrl: 'https://x.com', publishingDomain: '' } }, /connection\.name/],
+      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: 'bad domain' } }, /connection\.publishingDomain/],
+      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: `${'a'.repeat(60)}.`.repeat(5) + 'com' } }, /connection\.publishingDomain/],
+      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, apiKey: '   ' }, /apiKey: must not be empty/],
+      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, apiKey: 'a\u0000b' }, /apiKey: must not contain control/],
+      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, apiKey: 'k'.repeat(4097) }, /apiKey: must be at most 4096/],
+      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '', extra: 1 } }, /connection: Unrecognized key/],
+      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, key: 'x' }, /Unrecognized key/]
+    ]
+  },
+  'connection:remove': { good: [{ connectionId: 'c1' }], bad: [[{ connectionId: '' }, /connectionId: must not be empty/], [{}, /connectionId/]] },
+  'connection:activate': { good: [{ connectionId: 'c-2' }], bad: [[{ connectionId: '../x' }, /connectionId: may contain only/]] },
+  'demo:start': { good: [undefined], bad: [[{ now: true }, /takes no request/]] },
+  'project:get': {
+    good: [{ projectId: id }, { projectId: 'a'.repeat(200) }],
+    bad: [
+      [{ projectId: 'a'.repeat(201) }, /projectId: must be at most 200/],
+      [{ projectId: 'a/b' }, /projectId: may contain only/],
+      [{ projectId: '..' }, /projectId/],
+      [{ projectId: 7 }, /projectId/],
+      [{ projectId: id, x: 1 }, /Unrecognized key/]
+    ]
+  },
+  'project:create': {
+    good: [
+      { project: {}, watch: false },
+      {
+        project: {
+          software_product_id: 'sp_1',
+          name: 'Shop',
+          description: 'A shop\nwith lines',
+          project_type: 'web',
+          text_requirement: 'Build it',
+          files_requirement: [{ file_type: 'image', url: 'https://img.example.com/a.png' }],
+          user_email: 'ann@example.com',
+          return_url: 'agent-tray://back',
+          ref_id: 'r-1'
+        },
+        watch: true
+      }
+    ],
+    bad: [
+      [{ project: {} }, /watch/],
+      [{ project: { project_type: 'mobile' }, watch: true }, /project\.project_type: must be "web"/],
+      [{ project: { files_requirement: [{ file_type: 'pdf', url: 'https://x.com/a.pdf' }] }, watch: true }, /project\.files_requirement\.0\.file_type/],
+      [{ project: { files_requirement: [{ file_type: 'image', url: 'file:///etc/passwd' }] }, watch: true }, /project\.files_requirement\.0\.url/],
+      [{ project: { user_email: 'not-an-email' }, watch: true }, /project\.user_email/],
+      [{ project: { return_url: 'javascript:alert(1)' }, watch: true }, /project\.return_url/],
+      [{ project: { name: '   ' }, watch: true }, /project\.name: must not be empty/],
+      [{ project: { name: 'a\nb' }, watch: true }, /project\.name: must be a single line/],
+      [{ project: { id: 'x' }, watch: true }, /project: Unrecognized key/],
+      [{ project: { text_requirement: 'x'.repeat(100_001) }, watch: true }, /project\.text_requirement: must be at most 100000/]
+    ]
+  },
+  'project:update': {
+    good: [{ projectId: id, update: { name: 'New' } }, { projectId: id, update: { return_url: '', user_email: '' } }],
+    bad: [
+      [{ projectId: id, update: {} }, /update: must change at least one field/],
+      [{ projectId: id, update: { project_type: 'web' } }, /update: Unrecognized key/],
+      [{ projectId: id, update: { prebuilt_url: 'https://x.com' } }, /Unrecognized key/],
+      [{ projectId: id, update: { name: 5 } }, /update\.name/]
+    ]
+  },
+  'project:watch': { good: [{ projectId: id }], bad: [[{ projectId: '' }, /projectId/]] },
+  'project:unwatch': { good: [{ projectId: id }], bad: [[null, /expected object/i]] },
+  'project:set-watch-options': {
+    good: [{ projectId: id }, { projectId: id, muted: true, budgetUsd: 12.5 }, { projectId: id, budgetUsd: null }],
+    bad: [
+      [{ projectId: id, budgetUsd: -1 }, /budgetUsd: must not be negative/],
+      [{ projectId: id, budgetUsd: Number.NaN }, /budgetUsd/],
+      [{ projectId: id, muted: 'yes' }, /muted/]
+    ]
+  },
+  'project:tasks': { good: [{ projectId: id }], bad: [[{ project: id }, /projectId|Unrecognized/]] },
+  'project:publish': {
+    good: [{ projectId: id, hostname: 'my-app.apps.example.com' }],
+    bad: [
+      [{ projectId: id, hostname: '' }, /hostname: must not be empty/],
+      [{ projectId: id, hostname: 'a'.repeat(254) }, /hostname: must be at most 253/]
+    ]
+  },
+  'task:details': { good: [{ taskId: 'task_1' }], bad: [[{ taskId: 'a b' }, /taskId/]] },
+  'task:focus': { good: [{ taskId: 'task_1' }, { taskId: null }], bad: [[{}, /taskId/]] },
+  'settings:get': { good: [undefined], bad: [[{ a: 1 }, /takes no request/]] },
+  'settings:update': {
+    good: [
+      {},
+      { theme: 'dark', launchAtLogin: true },
+      { polling: { activeIntervalMs: 5000, idleIntervalMs: 60000, maxConcurrency: 4 } },
+      {
+        notifications: {
+          transitions: { started: false, completed: true, failed: true, cancelled: true },
+          quietHours: { enabled: true, start: '22:00', end: '07:00' },
+          sound: false,
+          pausedUntil: '2030-01-01T00:00:00.000Z'
+        }
+      }
+    ],
+    bad: [
+      [{ theme: 'blue' }, /theme/],
+      [{ polling: { activeIntervalMs: 10, idleIntervalMs: 60000, maxConcurrency: 4 } }, /polling\.activeIntervalMs/],
+      [{ polling: { activeIntervalMs: 60000, idleIntervalMs: 5000, maxConcurrency: 4 } }, /polling\.idleIntervalMs: must not be shorter/],
+      [
+        {
+          notifications: {
+            transitions: { started: false, completed: true, failed: true, cancelled: true },
+            quietHours: { enabled: true, start: '25:00', end: '07:00' },
+            sound: false,
+            pausedUntil: null
+          }
+        },
+        /notifications\.quietHours\.start: must be a time/
+      ],
+      [
+        {
+          notifications: {
+            transitions: { started: false, completed: true, failed: true },
+            quietHours: { enabled: true, start: '22:00', end: '07:00' },
+            sound: false,
+            pausedUntil: 'tomorrow'
+          }
+        },
+        /notifications\.transitions\.cancelled/
+      ],
+      [{ window: { width: 1 } }, /Unrecognized key/]
+    ]
+  },
+  'monitor:poll-now': { good: [undefined, null], bad: [[0, /takes no request/]] },
+  'monitor:pause-notifications': {
+    good: [{ minutes: 1 }, { minutes: 1440 }, { minutes: null }],
+    bad: [
+      [{ minutes: 0 }, /minutes: must be at least 1/],
+      [{ minutes: 1441 }, /minutes: must be at most 1440/],
+      [{ minutes: 1.5 }, /minutes: must be a whole number/],
+      [{}, /minutes/]
+    ]
+  },
+  'shell:open-external': {
+    good: [{ url: 'https://example.com/x' }],
+    bad: [
+      [{ url: 'file:///etc/passwd' }, /url: must be an http\(s\) URL/],
+      [{ url: 'javascript:alert(1)' }, /url/],
+      [{ url: 'https://example.com', then: 'x' }, /Unrecognized key/]
+    ]
+  }
+}
+
+describe('requestSchemas', () => {
+  it('has a schema for exactly the listed channels', () => {
+    expect(Object.keys(requestSchemas).sort()).toEqual([...INVOKE_CHANNELS].sort())
+  })
+
+  for (const channel of INVOKE_CHANNELS) {
+    describe(channel, () => {
+      it.each(cases[channel].good.map((g) => [g]))('accepts %j', (input) => {
+        const result = requestSchemas[channel].safeParse(input)
+        expect(result.error?.issues).toBeUndefined()
+        expect(result.success).toBe(true)
+      })
+      it.each(cases[channel].bad)('refuses %j', (input, message) => {
+        const result = requestSchemas[channel].safeParse(input)
+        expect(result.success).toBe(false)
+        const text = result.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n')
+        expect(text).toMatch(message)
+      })
+    })
+  }
+
+  it('normalises a base URL and a publishing domain', () => {
+    const parsed = requestSchemas['connection:save'].parse({
+      connection: { name: 'L', baseUrl: ' http://localhost:4000/api/ ', publishingDomain: 'Apps.Example.COM' },
+      apiKey: '  secret\n'
+    })
+    expect(parsed.connection.baseUrl).toBe('http://localhost:4000/api')
+    expect(parsed.connection.publishingDomain).toBe('apps.example.com')
+    expect(parsed.apiKey).toBe('secret')
+  })
+
+  it('tells channels from other keys', () => {
+    expect(isInvokeChannel('project:get')).toBe(true)
+    expect(isInvokeChannel('toString')).toBe(false)
+    expect(isInvokeChannel('__proto__')).toBe(false)
+    expect(isInvokeChannel('project:delete')).toBe(false)
+  })
+})

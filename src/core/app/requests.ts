@@ -1,0 +1,238 @@
+// The request of every invoke channel, checked before a handler runs: the window is not trusted
+// to send well-formed input (design.md §2). Strict objects reject unknown keys; every string has
+// bounds. A missing channel fails the build through the mapped type of `requestSchemas`.
+import { z } from 'zod'
+import type { InvokeChannel, RequestOf } from '../../shared/ipc'
+import { isSafeExternalUrl } from '../../shared/url'
+
+const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
+
+/** Ids of projects, tasks, connections: safe in a URL path and a settings key. */
+export const idSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .regex(/^[A-Za-z0-9_-][A-Za-z0-9._:-]*$/, 'may contain only letters, digits and . _ : - (not starting with .)')
+
+/** Free text kept on one record: no control characters except newlines and tabs. */
+const text = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), 'must not contain control characters') // eslint-disable-line no-control-regex
+
+/** One line of text, e.g. a name. */
+const line = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !CONTROL.test(s), 'must be a single line without control characters')
+
+const nonBlankLine = (max: number) => line(max).refine((s) => s.trim() !== '', 'must not be empty')
+
+function parseUrl(s: string): URL | null {
+  if (CONTROL.test(s) || /\s/.test(s)) return null
+  try {
+    return new URL(s)
+  } catch {
+    return null
+  }
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+}
+
+/** The service's base URL: https, or http on this machine only (the key travels in a header). */
+export const baseUrlSchema = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .transform((s, ctx) => {
+    const url = parseUrl(s.trim())
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+      ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL such as https://api.example.com' })
+      return z.NEVER
+    }
+    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+      ctx.addIssue({ code: 'custom', message: 'must use https (plain http is allowed only for localhost)' })
+      return z.NEVER
+    }
+    if (url.username !== '' || url.password !== '') {
+      ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' })
+      return z.NEVER
+    }
+    if (url.search !== '' || url.hash !== '') {
+      ctx.addIssue({ code: 'custom', message: 'must not have a query or fragment' })
+      return z.NEVER
+    }
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
+  })
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
+/** A DNS hostname (lowercased); at most 253 characters. */
+export const hostnameSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(253, 'must be at most 253 characters')
+  .transform((s) => s.toLowerCase())
+  .refine((s) => s.split('.').every((label) => LABEL.test(label)), 'must be a hostname such as apps.example.com')
+
+/** An http(s) URL a browser may open. */
+const webUrl = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .refine(isSafeExternalUrl, 'must be an http(s) URL')
+
+const BLOCKED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'])
+
+/** Where the prebuilt interface sends the user back: any absolute URL but script/file schemes; empty clears. */
+const returnUrl = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((s) => {
+    if (s === '') return true
+    const url = parseUrl(s)
+    return url !== null && !BLOCKED_SCHEMES.has(url.protocol)
+  }, 'must be an absolute URL such as https://example.com/back (or empty)')
+
+/** Empty clears the field; otherwise something@domain, without spaces. */
+const email = z
+  .string()
+  .max(254, 'must be at most 254 characters')
+  .refine((s) => s === '' || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), 'must be an e-mail address such as ann@example.com (or empty)')
+
+const apiKeySchema = z
+  .string()
+  .transform((s) => s.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'must not be empty')
+      .max(4096, 'must be at most 4096 characters')
+      .refine((s) => !CONTROL.test(s), 'must not contain control characters')
+  )
+
+const noRequest = z
+  .unknown()
+  .refine((v) => v === undefined || v === null, 'this channel takes no request')
+  .transform((): void => undefined)
+
+const projectIdRequest = z.strictObject({ projectId: idSchema })
+
+const fileRequirement = z.strictObject({
+  file_type: z.literal('image', { error: 'must be "image" (only images are accepted for now)' }),
+  url: webUrl
+})
+
+export const projectCreateSchema = z.strictObject({
+  software_product_id: idSchema.optional(),
+  name: nonBlankLine(200).optional(),
+  description: text(10_000).optional(),
+  project_type: z.literal('web', { error: 'must be "web"' }).optional(),
+  text_requirement: text(100_000).optional(),
+  files_requirement: z.array(fileRequirement).max(20, 'must list at most 20 files').optional(),
+  user_email: email.optional(),
+  return_url: returnUrl.optional(),
+  ref_id: line(200).optional()
+})
+
+/** PATCH body: only the five fields the interface allows, and at least one of them. */
+export const projectUpdateSchema = z
+  .strictObject({
+    name: nonBlankLine(200).optional(),
+    description: text(10_000).optional(),
+    user_email: email.optional(),
+    return_url: returnUrl.optional(),
+    ref_id: line(200).optional()
+  })
+  .refine((u) => Object.values(u).some((v) => v !== undefined), 'must change at least one field')
+
+const HH_MM = /^(?:[01]\d|2[0-3]):[0-5]\d$/
+const hhmm = z.string().regex(HH_MM, 'must be a time "HH:MM" (00:00 to 23:59)')
+
+const notificationPrefsSchema = z.strictObject({
+  transitions: z.strictObject({
+    started: z.boolean(),
+    completed: z.boolean(),
+    failed: z.boolean(),
+    cancelled: z.boolean()
+  }),
+  quietHours: z.strictObject({ enabled: z.boolean(), start: hhmm, end: hhmm }),
+  sound: z.boolean(),
+  pausedUntil: z.iso.datetime({ offset: true, error: 'must be an ISO date-time or null' }).nullable()
+})
+
+const pollingPrefsSchema = z
+  .strictObject({
+    activeIntervalMs: z.number().int().min(1_000).max(3_600_000),
+    idleIntervalMs: z.number().int().min(1_000).max(86_400_000),
+    maxConcurrency: z.number().int().min(1).max(16)
+  })
+  .refine((p) => p.idleIntervalMs >= p.activeIntervalMs, {
+    message: 'must not be shorter than activeIntervalMs',
+    path: ['idleIntervalMs']
+  })
+
+export const settingsUpdateSchema = z.strictObject({
+  notifications: notificationPrefsSchema.optional(),
+  polling: pollingPrefsSchema.optional(),
+  launchAtLogin: z.boolean().optional(),
+  theme: z.enum(['system', 'light', 'dark']).optional()
+})
+
+const budgetUsd = z.number().min(0, 'must not be negative').max(1_000_000, 'must be at most 1000000').nullable()
+
+export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } = {
+  'app:get-state': noRequest,
+  'connection:save': z.strictObject({
+    connection: z.strictObject({
+      id: idSchema.optional(),
+      name: nonBlankLine(100),
+      baseUrl: baseUrlSchema,
+      publishingDomain: z.union([z.literal(''), hostnameSchema])
+    }),
+    apiKey: apiKeySchema.optional()
+  }),
+  'connection:remove': z.strictObject({ connectionId: idSchema }),
+  'connection:activate': z.strictObject({ connectionId: idSchema }),
+  'demo:start': noRequest,
+  'project:get': projectIdRequest,
+  'project:create': z.strictObject({ project: projectCreateSchema, watch: z.boolean() }),
+  'project:update': z.strictObject({ projectId: idSchema, update: projectUpdateSchema }),
+  'project:watch': projectIdRequest,
+  'project:unwatch': projectIdRequest,
+  'project:set-watch-options': z.strictObject({
+    projectId: idSchema,
+    muted: z.boolean().optional(),
+    budgetUsd: budgetUsd.optional()
+  }),
+  'project:tasks': projectIdRequest,
+  'project:publish': z.strictObject({
+    projectId: idSchema,
+    hostname: z.string().min(1, 'must not be empty').max(253, 'must be at most 253 characters')
+  }),
+  'task:details': z.strictObject({ taskId: idSchema }),
+  'task:focus': z.strictObject({ taskId: idSchema.nullable() }),
+  'settings:get': noRequest,
+  'settings:update': settingsUpdateSchema,
+  'monitor:poll-now': noRequest,
+  'monitor:pause-notifications': z.strictObject({
+    minutes: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1440, 'must be at most 1440 (a day)').nullable()
+  }),
+  'shell:open-external': z.strictObject({ url: webUrl })
+}
+
+export function isInvokeChannel(channel: string): channel is InvokeChannel {
+  return Object.prototype.hasOwnProperty.call(requestSchemas, channel)
+}
+
+/** A person-readable summary of what was wrong, naming each field; never echoes the input. */
+export function describeIssues(channel: string, error: z.ZodError): string {
+  const parts = error.issues.slice(0, 3).map((issue) => {
+    const path = issue.path.map(String).join('.')
+    return path === '' ? issue.message : `${path}: ${issue.message}`
+  })
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : ''
+  return `Invalid request for ${channel}: ${parts.join('; ')}${more}.`
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { isSafeExternalUrl } from './url'
+
+describe('isSafeExternalUrl', () => {
+  it.each([
+    'https://example.com',
+    'http://example.com/path?q=1#frag',
+    'https://my-app.apps.example.com/',
+    'http://127.0.0.1:8080/x',
+    'HTTPS://EXAMPLE.COM/'
+  ])('accepts %s', (url) => {
+    expect(isSafeExternalUrl(url)).toBe(true)
+  })
+
+  it.each([
+    '',
+    'example.com',
+    '/relative/path',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox',
+    'ftp://example.com',
+    'smb://host/share',
+    'mailto:a@b.c',
+    'chrome://settings',
+    'https://user:pw@example.com/',
+    'https://user@example.com/',
+    ' https://example.com',
+    'https://exa\nmple.com',
+    'https://example.com/\u0000',
+    'http://',
+    `https://example.com/${'a'.repeat(2100)}`
+  ])('refuses %s', (url) => {
+    expect(isSafeExternalUrl(url)).toBe(false)
+  })
+
+  it('refuses non-strings that slip past types', () => {
+    expect(isSafeExternalUrl(undefined as unknown as string)).toBe(false)
+    expect(isSafeExternalUrl(42 as unknown as string)).toBe(false)
+  })
+})
