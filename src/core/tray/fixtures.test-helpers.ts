@@ -1,0 +1,29 @@
+// AppState builders for the tray tests.
+import type { AppState, ProjectView } from '../../shared/ipc'
+
+export function project(id: string, over: Partial<ProjectView> & { running?: number; failed?: number; budgetUsd?: number | null; muted?: boolean } = {}): ProjectView {
+  const { running = 0, failed = 0, budgetUsd = null, muted = false, ...rest } = over
+  return {
+    watched: { projectId: id, name: `Project ${id}`, muted, budgetUsd, addedAt: '2026-01-01T00:00:00.000Z' },
+    project: null,
+    health: { state: 'ok', polledAt: '2026-01-01T00:00:00.000Z' },
+    counts: { running, failed, total: running + failed },
+    lastActivityAt: null,
+    costTodayUsd: 0,
+    costTotalUsd: 0,
+    ...rest
+  }
+}
+
+export function appState(projects: ProjectView[], over: Partial<AppState> = {}): AppState {
+  return {
+    connections: [],
+    activeConnectionId: 'c1',
+    projects,
+    monitor: { paused: false, notificationsPausedUntil: null },
+    secrets: { backend: 'keychain', detail: '' },
+    notices: [],
+    demo: false,
+    ...over
+  }
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest'
+import type { TrayMenuItem } from './menu'
+import { MAX_TASKS_PER_KIND, buildTrayMenu, createMenuMemo, menuText } from './menu'
+import { appState, project } from './fixtures.test-helpers'
+import { summariseTray } from './state'
+import type { TrayTask } from './tasks'
+
+function menu(app = appState([]), tasks: Record<string, TrayTask[]> = {}, online = true): TrayMenuItem[] {
+  return buildTrayMenu({ app, summary: summariseTray(app, online), online, tasksOf: (id) => tasks[id] ?? [] })
+}
+
+const labels = (items: TrayMenuItem[]): string[] =>
+  items.map((i) => (i.kind === 'separator' ? '---' : i.label))
+
+function action(items: TrayMenuItem[], label: string): Extract<TrayMenuItem, { kind: 'action' }> {
+  const found = items.find((i) => i.kind === 'action' && i.label === label)
+  if (!found || found.kind !== 'action') throw new Error(`no action ${label} in ${labels(items).join(' | ')}`)
+  return found
+}
+
+describe('buildTrayMenu', () => {
+  it('always has the fixed actions, in order', () => {
+    const items = menu()
+    expect(labels(items)).toEqual([
+      'Nothing to watch yet',
+      '---',
+      'No projects watched',
+      '---',
+      'Open Window',
+      'Poll Now',
+      'Pause Notifications for an Hour',
+      '---',
+      'Preferences…',
+      'Quit Agent Tray'
+    ])
+    expect(action(items, 'Quit Agent Tray').action).toEqual({ type: 'quit' })
+    expect(action(items, 'Preferences…').action).toEqual({ type: 'preferences' })
+    expect(action(items, 'Pause Notifications for an Hour').action).toEqual({ type: 'pause-notifications', minutes: 60 })
+  })
+
+  it('offers to resume notifications while they are paused', () => {
+    const items = menu(appState([], { monitor: { paused: false, notificationsPausedUntil: '2026-01-01T01:00:00.000Z' } }))
+    expect(action(items, 'Resume Notifications').action).toEqual({ type: 'resume-notifications' })
+    expect(labels(items)).not.toContain('Pause Notifications for an Hour')
+  })
+
+  it('disables Poll Now offline or with nothing to poll', () => {
+    expect(action(menu(appState([])), 'Poll Now').enabled).toBe(false)
+    expect(action(menu(appState([project('a')]), {}, false), 'Poll Now').enabled).toBe(false)
+    expect(action(menu(appState([project('a')], { activeConnectionId: null })), 'Poll Now').enabled).toBe(false)
+    expect(action(menu(appState([project('a')])), 'Poll Now').enabled).toBe(true)
+  })
+
+  it('lists each watched project with its running and failed tasks, each opening that task', () => {
+    const app = appState([
+      project('p1', { running: 1, failed: 1, project: null }),
+      project('p2', { budgetUsd: 1, costTotalUsd: 3 })
+    ])
+    const items = menu(app, {
+      p1: [
+        { taskId: 't-done', name: 'Done one', status: 'completed' },
+        { taskId: 't-fail', name: 'Broken build', status: 'failed' },
+        { taskId: 't-run', name: 'Add login', status: 'in_progress' }
+      ]
+    })
+    const subs = items.filter((i) => i.kind === 'submenu')
+    expect(subs.map((s) => s.label)).toEqual(['Project p1 (1 running, 1 failed)', 'Project p2 (over budget)'])
+    const p1 = subs[0]!
+    if (p1.kind !== 'submenu') throw new Error('not a submenu')
+    expect(labels(p1.items)).toEqual(['Running (1)', 'Add login', 'Failed (1)', 'Broken build', '---', 'Open Window'])
+    expect(action(p1.items, 'Add login').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't-run' })
+    expect(action(p1.items, 'Broken build').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't-fail' })
+    const p2 = subs[1]!
+    if (p2.kind !== 'submenu') throw new Error('not a submenu')
+    expect(labels(p2.items)).toEqual(['Nothing running or failed', '---', 'Open Window'])
+  })
+
+  it('trusts the larger of the counted and the known tasks, and caps long lists', () => {
+    const many: TrayTask[] = Array.from({ length: MAX_TASKS_PER_KIND + 3 }, (_, i) => ({
+      taskId: `t${i}`,
+      name: `Task ${String(i).padStart(2, '0')}`,
+      status: 'in_progress'
+    }))
+    const [sub] = menu(appState([project('p', { running: 20, failed: 2 })]), { p: many }).filter((i) => i.kind === 'submenu')
+    if (!sub || sub.kind !== 'submenu') throw new Error('no submenu')
+    const l = labels(sub.items)
+    expect(l[0]).toBe('Running (20)')
+    expect(l.filter((x) => x.startsWith('Task '))).toHaveLength(MAX_TASKS_PER_KIND)
+    expect(l).toContain('12 more…')
+    expect(l).toContain('Failed (2)')
+    expect(l).toContain('2 more…')
+  })
+
+  it('uses the service name over the remembered one and marks an unreachable project', () => {
+    const app = appState([
+      project('p', {
+        project: { id: 'p', name: 'R&D site' } as never,
+        health: { state: 'error', error: { kind: 'network', message: 'x' }, since: 'a', nextPollAt: 'b' }
+      })
+    ])
+    const items = menu(app)
+    expect(items[0]).toEqual({ kind: 'label', label: '1 project cannot be reached' })
+    expect(items.some((i) => i.kind === 'submenu' && i.label === 'R&&D site (unreachable)')).toBe(true)
+  })
+
+  it('says what the state is on the first line', () => {
+    expect(labels(menu(appState([project('a', { failed: 2, budgetUsd: 0, costTotalUsd: 1 })])))[0]).toBe('2 failed, 1 over budget')
+    expect(labels(menu(appState([project('a', { running: 3 })])))[0]).toBe('3 running')
+    expect(labels(menu(appState([project('a', { running: 3 })]), {}, false))[0]).toBe('Offline: polling paused')
+    expect(labels(menu(appState([project('a')])))[0]).toBe('All quiet')
+  })
+})
+
+describe('menuText', () => {
+  it('keeps labels on one short line and shows & literally', () => {
+    expect(menuText('  a\n b  ')).toBe('a b')
+    expect(menuText('x'.repeat(100))).toHaveLength(60)
+    expect(menuText('Tom & Jerry')).toBe('Tom && Jerry')
+  })
+})
+
+describe('createMenuMemo', () => {
+  it('rebuilds only when the model changes', () => {
+    let builds = 0
+    const memo = createMenuMemo((items) => ({ n: ++builds, items }))
+    const a = menu(appState([project('a', { running: 1 })]))
+    const first = memo(a)
+    expect(first.rebuilt).toBe(true)
+    // An equal model built from a fresh state object is still the same menu.
+    const again = memo(menu(appState([project('a', { running: 1 })])))
+    expect(again.rebuilt).toBe(false)
+    expect(again.value).toBe(first.value)
+    const changed = memo(menu(appState([project('a', { running: 2 })])))
+    expect(changed.rebuilt).toBe(true)
+    expect(builds).toBe(2)
+  })
+})

@@ -1,0 +1,159 @@
+// The tray's context menu as plain data. The Electron adapter turns it into a Menu and maps each
+// item's action to a call; rebuilding is skipped when the model key has not changed.
+import type { AppState } from '../../shared/ipc'
+import { compareTaskStatus } from '../../shared/status'
+import type { TraySummary } from './state'
+import { isOverBudget } from './state'
+import type { TrayTask } from './tasks'
+
+export type TrayAction =
+  | { type: 'open-window' }
+  | { type: 'open-task'; projectId: string; taskId: string }
+  | { type: 'poll-now' }
+  | { type: 'pause-notifications'; minutes: number }
+  | { type: 'resume-notifications' }
+  | { type: 'preferences' }
+  | { type: 'quit' }
+
+export type TrayMenuItem =
+  | { kind: 'action'; label: string; action: TrayAction; enabled: boolean }
+  | { kind: 'label'; label: string }
+  | { kind: 'submenu'; label: string; items: TrayMenuItem[] }
+  | { kind: 'separator' }
+
+/** Past this, a project's submenu says how many more there are instead of listing them. */
+export const MAX_TASKS_PER_KIND = 8
+export const PAUSE_MINUTES = 60
+
+export interface TrayMenuInput {
+  app: AppState
+  summary: TraySummary
+  online: boolean
+  /** The tasks the tray knows of, per watched project id. */
+  tasksOf: (projectId: string) => TrayTask[]
+}
+
+export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
+  const { app, summary } = input
+  const items: TrayMenuItem[] = [{ kind: 'label', label: statusLine(summary) }, { kind: 'separator' }]
+
+  if (app.projects.length === 0) {
+    items.push({ kind: 'label', label: 'No projects watched' })
+  }
+  for (const p of app.projects) {
+    items.push({
+      kind: 'submenu',
+      label: projectLabel(p.project?.name ?? p.watched.name, p.counts, p.health.state === 'error', isOverBudget(p.watched.budgetUsd, p.costTotalUsd)),
+      items: projectItems(p.watched.projectId, p.counts, input.tasksOf(p.watched.projectId))
+    })
+  }
+
+  items.push(
+    { kind: 'separator' },
+    { kind: 'action', label: 'Open Window', action: { type: 'open-window' }, enabled: true },
+    {
+      kind: 'action',
+      label: 'Poll Now',
+      action: { type: 'poll-now' },
+      enabled: input.online && app.activeConnectionId !== null && app.projects.length > 0
+    },
+    app.monitor.notificationsPausedUntil !== null
+      ? { kind: 'action', label: 'Resume Notifications', action: { type: 'resume-notifications' }, enabled: true }
+      : {
+          kind: 'action',
+          label: 'Pause Notifications for an Hour',
+          action: { type: 'pause-notifications', minutes: PAUSE_MINUTES },
+          enabled: true
+        },
+    { kind: 'separator' },
+    { kind: 'action', label: 'Preferences…', action: { type: 'preferences' }, enabled: true },
+    { kind: 'action', label: 'Quit Agent Tray', action: { type: 'quit' }, enabled: true }
+  )
+  return items
+}
+
+function statusLine(s: TraySummary): string {
+  switch (s.state) {
+    case 'offline':
+      return 'Offline: polling paused'
+    case 'error':
+      return s.erroring === 1 ? '1 project cannot be reached' : `${s.erroring} projects cannot be reached`
+    case 'attention':
+      return [s.failed > 0 ? `${s.failed} failed` : '', s.overBudget > 0 ? `${s.overBudget} over budget` : '']
+        .filter(Boolean)
+        .join(', ')
+    case 'running':
+      return `${s.running} running`
+    case 'idle':
+      return s.projects === 0 ? 'Nothing to watch yet' : 'All quiet'
+  }
+}
+
+function projectLabel(
+  name: string,
+  counts: { running: number; failed: number },
+  erroring: boolean,
+  overBudget: boolean
+): string {
+  const marks: string[] = []
+  if (counts.running > 0) marks.push(`${counts.running} running`)
+  if (counts.failed > 0) marks.push(`${counts.failed} failed`)
+  if (overBudget) marks.push('over budget')
+  if (erroring) marks.push('unreachable')
+  // Menu labels treat '&' as a mnemonic marker on Windows and Linux; double it to show it.
+  const safe = menuText(name || 'Unnamed project')
+  return marks.length > 0 ? `${safe} (${marks.join(', ')})` : safe
+}
+
+function projectItems(projectId: string, counts: { running: number; failed: number }, tasks: TrayTask[]): TrayMenuItem[] {
+  const sorted = [...tasks].sort((a, b) => compareTaskStatus(a.status, b.status) || a.name.localeCompare(b.name))
+  const running = sorted.filter((t) => t.status === 'in_progress' || t.status === 'todo')
+  const failed = sorted.filter((t) => t.status === 'failed')
+  const items: TrayMenuItem[] = []
+  const section = (title: string, list: TrayTask[], known: number): void => {
+    // Counts come from the monitor's last poll; the task list only from its events, so trust the larger.
+    const total = Math.max(list.length, known)
+    if (total === 0) return
+    items.push({ kind: 'label', label: `${title} (${total})` })
+    for (const t of list.slice(0, MAX_TASKS_PER_KIND)) {
+      items.push({
+        kind: 'action',
+        label: menuText(t.name || t.taskId),
+        action: { type: 'open-task', projectId, taskId: t.taskId },
+        enabled: true
+      })
+    }
+    const shown = Math.min(list.length, MAX_TASKS_PER_KIND)
+    if (total > shown) items.push({ kind: 'label', label: `${total - shown} more…` })
+  }
+  section('Running', running, counts.running)
+  section('Failed', failed, counts.failed)
+  if (items.length === 0) items.push({ kind: 'label', label: 'Nothing running or failed' })
+  items.push({ kind: 'separator' }, { kind: 'action', label: 'Open Window', action: { type: 'open-window' }, enabled: true })
+  return items
+}
+
+/** Menu labels: one line, bounded length, '&' shown literally. */
+export function menuText(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  const short = line.length > 60 ? `${line.slice(0, 59)}…` : line
+  return short.replace(/&/g, '&&')
+}
+
+/** A key that changes exactly when the menu would. */
+export function trayMenuKey(items: TrayMenuItem[]): string {
+  return JSON.stringify(items)
+}
+
+/** Calls `build` only when the model differs from the last one built. */
+export function createMenuMemo<T>(build: (items: TrayMenuItem[]) => T): (items: TrayMenuItem[]) => { value: T; rebuilt: boolean } {
+  let lastKey: string | null = null
+  let last: T | undefined
+  return (items) => {
+    const key = trayMenuKey(items)
+    if (key === lastKey && last !== undefined) return { value: last, rebuilt: false }
+    last = build(items)
+    lastKey = key
+    return { value: last, rebuilt: true }
+  }
+}

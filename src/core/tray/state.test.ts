@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import { appState, project } from './fixtures.test-helpers'
+import { TRAY_STATE_PRIORITY, summariseTray, trayTooltip } from './state'
+
+const error = {
+  state: 'error' as const,
+  error: { kind: 'auth' as const, message: 'The API key is wrong or revoked.' },
+  since: '2026-01-01T00:00:00.000Z',
+  nextPollAt: '2026-01-01T00:01:00.000Z'
+}
+
+describe('summariseTray', () => {
+  it('is idle with nothing running', () => {
+    expect(summariseTray(appState([project('a')]), true).state).toBe('idle')
+    expect(summariseTray(appState([]), true).state).toBe('idle')
+  })
+
+  it('is running while a task runs', () => {
+    const s = summariseTray(appState([project('a', { running: 2 }), project('b', { running: 1 })]), true)
+    expect(s.state).toBe('running')
+    expect(s.running).toBe(3)
+  })
+
+  it('asks for attention when a task failed', () => {
+    const s = summariseTray(appState([project('a', { running: 1 }), project('b', { failed: 1 })]), true)
+    expect(s.state).toBe('attention')
+    expect(s.failed).toBe(1)
+  })
+
+  it('asks for attention when a budget was crossed, not when it is only reached', () => {
+    const over = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1.01 })]), true)
+    expect(over.state).toBe('attention')
+    expect(over.overBudget).toBe(1)
+    const at = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1 })]), true)
+    expect(at.state).toBe('idle')
+    const none = summariseTray(appState([project('a', { budgetUsd: null, costTotalUsd: 99 })]), true)
+    expect(none.state).toBe('idle')
+  })
+
+  it('lets a muted project run without asking for attention', () => {
+    const s = summariseTray(appState([project('a', { muted: true, failed: 3, running: 1, budgetUsd: 0, costTotalUsd: 5 })]), true)
+    expect(s.state).toBe('running')
+    expect(s.failed).toBe(0)
+    expect(s.overBudget).toBe(0)
+  })
+
+  it('shows an error over attention and running', () => {
+    const s = summariseTray(appState([project('a', { failed: 1, running: 1 }), project('b', { health: error })]), true)
+    expect(s.state).toBe('error')
+    expect(s.erroring).toBe(1)
+  })
+
+  it('shows offline over everything', () => {
+    const s = summariseTray(appState([project('a', { failed: 1, running: 1 }), project('b', { health: error })]), false)
+    expect(s.state).toBe('offline')
+  })
+
+  it('orders every state exactly once', () => {
+    expect([...TRAY_STATE_PRIORITY].sort()).toEqual(['attention', 'error', 'idle', 'offline', 'running'])
+    expect(TRAY_STATE_PRIORITY[0]).toBe('offline')
+    expect(TRAY_STATE_PRIORITY.at(-1)).toBe('idle')
+  })
+
+  it('knows when notifications are paused', () => {
+    const s = summariseTray(appState([], { monitor: { paused: false, notificationsPausedUntil: '2026-01-01T01:00:00.000Z' } }), true)
+    expect(s.notificationsPaused).toBe(true)
+  })
+})
+
+describe('trayTooltip', () => {
+  it('counts running and failed tasks', () => {
+    const s = summariseTray(appState([project('a', { running: 2 }), project('b', { failed: 1 })]), true)
+    expect(trayTooltip(s)).toBe('Agent Tray — 2 running, 1 failed')
+  })
+
+  it('names budgets, errors and being offline', () => {
+    const s = summariseTray(
+      appState([project('a', { budgetUsd: 1, costTotalUsd: 2 }), project('b', { health: error }), project('c', { health: error })]),
+      false
+    )
+    expect(trayTooltip(s)).toBe('Agent Tray — offline, 2 projects unreachable, 1 over budget')
+  })
+
+  it('says idle, or that nothing is watched', () => {
+    expect(trayTooltip(summariseTray(appState([project('a')]), true))).toBe('Agent Tray — idle')
+    expect(trayTooltip(summariseTray(appState([]), true))).toBe('Agent Tray — no projects watched')
+  })
+
+  it('says when notifications are paused', () => {
+    const s = summariseTray(appState([project('a', { running: 1 })], { monitor: { paused: false, notificationsPausedUntil: 'x' } }), true)
+    expect(trayTooltip(s)).toBe('Agent Tray — 1 running (notifications paused)')
+  })
+})

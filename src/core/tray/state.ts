@@ -1,0 +1,80 @@
+// What the tray icon shows, derived from the app's state. One state at a time, picked by
+// priority, so the icon answers "do I need to look?" at a glance.
+import type { AppState } from '../../shared/ipc'
+
+export type TrayState = 'idle' | 'running' | 'attention' | 'offline' | 'error'
+
+/**
+ * Highest first. Offline explains any errors behind it, so it wins; an error means what we
+ * know is stale, so it beats what that stale knowledge says; a failure or a crossed budget
+ * needs the user, a running task only needs patience.
+ */
+export const TRAY_STATE_PRIORITY: readonly TrayState[] = ['offline', 'error', 'attention', 'running', 'idle']
+
+export interface TraySummary {
+  state: TrayState
+  /** Watched projects of the active connection. */
+  projects: number
+  running: number
+  failed: number
+  /** Projects whose total cost went past their budget. */
+  overBudget: number
+  /** Projects whose last poll failed. */
+  erroring: number
+  notificationsPaused: boolean
+}
+
+/** Whether a project's total cost went past its budget (a budget of null means none). */
+export function isOverBudget(budgetUsd: number | null, costTotalUsd: number): boolean {
+  return budgetUsd !== null && Number.isFinite(budgetUsd) && costTotalUsd > budgetUsd
+}
+
+export function summariseTray(app: AppState, online: boolean): TraySummary {
+  let running = 0
+  let failed = 0
+  let overBudget = 0
+  let erroring = 0
+  for (const p of app.projects) {
+    running += p.counts.running
+    // A muted project still shows what runs, but does not ask for attention.
+    if (!p.watched.muted) {
+      failed += p.counts.failed
+      if (isOverBudget(p.watched.budgetUsd, p.costTotalUsd)) overBudget += 1
+    }
+    if (p.health.state === 'error') erroring += 1
+  }
+  const candidates: TrayState[] = ['idle']
+  if (!online) candidates.push('offline')
+  if (erroring > 0) candidates.push('error')
+  if (failed > 0 || overBudget > 0) candidates.push('attention')
+  if (running > 0) candidates.push('running')
+  return {
+    state: highest(candidates),
+    projects: app.projects.length,
+    running,
+    failed,
+    overBudget,
+    erroring,
+    notificationsPaused: app.monitor.notificationsPausedUntil !== null
+  }
+}
+
+function highest(states: TrayState[]): TrayState {
+  for (const s of TRAY_STATE_PRIORITY) if (states.includes(s)) return s
+  return 'idle'
+}
+
+const APP_NAME = 'Agent Tray'
+
+/** e.g. "Agent Tray — 2 running, 1 failed". */
+export function trayTooltip(s: TraySummary): string {
+  const parts: string[] = []
+  if (s.state === 'offline') parts.push('offline')
+  if (s.erroring > 0) parts.push(`${s.erroring} ${s.erroring === 1 ? 'project' : 'projects'} unreachable`)
+  if (s.running > 0) parts.push(`${s.running} running`)
+  if (s.failed > 0) parts.push(`${s.failed} failed`)
+  if (s.overBudget > 0) parts.push(`${s.overBudget} over budget`)
+  if (parts.length === 0) parts.push(s.projects === 0 ? 'no projects watched' : 'idle')
+  const paused = s.notificationsPaused ? ' (notifications paused)' : ''
+  return `${APP_NAME} — ${parts.join(', ')}${paused}`
+}
