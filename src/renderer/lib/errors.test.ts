@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { describeError, formatWait, isOffline, type AppError } from './errors'
+
+describe('describeError', () => {
+  it('tells offline apart and offers a retry', () => {
+    for (const kind of ['network', 'timeout'] as const) {
+      const view = describeError({ kind, message: 'connect ECONNREFUSED' })
+      expect(view.actions).toContain('retry')
+      expect(view.detail).toBe('connect ECONNREFUSED')
+      expect(isOffline({ kind, message: '' })).toBe(true)
+    }
+    expect(describeError({ kind: 'network', message: '' }).title).toMatch(/offline/i)
+    expect(isOffline({ kind: 'auth', message: '' })).toBe(false)
+  })
+
+  it('sends a rejected key to Settings', () => {
+    const view = describeError({ kind: 'auth', message: 'HTTP 401', status: 401 })
+    expect(view.title).toMatch(/key/i)
+    expect(view.actions).toEqual(['fix-key'])
+  })
+
+  it('offers to stop watching a gone project, and to go back from a gone task', () => {
+    const gone: AppError = { kind: 'not_found', message: 'HTTP 404' }
+    expect(describeError(gone, 'project').actions).toContain('unwatch')
+    expect(describeError(gone, 'project').title).toMatch(/project is gone/)
+    expect(describeError(gone, 'task').actions).toContain('back-to-project')
+    expect(describeError(gone, 'action').actions).not.toContain('unwatch')
+  })
+
+  it('shows when to retry after rate limiting', () => {
+    const view = describeError({ kind: 'rate_limited', message: '', retryAfterMs: 30_000 }, 'project', 1_000)
+    expect(view.retryAt).toBe(31_000)
+    expect(view.message).toContain('30 seconds')
+    expect(view.detail).toBeNull()
+    const unknown = describeError({ kind: 'rate_limited', message: '' })
+    expect(unknown.retryAt).toBeNull()
+    expect(unknown.message).toMatch(/slow down/)
+  })
+
+  it('names an unreadable response and offers the settings', () => {
+    const view = describeError({ kind: 'invalid_response', message: 'tasks[0].id: expected string' })
+    expect(view.title).toMatch(/cannot read/)
+    expect(view.actions).toEqual(['retry', 'open-settings'])
+  })
+
+  it('has a title and message for every kind, even one it does not know', () => {
+    const kinds = [
+      'auth',
+      'not_found',
+      'rate_limited',
+      'server',
+      'network',
+      'timeout',
+      'invalid_response',
+      'publish_failed',
+      'bad_request',
+      'invalid_argument',
+      'forbidden',
+      'internal',
+      'brand_new'
+    ]
+    const titles = new Set<string>()
+    for (const kind of kinds) {
+      const view = describeError({ kind, message: 'x' } as AppError)
+      expect(view.title.length).toBeGreaterThan(0)
+      expect(view.message.length).toBeGreaterThan(0)
+      titles.add(view.title)
+    }
+    expect(titles.size).toBe(kinds.length)
+  })
+})
+
+describe('formatWait', () => {
+  it('words waits plainly', () => {
+    expect(formatWait(0)).toBe('1 second')
+    expect(formatWait(1_500)).toBe('2 seconds')
+    expect(formatWait(60_000)).toBe('1 minute')
+    expect(formatWait(90_000)).toBe('2 minutes')
+    expect(formatWait(3_600_000)).toBe('1 hour')
+    expect(formatWait(3_900_000)).toBe('1 hour 5 minutes')
+  })
+})

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { durationMs, formatCount, formatDateTime, stepTypeLabel } from './format'
+
+describe('formatCount', () => {
+  it('separates thousands and keeps absent apart from zero', () => {
+    expect(formatCount(1234567)).toBe('1,234,567')
+    expect(formatCount(0)).toBe('0')
+    expect(formatCount(undefined)).toBe('–')
+  })
+})
+
+describe('durationMs', () => {
+  it('measures between two times and refuses nonsense', () => {
+    expect(durationMs('2025-01-01T00:00:00.000Z', '2025-01-01T00:01:30.000Z')).toBe(90_000)
+    expect(durationMs('2025-01-01T00:01:00.000Z', '2025-01-01T00:00:00.000Z')).toBeNull()
+    expect(durationMs('nope', '2025-01-01T00:00:00.000Z')).toBeNull()
+  })
+})
+
+describe('formatDateTime', () => {
+  it('shows unreadable dates as they are', () => {
+    expect(formatDateTime('soon')).toBe('soon')
+    expect(formatDateTime('')).toBe('–')
+    expect(formatDateTime('2025-01-01T00:00:00.000Z')).toMatch(/2025|2024/)
+  })
+})
+
+describe('stepTypeLabel', () => {
+  it('words types, null and unknown', () => {
+    expect(stepTypeLabel('ai_agent_message')).toBe('AI agent message')
+    expect(stepTypeLabel(null)).toBe('Step')
+    expect(stepTypeLabel('unknown', 'video_edit')).toBe('video_edit')
+    expect(stepTypeLabel('unknown')).toBe('Unknown type')
+  })
+})

@@ -1,0 +1,39 @@
+// What the window formats beyond src/shared/format (money, tokens, durations and relative
+// times live there, shared with the command).
+
+/** Token counts with thousands separators; absent is shown as a dash, never as 0. */
+export function formatCount(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–'
+  return Math.round(value).toLocaleString('en-US')
+}
+
+/** Milliseconds between two ISO times, or null when either is unreadable or time runs back. */
+export function durationMs(fromIso: string, toIso: string): number | null {
+  const from = Date.parse(fromIso)
+  const to = Date.parse(toIso)
+  if (Number.isNaN(from) || Number.isNaN(to) || to < from) return null
+  return to - from
+}
+
+/** A readable local date and time; the raw text when it is not a date. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '–'
+  const t = Date.parse(iso)
+  if (Number.isNaN(t)) return iso
+  return new Date(t).toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit'
+  })
+}
+
+/** The label of a step type; null types are plain steps. */
+export function stepTypeLabel(type: string | null, raw?: string): string {
+  if (type === null) return 'Step'
+  if (type === 'unknown') return raw ?? 'Unknown type'
+  if (type === 'ai_agent_message') return 'AI agent message'
+  const words = type.replace(/_/g, ' ')
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest'
+import type { Project } from '../../shared/service'
+import {
+  connectionValue,
+  editFormOf,
+  emptyProjectForm,
+  isTimeOfDay,
+  parseBudget,
+  parseSeconds,
+  projectCreateBody,
+  projectUpdateBody
+} from './forms'
+
+const project: Project = {
+  id: 'p1',
+  software_product_id: 'sp',
+  name: 'Shop',
+  description: 'A shop',
+  project_type: 'web',
+  project_template_type: 'nextjs',
+  created_at: '2025-01-01T00:00:00.000Z',
+  updated_at: '2025-01-01T00:00:00.000Z',
+  user_email: 'a@b.co',
+  prebuilt_url: 'https://pre.example.com/p1',
+  return_url: 'https://client.example.com',
+  ref_id: 'r1'
+}
+
+describe('projectCreateBody', () => {
+  it('sends every filled field, trimmed, with image rows as file requirements', () => {
+    const result = projectCreateBody({
+      software_product_id: ' sp-1 ',
+      name: 'Shop',
+      description: 'desc',
+      text_requirement: 'Build a shop',
+      image_urls: ['https://img.example.com/a.png', '  ', 'https://img.example.com/b.png'],
+      user_email: 'me@example.com',
+      return_url: 'https://client.example.com/back',
+      ref_id: 'R-9'
+    })
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        project_type: 'web',
+        software_product_id: 'sp-1',
+        name: 'Shop',
+        description: 'desc',
+        text_requirement: 'Build a shop',
+        files_requirement: [
+          { file_type: 'image', url: 'https://img.example.com/a.png' },
+          { file_type: 'image', url: 'https://img.example.com/b.png' }
+        ],
+        user_email: 'me@example.com',
+        return_url: 'https://client.example.com/back',
+        ref_id: 'R-9'
+      }
+    })
+  })
+
+  it('leaves out empty fields', () => {
+    expect(projectCreateBody({ ...emptyProjectForm(), name: 'X' })).toEqual({
+      ok: true,
+      value: { project_type: 'web', name: 'X' }
+    })
+  })
+
+  it('names every bad field', () => {
+    const result = projectCreateBody({
+      ...emptyProjectForm(),
+      user_email: 'nope',
+      return_url: 'ftp://x',
+      image_urls: ['https://ok.example.com/a.png', 'not a url']
+    })
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(Object.keys(result.errors).sort()).toEqual(['image_urls.1', 'name', 'return_url', 'user_email'])
+  })
+})
+
+describe('projectUpdateBody', () => {
+  it('sends only what changed', () => {
+    const form = { ...editFormOf(project), name: 'Shop 2', ref_id: ' r1 ' }
+    expect(projectUpdateBody(project, form)).toEqual({ ok: true, value: { name: 'Shop 2' } })
+    expect(projectUpdateBody(project, editFormOf(project))).toEqual({ ok: true, value: {} })
+  })
+
+  it('lets a field be cleared, but not the name', () => {
+    expect(projectUpdateBody(project, { ...editFormOf(project), ref_id: '' })).toEqual({ ok: true, value: { ref_id: '' } })
+    const noName = projectUpdateBody(project, { ...editFormOf(project), name: ' ' })
+    expect(noName.ok).toBe(false)
+  })
+})
+
+describe('connectionValue', () => {
+  it('normalises the address and the domain', () => {
+    expect(
+      connectionValue({ name: ' Prod ', baseUrl: 'https://api.example.com/// ', publishingDomain: 'Apps.Example.com.', apiKey: ' k ' }, true)
+    ).toEqual({
+      ok: true,
+      value: { name: 'Prod', baseUrl: 'https://api.example.com', publishingDomain: 'apps.example.com', apiKey: 'k' }
+    })
+  })
+
+  it('requires a key for a new connection only', () => {
+    const form = { name: 'A', baseUrl: 'http://localhost:4010', publishingDomain: '', apiKey: '' }
+    expect(connectionValue(form, false)).toEqual({
+      ok: true,
+      value: { name: 'A', baseUrl: 'http://localhost:4010', publishingDomain: '' }
+    })
+    const missing = connectionValue(form, true)
+    expect(missing.ok ? null : missing.errors.apiKey).toMatch(/API key/)
+  })
+
+  it('refuses a bad address and domain', () => {
+    const result = connectionValue({ name: '', baseUrl: 'api.example.com', publishingDomain: 'https://x.com', apiKey: 'k' }, true)
+    expect(result.ok ? [] : Object.keys(result.errors).sort()).toEqual(['baseUrl', 'name', 'publishingDomain'])
+  })
+})
+
+describe('small parsers', () => {
+  it('reads budgets', () => {
+    expect(parseBudget('')).toEqual({ ok: true, value: null })
+    expect(parseBudget('$2.50')).toEqual({ ok: true, value: 2.5 })
+    expect(parseBudget('-1').ok).toBe(false)
+    expect(parseBudget('abc').ok).toBe(false)
+  })
+
+  it('reads seconds within bounds', () => {
+    expect(parseSeconds('5', 1, 3600)).toEqual({ ok: true, ms: 5000 })
+    expect(parseSeconds('0.5', 1, 3600).ok).toBe(false)
+    expect(parseSeconds('', 1, 3600).ok).toBe(false)
+  })
+
+  it('reads times of day', () => {
+    expect(isTimeOfDay('07:30')).toBe(true)
+    expect(isTimeOfDay('24:00')).toBe(false)
+    expect(isTimeOfDay('7:30')).toBe(false)
+  })
+})

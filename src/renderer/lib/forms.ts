@@ -1,0 +1,157 @@
+// The window's forms as plain data: what the user typed, checked and turned into request bodies.
+// A failed check names the field and keeps every value, so nothing typed is lost.
+import { PROJECT_UPDATE_FIELDS, type Project, type ProjectCreate, type ProjectUpdate } from '../../shared/service'
+
+export type FieldErrors<K extends string> = Partial<Record<K, string>>
+export type Checked<T, K extends string> = { ok: true; value: T } | { ok: false; errors: FieldErrors<K> }
+
+export interface ProjectForm {
+  software_product_id: string
+  name: string
+  description: string
+  text_requirement: string
+  /** One image URL per row; empty rows are ignored. */
+  image_urls: string[]
+  user_email: string
+  return_url: string
+  ref_id: string
+}
+
+export type ProjectFormField = keyof ProjectForm | `image_urls.${number}`
+
+export function emptyProjectForm(): ProjectForm {
+  return {
+    software_product_id: '',
+    name: '',
+    description: '',
+    text_requirement: '',
+    image_urls: [''],
+    user_email: '',
+    return_url: '',
+    ref_id: ''
+  }
+}
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+export function isEmail(text: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)
+}
+
+function checkCommon(
+  form: Pick<ProjectForm, 'name' | 'user_email' | 'return_url'>,
+  errors: FieldErrors<ProjectFormField>
+): void {
+  if (form.name.trim() === '') errors.name = 'Give the project a name.'
+  const email = form.user_email.trim()
+  if (email !== '' && !isEmail(email)) errors.user_email = 'Enter an e-mail address like name@example.com.'
+  const returnUrl = form.return_url.trim()
+  if (returnUrl !== '' && !isHttpUrl(returnUrl)) {
+    errors.return_url = 'Enter a full http:// or https:// address.'
+  }
+}
+
+/** The POST /projects body: every filled field, trimmed; the project type is always web. */
+export function projectCreateBody(form: ProjectForm): Checked<ProjectCreate, ProjectFormField> {
+  const errors: FieldErrors<ProjectFormField> = {}
+  checkCommon(form, errors)
+  form.image_urls.forEach((url, i) => {
+    const trimmed = url.trim()
+    if (trimmed !== '' && !isHttpUrl(trimmed)) errors[`image_urls.${i}`] = 'Enter a full http:// or https:// image address.'
+  })
+  if (Object.keys(errors).length > 0) return { ok: false, errors }
+  const body: ProjectCreate = { project_type: 'web' }
+  for (const key of ['software_product_id', 'name', 'description', 'text_requirement', 'user_email', 'return_url', 'ref_id'] as const) {
+    const value = form[key].trim()
+    if (value !== '') body[key] = value
+  }
+  const files = form.image_urls.map((u) => u.trim()).filter((u) => u !== '')
+  if (files.length > 0) body.files_requirement = files.map((url) => ({ file_type: 'image', url }))
+  return { ok: true, value: body }
+}
+
+export type EditForm = Record<(typeof PROJECT_UPDATE_FIELDS)[number], string>
+
+export function editFormOf(project: Project): EditForm {
+  return {
+    name: project.name,
+    description: project.description,
+    user_email: project.user_email,
+    return_url: project.return_url,
+    ref_id: project.ref_id
+  }
+}
+
+/** The PATCH body: only the fields that changed. An empty body means there is nothing to save. */
+export function projectUpdateBody(project: Project, form: EditForm): Checked<ProjectUpdate, keyof EditForm> {
+  const errors: FieldErrors<ProjectFormField> = {}
+  checkCommon(form, errors)
+  if (Object.keys(errors).length > 0) return { ok: false, errors: errors as FieldErrors<keyof EditForm> }
+  const update: ProjectUpdate = {}
+  for (const key of PROJECT_UPDATE_FIELDS) {
+    const value = key === 'description' ? form[key] : form[key].trim()
+    if (value !== project[key]) update[key] = value
+  }
+  return { ok: true, value: update }
+}
+
+export interface ConnectionForm {
+  name: string
+  baseUrl: string
+  publishingDomain: string
+  apiKey: string
+}
+
+export interface ConnectionValue {
+  name: string
+  baseUrl: string
+  publishingDomain: string
+  /** Absent when the key field was left empty while editing (the stored key is kept). */
+  apiKey?: string
+}
+
+/** A connection as it is saved: base URL without trailing slash, domain lowercase. */
+export function connectionValue(form: ConnectionForm, keyRequired: boolean): Checked<ConnectionValue, keyof ConnectionForm> {
+  const errors: FieldErrors<keyof ConnectionForm> = {}
+  const name = form.name.trim()
+  const baseUrl = form.baseUrl.trim().replace(/\/+$/, '')
+  const publishingDomain = form.publishingDomain.trim().toLowerCase().replace(/^\.+|\.+$/g, '')
+  const apiKey = form.apiKey.trim()
+  if (name === '') errors.name = 'Give the connection a name.'
+  if (!isHttpUrl(baseUrl)) errors.baseUrl = 'Enter the service address, like https://api.example.com.'
+  if (publishingDomain !== '' && !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(publishingDomain)) {
+    errors.publishingDomain = 'Enter a domain like apps.example.com, without https://.'
+  }
+  if (keyRequired && apiKey === '') errors.apiKey = 'Enter the API key.'
+  if (Object.keys(errors).length > 0) return { ok: false, errors }
+  return { ok: true, value: apiKey === '' ? { name, baseUrl, publishingDomain } : { name, baseUrl, publishingDomain, apiKey } }
+}
+
+/** A budget in USD as typed: empty means no budget. */
+export function parseBudget(text: string): { ok: true; value: number | null } | { ok: false; error: string } {
+  const trimmed = text.trim().replace(/^\$/, '')
+  if (trimmed === '') return { ok: true, value: null }
+  const value = Number(trimmed)
+  if (!Number.isFinite(value) || value < 0) return { ok: false, error: 'Enter an amount in USD, like 25 or 2.50, or leave it empty.' }
+  return { ok: true, value }
+}
+
+/** A polling interval typed in seconds, within what the monitor can honour. */
+export function parseSeconds(text: string, min: number, max: number): { ok: true; ms: number } | { ok: false; error: string } {
+  const value = Number(text.trim())
+  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
+    return { ok: false, error: `Enter a number of seconds from ${min} to ${max}.` }
+  }
+  return { ok: true, ms: Math.round(value * 1000) }
+}
+
+export function isTimeOfDay(text: string): boolean {
+  return /^([01]\d|2[0-3]):[0-5]\d$/.test(text)
+}

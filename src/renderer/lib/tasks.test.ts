@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest'
+import type { Task, TaskStep } from '../../shared/service'
+import { countByStatus, filterTasks, indexTasks, lastActivity } from './tasks'
+
+function task(id: string, over: Partial<Task> = {}): Task {
+  return {
+    id,
+    project_id: 'p',
+    name: `Task ${id}`,
+    description: '',
+    status: 'completed',
+    text_requirement: '',
+    files_requirement: [],
+    created_at: '2025-01-01T00:00:00.000Z',
+    updated_at: '2025-01-01T00:00:00.000Z',
+    steps: [],
+    branch: 'main',
+    total_price: 0,
+    ...over
+  }
+}
+
+function step(updated_at: string): TaskStep {
+  return {
+    id: 's',
+    task_id: 't',
+    name: 's',
+    description: '',
+    status: 'completed',
+    type: null,
+    metadata: {},
+    created_at: updated_at,
+    updated_at
+  }
+}
+
+describe('lastActivity', () => {
+  it('takes the latest of the task and its steps', () => {
+    const t = task('a', { updated_at: '2025-01-02T00:00:00.000Z', steps: [step('2025-01-03T00:00:00.000Z')] })
+    expect(lastActivity(t).iso).toBe('2025-01-03T00:00:00.000Z')
+    expect(lastActivity(task('b', { updated_at: 'garbage' })).iso).toBe('2025-01-01T00:00:00.000Z')
+  })
+})
+
+describe('indexTasks and filterTasks', () => {
+  const tasks = [
+    task('old', { updated_at: '2025-01-01T00:00:00.000Z', name: 'Build login page', status: 'completed' }),
+    task('new', { updated_at: '2025-01-05T00:00:00.000Z', name: 'Fix footer', status: 'failed' }),
+    task('mid', {
+      updated_at: '2025-01-02T00:00:00.000Z',
+      name: 'Add dark mode',
+      description: 'Login screen too',
+      status: 'in_progress',
+      steps: [step('2025-01-09T00:00:00.000Z')]
+    })
+  ]
+  const indexed = indexTasks(tasks)
+
+  it('sorts newest activity first', () => {
+    expect(indexed.map((t) => t.task.id)).toEqual(['mid', 'new', 'old'])
+  })
+
+  it('filters by status and by every word of the search, case-insensitively', () => {
+    expect(filterTasks(indexed, 'failed', '').map((t) => t.task.id)).toEqual(['new'])
+    expect(filterTasks(indexed, 'all', 'LOGIN').map((t) => t.task.id)).toEqual(['mid', 'old'])
+    expect(filterTasks(indexed, 'all', 'login page').map((t) => t.task.id)).toEqual(['old'])
+    expect(filterTasks(indexed, 'completed', 'footer')).toEqual([])
+    expect(filterTasks(indexed, 'all', '  ')).toHaveLength(3)
+  })
+
+  it('handles 10,000 tasks quickly', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) =>
+      task(`t${i}`, { updated_at: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), name: `Task number ${i}` })
+    )
+    const started = performance.now()
+    const big = indexTasks(many)
+    const hits = filterTasks(big, 'completed', 'number 99')
+    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(big[0]?.task.id).toBe('t9999')
+    expect(hits.length).toBe(many.filter((_, i) => String(i).includes('99')).length)
+    expect(hits.every((t) => t.task.name.includes('99'))).toBe(true)
+  })
+})
+
+describe('countByStatus', () => {
+  it('counts each status, unknown ones together', () => {
+    const counts = countByStatus([
+      task('a', { status: 'failed' }),
+      task('b', { status: 'failed' }),
+      task('c', { status: 'unknown', status_raw: 'paused' })
+    ])
+    expect(counts).toMatchObject({ all: 3, failed: 2, unknown: 1, completed: 0 })
+  })
+})

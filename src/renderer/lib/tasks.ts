@@ -1,0 +1,69 @@
+// A project's task list as the window shows it: newest activity first, filtered by status and a
+// search. Indexed once per fetched list so typing in the search stays fast with 10,000 tasks.
+import type { Task, TaskStatus, Unknown } from '../../shared/service'
+
+export type StatusFilter = 'all' | TaskStatus | Unknown
+
+export interface IndexedTask {
+  task: Task
+  /** Epoch ms of the latest change to the task or one of its steps; 0 when unreadable. */
+  activity: number
+  activityIso: string
+  /** Lowercased name, description, id and branch, for the search. */
+  haystack: string
+}
+
+/** The latest of the task's own updated_at and its steps' (a running task changes through its steps). */
+export function lastActivity(task: Task): { at: number; iso: string } {
+  let best = { at: parse(task.updated_at), iso: task.updated_at }
+  const created = parse(task.created_at)
+  if (created > best.at) best = { at: created, iso: task.created_at }
+  for (const step of Array.isArray(task.steps) ? task.steps : []) {
+    const at = parse(step.updated_at)
+    if (at > best.at) best = { at, iso: step.updated_at }
+  }
+  return best
+}
+
+function parse(iso: string): number {
+  const t = Date.parse(iso)
+  return Number.isNaN(t) ? 0 : t
+}
+
+/** Newest activity first; ties keep a stable order by id. */
+export function indexTasks(tasks: readonly Task[]): IndexedTask[] {
+  return tasks
+    .map((task) => {
+      const { at, iso } = lastActivity(task)
+      return {
+        task,
+        activity: at,
+        activityIso: iso,
+        haystack: [task.name, task.description, task.id, task.branch].join('\n').toLowerCase()
+      }
+    })
+    .sort((a, b) => b.activity - a.activity || a.task.id.localeCompare(b.task.id))
+}
+
+export function filterTasks(indexed: readonly IndexedTask[], status: StatusFilter, query: string): IndexedTask[] {
+  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '')
+  if (status === 'all' && words.length === 0) return indexed as IndexedTask[]
+  return indexed.filter(
+    (t) => (status === 'all' || t.task.status === status) && words.every((w) => t.haystack.includes(w))
+  )
+}
+
+/** How many tasks have each status, for the filter's labels. */
+export function countByStatus(tasks: readonly Task[]): Record<StatusFilter, number> {
+  const counts: Record<StatusFilter, number> = {
+    all: tasks.length,
+    todo: 0,
+    in_progress: 0,
+    completed: 0,
+    failed: 0,
+    cancelled: 0,
+    unknown: 0
+  }
+  for (const task of tasks) counts[task.status in counts ? task.status : 'unknown'] += 1
+  return counts
+}
