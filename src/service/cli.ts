@@ -1,0 +1,80 @@
+// `npm run service -- --port 4010 [--api-key KEY] [--seed N] [--speed X] [--host H]
+//   [--publishing-domain D] [--manual-clock] [--demo]`
+// The key is best given in AGENT_TRAY_SERVICE_API_KEY (process arguments are visible to others).
+import { parseArgs } from 'node:util'
+import { startReferenceService } from './server'
+
+const USAGE =
+  'usage: npm run service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--api-key KEY]\n' +
+  'The API key is read from AGENT_TRAY_SERVICE_API_KEY when --api-key is not given.'
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`)
+  process.exit(2)
+}
+
+function number(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (value.trim() === '' || !Number.isFinite(n)) fail(`--${name} must be a number, got "${value}".`)
+  return n
+}
+
+async function main(): Promise<void> {
+  let args
+  try {
+    args = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        speed: { type: 'string' },
+        'publishing-domain': { type: 'string' },
+        'api-key': { type: 'string' },
+        'manual-clock': { type: 'boolean' },
+        demo: { type: 'boolean' },
+        help: { type: 'boolean' }
+      },
+      strict: true
+    }).values
+  } catch (e) {
+    fail((e as Error).message)
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  const apiKey = args['api-key'] ?? process.env.AGENT_TRAY_SERVICE_API_KEY
+  if (!apiKey) fail('No API key: set AGENT_TRAY_SERVICE_API_KEY or pass --api-key.')
+  const port = number(args.port, 'port', 0)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0–65535, got ${port}.`)
+  const speed = number(args.speed, 'speed', 1)
+  if (!(speed > 0)) fail('--speed must be positive.')
+  const service = await startReferenceService({
+    apiKey,
+    port,
+    host: args.host,
+    seed: number(args.seed, 'seed', 1),
+    speed,
+    publishingDomain: args['publishing-domain'],
+    manualClock: args['manual-clock'] ?? false
+  })
+  if (args.demo) service.control.seedDemo()
+  process.stdout.write(`listening on ${service.url}\n`)
+  let closing = false
+  const stop = (): void => {
+    if (closing) return
+    closing = true
+    service.close().then(
+      () => process.exit(0),
+      () => process.exit(1)
+    )
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`The reference service could not start: ${e instanceof Error ? e.message : String(e)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,143 @@
+// The control surface, clearly outside the interface: the programmatic ServiceControl and its
+// HTTP twin under /__control/ (same API key, no faults, not counted in stats).
+import { TASK_STATUSES, type ProjectCreate, type TaskStatus } from '../shared/service'
+import type { SimClock } from './clock'
+import { ApiError, badRequest, notFound } from './errors'
+import { faultPlanProblem, type Faults } from './faults'
+import { json, type Reply } from './http'
+import type { Stats } from './stats'
+import type { Store } from './store'
+import type { AddTaskInput, BulkCreateInput, FaultPlan, ServiceControl, TaskScript } from './types'
+import { asObject, parseProjectCreate } from './validate'
+
+const SCRIPTS: readonly TaskScript[] = ['complete', 'fail', 'cancel', 'run-forever']
+
+export function createControl(store: Store, clock: SimClock, faults: Faults, stats: Stats): ServiceControl {
+  return {
+    now: () => new Date(clock.now()).toISOString(),
+    advance: (ms) => clock.advance(ms),
+    createProject: (input = {}) => {
+      const { firstTask, ...fields } = input
+      return store.createProject(fields, { firstTask })
+    },
+    addTask: (projectId, input) => {
+      const task = store.addTask(projectId, input)
+      if (!task) throw new Error(`No project with id "${projectId}".`)
+      return task
+    },
+    setTaskStatus: (taskId, status) => {
+      const task = store.setTaskStatus(taskId, status)
+      if (!task) throw new Error(`No task with id "${taskId}".`)
+      return task
+    },
+    getTask: (taskId) => store.getTask(taskId),
+    listProjects: () => store.listProjects(),
+    seedDemo: () => store.seedDemo(),
+    bulkCreate: (input) => store.bulkCreate(input),
+    setFaults: (plan) => {
+      const problem = faultPlanProblem(plan)
+      if (problem) throw new Error(problem)
+      faults.set(plan)
+    },
+    clearFaults: () => faults.clear(),
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset()
+  }
+}
+
+function taskStatus(value: unknown, field: string): TaskStatus {
+  if (typeof value !== 'string' || !(TASK_STATUSES as readonly string[]).includes(value)) {
+    throw badRequest(field, `"${field}" must be one of ${TASK_STATUSES.join(', ')}.`)
+  }
+  return value as TaskStatus
+}
+
+function count(body: Record<string, unknown>, field: string, max: number): number {
+  const v = body[field]
+  if (!(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max)) throw badRequest(field, `"${field}" must be a whole number from 0 to ${max}.`)
+  return v
+}
+
+/** Routes under /__control/. `path` has the prefix removed (e.g. `tasks/abc/status`). */
+export async function handleControl(
+  control: ServiceControl,
+  method: string,
+  path: string,
+  body: () => Promise<unknown>
+): Promise<Reply> {
+  const route = `${method} ${path.replace(/^tasks\/[^/]+\/status$/, 'tasks/{id}/status')}`
+  switch (route) {
+    case 'GET now':
+      return json(200, { now: control.now() })
+    case 'POST advance': {
+      const b = asObject(await body())
+      if (!(typeof b.ms === 'number' && Number.isFinite(b.ms) && b.ms >= 0)) throw badRequest('ms', '"ms" must be a non-negative number.')
+      control.advance(b.ms)
+      return json(200, { now: control.now() })
+    }
+    case 'GET stats':
+      return json(200, control.stats())
+    case 'POST stats/reset':
+      control.resetStats()
+      return json(200, control.stats())
+    case 'POST faults': {
+      const plan = await body()
+      const problem = faultPlanProblem(plan)
+      if (problem) throw badRequest('rules', problem)
+      control.setFaults(plan as FaultPlan)
+      return json(200, plan)
+    }
+    case 'DELETE faults':
+      control.clearFaults()
+      return json(200, { rules: [] })
+    case 'GET projects':
+      return json(200, control.listProjects())
+    case 'POST projects': {
+      const raw = asObject(await body())
+      const { firstTask, ...rest } = raw
+      if (firstTask !== undefined && typeof firstTask !== 'boolean') throw badRequest('firstTask', '"firstTask" must be a boolean.')
+      const fields: ProjectCreate = parseProjectCreate(rest)
+      return json(201, control.createProject({ ...fields, firstTask }))
+    }
+    case 'POST tasks': {
+      const b = asObject(await body())
+      if (typeof b.project_id !== 'string') throw badRequest('project_id', '"project_id" must be a string.')
+      const input: AddTaskInput = {}
+      if (b.name !== undefined) {
+        if (typeof b.name !== 'string') throw badRequest('name', '"name" must be a string.')
+        input.name = b.name
+      }
+      if (b.text_requirement !== undefined) {
+        if (typeof b.text_requirement !== 'string') throw badRequest('text_requirement', '"text_requirement" must be a string.')
+        input.text_requirement = b.text_requirement
+      }
+      if (b.status !== undefined) input.status = taskStatus(b.status, 'status')
+      if (b.script !== undefined) {
+        if (!SCRIPTS.includes(b.script as TaskScript)) throw badRequest('script', `"script" must be one of ${SCRIPTS.join(', ')}.`)
+        input.script = b.script as TaskScript
+      }
+      if (!control.listProjects().some((p) => p.id === b.project_id)) throw notFound(`No project with id "${b.project_id}".`)
+      return json(201, control.addTask(b.project_id, input))
+    }
+    case 'POST tasks/{id}/status': {
+      const id = decodeURIComponent(path.split('/')[1] ?? '')
+      const status = taskStatus(asObject(await body()).status, 'status')
+      if (!control.getTask(id)) throw notFound(`No task with id "${id}".`)
+      return json(200, control.setTaskStatus(id, status))
+    }
+    case 'POST seed-demo':
+      return json(200, control.seedDemo())
+    case 'POST bulk': {
+      const b = asObject(await body())
+      const input: BulkCreateInput = {
+        projects: count(b, 'projects', 10_000),
+        tasksPerProject: count(b, 'tasksPerProject', 1_000),
+        stepsPerTask: count(b, 'stepsPerTask', 1_000)
+      }
+      if (b.activeProjects !== undefined) input.activeProjects = count(b, 'activeProjects', 10_000)
+      return json(200, control.bulkCreate(input))
+    }
+    default:
+      throw new ApiError('not_found', `No control route ${method} /__control/${path}.`)
+  }
+}

@@ -1,0 +1,60 @@
+// The fault plan: which injected faults apply to a request. Scoped by method and path prefix,
+// limited to the next N matching requests and/or a seeded share of them.
+import type { Random } from './random'
+import type { FaultPlan, FaultRule } from './types'
+
+export type DecisiveFault = Exclude<FaultRule, { kind: 'latency' }>
+
+export interface FaultDecision {
+  latencyMs: number
+  fault?: DecisiveFault
+}
+
+const KINDS = new Set(['latency', 'error', 'rate_limit', 'malformed', 'truncated', 'drop', 'slow'])
+
+/** Checks a plan from outside (the control route); returns a reason or undefined. */
+export function faultPlanProblem(plan: unknown): string | undefined {
+  if (typeof plan !== 'object' || plan === null || !Array.isArray((plan as FaultPlan).rules)) return 'a fault plan is {"rules": [...]}'
+  for (const [i, rule] of (plan as FaultPlan).rules.entries()) {
+    if (typeof rule !== 'object' || rule === null || !KINDS.has((rule as FaultRule).kind)) {
+      return `rules[${i}].kind must be one of ${[...KINDS].join(', ')}`
+    }
+    if (rule.kind === 'latency' && !(typeof rule.ms === 'number' && rule.ms >= 0)) return `rules[${i}].ms must be a number of ms`
+    if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 0)) return `rules[${i}].times must be a whole number`
+    if (rule.probability !== undefined && !(typeof rule.probability === 'number' && rule.probability >= 0 && rule.probability <= 1)) {
+      return `rules[${i}].probability must be between 0 and 1`
+    }
+  }
+  return undefined
+}
+
+export class Faults {
+  private rules: { rule: FaultRule; left: number }[] = []
+
+  constructor(private readonly random: Random) {}
+
+  set(plan: FaultPlan): void {
+    this.rules = plan.rules.map((rule) => ({ rule: { ...rule }, left: rule.times ?? Infinity }))
+  }
+
+  clear(): void {
+    this.rules = []
+  }
+
+  decide(method: string, path: string): FaultDecision {
+    const decision: FaultDecision = { latencyMs: 0 }
+    for (const entry of this.rules) {
+      const { rule } = entry
+      if (entry.left <= 0) continue
+      if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue
+      if (rule.pathPrefix !== undefined && !path.startsWith(rule.pathPrefix)) continue
+      if (rule.kind !== 'latency' && decision.fault) continue
+      if (rule.probability !== undefined && this.random() >= rule.probability) continue
+      entry.left -= 1
+      if (rule.kind === 'latency') decision.latencyMs += rule.ms
+      else decision.fault = rule
+    }
+    this.rules = this.rules.filter((e) => e.left > 0)
+    return decision
+  }
+}

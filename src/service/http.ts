@@ -1,0 +1,106 @@
+// Reading requests and writing answers: body limits, JSON, and the ways a faulty server answers.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ApiError } from './errors'
+import type { DecisiveFault } from './faults'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+/** Past this we stop draining an oversized body and drop the connection. */
+const DRAIN_LIMIT = 64 * MAX_BODY_BYTES
+
+export interface Reply {
+  status: number
+  headers?: Record<string, string>
+  body: string
+  contentType?: string
+}
+
+export const json = (status: number, value: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  headers,
+  body: JSON.stringify(value)
+})
+
+export const errorReply = (e: ApiError): Reply => json(e.status, e.body(), e.headers)
+
+/** The body as text; an ApiError 413 when over the limit (the rest is drained so the client sees the answer). */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'])
+    if (Number.isFinite(declared) && declared > DRAIN_LIMIT) {
+      reject(tooLarge())
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > DRAIN_LIMIT) {
+        req.destroy()
+        return
+      }
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
+    })
+    req.on('end', () => (size > MAX_BODY_BYTES ? reject(tooLarge()) : resolve(Buffer.concat(chunks).toString('utf8'))))
+    req.on('error', reject)
+  })
+}
+
+function tooLarge(): ApiError {
+  return new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`, undefined, 413, {
+    connection: 'close'
+  })
+}
+
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') return {}
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new ApiError('bad_request', 'The request body is not valid JSON.', 'body')
+  }
+}
+
+/** Writes the reply, or a corrupted version of it; returns the bytes meant for the client. */
+export function send(res: ServerResponse, reply: Reply, fault: DecisiveFault | undefined, timers: Set<NodeJS.Timeout>): number {
+  const body = Buffer.from(reply.body, 'utf8')
+  const headers = {
+    'content-type': reply.contentType ?? 'application/json; charset=utf-8',
+    ...reply.headers
+  }
+  if (fault?.kind === 'malformed') {
+    const bad = Buffer.concat([body.subarray(0, Math.floor(body.length / 2)), Buffer.from('<!-- upstream error -->{{', 'utf8')])
+    res.writeHead(reply.status, { ...headers, 'content-length': String(bad.length) })
+    res.end(bad)
+    return bad.length
+  }
+  res.writeHead(reply.status, { ...headers, 'content-length': String(body.length) })
+  if (fault?.kind === 'truncated') {
+    const part = body.subarray(0, Math.floor(body.length / 2))
+    res.write(part, () => res.socket?.destroy())
+    return part.length
+  }
+  if (fault?.kind === 'slow') {
+    const size = Math.max(1, fault.chunkBytes ?? 64)
+    const interval = Math.max(1, fault.intervalMs ?? 50)
+    let offset = 0
+    const tick = (): void => {
+      if (res.destroyed) return
+      const next = body.subarray(offset, offset + size)
+      offset += size
+      if (offset >= body.length) {
+        res.end(next)
+        return
+      }
+      res.write(next)
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        tick()
+      }, interval)
+      timers.add(timer)
+    }
+    tick()
+    return body.length
+  }
+  res.end(body)
+  return body.length
+}

@@ -1,0 +1,128 @@
+// The seven endpoints of service-interface.md §4, plus the prebuilt page that `prebuilt_url`
+// points at (a browser page: no API key).
+import { ApiError, notFound } from './errors'
+import { json, type Reply } from './http'
+import type { Store } from './store'
+import { parseProjectCreate, parseProjectUpdate, parsePublish } from './validate'
+
+export interface Route {
+  /** Stats key, e.g. `/projects/{id}`. */
+  key: string
+  pattern: RegExp
+  auth: boolean
+  methods: Record<string, (store: Store, id: string, body: () => Promise<unknown>) => Promise<Reply> | Reply>
+}
+
+const projectOr404 = (id: string): ApiError => notFound(`No project with id "${id}".`)
+const taskOr404 = (id: string): ApiError => notFound(`No task with id "${id}".`)
+
+export const ROUTES: Route[] = [
+  {
+    key: '/projects',
+    pattern: /^\/projects$/,
+    auth: true,
+    methods: {
+      POST: async (store, _id, body) => json(201, store.createProject(parseProjectCreate(await body())))
+    }
+  },
+  {
+    key: '/projects/{id}',
+    pattern: /^\/projects\/([^/]+)$/,
+    auth: true,
+    methods: {
+      GET: (store, id) => {
+        const p = store.getProject(id)
+        if (!p) throw projectOr404(id)
+        return json(200, p)
+      },
+      PATCH: async (store, id, body) => {
+        if (!store.getProject(id)) throw projectOr404(id)
+        const p = store.updateProject(id, parseProjectUpdate(await body()))
+        if (!p) throw projectOr404(id)
+        return json(200, p)
+      }
+    }
+  },
+  {
+    key: '/projects/{id}/tasks',
+    pattern: /^\/projects\/([^/]+)\/tasks$/,
+    auth: true,
+    methods: {
+      GET: (store, id) => {
+        const tasks = store.listTasks(id)
+        if (!tasks) throw projectOr404(id)
+        return json(200, tasks)
+      }
+    }
+  },
+  {
+    key: '/projects/{id}/publish',
+    pattern: /^\/projects\/([^/]+)\/publish$/,
+    auth: true,
+    methods: {
+      POST: async (store, id, body) => {
+        if (!store.getProject(id)) throw projectOr404(id)
+        const result = store.publish(id, parsePublish(await body()))
+        if (!result) throw projectOr404(id)
+        return json(200, result)
+      }
+    }
+  },
+  {
+    key: '/tasks/{id}/steps',
+    pattern: /^\/tasks\/([^/]+)\/steps$/,
+    auth: true,
+    methods: {
+      GET: (store, id) => {
+        const steps = store.steps(id)
+        if (!steps) throw taskOr404(id)
+        return json(200, steps)
+      }
+    }
+  },
+  {
+    key: '/tasks/{id}/steps-and-usages',
+    pattern: /^\/tasks\/([^/]+)\/steps-and-usages$/,
+    auth: true,
+    methods: {
+      GET: (store, id) => {
+        const result = store.stepsAndUsages(id)
+        if (!result) throw taskOr404(id)
+        return json(200, result)
+      }
+    }
+  },
+  {
+    key: '/prebuilt/{id}',
+    pattern: /^\/prebuilt\/([^/]+)$/,
+    auth: false,
+    methods: {
+      GET: (store, id) => {
+        const p = store.getProject(id)
+        if (!p) throw projectOr404(id)
+        return { status: 200, contentType: 'text/html; charset=utf-8', body: prebuiltPage(p.name, p.return_url) }
+      }
+    }
+  }
+]
+
+export function matchRoute(path: string): { route: Route; id: string } | undefined {
+  for (const route of ROUTES) {
+    const m = route.pattern.exec(path)
+    if (!m) continue
+    try {
+      return { route, id: decodeURIComponent(m[1] ?? '') }
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
+}
+
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
+
+function prebuiltPage(name: string, returnUrl: string): string {
+  const back = returnUrl ? `<p><a href="${escapeHtml(returnUrl)}">Back to the app</a></p>` : ''
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(name)} · agent</title></head><body><main><h1>${escapeHtml(name)}</h1><p>This is the reference service's stand-in for the prebuilt agent interface.</p>${back}</main></body></html>`
+}

@@ -1,0 +1,136 @@
+// startReferenceService: the HTTP server that wires requests to the store, the faults, the
+// stats and the control surface.
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createSimClock } from './clock'
+import { createControl, handleControl } from './control'
+import { ApiError } from './errors'
+import { Faults } from './faults'
+import { errorReply, parseJson, readBody, send, type Reply } from './http'
+import { streamFor } from './random'
+import { matchRoute } from './routes'
+import { Stats } from './stats'
+import { Store } from './store'
+import { DEFAULT_PUBLISHING_DOMAIN, MANUAL_START_TIME, type ReferenceService, type ReferenceServiceOptions } from './types'
+
+const CONTROL_PREFIX = '/__control/'
+
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest()
+
+export async function startReferenceService(options: ReferenceServiceOptions): Promise<ReferenceService> {
+  if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new Error('The reference service needs a non-empty API key.')
+  const seed = options.seed ?? 1
+  const manual = options.manualClock ?? false
+  const startMs = Date.parse(options.startTime ?? (manual ? MANUAL_START_TIME : new Date().toISOString()))
+  if (!Number.isFinite(startMs)) throw new Error(`startTime is not an ISO date: ${options.startTime}`)
+  const speed = options.speed ?? 1
+  if (!(speed > 0)) throw new Error(`speed must be positive, got ${speed}`)
+  const clock = createSimClock({ startMs, manual, speed })
+  const publishingDomain = (options.publishingDomain ?? DEFAULT_PUBLISHING_DOMAIN).toLowerCase()
+  const keyDigest = digest(options.apiKey)
+  let baseUrl = ''
+  const store = new Store(seed, clock, publishingDomain, () => baseUrl)
+  const faults = new Faults(streamFor(seed, 'faults'))
+  const stats = new Stats()
+  const control = createControl(store, clock, faults, stats)
+  const timers = new Set<NodeJS.Timeout>()
+
+  const authorised = (req: IncomingMessage): boolean => {
+    const key = req.headers['x-api-key']
+    return typeof key === 'string' && timingSafeEqual(digest(key), keyDigest)
+  }
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = req.method ?? 'GET'
+    const path = new URL(req.url ?? '/', 'http://service.invalid').pathname
+    const body = async (): Promise<unknown> => parseJson(await readBody(req))
+    const guard = async (run: () => Promise<Reply> | Reply): Promise<Reply> => {
+      try {
+        return await run()
+      } catch (e) {
+        if (e instanceof ApiError) return errorReply(e)
+        return errorReply(new ApiError('internal', 'The reference service failed to answer.'))
+      }
+    }
+
+    if (path.startsWith(CONTROL_PREFIX)) {
+      const reply = await guard(() => {
+        if (!authorised(req)) throw new ApiError('unauthorized', 'The x-api-key header is missing or wrong.')
+        return handleControl(control, method, path.slice(CONTROL_PREFIX.length), body)
+      })
+      send(res, reply, undefined, timers)
+      return
+    }
+
+    const decision = faults.decide(method, path)
+    if (decision.latencyMs > 0) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          timers.delete(t)
+          resolve()
+        }, decision.latencyMs)
+        timers.add(t)
+      })
+    }
+    const match = matchRoute(path)
+    const routeKey = `${method} ${match ? match.route.key : '(unmatched)'}`
+    const fault = decision.fault
+    if (fault?.kind === 'drop') {
+      stats.record(routeKey, 0)
+      req.socket.destroy()
+      return
+    }
+    const reply = await guard(() => {
+      if (fault?.kind === 'error') {
+        return errorReply(new ApiError('internal', 'Simulated server error.', undefined, fault.status ?? 503))
+      }
+      if (fault?.kind === 'rate_limit') {
+        const seconds = fault.retryAfterSeconds ?? 1
+        const retryAfter = fault.httpDate ? new Date(Date.now() + seconds * 1000).toUTCString() : String(seconds)
+        return errorReply(new ApiError('rate_limited', 'Too many requests; slow down.', undefined, 429, { 'retry-after': retryAfter }))
+      }
+      if (!match) throw new ApiError('not_found', `No route ${path}.`)
+      const { route, id } = match
+      if (route.auth && !authorised(req)) throw new ApiError('unauthorized', 'The x-api-key header is missing or wrong.')
+      const run = route.methods[method]
+      if (!run) {
+        const allow = Object.keys(route.methods).join(', ')
+        throw new ApiError('method_not_allowed', `${method} is not allowed on ${route.key}; use ${allow}.`, undefined, 405, { allow })
+      }
+      return run(store, id, body)
+    })
+    stats.record(routeKey, send(res, reply, fault, timers))
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, errorReply(new ApiError('internal', 'The reference service failed to answer.')), undefined, timers)
+      else res.destroy()
+    })
+  })
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
+  baseUrl = `http://${shownHost}:${port}`
+
+  return {
+    url: baseUrl,
+    publishingDomain,
+    control,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t)
+        timers.clear()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+  }
+}

@@ -1,0 +1,325 @@
+// The service's state: projects, task records (plans are derived, cached only for ordinary
+// tasks so bulk fixtures stay small), published sub-domains, and the operations on them.
+import type { FileRequirement, ProjectCreate, ProjectUpdate, TaskStatus } from '../shared/service'
+import { checkPublishHostname, subdomainOf } from '../shared/hostname'
+import type { SimClock } from './clock'
+import { planDuration, planTask, type TaskPlan } from './plan'
+import { hexFrom, intBetween, pick, streamFor, uuidFrom } from './random'
+import { stepsAt, taskAt, usagesAt } from './timeline'
+import type {
+  AddTaskInput,
+  BulkCreateInput,
+  TaskScript,
+  WireProject,
+  WirePublishResult,
+  WireStep,
+  WireStepsAndUsages,
+  WireTask
+} from './types'
+
+export interface TaskRecord {
+  id: string
+  projectId: string
+  name: string
+  description: string
+  text_requirement: string
+  files_requirement: FileRequirement[]
+  branch: string
+  createdAt: number
+  script: TaskScript
+  stepCount?: number
+  durationScale: number
+  /** Bulk tasks rebuild their plan on request instead of keeping it. */
+  cachePlan: boolean
+  override?: { status: TaskStatus; at: number }
+}
+
+const TEMPLATES = ['react-vite', 'react-vite', 'react-vite', 'vue-vite', 'svelte-vite'] as const
+
+const TASK_NAMES = [
+  'Build a recipe box with search',
+  'Add a dark mode toggle',
+  'Create a landing page with pricing',
+  'Fix the broken mobile menu',
+  'Add a contact form',
+  'Show tasks grouped by due date',
+  'Replace the logo and colours',
+  'Add a settings page'
+] as const
+
+export class Store {
+  readonly projects = new Map<string, WireProject>()
+  private readonly tasksByProject = new Map<string, string[]>()
+  private readonly tasks = new Map<string, TaskRecord>()
+  private readonly plans = new Map<string, TaskPlan>()
+  /** sub-domain → project id */
+  private readonly published = new Map<string, string>()
+  private readonly publishedBy = new Map<string, string>()
+  private projectCount = 0
+  private taskCount = 0
+
+  constructor(
+    private readonly seed: number,
+    private readonly clock: SimClock,
+    readonly publishingDomain: string,
+    private readonly baseUrl: () => string
+  ) {}
+
+  // --- projects -----------------------------------------------------------------------------
+
+  createProject(input: ProjectCreate, options: { firstTask?: boolean; createdAt?: number } = {}): WireProject {
+    const n = ++this.projectCount
+    const r = streamFor(this.seed, `project:${n}`)
+    const id = uuidFrom(r)
+    const at = new Date(options.createdAt ?? this.clock.now()).toISOString()
+    const project: WireProject = {
+      id,
+      software_product_id: input.software_product_id ?? uuidFrom(streamFor(this.seed, 'software-product')),
+      name: input.name ?? `Untitled project ${n}`,
+      description: input.description ?? '',
+      project_type: 'web',
+      project_template_type: pick(r, TEMPLATES),
+      created_at: at,
+      updated_at: at,
+      user_email: input.user_email ?? '',
+      prebuilt_url: `${this.baseUrl()}/prebuilt/${id}`,
+      return_url: input.return_url ?? '',
+      ref_id: input.ref_id ?? ''
+    }
+    this.projects.set(id, project)
+    this.tasksByProject.set(id, [])
+    const text = input.text_requirement ?? ''
+    if (options.firstTask ?? text.trim() !== '') {
+      const script = pick(r, ['complete', 'complete', 'complete', 'complete', 'complete', 'complete', 'fail', 'fail', 'cancel'] as const)
+      this.newTask(id, {
+        text_requirement: text,
+        files_requirement: input.files_requirement ?? [],
+        script,
+        createdAt: options.createdAt
+      })
+    }
+    return { ...project }
+  }
+
+  getProject(id: string): WireProject | undefined {
+    const p = this.projects.get(id)
+    return p && { ...p }
+  }
+
+  /** Applies an already validated update all at once. */
+  updateProject(id: string, update: ProjectUpdate): WireProject | undefined {
+    const p = this.projects.get(id)
+    if (!p) return undefined
+    if (Object.keys(update).length > 0) {
+      Object.assign(p, update)
+      p.updated_at = new Date(Math.max(this.clock.now(), Date.parse(p.updated_at))).toISOString()
+    }
+    return { ...p }
+  }
+
+  listProjects(): WireProject[] {
+    return [...this.projects.values()].map((p) => ({ ...p }))
+  }
+
+  publish(projectId: string, hostname: string): WirePublishResult | undefined {
+    if (!this.projects.has(projectId)) return undefined
+    const reasons = checkPublishHostname(hostname, this.publishingDomain)
+    const sub = subdomainOf(hostname, this.publishingDomain)
+    if (reasons.length > 0 || sub === undefined) {
+      return { status: 'failed', message: reasons.length > 0 ? reasons : ['The hostname is not valid.'] }
+    }
+    const owner = this.published.get(sub)
+    if (owner !== undefined && owner !== projectId) {
+      return { status: 'failed', message: [`The sub-domain "${sub}" is already taken by another project.`] }
+    }
+    // A project lives at one sub-domain: publishing elsewhere frees the old one.
+    const previous = this.publishedBy.get(projectId)
+    if (previous !== undefined && previous !== sub) this.published.delete(previous)
+    this.published.set(sub, projectId)
+    this.publishedBy.set(projectId, sub)
+    return { status: 'success', message: [`Published to https://${hostname}`] }
+  }
+
+  // --- tasks --------------------------------------------------------------------------------
+
+  private newTask(
+    projectId: string,
+    input: {
+      name?: string
+      text_requirement?: string
+      files_requirement?: FileRequirement[]
+      script: TaskScript
+      createdAt?: number
+      stepCount?: number
+      durationScale?: number
+      cachePlan?: boolean
+    }
+  ): TaskRecord {
+    const n = ++this.taskCount
+    const r = streamFor(this.seed, `task:${n}`)
+    const id = uuidFrom(r)
+    const text = input.text_requirement ?? ''
+    const name = input.name ?? (text.trim() !== '' ? summarise(text) : pick(r, TASK_NAMES))
+    const record: TaskRecord = {
+      id,
+      projectId,
+      name,
+      description: text.trim() !== '' ? text : name,
+      text_requirement: text !== '' ? text : name,
+      files_requirement: (input.files_requirement ?? []).map((f) => ({ file_type: f.file_type, url: f.url })),
+      branch: `agent/task-${n}-${hexFrom(r, 6)}`,
+      createdAt: input.createdAt ?? this.clock.now(),
+      script: input.script,
+      stepCount: input.stepCount,
+      durationScale: input.durationScale ?? 1,
+      cachePlan: input.cachePlan ?? true
+    }
+    this.tasks.set(id, record)
+    this.tasksByProject.get(projectId)?.push(id)
+    return record
+  }
+
+  private planOf(record: TaskRecord): TaskPlan {
+    const cached = this.plans.get(record.id)
+    if (cached) return cached
+    const plan = planTask({
+      seed: this.seed,
+      taskId: record.id,
+      createdAt: record.createdAt,
+      script: record.script,
+      stepCount: record.stepCount,
+      hasImages: record.files_requirement.length > 0,
+      durationScale: record.durationScale
+    })
+    if (record.cachePlan) this.plans.set(record.id, plan)
+    return plan
+  }
+
+  /** Adds a task that is in `status` now: earlier states are placed in the simulated past. */
+  addTask(projectId: string, input: AddTaskInput = {}): WireTask | undefined {
+    if (!this.projects.has(projectId)) return undefined
+    const now = this.clock.now()
+    const status = input.status
+    const script: TaskScript =
+      input.script ??
+      (status === 'failed' ? 'fail' : status === 'cancelled' ? 'cancel' : status === 'in_progress' ? 'run-forever' : 'complete')
+    const record = this.newTask(projectId, { name: input.name, text_requirement: input.text_requirement, script, createdAt: now })
+    if (status !== undefined && status !== 'todo') {
+      const plan = planTask({ seed: this.seed, taskId: record.id, createdAt: 0, script, hasImages: false, durationScale: record.durationScale })
+      const back = status === 'in_progress' ? (plan.steps[0]?.startAt ?? plan.startAt) + 1 : planDuration(plan, 0) + 1000
+      record.createdAt = now - back
+      this.plans.delete(record.id)
+      const actual = taskAt(record, this.planOf(record), now).status
+      // A script that cannot reach the asked status (e.g. 'complete' asked to be 'failed') is pinned.
+      if (actual !== status) record.override = { status, at: now }
+    }
+    return this.taskView(record, now)
+  }
+
+  setTaskStatus(taskId: string, status: TaskStatus): WireTask | undefined {
+    const record = this.tasks.get(taskId)
+    if (!record) return undefined
+    const now = this.clock.now()
+    record.override = { status, at: now }
+    return this.taskView(record, now)
+  }
+
+  private taskView(record: TaskRecord, t: number): WireTask {
+    return taskAt(record, this.planOf(record), t)
+  }
+
+  getTask(taskId: string): WireTask | undefined {
+    const record = this.tasks.get(taskId)
+    return record && this.taskView(record, this.clock.now())
+  }
+
+  listTasks(projectId: string): WireTask[] | undefined {
+    const ids = this.tasksByProject.get(projectId)
+    if (!ids) return undefined
+    const now = this.clock.now()
+    return ids.map((id) => this.taskView(this.tasks.get(id) as TaskRecord, now))
+  }
+
+  steps(taskId: string): WireStep[] | undefined {
+    const record = this.tasks.get(taskId)
+    return record && stepsAt(record, this.planOf(record), this.clock.now())
+  }
+
+  stepsAndUsages(taskId: string): WireStepsAndUsages | undefined {
+    const record = this.tasks.get(taskId)
+    if (!record) return undefined
+    const plan = this.planOf(record)
+    const now = this.clock.now()
+    return { steps: stepsAt(record, plan, now), usages: usagesAt(record, plan, now) }
+  }
+
+  // --- fixtures -----------------------------------------------------------------------------
+
+  seedDemo(): { projectIds: string[] } {
+    const now = this.clock.now()
+    const running = this.createProject({
+      name: 'Recipe Box',
+      description: 'A small app to collect and search family recipes',
+      user_email: 'dana@example.com',
+      return_url: 'https://example.com/projects/recipe-box',
+      ref_id: 'demo-1'
+    })
+    // Started 20 s ago, steps short enough that it finishes within the first minute.
+    this.newTask(running.id, { name: 'Build a recipe box with search', text_requirement: 'Build a recipe box where I can add recipes with photos and search them by ingredient.', script: 'complete', createdAt: now - 20_000, durationScale: 0.55 })
+
+    const idle = this.createProject({
+      name: 'Portfolio site',
+      description: 'Personal portfolio with case studies',
+      user_email: 'sam@example.com',
+      ref_id: 'demo-2'
+    }, { createdAt: now - 3 * 86_400_000 })
+    const history: [string, TaskScript, number][] = [
+      ['Create the portfolio layout', 'complete', 3 * 86_400_000 - 600_000],
+      ['Add a case study page', 'fail', 2 * 86_400_000],
+      ['Add a case study page (second try)', 'complete', 2 * 86_400_000 - 1_800_000],
+      ['Change the accent colour', 'cancel', 86_400_000],
+      ['Add a contact form', 'complete', 5 * 3_600_000]
+    ]
+    for (const [name, script, ago] of history) this.newTask(idle.id, { name, script, createdAt: now - ago })
+
+    const failing = this.createProject({
+      name: 'Team standup board',
+      description: 'A board for daily standup notes',
+      user_email: 'lee@example.com',
+      ref_id: 'demo-3'
+    }, { createdAt: now - 600_000 })
+    this.newTask(failing.id, { name: 'Add drag and drop between columns', text_requirement: 'Let me drag cards between the Yesterday, Today and Blocked columns.', script: 'fail', createdAt: now - 5_000, durationScale: 0.35 })
+    return { projectIds: [running.id, idle.id, failing.id] }
+  }
+
+  bulkCreate(input: BulkCreateInput): { projectIds: string[] } {
+    const now = this.clock.now()
+    const active = Math.min(input.activeProjects ?? 0, input.projects)
+    const projectIds: string[] = []
+    const spacing = 15 * 60_000
+    for (let p = 0; p < input.projects; p++) {
+      const start = now - (input.tasksPerProject + 1) * spacing
+      const project = this.createProject({ name: `Bulk project ${p + 1}`, description: 'Benchmark fixture' }, { createdAt: start })
+      projectIds.push(project.id)
+      for (let t = 0; t < input.tasksPerProject; t++) {
+        const isActive = p < active && t === input.tasksPerProject - 1
+        const r = streamFor(this.seed, `bulk:${p}:${t}`)
+        this.newTask(project.id, {
+          name: pick(r, TASK_NAMES),
+          script: isActive ? 'run-forever' : r() < 0.85 ? 'complete' : 'fail',
+          createdAt: isActive ? now - intBetween(r, 5_000, 30_000) : start + t * spacing,
+          stepCount: input.stepsPerTask,
+          // Fit a task of any length into its slot.
+          durationScale: isActive ? 1 : Math.min(1, 12 / Math.max(1, input.stepsPerTask)),
+          cachePlan: false
+        })
+      }
+    }
+    return { projectIds }
+  }
+}
+
+function summarise(text: string): string {
+  const line = (text.split('\n').find((l) => l.trim() !== '') ?? text).trim()
+  return line.length <= 60 ? line : `${line.slice(0, 57).trimEnd()}...`
+}

@@ -1,0 +1,205 @@
+// The reference service's public types: the exact wire shapes of service-interface.md §2 (as this
+// service sends them) and the programmatic control surface tests and the demo code against.
+import type { FileRequirement, ProjectCreate, StepStatus, StepType, TaskStatus } from '../shared/service'
+
+export interface WireProject {
+  id: string
+  software_product_id: string
+  name: string
+  description: string
+  project_type: 'web'
+  project_template_type: string
+  created_at: string
+  updated_at: string
+  user_email: string
+  prebuilt_url: string
+  return_url: string
+  ref_id: string
+}
+
+export interface WireStep {
+  id: string
+  task_id: string
+  name: string
+  description: string
+  status: StepStatus
+  type: StepType | null
+  metadata: Record<string, unknown>
+  created_at: string
+  updated_at: string
+}
+
+export interface WireTask {
+  id: string
+  project_id: string
+  name: string
+  description: string
+  status: TaskStatus
+  text_requirement: string
+  files_requirement: FileRequirement[]
+  created_at: string
+  updated_at: string
+  steps: WireStep[]
+  branch: string
+  total_price: number
+}
+
+export interface WireUsage {
+  id: string
+  task_id: string
+  usage_type: string
+  provider: string
+  model: string
+  remark: string
+  request_data: Record<string, unknown>
+  response_data: Record<string, unknown>
+  usage_metadata: {
+    input_tokens: number
+    total_tokens: number
+    output_tokens: number
+    cache_read_tokens: number
+    input_token_details: { cache_read: number }
+    output_token_details: Record<string, number>
+  }
+  price: { input_price: number; output_price: number; cache_read_price: number; total_price: number }
+  final_price: number
+  created_at: string
+  updated_at: string
+}
+
+export interface WireStepsAndUsages {
+  steps: WireStep[]
+  usages: WireUsage[]
+}
+
+export interface WirePublishResult {
+  status: 'success' | 'failed'
+  message: string[]
+}
+
+/**
+ * The one error body of every non-2xx answer:
+ * `{"error": {"code": ErrorCode, "message": "...", "field": "name (400 only)"}}`.
+ */
+export type ErrorCode =
+  | 'unauthorized'
+  | 'not_found'
+  | 'bad_request'
+  | 'payload_too_large'
+  | 'method_not_allowed'
+  | 'rate_limited'
+  | 'internal'
+
+export interface WireError {
+  error: { code: ErrorCode; message: string; field?: string }
+}
+
+/**
+ * One injected fault. A rule matches a request of the interface (never `/__control/`) when its
+ * `method` and `pathPrefix` (if given) match; `times` limits it to the next N matching requests,
+ * `probability` (0..1, seeded) to a share of them. Latency rules add up; of the others, the
+ * first matching rule decides the answer.
+ */
+export type FaultRule = FaultScope &
+  (
+    | { kind: 'latency'; ms: number }
+    /** A 5xx (default 503) with the usual error body. */
+    | { kind: 'error'; status?: number }
+    /** 429 with Retry-After: a number of seconds, or `{ date: true }` for an HTTP-date that many seconds ahead. */
+    | { kind: 'rate_limit'; retryAfterSeconds?: number; httpDate?: boolean }
+    /** 200 with a body that is not JSON. */
+    | { kind: 'malformed' }
+    /** 200, Content-Length larger than what is sent, then the connection ends. */
+    | { kind: 'truncated' }
+    /** The socket is destroyed before any response. */
+    | { kind: 'drop' }
+    /** The real answer, trickled `chunkBytes` at a time every `intervalMs`. */
+    | { kind: 'slow'; chunkBytes?: number; intervalMs?: number }
+  )
+
+export interface FaultScope {
+  method?: string
+  pathPrefix?: string
+  times?: number
+  probability?: number
+}
+
+export interface FaultPlan {
+  rules: FaultRule[]
+}
+
+export type TaskScript = 'complete' | 'fail' | 'cancel' | 'run-forever'
+
+export interface AddTaskInput {
+  name?: string
+  /** The state the task is in now: earlier states are placed in the simulated past. */
+  status?: TaskStatus
+  script?: TaskScript
+  text_requirement?: string
+}
+
+export interface BulkCreateInput {
+  projects: number
+  tasksPerProject: number
+  stepsPerTask: number
+  /** How many of the projects have a task running now (the rest are idle). Default 0. */
+  activeProjects?: number
+}
+
+export interface RouteStats {
+  requests: number
+  responseBytes: number
+}
+
+export interface ServiceStats extends RouteStats {
+  byRoute: Record<string, RouteStats>
+}
+
+export interface ServiceControl {
+  /** Simulated time, ISO. */
+  now(): string
+  /** Runs the simulation forward (works with either clock). */
+  advance(ms: number): void
+  createProject(input?: Partial<ProjectCreate> & { firstTask?: boolean }): WireProject
+  addTask(projectId: string, input?: AddTaskInput): WireTask
+  setTaskStatus(taskId: string, status: TaskStatus): WireTask
+  getTask(taskId: string): WireTask | undefined
+  listProjects(): WireProject[]
+  /** Three projects: one running now, one idle with history, one that will fail soon. */
+  seedDemo(): { projectIds: string[] }
+  bulkCreate(input: BulkCreateInput): { projectIds: string[] }
+  /** Replaces the fault plan. */
+  setFaults(faults: FaultPlan): void
+  clearFaults(): void
+  stats(): ServiceStats
+  resetStats(): void
+}
+
+export interface ReferenceServiceOptions {
+  apiKey: string
+  /** Default 0: any free port. */
+  port?: number
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Default 1. */
+  seed?: number
+  /** Simulated ms per real ms; default 1. Ignored when the clock is manual. */
+  speed?: number
+  /** Default apps.agent-tray.test. */
+  publishingDomain?: string
+  /** Simulated time moves only with control.advance(ms). */
+  manualClock?: boolean
+  /** ISO start of simulated time; default 2026-01-05T09:00:00.000Z when manualClock, else now. */
+  startTime?: string
+}
+
+export interface ReferenceService {
+  /** e.g. http://127.0.0.1:40123, no trailing slash. */
+  url: string
+  publishingDomain: string
+  control: ServiceControl
+  close(): Promise<void>
+}
+
+export const DEFAULT_PUBLISHING_DOMAIN = 'apps.agent-tray.test'
+export const MANUAL_START_TIME = '2026-01-05T09:00:00.000Z'

@@ -1,0 +1,94 @@
+// Request bodies of the interface, checked field by field. Every failure names the field, and
+// nothing is applied unless the whole body is valid.
+import { PROJECT_UPDATE_FIELDS, type FileRequirement, type ProjectCreate, type ProjectUpdate } from '../shared/service'
+import { badRequest } from './errors'
+
+type Body = Record<string, unknown>
+
+export function asObject(value: unknown): Body {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest('body', 'The request body must be a JSON object.')
+  }
+  return value as Body
+}
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/
+
+function optionalString(body: Body, field: string): string | undefined {
+  const value = body[field]
+  if (value === undefined) return undefined
+  if (typeof value !== 'string') throw badRequest(field, `"${field}" must be a string.`)
+  return value
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+function checkEmail(value: string | undefined, field: string): void {
+  if (value !== undefined && value !== '' && !EMAIL.test(value)) throw badRequest(field, `"${field}" is not a valid e-mail address.`)
+}
+
+function checkUrl(value: string | undefined, field: string): void {
+  if (value !== undefined && value !== '' && !isHttpUrl(value)) throw badRequest(field, `"${field}" must be an http or https URL.`)
+}
+
+function filesRequirement(value: unknown): FileRequirement[] | undefined {
+  if (value === undefined) return undefined
+  if (!Array.isArray(value)) throw badRequest('files_requirement', '"files_requirement" must be an array.')
+  return value.map((entry: unknown, i) => {
+    const at = `files_requirement[${i}]`
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw badRequest(at, `"${at}" must be an object with file_type and url.`)
+    const { file_type, url } = entry as Body
+    if (file_type !== 'image') throw badRequest(`${at}.file_type`, `"${at}.file_type" must be "image": only image files are accepted.`)
+    if (typeof url !== 'string' || !isHttpUrl(url)) throw badRequest(`${at}.url`, `"${at}.url" must be an http or https URL.`)
+    return { file_type, url }
+  })
+}
+
+export function parseProjectCreate(raw: unknown): ProjectCreate {
+  const body = asObject(raw)
+  const out: ProjectCreate = {}
+  for (const field of ['software_product_id', 'name', 'description', 'text_requirement', 'user_email', 'return_url', 'ref_id'] as const) {
+    const value = optionalString(body, field)
+    if (value !== undefined) out[field] = value
+  }
+  if (body.project_type !== undefined) {
+    if (body.project_type !== 'web') throw badRequest('project_type', '"project_type" must be "web".')
+    out.project_type = 'web'
+  }
+  const files = filesRequirement(body.files_requirement)
+  if (files !== undefined) out.files_requirement = files
+  checkEmail(out.user_email, 'user_email')
+  checkUrl(out.return_url, 'return_url')
+  return out
+}
+
+export function parseProjectUpdate(raw: unknown): ProjectUpdate {
+  const body = asObject(raw)
+  const allowed: readonly string[] = PROJECT_UPDATE_FIELDS
+  for (const key of Object.keys(body)) {
+    if (!allowed.includes(key)) {
+      throw badRequest(key, `"${key}" cannot be updated; only ${PROJECT_UPDATE_FIELDS.join(', ')} can.`)
+    }
+  }
+  const out: ProjectUpdate = {}
+  for (const field of PROJECT_UPDATE_FIELDS) {
+    const value = optionalString(body, field)
+    if (value !== undefined) out[field] = value
+  }
+  checkEmail(out.user_email, 'user_email')
+  checkUrl(out.return_url, 'return_url')
+  return out
+}
+
+export function parsePublish(raw: unknown): string {
+  const body = asObject(raw)
+  if (typeof body.hostname !== 'string') throw badRequest('hostname', '"hostname" is required and must be a string.')
+  return body.hostname
+}

@@ -1,0 +1,67 @@
+// Publish hostnames (service-interface.md §4.5): `{sub}.{publishing domain}`, where the
+// publishing domain is the service's own. Pure checks shared by the service, renderer and CLI.
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
+/** A DNS label as the service accepts it: lowercase letters, digits, inner hyphens, 1–63 characters. */
+export function isValidSubdomainLabel(label: string): boolean {
+  return LABEL.test(label)
+}
+
+export function hostnameFor(sub: string, publishingDomain: string): string {
+  return `${sub}.${publishingDomain}`
+}
+
+/** Why a sub-domain label is not accepted; empty when it is. */
+export function checkSubdomainLabel(label: string): string[] {
+  if (label === '') return ['The sub-domain is empty.']
+  const reasons: string[] = []
+  if (label.length > 63) reasons.push(`The sub-domain is ${label.length} characters long; at most 63 are allowed.`)
+  if (label !== label.toLowerCase()) reasons.push('The sub-domain must be lowercase.')
+  if (/[^a-zA-Z0-9-]/.test(label)) {
+    reasons.push('The sub-domain may contain only letters a–z, digits and hyphens.')
+  }
+  if (label.startsWith('-') || label.endsWith('-')) {
+    reasons.push('The sub-domain must not start or end with a hyphen.')
+  }
+  // Anything the rules above did not name (kept as a safety net so the list is never empty).
+  if (reasons.length === 0 && !isValidSubdomainLabel(label)) reasons.push('The sub-domain is not a valid DNS label.')
+  return reasons
+}
+
+/**
+ * Why `hostname` cannot be published under `publishingDomain`, in words for a person; empty
+ * when it can. Custom domains are not accepted (the interface announces them as coming later).
+ */
+export function checkPublishHostname(hostname: string, publishingDomain: string): string[] {
+  const domain = publishingDomain.toLowerCase()
+  if (hostname.trim() === '') return ['The hostname is empty.']
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(hostname) || hostname.includes('/')) {
+    return [`Give a hostname such as ${hostnameFor('my-app', domain)}, not a URL.`]
+  }
+  if (/\s/.test(hostname)) return ['The hostname must not contain spaces.']
+  if (hostname.includes(':')) return ['The hostname must not include a port.']
+  if (hostname.endsWith('.')) return ['The hostname must not end with a dot.']
+  const suffix = `.${domain}`
+  if (!hostname.toLowerCase().endsWith(suffix) || hostname.length === suffix.length) {
+    return [
+      `The hostname must be a sub-domain of ${domain}, like ${hostnameFor('my-app', domain)}. Custom domains are not supported yet.`
+    ]
+  }
+  const reasons: string[] = []
+  if (hostname.slice(-suffix.length) !== suffix) reasons.push('The hostname must be lowercase.')
+  const sub = hostname.slice(0, -suffix.length)
+  if (sub.includes('.')) {
+    reasons.push(`Only one level of sub-domain is allowed under ${domain}; "${sub}" has several.`)
+    return reasons
+  }
+  return [...reasons, ...checkSubdomainLabel(sub)]
+}
+
+/** The sub-domain of a hostname under `publishingDomain`, or undefined if it is not one. */
+export function subdomainOf(hostname: string, publishingDomain: string): string | undefined {
+  const suffix = `.${publishingDomain.toLowerCase()}`
+  if (!hostname.endsWith(suffix)) return undefined
+  const sub = hostname.slice(0, -suffix.length)
+  return sub === '' || sub.includes('.') ? undefined : sub
+}
