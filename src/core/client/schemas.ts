@@ -34,7 +34,7 @@ const text = z
   .transform((v) => rawString(v) ?? '')
 
 /** Identifiers are strings; a numeric id is accepted as its decimal form. */
-const id = z.union([z.string().min(1), z.number().transform((n) => String(n))], {
+const id = z.union([z.string().min(1, 'empty'), z.number().transform((n) => String(n))], {
   error: (issue) => (issue.input === undefined ? 'missing' : 'not a non-empty string')
 })
 

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { ServiceError, errorForStatus, isServiceError, serverText, shorten } from './errors'
+
+describe('errorForStatus', () => {
+  it.each([
+    [401, 'auth'],
+    [403, 'auth'],
+    [404, 'not_found'],
+    [429, 'rate_limited'],
+    [503, 'rate_limited'],
+    [500, 'server'],
+    [502, 'server'],
+    [504, 'server'],
+    [400, 'bad_request'],
+    [413, 'bad_request'],
+    [409, 'bad_request'],
+    [422, 'bad_request']
+  ] as const)('maps HTTP %i to %s', (status, kind) => {
+    const e = errorForStatus(status, '')
+    expect(e.kind).toBe(kind)
+    expect(e.status).toBe(status)
+    expect(e.message).toContain(String(status))
+  })
+
+  it('says what to do about a rejected key', () => {
+    expect(errorForStatus(401, '').message).toBe('The API key was rejected (HTTP 401): check or replace it.')
+  })
+
+  it('says a 404 means the project or task is gone', () => {
+    expect(errorForStatus(404, '').message).toContain('this project or task is gone')
+  })
+
+  it('carries the wait of a 429 or 503', () => {
+    const e = errorForStatus(429, '', 2500)
+    expect(e.retryAfterMs).toBe(2500)
+    expect(e.message).toContain('3 s')
+    expect(errorForStatus(503, '', 400).message).toContain('400 ms')
+    expect(errorForStatus(503, '').retryAfterMs).toBeUndefined()
+  })
+
+  it("quotes the reference service's error body and keeps its field", () => {
+    const e = errorForStatus(400, JSON.stringify({ error: { message: 'hostname is not ours', field: 'hostname' } }))
+    expect(e.message).toContain('Server said: hostname is not ours')
+    expect(e.details).toEqual({ field: 'hostname' })
+  })
+
+  it('quotes a plain text body, shortened to about 200 characters on one line', () => {
+    const e = errorForStatus(500, `Bad\n\ngateway ${'x'.repeat(1000)}`)
+    expect(e.message).toContain('Server said: Bad gateway xxx')
+    expect(e.message.length).toBeLessThan(260)
+    expect(e.message).toMatch(/…$/)
+  })
+})
+
+describe('serverText', () => {
+  it('reads common error shapes', () => {
+    expect(serverText('{"error":"nope"}')).toEqual({ text: 'nope' })
+    expect(serverText('{"message":"slow down"}')).toEqual({ text: 'slow down' })
+    expect(serverText('{"detail":"Not Found"}')).toEqual({ text: 'Not Found' })
+    expect(serverText('   ')).toEqual({})
+    expect(serverText('[1,2]')).toEqual({ text: '[1,2]' })
+  })
+})
+
+describe('shorten', () => {
+  it('leaves short text alone and cuts long text with an ellipsis', () => {
+    expect(shorten('a  b')).toBe('a b')
+    expect(shorten('abcdef', 4)).toBe('abc…')
+  })
+})
+
+describe('ServiceError', () => {
+  it('is an Error with a kind, and toInfo crosses to the renderer without details', () => {
+    const e = new ServiceError('invalid_response', 'bad', { status: 200, details: { path: 'id' } })
+    expect(e).toBeInstanceOf(Error)
+    expect(isServiceError(e)).toBe(true)
+    expect(isServiceError(new Error('x'))).toBe(false)
+    expect(e.toInfo()).toEqual({ kind: 'invalid_response', message: 'bad', status: 200 })
+    expect(JSON.parse(JSON.stringify(e))).toEqual({
+      kind: 'invalid_response',
+      message: 'bad',
+      status: 200,
+      details: { path: 'id' }
+    })
+  })
+})
