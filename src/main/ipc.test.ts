@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest'
+import { dispatch } from '../core/app/dispatch'
+import type { Handlers, InvokeChannel } from '../shared/ipc'
+import { INVOKE_CHANNELS } from '../shared/ipc'
+import type { IpcMainLike, InvokeEventLike } from './ipc'
+import { registerIpcHandlers } from './ipc'
+import type { FrameLike } from './sender'
+import { isTrustedFrame } from './sender'
+
+type Listener = Parameters<IpcMainLike['handle']>[1]
+
+// Stands in for Electron's ipcMain, which cannot run here.
+function fakeIpcMain(): IpcMainLike & { handlers: Map<string, Listener> } {
+  const handlers = new Map<string, Listener>()
+  return {
+    handlers,
+    handle(channel, listener) {
+      if (handlers.has(channel)) throw new Error(`second handler for ${channel}`)
+      handlers.set(channel, listener)
+    },
+    removeHandler(channel) {
+      handlers.delete(channel)
+    }
+  }
+}
+
+function recordingHandlers(calls: { channel: string; request: unknown }[]): Handlers {
+  const entries = INVOKE_CHANNELS.map((channel) => [
+    channel,
+    async (request: unknown) => {
+      calls.push({ channel, request })
+      return `${channel} done`
+    }
+  ])
+  return Object.fromEntries(entries) as unknown as Handlers
+}
+
+const rendererFile = '/app/out/renderer/index.html'
+const ourFrame: FrameLike = { url: 'file:///app/out/renderer/index.html', processId: 3, routingId: 1 }
+
+function setup() {
+  const ipcMain = fakeIpcMain()
+  const calls: { channel: string; request: unknown }[] = []
+  const logs: string[] = []
+  const handlers = recordingHandlers(calls)
+  const unregister = registerIpcHandlers({
+    ipcMain,
+    dispatch: (channel: InvokeChannel, raw: unknown) => dispatch(handlers, channel, raw),
+    isTrusted: (frame) => isTrustedFrame(frame, [ourFrame], { rendererFile }),
+    log: (m) => logs.push(m)
+  })
+  const invoke = (channel: string, event: InvokeEventLike, ...args: unknown[]) => {
+    const listener = ipcMain.handlers.get(channel)
+    if (!listener) throw new Error(`${channel} not registered`)
+    return listener(event, ...args)
+  }
+  return { ipcMain, calls, logs, unregister, invoke }
+}
+
+describe('registerIpcHandlers', () => {
+  it('registers exactly one handler per invoke channel and removes them all', () => {
+    const { ipcMain, unregister } = setup()
+    expect([...ipcMain.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort())
+    unregister()
+    expect(ipcMain.handlers.size).toBe(0)
+  })
+
+  it('passes a trusted request through validation to its handler', async () => {
+    const { invoke, calls } = setup()
+    expect(await invoke('app:get-state', { senderFrame: { ...ourFrame } })).toEqual({ ok: true, value: 'app:get-state done' })
+    expect(await invoke('task:focus', { senderFrame: ourFrame }, { taskId: 't1' })).toEqual({ ok: true, value: 'task:focus done' })
+    expect(calls).toEqual([
+      { channel: 'app:get-state', request: undefined },
+      { channel: 'task:focus', request: { taskId: 't1' } }
+    ])
+  })
+
+  it('refuses foreign frames before any handler runs, and logs no arguments', async () => {
+    const { invoke, calls, logs } = setup()
+    const secret = { connection: { name: 'x', baseUrl: 'https://api.example.com', publishingDomain: '' }, apiKey: 'sk-secret' }
+    for (const senderFrame of [
+      { ...ourFrame, routingId: 9 },
+      { ...ourFrame, url: 'https://evil.example/' },
+      { ...ourFrame, url: 'about:blank' },
+      null
+    ]) {
+      const r = await invoke('connection:save', { senderFrame }, secret)
+      expect(r).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
+    }
+    expect(calls).toEqual([])
+    expect(logs).toHaveLength(4)
+    expect(logs.join('\n')).not.toContain('sk-secret')
+    expect(logs[1]).toContain('https://evil.example')
+  })
+
+  it('lets dispatch reject a bad request from our own window', async () => {
+    const { invoke, calls } = setup()
+    const r = await invoke('task:focus', { senderFrame: ourFrame }, { taskId: 42 })
+    expect(r).toMatchObject({ ok: false, error: { kind: 'invalid_argument' } })
+    expect(calls).toEqual([])
+  })
+
+  it('turns a throwing dispatch into an internal failure without its text', async () => {
+    const ipcMain = fakeIpcMain()
+    const logs: string[] = []
+    registerIpcHandlers({
+      ipcMain,
+      dispatch: async () => {
+        throw new Error('key sk-secret leaked')
+      },
+      isTrusted: () => true,
+      log: (m) => logs.push(m)
+    })
+    const r = await ipcMain.handlers.get('monitor:poll-now')!({ senderFrame: ourFrame })
+    expect(r).toEqual({ ok: false, error: { kind: 'internal', message: 'Something went wrong in the app.' } })
+    expect(logs.join('')).not.toContain('sk-secret')
+  })
+})

@@ -1,0 +1,31 @@
+// Who may call us over IPC: only our own page, in the main frame of our own window.
+import type { RendererLocation } from './renderer-origin'
+import { isOurRendererUrl } from './renderer-origin'
+
+/** The parts of Electron's WebFrameMain that identify a frame. */
+export interface FrameLike {
+  url: string
+  processId: number
+  routingId: number
+}
+
+/** The URL check alone: our page in production (file://) or the exact dev-server origin. */
+export function isTrustedSender(frameUrl: string, loc: RendererLocation): boolean {
+  return isOurRendererUrl(frameUrl, loc)
+}
+
+/**
+ * The full check for an IPC event: the sending frame must be the main frame of one of our
+ * windows (no sub-frame, no other window, no destroyed frame) and show our page.
+ */
+export function isTrustedFrame(
+  sender: FrameLike | null | undefined,
+  ourMainFrames: readonly (FrameLike | null | undefined)[],
+  loc: RendererLocation
+): boolean {
+  if (!sender) return false
+  const ours = ourMainFrames.some(
+    (f) => f != null && f.processId === sender.processId && f.routingId === sender.routingId
+  )
+  return ours && isTrustedSender(sender.url, loc)
+}
