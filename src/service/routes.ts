@@ -1,6 +1,6 @@
 // The seven endpoints of service-interface.md §4, plus the prebuilt page that `prebuilt_url`
 // points at (a browser page: no API key).
-import { ApiError, notFound } from './errors'
+import { notFound, type ApiError } from './errors'
 import { json, type Reply } from './http'
 import type { Store } from './store'
 import { parseProjectCreate, parseProjectUpdate, parsePublish } from './validate'
