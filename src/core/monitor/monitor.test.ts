@@ -1,0 +1,328 @@
+import { describe, expect, it } from 'vitest'
+import type { MonitorEvent, ProjectSnapshot, ServiceErrorKind } from '../../shared/monitor'
+import type { StepsAndUsages, Task } from '../../shared/service'
+import type { PollingPrefs } from '../../shared/settings'
+import { ManualClock, flushMicrotasks } from './clock'
+import { Monitor, type MonitorCycle, type MonitorOptions, type TaskSource } from './monitor'
+
+const polling: PollingPrefs = { activeIntervalMs: 5_000, idleIntervalMs: 60_000, maxConcurrency: 4 }
+
+class FakeError extends Error {
+  constructor(
+    readonly kind: ServiceErrorKind,
+    readonly retryAfterMs?: number
+  ) {
+    super(`fake ${kind}`)
+  }
+}
+
+/** An in-memory service: task lists per project, scripted failures, and a log of calls. */
+class FakeSource implements TaskSource {
+  projects = new Map<string, Task[]>()
+  failures = new Map<string, FakeError[]>()
+  calls: { what: 'list' | 'details'; id: string; at: number }[] = []
+  /** When set, listTasks waits for release() before answering. */
+  hold = false
+  private held: (() => void)[] = []
+  inFlight = 0
+  maxInFlight = 0
+
+  constructor(private readonly clock: ManualClock) {}
+
+  async listTasks(projectId: string, signal?: AbortSignal): Promise<Task[]> {
+    this.calls.push({ what: 'list', id: projectId, at: this.clock.now() })
+    this.inFlight++
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
+    try {
+      if (this.hold) await new Promise<void>((resolve) => this.held.push(resolve))
+      if (signal?.aborted) throw new FakeError('network')
+      const failure = this.failures.get(projectId)?.shift()
+      if (failure) throw failure
+      return structuredClone(this.projects.get(projectId) ?? [])
+    } finally {
+      this.inFlight--
+    }
+  }
+
+  async getStepsAndUsages(taskId: string): Promise<StepsAndUsages> {
+    this.calls.push({ what: 'details', id: taskId, at: this.clock.now() })
+    return { steps: [], usages: [] }
+  }
+
+  release(): void {
+    const held = this.held
+    this.held = []
+    held.forEach((r) => r())
+  }
+
+  listTimes(projectId: string): number[] {
+    return this.calls.filter((c) => c.what === 'list' && c.id === projectId).map((c) => c.at)
+  }
+
+  detailIds(): string[] {
+    return this.calls.filter((c) => c.what === 'details').map((c) => c.id)
+  }
+
+  setTask(projectId: string, task: Partial<Task> & Pick<Task, 'id'>): void {
+    const list = this.projects.get(projectId) ?? []
+    const i = list.findIndex((t) => t.id === task.id)
+    const base: Task = {
+      project_id: projectId,
+      name: `Task ${task.id}`,
+      description: '',
+      status: 'todo',
+      text_requirement: '',
+      files_requirement: [],
+      created_at: '2025-01-01T08:00:00.000Z',
+      updated_at: '2025-01-01T08:00:00.000Z',
+      steps: [],
+      branch: 'main',
+      total_price: null,
+      id: task.id
+    }
+    const next = { ...(i >= 0 ? list[i]! : base), ...task }
+    if (i >= 0) list[i] = next
+    else list.push(next)
+    this.projects.set(projectId, list)
+  }
+}
+
+function setup(over: Partial<MonitorOptions> = {}) {
+  const clock = new ManualClock()
+  const source = new FakeSource(clock)
+  const options: MonitorOptions = { connectionId: 'c1', source, clock, random: () => 0.5, polling, ...over }
+  const make = (extra: Partial<MonitorOptions> = {}) => {
+    const monitor = new Monitor({ ...options, ...extra })
+    const events: MonitorEvent[] = []
+    const cycles: MonitorCycle[] = []
+    const states: Record<string, ProjectSnapshot>[] = []
+    monitor.on('event', (e) => events.push(e))
+    monitor.on('cycle', (c) => cycles.push(c))
+    monitor.on('state', (s) => states.push(s))
+    return { monitor, events, cycles, states }
+  }
+  return { clock, source, make }
+}
+
+const kinds = (events: MonitorEvent[]) => events.filter((e) => e.kind !== 'project-health').map((e) => e.kind)
+
+describe('Monitor: change detection over polls', () => {
+  it('sets a baseline silently, then reports changes in one cycle', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p1', { id: 'b', status: 'completed' })
+    const { monitor, events, cycles, states } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    expect(kinds(events)).toEqual([])
+    expect(cycles).toEqual([])
+    expect(states).toHaveLength(1)
+    expect(monitor.getTasks('p1')?.map((t) => t.id)).toEqual(['a', 'b'])
+    expect(monitor.getHealth('p1').state).toBe('ok')
+    expect(source.detailIds()).toEqual([])
+
+    source.setTask('p1', { id: 'a', status: 'completed', total_price: 0.42 })
+    source.setTask('p1', { id: 'c', status: 'todo' })
+    await monitor.pollNow('p1')
+    expect(kinds(events)).toEqual(['task-status', 'task-price', 'task-added'])
+    expect(cycles).toHaveLength(1)
+    expect(cycles[0]!.away).toBe(false)
+    expect(cycles[0]!.events.map((e) => e.kind)).toEqual(['task-status', 'task-price', 'task-added'])
+    // Details only of what changed: a and c, never b.
+    expect(source.detailIds().sort()).toEqual(['a', 'c'])
+    expect(monitor.snapshot().p1?.tasks.a?.status).toBe('completed')
+    monitor.dispose()
+  })
+
+  it('refreshes the focused task on every poll, and nothing else unchanged', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p1', { id: 'b', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1'] })
+    monitor.focusTask('b')
+    await monitor.pollNow()
+    await monitor.pollNow()
+    expect(source.detailIds()).toEqual(['b', 'b'])
+    monitor.focusTask(null)
+    await monitor.pollNow()
+    expect(source.detailIds()).toEqual(['b', 'b'])
+    // getTaskDetails serves the cache, fetching only what it lacks.
+    await monitor.getTaskDetails('b')
+    await monitor.getTaskDetails('a')
+    expect(source.detailIds()).toEqual(['b', 'b', 'a'])
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: schedule', () => {
+  it('polls fast while a task is active and slow once all have ended', async () => {
+    const { clock, source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1'] })
+    monitor.start()
+    await clock.advance(0)
+    await clock.advance(12_000)
+    expect(source.listTimes('p1').map((t) => t - source.listTimes('p1')[0]!)).toEqual([0, 5_000, 10_000])
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    await clock.advance(3_000) // the poll at 15s sees it ended
+    const t0 = source.listTimes('p1')[0]!
+    await clock.advance(120_000)
+    expect(source.listTimes('p1').map((t) => t - t0)).toEqual([0, 5_000, 10_000, 15_000, 75_000, 135_000])
+    monitor.dispose()
+  })
+
+  it('jitters intervals with the injected random source', async () => {
+    const { clock, source, make } = setup({ random: () => 0 })
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1'] })
+    monitor.start()
+    await clock.advance(10_000)
+    const times = source.listTimes('p1')
+    expect(times.map((t) => t - times[0]!)).toEqual([0, 4_500, 9_000])
+    monitor.dispose()
+  })
+
+  it('backs off on server errors, honours Retry-After, reports health once per change and recovers', async () => {
+    const { clock, source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.failures.set('p1', [new FakeError('server'), new FakeError('server'), new FakeError('rate_limited', 60_000)])
+    const { monitor, events } = make({ projects: ['p1'] })
+    monitor.start()
+    await clock.advance(200_000)
+    const times = source.listTimes('p1')
+    // Errors at 0, 5s (after 5s), 15s (after 10s); rate limited asks for 60s, jittered only
+    // upwards (+5% at random 0.5): 63s; then fast again.
+    expect(times.slice(0, 6)).toEqual([0, 5_000, 15_000, 78_000, 83_000, 88_000].map((d) => times[0]! + d))
+    const health = events.filter((e) => e.kind === 'project-health')
+    expect(health.map((e) => (e.kind === 'project-health' ? e.health.state : ''))).toEqual(['error', 'error', 'ok'])
+    const firstError = health[0]!
+    expect(firstError.kind === 'project-health' && firstError.health.state === 'error' && firstError.health.error.kind).toBe('server')
+    expect(monitor.getHealth('p1').state).toBe('ok')
+    monitor.dispose()
+  })
+
+  it('keeps checking at the slow pace while the key is refused', async () => {
+    const { clock, source, make } = setup()
+    source.failures.set('p1', [new FakeError('auth'), new FakeError('auth'), new FakeError('auth')])
+    const { monitor, events } = make({ projects: ['p1'] })
+    monitor.start()
+    await clock.advance(130_000)
+    const times = source.listTimes('p1')
+    expect(times.map((t) => t - times[0]!)).toEqual([0, 60_000, 120_000])
+    const health = monitor.getHealth('p1')
+    expect(health.state === 'error' && health.error.kind).toBe('auth')
+    expect(health.state === 'error' && health.nextPollAt).toBe(new Date(times[2]! + 60_000).toISOString())
+    expect(events.filter((e) => e.kind === 'project-health')).toHaveLength(1)
+    monitor.dispose()
+  })
+
+  it('runs at most maxConcurrency polls at once across projects', async () => {
+    const { clock, source, make } = setup({ polling: { ...polling, maxConcurrency: 2 } })
+    const { monitor } = make({ projects: ['p1', 'p2', 'p3', 'p4', 'p5'] })
+    source.hold = true
+    const done = monitor.pollNow()
+    await flushMicrotasks()
+    expect(source.inFlight).toBe(2)
+    for (let i = 0; i < 3; i++) {
+      source.release()
+      await flushMicrotasks()
+    }
+    await done
+    expect(source.maxInFlight).toBe(2)
+    expect(new Set(source.calls.map((c) => c.id))).toEqual(new Set(['p1', 'p2', 'p3', 'p4', 'p5']))
+    await clock.advance(0)
+    monitor.dispose()
+  })
+
+  it('does not poll while paused, and polls at once on resume', async () => {
+    const { clock, source, make } = setup()
+    const { monitor } = make({ projects: ['p1'] })
+    monitor.start()
+    await clock.advance(1_000)
+    expect(source.listTimes('p1')).toHaveLength(1)
+    monitor.pause()
+    await clock.advance(300_000)
+    expect(source.listTimes('p1')).toHaveLength(1)
+    // pollNow still works while paused.
+    await monitor.pollNow('p1')
+    expect(source.listTimes('p1')).toHaveLength(2)
+    monitor.resume()
+    await clock.advance(0)
+    expect(source.listTimes('p1')).toHaveLength(3)
+    await clock.advance(60_000)
+    expect(source.listTimes('p1')).toHaveLength(4)
+    monitor.dispose()
+  })
+
+  it('watches and unwatches projects on the fly, and applies new polling prefs', async () => {
+    const { clock, source, make } = setup()
+    const { monitor } = make()
+    monitor.start()
+    monitor.watch('p1')
+    await clock.advance(0)
+    expect(source.listTimes('p1')).toHaveLength(1)
+    monitor.setPolling({ ...polling, idleIntervalMs: 10_000 })
+    await clock.advance(10_000)
+    expect(source.listTimes('p1')).toHaveLength(2)
+    monitor.unwatch('p1')
+    await clock.advance(100_000)
+    expect(source.listTimes('p1')).toHaveLength(2)
+    expect(monitor.snapshot()).toEqual({})
+    expect(monitor.watched()).toEqual([])
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: restart and budget', () => {
+  it('reports changes made while closed as one away cycle, then live ones', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p1', { id: 'b', status: 'in_progress' })
+    source.setTask('p2', { id: 'x', status: 'completed' })
+    const first = make({ projects: ['p1', 'p2'] })
+    await first.monitor.pollNow()
+    const saved = first.states.at(-1)!
+    first.monitor.dispose()
+
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    source.setTask('p1', { id: 'b', status: 'failed' })
+    const second = make({ projects: ['p1', 'p2'], initialState: structuredClone(saved) })
+    await second.monitor.pollNow()
+    expect(second.cycles).toHaveLength(1)
+    expect(second.cycles[0]!.away).toBe(true)
+    expect(second.cycles[0]!.events.map((e) => (e.kind === 'task-status' ? `${e.taskId}:${e.to}` : e.kind))).toEqual([
+      'a:completed',
+      'b:failed'
+    ])
+
+    source.setTask('p2', { id: 'x', name: 'renamed', status: 'cancelled' })
+    await second.monitor.pollNow()
+    expect(second.cycles).toHaveLength(2)
+    expect(second.cycles[1]).toMatchObject({ away: false, events: [{ kind: 'task-status', taskId: 'x', to: 'cancelled' }] })
+    second.monitor.dispose()
+  })
+
+  it('announces a budget crossing once, even across a restart', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress', total_price: 4 })
+    const first = make({ projects: [{ projectId: 'p1', budgetUsd: 10 }] })
+    await first.monitor.pollNow()
+    expect(kinds(first.events)).toEqual([])
+    source.setTask('p1', { id: 'a', total_price: 8.5 })
+    await first.monitor.pollNow()
+    await first.monitor.pollNow()
+    const budgetEvents = first.events.filter((e) => e.kind === 'budget')
+    expect(budgetEvents).toMatchObject([{ kind: 'budget', level: 'near', spentUsd: 8.5, budgetUsd: 10 }])
+    expect(first.monitor.getRunningCost('p1')).toBe(8.5)
+    const saved = first.monitor.snapshot()
+    expect(saved.p1?.budgetNotified).toEqual({ budgetUsd: 10, level: 'near' })
+    first.monitor.dispose()
+
+    const second = make({ projects: [{ projectId: 'p1', budgetUsd: 10 }], initialState: saved })
+    await second.monitor.pollNow()
+    expect(second.events.filter((e) => e.kind === 'budget')).toEqual([])
+    source.setTask('p1', { id: 'a', total_price: 10.5 })
+    await second.monitor.pollNow()
+    expect(second.events.filter((e) => e.kind === 'budget')).toMatchObject([{ level: 'over' }])
+    second.monitor.dispose()
+  })
+})

@@ -1,0 +1,467 @@
+// Watches the projects of one connection: polls their tasks on the scheduler's timetable, turns
+// the differences into events, keeps the latest tasks and task details for the UI, and hands the
+// caller the last seen state to persist so a restart neither repeats nor misses a change.
+import { runningCost, type UsagesByTask } from '../../shared/cost'
+import type { MonitorEvent, ProjectHealth, ProjectSnapshot, ServiceErrorInfo, ServiceErrorKind } from '../../shared/monitor'
+import type { StepsAndUsages, Task } from '../../shared/service'
+import { DEFAULT_POLLING_PREFS, type PollingPrefs } from '../../shared/settings'
+import { isActive } from '../../shared/status'
+import { checkBudget } from './budget'
+import { systemClock, type Clock, type TimerHandle } from './clock'
+import { diffProject } from './diff'
+import { Emitter } from './emitter'
+import { LruMap } from './lru'
+import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome, type ScheduleOptions } from './scheduler'
+
+/** What the monitor needs of the service; the service client satisfies it as is. */
+export interface TaskSource {
+  listTasks(projectId: string, signal?: AbortSignal): Promise<Task[]>
+  getStepsAndUsages(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages>
+}
+
+/** The changes of one polling round, for the notification policy to coalesce. */
+export interface MonitorCycle {
+  events: MonitorEvent[]
+  /** The changes happened while the app was closed: announce them as one summary. */
+  away: boolean
+}
+
+export interface MonitorEvents {
+  /** Every change, as it is seen. */
+  event: MonitorEvent
+  /** The changes of a round of polls, once the round is over. */
+  cycle: MonitorCycle
+  /** The last seen state of this connection, whenever it changed: persist it as is. */
+  state: Record<string, ProjectSnapshot>
+  /** A project's fresh task list (after every successful poll). */
+  tasks: { projectId: string; tasks: Task[] }
+  /** Fresh steps and usages of a task. */
+  details: { taskId: string; details: StepsAndUsages }
+}
+
+export interface WatchOptions {
+  /** USD; null for none. */
+  budgetUsd?: number | null
+}
+
+export interface MonitorOptions {
+  connectionId: string
+  source: TaskSource
+  /** Project ids to watch from the start, optionally with a budget. */
+  projects?: ReadonlyArray<string | ({ projectId: string } & WatchOptions)>
+  polling?: PollingPrefs
+  /** This connection's part of the persisted LastSeenState. */
+  initialState?: Record<string, ProjectSnapshot>
+  clock?: Clock
+  /** [0, 1), for jitter. */
+  random?: () => number
+  /** How many tasks' steps and usages to keep. */
+  detailsCacheSize?: number
+  schedule?: Partial<ScheduleOptions>
+}
+
+interface Waiter {
+  /** The poll must have started at or after this sequence number. */
+  minSeq: number
+  resolve: () => void
+}
+
+interface ErrorReading {
+  info: ServiceErrorInfo
+  kind: ServiceErrorKind
+  retryAfterMs?: number
+}
+
+/** Reads a thrown error duck-typed, so any source with the client's error shape works. */
+export function readError(error: unknown): ErrorReading {
+  const e = error as { kind?: unknown; retryAfterMs?: unknown; toInfo?: unknown; message?: unknown } | null
+  if (e && typeof e.kind === 'string') {
+    const kind = e.kind as ServiceErrorKind
+    const info: ServiceErrorInfo =
+      typeof e.toInfo === 'function' ? (e.toInfo as () => ServiceErrorInfo).call(e) : { kind, message: String(e.message ?? kind) }
+    const retryAfterMs = typeof e.retryAfterMs === 'number' ? e.retryAfterMs : undefined
+    return retryAfterMs === undefined ? { info, kind } : { info, kind, retryAfterMs }
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return { info: { kind: 'network', message }, kind: 'network' }
+}
+
+export class Monitor {
+  readonly connectionId: string
+  private readonly source: TaskSource
+  private readonly clock: Clock
+  private readonly emitter = new Emitter<MonitorEvents>()
+  private readonly scheduler: Scheduler
+  private polling: PollingPrefs
+
+  private readonly snapshots = new Map<string, ProjectSnapshot>()
+  /** Projects whose next successful poll compares against a snapshot from before this run. */
+  private readonly awayPending = new Set<string>()
+  private readonly budgets = new Map<string, number | null>()
+  private readonly tasks = new Map<string, Task[]>()
+  private readonly health = new Map<string, ProjectHealth>()
+  private readonly details: LruMap<string, StepsAndUsages>
+  private readonly detailsInFlight = new Map<string, Promise<StepsAndUsages>>()
+  private readonly controllers = new Map<string, AbortController>()
+  private readonly pollSeq = new Map<string, number>()
+  private readonly waiters = new Map<string, Waiter[]>()
+  private idleWaiters: (() => void)[] = []
+
+  private focusedTaskId: string | null = null
+  private paused = true
+  private disposed = false
+  private timer: TimerHandle | null = null
+  private pendingLive: MonitorEvent[] = []
+  private pendingAway: MonitorEvent[] = []
+  private pendingSince: number | null = null
+
+  constructor(options: MonitorOptions) {
+    this.connectionId = options.connectionId
+    this.source = options.source
+    this.clock = options.clock ?? systemClock
+    this.polling = options.polling ?? DEFAULT_POLLING_PREFS
+    this.scheduler = new Scheduler(this.polling, options.random ?? Math.random, {
+      ...DEFAULT_SCHEDULE_OPTIONS,
+      ...options.schedule
+    })
+    this.details = new LruMap(options.detailsCacheSize ?? 100)
+    for (const [projectId, snapshot] of Object.entries(options.initialState ?? {})) {
+      this.snapshots.set(projectId, snapshot)
+      this.awayPending.add(projectId)
+    }
+    for (const p of options.projects ?? []) {
+      if (typeof p === 'string') this.watch(p)
+      else this.watch(p.projectId, p)
+    }
+  }
+
+  on<K extends keyof MonitorEvents>(name: K, listener: (payload: MonitorEvents[K]) => void): () => void {
+    return this.emitter.on(name, listener)
+  }
+
+  off<K extends keyof MonitorEvents>(name: K, listener: (payload: MonitorEvents[K]) => void): void {
+    this.emitter.off(name, listener)
+  }
+
+  // --- control ---
+
+  /** Starts polling (every watched project polls right away). Same as resume(). */
+  start(): void {
+    this.resume()
+  }
+
+  /** Stops scheduled polls; polls in flight finish. pollNow still works. */
+  pause(): void {
+    this.paused = true
+    this.clearTimer()
+  }
+
+  /** Polls every project right away, then on schedule again. */
+  resume(): void {
+    if (this.disposed) return
+    this.paused = false
+    for (const id of this.scheduler.ids()) this.scheduler.force(id)
+    this.tick()
+  }
+
+  get isPaused(): boolean {
+    return this.paused
+  }
+
+  /** Polls one project, or all, now; resolves when those polls (and their round) are done. */
+  pollNow(projectId?: string): Promise<void> {
+    if (this.disposed) return Promise.resolve()
+    const ids = projectId === undefined ? this.scheduler.ids() : this.scheduler.has(projectId) ? [projectId] : []
+    const done = ids.map(
+      (id) =>
+        new Promise<void>((resolve) => {
+          const list = this.waiters.get(id) ?? []
+          list.push({ minSeq: (this.pollSeq.get(id) ?? 0) + 1, resolve })
+          this.waiters.set(id, list)
+        })
+    )
+    for (const id of ids) this.scheduler.force(id)
+    this.tick()
+    return Promise.all(done).then(() => undefined)
+  }
+
+  /** Resolves once no poll is in flight or waiting to start right now. */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  watch(projectId: string, options: WatchOptions = {}): void {
+    if (this.disposed) return
+    if (options.budgetUsd !== undefined) this.budgets.set(projectId, options.budgetUsd)
+    if (this.scheduler.has(projectId)) return
+    this.scheduler.add(projectId, this.clock.now())
+    if (!this.health.has(projectId)) this.health.set(projectId, { state: 'unknown' })
+    if (!this.paused) this.tick()
+  }
+
+  /** Stops watching and forgets the project, including its persisted snapshot. */
+  unwatch(projectId: string): void {
+    this.controllers.get(projectId)?.abort()
+    this.controllers.delete(projectId)
+    this.scheduler.remove(projectId)
+    this.budgets.delete(projectId)
+    this.tasks.delete(projectId)
+    this.health.delete(projectId)
+    this.awayPending.delete(projectId)
+    this.resolveWaiters(projectId, Number.POSITIVE_INFINITY)
+    if (this.snapshots.delete(projectId)) this.emitter.emit('state', this.snapshot())
+    this.tick()
+  }
+
+  watched(): string[] {
+    return this.scheduler.ids()
+  }
+
+  /** The budget is checked on the project's next poll. */
+  setBudget(projectId: string, budgetUsd: number | null): void {
+    this.budgets.set(projectId, budgetUsd)
+  }
+
+  setPolling(prefs: PollingPrefs): void {
+    this.polling = prefs
+    this.scheduler.setPrefs(prefs, this.clock.now())
+    this.tick()
+  }
+
+  /** The task someone is looking at: its steps and usages are refreshed on every poll of its project. */
+  focusTask(taskId: string | null): void {
+    this.focusedTaskId = taskId
+  }
+
+  get focusedTask(): string | null {
+    return this.focusedTaskId
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.paused = true
+    this.clearTimer()
+    for (const c of this.controllers.values()) c.abort()
+    this.controllers.clear()
+    for (const id of [...this.waiters.keys()]) this.resolveWaiters(id, Number.POSITIVE_INFINITY)
+    this.resolveIdle(true)
+    this.emitter.removeAll()
+  }
+
+  // --- what the UI reads ---
+
+  /** The latest task list of a project, or undefined before its first successful poll. */
+  getTasks(projectId: string): Task[] | undefined {
+    return this.tasks.get(projectId)
+  }
+
+  getHealth(projectId: string): ProjectHealth {
+    return this.health.get(projectId) ?? { state: 'unknown' }
+  }
+
+  /** The last seen state of this connection, to persist. */
+  snapshot(): Record<string, ProjectSnapshot> {
+    return Object.fromEntries(this.snapshots)
+  }
+
+  /** Cached steps and usages, without fetching. */
+  getCachedDetails(taskId: string): StepsAndUsages | undefined {
+    return this.details.peek(taskId)
+  }
+
+  /** Steps and usages of a task: cached, or fetched (also with `refresh`). */
+  getTaskDetails(taskId: string, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<StepsAndUsages> {
+    if (!options.refresh) {
+      const cached = this.details.get(taskId)
+      if (cached) return Promise.resolve(cached)
+    }
+    return this.fetchDetails(taskId, options.signal)
+  }
+
+  /** Usage records of the tasks whose details are cached, for the cost model. */
+  usagesByTask(): UsagesByTask {
+    const out: Record<string, StepsAndUsages['usages']> = {}
+    for (const [taskId, d] of this.details.entries()) out[taskId] = d.usages
+    return out
+  }
+
+  /** What the project's tasks still todo or in progress have cost so far. */
+  getRunningCost(projectId: string): number {
+    return runningCost(this.tasks.get(projectId) ?? [], this.usagesByTask())
+  }
+
+  // --- polling ---
+
+  private clearTimer(): void {
+    if (this.timer !== null) this.clock.clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private tick(): void {
+    if (this.disposed) return
+    this.clearTimer()
+    const now = this.clock.now()
+    for (const id of this.scheduler.due(now, this.paused)) void this.poll(id)
+    const wake = this.scheduler.wakeAt(this.paused)
+    // With every slot busy, the next finishing poll ticks again.
+    if (wake !== null && this.scheduler.inFlightCount() < Math.max(1, this.scheduler.maxConcurrency)) {
+      this.timer = this.clock.setTimeout(() => {
+        this.timer = null
+        this.tick()
+      }, Math.max(0, wake - now))
+    }
+    this.resolveIdle(false)
+  }
+
+  private async poll(projectId: string): Promise<void> {
+    const seq = (this.pollSeq.get(projectId) ?? 0) + 1
+    this.pollSeq.set(projectId, seq)
+    const controller = new AbortController()
+    this.controllers.set(projectId, controller)
+    this.scheduler.started(projectId)
+    let outcome: PollOutcome
+    let failure: ErrorReading | null = null
+    try {
+      const tasks = await this.source.listTasks(projectId, controller.signal)
+      if (controller.signal.aborted) return
+      await this.takeTasks(projectId, tasks, controller.signal)
+      outcome = { ok: true, active: tasks.some((t) => isActive(t.status)) }
+    } catch (error) {
+      if (controller.signal.aborted) return
+      failure = readError(error)
+      outcome = failure.retryAfterMs === undefined
+        ? { ok: false, kind: failure.kind }
+        : { ok: false, kind: failure.kind, retryAfterMs: failure.retryAfterMs }
+    } finally {
+      if (this.controllers.get(projectId) === controller) this.controllers.delete(projectId)
+    }
+    if (this.disposed || !this.scheduler.has(projectId)) return
+    const now = this.clock.now()
+    const nextAt = this.scheduler.finished(projectId, outcome, now) ?? now
+    this.setHealth(projectId, failure, now, nextAt)
+    this.maybeFlush(now)
+    this.resolveWaiters(projectId, seq)
+    this.tick()
+  }
+
+  private async takeTasks(projectId: string, tasks: Task[], signal: AbortSignal): Promise<void> {
+    const at = new Date(this.clock.now()).toISOString()
+    const previous = this.snapshots.get(projectId)
+    const away = this.awayPending.has(projectId)
+    const ids = { connectionId: this.connectionId, projectId }
+    const { events, snapshot, changedTaskIds } = diffProject(previous, tasks, at, ids)
+    this.tasks.set(projectId, tasks)
+
+    // Only what changed, and what someone is looking at: never every task every round.
+    const wanted = new Set(changedTaskIds)
+    if (this.focusedTaskId && tasks.some((t) => t.id === this.focusedTaskId)) wanted.add(this.focusedTaskId)
+    for (const taskId of wanted) {
+      if (signal.aborted) return
+      try {
+        await this.fetchDetails(taskId, signal)
+      } catch {
+        // Details are a bonus; the last good ones stay cached and the next change retries.
+      }
+    }
+    if (signal.aborted) return
+
+    const budget = checkBudget(previous?.budgetNotified ?? null, tasks, this.budgets.get(projectId) ?? null, { ...ids, at }, this.usagesByTask())
+    if (budget.budgetNotified) snapshot.budgetNotified = budget.budgetNotified
+    else delete snapshot.budgetNotified
+    if (budget.event) events.push(budget.event)
+
+    const budgetChanged = JSON.stringify(previous?.budgetNotified ?? null) !== JSON.stringify(budget.budgetNotified ?? null)
+    this.snapshots.set(projectId, snapshot)
+    this.awayPending.delete(projectId)
+
+    this.emitter.emit('tasks', { projectId, tasks })
+    for (const e of events) this.emitter.emit('event', e)
+    if (events.length > 0) {
+      ;(away ? this.pendingAway : this.pendingLive).push(...events)
+      this.pendingSince ??= this.clock.now()
+    }
+    if (!previous || events.length > 0 || budgetChanged) this.emitter.emit('state', this.snapshot())
+  }
+
+  private fetchDetails(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages> {
+    const running = this.detailsInFlight.get(taskId)
+    if (running) return running
+    const promise = this.source
+      .getStepsAndUsages(taskId, signal)
+      .then((details) => {
+        this.details.set(taskId, details)
+        this.emitter.emit('details', { taskId, details })
+        return details
+      })
+      .finally(() => this.detailsInFlight.delete(taskId))
+    this.detailsInFlight.set(taskId, promise)
+    return promise
+  }
+
+  private setHealth(projectId: string, failure: ErrorReading | null, now: number, nextAt: number): void {
+    const before = this.health.get(projectId) ?? { state: 'unknown' }
+    let health: ProjectHealth
+    if (!failure) {
+      health = { state: 'ok', polledAt: new Date(now).toISOString() }
+    } else {
+      const since = before.state === 'error' ? before.since : new Date(now).toISOString()
+      health = { state: 'error', error: failure.info, since, nextPollAt: new Date(nextAt).toISOString() }
+    }
+    this.health.set(projectId, health)
+    const changed =
+      before.state !== health.state ||
+      (before.state === 'error' &&
+        health.state === 'error' &&
+        (before.error.kind !== health.error.kind || before.error.message !== health.error.message))
+    if (changed) {
+      this.emitter.emit('event', {
+        kind: 'project-health',
+        connectionId: this.connectionId,
+        projectId,
+        at: new Date(now).toISOString(),
+        health
+      })
+    }
+  }
+
+  /** A round ends when no poll is in flight, or has gone on long enough to report what it has. */
+  private maybeFlush(now: number): void {
+    if (this.pendingSince === null) return
+    const longEnough = now - this.pendingSince >= this.polling.activeIntervalMs
+    if (this.scheduler.inFlightCount() > 0 && !longEnough) return
+    const away = this.pendingAway
+    const live = this.pendingLive
+    this.pendingAway = []
+    this.pendingLive = []
+    this.pendingSince = null
+    if (away.length > 0) this.emitter.emit('cycle', { events: away, away: true })
+    if (live.length > 0) this.emitter.emit('cycle', { events: live, away: false })
+  }
+
+  private resolveWaiters(projectId: string, seq: number): void {
+    const list = this.waiters.get(projectId)
+    if (!list) return
+    const keep = list.filter((w) => w.minSeq > seq)
+    for (const w of list) if (w.minSeq <= seq) w.resolve()
+    if (keep.length > 0) this.waiters.set(projectId, keep)
+    else this.waiters.delete(projectId)
+  }
+
+  private isIdle(): boolean {
+    if (this.scheduler.inFlightCount() > 0) return false
+    return this.scheduler.due(this.clock.now(), this.paused).length === 0
+  }
+
+  private resolveIdle(force: boolean): void {
+    if (this.idleWaiters.length === 0) return
+    if (!force && !this.isIdle()) return
+    const waiters = this.idleWaiters
+    this.idleWaiters = []
+    for (const w of waiters) w()
+  }
+}
+
+export function createMonitor(options: MonitorOptions): Monitor {
+  return new Monitor(options)
+}
