@@ -1,0 +1,86 @@
+// From the bytes of config.json to valid settings: parse, migrate, validate, and when any of it
+// fails, recover what can be recovered (see schema.ts) and say what was lost.
+import type { Settings } from '../../shared/settings'
+import { issuePaths, readJsonObject, type Damage } from './damage'
+import { migrate } from './migrate'
+import {
+  defaultSettings,
+  lenientRecord,
+  lenientSettingsSchema,
+  safeStorageKeysSchema,
+  SETTINGS_VERSION,
+  settingsSchema
+} from './schema'
+import { z } from 'zod'
+
+/** config.json as stored: the settings, plus safeStorage ciphertexts kept out of `Settings`. */
+export interface ConfigDocument {
+  settings: Settings
+  safeStorageKeys: Record<string, string>
+}
+
+export interface Interpreted<T> {
+  doc: T
+  /** The file must be written back (it was older, damaged, or newer than us). */
+  rewrite: boolean
+  damage: Damage | null
+}
+
+const SAFE_STORAGE_KEYS = 'safeStorageKeys'
+
+export function freshConfig(): ConfigDocument {
+  return { settings: defaultSettings(), safeStorageKeys: {} }
+}
+
+export function serializeConfig(doc: ConfigDocument): Record<string, unknown> {
+  return { ...doc.settings, [SAFE_STORAGE_KEYS]: doc.safeStorageKeys }
+}
+
+export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<ConfigDocument> {
+  if (raw === null) return { doc: freshConfig(), rewrite: false, damage: null }
+  const read = readJsonObject(raw)
+  if (!read.ok) return { doc: freshConfig(), rewrite: true, damage: read.damage }
+
+  const { [SAFE_STORAGE_KEYS]: rawKeys, ...rest } = read.value
+  const keys = safeStorageKeysSchema.safeParse(rawKeys ?? {})
+  const safeStorageKeys = keys.success ? keys.data : lenientRecord(z.string()).parse(rawKeys)
+
+  let migrated: { doc: Record<string, unknown>; from: number }
+  try {
+    migrated = migrate(rest, now)
+  } catch {
+    migrated = { doc: rest, from: SETTINGS_VERSION }
+  }
+  if (migrated.from > SETTINGS_VERSION) {
+    return {
+      doc: freshConfig(),
+      rewrite: true,
+      damage: { kind: 'newer-version', reset: [], version: migrated.from }
+    }
+  }
+
+  const strict = settingsSchema.safeParse(migrated.doc)
+  if (strict.success && keys.success) {
+    const damage: Damage | null = read.truncated ? { kind: 'truncated', reset: [] } : null
+    return {
+      doc: { settings: strict.data, safeStorageKeys },
+      rewrite: damage !== null || migrated.from < SETTINGS_VERSION,
+      damage
+    }
+  }
+  const reset = [
+    ...(strict.success ? [] : issuePaths(strict.error.issues)),
+    ...(keys.success ? [] : [SAFE_STORAGE_KEYS])
+  ]
+  return {
+    doc: { settings: lenientSettingsSchema(now).parse(migrated.doc), safeStorageKeys },
+    rewrite: true,
+    damage: { kind: read.truncated ? 'truncated' : 'invalid', reset }
+  }
+}
+
+export function describeRecovered(settings: Settings): string {
+  const projects = Object.values(settings.watched).reduce((sum, list) => sum + list.length, 0)
+  const connections = settings.connections.length
+  return `recovered ${projects} watched project${projects === 1 ? '' : 's'} and ${connections} connection${connections === 1 ? '' : 's'}`
+}

@@ -1,0 +1,99 @@
+// Settings file versions and how each moves to the next. Migrations work on plain JSON (the file
+// as read), run in order, and leave validation to the schema of the current version.
+//
+// Version 1 (the first release) kept one service and a flat list:
+//   { "version": 1, "apiBaseUrl": "https://…", "publishingDomain"?: "…",
+//     "watchedProjects": ["<project id>", …], "pollIntervalMs"?: 5000,
+//     "notifyOnComplete"?: true, "notifyOnFailure"?: true,
+//     "theme"?: "system", "launchAtLogin"?: false }
+// Version 2 (current, the Settings type of src/shared/settings.ts) has several connections, each
+// with its own watched projects and per-project options. The v1 service becomes the connection
+// with id "default" (a fixed id, so two processes migrating the same file agree), and its
+// projects are watched there. Nothing of v1 is dropped.
+import { defaultSettings, SETTINGS_VERSION } from './schema'
+
+export type JsonObject = Record<string, unknown>
+
+export const MIGRATED_CONNECTION_ID = 'default'
+
+function hostOf(url: unknown): string {
+  return (typeof url === 'string' && URL.parse(url)?.host) || 'Default'
+}
+
+export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
+  const {
+    apiBaseUrl,
+    publishingDomain,
+    watchedProjects,
+    pollIntervalMs,
+    notifyOnComplete,
+    notifyOnFailure,
+    ...rest
+  } = v1
+  const ids = Array.isArray(watchedProjects)
+    ? watchedProjects.filter((id): id is string => typeof id === 'string' && id.trim() !== '')
+    : []
+  const id = MIGRATED_CONNECTION_ID
+  const hasService = typeof apiBaseUrl === 'string' && apiBaseUrl !== ''
+  const defaults = defaultSettings()
+  const transitions = { ...defaults.notifications.transitions }
+  if (typeof notifyOnComplete === 'boolean') transitions.completed = notifyOnComplete
+  if (typeof notifyOnFailure === 'boolean') transitions.failed = notifyOnFailure
+  return {
+    ...defaults,
+    ...rest,
+    version: 2,
+    activeConnectionId: hasService ? id : null,
+    connections: hasService
+      ? [
+          {
+            id,
+            name: hostOf(apiBaseUrl),
+            baseUrl: apiBaseUrl.replace(/\/+$/, ''),
+            publishingDomain: typeof publishingDomain === 'string' ? publishingDomain : ''
+          }
+        ]
+      : [],
+    watched: ids.length
+      ? {
+          [id]: ids.map((projectId) => ({
+            projectId: projectId.trim(),
+            name: '',
+            muted: false,
+            budgetUsd: null,
+            addedAt: now.toISOString()
+          }))
+        }
+      : {},
+    polling: {
+      ...defaults.polling,
+      ...(typeof pollIntervalMs === 'number' ? { activeIntervalMs: pollIntervalMs } : {})
+    },
+    notifications: { ...defaults.notifications, transitions }
+  }
+}
+
+const MIGRATIONS: Record<number, (doc: JsonObject, now: Date) => JsonObject> = {
+  1: migrateV1toV2
+}
+
+/** A file without a version number is v1 when it has v1's keys, else taken as current. */
+export function versionOf(doc: JsonObject): number {
+  if (typeof doc.version === 'number' && Number.isInteger(doc.version)) return doc.version
+  if ('watchedProjects' in doc || 'apiBaseUrl' in doc) return 1
+  return SETTINGS_VERSION
+}
+
+/** Brings `doc` up to the current version; a version newer than ours is the caller's concern. */
+export function migrate(doc: JsonObject, now: Date): { doc: JsonObject; from: number } {
+  const from = versionOf(doc)
+  let version = Math.max(1, from)
+  let current = doc
+  while (version < SETTINGS_VERSION) {
+    const step = MIGRATIONS[version]
+    if (!step) throw new Error(`No migration from settings version ${version}`)
+    current = step(current, now)
+    version += 1
+  }
+  return { doc: current, from }
+}

@@ -1,0 +1,220 @@
+// The settings file's schema (version 2), in two forms: `strict` says whether a file is valid;
+// `lenient` never fails and keeps every part that is valid, putting defaults in the rest, so a
+// damaged file loses only what is damaged (watched projects first of all).
+import { z } from 'zod'
+import {
+  DEFAULT_NOTIFICATION_PREFS,
+  DEFAULT_POLLING_PREFS,
+  type Settings,
+  type WatchedProject
+} from '../../shared/settings'
+
+export const SETTINGS_VERSION = 2
+
+export const DEFAULT_WINDOW = { width: 420, height: 640, maximized: false } as const
+
+export function defaultSettings(): Settings {
+  return {
+    version: SETTINGS_VERSION,
+    activeConnectionId: null,
+    connections: [],
+    watched: {},
+    notifications: structuredClone(DEFAULT_NOTIFICATION_PREFS),
+    polling: { ...DEFAULT_POLLING_PREFS },
+    launchAtLogin: false,
+    theme: 'system',
+    window: { ...DEFAULT_WINDOW },
+    allowBasicTextSecrets: false
+  }
+}
+
+const httpUrl = z
+  .string()
+  .refine((value) => /^https?:$/.test(URL.parse(value)?.protocol ?? ''), 'must be an http(s) URL')
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM')
+const interval = z.number().int().min(500).max(86_400_000)
+
+export const connectionSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  baseUrl: httpUrl,
+  publishingDomain: z.string()
+})
+
+export const watchedProjectSchema = z.object({
+  projectId: z.string().min(1),
+  name: z.string(),
+  muted: z.boolean(),
+  budgetUsd: z.number().nonnegative().nullable(),
+  addedAt: z.string()
+})
+
+const transitionsSchema = z.object({
+  started: z.boolean(),
+  completed: z.boolean(),
+  failed: z.boolean(),
+  cancelled: z.boolean()
+})
+
+const quietHoursSchema = z.object({ enabled: z.boolean(), start: hhmm, end: hhmm })
+
+const notificationsSchema = z.object({
+  transitions: transitionsSchema,
+  quietHours: quietHoursSchema,
+  sound: z.boolean(),
+  pausedUntil: z.string().nullable()
+})
+
+const pollingSchema = z.object({
+  activeIntervalMs: interval,
+  idleIntervalMs: interval,
+  maxConcurrency: z.number().int().min(1).max(32)
+})
+
+const windowSchema = z.object({
+  x: z.number().optional(),
+  y: z.number().optional(),
+  width: z.number().positive(),
+  height: z.number().positive(),
+  maximized: z.boolean()
+})
+
+const themeSchema = z.enum(['system', 'light', 'dark'])
+
+export const settingsSchema = z.object({
+  version: z.literal(SETTINGS_VERSION),
+  activeConnectionId: z.string().nullable(),
+  connections: z.array(connectionSchema),
+  watched: z.record(z.string(), z.array(watchedProjectSchema)),
+  notifications: notificationsSchema,
+  polling: pollingSchema,
+  launchAtLogin: z.boolean(),
+  theme: themeSchema,
+  window: windowSchema,
+  allowBasicTextSecrets: z.boolean()
+})
+
+/** Ciphertexts of API keys under Electron's safeStorage, by connection id (base64). */
+export const safeStorageKeysSchema = z.record(z.string(), z.string())
+
+// Compile-time check that the schema and the shared type agree (the schema pins the version).
+type Parsed = z.infer<typeof settingsSchema>
+const _parsedIsSettings = (parsed: Parsed): Settings => parsed
+const _settingsIsParsed = (settings: Settings): Omit<Parsed, 'version'> => settings
+
+/** Keeps the elements of an array that pass `item`, drops the others; anything else becomes []. */
+function lenientArray<T>(item: z.ZodType<T>) {
+  return z
+    .unknown()
+    .transform((value): T[] =>
+      Array.isArray(value) ? value.flatMap((element) => {
+        const parsed = item.safeParse(element)
+        return parsed.success ? [parsed.data] : []
+      }) : []
+    )
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Keeps the entries of a record that pass `item`; anything else becomes {}. */
+export function lenientRecord<T>(item: z.ZodType<T>) {
+  return z.unknown().transform((value): Record<string, T> => {
+    const out: Record<string, T> = {}
+    if (!isRecord(value)) return out
+    for (const [key, element] of Object.entries(value)) {
+      const parsed = item.safeParse(element)
+      if (parsed.success) out[key] = parsed.data
+    }
+    return out
+  })
+}
+
+/** A watched project is kept whenever its id is readable; its other fields fall back one by one. */
+function lenientWatchedProject(now: Date): z.ZodType<WatchedProject> {
+  return z.object({
+    projectId: z.string().trim().min(1),
+    name: z.string().catch(''),
+    muted: z.boolean().catch(false),
+    budgetUsd: z.number().nonnegative().nullable().catch(null),
+    addedAt: z.string().catch(() => now.toISOString())
+  })
+}
+
+function dedupeProjects(projects: WatchedProject[]): WatchedProject[] {
+  const seen = new Set<string>()
+  return projects.filter((project) => !seen.has(project.projectId) && seen.add(project.projectId))
+}
+
+/** Never fails: every field that is valid is kept, the rest take their defaults. */
+export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
+  const d = defaultSettings()
+  const n = d.notifications
+  return z.object({
+    version: z.unknown().transform(() => SETTINGS_VERSION),
+    activeConnectionId: z.string().nullable().catch(null),
+    connections: lenientArray(connectionSchema).transform((list) => {
+      const seen = new Set<string>()
+      return list.filter((connection) => !seen.has(connection.id) && seen.add(connection.id))
+    }),
+    watched: lenientRecord(lenientArray(lenientWatchedProject(now)).transform(dedupeProjects)),
+    notifications: z
+      .object({
+        transitions: z
+          .object({
+            started: z.boolean().catch(n.transitions.started),
+            completed: z.boolean().catch(n.transitions.completed),
+            failed: z.boolean().catch(n.transitions.failed),
+            cancelled: z.boolean().catch(n.transitions.cancelled)
+          })
+          .catch(() => ({ ...n.transitions })),
+        quietHours: z
+          .object({
+            enabled: z.boolean().catch(n.quietHours.enabled),
+            start: hhmm.catch(n.quietHours.start),
+            end: hhmm.catch(n.quietHours.end)
+          })
+          .catch(() => ({ ...n.quietHours })),
+        sound: z.boolean().catch(n.sound),
+        pausedUntil: z.string().nullable().catch(null)
+      })
+      .catch(() => structuredClone(n)),
+    polling: z
+      .object({
+        activeIntervalMs: interval.catch(d.polling.activeIntervalMs),
+        idleIntervalMs: interval.catch(d.polling.idleIntervalMs),
+        maxConcurrency: z.number().int().min(1).max(32).catch(d.polling.maxConcurrency)
+      })
+      .catch(() => ({ ...d.polling })),
+    launchAtLogin: z.boolean().catch(false),
+    theme: themeSchema.catch('system'),
+    window: z
+      .object({
+        x: z.number().optional().catch(undefined),
+        y: z.number().optional().catch(undefined),
+        width: z.number().positive().catch(d.window.width),
+        height: z.number().positive().catch(d.window.height),
+        maximized: z.boolean().catch(false)
+      })
+      .transform((w) => {
+        // Drop absent coordinates rather than write `"x": undefined`.
+        const out: Settings['window'] = { width: w.width, height: w.height, maximized: w.maximized }
+        if (w.x !== undefined) out.x = w.x
+        if (w.y !== undefined) out.y = w.y
+        return out
+      })
+      .catch(() => ({ ...d.window })),
+    allowBasicTextSecrets: z.boolean().catch(false)
+  }).transform((settings): Settings => {
+    // An active connection that no longer exists would point the app at nothing.
+    const ids = new Set(settings.connections.map((c) => c.id))
+    const active =
+      settings.activeConnectionId && ids.has(settings.activeConnectionId)
+        ? settings.activeConnectionId
+        : (settings.connections[0]?.id ?? null)
+    return { ...settings, activeConnectionId: active }
+  }) as unknown as z.ZodType<Settings>
+}
+void _parsedIsSettings
+void _settingsIsParsed

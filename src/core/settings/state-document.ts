@@ -1,0 +1,81 @@
+// state.json: the monitor's last seen state, kept apart from the settings because it is large and
+// written after every poll. Damage here costs little (a project without a snapshot is simply
+// re-baselined on its next poll), but it is handled the same way: never a crash, never silent.
+import { z } from 'zod'
+import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
+import type { LastSeenState, ProjectSnapshot } from '../../shared/monitor'
+import { issuePaths, readJsonObject } from './damage'
+import type { Interpreted } from './config-document'
+import { lenientRecord } from './schema'
+
+export const STATE_VERSION = 1
+
+/** Budgets already notified: connection id → project id → the budget (USD) that was crossed. */
+export type BudgetsNotified = Record<string, Record<string, number>>
+
+export interface StateDocument {
+  version: number
+  lastSeen: LastSeenState
+  budgetsNotified: BudgetsNotified
+}
+
+const taskStatus = z.enum([...TASK_STATUSES, 'unknown'])
+const stepStatus = z.enum([...STEP_STATUSES, 'unknown'])
+
+export const projectSnapshotSchema: z.ZodType<ProjectSnapshot> = z.object({
+  polledAt: z.string(),
+  tasks: z.record(
+    z.string(),
+    z.object({
+      status: taskStatus,
+      name: z.string(),
+      updatedAt: z.string(),
+      totalPrice: z.number().nullable(),
+      steps: z.record(z.string(), stepStatus)
+    })
+  )
+})
+
+const stateSchema = z.object({
+  version: z.literal(STATE_VERSION),
+  lastSeen: z.record(z.string(), z.record(z.string(), projectSnapshotSchema)),
+  budgetsNotified: z.record(z.string(), z.record(z.string(), z.number()))
+})
+
+const lenientStateSchema = z.object({
+  version: z.unknown().transform(() => STATE_VERSION),
+  lastSeen: lenientRecord(lenientRecord(projectSnapshotSchema)),
+  budgetsNotified: lenientRecord(lenientRecord(z.number()))
+})
+
+export function freshState(): StateDocument {
+  return { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {} }
+}
+
+export function interpretState(raw: Buffer | null): Interpreted<StateDocument> {
+  if (raw === null) return { doc: freshState(), rewrite: false, damage: null }
+  const read = readJsonObject(raw)
+  if (!read.ok) return { doc: freshState(), rewrite: true, damage: read.damage }
+  const version = read.value.version
+  if (typeof version === 'number' && version > STATE_VERSION) {
+    return { doc: freshState(), rewrite: true, damage: { kind: 'newer-version', reset: [], version } }
+  }
+  const strict = stateSchema.safeParse(read.value)
+  if (strict.success) {
+    return {
+      doc: strict.data,
+      rewrite: read.truncated,
+      damage: read.truncated ? { kind: 'truncated', reset: [] } : null
+    }
+  }
+  return {
+    doc: lenientStateSchema.parse(read.value),
+    rewrite: true,
+    damage: { kind: read.truncated ? 'truncated' : 'invalid', reset: issuePaths(strict.error.issues) }
+  }
+}
+
+export function describeRecoveredState(state: StateDocument): string {
+  const projects = Object.values(state.lastSeen).reduce((sum, p) => sum + Object.keys(p).length, 0)
+  return `kept the last seen state of ${projects} project${projects === 1 ? '' : 's'} (the others start afresh without repeating notifications)`
+}

@@ -1,0 +1,288 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import Conf from 'conf'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ProjectSnapshot } from '../../shared/monitor'
+import { addConnection, watchProject } from './edit'
+import { defaultSettings, settingsSchema } from './schema'
+import { openSettings, settingsConfOptions, SettingsValidationError } from './store'
+
+const NOW = new Date('2025-03-04T05:06:07.089Z')
+const now = () => NOW
+let dir: string
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-tray-settings-'))
+})
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const configPath = () => path.join(dir, 'config.json')
+const asides = () => fs.readdirSync(dir).filter((name) => name.startsWith('config.json.'))
+const onDisk = () => JSON.parse(fs.readFileSync(configPath(), 'utf8')) as Record<string, unknown>
+
+/** A valid file with two connections and three watched projects. */
+function goodFile(): Record<string, unknown> {
+  const s = defaultSettings()
+  addConnection(s, { name: 'Work', baseUrl: 'https://api.work.example' }, 'c1')
+  addConnection(s, { name: 'Home', baseUrl: 'https://api.home.example/' }, 'c2')
+  watchProject(s, 'c1', 'p1', NOW, { name: 'Shop', budgetUsd: 5 })
+  watchProject(s, 'c1', 'p2', NOW)
+  watchProject(s, 'c2', 'p3', NOW, { muted: true })
+  s.theme = 'dark'
+  s.polling.activeIntervalMs = 3000
+  return { ...s }
+}
+
+describe('openSettings', () => {
+  it('starts from defaults without creating a file, and keeps what update writes', async () => {
+    const store = await openSettings({ dir, now })
+    expect(store.read()).toEqual(defaultSettings())
+    expect(fs.existsSync(configPath())).toBe(false)
+    await store.update((draft) => {
+      addConnection(draft, { baseUrl: 'https://api.example.com/' }, 'c1')
+      watchProject(draft, 'c1', 'p1', NOW)
+    })
+    const again = await openSettings({ dir, now })
+    expect(again.read().connections).toEqual([
+      { id: 'c1', name: 'api.example.com', baseUrl: 'https://api.example.com', publishingDomain: '' }
+    ])
+    expect(again.read().watched.c1?.map((p) => p.projectId)).toEqual(['p1'])
+    expect(store.takeNotices()).toEqual([])
+    expect(fs.statSync(configPath()).mode & 0o777).toBe(0o600)
+  })
+
+  it('shares the file with any Conf built from settingsConfOptions (as the app does)', async () => {
+    const conf = new Conf(settingsConfOptions(dir))
+    const app = await openSettings({ conf, now })
+    const cli = await openSettings({ dir, now })
+    expect(app.path).toBe(cli.path)
+    await cli.update((draft) => {
+      addConnection(draft, { baseUrl: 'https://a.example' }, 'c1')
+      watchProject(draft, 'c1', 'from-cli', NOW)
+    })
+    expect(app.read().watched.c1?.[0]?.projectId).toBe('from-cli')
+  })
+
+  it('refuses an update that would make the settings invalid, and writes nothing', async () => {
+    fs.writeFileSync(configPath(), JSON.stringify(goodFile()))
+    const before = fs.readFileSync(configPath(), 'utf8')
+    const store = await openSettings({ dir, now })
+    await expect(
+      store.update((draft) => {
+        draft.polling.activeIntervalMs = -1
+      })
+    ).rejects.toThrow(SettingsValidationError)
+    expect(fs.readFileSync(configPath(), 'utf8')).toBe(before)
+  })
+})
+
+describe('damaged settings files', () => {
+  async function openDamaged(content: string | Buffer) {
+    fs.writeFileSync(configPath(), content)
+    // Conf's own constructor must not throw on it either (the app makes one before we look).
+    expect(() => new Conf(settingsConfOptions(dir))).not.toThrow()
+    const store = await openSettings({ dir, now })
+    const notices = store.takeNotices()
+    expect(notices).toHaveLength(1)
+    expect(store.takeNotices()).toEqual([])
+    const kept = asides()
+    expect(kept).toHaveLength(1)
+    expect(fs.readFileSync(path.join(dir, kept[0]!))).toEqual(Buffer.from(content))
+    expect(notices[0]).toContain(kept[0])
+    // The repaired file is valid and current, and opening it again is quiet.
+    expect(settingsSchema.safeParse(onDisk()).success).toBe(true)
+    const reopened = await openSettings({ dir, now })
+    expect(reopened.takeNotices()).toEqual([])
+    expect(reopened.read()).toEqual(store.read())
+    return { store, notice: notices[0]!, aside: kept[0]! }
+  }
+
+  it('not JSON: kept aside, defaults in use', async () => {
+    const { store, notice, aside } = await openDamaged('this is { not json')
+    expect(aside).toBe('config.json.corrupt-2025-03-04T05-06-07-089Z')
+    expect(notice).toMatch(/not valid JSON/)
+    expect(store.read()).toEqual(defaultSettings())
+  })
+
+  it('truncated: every watched project before the cut is recovered', async () => {
+    const text = JSON.stringify(goodFile(), null, '\t')
+    const cut = text.slice(0, text.indexOf('"p3"') + 3)
+    const { store, notice } = await openDamaged(cut)
+    expect(notice).toMatch(/cut short/)
+    const settings = store.read()
+    expect(settings.watched.c1?.map((p) => p.projectId)).toEqual(['p1', 'p2'])
+    expect(settings.watched.c1?.[0]).toMatchObject({ name: 'Shop', budgetUsd: 5 })
+    expect(settings.connections.map((c) => c.id)).toEqual(['c1', 'c2'])
+    // p3's entry was cut before its fields; the prefs after the cut take their defaults.
+    expect(settings.theme).toBe('system')
+  })
+
+  it('an empty file counts as truncated', async () => {
+    const { store, notice } = await openDamaged('')
+    expect(notice).toMatch(/cut short/)
+    expect(store.read()).toEqual(defaultSettings())
+  })
+
+  it('wrong types in places: only those fields are reset, field by field', async () => {
+    const file = goodFile() as ReturnType<typeof defaultSettings>
+    const damaged = {
+      ...file,
+      theme: 42,
+      polling: { ...file.polling, idleIntervalMs: 'often' },
+      notifications: { ...file.notifications, sound: 'yes', quietHours: 'never' },
+      connections: [...file.connections, { id: 'c3', baseUrl: 'ftp://nope' }],
+      watched: {
+        ...file.watched,
+        c2: [{ projectId: 'p3', muted: 'no', budgetUsd: -4 }, { name: 'no id' }, 17, { projectId: 'p4' }]
+      }
+    }
+    const { store, notice } = await openDamaged(JSON.stringify(damaged))
+    expect(notice).toMatch(/reset to defaults/)
+    expect(notice).toContain('theme')
+    expect(notice).toContain('polling.idleIntervalMs')
+    const s = store.read()
+    expect(s.theme).toBe('system')
+    expect(s.polling).toEqual({ ...defaultSettings().polling, activeIntervalMs: 3000 })
+    expect(s.notifications.sound).toBe(true)
+    expect(s.notifications.quietHours).toEqual(defaultSettings().notifications.quietHours)
+    expect(s.connections.map((c) => c.id)).toEqual(['c1', 'c2'])
+    expect(s.watched.c1).toEqual(file.watched.c1)
+    expect(s.watched.c2).toEqual([
+      { projectId: 'p3', name: '', muted: false, budgetUsd: null, addedAt: NOW.toISOString() },
+      { projectId: 'p4', name: '', muted: false, budgetUsd: null, addedAt: NOW.toISOString() }
+    ])
+  })
+
+  it('wrong top-level type: kept aside, defaults in use', async () => {
+    const { store, notice } = await openDamaged(JSON.stringify(['p1', 'p2']))
+    expect(notice).toMatch(/held a list instead of settings/)
+    expect(store.read()).toEqual(defaultSettings())
+  })
+
+  it('a version from the future: kept aside, fresh start', async () => {
+    const { store, notice, aside } = await openDamaged(JSON.stringify({ ...goodFile(), version: 9 }))
+    expect(aside).toMatch(/^config\.json\.newer-/)
+    expect(notice).toMatch(/newer Agent Tray \(file version 9\)/)
+    expect(store.read()).toEqual(defaultSettings())
+  })
+
+  it('damage after opening: read() recovers in memory, the next update repairs on disk', async () => {
+    const store = await openSettings({ dir, now })
+    fs.writeFileSync(configPath(), JSON.stringify({ ...goodFile(), theme: 'purple' }))
+    expect(store.read().watched.c1?.map((p) => p.projectId)).toEqual(['p1', 'p2'])
+    expect(store.read().theme).toBe('system')
+    await store.update((draft) => {
+      draft.launchAtLogin = true
+    })
+    expect(store.takeNotices()).toHaveLength(1)
+    expect(asides()).toHaveLength(1)
+    expect(onDisk()).toMatchObject({ theme: 'system', launchAtLogin: true })
+  })
+})
+
+describe('migration v1 → v2', () => {
+  it('moves the single service and its flat project list into a connection', async () => {
+    fs.writeFileSync(
+      configPath(),
+      JSON.stringify({
+        version: 1,
+        apiBaseUrl: 'https://api.example.com/',
+        watchedProjects: ['p1', 'p2', ' ', 7],
+        pollIntervalMs: 2000,
+        notifyOnComplete: false,
+        theme: 'light'
+      })
+    )
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([])
+    expect(asides()).toEqual([])
+    const expected = {
+      ...defaultSettings(),
+      activeConnectionId: 'default',
+      connections: [{ id: 'default', name: 'api.example.com', baseUrl: 'https://api.example.com', publishingDomain: '' }],
+      watched: {
+        default: ['p1', 'p2'].map((projectId) => ({
+          projectId,
+          name: '',
+          muted: false,
+          budgetUsd: null,
+          addedAt: NOW.toISOString()
+        }))
+      },
+      polling: { ...defaultSettings().polling, activeIntervalMs: 2000 },
+      notifications: {
+        ...defaultSettings().notifications,
+        transitions: { ...defaultSettings().notifications.transitions, completed: false }
+      },
+      theme: 'light'
+    }
+    expect(store.read()).toEqual(expected)
+    // Written back as v2, with none of v1's keys left.
+    const disk = onDisk()
+    expect(disk.version).toBe(2)
+    expect(disk).not.toHaveProperty('watchedProjects')
+    expect(disk).not.toHaveProperty('apiBaseUrl')
+  })
+
+  it('takes a file without a version but with v1 keys as v1', async () => {
+    fs.writeFileSync(configPath(), JSON.stringify({ apiBaseUrl: 'http://localhost:8080', watchedProjects: ['x'] }))
+    const store = await openSettings({ dir, now })
+    expect(store.read().watched.default?.map((p) => p.projectId)).toEqual(['x'])
+  })
+})
+
+describe('state.json', () => {
+  const snapshot: ProjectSnapshot = {
+    polledAt: NOW.toISOString(),
+    tasks: {
+      t1: { status: 'in_progress', name: 'Build', updatedAt: NOW.toISOString(), totalPrice: 0.5, steps: { s1: 'completed' } }
+    }
+  }
+
+  it('keeps last seen state per connection in its own file', async () => {
+    const store = await openSettings({ dir, now })
+    await store.writeLastSeen('c1', { p1: snapshot })
+    await store.writeLastSeen('c2', { p9: snapshot })
+    await store.setBudgetNotified('c1', 'p1', 5)
+    const other = await openSettings({ dir, now })
+    expect(other.readLastSeen()).toEqual({ c1: { p1: snapshot }, c2: { p9: snapshot } })
+    expect(other.readBudgetsNotified()).toEqual({ c1: { p1: 5 } })
+    expect(fs.existsSync(path.join(dir, 'state.json'))).toBe(true)
+    expect(fs.existsSync(configPath())).toBe(false)
+  })
+
+  it('refuses a snapshot that would not read back', async () => {
+    const store = await openSettings({ dir, now })
+    const bad = { polledAt: 'x', tasks: { t: { status: 'done' } } } as unknown as ProjectSnapshot
+    await expect(store.writeLastSeen('c1', { p1: bad })).rejects.toThrow(/project p1 is not valid/)
+  })
+
+  it('a damaged state file is kept aside and the valid snapshots recovered', async () => {
+    fs.writeFileSync(
+      path.join(dir, 'state.json'),
+      JSON.stringify({ version: 1, lastSeen: { c1: { p1: snapshot, p2: { tasks: 3 } } }, budgetsNotified: [] })
+    )
+    const store = await openSettings({ dir, now })
+    const notices = store.takeNotices()
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toMatch(/state\.json/)
+    expect(store.readLastSeen()).toEqual({ c1: { p1: snapshot } })
+    expect(fs.readdirSync(dir).some((n) => n.startsWith('state.json.corrupt-'))).toBe(true)
+  })
+})
+
+describe('safeStorage ciphertexts', () => {
+  it('live in config.json outside the Settings object', async () => {
+    const store = await openSettings({ dir, now })
+    await store.ciphertexts.set('c1', 'Y2lwaGVy')
+    expect(await store.ciphertexts.get('c1')).toBe('Y2lwaGVy')
+    expect(store.read()).not.toHaveProperty('safeStorageKeys')
+    expect(onDisk().safeStorageKeys).toEqual({ c1: 'Y2lwaGVy' })
+    expect(await store.ciphertexts.delete('c1')).toBe(true)
+    expect(await store.ciphertexts.delete('c1')).toBe(false)
+    expect(await store.ciphertexts.get('c1')).toBeNull()
+  })
+})
