@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest'
+import type { MonitorEvent } from '../../shared/monitor'
+import { DEFAULT_NOTIFICATION_PREFS, type NotificationPrefs } from '../../shared/settings'
+import { decideNotifications, inQuietHours, type NotificationContext } from './policy'
+
+const at = '2025-03-10T12:00:00.000Z'
+const base = { connectionId: 'c1', at }
+
+function status(projectId: string, taskId: string, from: string, to: string, taskName = `T${taskId}`): MonitorEvent {
+  return { ...base, projectId, kind: 'task-status', taskId, taskName, from: from as never, to: to as never }
+}
+
+const context = (over: Partial<NotificationContext> = {}): NotificationContext => ({
+  now: new Date(at),
+  mutedProjects: new Set(),
+  projectNames: { shop: 'Shop', blog: 'Blog' },
+  tzOffsetMinutes: 0,
+  ...over
+})
+
+const prefs = (over: Partial<NotificationPrefs> = {}): NotificationPrefs => ({ ...DEFAULT_NOTIFICATION_PREFS, ...over })
+
+describe('decideNotifications', () => {
+  it('tells of one finished task specifically, targeting it', () => {
+    const out = decideNotifications(
+      { events: [status('shop', 'a', 'in_progress', 'completed', 'Add login')], away: false },
+      prefs(),
+      context()
+    )
+    expect(out).toEqual([
+      { kind: 'task', title: 'Task completed', body: "Task 'Add login' completed in project 'Shop'", projectId: 'shop', taskId: 'a' }
+    ])
+  })
+
+  it('follows each transition toggle; started is off by default', () => {
+    const events = [
+      status('shop', 'a', 'in_progress', 'completed'),
+      status('shop', 'b', 'in_progress', 'failed'),
+      status('shop', 'c', 'todo', 'cancelled'),
+      status('shop', 'd', 'todo', 'in_progress')
+    ]
+    const count = (p: NotificationPrefs) => {
+      const [n] = decideNotifications({ events, away: false }, p, context())
+      return n?.title ?? null
+    }
+    expect(count(prefs())).toBe('3 tasks finished: 1 completed, 1 failed, 1 cancelled')
+    const t = DEFAULT_NOTIFICATION_PREFS.transitions
+    expect(count(prefs({ transitions: { ...t, started: true } }))).toBe('4 task updates: 1 completed, 1 failed, 1 cancelled, 1 started')
+    expect(count(prefs({ transitions: { ...t, failed: false, cancelled: false } }))).toBe('Task completed')
+    expect(count(prefs({ transitions: { ...t, completed: false, cancelled: false } }))).toBe('Task failed')
+    expect(count(prefs({ transitions: { ...t, completed: false, failed: false } }))).toBe('Task cancelled')
+    expect(count(prefs({ transitions: { started: true, completed: false, failed: false, cancelled: false } }))).toBe('Task started')
+    expect(count(prefs({ transitions: { started: false, completed: false, failed: false, cancelled: false } }))).toBeNull()
+  })
+
+  it('ignores steps, prices, health and non-notifying status changes', () => {
+    const events: MonitorEvent[] = [
+      { ...base, projectId: 'shop', kind: 'step-added', taskId: 'a', stepId: 's', stepName: 's', status: 'pending' },
+      { ...base, projectId: 'shop', kind: 'task-price', taskId: 'a', taskName: 'a', from: 0, to: 1 },
+      { ...base, projectId: 'shop', kind: 'project-health', health: { state: 'unknown' } },
+      status('shop', 'a', 'in_progress', 'todo'),
+      status('shop', 'b', 'failed', 'in_progress'),
+      { ...base, projectId: 'shop', kind: 'task-added', taskId: 'n', taskName: 'n', status: 'todo' }
+    ]
+    expect(decideNotifications({ events, away: false }, prefs({ transitions: { started: true, completed: true, failed: true, cancelled: true } }), context())).toEqual([])
+  })
+
+  it('counts a new task that has already ended', () => {
+    const out = decideNotifications(
+      { events: [{ ...base, projectId: 'blog', kind: 'task-added', taskId: 'n', taskName: 'Fix CSS', status: 'failed' }], away: false },
+      prefs(),
+      context()
+    )
+    expect(out).toMatchObject([{ kind: 'task', title: 'Task failed', body: "Task 'Fix CSS' failed in project 'Blog'", taskId: 'n' }])
+  })
+
+  it('coalesces several changes across projects into one summary', () => {
+    const out = decideNotifications(
+      {
+        events: [
+          status('shop', 'a', 'in_progress', 'completed'),
+          status('blog', 'b', 'in_progress', 'completed'),
+          status('shop', 'c', 'in_progress', 'failed')
+        ],
+        away: false
+      },
+      prefs(),
+      context()
+    )
+    expect(out).toEqual([{ kind: 'summary', title: '3 tasks finished: 2 completed, 1 failed', body: "In projects 'Shop', 'Blog'" }])
+  })
+
+  it('keeps only the last change of a task within a round', () => {
+    const out = decideNotifications(
+      { events: [status('shop', 'a', 'todo', 'in_progress'), status('shop', 'a', 'in_progress', 'completed')], away: false },
+      prefs({ transitions: { ...DEFAULT_NOTIFICATION_PREFS.transitions, started: true } }),
+      context()
+    )
+    expect(out).toMatchObject([{ kind: 'task', title: 'Task completed', taskId: 'a' }])
+  })
+
+  it('skips muted projects', () => {
+    const events = [status('shop', 'a', 'in_progress', 'completed'), status('blog', 'b', 'in_progress', 'failed', 'Post')]
+    const out = decideNotifications({ events, away: false }, prefs(), context({ mutedProjects: new Set(['shop']) }))
+    expect(out).toMatchObject([{ kind: 'task', body: "Task 'Post' failed in project 'Blog'" }])
+  })
+
+  it('stays silent while paused, and speaks once the pause is over', () => {
+    const events = [status('shop', 'a', 'in_progress', 'completed')]
+    expect(decideNotifications({ events, away: false }, prefs({ pausedUntil: '2025-03-10T13:00:00.000Z' }), context())).toEqual([])
+    expect(decideNotifications({ events, away: false }, prefs({ pausedUntil: '2025-03-10T11:00:00.000Z' }), context())).toHaveLength(1)
+  })
+
+  it('stays silent in quiet hours, in the given time zone', () => {
+    const events = [status('shop', 'a', 'in_progress', 'completed')]
+    const quiet = prefs({ quietHours: { enabled: true, start: '22:00', end: '07:00' } })
+    // 12:00 UTC is 23:00 at UTC+11: quiet.
+    expect(decideNotifications({ events, away: false }, quiet, context({ tzOffsetMinutes: 660 }))).toEqual([])
+    expect(decideNotifications({ events, away: false }, quiet, context({ tzOffsetMinutes: 0 }))).toHaveLength(1)
+  })
+
+  it('sums up an away round in one notification', () => {
+    const events = [
+      status('shop', 'a', 'in_progress', 'completed'),
+      status('shop', 'b', 'in_progress', 'failed'),
+      { ...base, projectId: 'shop', kind: 'step-status', taskId: 'a', stepId: 's', stepName: 's', from: 'pending', to: 'completed' } as MonitorEvent
+    ]
+    expect(decideNotifications({ events, away: true }, prefs(), context())).toEqual([
+      { kind: 'away', title: 'While you were away', body: "2 tasks finished: 1 completed, 1 failed in project 'Shop'", projectId: 'shop' }
+    ])
+    expect(decideNotifications({ events: events.slice(0, 1), away: true }, prefs(), context())).toMatchObject([
+      { kind: 'away', title: 'While you were away', body: "Task 'Ta' completed in project 'Shop'", taskId: 'a' }
+    ])
+  })
+
+  it('announces a budget crossing once, beside the task news', () => {
+    const out = decideNotifications(
+      {
+        events: [
+          status('shop', 'a', 'in_progress', 'completed'),
+          { ...base, projectId: 'shop', kind: 'budget', level: 'over', spentUsd: 10.5, budgetUsd: 10 }
+        ],
+        away: false
+      },
+      prefs(),
+      context()
+    )
+    expect(out).toEqual([
+      expect.objectContaining({ kind: 'task' }),
+      { kind: 'budget', projectId: 'shop', title: "Budget reached in project 'Shop'", body: '$10.50 spent of a $10.00 budget.' }
+    ])
+  })
+})
+
+describe('inQuietHours', () => {
+  const q = (start: string, end: string) => ({ enabled: true, start, end })
+  const atUtc = (hhmm: string) => new Date(`2025-03-10T${hhmm}:00.000Z`)
+  it('handles plain and wrapping ranges, end exclusive', () => {
+    expect(inQuietHours(q('09:00', '17:00'), atUtc('12:00'), 0)).toBe(true)
+    expect(inQuietHours(q('09:00', '17:00'), atUtc('17:00'), 0)).toBe(false)
+    expect(inQuietHours(q('22:00', '07:00'), atUtc('23:30'), 0)).toBe(true)
+    expect(inQuietHours(q('22:00', '07:00'), atUtc('06:59'), 0)).toBe(true)
+    expect(inQuietHours(q('22:00', '07:00'), atUtc('07:00'), 0)).toBe(false)
+    expect(inQuietHours(q('22:00', '07:00'), atUtc('12:00'), 0)).toBe(false)
+    // 20:30 UTC is 22:30 at UTC+2; 02:00 UTC is 21:00 at UTC-5.
+    expect(inQuietHours(q('22:00', '07:00'), atUtc('20:30'), 120)).toBe(true)
+    expect(inQuietHours(q('22:00', '07:00'), atUtc('02:00'), -300)).toBe(false)
+  })
+
+  it('is off when disabled, empty or unreadable', () => {
+    expect(inQuietHours({ enabled: false, start: '00:00', end: '23:59' }, atUtc('12:00'), 0)).toBe(false)
+    expect(inQuietHours(q('10:00', '10:00'), atUtc('10:00'), 0)).toBe(false)
+    expect(inQuietHours(q('25:00', '07:00'), atUtc('03:00'), 0)).toBe(false)
+  })
+})

@@ -1,0 +1,138 @@
+// Which changes become desktop notifications, and how a round of changes is worded: one specific
+// notification for one change, one summary for several, one "while you were away" after a
+// restart. Pure: the prefs, the time and the mutes come in, the notifications go out.
+import { formatUsd } from '../../shared/format'
+import type { MonitorEvent } from '../../shared/monitor'
+import type { NotifiableTransition, NotificationPrefs, QuietHours } from '../../shared/settings'
+
+export interface Notification {
+  title: string
+  body: string
+  /** Where a click leads: the task when there is one, else the project. */
+  projectId?: string
+  taskId?: string
+  kind: 'task' | 'summary' | 'away' | 'budget'
+}
+
+export interface NotificationBatch {
+  events: readonly MonitorEvent[]
+  away: boolean
+}
+
+export interface NotificationContext {
+  now: Date
+  mutedProjects: ReadonlySet<string>
+  projectNames: Readonly<Record<string, string>>
+  /** Minutes east of UTC for quiet hours; the host's own zone when absent. */
+  tzOffsetMinutes?: number
+}
+
+interface TaskChange {
+  transition: NotifiableTransition
+  projectId: string
+  taskId: string
+  taskName: string
+}
+
+/** The transition an event stands for, if it is one the user can be told about. */
+export function notifiableTransition(event: MonitorEvent): NotifiableTransition | null {
+  const to = event.kind === 'task-status' ? event.to : event.kind === 'task-added' ? event.status : null
+  if (to === 'completed' || to === 'failed' || to === 'cancelled') return to
+  if (to === 'in_progress') {
+    // A task that starts; a new task already running counts as started too.
+    if (event.kind === 'task-added' || (event.kind === 'task-status' && event.from === 'todo')) return 'started'
+  }
+  return null
+}
+
+function parseHhMm(text: string): number | null {
+  const m = /^(\d{1,2}):(\d{2})$/.exec(text.trim())
+  if (!m) return null
+  const h = Number(m[1])
+  const min = Number(m[2])
+  if (h > 23 || min > 59) return null
+  return h * 60 + min
+}
+
+/** Whether `now` falls in the quiet hours, [start, end) in local time, wrapping past midnight. */
+export function inQuietHours(quiet: QuietHours, now: Date, tzOffsetMinutes?: number): boolean {
+  if (!quiet.enabled) return false
+  const start = parseHhMm(quiet.start)
+  const end = parseHhMm(quiet.end)
+  // An unreadable or empty range silences nothing rather than everything.
+  if (start === null || end === null || start === end) return false
+  const minutes =
+    tzOffsetMinutes === undefined
+      ? now.getHours() * 60 + now.getMinutes()
+      : (((Math.floor(now.getTime() / 60_000) + tzOffsetMinutes) % 1440) + 1440) % 1440
+  return start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end
+}
+
+/** Whether notifications are paused (prefs.pausedUntil in the future). */
+export function notificationsPaused(prefs: NotificationPrefs, now: Date): boolean {
+  if (!prefs.pausedUntil) return false
+  const until = Date.parse(prefs.pausedUntil)
+  return Number.isFinite(until) && until > now.getTime()
+}
+
+const ORDER: NotifiableTransition[] = ['completed', 'failed', 'cancelled', 'started']
+
+export function decideNotifications(
+  batch: NotificationBatch,
+  prefs: NotificationPrefs,
+  context: NotificationContext
+): Notification[] {
+  if (notificationsPaused(prefs, context.now)) return []
+  if (inQuietHours(prefs.quietHours, context.now, context.tzOffsetMinutes)) return []
+  const name = (projectId: string): string => context.projectNames[projectId] || projectId
+
+  // The last notifying change of each task: a round may hold a task's start and its end.
+  const byTask = new Map<string, TaskChange>()
+  const budgets: Notification[] = []
+  for (const event of batch.events) {
+    if (context.mutedProjects.has(event.projectId)) continue
+    if (event.kind === 'budget') {
+      budgets.push({
+        kind: 'budget',
+        projectId: event.projectId,
+        title: event.level === 'over' ? `Budget reached in project '${name(event.projectId)}'` : `Nearing the budget of project '${name(event.projectId)}'`,
+        body: `${formatUsd(event.spentUsd)} spent of a ${formatUsd(event.budgetUsd)} budget.`
+      })
+      continue
+    }
+    const transition = notifiableTransition(event)
+    if (!transition || !prefs.transitions[transition]) continue
+    if (event.kind !== 'task-status' && event.kind !== 'task-added') continue
+    const key = `${event.projectId}\u0000${event.taskId}`
+    byTask.delete(key)
+    byTask.set(key, { transition, projectId: event.projectId, taskId: event.taskId, taskName: event.taskName })
+  }
+
+  const changes = [...byTask.values()]
+  const out: Notification[] = []
+  if (changes.length === 1) {
+    const c = changes[0]!
+    out.push({
+      kind: batch.away ? 'away' : 'task',
+      title: batch.away ? 'While you were away' : `Task ${c.transition}`,
+      body: `Task '${c.taskName}' ${c.transition} in project '${name(c.projectId)}'`,
+      projectId: c.projectId,
+      taskId: c.taskId
+    })
+  } else if (changes.length > 1) {
+    const counts = ORDER.map((t) => [t, changes.filter((c) => c.transition === t).length] as const).filter(([, n]) => n > 0)
+    const allEnded = !changes.some((c) => c.transition === 'started')
+    const head = `${changes.length} ${allEnded ? 'tasks finished' : 'task updates'}: ${counts.map(([t, n]) => `${n} ${t}`).join(', ')}`
+    const projects = [...new Set(changes.map((c) => c.projectId))]
+    const where =
+      projects.length === 1
+        ? `in project '${name(projects[0]!)}'`
+        : `in projects ${projects.map((p) => `'${name(p)}'`).join(', ')}`
+    const summary: Notification = batch.away
+      ? { kind: 'away', title: 'While you were away', body: `${head} ${where}` }
+      : { kind: 'summary', title: head, body: where.charAt(0).toUpperCase() + where.slice(1) }
+    if (projects.length === 1) summary.projectId = projects[0]!
+    out.push(summary)
+  }
+  return [...out, ...budgets]
+}
