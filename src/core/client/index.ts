@@ -1,5 +1,5 @@
 // The service client's public face: what src/main, src/cli and the benchmarks code against.
-export { createServiceClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS, USER_AGENT } from './client'
+export { checkBaseUrl, createServiceClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS, USER_AGENT } from './client'
 export type { ServiceClient, ServiceClientOptions } from './client'
 export { ServiceError, isServiceError } from './errors'
 export type { ServiceErrorDetails } from './errors'
