@@ -111,6 +111,9 @@ export async function handleControl(
         if (typeof b.text_requirement !== 'string') throw badRequest('text_requirement', '"text_requirement" must be a string.')
         input.text_requirement = b.text_requirement
       }
+      if (b.files_requirement !== undefined) {
+        input.files_requirement = parseProjectCreate({ files_requirement: b.files_requirement }).files_requirement
+      }
       if (b.status !== undefined) input.status = taskStatus(b.status, 'status')
       if (b.script !== undefined) {
         if (!SCRIPTS.includes(b.script as TaskScript)) throw badRequest('script', `"script" must be one of ${SCRIPTS.join(', ')}.`)

@@ -57,10 +57,16 @@ function hex(random: Random, length: number): string {
   return out
 }
 
+const word = (random: Random): string => Math.floor(random() * 4294967296).toString(16).padStart(8, '0')
+
 /** A UUID-v4-shaped id that is a pure function of the stream. */
 export function uuidFrom(random: Random): string {
-  const variant = HEX[8 + Math.floor(random() * 4)]
-  return `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-${variant}${hex(random, 3)}-${hex(random, 12)}`
+  const a = word(random)
+  const b = word(random)
+  const c = word(random)
+  const d = word(random)
+  const variant = HEX[8 + (parseInt(c[0] as string, 16) & 3)] as string
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`
 }
 
 export function hexFrom(random: Random, length: number): string {

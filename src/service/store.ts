@@ -203,9 +203,22 @@ export class Store {
     const script: TaskScript =
       input.script ??
       (status === 'failed' ? 'fail' : status === 'cancelled' ? 'cancel' : status === 'in_progress' ? 'run-forever' : 'complete')
-    const record = this.newTask(projectId, { name: input.name, text_requirement: input.text_requirement, script, createdAt: now })
+    const record = this.newTask(projectId, {
+      name: input.name,
+      text_requirement: input.text_requirement,
+      files_requirement: input.files_requirement,
+      script,
+      createdAt: now
+    })
     if (status !== undefined && status !== 'todo') {
-      const plan = planTask({ seed: this.seed, taskId: record.id, createdAt: 0, script, hasImages: false, durationScale: record.durationScale })
+      const plan = planTask({
+        seed: this.seed,
+        taskId: record.id,
+        createdAt: 0,
+        script,
+        hasImages: record.files_requirement.length > 0,
+        durationScale: record.durationScale
+      })
       const back = status === 'in_progress' ? (plan.steps[0]?.startAt ?? plan.startAt) + 1 : planDuration(plan, 0) + 1000
       record.createdAt = now - back
       this.plans.delete(record.id)

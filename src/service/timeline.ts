@@ -43,9 +43,15 @@ function visibleSteps(plan: TaskPlan, x: number): StepSpec[] {
 }
 
 export function stepsAt(record: TaskRecord, plan: TaskPlan, t: number): WireStep[] {
+  return stepsWithTimes(record, plan, t).steps
+}
+
+/** The steps, and the latest moment any of them changed. */
+function stepsWithTimes(record: TaskRecord, plan: TaskPlan, t: number): { steps: WireStep[]; latest: number } {
   const x = horizon(record, t)
+  let latest = -Infinity
   const frozen = record.override && record.override.at <= t ? record.override : undefined
-  return visibleSteps(plan, x).map((s) => {
+  const steps = visibleSteps(plan, x).map((s) => {
     let { status, at } = stepState(s, plan, x)
     if (frozen && TERMINAL.has(frozen.status)) {
       const next = overridden(status, frozen.status)
@@ -54,6 +60,7 @@ export function stepsAt(record: TaskRecord, plan: TaskPlan, t: number): WireStep
         at = frozen.at
       }
     }
+    if (at > latest) latest = at
     return {
       id: s.id,
       task_id: record.id,
@@ -66,6 +73,7 @@ export function stepsAt(record: TaskRecord, plan: TaskPlan, t: number): WireStep
       updated_at: iso(at)
     }
   })
+  return { steps, latest }
 }
 
 function visibleUsages(plan: TaskPlan, x: number): UsageSpec[] {
@@ -79,7 +87,7 @@ export function totalPriceAt(record: TaskRecord, plan: TaskPlan, t: number): num
 }
 
 export function taskAt(record: TaskRecord, plan: TaskPlan, t: number): WireTask {
-  const steps = stepsAt(record, plan, t)
+  const { steps, latest } = stepsWithTimes(record, plan, t)
   let status: TaskStatus
   let at: number
   if (record.override && record.override.at <= t) {
@@ -95,11 +103,7 @@ export function taskAt(record: TaskRecord, plan: TaskPlan, t: number): WireTask 
     status = 'todo'
     at = record.createdAt
   }
-  let updated = at
-  for (const s of steps) {
-    const u = Date.parse(s.updated_at)
-    if (u > updated) updated = u
-  }
+  const updated = Math.max(at, latest)
   return {
     id: record.id,
     project_id: record.projectId,

@@ -136,6 +136,7 @@ export interface AddTaskInput {
   status?: TaskStatus
   script?: TaskScript
   text_requirement?: string
+  files_requirement?: FileRequirement[]
 }
 
 export interface BulkCreateInput {
