@@ -1,0 +1,439 @@
+// Every command against the reference service over real HTTP, in-process, with and without --json.
+import fs from 'node:fs'
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startReferenceService, type ReferenceService } from '../service'
+import { EXIT } from './exit-codes'
+import { filesUnder, makeRunner, tempDir, testClient, type RunResult } from './test-harness'
+
+const KEY = 'test-key-CLI-3f9a1c77d2'
+let service: ReferenceService
+let configDir: string
+let run: ReturnType<typeof makeRunner>
+
+beforeAll(async () => {
+  service = await startReferenceService({ apiKey: KEY, port: 0, seed: 7, manualClock: true })
+  configDir = tempDir()
+  run = makeRunner({ service, configDir, env: { AGENT_TRAY_BASE_URL: service.url, AGENT_TRAY_API_KEY: KEY } })
+})
+
+afterAll(async () => {
+  await service.close()
+  fs.rmSync(configDir, { recursive: true, force: true })
+})
+
+function json<T = unknown>(r: RunResult): T {
+  expect(r.err).toBe('')
+  expect(r.code).toBe(0)
+  return JSON.parse(r.out) as T
+}
+
+/** One line on stderr, starting with the command's name. */
+function oneErrorLine(r: RunResult): string {
+  const lines = r.err.split('\n').filter((l) => l !== '')
+  expect(lines).toHaveLength(1)
+  expect(lines[0]).toMatch(/^agent-tray: /)
+  return lines[0]!
+}
+
+describe('project', () => {
+  it('creates a project with every create field, in both forms', async () => {
+    const args = [
+      'project', 'create', '--name', 'Shop', '--description', 'A web shop', '--software-product-id', 'sp-1',
+      '--project-type', 'web', '--text-requirement', 'Build a shop', '--file-url', 'https://img.test/a.png',
+      '--file-url', 'https://img.test/b.png', '--user-email', 'u@example.com', '--return-url', 'https://app.test/back', '--ref-id', 'r-9'
+    ]
+    const human = await run(args)
+    expect(human.code).toBe(0)
+    expect(human.out).toMatch(/^Created project \S+\./)
+    expect(human.out).toMatch(/Name:\s+Shop/)
+    expect(human.out).toMatch(/Return URL:\s+https:\/\/app\.test\/back/)
+    const p = json<Record<string, string>>(await run([...args, '--json']))
+    expect(p).toMatchObject({ name: 'Shop', description: 'A web shop', software_product_id: 'sp-1', project_type: 'web', user_email: 'u@example.com', return_url: 'https://app.test/back', ref_id: 'r-9' })
+    // The text requirement and files went to the service: its first task carries them.
+    const tasks = service.control.listProjects().find((x) => x.id === p.id)
+    expect(tasks).toBeDefined()
+  })
+
+  it('refuses a project type other than web, without calling the service', async () => {
+    const r = await run(['project', 'create', '--project-type', 'mobile'])
+    expect(r.code).toBe(EXIT.usage)
+    expect(oneErrorLine(r)).toContain('--project-type must be "web"')
+  })
+
+  it('gets and updates a project (only the five fields)', async () => {
+    const p = service.control.createProject({ name: 'Before' })
+    const got = await run(['project', 'get', p.id])
+    expect(got.code).toBe(0)
+    expect(got.out).toMatch(/Name:\s+Before/)
+    expect(json<{ id: string }>(await run(['project', 'get', p.id, '--json'])).id).toBe(p.id)
+
+    const up = await run(['project', 'update', p.id, '--name', 'After', '--ref-id', 'R2'])
+    expect(up.code).toBe(0)
+    expect(up.out).toMatch(/Name:\s+After/)
+    const upJson = json<Record<string, string>>(await run(['project', 'update', p.id, '--user-email', 'x@y.test', '--json']))
+    expect(upJson).toMatchObject({ name: 'After', ref_id: 'R2', user_email: 'x@y.test' })
+
+    const none = await run(['project', 'update', p.id])
+    expect(none.code).toBe(EXIT.usage)
+    expect(oneErrorLine(none)).toContain('Nothing to update')
+    // A create-only field is not an update flag.
+    const bad = await run(['project', 'update', p.id, '--project-type', 'web'])
+    expect(bad.code).toBe(EXIT.usage)
+  })
+})
+
+describe('tasks, steps and usage', () => {
+  let projectId: string
+  let taskId: string
+
+  beforeAll(() => {
+    const p = service.control.createProject({ name: 'Work' })
+    projectId = p.id
+    const t = service.control.addTask(p.id, { name: 'Do it', status: 'completed', script: 'complete' })
+    taskId = t.id
+    service.control.addTask(p.id, { name: 'Running', status: 'in_progress', script: 'run-forever' })
+  })
+
+  it('lists tasks with status, steps and cost', async () => {
+    const r = await run(['tasks', projectId])
+    expect(r.code).toBe(0)
+    const lines = r.out.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+STEPS\s+COST\s+UPDATED\s+NAME$/)
+    // In progress sorts first; the completed task shows its price in USD.
+    expect(lines[1]).toMatch(/In progress/)
+    expect(lines.find((l) => l.startsWith(taskId))).toMatch(/Completed\s+\d+\/\d+\s+\$\d/)
+    const tasks = json<{ id: string; status: string }[]>(await run(['tasks', projectId, '--json']))
+    expect(tasks.map((t) => t.id)).toContain(taskId)
+  })
+
+  it('lists steps with their tool details', async () => {
+    const r = await run(['steps', taskId])
+    expect(r.code).toBe(0)
+    expect(r.out.split('\n')[0]).toMatch(/^ID\s+STATUS\s+TYPE\s+NAME\s+DETAIL$/)
+    const steps = json<{ id: string; task_id: string }[]>(await run(['steps', taskId, '--json']))
+    expect(steps.length).toBeGreaterThan(0)
+    expect(steps.every((s) => s.task_id === taskId)).toBe(true)
+    expect(r.out.trimEnd().split('\n')).toHaveLength(steps.length + 1)
+  })
+
+  it('reports usage per call, per model and in total, compared with total_price', async () => {
+    const withProject = await run(['usage', taskId, '--project', projectId])
+    expect(withProject.code).toBe(0)
+    expect(withProject.out).toContain('By model:')
+    expect(withProject.out).toMatch(/Task total_price:\s+\$/)
+    expect(withProject.out).not.toContain('MISMATCH')
+    const data = json<{ cost: { calls: number; usageSumUsd: number; totalPriceUsd: number; mismatch: unknown }; usages: unknown[] }>(
+      await run(['usage', taskId, '--project', projectId, '--json'])
+    )
+    expect(data.cost.calls).toBe(data.usages.length)
+    expect(data.cost.calls).toBeGreaterThan(0)
+    expect(data.cost.mismatch).toBeNull()
+    expect(data.cost.usageSumUsd).toBeCloseTo(data.cost.totalPriceUsd, 5)
+    // Without the project (and not watched), the total is unknown and said so.
+    const alone = await run(['usage', taskId])
+    expect(alone.code).toBe(0)
+    expect(alone.out).toMatch(/Task total_price:\s+– \(task not in a watched project/)
+  })
+})
+
+describe('publish', () => {
+  it('publishes to a sub-domain of the publishing domain', async () => {
+    const p = service.control.createProject({ name: 'Pub' })
+    const r = await run(['publish', p.id, `pub-one.${service.publishingDomain}`])
+    expect(r.code).toBe(0)
+    expect(r.out).toContain(`Published to pub-one.${service.publishingDomain}`)
+    const j = json<{ status: string; message: string[] }>(await run(['publish', p.id, `pub-two.${service.publishingDomain}`, '--json']))
+    expect(j.status).toBe('success')
+  })
+
+  it('a bad hostname → publish failed', async () => {
+    const p = service.control.createProject({ name: 'Pub' })
+    const r = await run(['publish', p.id, 'my-app.example.com'])
+    expect(r.code).toBe(EXIT.publishFailed)
+    expect(r.err.trimEnd().split('\n')).toHaveLength(1)
+    expect(r.err).toContain('failed')
+    const j = await run(['publish', p.id, 'my-app.example.com', '--json'])
+    expect(j.code).toBe(EXIT.publishFailed)
+    expect(JSON.parse(j.out)).toMatchObject({ status: 'failed' })
+  })
+})
+
+describe('errors: one line on stderr and the exit code of its class', () => {
+  it('wrong key → auth', async () => {
+    const r = await run(['tasks', 'whatever'], { env: { AGENT_TRAY_API_KEY: 'wrong-key-123456' } })
+    expect(r.code).toBe(EXIT.auth)
+    expect(oneErrorLine(r)).toMatch(/API key was rejected/)
+  })
+
+  it('unknown id → not found', async () => {
+    const r = await run(['project', 'get', 'no-such-project'])
+    expect(r.code).toBe(EXIT.notFound)
+    oneErrorLine(r)
+  })
+
+  it('nothing listening → network', async () => {
+    const port = await freePort()
+    const r = await run(['tasks', 'p1'], { env: { AGENT_TRAY_BASE_URL: `http://127.0.0.1:${port}` } })
+    expect(r.code).toBe(EXIT.network)
+    oneErrorLine(r)
+  })
+
+  it('malformed body → invalid response', async () => {
+    const p = service.control.createProject({ name: 'Garbled' })
+    service.control.setFaults({ rules: [{ kind: 'malformed', pathPrefix: '/projects/' }] })
+    try {
+      const r = await run(['project', 'get', p.id])
+      expect(r.code).toBe(EXIT.invalidResponse)
+      oneErrorLine(r)
+    } finally {
+      service.control.clearFaults()
+    }
+  })
+
+  it('a 5xx → service', async () => {
+    service.control.setFaults({ rules: [{ kind: 'error', status: 500 }] })
+    try {
+      const r = await run(['tasks', 'anything'])
+      expect(r.code).toBe(EXIT.service)
+      oneErrorLine(r)
+    } finally {
+      service.control.clearFaults()
+    }
+  })
+
+  it('--api-key in any spelling → usage, naming the safe ways and never the value', async () => {
+    for (const args of [['tasks', 'p', '--api-key', 'sekret-value-1'], ['--api-key=sekret-value-1', 'tasks', 'p'], ['tasks', '--apikey', 'sekret-value-1']]) {
+      const r = await run(args)
+      expect(r.code).toBe(EXIT.usage)
+      const line = oneErrorLine(r)
+      expect(line).toContain('agent-tray login')
+      expect(line).toContain('AGENT_TRAY_API_KEY')
+      expect(line).toContain('--api-key-stdin')
+      expect(r.err + r.out).not.toContain('sekret-value-1')
+    }
+  })
+
+  it('unknown options and missing arguments → usage', async () => {
+    const r = await run(['tasks', '--frobnicate=secret-ish'])
+    expect(r.code).toBe(EXIT.usage)
+    expect(r.err).not.toContain('secret-ish')
+    expect((await run(['tasks'])).code).toBe(EXIT.usage)
+    expect((await run(['nonsense'])).code).toBe(EXIT.usage)
+  })
+
+  it('no key anywhere → auth, saying how to give one', async () => {
+    const r = await run(['tasks', 'p'], { env: { AGENT_TRAY_API_KEY: undefined } })
+    expect(r.code).toBe(EXIT.auth)
+    expect(oneErrorLine(r)).toContain('agent-tray login')
+  })
+
+  it('no service configured → usage', async () => {
+    const r = await run(['tasks', 'p'], { env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_CONFIG_DIR: tempDir() } })
+    expect(r.code).toBe(EXIT.usage)
+    expect(oneErrorLine(r)).toContain('login --base-url')
+  })
+
+  it('--debug adds the stack trace, still without the key', async () => {
+    const r = await run(['project', 'get', 'no-such-project', '--debug'])
+    expect(r.code).toBe(EXIT.notFound)
+    expect(r.err.split('\n').length).toBeGreaterThan(2)
+    expect(r.err).toMatch(/at /)
+    expect(r.err).not.toContain(KEY)
+  })
+})
+
+describe('the API key from stdin', () => {
+  it('is read with --api-key-stdin', async () => {
+    const p = service.control.createProject({ name: 'Stdin' })
+    const r = await run(['project', 'get', p.id, '--api-key-stdin'], { env: { AGENT_TRAY_API_KEY: undefined }, stdin: `${KEY}\n` })
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('Stdin')
+    const empty = await run(['project', 'get', p.id, '--api-key-stdin'], { env: { AGENT_TRAY_API_KEY: undefined }, stdin: '' })
+    expect(empty.code).toBe(EXIT.usage)
+  })
+})
+
+describe('watch-list', () => {
+  it('adds, lists and removes watched projects, stored for the tray too', async () => {
+    const dir = tempDir()
+    const p = service.control.createProject({ name: 'Watched one' })
+    const env = { AGENT_TRAY_CONFIG_DIR: dir }
+    const add = await run(['watch-list', 'add', p.id], { env })
+    expect(add.code).toBe(0)
+    expect(add.out).toContain(`Watching ${p.id} (Watched one)`)
+    const list = await run(['watch-list', 'list'], { env })
+    expect(list.out).toMatch(new RegExp(`^PROJECT\\s+MUTED\\s+ADDED\\s+NAME\\n${p.id}\\s+\\S+\\s+Watched one\\n$`))
+    const listed = json<{ projectId: string }[]>(await run(['watch-list', 'list', '--json'], { env }))
+    expect(listed.map((w) => w.projectId)).toEqual([p.id])
+    // The settings file now has the connection and its watched project.
+    const config = JSON.parse(fs.readFileSync(`${dir}/config.json`, 'utf8')) as { settings?: unknown }
+    expect(JSON.stringify(config)).toContain(p.id)
+    expect(JSON.stringify(config)).toContain(service.url)
+
+    const missing = await run(['watch-list', 'add', 'no-such-project'], { env })
+    expect(missing.code).toBe(EXIT.notFound)
+    expect((await run(['watch-list', 'remove', 'not-watched'], { env })).code).toBe(EXIT.usage)
+    const rm = await run(['watch-list', 'remove', p.id, '--json'], { env })
+    expect(json<{ removed: string[] }>(rm).removed).toEqual([p.id])
+    expect((await run(['watch-list', 'list'], { env })).out).toContain('No watched projects')
+  })
+
+  it('project create --watch adds the new project to the list', async () => {
+    const dir = tempDir()
+    const env = { AGENT_TRAY_CONFIG_DIR: dir }
+    // A connection must exist first (it is created by login or watch-list add).
+    const seed = service.control.createProject({ name: 'seed' })
+    await run(['watch-list', 'add', seed.id], { env })
+    const created = json<{ id: string }>(await run(['project', 'create', '--name', 'New', '--watch', '--json'], { env }))
+    const listed = json<{ projectId: string }[]>(await run(['watch-list', 'list', '--json'], { env }))
+    expect(listed.map((w) => w.projectId)).toEqual([seed.id, created.id])
+  })
+})
+
+describe('watch', () => {
+  async function until(check: () => boolean, ms = 5_000): Promise<void> {
+    const end = Date.now() + ms
+    while (!check()) {
+      if (Date.now() > end) throw new Error('timed out waiting')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+
+  it('--task --exit-status follows a task from todo to completed and exits 0', async () => {
+    const p = service.control.createProject({ name: 'Follow' })
+    const t = service.control.addTask(p.id, { name: 'Follow me', status: 'todo', script: 'run-forever' })
+    const live = liveRun(['watch', '--task', t.id, '--project', p.id, '--exit-status', '--interval-ms', '100'])
+    await until(() => live.out().includes('To do'))
+    service.control.setTaskStatus(t.id, 'in_progress')
+    await until(() => live.out().includes('To do → In progress'))
+    service.control.setTaskStatus(t.id, 'completed')
+    const r = await live.done
+    expect(r.code).toBe(EXIT.ok)
+    expect(r.out).toContain('In progress → Completed')
+    expect(r.out).toContain(`Task ${t.id} ended: Completed`)
+  })
+
+  it('--task --exit-status exits 1 when the task fails; found through the watch list; JSON lines', async () => {
+    const dir = tempDir()
+    const p = service.control.createProject({ name: 'Failing' })
+    const t = service.control.addTask(p.id, { name: 'Doomed', status: 'in_progress', script: 'run-forever' })
+    await run(['watch-list', 'add', p.id], { env: { AGENT_TRAY_CONFIG_DIR: dir } })
+    const live = liveRun(['watch', '--task', t.id, '--exit-status', '--interval-ms', '100', '--json'], { AGENT_TRAY_CONFIG_DIR: dir })
+    await until(() => live.polls() >= 2)
+    service.control.setTaskStatus(t.id, 'failed')
+    const r = await live.done
+    expect(r.code).toBe(EXIT.taskNotCompleted)
+    const lines = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(lines).toContainEqual(expect.objectContaining({ kind: 'task-status', taskId: t.id, from: 'in_progress', to: 'failed' }))
+    expect(lines.at(-1)).toEqual({ kind: 'task-ended', taskId: t.id, projectId: p.id, status: 'failed' })
+  })
+
+  it('--task without --exit-status exits 0 whatever the end; an unknown task → not found', async () => {
+    const p = service.control.createProject({ name: 'Ended' })
+    const t = service.control.addTask(p.id, { name: 'Cancelled already', status: 'cancelled', script: 'cancel' })
+    const r = await run(['watch', '--task', t.id, '--project', p.id])
+    expect(r.code).toBe(EXIT.ok)
+    expect(r.out).toContain('ended: Cancelled')
+    const withStatus = await run(['watch', '--task', t.id, '--project', p.id, '--exit-status'])
+    expect(withStatus.code).toBe(EXIT.taskNotCompleted)
+    const unknown = await run(['watch', '--task', 'nope', '--project', p.id])
+    expect(unknown.code).toBe(EXIT.notFound)
+    const nowhere = await run(['watch', '--task', 'nope'], { env: { AGENT_TRAY_CONFIG_DIR: tempDir() } })
+    expect(nowhere.code).toBe(EXIT.notFound)
+    expect(oneErrorLine(nowhere)).toContain('--project')
+  })
+
+  it('watch <projectId> prints one line per change until stopped', async () => {
+    const p = service.control.createProject({ name: 'Live' })
+    const t = service.control.addTask(p.id, { name: 'Live task', status: 'todo', script: 'run-forever' })
+    const live = liveRun(['watch', p.id, '--interval-ms', '100'])
+    await until(() => live.polls() >= 1)
+    service.control.setTaskStatus(t.id, 'in_progress')
+    await until(() => live.out().includes('To do → In progress'))
+    live.stop()
+    const r = await live.done
+    expect(r.code).toBe(EXIT.ok)
+    expect(r.err).toContain(`Watching project ${p.id}`)
+    const line = r.out.split('\n').find((l) => l.includes('To do → In progress'))
+    expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ  ${p.id}  task ${t.id} Live task: To do → In progress$`))
+  })
+
+  it('watch --json prints JSON lines; without ids it watches the watch list, or says there is none', async () => {
+    const dir = tempDir()
+    const p = service.control.createProject({ name: 'Listed' })
+    const t = service.control.addTask(p.id, { name: 'Listed task', status: 'todo', script: 'run-forever' })
+    const env = { AGENT_TRAY_CONFIG_DIR: dir }
+    expect((await run(['watch'], { env })).code).toBe(EXIT.usage)
+    await run(['watch-list', 'add', p.id], { env })
+    const live = liveRun(['watch', '--json', '--interval-ms', '100'], env)
+    await until(() => live.polls() >= 1)
+    service.control.setTaskStatus(t.id, 'completed')
+    await until(() => live.out().includes('"to":"completed"'))
+    live.stop()
+    const r = await live.done
+    expect(r.code).toBe(EXIT.ok)
+    const events = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(events).toContainEqual(expect.objectContaining({ kind: 'task-status', projectId: p.id, taskId: t.id, from: 'todo', to: 'completed' }))
+  })
+})
+
+/** Runs a command in the background with its output readable while it runs. */
+function liveRun(args: string[], env: Record<string, string | undefined> = {}) {
+  const controller = new AbortController()
+  let out = ''
+  let polls = 0
+  const done = run(args, {
+    env,
+    signal: controller.signal,
+    deps: {
+      // A tee of the client, so the test knows when polls have happened.
+      createClient: (options) => {
+        const client = testClient(options)
+        return { ...client, listTasks: async (...a: Parameters<typeof client.listTasks>) => {
+          const r = await client.listTasks(...a)
+          polls++
+          return r
+        } }
+      }
+    },
+    onStdout: (s) => (out += s)
+  })
+  return { done, out: () => out, polls: () => polls, stop: () => controller.abort() }
+}
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer()
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r))
+  const port = (srv.address() as net.AddressInfo).port
+  await new Promise<void>((r) => srv.close(() => r()))
+  return port
+}
+
+describe('the key never leaks', () => {
+  it('appears in no output and no file after a round of commands, failing ones included', async () => {
+    const dir = tempDir()
+    const env = { AGENT_TRAY_CONFIG_DIR: dir }
+    const p = service.control.createProject({ name: 'Leak check' })
+    const t = service.control.addTask(p.id, { status: 'completed', script: 'complete' })
+    const outputs: RunResult[] = []
+    for (const args of [
+      ['watch-list', 'add', p.id], ['project', 'get', p.id], ['project', 'get', p.id, '--json'], ['tasks', p.id, '--json'],
+      ['steps', t.id], ['usage', t.id], ['usage', t.id, '--json'], ['publish', p.id, 'bad host'], ['project', 'get', 'missing', '--debug'],
+      ['watch', '--task', t.id], ['watch-list', 'list', '--json'], ['tasks', '--api-key', KEY], [`--api-key=${KEY}`]
+    ]) {
+      outputs.push(await run(args, { env }))
+    }
+    outputs.push(await run(['tasks', p.id, '--debug'], { env: { ...env, AGENT_TRAY_BASE_URL: `http://127.0.0.1:${await freePort()}` } }))
+    outputs.push(await run(['project', 'get', p.id, '--api-key-stdin', '--debug'], { env: { ...env, AGENT_TRAY_API_KEY: undefined }, stdin: KEY }))
+    expect(outputs.filter((o) => o.code === 0).length).toBeGreaterThan(5)
+    expect(outputs.filter((o) => o.code !== 0).length).toBeGreaterThan(3)
+    for (const o of outputs) {
+      expect(o.out).not.toContain(KEY)
+      expect(o.err).not.toContain(KEY)
+    }
+    const files = filesUnder(dir)
+    expect(files.length).toBeGreaterThan(0)
+    for (const f of files) expect(f.text, f.file).not.toContain(KEY)
+  })
+})

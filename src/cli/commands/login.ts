@@ -1,0 +1,67 @@
+// `login` and `logout`: the API key of a connection, kept in the system keychain. The key is read
+// from a prompt without echo (on a terminal) or from stdin, checked against the service before
+// anything is stored, and never printed.
+import { setActiveConnection } from '../../core/settings/edit'
+import type { Connection } from '../../shared/settings'
+import {
+  openSecrets,
+  printJson,
+  readKeyFromStdin,
+  remember,
+  requestedBaseUrl,
+  resolveConnection,
+  storeConnection,
+  withKeychain,
+  type Context
+} from '../context'
+import { authError, usageError } from '../errors'
+import { EXIT, type ExitCode } from '../exit-codes'
+
+export interface LoginFlags {
+  name?: string
+}
+
+export async function loginCommand(ctx: Context, flags: LoginFlags): Promise<ExitCode> {
+  const baseUrl = requestedBaseUrl(ctx)
+  if (baseUrl === undefined) {
+    const settings = (await ctx.deps.settings()).read()
+    if (settings.connections.length === 0) throw usageError('Which service? Give its URL: `agent-tray login --base-url URL`.')
+  }
+  const { connection, stored } = await resolveConnection(ctx)
+  // Fail before asking for the key when there is nowhere to keep it.
+  const secrets = await openSecrets(ctx)
+  await withKeychain(ctx, () => secrets.get(connection.id))
+
+  const apiKey = await readKey(ctx, connection)
+  const client = ctx.deps.createClient({ baseUrl: connection.baseUrl, apiKey })
+  let accepted: boolean
+  try {
+    accepted = await client.checkKey()
+  } finally {
+    await client.close()
+  }
+  if (!accepted) throw authError(`The service at ${connection.baseUrl} rejected this API key; nothing was stored.`)
+
+  const saved = stored && flags.name === undefined ? connection : await storeConnection(ctx, connection, flags.name)
+  await withKeychain(ctx, () => secrets.set(saved.id, apiKey))
+  await (await ctx.deps.settings()).update((draft) => setActiveConnection(draft, saved.id))
+  if (ctx.opts.json) printJson(ctx, { loggedIn: true, connection: saved })
+  else ctx.io.stdout.write(`Logged in to ${saved.baseUrl} (${saved.name}). The API key is in the system keychain.\n`)
+  return EXIT.ok
+}
+
+async function readKey(ctx: Context, connection: Connection): Promise<string> {
+  if (ctx.opts.apiKeyStdin || !ctx.io.isTTY) return readKeyFromStdin(ctx)
+  const typed = (await ctx.deps.promptHidden(`API key for ${connection.baseUrl}: `)).trim()
+  if (typed === '') throw usageError('No API key was entered; nothing was stored.')
+  return remember(ctx, typed)
+}
+
+export async function logoutCommand(ctx: Context): Promise<ExitCode> {
+  const { connection, stored } = await resolveConnection(ctx)
+  const removed = stored ? await withKeychain(ctx, (s) => s.delete(connection.id)) : false
+  if (ctx.opts.json) printJson(ctx, { loggedOut: removed, connection })
+  else if (removed) ctx.io.stdout.write(`Logged out of ${connection.baseUrl}: its API key was removed from the keychain.\n`)
+  else ctx.io.stdout.write(`No API key was stored for ${connection.baseUrl}.\n`)
+  return EXIT.ok
+}

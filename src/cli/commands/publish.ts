@@ -1,0 +1,21 @@
+// `publish <projectId> <hostname>`: checked against the connection's publishing domain when it is
+// known, so a bad hostname is explained before anything is sent.
+import { checkPublishHostname } from '../../shared/hostname'
+import { printJson, withClient, type Context } from '../context'
+import { CliError } from '../errors'
+import { EXIT, type ExitCode } from '../exit-codes'
+import { renderPublish } from '../render'
+
+export async function publishCommand(ctx: Context, projectId: string, hostname: string): Promise<ExitCode> {
+  return withClient(ctx, async ({ client, connection }) => {
+    if (connection.publishingDomain !== '') {
+      const reasons = checkPublishHostname(hostname, connection.publishingDomain)
+      if (reasons.length > 0) throw new CliError(EXIT.publishFailed, `Not published: ${reasons.join(' ')}`)
+    }
+    const result = await client.publish(projectId, hostname)
+    if (ctx.opts.json) printJson(ctx, result)
+    else if (result.status === 'success') ctx.io.stdout.write(renderPublish(result, hostname))
+    else ctx.io.stderr.write(`Publishing ${projectId} to ${hostname} failed: ${result.message.join(' ') || 'no reason given'}\n`)
+    return result.status === 'success' ? EXIT.ok : EXIT.publishFailed
+  })
+}

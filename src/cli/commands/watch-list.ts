@@ -1,0 +1,69 @@
+// `watch-list add|remove|list`: the projects watched on a connection, kept in the settings file the
+// tray app reads too.
+import { unwatchProject, watchProject } from '../../core/settings/edit'
+import type { WatchedProject } from '../../shared/settings'
+import { printJson, resolveConnection, storeConnection, withClient, type Context } from '../context'
+import { usageError } from '../errors'
+import { EXIT, type ExitCode } from '../exit-codes'
+import { renderTable } from '../table'
+
+/** Adds a project to a connection's watch list (or refreshes its name); true when it was new. */
+export async function addWatched(ctx: Context, connectionId: string, projectId: string, name: string): Promise<boolean> {
+  const store = await ctx.deps.settings()
+  let added = false
+  await store.update((draft) => {
+    added = !(draft.watched[connectionId] ?? []).some((w) => w.projectId === projectId)
+    watchProject(draft, connectionId, projectId, ctx.deps.now(), { name })
+  })
+  return added
+}
+
+export async function watchedProjects(ctx: Context, connectionId: string): Promise<WatchedProject[]> {
+  return (await ctx.deps.settings()).read().watched[connectionId] ?? []
+}
+
+export async function watchListAdd(ctx: Context, projectIds: string[]): Promise<ExitCode> {
+  // Each project is fetched first: a typo must not end up watched (and failing) forever.
+  return withClient(ctx, async ({ client, connection, stored }) => {
+    const projects = []
+    for (const id of projectIds) projects.push(await client.getProject(id))
+    const connectionId = stored ? connection.id : (await storeConnection(ctx, connection)).id
+    const entries: WatchedProject[] = []
+    for (const project of projects) {
+      const isNew = await addWatched(ctx, connectionId, project.id, project.name)
+      if (!ctx.opts.json) {
+        ctx.io.stdout.write(`${isNew ? 'Watching' : 'Already watching'} ${project.id} (${project.name}).\n`)
+      }
+      const entry = (await watchedProjects(ctx, connectionId)).find((w) => w.projectId === project.id)
+      if (entry) entries.push(entry)
+    }
+    if (ctx.opts.json) printJson(ctx, entries)
+    return EXIT.ok
+  })
+}
+
+export async function watchListRemove(ctx: Context, projectIds: string[]): Promise<ExitCode> {
+  const { connection, stored } = await resolveConnection(ctx)
+  const before = stored ? await watchedProjects(ctx, connection.id) : []
+  const unknown = projectIds.filter((id) => !before.some((w) => w.projectId === id))
+  if (unknown.length > 0) throw usageError(`Not watched on ${connection.baseUrl}: ${unknown.join(', ')}.`)
+  const store = await ctx.deps.settings()
+  await store.update((draft) => {
+    for (const id of projectIds) unwatchProject(draft, connection.id, id)
+  })
+  if (ctx.opts.json) printJson(ctx, { removed: projectIds })
+  else for (const id of projectIds) ctx.io.stdout.write(`Stopped watching ${id}.\n`)
+  return EXIT.ok
+}
+
+export async function watchListList(ctx: Context): Promise<ExitCode> {
+  const { connection, stored } = await resolveConnection(ctx)
+  const list = stored ? await watchedProjects(ctx, connection.id) : []
+  if (ctx.opts.json) printJson(ctx, list)
+  else if (list.length === 0) ctx.io.stdout.write(`No watched projects on ${connection.baseUrl}.\n`)
+  else {
+    const rows = list.map((w) => [w.projectId, w.muted ? 'muted' : '', w.addedAt, w.name])
+    ctx.io.stdout.write(renderTable(['PROJECT', 'MUTED', 'ADDED', 'NAME'], rows))
+  }
+  return EXIT.ok
+}

@@ -1,0 +1,120 @@
+// `watch [projectId...]`: one line (or JSON line) per change in the watched projects until Ctrl-C.
+// `watch --task ID [--exit-status]`: follows one task to its end, exiting like `gh run watch`.
+import type { MonitorEvent } from '../../shared/monitor'
+import { Monitor } from '../../core/monitor/monitor'
+import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
+import { isEnded, taskStatusLabel } from '../../shared/status'
+import { withClient, type Context } from '../context'
+import { notFoundError, usageError } from '../errors'
+import { EXIT, type ExitCode } from '../exit-codes'
+import { follow } from '../follow'
+import { renderEvent } from '../render'
+import { findTask } from './find-task'
+import { watchedProjects } from './watch-list'
+
+export interface WatchFlags {
+  task?: string
+  project?: string
+  exitStatus?: boolean
+  intervalMs?: number
+}
+
+/** For --task: how often the task's project is polled unless --interval-ms says otherwise. */
+export const DEFAULT_INTERVAL_MS = 5_000
+
+export async function watchCommand(ctx: Context, projectIds: string[], flags: WatchFlags): Promise<ExitCode> {
+  if (flags.task !== undefined) {
+    if (projectIds.length > 0) throw usageError('Give either project ids or --task, not both.')
+    return watchTask(ctx, flags.task, { ...flags, intervalMs: flags.intervalMs ?? DEFAULT_INTERVAL_MS })
+  }
+  if (flags.exitStatus) throw usageError('--exit-status needs --task ID.')
+  if (flags.project !== undefined) projectIds = [...projectIds, flags.project]
+  return withClient(ctx, async (c) => {
+    let ids = projectIds
+    if (ids.length === 0) {
+      ids = c.stored ? (await watchedProjects(ctx, c.connection.id)).map((w) => w.projectId) : []
+      if (ids.length === 0) {
+        throw usageError('No projects to watch: give project ids, or add some with `agent-tray watch-list add ID`.')
+      }
+    }
+    const settings = c.stored ? (await ctx.deps.settings()).read() : undefined
+    const budgets = new Map((settings?.watched[c.connection.id] ?? []).map((w) => [w.projectId, w.budgetUsd]))
+    const polling = { ...(settings?.polling ?? DEFAULT_POLLING_PREFS) }
+    if (flags.intervalMs !== undefined) polling.activeIntervalMs = polling.idleIntervalMs = flags.intervalMs
+    if (!ctx.opts.json) {
+      const what = ids.length === 1 ? `project ${ids[0]}` : `${ids.length} projects`
+      ctx.io.stderr.write(`Watching ${what} on ${c.connection.baseUrl} (Ctrl-C to stop).\n`)
+    }
+    // The tray's own monitor: the same schedule, backoff, change detection and budget checks.
+    const monitor = new Monitor({
+      connectionId: c.connection.id,
+      source: c.client,
+      projects: ids.map((projectId) => ({ projectId, budgetUsd: budgets.get(projectId) ?? null })),
+      polling
+    })
+    monitor.on('event', (e) => printEvent(ctx, e))
+    monitor.start()
+    // The monitor's timers never keep a process alive on their own: this wait does, until Ctrl-C.
+    await untilAborted(ctx.deps.signal)
+    monitor.dispose()
+    return EXIT.ok
+  })
+}
+
+function untilAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const keepAlive = setInterval(() => {}, 1 << 30)
+    const done = () => {
+      clearInterval(keepAlive)
+      resolve()
+    }
+    if (!signal) return
+    if (signal.aborted) return done()
+    signal.addEventListener('abort', done, { once: true })
+  })
+}
+
+function printEvent(ctx: Context, e: MonitorEvent): void {
+  ctx.io.stdout.write((ctx.opts.json ? JSON.stringify(e) : renderEvent(e)) + '\n')
+}
+
+async function watchTask(ctx: Context, taskId: string, flags: WatchFlags & { intervalMs: number }): Promise<ExitCode> {
+  return withClient(ctx, async (c) => {
+    const first = await findTask(ctx, c, taskId, flags.project)
+    const projectId = first.project_id
+    if (!ctx.opts.json) {
+      ctx.io.stdout.write(`Task ${first.id} (${first.name}) in project ${projectId}: ${taskStatusLabel(first.status, first.status_raw)}\n`)
+    }
+    let status = first.status
+    let statusRaw = first.status_raw
+    if (!isEnded(status)) {
+      const outcome = await follow({
+        client: c.client,
+        connectionId: c.connection.id,
+        projectIds: [projectId],
+        intervalMs: flags.intervalMs,
+        ...(ctx.deps.signal ? { signal: ctx.deps.signal } : {}),
+        sleep: ctx.deps.sleep,
+        now: ctx.deps.now,
+        onEvent: (e) => {
+          if ('taskId' in e && e.taskId === taskId) printEvent(ctx, e)
+        },
+        onRetry: (_projectId, error) => ctx.io.stderr.write(`${error.message} (trying again)\n`),
+        until: (latest) => {
+          const task = latest.get(projectId)?.find((t) => t.id === taskId)
+          if (!task) throw notFoundError(`Task ${taskId} is no longer among the tasks of project ${projectId}.`)
+          status = task.status
+          statusRaw = task.status_raw
+          return isEnded(task.status)
+        }
+      })
+      if (outcome === 'stopped') return EXIT.interrupted
+    }
+    const label = taskStatusLabel(status, statusRaw)
+    if (ctx.opts.json) ctx.io.stdout.write(JSON.stringify({ kind: 'task-ended', taskId, projectId, status }) + '\n')
+    else ctx.io.stdout.write(`Task ${taskId} ended: ${label}\n`)
+    if (!flags.exitStatus) return EXIT.ok
+    return status === 'completed' ? EXIT.ok : EXIT.taskNotCompleted
+  })
+}
+

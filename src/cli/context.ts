@@ -1,0 +1,176 @@
+// What every command starts from: the global options, the connection they point at, and the API
+// key (keychain, environment or stdin — never an argument).
+import {
+  addConnection,
+  findConnectionByUrl,
+  normalizeBaseUrl as normalizeStoredUrl,
+  SettingsEditError,
+  updateConnection
+} from '../core/settings/edit'
+import type { Connection } from '../shared/settings'
+import type { CliClient, CliDeps, SecretPort } from './deps'
+import { authError, keychainError, usageError } from './errors'
+import { readAll, type CliIo } from './io'
+
+export interface GlobalOptions {
+  baseUrl?: string
+  apiKeyStdin?: boolean
+  json?: boolean
+  debug?: boolean
+}
+
+export interface Context {
+  io: CliIo
+  deps: CliDeps
+  opts: GlobalOptions
+  /** Every secret seen in this run, so the output can be scrubbed of them. */
+  secrets: string[]
+}
+
+export const BASE_URL_ENV = 'AGENT_TRAY_BASE_URL'
+export const API_KEY_ENV = 'AGENT_TRAY_API_KEY'
+
+/** The base URL as stored ("https://x.test/" → "https://x.test"); a usage error for anything else. */
+export function normalizeBaseUrl(raw: string): string {
+  let url: string
+  try {
+    url = normalizeStoredUrl(raw)
+  } catch (e) {
+    if (e instanceof SettingsEditError) throw usageError(`Bad base URL: ${e.message}.`)
+    throw e
+  }
+  const parsed = URL.parse(url)
+  if (parsed && (parsed.username || parsed.password)) throw usageError('The base URL must not carry a user name or password.')
+  return url
+}
+
+export interface Resolved {
+  connection: Connection
+  /** false for a base URL that no stored connection has (nothing was written). */
+  stored: boolean
+}
+
+/** The base URL asked for by --base-url or AGENT_TRAY_BASE_URL, if any. */
+export function requestedBaseUrl(ctx: Context): string | undefined {
+  const raw = ctx.opts.baseUrl ?? ctx.io.env[BASE_URL_ENV]
+  return raw !== undefined && raw.trim() !== '' ? normalizeBaseUrl(raw) : undefined
+}
+
+/**
+ * The connection a command talks to: --base-url, else AGENT_TRAY_BASE_URL, else the active one.
+ * A base URL is matched against the stored connections; one that none has is used as it is
+ * (`stored: false`) — only `login` and `watch-list add` save it.
+ */
+export async function resolveConnection(ctx: Context): Promise<Resolved> {
+  const baseUrl = requestedBaseUrl(ctx)
+  const settings = (await ctx.deps.settings()).read()
+  if (baseUrl !== undefined) {
+    const found = findConnectionByUrl(settings, baseUrl)
+    if (found) return { connection: found, stored: true }
+    const connection: Connection = { id: ctx.deps.newId(), name: URL.parse(baseUrl)?.host ?? baseUrl, baseUrl, publishingDomain: '' }
+    return { connection, stored: false }
+  }
+  const active =
+    settings.connections.find((c) => c.id === settings.activeConnectionId) ??
+    (settings.connections.length === 1 ? settings.connections[0] : undefined)
+  if (!active) {
+    throw usageError(`No service is set up: run \`agent-tray login --base-url URL\`, or pass --base-url or set ${BASE_URL_ENV}.`)
+  }
+  return { connection: active, stored: true }
+}
+
+/** Saves a connection that was found by base URL only; returns the stored one (another process may have added it meanwhile). */
+export async function storeConnection(ctx: Context, connection: Connection, name?: string): Promise<Connection> {
+  const store = await ctx.deps.settings()
+  const after = await store.update((draft) => {
+    const existing = findConnectionByUrl(draft, connection.baseUrl)
+    if (existing) {
+      if (name !== undefined) updateConnection(draft, existing.id, { name })
+      return
+    }
+    addConnection(draft, { baseUrl: connection.baseUrl, name: name ?? connection.name, publishingDomain: connection.publishingDomain }, connection.id)
+  })
+  return findConnectionByUrl(after, connection.baseUrl) ?? connection
+}
+
+/** Opens the keychain, turning "no keychain here" into its one-line error. */
+export async function openSecrets(ctx: Context): Promise<SecretPort> {
+  try {
+    return await ctx.deps.secrets()
+  } catch (e) {
+    if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable()
+    throw e
+  }
+}
+
+export function keychainUnavailable(): Error {
+  return keychainError(
+    `No keychain is reachable to hold the API key (is a Secret Service such as gnome-keyring running?). Use ${API_KEY_ENV} or --api-key-stdin instead.`
+  )
+}
+
+/** Runs a keychain call, turning "no keychain here" into its one-line error. */
+export async function withKeychain<T>(ctx: Context, run: (secrets: SecretPort) => Promise<T>): Promise<T> {
+  const secrets = await openSecrets(ctx)
+  try {
+    return await run(secrets)
+  } catch (e) {
+    if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable()
+    throw e
+  }
+}
+
+/** Reads a key from stdin: the first line, trimmed. */
+export async function readKeyFromStdin(ctx: Context): Promise<string> {
+  const text = await readAll(ctx.io.stdin)
+  const key = (text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim()
+  if (key === '') throw usageError('No API key on standard input.')
+  return remember(ctx, key)
+}
+
+export function remember(ctx: Context, key: string): string {
+  if (!ctx.secrets.includes(key)) ctx.secrets.push(key)
+  return key
+}
+
+/** The API key: --api-key-stdin, else AGENT_TRAY_API_KEY, else the keychain entry of the connection. */
+export async function resolveApiKey(ctx: Context, resolved: Resolved): Promise<string> {
+  if (ctx.opts.apiKeyStdin) return readKeyFromStdin(ctx)
+  const fromEnv = ctx.io.env[API_KEY_ENV]
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return remember(ctx, fromEnv.trim())
+  const { connection } = resolved
+  const key = resolved.stored ? await withKeychain(ctx, (s) => s.get(connection.id)) : null
+  if (key === null || key === '') {
+    const login = resolved.stored && !ctx.opts.baseUrl && !ctx.io.env[BASE_URL_ENV] ? 'agent-tray login' : `agent-tray login --base-url ${connection.baseUrl}`
+    throw authError(`No API key for ${connection.baseUrl}: run \`${login}\`, set ${API_KEY_ENV}, or pipe it with --api-key-stdin.`)
+  }
+  return remember(ctx, key)
+}
+
+export interface Connected {
+  connection: Connection
+  stored: boolean
+  client: CliClient
+}
+
+/** The connection, its key and a client for it; close the client when done (see withClient). */
+export async function connect(ctx: Context): Promise<Connected> {
+  const resolved = await resolveConnection(ctx)
+  const apiKey = await resolveApiKey(ctx, resolved)
+  const client = ctx.deps.createClient({ baseUrl: resolved.connection.baseUrl, apiKey })
+  return { ...resolved, client }
+}
+
+export async function withClient<T>(ctx: Context, run: (c: Connected) => Promise<T>): Promise<T> {
+  const connected = await connect(ctx)
+  try {
+    return await run(connected)
+  } finally {
+    await connected.client.close()
+  }
+}
+
+/** The `--json` form of a command's result: one JSON document, indented for reading. */
+export function printJson(ctx: Context, value: unknown): void {
+  ctx.io.stdout.write(JSON.stringify(value, null, 2) + '\n')
+}

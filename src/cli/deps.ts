@@ -1,0 +1,40 @@
+// What the commands need from the core, as small interfaces: main.ts wires the real parts,
+// tests may wire the same real parts against a temp dir and a test keyring.
+import type { ServiceClient } from '../core/client'
+import type { Settings } from '../shared/settings'
+
+export type CliClient = ServiceClient
+
+export interface ClientOptions {
+  baseUrl: string
+  apiKey: string
+}
+
+/** What the commands use of the core's SettingsStore. */
+export interface SettingsPort {
+  read(): Settings
+  update(mutate: (draft: Settings) => void): Promise<Settings>
+  takeNotices(): string[]
+}
+
+export interface SecretPort {
+  get(connectionId: string): Promise<string | null>
+  set(connectionId: string, apiKey: string): Promise<void>
+  delete(connectionId: string): Promise<boolean>
+}
+
+export interface CliDeps {
+  createClient(options: ClientOptions): CliClient
+  /** Opened on first use: commands that need no settings never touch the file. */
+  settings(): Promise<SettingsPort>
+  /** Opened on first use; throws (see isKeychainUnavailable) when no keychain can be reached. */
+  secrets(): SecretPort | Promise<SecretPort>
+  isKeychainUnavailable(error: unknown): boolean
+  /** Asks for a secret on the terminal without echoing it. */
+  promptHidden(question: string): Promise<string>
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /** Ends `watch` (Ctrl-C in main, the test in tests). */
+  signal?: AbortSignal
+  now(): Date
+  newId(): string
+}

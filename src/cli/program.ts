@@ -1,0 +1,202 @@
+// The command line: commander parses, a handler runs, and every failure becomes one line on
+// stderr and its exit code (exit-codes.ts). Nothing here touches the process: io and deps come in.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { isServiceError } from '../core/client'
+import { SettingsEditError } from '../core/settings/edit'
+import { projectCreate, projectGet, projectUpdate } from './commands/project'
+import { loginCommand, logoutCommand } from './commands/login'
+import { publishCommand } from './commands/publish'
+import { stepsCommand, tasksCommand } from './commands/tasks'
+import { usageCommand } from './commands/usage'
+import { watchCommand } from './commands/watch'
+import { watchListAdd, watchListList, watchListRemove } from './commands/watch-list'
+import { API_KEY_ENV, BASE_URL_ENV, type Context, type GlobalOptions } from './context'
+import type { CliDeps } from './deps'
+import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
+import { EXIT, EXIT_CODES_HELP, exitCodeForServiceError, type ExitCode } from './exit-codes'
+import { redact, redactingIo, type CliIo } from './io'
+
+/** `--api-key`, `--api-key=…`, `--apikey`, `--api_key`: refused before parsing, so no parser message can echo the value. */
+const API_KEY_FLAG = /^--api[-_]?key(=|$)/i
+
+function intervalMs(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 100 || n > 86_400_000) throw new InvalidArgumentError('give a whole number of milliseconds, at least 100.')
+  return n
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value]
+}
+
+export async function runCli(argv: readonly string[], rawIo: CliIo, deps: CliDeps): Promise<number> {
+  // Settings are opened on first use and once: commands that need none never touch the file.
+  let settings: ReturnType<CliDeps['settings']> | undefined
+  const ctx: Context = { io: rawIo, deps: { ...deps, settings: () => (settings ??= deps.settings()) }, opts: {}, secrets: [] }
+  // Every line written goes through the scrubber, whatever the error path.
+  const envKey = rawIo.env[API_KEY_ENV]
+  if (envKey && envKey.trim() !== '') ctx.secrets.push(envKey.trim())
+  const io = redactingIo(rawIo, () => ctx.secrets)
+  ctx.io = io
+
+  if (argv.some((a) => API_KEY_FLAG.test(a))) {
+    io.stderr.write(`agent-tray: --api-key is not accepted. ${API_KEY_FLAG_MESSAGE}\n`)
+    return EXIT.usage
+  }
+
+  let code: ExitCode = EXIT.ok
+  const program = buildProgram(ctx, (c) => (code = c))
+  try {
+    await program.parseAsync([...argv], { from: 'user' })
+    for (const notice of settings ? (await settings).takeNotices() : []) io.stderr.write(`agent-tray: ${notice}\n`)
+    return code
+  } catch (e) {
+    return report(ctx, e)
+  }
+}
+
+function report(ctx: Context, e: unknown): number {
+  const { io } = ctx
+  if (e instanceof CommanderError) {
+    // Help and --version end here too, with their own exit code 0.
+    return e.exitCode === 0 ? EXIT.ok : EXIT.usage
+  }
+  const say = (message: string): void => {
+    io.stderr.write(`agent-tray: ${message.replace(/\s*\n\s*/g, ' ')}\n`)
+    if (ctx.opts.debug && e instanceof Error && e.stack) io.stderr.write(redact(e.stack, ctx.secrets) + '\n')
+  }
+  if (isCliError(e)) {
+    say(e.message)
+    return e.exitCode
+  }
+  if (isServiceError(e)) {
+    say(e.message)
+    return exitCodeForServiceError(e.kind)
+  }
+  if (e instanceof SettingsEditError) {
+    say(e.message)
+    return EXIT.usage
+  }
+  if (ctx.deps.isKeychainUnavailable(e)) {
+    say(`No keychain is reachable to hold the API key. Use ${API_KEY_ENV} or --api-key-stdin instead.`)
+    return EXIT.keychainUnavailable
+  }
+  say(`Unexpected error: ${e instanceof Error ? e.message : String(e)}${ctx.opts.debug ? '' : ' (run with --debug for details)'}`)
+  return EXIT.internal
+}
+
+function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command {
+  const { io } = ctx
+  const program = new Command('agent-tray')
+  program
+    .description('Watch and drive the AI coding agent service from the terminal.')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // Commander quotes the offending argument; `--x=value` must not echo a value.
+      outputError: (s, write) => write(s.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'").trimEnd() + ' (see agent-tray --help)\n')
+    })
+    .option('--base-url <url>', `the service URL (default: ${BASE_URL_ENV}, else the active connection)`)
+    .option('--api-key-stdin', `read the API key from standard input (else ${API_KEY_ENV}, else the keychain)`)
+    .option('--json', 'print JSON for scripts (JSON lines for watch)')
+    .option('--debug', 'print stack traces of errors')
+    .addHelpText(
+      'after',
+      `\nThe API key is never an argument: use \`agent-tray login\`, ${API_KEY_ENV}, or --api-key-stdin.\n\n${EXIT_CODES_HELP}\n`
+    )
+    .hook('preAction', (_root, action) => {
+      ctx.opts = action.optsWithGlobals<GlobalOptions>()
+    })
+
+  const run =
+    <A extends unknown[]>(handler: (...args: A) => Promise<ExitCode>) =>
+    async (...args: A) => {
+      setCode(await handler(...args))
+    }
+
+  const project = program.command('project').description('create, show or update a project')
+  project
+    .command('create')
+    .description('create a project')
+    .option('--name <name>', 'project name')
+    .option('--description <text>', 'project description')
+    .option('--software-product-id <id>', 'software product the project belongs to')
+    .option('--project-type <type>', 'project type (web)')
+    .option('--text-requirement <text>', 'text requirements for the agent')
+    .option('--file-url <url>', 'URL of an image for the requirements (repeatable)', collect)
+    .option('--user-email <email>', 'user e-mail from the client application')
+    .option('--return-url <url>', 'URL the prebuilt interface sends the user back to')
+    .option('--ref-id <id>', 'reference id from the client application')
+    .option('--watch', 'also add the new project to the watch list')
+    .action(run((flags: Parameters<typeof projectCreate>[1]) => projectCreate(ctx, flags)))
+  project
+    .command('get')
+    .description('show a project')
+    .argument('<projectId>')
+    .action(run((id: string) => projectGet(ctx, id)))
+  project
+    .command('update')
+    .description('change a project (only these five fields can change)')
+    .argument('<projectId>')
+    .option('--name <name>', 'project name')
+    .option('--description <text>', 'project description')
+    .option('--user-email <email>', 'user e-mail')
+    .option('--return-url <url>', 'return URL')
+    .option('--ref-id <id>', 'reference id')
+    .action(run((id: string, flags: Parameters<typeof projectUpdate>[2]) => projectUpdate(ctx, id, flags)))
+
+  program
+    .command('tasks')
+    .description("list a project's tasks")
+    .argument('<projectId>')
+    .action(run((id: string) => tasksCommand(ctx, id)))
+  program
+    .command('steps')
+    .description("list a task's steps")
+    .argument('<taskId>')
+    .action(run((id: string) => stepsCommand(ctx, id)))
+  program
+    .command('usage')
+    .description("a task's tokens and cost per call, per model and in total")
+    .argument('<taskId>')
+    .option('--project <projectId>', "the task's project, to compare with its total_price (default: searched in the watch list)")
+    .action(run((id: string, flags: { project?: string }) => usageCommand(ctx, id, flags)))
+  program
+    .command('publish')
+    .description('publish a project to a sub-domain of the service')
+    .argument('<projectId>')
+    .argument('<hostname>', 'e.g. my-app.<publishing domain>')
+    .action(run((id: string, hostname: string) => publishCommand(ctx, id, hostname)))
+  program
+    .command('watch')
+    .description('print changes as they happen (default: the watched projects); with --task, follow one task to its end')
+    .argument('[projectIds...]')
+    .option('--task <taskId>', 'follow this task until it ends')
+    .option('--project <projectId>', "the task's project (default: searched in the watch list)")
+    .option('--exit-status', 'with --task: exit 1 unless the task completed')
+    .addOption(new Option('--interval-ms <ms>', 'time between polls').argParser(intervalMs))
+    .action(run((ids: string[], flags: Parameters<typeof watchCommand>[2]) => watchCommand(ctx, ids, flags)))
+
+  program
+    .command('login')
+    .description('store the API key of a service in the system keychain (asked without echo, or read from stdin)')
+    .option('--name <name>', 'a name for this connection')
+    .action(run((flags: { name?: string }) => loginCommand(ctx, flags)))
+  program
+    .command('logout')
+    .description("remove the connection's API key from the keychain")
+    .action(run(() => logoutCommand(ctx)))
+
+  const list = program.command('watch-list').description('the projects watched by the tray app and `watch`')
+  list
+    .command('add')
+    .argument('<projectIds...>')
+    .action(run((ids: string[]) => watchListAdd(ctx, ids)))
+  list
+    .command('remove')
+    .argument('<projectIds...>')
+    .action(run((ids: string[]) => watchListRemove(ctx, ids)))
+  list.command('list').action(run(() => watchListList(ctx)))
+  return program
+}

@@ -1,0 +1,30 @@
+// The real parts behind the commands: the core's service client, settings store and keychain.
+import { randomUUID } from 'node:crypto'
+import { createServiceClient } from '../core/client'
+import { openSettings } from '../core/settings/store'
+import { settingsDir } from '../core/settings/paths'
+import type { CliDeps, SecretPort } from './deps'
+import { sleep } from './follow'
+
+export interface RealDepsOptions {
+  env: Record<string, string | undefined>
+  signal?: AbortSignal
+  /** Asks for a secret without echo (main.ts wires the terminal). */
+  promptHidden(question: string): Promise<string>
+  secrets(): SecretPort | Promise<SecretPort>
+  isKeychainUnavailable(error: unknown): boolean
+}
+
+export function realDeps(o: RealDepsOptions): CliDeps {
+  return {
+    createClient: (options) => createServiceClient(options),
+    settings: () => openSettings({ dir: settingsDir(o.env) }),
+    secrets: o.secrets,
+    isKeychainUnavailable: o.isKeychainUnavailable,
+    promptHidden: o.promptHidden,
+    sleep,
+    now: () => new Date(),
+    newId: () => randomUUID(),
+    ...(o.signal ? { signal: o.signal } : {})
+  }
+}

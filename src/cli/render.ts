@@ -1,0 +1,155 @@
+// The human form of each result: aligned columns, status words, USD and tokens as the window shows
+// them (shared/format.ts). Pure: a result in, text out.
+import { formatTokens, formatUsd } from '../shared/format'
+import type { MonitorEvent } from '../shared/monitor'
+import type { Project, PublishResult, Task, TaskStep, UsageRecord } from '../shared/service'
+import type { TaskCost } from '../shared/cost'
+import { cacheReadTokensOf } from '../shared/cost'
+import { describeStepMetadata } from '../shared/step-metadata'
+import { isStepActive, stepStatusLabel, taskStatusLabel } from '../shared/status'
+import { alignRight, oneLine, renderFields, renderTable } from './table'
+
+const dash = (s: string): string => (s === '' ? '–' : s)
+
+export function renderProject(p: Project): string {
+  return renderFields([
+    ['ID', p.id],
+    ['Name', dash(p.name)],
+    ['Description', dash(oneLine(p.description, 200))],
+    ['Software product', dash(p.software_product_id)],
+    ['Type', dash(p.project_type)],
+    ['Template', dash(p.project_template_type)],
+    ['User e-mail', dash(p.user_email)],
+    ['Prebuilt URL', dash(p.prebuilt_url)],
+    ['Return URL', dash(p.return_url)],
+    ['Ref ID', dash(p.ref_id)],
+    ['Created', p.created_at],
+    ['Updated', p.updated_at]
+  ])
+}
+
+export function renderTasks(tasks: readonly Task[]): string {
+  if (tasks.length === 0) return 'No tasks yet.\n'
+  const rows = tasks.map((t) => {
+    const done = t.steps.filter((s) => !isStepActive(s.status)).length
+    return [t.id, taskStatusLabel(t.status, t.status_raw), `${done}/${t.steps.length}`, formatUsd(t.total_price), t.updated_at, oneLine(t.name)]
+  })
+  return renderTable(['ID', 'STATUS', 'STEPS', 'COST', 'UPDATED', 'NAME'], alignRight(rows, [3]))
+}
+
+/** One line for a step's tool metadata: "write src/app.ts", "$ npm test", or key=value pairs. */
+export function describeMetadata(metadata: Record<string, unknown>): string {
+  const view = describeStepMetadata(metadata)
+  switch (view.kind) {
+    case 'file':
+      return `${view.tool === 'read_file_from_sandbox' ? 'read' : 'write'} ${view.path}`
+    case 'directory':
+      return `list ${view.path === '' ? '/' : view.path}`
+    case 'command':
+      return `$ ${view.command}`
+    case 'replace':
+      return `replace "${view.pattern}" → "${view.newValue}" in ${view.files.join(', ')}`
+    case 'generic': {
+      const pairs = view.entries.map(([k, v]) => `${k}=${v}`).join(' ')
+      return [view.tool ?? '', pairs].filter((s) => s !== '').join(': ')
+    }
+    case 'none':
+      return ''
+  }
+}
+
+export function renderSteps(steps: readonly TaskStep[]): string {
+  if (steps.length === 0) return 'No steps yet.\n'
+  const rows = steps.map((s) => [
+    s.id,
+    stepStatusLabel(s.status, s.status_raw),
+    s.type === 'unknown' ? (s.type_raw ?? 'unknown') : (s.type ?? '–'),
+    oneLine(s.name, 40),
+    oneLine(describeMetadata(s.metadata), 80)
+  ])
+  return renderTable(['ID', 'STATUS', 'TYPE', 'NAME', 'DETAIL'], rows)
+}
+
+export interface UsageReport {
+  taskId: string
+  usages: UsageRecord[]
+  cost: TaskCost
+  /** Why total_price is unknown, when it is. */
+  totalNote?: string
+}
+
+export function renderUsage(r: UsageReport): string {
+  if (r.usages.length === 0) {
+    return `No usage records for task ${r.taskId}.\n` + (r.cost.totalPriceUsd !== null ? `Task total_price: ${formatUsd(r.cost.totalPriceUsd)}\n` : '')
+  }
+  const calls = r.usages.map((u) => [
+    u.created_at,
+    `${u.provider}/${u.model}`,
+    oneLine(u.remark, 30),
+    formatTokens(u.usage_metadata.input_tokens),
+    formatTokens(u.usage_metadata.output_tokens),
+    formatTokens(cacheReadTokensOf(u.usage_metadata)),
+    formatUsd(u.final_price)
+  ])
+  const models = r.cost.byModel.map((m) => [
+    `${m.provider}/${m.model}`,
+    String(m.calls),
+    formatTokens(m.inputTokens),
+    formatTokens(m.outputTokens),
+    formatTokens(m.cacheReadTokens),
+    formatUsd(m.costUsd)
+  ])
+  const c = r.cost
+  const out = [
+    `Calls (${c.calls}):`,
+    renderTable(['TIME', 'MODEL', 'REMARK', 'IN', 'OUT', 'CACHE READ', 'COST'], alignRight(calls, [3, 4, 5, 6])),
+    'By model:',
+    renderTable(['MODEL', 'CALLS', 'IN', 'OUT', 'CACHE READ', 'COST'], alignRight(models, [1, 2, 3, 4, 5])),
+    renderFields([
+      ['Input tokens', formatTokens(c.inputTokens)],
+      ['Output tokens', formatTokens(c.outputTokens)],
+      ['Cache-read tokens', formatTokens(c.cacheReadTokens)],
+      ['Total tokens', formatTokens(c.totalTokens)],
+      ['Sum of calls', formatUsd(c.usageSumUsd)],
+      ['Task total_price', c.totalPriceUsd === null ? `– (${r.totalNote ?? 'not known'})` : formatUsd(c.totalPriceUsd)]
+    ])
+  ]
+  if (c.mismatch) {
+    out.push(
+      `MISMATCH: the calls add up to ${formatUsd(c.mismatch.sum)} but the task's total_price is ${formatUsd(c.mismatch.total)} (difference ${formatUsd(c.mismatch.difference)}).\n`
+    )
+  }
+  return out.join('\n')
+}
+
+export function renderPublish(result: PublishResult, hostname: string): string {
+  const head = result.status === 'success' ? `Published to ${hostname}.` : `Publishing to ${hostname} failed.`
+  return [head, ...result.message.map((m) => `  ${m}`)].join('\n') + '\n'
+}
+
+/** One line per monitor event, time first, so a log reads top to bottom. */
+export function renderEvent(e: MonitorEvent): string {
+  const at = e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')
+  switch (e.kind) {
+    case 'task-added':
+      return `${at}  ${e.projectId}  task ${e.taskId} added: ${oneLine(e.taskName)} [${taskStatusLabel(e.status)}]`
+    case 'task-status':
+      return `${at}  ${e.projectId}  task ${e.taskId} ${oneLine(e.taskName)}: ${taskStatusLabel(e.from)} → ${taskStatusLabel(e.to)}`
+    case 'step-added':
+      return `${at}  ${e.projectId}  task ${e.taskId} step ${e.stepId} added: ${oneLine(e.stepName)} [${stepStatusLabel(e.status)}]`
+    case 'step-status':
+      return `${at}  ${e.projectId}  task ${e.taskId} step ${e.stepId} ${oneLine(e.stepName)}: ${stepStatusLabel(e.from)} → ${stepStatusLabel(e.to)}`
+    case 'task-price':
+      return `${at}  ${e.projectId}  task ${e.taskId} cost ${formatUsd(e.from)} → ${formatUsd(e.to)}`
+    case 'project-health': {
+      const h = e.health
+      if (h.state === 'error') return `${at}  ${e.projectId}  error: ${h.error.message} (next try ${h.nextPollAt})`
+      return `${at}  ${e.projectId}  ${h.state === 'ok' ? 'reachable' : 'unknown'}`
+    }
+    case 'budget':
+      return `${at}  ${e.projectId}  budget ${e.level === 'over' ? 'exceeded' : 'nearly reached'}: ${formatUsd(e.spentUsd)} of ${formatUsd(e.budgetUsd)}`
+    default:
+      return `${at}  ${(e as { projectId: string }).projectId}  ${(e as { kind: string }).kind}`
+  }
+}
+
