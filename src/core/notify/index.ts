@@ -1,0 +1,2 @@
+export { decideNotifications, inQuietHours, notifiableTransition, notificationsPaused } from './policy'
+export type { Notification, NotificationBatch, NotificationContext } from './policy'
