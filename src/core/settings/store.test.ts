@@ -4,6 +4,7 @@ import path from 'node:path'
 import Conf from 'conf'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ProjectSnapshot } from '../../shared/monitor'
+import type { Settings } from '../../shared/settings'
 import { addConnection, watchProject } from './edit'
 import { defaultSettings, settingsSchema } from './schema'
 import { openSettings, settingsConfOptions, SettingsValidationError } from './store'
@@ -24,7 +25,7 @@ const asides = () => fs.readdirSync(dir).filter((name) => name.startsWith('confi
 const onDisk = () => JSON.parse(fs.readFileSync(configPath(), 'utf8')) as Record<string, unknown>
 
 /** A valid file with two connections and three watched projects. */
-function goodFile(): Record<string, unknown> {
+function goodFile(): Settings {
   const s = defaultSettings()
   addConnection(s, { name: 'Work', baseUrl: 'https://api.work.example' }, 'c1')
   addConnection(s, { name: 'Home', baseUrl: 'https://api.home.example/' }, 'c2')
@@ -33,7 +34,7 @@ function goodFile(): Record<string, unknown> {
   watchProject(s, 'c2', 'p3', NOW, { muted: true })
   s.theme = 'dark'
   s.polling.activeIntervalMs = 3000
-  return { ...s }
+  return s
 }
 
 describe('openSettings', () => {
@@ -127,7 +128,7 @@ describe('damaged settings files', () => {
   })
 
   it('wrong types in places: only those fields are reset, field by field', async () => {
-    const file = goodFile() as ReturnType<typeof defaultSettings>
+    const file = goodFile()
     const damaged = {
       ...file,
       theme: 42,

@@ -6,6 +6,7 @@ import path from 'node:path'
 import Conf from 'conf'
 import type { LastSeenState, ProjectSnapshot } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
+import type { CiphertextStore } from '../secrets/types'
 import {
   describeRecovered,
   interpretConfig,
@@ -31,12 +32,6 @@ export interface ConfLike {
   store: Record<string, unknown>
 }
 
-/** Where safeStorage ciphertexts (base64) live: in config.json, out of `Settings`. */
-export interface CiphertextStore {
-  get(connectionId: string): Promise<string | null>
-  set(connectionId: string, ciphertext: string): Promise<void>
-  delete(connectionId: string): Promise<boolean>
-}
 
 export interface SettingsStore {
   readonly path: string
@@ -52,6 +47,7 @@ export interface SettingsStore {
   readBudgetsNotified(): BudgetsNotified
   /** Records (or with null, forgets) that a project's budget was notified. */
   setBudgetNotified(connectionId: string, projectId: string, budgetUsd: number | null): Promise<void>
+  /** safeStorage ciphertexts (base64), kept in config.json but out of `Settings`. */
   readonly ciphertexts: CiphertextStore
 }
 

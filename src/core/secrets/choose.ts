@@ -1,0 +1,68 @@
+// Which store keeps the API key in the tray app: the keychain when one answers, else Electron's
+// safeStorage (but not its `basic_text` backend, a fixed public password, unless the user
+// accepted it), else memory for this session only. The chosen store says which, and why.
+import { createKeytarSecretStore, probeKeychain } from './keytar-store'
+import { createSafeStorageSecretStore } from './safe-storage-store'
+import { createSessionSecretStore } from './session-store'
+import { firstLine, type CiphertextStore, type KeytarLike, type SafeStorageLike, type SecretStore } from './types'
+
+export interface ChooseSecretStoreOptions {
+  loadKeytar: () => Promise<KeytarLike>
+  /** Absent in the command line (no Electron). */
+  safeStorage?: SafeStorageLike
+  /** Settings.allowBasicTextSecrets. */
+  allowBasicText: boolean
+  ciphertexts: CiphertextStore
+  /** How long the keychain may take to answer the probe (an unlock prompt may be showing). */
+  probeTimeoutMs?: number
+}
+
+function sentenceCase(text: string): string {
+  return text.replace(/\.$/, '')
+}
+
+export async function chooseSecretStore(options: ChooseSecretStoreOptions): Promise<SecretStore> {
+  let keychainProblem: string
+  try {
+    const keytar = await options.loadKeytar()
+    await probeKeychain(keytar, options.probeTimeoutMs ?? 30_000)
+    return createKeytarSecretStore(keytar)
+  } catch (error) {
+    keychainProblem = sentenceCase(firstLine(error))
+  }
+
+  const safe = options.safeStorage
+  let safeProblem = "Electron's safeStorage is not available here"
+  if (safe) {
+    let available = false
+    try {
+      available = safe.isEncryptionAvailable()
+    } catch (error) {
+      safeProblem = `Electron's safeStorage failed: ${firstLine(error)}`
+    }
+    if (available) {
+      const backend = safe.getSelectedStorageBackend?.() ?? 'os'
+      if (backend !== 'basic_text') {
+        return createSafeStorageSecretStore(
+          safe,
+          options.ciphertexts,
+          `${keychainProblem}. Your API key is encrypted with Electron's safeStorage (${backend}) and kept in the settings file.`
+        )
+      }
+      if (options.allowBasicText) {
+        return createSafeStorageSecretStore(
+          safe,
+          options.ciphertexts,
+          `${keychainProblem}. As you allowed in Settings, your API key is kept in the settings file under basic_text, which uses a fixed password: anyone who can read that file can read your key.`
+        )
+      }
+      return createSessionSecretStore(
+        `${keychainProblem}. The only other store here is Electron's basic_text, which uses a fixed password, so your API key is kept for this session only. Allow basic_text in Settings to keep it across restarts.`
+      )
+    }
+    if (!safeProblem.includes('failed')) safeProblem = "Electron's safeStorage has no encryption available"
+  }
+  return createSessionSecretStore(
+    `${keychainProblem}. ${safeProblem}, so your API key is kept for this session only and will be asked for again after a restart.`
+  )
+}

@@ -1,0 +1,65 @@
+// The API key in the OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service
+// on Linux) through keytar: service `agent-tray`, account = connection id.
+import { firstLine, KEYCHAIN_SERVICE, KeychainUnavailableError, type KeytarLike, type SecretStore } from './types'
+
+function hint(platform: NodeJS.Platform): string {
+  if (platform === 'darwin') return 'is the login keychain unlocked?'
+  if (platform === 'win32') return 'is Windows Credential Manager available?'
+  return 'is gnome-keyring or KWallet running and unlocked?'
+}
+
+export function keychainUnavailable(cause: unknown, secret?: string, platform = process.platform) {
+  // No `cause`: the error must never carry anything that could hold the key.
+  return new KeychainUnavailableError(`No keychain is reachable (${hint(platform)}): ${firstLine(cause, secret)}`)
+}
+
+/** Loads keytar (a native module) on first use, with one clear line when it cannot load. */
+export async function loadKeytar(): Promise<KeytarLike> {
+  try {
+    const loaded = (await import('keytar')) as KeytarLike & { default?: KeytarLike }
+    return loaded.default ?? loaded
+  } catch (error) {
+    throw new KeychainUnavailableError(`The keychain library (keytar) could not load: ${firstLine(error)}`)
+  }
+}
+
+export function createKeytarSecretStore(keytar?: KeytarLike | (() => Promise<KeytarLike>)): SecretStore {
+  let loading: Promise<KeytarLike> | undefined
+  const library = (): Promise<KeytarLike> => {
+    if (typeof keytar === 'object') return Promise.resolve(keytar)
+    loading ??= (keytar ?? loadKeytar)()
+    return loading
+  }
+  /** Runs a keychain call; any failure becomes one line that never holds the key. */
+  async function call<T>(run: (k: KeytarLike) => Promise<T>, secret?: string): Promise<T> {
+    const k = await library()
+    try {
+      return await run(k)
+    } catch (error) {
+      throw keychainUnavailable(error, secret)
+    }
+  }
+  return {
+    backend: 'keychain',
+    detail: `Your API key is kept in the system keychain (service "${KEYCHAIN_SERVICE}").`,
+    get: (id) => call((k) => k.getPassword(KEYCHAIN_SERVICE, id)),
+    set: (id, apiKey) => call((k) => k.setPassword(KEYCHAIN_SERVICE, id, apiKey), apiKey),
+    delete: (id) => call((k) => k.deletePassword(KEYCHAIN_SERVICE, id)),
+    has: async (id) => (await call((k) => k.getPassword(KEYCHAIN_SERVICE, id))) !== null
+  }
+}
+
+/** Checks that a keychain answers (without reading any key of ours into memory for long). */
+export async function probeKeychain(keytar: KeytarLike, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)
+  })
+  try {
+    await Promise.race([keytar.findCredentials(KEYCHAIN_SERVICE), timeout])
+  } catch (error) {
+    throw keychainUnavailable(error)
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,57 @@
+// The API key's stores, behind one interface: the OS keychain (keytar), Electron's safeStorage
+// (adapted in src/main), or memory for this session only. The key goes in and out of these and
+// nowhere else: never into an error message, a log, the settings object or the renderer.
+import type { SecretBackend } from '../../shared/settings'
+
+/** The keychain service name; the account is the connection id. */
+export const KEYCHAIN_SERVICE = 'agent-tray'
+
+export interface SecretStore {
+  readonly backend: SecretBackend
+  /** One plain sentence for the user: where the key is kept, and why there. */
+  readonly detail: string
+  get(connectionId: string): Promise<string | null>
+  set(connectionId: string, apiKey: string): Promise<void>
+  delete(connectionId: string): Promise<boolean>
+  has(connectionId: string): Promise<boolean>
+}
+
+/** The part of keytar we use. */
+export interface KeytarLike {
+  getPassword(service: string, account: string): Promise<string | null>
+  setPassword(service: string, account: string, password: string): Promise<void>
+  deletePassword(service: string, account: string): Promise<boolean>
+  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>
+}
+
+/** The part of Electron's safeStorage we use; src/main passes `safeStorage` itself. */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean
+  /** Linux only: 'basic_text' | 'gnome_libsecret' | 'kwallet' | ... | 'unknown'. */
+  getSelectedStorageBackend?(): string
+  encryptString(plainText: string): Buffer
+  decryptString(encrypted: Buffer): string
+}
+
+/** Where safeStorage ciphertexts (base64) are kept: the settings store's `ciphertexts`. */
+export interface CiphertextStore {
+  get(connectionId: string): Promise<string | null>
+  set(connectionId: string, ciphertext: string): Promise<void>
+  delete(connectionId: string): Promise<boolean>
+}
+
+/** The keychain library cannot load, or no keychain answers. The message is one line. */
+export class KeychainUnavailableError extends Error {
+  override name = 'KeychainUnavailableError'
+}
+
+/** Replaces the key wherever it might appear in a text meant for a person. */
+export function redact(text: string, secret: string | undefined): string {
+  return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text
+}
+
+/** The first line of an error's message, redacted, for one-line reports. */
+export function firstLine(error: unknown, secret?: string): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return redact(message.split('\n').find((line) => line.trim() !== '') ?? 'unknown error', secret).trim()
+}
