@@ -41,12 +41,12 @@ export async function chooseSecretStore(options: ChooseSecretStoreOptions): Prom
       safeProblem = `Electron's safeStorage failed: ${firstLine(error)}`
     }
     if (available) {
-      const backend = safe.getSelectedStorageBackend?.() ?? 'os'
+      const backend = safe.getSelectedStorageBackend?.()
       if (backend !== 'basic_text') {
         return createSafeStorageSecretStore(
           safe,
           options.ciphertexts,
-          `${keychainProblem}. Your API key is encrypted with Electron's safeStorage (${backend}) and kept in the settings file.`
+          `${keychainProblem}. Your API key is encrypted with Electron's safeStorage${backend ? ` (${backend})` : ''} and kept in the settings file.`
         )
       }
       if (options.allowBasicText) {
