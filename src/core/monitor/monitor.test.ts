@@ -21,8 +21,8 @@ class FakeSource implements TaskSource {
   projects = new Map<string, Task[]>()
   failures = new Map<string, FakeError[]>()
   calls: { what: 'list' | 'details'; id: string; at: number }[] = []
-  /** When set, listTasks waits for release() before answering. */
-  hold = false
+  /** When set (for all, or for these projects), listTasks waits for release() before answering. */
+  hold: boolean | Set<string> = false
   private held: (() => void)[] = []
   inFlight = 0
   maxInFlight = 0
@@ -34,7 +34,7 @@ class FakeSource implements TaskSource {
     this.inFlight++
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
     try {
-      if (this.hold) await new Promise<void>((resolve) => this.held.push(resolve))
+      if (this.hold === true || (this.hold instanceof Set && this.hold.has(projectId))) await new Promise<void>((resolve) => this.held.push(resolve))
       if (signal?.aborted) throw new FakeError('network')
       const failure = this.failures.get(projectId)?.shift()
       if (failure) throw failure
@@ -150,6 +150,40 @@ describe('Monitor: change detection over polls', () => {
     await monitor.getTaskDetails('a')
     expect(source.detailIds()).toEqual(['b', 'b', 'a'])
     monitor.dispose()
+  })
+})
+
+describe('Monitor: cycles', () => {
+  it('coalesces the changes of projects polled together into one cycle', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p2', { id: 'b', status: 'in_progress' })
+    const { monitor, cycles } = make({ projects: ['p1', 'p2'] })
+    await monitor.pollNow()
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    source.setTask('p2', { id: 'b', status: 'failed' })
+    await monitor.pollNow()
+    expect(cycles).toHaveLength(1)
+    expect(cycles[0]!.events.map((e) => e.projectId).sort()).toEqual(['p1', 'p2'])
+    monitor.dispose()
+  })
+
+  it('hands over pending changes when disposed while another poll hangs', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor, cycles } = make({ projects: ['p1', 'p2'] })
+    await monitor.pollNow()
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    source.hold = new Set(['p2'])
+    void monitor.pollNow('p2')
+    await flushMicrotasks()
+    await monitor.pollNow('p1')
+    // p1's change waits for the round (p2 is still in flight)...
+    expect(cycles).toHaveLength(0)
+    monitor.dispose()
+    // ...and is not lost when the monitor stops.
+    expect(cycles).toMatchObject([{ away: false, events: [{ kind: 'task-status', taskId: 'a' }] }])
+    source.release()
   })
 })
 

@@ -211,6 +211,7 @@ export class Monitor {
     this.awayPending.delete(projectId)
     this.resolveWaiters(projectId, Number.POSITIVE_INFINITY)
     if (this.snapshots.delete(projectId)) this.emitter.emit('state', this.snapshot())
+    this.maybeFlush(this.clock.now())
     this.tick()
   }
 
@@ -239,6 +240,9 @@ export class Monitor {
   }
 
   dispose(): void {
+    if (this.disposed) return
+    // Changes already in the persisted state must still reach the caller.
+    this.maybeFlush(this.clock.now(), true)
     this.disposed = true
     this.paused = true
     this.clearTimer()
@@ -426,10 +430,10 @@ export class Monitor {
   }
 
   /** A round ends when no poll is in flight, or has gone on long enough to report what it has. */
-  private maybeFlush(now: number): void {
+  private maybeFlush(now: number, force = false): void {
     if (this.pendingSince === null) return
     const longEnough = now - this.pendingSince >= this.polling.activeIntervalMs
-    if (this.scheduler.inFlightCount() > 0 && !longEnough) return
+    if (!force && this.scheduler.inFlightCount() > 0 && !longEnough) return
     const away = this.pendingAway
     const live = this.pendingLive
     this.pendingAway = []
