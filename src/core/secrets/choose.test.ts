@@ -16,7 +16,7 @@ let keytarResult: { name?: string; message?: string; ok?: boolean }
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-tray-nokeychain-'))
-  const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(dir, 'no-bus')}` }
+  const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(dir, 'no-bus')}` }
   delete env.DISPLAY
   const stdout = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script, dir, API_KEY], {
