@@ -98,15 +98,15 @@ export async function openSecrets(ctx: Context): Promise<SecretPort> {
   try {
     return await ctx.deps.secrets()
   } catch (e) {
-    if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable()
+    if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable(e)
     throw e
   }
 }
 
-export function keychainUnavailable(): Error {
-  return keychainError(
-    `No keychain is reachable to hold the API key (is a Secret Service such as gnome-keyring running?). Use ${API_KEY_ENV} or --api-key-stdin instead.`
-  )
+/** The keychain's own one-line reason, and what to do instead. */
+export function keychainUnavailable(cause: unknown): Error {
+  const reason = cause instanceof Error && cause.message.trim() !== '' ? cause.message.split('\n')[0]!.trim().replace(/\.?$/, '.') : 'No keychain is reachable.'
+  return keychainError(`${reason} Use ${API_KEY_ENV} or --api-key-stdin instead.`)
 }
 
 /** Runs a keychain call, turning "no keychain here" into its one-line error. */
@@ -115,7 +115,7 @@ export async function withKeychain<T>(ctx: Context, run: (secrets: SecretPort) =
   try {
     return await run(secrets)
   } catch (e) {
-    if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable()
+    if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable(e)
     throw e
   }
 }

@@ -10,7 +10,7 @@ import { stepsCommand, tasksCommand } from './commands/tasks'
 import { usageCommand } from './commands/usage'
 import { watchCommand } from './commands/watch'
 import { watchListAdd, watchListList, watchListRemove } from './commands/watch-list'
-import { API_KEY_ENV, BASE_URL_ENV, type Context, type GlobalOptions } from './context'
+import { API_KEY_ENV, BASE_URL_ENV, keychainUnavailable, type Context, type GlobalOptions } from './context'
 import type { CliDeps } from './deps'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
 import { EXIT, EXIT_CODES_HELP, exitCodeForServiceError, type ExitCode } from './exit-codes'
@@ -78,7 +78,7 @@ function report(ctx: Context, e: unknown): number {
     return EXIT.usage
   }
   if (ctx.deps.isKeychainUnavailable(e)) {
-    say(`No keychain is reachable to hold the API key. Use ${API_KEY_ENV} or --api-key-stdin instead.`)
+    say(keychainUnavailable(e).message)
     return EXIT.keychainUnavailable
   }
   say(`Unexpected error: ${e instanceof Error ? e.message : String(e)}${ctx.opts.debug ? '' : ' (run with --debug for details)'}`)
