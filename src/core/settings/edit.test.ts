@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import {
+  addConnection,
+  normalizeBaseUrl,
+  removeConnection,
+  setActiveConnection,
+  setWatchOptions,
+  SettingsEditError,
+  unwatchProject,
+  updateConnection,
+  watchProject
+} from './edit'
+import { defaultSettings, settingsSchema } from './schema'
+
+const NOW = new Date('2025-01-02T03:04:05.000Z')
+
+function withTwoConnections() {
+  const s = defaultSettings()
+  addConnection(s, { baseUrl: 'https://a.example/' }, 'a')
+  addConnection(s, { name: ' B ', baseUrl: 'http://localhost:8080/api//', publishingDomain: ' apps.b.example ' }, 'b')
+  return s
+}
+
+describe('connections', () => {
+  it('normalizes URLs and refuses what is not http(s)', () => {
+    expect(normalizeBaseUrl(' https://API.example.com/v1/ ')).toBe('https://api.example.com/v1')
+    expect(() => normalizeBaseUrl('ftp://x')).toThrow(SettingsEditError)
+    expect(() => normalizeBaseUrl('not a url')).toThrow(/Not an http\(s\) URL/)
+    expect(() => normalizeBaseUrl('https://x.example/?key=1')).toThrow(/query/)
+  })
+
+  it('adds connections; the first becomes active; duplicates are refused', () => {
+    const s = withTwoConnections()
+    expect(s.connections).toEqual([
+      { id: 'a', name: 'a.example', baseUrl: 'https://a.example', publishingDomain: '' },
+      { id: 'b', name: 'B', baseUrl: 'http://localhost:8080/api', publishingDomain: 'apps.b.example' }
+    ])
+    expect(s.activeConnectionId).toBe('a')
+    expect(() => addConnection(s, { baseUrl: 'https://a.example' }, 'c')).toThrow(/exists already/)
+    expect(() => addConnection(s, { baseUrl: 'https://c.example' }, 'a')).toThrow(/id a exists/)
+    expect(settingsSchema.safeParse(s).success).toBe(true)
+  })
+
+  it('updates, activates and removes a connection with its watched projects', () => {
+    const s = withTwoConnections()
+    updateConnection(s, 'b', { name: 'Bee', baseUrl: 'https://b.example' })
+    expect(s.connections[1]).toMatchObject({ name: 'Bee', baseUrl: 'https://b.example' })
+    expect(() => updateConnection(s, 'b', { baseUrl: 'https://a.example' })).toThrow(/exists already/)
+    setActiveConnection(s, 'b')
+    expect(s.activeConnectionId).toBe('b')
+    expect(() => setActiveConnection(s, 'zz')).toThrow(/No connection zz/)
+    watchProject(s, 'b', 'p1', NOW)
+    expect(removeConnection(s, 'b')).toBe(true)
+    expect(s.watched.b).toBeUndefined()
+    expect(s.activeConnectionId).toBe('a')
+    expect(removeConnection(s, 'b')).toBe(false)
+    removeConnection(s, 'a')
+    expect(s.activeConnectionId).toBeNull()
+  })
+})
+
+describe('watched projects', () => {
+  it('watches once per connection, updating options on a second watch', () => {
+    const s = withTwoConnections()
+    const p = watchProject(s, 'a', ' p1 ', NOW, { name: 'Shop', budgetUsd: 2.5 })
+    expect(p).toEqual({ projectId: 'p1', name: 'Shop', muted: false, budgetUsd: 2.5, addedAt: NOW.toISOString() })
+    watchProject(s, 'a', 'p1', new Date(0), { muted: true })
+    watchProject(s, 'b', 'p1', NOW)
+    expect(s.watched.a).toEqual([{ ...p, muted: true }])
+    expect(s.watched.b).toHaveLength(1)
+    expect(() => watchProject(s, 'zz', 'p1', NOW)).toThrow(/No connection zz/)
+    expect(() => watchProject(s, 'a', '  ', NOW)).toThrow(/project id is required/)
+    expect(() => watchProject(s, 'a', 'p2', NOW, { budgetUsd: -1 })).toThrow(/budget/)
+    expect(settingsSchema.safeParse(s).success).toBe(true)
+  })
+
+  it('sets options and unwatches', () => {
+    const s = withTwoConnections()
+    watchProject(s, 'a', 'p1', NOW)
+    setWatchOptions(s, 'a', 'p1', { budgetUsd: null, name: 'N' })
+    expect(s.watched.a?.[0]).toMatchObject({ budgetUsd: null, name: 'N' })
+    expect(() => setWatchOptions(s, 'a', 'p9', { muted: true })).toThrow(/not watched/)
+    expect(unwatchProject(s, 'a', 'p1')).toBe(true)
+    expect(unwatchProject(s, 'a', 'p1')).toBe(false)
+    expect(unwatchProject(s, 'zz', 'p1')).toBe(false)
+  })
+})
