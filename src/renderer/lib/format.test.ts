@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { durationMs, formatCount, formatDateTime, stepTypeLabel } from './format'
+import { durationMs, formatCount, formatDateTime, formatTime, stepTypeLabel } from './format'
 
 describe('formatCount', () => {
   it('separates thousands and keeps absent apart from zero', () => {
@@ -31,5 +31,13 @@ describe('stepTypeLabel', () => {
     expect(stepTypeLabel(null)).toBe('Step')
     expect(stepTypeLabel('unknown', 'video_edit')).toBe('video_edit')
     expect(stepTypeLabel('unknown')).toBe('Unknown type')
+  })
+})
+
+describe('formatTime', () => {
+  it('shows seconds and keeps unreadable text', () => {
+    expect(formatTime('2025-01-01T10:20:30.000Z')).toMatch(/\d{2}:30/)
+    expect(formatTime('later')).toBe('later')
+    expect(formatTime(null)).toBe('–')
   })
 })

@@ -29,6 +29,14 @@ export function formatDateTime(iso: string | null | undefined): string {
   })
 }
 
+/** A local time of day with seconds, for rows where the date is known from context. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '–'
+  const t = Date.parse(iso)
+  if (Number.isNaN(t)) return iso
+  return new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+}
+
 /** The label of a step type; null types are plain steps. */
 export function stepTypeLabel(type: string | null, raw?: string): string {
   if (type === null) return 'Step'
