@@ -292,7 +292,7 @@ describe('watch-list', () => {
 })
 
 describe('watch', () => {
-  async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  async function until(check: () => boolean, ms = 10_000): Promise<void> {
     const end = Date.now() + ms
     while (!check()) {
       if (Date.now() > end) throw new Error('timed out waiting')
@@ -304,7 +304,8 @@ describe('watch', () => {
     const p = service.control.createProject({ name: 'Follow' })
     const t = service.control.addTask(p.id, { name: 'Follow me', status: 'todo', script: 'run-forever' })
     const live = liveRun(['watch', '--task', t.id, '--project', p.id, '--exit-status', '--interval-ms', '100'])
-    await until(() => live.out().includes('To do'))
+    // One poll to find the task, one for the follow loop's baseline: then change it.
+    await until(() => live.out().includes('To do') && live.polls() >= 2)
     service.control.setTaskStatus(t.id, 'in_progress')
     await until(() => live.out().includes('To do → In progress'))
     service.control.setTaskStatus(t.id, 'completed')
@@ -357,6 +358,13 @@ describe('watch', () => {
     expect(r.err).toContain(`Watching project ${p.id}`)
     const line = r.out.split('\n').find((l) => l.includes('To do → In progress'))
     expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ  ${p.id}  task ${t.id} Live task: To do → In progress$`))
+  })
+
+  it('watch stops with exit 3 when the key is rejected, instead of polling forever', async () => {
+    const p = service.control.createProject({ name: 'Locked out' })
+    const r = await run(['watch', p.id, '--interval-ms', '100'], { env: { AGENT_TRAY_API_KEY: 'revoked-key-4242' } })
+    expect(r.code).toBe(EXIT.auth)
+    expect(r.err).toMatch(/agent-tray: .*API key was rejected/)
   })
 
   it('watch --json prints JSON lines; without ids it watches the watch list, or says there is none', async () => {

@@ -34,6 +34,14 @@ afterAll(async () => {
 /** The environment of a user whose session has the test keyring. */
 const userEnv = (extra: Record<string, string | undefined> = {}) => ({ ...keyring.env, AGENT_TRAY_CONFIG_DIR: configDir, ...extra })
 
+async function until(check: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
 function oneLine(err: string): string {
   const lines = err.split('\n').filter((l) => l !== '')
   expect(lines, err).toHaveLength(1)
@@ -125,13 +133,13 @@ describe('agent-tray as a process', () => {
     const env = { AGENT_TRAY_CONFIG_DIR: tempDir(), AGENT_TRAY_BASE_URL: service.url, AGENT_TRAY_API_KEY: KEY }
     const p = service.control.createProject({ name: 'Interrupted' })
     const t = service.control.addTask(p.id, { name: 'Slow', status: 'todo', script: 'run-forever' })
+    const tasksPolls = () => service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0
+    const before = tasksPolls()
     const live = spawnCli(['watch', p.id, '--interval-ms', '100'], env)
-    const started = Date.now()
-    // Wait until the first poll happened, then make a change and see it printed.
-    while (!live.out().includes('In progress') && Date.now() - started < 15_000) {
-      if (Date.now() - started > 3_000 || live.out() !== '') service.control.setTaskStatus(t.id, 'in_progress')
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    // Once the watch has its baseline (its first poll), change the task and see the change printed.
+    await until(() => tasksPolls() > before, 20_000)
+    service.control.setTaskStatus(t.id, 'in_progress')
+    await until(() => live.out().includes('To do → In progress'), 10_000)
     live.kill('SIGINT')
     const r = await live.done
     expect(r.code).toBe(EXIT.ok)

@@ -1,11 +1,11 @@
 // `watch [projectId...]`: one line (or JSON line) per change in the watched projects until Ctrl-C.
 // `watch --task ID [--exit-status]`: follows one task to its end, exiting like `gh run watch`.
-import type { MonitorEvent } from '../../shared/monitor'
+import type { MonitorEvent, ServiceErrorInfo } from '../../shared/monitor'
 import { Monitor } from '../../core/monitor/monitor'
 import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
 import { isEnded, taskStatusLabel } from '../../shared/status'
 import { withClient, type Context } from '../context'
-import { notFoundError, usageError } from '../errors'
+import { authError, notFoundError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { follow } from '../follow'
 import { renderEvent } from '../render'
@@ -52,23 +52,32 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
       projects: ids.map((projectId) => ({ projectId, budgetUsd: budgets.get(projectId) ?? null })),
       polling
     })
-    monitor.on('event', (e) => printEvent(ctx, e))
+    // A rejected key will not heal by polling again: stop and say so (exit 3).
+    const stop = new AbortController()
+    let rejected: ServiceErrorInfo | undefined
+    monitor.on('event', (e) => {
+      printEvent(ctx, e)
+      if (e.kind === 'project-health' && e.health.state === 'error' && e.health.error.kind === 'auth') {
+        rejected = e.health.error
+        stop.abort()
+      }
+    })
     monitor.start()
     // The monitor's timers never keep a process alive on their own: this wait does, until Ctrl-C.
-    await untilAborted(ctx.deps.signal)
+    await untilAborted(ctx.deps.signal ? AbortSignal.any([ctx.deps.signal, stop.signal]) : stop.signal)
     monitor.dispose()
+    if (rejected) throw authError(rejected.message)
     return EXIT.ok
   })
 }
 
-function untilAborted(signal: AbortSignal | undefined): Promise<void> {
+function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const keepAlive = setInterval(() => {}, 1 << 30)
     const done = () => {
       clearInterval(keepAlive)
       resolve()
     }
-    if (!signal) return
     if (signal.aborted) return done()
     signal.addEventListener('abort', done, { once: true })
   })

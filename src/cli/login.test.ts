@@ -1,0 +1,95 @@
+// login/logout in-process against a real gnome-keyring (private D-Bus) and the reference service.
+// Only the terminal is stood in for: the no-echo prompt needs a real TTY.
+import fs from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createKeytarSecretStore } from '../core/secrets/keytar-store'
+import { startTestKeyring, type TestKeyring } from '../core/secrets/test-keyring'
+import { KeychainUnavailableError } from '../core/secrets/types'
+import { openSettings } from '../core/settings/store'
+import { startReferenceService, type ReferenceService } from '../service'
+import { EXIT } from './exit-codes'
+import { filesUnder, makeRunner, tempDir } from './test-harness'
+
+const KEY = 'tty-key-77c0d1e5b9'
+let service: ReferenceService
+let keyring: TestKeyring
+let configDir: string
+let run: ReturnType<typeof makeRunner>
+
+beforeAll(async () => {
+  service = await startReferenceService({ apiKey: KEY, port: 0, seed: 11, manualClock: true })
+  keyring = await startTestKeyring()
+  configDir = tempDir()
+  run = makeRunner({
+    configDir,
+    deps: { secrets: () => createKeytarSecretStore(), isKeychainUnavailable: (e) => e instanceof KeychainUnavailableError }
+  })
+}, 60_000)
+
+afterAll(async () => {
+  await service?.close()
+  await keyring?.stop()
+  if (configDir) fs.rmSync(configDir, { recursive: true, force: true })
+})
+
+describe('login on a terminal', () => {
+  it('prompts without echo, checks the key, stores it, and tasks then use it', async () => {
+    const questions: string[] = []
+    const promptHidden = async (question: string) => {
+      questions.push(question)
+      return `${KEY}\n`
+    }
+    const login = await run(['login', '--base-url', `${service.url}/`, '--json'], { isTTY: true, deps: { promptHidden } })
+    expect(login.err).toBe('')
+    expect(login.code).toBe(0)
+    expect(questions).toEqual([`API key for ${service.url}: `])
+    const { connection } = JSON.parse(login.out) as { connection: { id: string; baseUrl: string } }
+    // The trailing slash is dropped: one service is stored once.
+    expect(connection.baseUrl).toBe(service.url)
+    expect(await createKeytarSecretStore().get(connection.id)).toBe(KEY)
+    expect((await openSettings({ dir: configDir })).read().activeConnectionId).toBe(connection.id)
+
+    const p = service.control.createProject({ name: 'After login' })
+    const got = await run(['project', 'get', p.id])
+    expect(got.code).toBe(0)
+    expect(got.out).toContain('After login')
+
+    // Logging in again to the same URL keeps one connection.
+    const again = await run(['login', '--base-url', service.url], { stdin: `${KEY}\n` })
+    expect(again.code).toBe(0)
+    expect((await openSettings({ dir: configDir })).read().connections.filter((c) => c.baseUrl === service.url)).toHaveLength(1)
+
+    for (const r of [login, got, again]) expect(r.out + r.err).not.toContain(KEY)
+    for (const f of filesUnder(configDir)) expect(f.text, f.file).not.toContain(KEY)
+  })
+
+  it('a rejected key stores nothing; an empty answer is a usage error', async () => {
+    const dir = tempDir()
+    const wrong = await run(['login', '--base-url', service.url], { env: { AGENT_TRAY_CONFIG_DIR: dir }, isTTY: true, deps: { promptHidden: async () => 'nope-nope-nope' } })
+    expect(wrong.code).toBe(EXIT.auth)
+    expect(wrong.err).toMatch(/^agent-tray: .*rejected this API key; nothing was stored\.\n$/)
+    expect((await openSettings({ dir })).read().connections).toEqual([])
+    const empty = await run(['login', '--base-url', service.url], { env: { AGENT_TRAY_CONFIG_DIR: dir }, isTTY: true, deps: { promptHidden: async () => '' } })
+    expect(empty.code).toBe(EXIT.usage)
+  })
+
+  it('a service that cannot be reached stores nothing (network)', async () => {
+    const dir = tempDir()
+    const r = await run(['login', '--base-url', 'http://127.0.0.1:1'], { env: { AGENT_TRAY_CONFIG_DIR: dir }, stdin: KEY })
+    expect(r.code).toBe(EXIT.network)
+    expect((await openSettings({ dir })).read().connections).toEqual([])
+  })
+
+  it('logout removes the key; a second logout says there was none', async () => {
+    const dir = tempDir()
+    const env = { AGENT_TRAY_CONFIG_DIR: dir }
+    expect((await run(['login', '--base-url', service.url, '--name', 'ref'], { env, stdin: KEY })).code).toBe(0)
+    const id = (await openSettings({ dir })).read().activeConnectionId!
+    const out = await run(['logout'], { env })
+    expect(out.code).toBe(0)
+    expect(out.out).toContain('its API key was removed')
+    expect(await createKeytarSecretStore().get(id)).toBeNull()
+    expect((await run(['logout'], { env })).out).toContain('No API key was stored')
+    expect((await run(['tasks', 'x'], { env })).code).toBe(EXIT.auth)
+  })
+})
