@@ -1,0 +1,395 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { EVENT_CHANNELS, type AppState, type EventContract } from '../../shared/ipc'
+import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../service'
+import { createServiceClient } from '../client'
+import { ManualClock } from '../monitor/clock'
+import type { Notification } from '../notify/policy'
+import { openSettings, type SettingsStore } from '../settings/store'
+import { createAppController, DEMO_CONNECTION_ID, type AppController } from './controller'
+import type { AppControllerDeps } from './deps'
+import { dispatch } from './dispatch'
+import { MemorySecrets } from './memory-secrets'
+
+const API_KEY = 'test-key-7f3a9c'
+
+interface Rig {
+  service: ReferenceService
+  dir: string
+  settings: SettingsStore
+  secrets: MemorySecrets
+  clock: ManualClock
+  controller: AppController
+  opened: string[]
+  notified: Notification[]
+  events: { [E in keyof EventContract]: EventContract[E][] }
+}
+
+let rig: Rig
+const cleanups: (() => Promise<void>)[] = []
+
+async function makeController(dir: string, service: ReferenceService, secrets: MemorySecrets, extra: Partial<AppControllerDeps> = {}) {
+  const settings = await openSettings({ dir })
+  const clock = new ManualClock(Date.parse(MANUAL_START_TIME))
+  const opened: string[] = []
+  const notified: Notification[] = []
+  const controller = createAppController({
+    settings,
+    secrets,
+    createClient: (connection, apiKey) => createServiceClient({ baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
+    openExternal: async (url) => {
+      opened.push(url)
+    },
+    notify: (n) => notified.push(n),
+    clock,
+    random: () => 0.5,
+    tz: 0,
+    ...extra
+  })
+  const events = Object.fromEntries(EVENT_CHANNELS.map((c) => [c, []])) as unknown as Rig['events']
+  for (const channel of EVENT_CHANNELS) controller.on(channel, (payload: unknown) => (events[channel] as unknown[]).push(payload))
+  return { settings, clock, controller, opened, notified, events }
+}
+
+beforeEach(async () => {
+  const service = await startReferenceService({ apiKey: API_KEY, port: 0, seed: 7, manualClock: true })
+  const dir = await mkdtemp(join(tmpdir(), 'agent-tray-app-'))
+  const secrets = new MemorySecrets()
+  const parts = await makeController(dir, service, secrets)
+  rig = { service, dir, secrets, ...parts }
+  await rig.controller.start()
+  cleanups.push(async () => {
+    await rig.controller.stop()
+    await service.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+})
+
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c()
+})
+
+async function connect(): Promise<string> {
+  const view = await rig.controller.handlers['connection:save']({
+    connection: { name: 'Local', baseUrl: rig.service.url, publishingDomain: rig.service.publishingDomain },
+    apiKey: API_KEY
+  })
+  return view.id
+}
+
+async function pollNow(): Promise<void> {
+  await rig.controller.handlers['monitor:poll-now']()
+}
+
+/** Lets the coalesced 'app:state' push go out. */
+async function flushState(): Promise<AppState> {
+  await rig.clock.advance(150)
+  const last = rig.events['app:state'].at(-1)
+  if (!last) throw new Error('no app:state was pushed')
+  return last
+}
+
+describe('connections', () => {
+  it('stores the key in the secret store only: never in state, events or settings files', async () => {
+    const id = await connect()
+    expect(await rig.secrets.get(id)).toBe(API_KEY)
+    const state = rig.controller.getState()
+    expect(state.activeConnectionId).toBe(id)
+    expect(state.connections).toEqual([
+      { id, name: 'Local', baseUrl: rig.service.url, publishingDomain: rig.service.publishingDomain, hasKey: true }
+    ])
+    await flushState()
+    expect(JSON.stringify(rig.events)).not.toContain(API_KEY)
+    for (const file of await readdir(rig.dir)) {
+      expect(await readFile(join(rig.dir, file), 'utf8')).not.toContain(API_KEY)
+    }
+  })
+
+  it('needs a connection before project calls, with a clear message', async () => {
+    const result = await dispatch(rig.controller.handlers, 'project:watch', { projectId: 'p1' })
+    expect(result).toEqual({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/No service connection/) } })
+  })
+
+  it('refuses to update a connection that does not exist', async () => {
+    await expect(
+      rig.controller.handlers['connection:save']({ connection: { id: 'nope', name: 'X', baseUrl: rig.service.url, publishingDomain: '' } })
+    ).rejects.toThrow(/no connection with id "nope"/)
+    expect(rig.controller.getState().connections).toEqual([])
+  })
+
+  it('a wrong key gives an auth error that never repeats the key', async () => {
+    await rig.controller.handlers['connection:save']({
+      connection: { name: 'Bad', baseUrl: rig.service.url, publishingDomain: '' },
+      apiKey: 'wrong-key'
+    })
+    const project = rig.service.control.createProject({ name: 'P' })
+    const result = await dispatch(rig.controller.handlers, 'project:watch', { projectId: project.id })
+    expect(result).toMatchObject({ ok: false, error: { kind: 'auth' } })
+    expect(JSON.stringify(result)).not.toContain('wrong-key')
+  })
+
+  it('removes a connection with its key and watched projects', async () => {
+    const id = await connect()
+    const project = rig.service.control.createProject({ name: 'P' })
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    await rig.controller.handlers['connection:remove']({ connectionId: id })
+    expect(await rig.secrets.has(id)).toBe(false)
+    expect(rig.settings.read().watched[id]).toBeUndefined()
+    const state = rig.controller.getState()
+    expect(state).toMatchObject({ connections: [], activeConnectionId: null, projects: [] })
+    expect(rig.controller.monitor).toBeNull()
+  })
+
+  it('switches the monitor when another connection is activated', async () => {
+    const first = await connect()
+    const p1 = rig.service.control.createProject({ name: 'First' })
+    await rig.controller.handlers['project:watch']({ projectId: p1.id })
+    const second = (
+      await rig.controller.handlers['connection:save']({
+        connection: { name: 'Other', baseUrl: rig.service.url, publishingDomain: '' },
+        apiKey: API_KEY
+      })
+    ).id
+    expect(rig.controller.getState().activeConnectionId).toBe(first)
+    await rig.controller.handlers['connection:activate']({ connectionId: second })
+    expect(rig.controller.getState()).toMatchObject({ activeConnectionId: second, projects: [] })
+    expect(rig.controller.monitor?.connectionId).toBe(second)
+    await rig.controller.handlers['connection:activate']({ connectionId: first })
+    expect(rig.controller.getState().projects.map((p) => p.watched.projectId)).toEqual([p1.id])
+  })
+})
+
+describe('projects', () => {
+  it('watching a missing project gives not_found and saves nothing', async () => {
+    const id = await connect()
+    const result = await dispatch(rig.controller.handlers, 'project:watch', { projectId: 'no-such-project' })
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'not_found', status: 404, message: 'There is no project "no-such-project" on Local: check the id.' }
+    })
+    expect(rig.settings.read().watched[id]).toEqual([])
+    expect(rig.controller.getState().projects).toEqual([])
+  })
+
+  it('watches a project, polls it, and shows counts and cost', async () => {
+    await connect()
+    const project = rig.service.control.createProject({ name: 'Shop' })
+    rig.service.control.addTask(project.id, { name: 'Running', status: 'in_progress', script: 'run-forever' })
+    rig.service.control.addTask(project.id, { name: 'Broke', status: 'failed' })
+    const watched = await rig.controller.handlers['project:watch']({ projectId: project.id })
+    expect(watched).toMatchObject({ projectId: project.id, name: 'Shop', muted: false, budgetUsd: null })
+    // Watching twice keeps one entry.
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    await pollNow()
+    const state = await flushState()
+    expect(state.projects).toHaveLength(1)
+    const view = state.projects[0]!
+    expect(view.project?.name).toBe('Shop')
+    expect(view.health.state).toBe('ok')
+    expect(view.counts).toEqual({ running: 1, failed: 1, total: 2 })
+    const tasks = await rig.controller.handlers['project:tasks']({ projectId: project.id })
+    const total = tasks.reduce((s, t) => s + (t.total_price ?? 0), 0)
+    expect(view.costTotalUsd).toBeCloseTo(total, 6)
+    expect(view.lastActivityAt).not.toBeNull()
+  })
+
+  it('reports a task status change as a monitor event and a notification', async () => {
+    await connect()
+    const project = rig.service.control.createProject({ name: 'Shop' })
+    const task = rig.service.control.addTask(project.id, { name: 'Build cart', status: 'in_progress', script: 'run-forever' })
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    await pollNow()
+    rig.service.control.setTaskStatus(task.id, 'completed')
+    await pollNow()
+    expect(rig.events['monitor:event']).toContainEqual(
+      expect.objectContaining({ kind: 'task-status', projectId: project.id, taskId: task.id, from: 'in_progress', to: 'completed' })
+    )
+    expect(rig.events['notification:shown']).toEqual([
+      expect.objectContaining({ projectId: project.id, taskId: task.id, body: expect.stringContaining('Build cart') })
+    ])
+    expect(rig.notified).toHaveLength(1)
+    expect(rig.notified[0]).toMatchObject({ kind: 'task', taskId: task.id })
+    const state = await flushState()
+    expect(state.projects[0]?.counts).toMatchObject({ running: 0, failed: 0, total: 1 })
+  })
+
+  it('does not notify while notifications are paused, nor for a muted project', async () => {
+    await connect()
+    const project = rig.service.control.createProject({ name: 'Shop' })
+    const a = rig.service.control.addTask(project.id, { name: 'A', status: 'in_progress', script: 'run-forever' })
+    const b = rig.service.control.addTask(project.id, { name: 'B', status: 'in_progress', script: 'run-forever' })
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    await pollNow()
+    await rig.controller.handlers['monitor:pause-notifications']({ minutes: 30 })
+    expect(rig.controller.getState().monitor.notificationsPausedUntil).toBe(new Date(rig.clock.now() + 30 * 60_000).toISOString())
+    rig.service.control.setTaskStatus(a.id, 'completed')
+    await pollNow()
+    expect(rig.events['monitor:event'].some((e) => e.kind === 'task-status')).toBe(true)
+    expect(rig.events['notification:shown']).toEqual([])
+
+    await rig.controller.handlers['monitor:pause-notifications']({ minutes: null })
+    expect(rig.controller.getState().monitor.notificationsPausedUntil).toBeNull()
+    await rig.controller.handlers['project:set-watch-options']({ projectId: project.id, muted: true })
+    rig.service.control.setTaskStatus(b.id, 'failed')
+    await pollNow()
+    expect(rig.events['notification:shown']).toEqual([])
+  })
+
+  it('creates (and watches), updates and publishes a project', async () => {
+    await connect()
+    const created = await rig.controller.handlers['project:create']({
+      project: { name: 'New app', project_type: 'web', user_email: 'ann@example.com' },
+      watch: true
+    })
+    expect(created.name).toBe('New app')
+    expect(rig.controller.getState().projects.map((p) => p.watched.projectId)).toEqual([created.id])
+    const updated = await rig.controller.handlers['project:update']({ projectId: created.id, update: { name: 'Renamed' } })
+    expect(updated.name).toBe('Renamed')
+    expect(rig.controller.getState().projects[0]?.project?.name).toBe('Renamed')
+    // The settings remember the new name, for the list before the first poll of the next run.
+    await expect.poll(() => rig.settings.read().watched[rig.controller.getState().activeConnectionId!]?.[0]?.name).toBe('Renamed')
+
+    const wrong = await dispatch(rig.controller.handlers, 'project:publish', { projectId: created.id, hostname: 'my-app.example.com' })
+    expect(wrong).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/sub-domain of/) } })
+    const published = await rig.controller.handlers['project:publish']({
+      projectId: created.id,
+      hostname: `my-app.${rig.service.publishingDomain}`
+    })
+    expect(published.status).toBe('success')
+  })
+
+  it('creates without watching when asked', async () => {
+    await connect()
+    const created = await rig.controller.handlers['project:create']({ project: { name: 'Loose' }, watch: false })
+    expect(created.id).toBeTruthy()
+    expect(rig.controller.getState().projects).toEqual([])
+  })
+
+  it('sets a budget and unwatches', async () => {
+    const id = await connect()
+    const project = rig.service.control.createProject({ name: 'Shop' })
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    const w = await rig.controller.handlers['project:set-watch-options']({ projectId: project.id, budgetUsd: 5 })
+    expect(w.budgetUsd).toBe(5)
+    expect(rig.settings.read().watched[id]?.[0]?.budgetUsd).toBe(5)
+    await rig.controller.handlers['project:unwatch']({ projectId: project.id })
+    expect(rig.controller.getState().projects).toEqual([])
+    expect(rig.controller.monitor?.watched()).toEqual([])
+    await expect(rig.controller.handlers['project:set-watch-options']({ projectId: project.id, muted: true })).rejects.toThrow(/not watched/)
+  })
+
+  it('gives task details and focuses the task', async () => {
+    await connect()
+    const project = rig.service.control.createProject({ name: 'Shop' })
+    const task = rig.service.control.addTask(project.id, { name: 'Done', status: 'completed' })
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    const details = await rig.controller.handlers['task:details']({ taskId: task.id })
+    expect(details.steps.length).toBeGreaterThan(0)
+    expect(details.steps.every((s) => s.task_id === task.id)).toBe(true)
+    expect(rig.controller.monitor?.focusedTask).toBe(task.id)
+    await rig.controller.handlers['task:focus']({ taskId: null })
+    expect(rig.controller.monitor?.focusedTask).toBeNull()
+  })
+})
+
+describe('settings, shell and run state', () => {
+  it('reads and updates the settings view, and applies polling to the monitor', async () => {
+    await connect()
+    const before = await rig.controller.handlers['settings:get']()
+    expect(before.theme).toBe('system')
+    const after = await rig.controller.handlers['settings:update']({
+      theme: 'dark',
+      polling: { activeIntervalMs: 2000, idleIntervalMs: 30000, maxConcurrency: 2 }
+    })
+    expect(after).toMatchObject({ theme: 'dark', polling: { activeIntervalMs: 2000 } })
+    expect(rig.settings.read().theme).toBe('dark')
+    expect(await rig.controller.handlers['settings:get']()).toEqual(after)
+  })
+
+  it('opens only http(s) URLs', async () => {
+    await rig.controller.handlers['shell:open-external']({ url: 'https://example.com/a' })
+    await expect(rig.controller.handlers['shell:open-external']({ url: 'javascript:alert(1)' })).rejects.toThrow(/Only http/)
+    const viaDispatch = await dispatch(rig.controller.handlers, 'shell:open-external', { url: 'file:///etc/passwd' })
+    expect(viaDispatch).toMatchObject({ ok: false, error: { kind: 'invalid_argument' } })
+    expect(rig.opened).toEqual(['https://example.com/a'])
+  })
+
+  it('pauses polling while offline or suspended', async () => {
+    await connect()
+    expect(rig.controller.getState().monitor.paused).toBe(false)
+    rig.controller.setOnline(false)
+    expect(rig.controller.getState().monitor.paused).toBe(true)
+    rig.controller.suspend()
+    rig.controller.setOnline(true)
+    expect(rig.controller.getState().monitor.paused).toBe(true)
+    rig.controller.resume()
+    expect(rig.controller.getState().monitor.paused).toBe(false)
+  })
+
+  it('coalesces state pushes', async () => {
+    await connect()
+    await flushState()
+    const before = rig.events['app:state'].length
+    for (let i = 0; i < 5; i++) await rig.controller.handlers['settings:update']({ theme: i % 2 ? 'dark' : 'light' })
+    await rig.clock.advance(150)
+    expect(rig.events['app:state'].length - before).toBe(1)
+  })
+
+  it('openTask emits navigate:task', async () => {
+    rig.controller.openTask('p1', 't1')
+    expect(rig.events['navigate:task']).toEqual([{ projectId: 'p1', taskId: 't1' }])
+  })
+})
+
+describe('demo and restarts', () => {
+  it('starts the demo: a Demo connection watching the demo projects', async () => {
+    const demoService = await startReferenceService({ apiKey: 'demo-key', port: 0, seed: 3, manualClock: true })
+    cleanups.push(() => demoService.close())
+    await rig.controller.stop()
+    const parts = await makeController(rig.dir, rig.service, rig.secrets, {
+      startDemo: async () => ({
+        baseUrl: demoService.url,
+        apiKey: 'demo-key',
+        publishingDomain: demoService.publishingDomain,
+        ...demoService.control.seedDemo()
+      })
+    })
+    Object.assign(rig, parts)
+    await rig.controller.start()
+    await rig.controller.handlers['demo:start']()
+    const state = rig.controller.getState()
+    expect(state.demo).toBe(true)
+    expect(state.activeConnectionId).toBe(DEMO_CONNECTION_ID)
+    expect(state.projects).toHaveLength(3)
+    await pollNow()
+    const pushed = await flushState()
+    expect(pushed.projects.every((p) => p.health.state === 'ok')).toBe(true)
+    expect(pushed.projects.map((p) => p.project?.name).sort()).toEqual(['Portfolio site', 'Recipe Box', 'Team standup board'])
+    expect(JSON.stringify(pushed)).not.toContain('demo-key')
+  })
+
+  it('refuses the demo where there is none', async () => {
+    const result = await dispatch(rig.controller.handlers, 'demo:start', undefined)
+    expect(result).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
+  })
+
+  it('after a restart, a change made while away is announced once, as such', async () => {
+    await connect()
+    const project = rig.service.control.createProject({ name: 'Shop' })
+    const task = rig.service.control.addTask(project.id, { name: 'Build', status: 'in_progress', script: 'run-forever' })
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    await pollNow()
+    await rig.controller.stop()
+
+    rig.service.control.setTaskStatus(task.id, 'completed')
+    const parts = await makeController(rig.dir, rig.service, rig.secrets)
+    Object.assign(rig, parts)
+    await rig.controller.start()
+    await pollNow()
+    expect(rig.notified).toEqual([expect.objectContaining({ kind: 'away' })])
+    await pollNow()
+    expect(rig.notified).toHaveLength(1)
+  })
+})

@@ -1,0 +1,49 @@
+// What the controller is given by whoever runs it (the Electron main process, the e2e host,
+// tests): storage, the service, time, and the few effects it cannot perform itself.
+import type { TzOffset } from '../../shared/cost'
+import type { Notification } from '../notify/policy'
+import type { Clock } from '../monitor/clock'
+import type { ServiceClient } from '../client/client'
+import type { SettingsStore } from '../settings/store'
+import type { Connection, SecretBackend } from '../../shared/settings'
+
+/** Where API keys live, by connection id (core/secrets implements it; the key never leaves it but to a client). */
+export interface AppSecrets {
+  readonly backend: SecretBackend
+  readonly detail: string
+  get(connectionId: string): Promise<string | null>
+  set(connectionId: string, apiKey: string): Promise<void>
+  delete(connectionId: string): Promise<unknown>
+  has(connectionId: string): Promise<boolean>
+}
+
+/** A running demo service, as `startDemo` reports it. */
+export interface DemoService {
+  baseUrl: string
+  apiKey: string
+  publishingDomain: string
+  projectIds: string[]
+}
+
+export interface AppControllerDeps {
+  settings: SettingsStore
+  secrets: AppSecrets
+  createClient(connection: Connection, apiKey: string): ServiceClient
+  /** Opens a URL the controller has already checked (http/https only). */
+  openExternal(url: string): Promise<void>
+  /** Starts a reference service for the demo; absent where there is no demo. */
+  startDemo?(): Promise<DemoService>
+  /** Shows a notification (a native one in main); 'notification:shown' is emitted either way. */
+  notify?(notification: Notification): void
+  clock?: Clock
+  /** [0, 1): connection ids and the monitor's jitter. */
+  random?: () => number
+  /** For "today" in costs; defaults to this machine's zone. */
+  tz?: TzOffset
+  /** Least time between two 'app:state' pushes; default 100 ms. */
+  stateIntervalMs?: number
+  /** Told about the app's own failures (a write that failed, a listener that threw); never shown raw. */
+  onError?(context: string, error: unknown): void
+  /** Told after settings change, e.g. so main can apply launch-at-login. */
+  onSettingsChanged?(): void
+}

@@ -1,0 +1,20 @@
+// The part of the settings the window may read and change.
+import type { SettingsView } from '../../shared/ipc'
+import type { Settings } from '../../shared/settings'
+
+export function toSettingsView(settings: Settings): SettingsView {
+  return {
+    notifications: settings.notifications,
+    polling: settings.polling,
+    launchAtLogin: settings.launchAtLogin,
+    theme: settings.theme
+  }
+}
+
+/** Applies a (validated) partial view to a settings draft; only the four view keys are touched. */
+export function applySettingsUpdate(draft: Settings, update: Partial<SettingsView>): void {
+  if (update.notifications !== undefined) draft.notifications = structuredClone(update.notifications)
+  if (update.polling !== undefined) draft.polling = { ...update.polling }
+  if (update.launchAtLogin !== undefined) draft.launchAtLogin = update.launchAtLogin
+  if (update.theme !== undefined) draft.theme = update.theme
+}
