@@ -1,0 +1,152 @@
+// The host's HTTP server on loopback: the renderer's files, the IPC transport (invoke over POST,
+// events over Server-Sent Events), the bridge script, and the test control routes.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { dispatch, type AppController } from '../../src/core/app'
+import { EVENT_CHANNELS } from '../../src/shared/ipc'
+import type { ReferenceService } from '../../src/service'
+import { bridgeScript } from './bridge-script'
+import { handleControl, type HostRecords } from './control-routes'
+import { staticFile } from './static-files'
+
+const MAX_BODY_BYTES = 1024 * 1024
+const INVOKE_PREFIX = '/__ipc/invoke/'
+const CONTROL_PREFIX = '/__host/control/'
+const HOST_PREFIX = '/__host/'
+
+export interface HostServer {
+  url: string
+  close(): Promise<void>
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge()
+    chunks.push(chunk as Buffer)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+  res.end(text)
+}
+
+export async function startHostServer(options: {
+  port: number
+  rendererDir: string | null
+  controller: AppController
+  service: ReferenceService
+  records: HostRecords
+  onInternalError: (channel: string, error: unknown) => void
+}): Promise<HostServer> {
+  const { controller } = options
+  const streams = new Set<ServerResponse>()
+  const unsubscribe = EVENT_CHANNELS.map((channel) =>
+    controller.on(channel, (payload: unknown) => {
+      const frame = `data: ${JSON.stringify({ channel, payload })}\n\n`
+      for (const res of streams) res.write(frame)
+    })
+  )
+  const bridge = bridgeScript()
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = req.method ?? 'GET'
+    const path = new URL(req.url ?? '/', 'http://host.invalid').pathname
+
+    if (path.startsWith(INVOKE_PREFIX)) {
+      if (method !== 'POST') return sendJson(res, 405, { error: 'Use POST.' })
+      let raw: string
+      try {
+        raw = await readBody(req)
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return sendJson(res, 413, { error: 'The request is too large.' })
+        throw error
+      }
+      let request: unknown
+      try {
+        request = raw.trim() === '' ? undefined : JSON.parse(raw)
+      } catch {
+        return sendJson(res, 200, { ok: false, error: { kind: 'invalid_argument', message: 'The request is not JSON.' } })
+      }
+      let channel: string
+      try {
+        channel = decodeURIComponent(path.slice(INVOKE_PREFIX.length))
+      } catch {
+        channel = ''
+      }
+      const result = await dispatch(controller.handlers, channel, request, { onInternalError: options.onInternalError })
+      return sendJson(res, 200, result)
+    }
+
+    if (path === '/__ipc/events') {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive'
+      })
+      res.write(': connected\n\n')
+      streams.add(res)
+      req.on('close', () => streams.delete(res))
+      return
+    }
+
+    if (path === '/__bridge.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' })
+      res.end(bridge)
+      return
+    }
+
+    if (path.startsWith(CONTROL_PREFIX) || path.startsWith(HOST_PREFIX)) {
+      const route = path.startsWith(CONTROL_PREFIX) ? path.slice(CONTROL_PREFIX.length) : path.slice(HOST_PREFIX.length)
+      let body: unknown
+      try {
+        const raw = await readBody(req)
+        body = raw.trim() === '' ? undefined : JSON.parse(raw)
+      } catch {
+        return sendJson(res, 400, { error: 'The body is not JSON.' })
+      }
+      const reply = handleControl(method, route, body, options)
+      return sendJson(res, reply.status, reply.body)
+    }
+
+    if (method !== 'GET' && method !== 'HEAD') return sendJson(res, 405, { error: 'Use GET.' })
+    const file = await staticFile(options.rendererDir, path)
+    if (!file) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end('Not found')
+      return
+    }
+    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' })
+    res.end(method === 'HEAD' ? undefined : file.body)
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.onInternalError('host', error)
+      if (!res.headersSent) sendJson(res, 500, { error: 'The test host failed.' })
+      else res.end()
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      for (const off of unsubscribe) off()
+      for (const res of streams) res.end()
+      streams.clear()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
+}
