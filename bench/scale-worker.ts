@@ -1,0 +1,77 @@
+// The scale measure's child: a monitor with the default polling prefs watching every project of
+// the fixture, timing full poll cycles and sampling its own memory.
+import { createServiceClient } from '../src/core/client/index'
+import { Monitor } from '../src/core/monitor/index'
+import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
+import { serveWorker } from './worker-process'
+
+export interface ScaleInput {
+  url: string
+  apiKey: string
+  projectIds: string[]
+  cycles: number
+}
+
+export interface ScaleOutput {
+  cycles: { wall_ms: number; cpu_ms: number; bytes: number; requests: number }[]
+  baseline_rss_mb: number
+  peak_rss_mb: number
+  max_rss_mb: number
+  heap_used_mb: number
+  tasks_held: number
+  steps_held: number
+}
+
+const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10
+
+serveWorker<ScaleInput, ScaleOutput>(async (input) => {
+  const baseline = process.memoryUsage().rss
+  let peak = baseline
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }, 20)
+  let bytes = 0
+  let requests = 0
+  const client = createServiceClient({
+    baseUrl: input.url,
+    apiKey: input.apiKey,
+    onResponse: (r) => {
+      bytes += r.bytes
+      requests += 1
+    }
+  })
+  const monitor = new Monitor({ connectionId: 'bench', source: client, projects: input.projectIds, polling: DEFAULT_POLLING_PREFS })
+  const cycles: ScaleOutput['cycles'] = []
+  for (let i = 0; i < input.cycles; i++) {
+    bytes = 0
+    requests = 0
+    const cpu = process.cpuUsage()
+    const began = performance.now()
+    // Paused, so only the forced full cycle runs: every project, at the default concurrency.
+    await monitor.pollNow()
+    const used = process.cpuUsage(cpu)
+    cycles.push({ wall_ms: performance.now() - began, cpu_ms: (used.user + used.system) / 1000, bytes, requests })
+  }
+  clearInterval(sampler)
+  peak = Math.max(peak, process.memoryUsage().rss)
+  let tasks = 0
+  let steps = 0
+  for (const id of input.projectIds) {
+    for (const t of monitor.getTasks(id) ?? []) {
+      tasks += 1
+      steps += t.steps.length
+    }
+  }
+  const heapUsed = process.memoryUsage().heapUsed
+  monitor.dispose()
+  await client.close()
+  return {
+    cycles,
+    baseline_rss_mb: mb(baseline),
+    peak_rss_mb: mb(peak),
+    max_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
+    heap_used_mb: mb(heapUsed),
+    tasks_held: tasks,
+    steps_held: steps
+  }
+})

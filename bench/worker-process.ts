@@ -1,0 +1,43 @@
+// One measure's client side in a child process of its own, so its CPU time and memory are
+// measured alone (not with the reference service, the other measures or the bench's own state).
+// The parent sends one input over IPC, the child answers with one result and exits.
+import { fork } from 'node:child_process'
+import { REPO_ROOT } from './service-process'
+
+export interface WorkerOptions {
+  /** Heap limit of the child, MB. */
+  maxOldSpaceMb?: number
+}
+
+export function runWorker<I, O>(file: string, input: I, options: WorkerOptions = {}): Promise<O> {
+  return new Promise<O>((resolve, reject) => {
+    const child = fork(file, [], {
+      cwd: REPO_ROOT,
+      execArgv: [...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : []), '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+    })
+    let answered = false
+    child.once('message', (message) => {
+      answered = true
+      const m = message as { ok: true; result: O } | { ok: false; error: string }
+      if (m.ok) resolve(m.result)
+      else reject(new Error(m.error))
+    })
+    child.once('error', reject)
+    child.once('exit', (code, signal) => {
+      if (!answered) reject(new Error(`The worker ${file} exited (${signal ?? `code ${code}`}) without a result.`))
+    })
+    child.send(input as object)
+  })
+}
+
+/** The child's side: runs `job` on the one input it is sent, answers, and exits. */
+export function serveWorker<I, O>(job: (input: I) => Promise<O>): void {
+  process.once('message', (input) => {
+    job(input as I).then(
+      (result) => process.send?.({ ok: true, result }, () => process.exit(0)),
+      (error: unknown) =>
+        process.send?.({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1))
+    )
+  })
+}
