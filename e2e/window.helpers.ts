@@ -35,5 +35,7 @@ export async function projectIdByName(page: Page, name: string): Promise<string>
 }
 
 export async function openHash(page: Page, hash: string): Promise<void> {
-  await page.evaluate((h) => (location.hash = h), hash)
+  await page.evaluate((h) => {
+    ;(globalThis as unknown as { location: { hash: string } }).location.hash = h
+  }, hash)
 }
