@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createAppController, MemorySecrets, type AppController } from '../../src/core/app'
+import { createAppController, type AppController } from '../../src/core/app'
+import { createSessionSecretStore } from '../../src/core/secrets'
 import { createServiceClient } from '../../src/core/client'
 import { openSettings } from '../../src/core/settings/store'
 import { startReferenceService, type ReferenceService } from '../../src/service'
@@ -72,7 +73,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   const internalErrors: unknown[] = []
   const controller = createAppController({
     settings,
-    secrets: new MemorySecrets(),
+    secrets: createSessionSecretStore('Keys are kept in memory by the test host.'),
     createClient: (connection, apiKey) => createServiceClient({ baseUrl: connection.baseUrl, apiKey }),
     openExternal: async (url) => {
       records.opened.push(url)

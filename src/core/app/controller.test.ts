@@ -7,11 +7,11 @@ import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from 
 import { createServiceClient } from '../client'
 import { ManualClock } from '../monitor/clock'
 import type { Notification } from '../notify/policy'
+import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { createAppController, DEMO_CONNECTION_ID, type AppController } from './controller'
 import type { AppControllerDeps } from './deps'
 import { dispatch } from './dispatch'
-import { MemorySecrets } from './memory-secrets'
 
 const API_KEY = 'test-key-7f3a9c'
 
@@ -19,7 +19,7 @@ interface Rig {
   service: ReferenceService
   dir: string
   settings: SettingsStore
-  secrets: MemorySecrets
+  secrets: SecretStore
   clock: ManualClock
   controller: AppController
   opened: string[]
@@ -30,7 +30,7 @@ interface Rig {
 let rig: Rig
 const cleanups: (() => Promise<void>)[] = []
 
-async function makeController(dir: string, service: ReferenceService, secrets: MemorySecrets, extra: Partial<AppControllerDeps> = {}) {
+async function makeController(dir: string, service: ReferenceService, secrets: SecretStore, extra: Partial<AppControllerDeps> = {}) {
   const settings = await openSettings({ dir })
   const clock = new ManualClock(Date.parse(MANUAL_START_TIME))
   const opened: string[] = []
@@ -56,7 +56,7 @@ async function makeController(dir: string, service: ReferenceService, secrets: M
 beforeEach(async () => {
   const service = await startReferenceService({ apiKey: API_KEY, port: 0, seed: 7, manualClock: true })
   const dir = await mkdtemp(join(tmpdir(), 'agent-tray-app-'))
-  const secrets = new MemorySecrets()
+  const secrets = createSessionSecretStore('Kept in memory for this test.')
   const parts = await makeController(dir, service, secrets)
   rig = { service, dir, secrets, ...parts }
   await rig.controller.start()

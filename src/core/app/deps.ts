@@ -5,17 +5,11 @@ import type { Notification } from '../notify/policy'
 import type { Clock } from '../monitor/clock'
 import type { ServiceClient } from '../client/client'
 import type { SettingsStore } from '../settings/store'
-import type { Connection, SecretBackend } from '../../shared/settings'
+import type { Connection } from '../../shared/settings'
+import type { SecretStore } from '../secrets/types'
 
-/** Where API keys live, by connection id (core/secrets implements it; the key never leaves it but to a client). */
-export interface AppSecrets {
-  readonly backend: SecretBackend
-  readonly detail: string
-  get(connectionId: string): Promise<string | null>
-  set(connectionId: string, apiKey: string): Promise<void>
-  delete(connectionId: string): Promise<unknown>
-  has(connectionId: string): Promise<boolean>
-}
+/** Where API keys live, by connection id (core/secrets); the key never leaves it but to a client. */
+export type AppSecrets = SecretStore
 
 /** A running demo service, as `startDemo` reports it. */
 export interface DemoService {
