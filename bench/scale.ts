@@ -12,7 +12,7 @@ const API_KEY = 'bench-scale-key'
 
 export async function runScale(options: BenchOptions): Promise<MeasureResult> {
   const fixture = options.quick
-    ? { projects: 100, tasksPerProject: 100, stepsPerTask: 20, activeProjects: 5 }
+    ? { projects: 50, tasksPerProject: 100, stepsPerTask: 20, activeProjects: 3 }
     : { projects: 1000, tasksPerProject: 100, stepsPerTask: 20, activeProjects: 50 }
   const cycles = options.quick ? 2 : 1
   const service = await startServiceProcess({ apiKey: API_KEY, seed: 5, maxOldSpaceMb: 4096 })

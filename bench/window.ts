@@ -123,7 +123,7 @@ export async function runWindow(options: BenchOptions): Promise<MeasureResult> {
   const taskCount = 10_000
   const stepCount = 5_000
   const renders = options.quick ? 3 : 5
-  const frames = options.quick ? 90 : 240
+  const frames = options.quick ? 60 : 240
   ensureRenderer(options.log)
   // The app's own polling prefs: the host's faster test pace would keep re-fetching the big lists.
   const host = await startTestHost({ service: { manualClock: true, seed: 4 }, polling: DEFAULT_POLLING_PREFS })
