@@ -1,48 +1,59 @@
-// The test transport end to end with the real core: the page's window.agentTray talks to the
-// controller through the host, a watched demo project's task changes status without a reload,
-// and the notification event arrives.
+// The test transport end to end with the real core and the real renderer: the page's
+// window.agentTray talks to the controller through the host; a watched demo project's task
+// changes status on screen without a reload, and the notification event arrives.
 import type { MonitorEvent } from '../src/shared/monitor'
 import { expect, recordEvents, test, type HostWindow } from './support/fixtures'
 
-test('the bridge carries invokes and events between the page and the core', async ({ app, host }) => {
+// Simulated time moves only when the test says so: the demo task ends exactly when we advance.
+test.use({ hostOptions: { service: { manualClock: true } } })
+
+test('a demo task changes status on screen without a reload, and its notification arrives', async ({ app, host, request }) => {
   const events = await recordEvents(app)
 
   const initial = await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['app:get-state']())
   expect(initial).toMatchObject({ ok: true, value: { demo: false, connections: [], projects: [] } })
 
-  const bad = await app.evaluate(() =>
+  const refused = await app.evaluate(() =>
     (globalThis as unknown as HostWindow).agentTray['monitor:pause-notifications']({ minutes: 0 })
   )
-  expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringContaining('minutes') } })
+  expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringContaining('minutes') } })
 
-  const started = await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['demo:start']())
-  expect(started).toEqual({ ok: true })
-
+  expect(await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['demo:start']())).toEqual({ ok: true })
   const state = await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['app:get-state']())
   if (!state.ok) throw new Error(state.error.message)
   expect(state.value.demo).toBe(true)
   expect(state.value.projects).toHaveLength(3)
-  expect(JSON.stringify(state)).not.toContain(host.serviceApiKey)
 
-  // The demo's running task ends within seconds; the page learns of it without a reload.
-  const ended = (e: MonitorEvent) => e.kind === 'task-status' && (e.to === 'completed' || e.to === 'failed')
-  await expect.poll(async () => (await events.of('monitor:event')).filter(ended).length, { timeout: 30_000 }).toBeGreaterThan(0)
-  const change = (await events.of('monitor:event')).find(ended)
-  if (change?.kind !== 'task-status') throw new Error('no task-status event')
+  // The demo's "Recipe Box" project has a task running now.
+  await expect.poll(() => host.controller.getState().projects.every((p) => p.project !== null)).toBe(true)
+  const recipe = host.controller.getState().projects.find((p) => p.project?.name === 'Recipe Box')
+  if (!recipe) throw new Error('no Recipe Box project')
+  const projectId = recipe.watched.projectId
+  const tasks = await app.evaluate((id) => (globalThis as unknown as HostWindow).agentTray['project:tasks']({ projectId: id }), projectId)
+  if (!tasks.ok) throw new Error(tasks.error.message)
+  const running = tasks.value.find((t) => t.status === 'in_progress')
+  if (!running) throw new Error('the demo has no running task')
 
+  await app.evaluate(() => {
+    ;(globalThis as unknown as { __noReload: boolean }).__noReload = true
+  })
+  await app.evaluate(([p, t]) => {
+    ;(globalThis as unknown as { location: { hash: string } }).location.hash = `#/projects/${p}/tasks/${t}`
+  }, [projectId, running.id] as const)
+  await expect(app.getByRole('heading', { name: running.name, level: 1 })).toBeVisible()
+  await expect(app.getByTestId('task-status')).toHaveText('In progress')
+
+  // Two simulated minutes later the agent has finished; the monitor sees it on its next poll.
+  expect((await request.post(`${host.url}__host/control/advance`, { data: { ms: 120_000 } })).ok()).toBe(true)
+  await expect(app.getByTestId('task-status')).toHaveText('Completed', { timeout: 15_000 })
+
+  const isDone = (e: MonitorEvent) => e.kind === 'task-status' && e.taskId === running.id && e.to === 'completed'
+  expect((await events.of('monitor:event')).some(isDone)).toBe(true)
   await expect
-    .poll(async () => (await events.of('notification:shown')).some((n) => n.taskId === change.taskId), { timeout: 10_000 })
-    .toBe(true)
-  expect(host.records.notifications.some((n) => n.taskId === change.taskId)).toBe(true)
+    .poll(async () => (await events.of('notification:shown')).filter((n) => n.taskId === running.id))
+    .toEqual([expect.objectContaining({ projectId, taskId: running.id, body: expect.stringContaining(running.name) })])
+  expect(host.records.notifications.some((n) => n.taskId === running.id)).toBe(true)
 
-  // The pushed state agrees with the change.
-  await expect
-    .poll(async () => {
-      const pushed = (await events.of('app:state')).at(-1)
-      const project = pushed?.projects.find((p) => p.watched.projectId === change.projectId)
-      return project?.counts.total ?? 0
-    })
-    .toBeGreaterThan(0)
-  const all = JSON.stringify(await events.all())
-  expect(all).not.toContain(host.serviceApiKey)
+  expect(await app.evaluate(() => (globalThis as unknown as { __noReload?: boolean }).__noReload)).toBe(true)
+  expect(JSON.stringify(await events.all())).not.toContain(host.serviceApiKey)
 })
