@@ -1,0 +1,131 @@
+// Every error state of the window, caused by the reference service's faults: a plain message and
+// a way forward each.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FaultRule } from '../src/service'
+import { connect, invoke, openHash } from './window.helpers'
+import { expect, test } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import type { TestHost } from './host'
+
+async function watchedProject(app: Page, host: TestHost, name: string): Promise<string> {
+  await connect(app, host)
+  const project = host.service.control.createProject({ name })
+  await invoke(app, 'project:watch', { projectId: project.id })
+  return project.id
+}
+
+function faultOn(host: TestHost, projectId: string, rule: FaultRule): void {
+  host.service.control.setFaults({ rules: [{ ...rule, pathPrefix: `/projects/${projectId}` }] })
+}
+
+test('loading, then empty', async ({ app, host }) => {
+  await connect(app, host)
+  // Not watched: nothing cached, so the window waits for the (slowed) service itself.
+  const project = host.service.control.createProject({ name: 'Quiet project' })
+  faultOn(host, project.id, { kind: 'latency', ms: 1_500 })
+  await openHash(app, `#/projects/${project.id}`)
+  await expect(app.getByText('Loading the project…')).toBeVisible()
+  await expect(app.getByRole('heading', { name: 'Quiet project', level: 1 })).toBeVisible()
+  await expect(app.getByText('This project has no tasks yet.')).toBeVisible()
+  await expect(app.getByRole('button', { name: 'Watch', exact: true })).toBeVisible()
+})
+
+test('offline: a plain message, and a retry that works once the service is back', async ({ app, host }) => {
+  const id = await watchedProject(app, host, 'Far away')
+  faultOn(host, id, { kind: 'drop' })
+  await openHash(app, `#/projects/${id}`)
+  const alert = app.locator('[data-error-kind="network"]').first()
+  await expect(alert).toContainText('Offline: the service cannot be reached', { timeout: 20_000 })
+  await expect(app.locator('header')).toContainText('Offline', { timeout: 20_000 })
+  host.service.control.clearFaults()
+  await alert.getByRole('button', { name: 'Try again' }).click()
+  await expect(app.getByRole('heading', { name: 'Far away', level: 1 })).toBeVisible()
+})
+
+test('rejected key: the way forward is fixing the key in Settings', async ({ app, host }) => {
+  const id = await watchedProject(app, host, 'Locked')
+  faultOn(host, id, { kind: 'error', status: 401 })
+  await openHash(app, `#/projects/${id}`)
+  const alert = app.locator('[data-error-kind="auth"]').first()
+  await expect(alert).toContainText('The API key was rejected')
+  await alert.getByRole('button', { name: 'Fix the key in Settings' }).click()
+  await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
+  await app.getByRole('button', { name: 'Edit Reference' }).click()
+  await expect(app.getByText('A key is stored. Leave this empty to keep it')).toBeVisible()
+})
+
+test('project gone: stop watching it from the message', async ({ app, host }) => {
+  const id = await watchedProject(app, host, 'Vanished')
+  faultOn(host, id, { kind: 'error', status: 404 })
+  await openHash(app, `#/projects/${id}`)
+  const alert = app.locator('[data-error-kind="not_found"]').first()
+  await expect(alert).toContainText('This project is gone')
+  await alert.getByRole('button', { name: 'Stop watching this project' }).click()
+  await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
+  await expect(app.locator(`[data-project-id="${id}"]`)).toHaveCount(0)
+  expect((await invoke(app, 'app:get-state')).projects).toEqual([])
+})
+
+test('project gone, as the projects list shows it', async ({ app, host }) => {
+  const id = await watchedProject(app, host, 'Vanished too')
+  faultOn(host, id, { kind: 'error', status: 404 })
+  await invoke(app, 'monitor:poll-now')
+  const card = app.locator(`[data-project-id="${id}"]`)
+  await expect(card.locator('[data-error-kind="not_found"]')).toContainText('This project is gone', { timeout: 15_000 })
+  await card.getByRole('button', { name: 'Stop watching this project' }).click()
+  await expect(card).toHaveCount(0)
+})
+
+test('rate limited: says how long to wait', async ({ app, host }) => {
+  const id = await watchedProject(app, host, 'Busy')
+  faultOn(host, id, { kind: 'rate_limit', retryAfterSeconds: 120 })
+  await openHash(app, `#/projects/${id}`)
+  const alert = app.locator('[data-error-kind="rate_limited"]').first()
+  await expect(alert).toContainText('Too many requests')
+  await expect(alert).toContainText('wait 2 minutes')
+  await expect(alert).toContainText('You can try again after')
+  host.service.control.clearFaults()
+  await alert.getByRole('button', { name: 'Try again' }).click()
+  await expect(app.getByRole('heading', { name: 'Busy', level: 1 })).toBeVisible()
+})
+
+test('invalid server response: named plainly, with a retry', async ({ app, host }) => {
+  const id = await watchedProject(app, host, 'Garbled')
+  faultOn(host, id, { kind: 'malformed' })
+  await openHash(app, `#/projects/${id}`)
+  const alert = app.locator('[data-error-kind="invalid_response"]').first()
+  await expect(alert).toContainText('The service sent an answer Agent Tray cannot read')
+  await expect(alert.getByRole('button', { name: 'Open Settings' })).toBeVisible()
+  host.service.control.clearFaults()
+  await alert.getByRole('button', { name: 'Try again' }).click()
+  await expect(app.getByRole('heading', { name: 'Garbled', level: 1 })).toBeVisible()
+})
+
+test('a gone task offers the way back to its project', async ({ app, host }) => {
+  const id = await watchedProject(app, host, 'Has no such task')
+  await openHash(app, `#/projects/${id}/tasks/not-a-task`)
+  const alert = app.locator('[data-error-kind="not_found"]').first()
+  await expect(alert).toContainText('This task is gone')
+  await alert.getByRole('button', { name: 'Back to the project' }).click()
+  await expect(app.getByRole('heading', { name: 'Has no such task', level: 1 })).toBeVisible()
+})
+
+test.describe('with a damaged settings file', () => {
+  const settingsDir = mkdtempSync(join(tmpdir(), 'agent-tray-damaged-'))
+  writeFileSync(join(settingsDir, 'config.json'), '{"version": 1, "connections": [tru')
+  test.use({ hostOptions: { settingsDir } })
+  test.afterAll(() => rmSync(settingsDir, { recursive: true, force: true }))
+
+  test('the repair notice is shown once and can be dismissed', async ({ app }) => {
+    const notices = app.getByRole('region', { name: 'Notices' })
+    await expect(notices).toBeVisible()
+    const dismiss = notices.getByRole('button', { name: /^Dismiss/ }).first()
+    await dismiss.click()
+    await expect(notices).toHaveCount(0)
+    await app.getByRole('button', { name: 'Try the demo' }).click()
+    await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+    await expect(app.getByRole('region', { name: 'Notices' })).toHaveCount(0)
+  })
+})
