@@ -103,6 +103,8 @@ export interface EventContract {
   'notification:shown': { title: string; body: string; projectId?: string; taskId?: string }
   /** Open the window on a task, e.g. after a notification click. */
   'navigate:task': { projectId: string; taskId: string }
+  /** Open the window on the settings screen (the tray's Preferences… item). */
+  'navigate:settings': Record<string, never>
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -137,7 +139,8 @@ export const EVENT_CHANNELS = [
   'app:state',
   'monitor:event',
   'notification:shown',
-  'navigate:task'
+  'navigate:task',
+  'navigate:settings'
 ] as const satisfies readonly EventChannel[]
 
 // Fails the build when a channel is added to the contract but not to the list above.

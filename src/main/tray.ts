@@ -1,0 +1,105 @@
+// The tray icon: its image, tooltip and context menu follow the app's state. The decisions (which
+// state, which text, which items) are core/tray's; this file only turns them into Electron calls.
+import { join } from 'node:path'
+import type { MenuItemConstructorOptions } from 'electron'
+import { Menu, Tray, nativeImage, nativeTheme } from 'electron'
+import { panelIsDark, trayIconFile } from '../core/tray/icon'
+import type { TrayAction, TrayMenuItem } from '../core/tray/menu'
+import { buildTrayMenu, createMenuMemo } from '../core/tray/menu'
+import { summariseTray, trayTooltip } from '../core/tray/state'
+import type { TrayState } from '../core/tray/state'
+import type { TrayTask } from '../core/tray/tasks'
+import type { AppState } from '../shared/ipc'
+
+export interface TrayView {
+  app: AppState
+  online: boolean
+  tasksOf: (projectId: string) => TrayTask[]
+}
+
+export interface TrayAdapter {
+  update(view: TrayView): void
+  destroy(): void
+}
+
+export function createTray(deps: {
+  trayDir: string
+  platform: NodeJS.Platform
+  perform: (action: TrayAction) => void
+  /** A left click (Windows; some Linux panels): opens the window. */
+  onClick: () => void
+}): TrayAdapter {
+  let state: TrayState = 'idle'
+  let iconFile = ''
+  let tooltip = ''
+
+  const image = (file: string): Electron.NativeImage => {
+    // createFromPath picks up `name@2x.png` beside `name.png` by itself.
+    const img = nativeImage.createFromPath(join(deps.trayDir, file))
+    if (deps.platform === 'darwin') img.setTemplateImage(true)
+    return img
+  }
+  const fileFor = (s: TrayState): string =>
+    trayIconFile(s, {
+      platform: deps.platform,
+      darkPanel: panelIsDark(deps.platform, {
+        shouldUseDarkColors: nativeTheme.shouldUseDarkColors,
+        systemUiDark: deps.platform === 'win32' ? nativeTheme.shouldUseDarkColorsForSystemIntegratedUI : undefined
+      })
+    })
+
+  iconFile = fileFor(state)
+  const tray = new Tray(image(iconFile))
+  tray.on('click', () => {
+    // On macOS a click opens the menu; elsewhere it opens the window.
+    if (deps.platform !== 'darwin') deps.onClick()
+  })
+
+  const toMenu = createMenuMemo((items) => Menu.buildFromTemplate(items.map((i) => toTemplate(i, deps.perform))))
+
+  function refreshIcon(): void {
+    const file = fileFor(state)
+    if (file === iconFile) return
+    iconFile = file
+    tray.setImage(image(file))
+  }
+
+  const onTheme = (): void => refreshIcon()
+  nativeTheme.on('updated', onTheme)
+
+  const adapter: TrayAdapter = {
+    update(view) {
+      const summary = summariseTray(view.app, view.online)
+      state = summary.state
+      refreshIcon()
+      const text = trayTooltip(summary)
+      if (text !== tooltip) {
+        tooltip = text
+        tray.setToolTip(text)
+      }
+      const { value, rebuilt } = toMenu(buildTrayMenu({ app: view.app, summary, online: view.online, tasksOf: view.tasksOf }))
+      // Linux needs a menu attached to show anything on click: it is set once, then on change.
+      if (rebuilt) tray.setContextMenu(value)
+    },
+    destroy() {
+      nativeTheme.off('updated', onTheme)
+      tray.destroy()
+    }
+  }
+  return adapter
+}
+
+function toTemplate(item: TrayMenuItem, perform: (action: TrayAction) => void): MenuItemConstructorOptions {
+  switch (item.kind) {
+    case 'separator':
+      return { type: 'separator' }
+    case 'label':
+      return { label: item.label, enabled: false }
+    case 'submenu':
+      return { label: item.label, submenu: item.items.map((i) => toTemplate(i, perform)) }
+    case 'action': {
+      const action = item.action
+      return { label: item.label, enabled: item.enabled, click: () => perform(action) }
+    }
+  }
+}

@@ -1,0 +1,148 @@
+// The one window. Closing it (or hiding it from the tray or the shortcut) destroys it, so a
+// closed window costs no renderer memory; showing it builds a fresh one where it was last.
+import { BrowserWindow, nativeTheme, screen } from 'electron'
+import type { EventChannel, EventContract } from '../shared/ipc'
+import type { WindowState } from '../shared/settings'
+import type { RendererLocation } from './renderer-origin'
+import { rendererUrl } from './renderer-origin'
+import type { FrameLike } from './sender'
+import { MIN_WINDOW, captureWindowState, restoreWindowBounds } from './window-bounds'
+
+export interface WindowManager {
+  show(): void
+  /** Closes the window, which frees its renderer; polling goes on in main. */
+  hide(): void
+  toggle(): void
+  isVisible(): boolean
+  /** Sends an event to our window if it is open; once it has loaded, so nothing is lost to a load. */
+  send<E extends EventChannel>(channel: E, payload: EventContract[E]): void
+  /** The main frames of our windows, for the IPC sender check. */
+  mainFrames(): FrameLike[]
+}
+
+export interface WindowDeps {
+  loc: RendererLocation
+  preloadPath: string
+  iconPath: string
+  readWindowState: () => WindowState | undefined
+  saveWindowState: (state: WindowState) => void
+  log: (message: string) => void
+}
+
+export function createWindowManager(deps: WindowDeps): WindowManager {
+  let win: BrowserWindow | null = null
+  let loaded = false
+  // Events sent while the page loads, delivered once it has (a notification click opens the window).
+  let queued: [EventChannel, unknown][] = []
+
+  function create(): BrowserWindow {
+    const primary = screen.getPrimaryDisplay()
+    const areas = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map((d) => d.workArea)
+    const bounds = restoreWindowBounds(deps.readWindowState(), areas)
+    const w = new BrowserWindow({
+      ...(bounds.x !== undefined && bounds.y !== undefined ? { x: bounds.x, y: bounds.y } : { center: true }),
+      width: bounds.width,
+      height: bounds.height,
+      minWidth: MIN_WINDOW.width,
+      minHeight: MIN_WINDOW.height,
+      show: false,
+      title: 'Agent Tray',
+      icon: deps.iconPath,
+      autoHideMenuBar: true,
+      backgroundColor: nativeTheme.shouldUseDarkColors ? '#111827' : '#ffffff',
+      webPreferences: {
+        preload: deps.preloadPath,
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        nodeIntegrationInSubFrames: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        experimentalFeatures: false,
+        webviewTag: false,
+        spellcheck: false,
+        navigateOnDragDrop: false,
+        devTools: deps.loc.devServerUrl !== undefined
+      }
+    })
+    if (bounds.maximized) w.maximize()
+    w.once('ready-to-show', () => {
+      w.show()
+      w.focus()
+    })
+    w.webContents.on('did-finish-load', () => {
+      loaded = true
+      const pending = queued
+      queued = []
+      for (const [channel, payload] of pending) w.webContents.send(channel, payload)
+    })
+    w.webContents.on('render-process-gone', (_e, details) => {
+      deps.log(`window: renderer gone (${details.reason}); it is rebuilt when shown again`)
+      if (!w.isDestroyed()) w.destroy()
+    })
+    w.on('close', () => {
+      try {
+        deps.saveWindowState(captureWindowState(w.getNormalBounds(), w.isMaximized()))
+      } catch (err) {
+        deps.log(`window: could not remember its bounds: ${err instanceof Error ? err.message : String(err)}`)
+      }
+    })
+    w.on('closed', () => {
+      if (win === w) {
+        win = null
+        loaded = false
+        queued = []
+      }
+    })
+    void w.loadURL(rendererUrl(deps.loc)).catch((err: unknown) => {
+      deps.log(`window: could not load the page: ${err instanceof Error ? err.message : String(err)}`)
+    })
+    return w
+  }
+
+  const alive = (): BrowserWindow | null => (win && !win.isDestroyed() ? win : null)
+
+  const manager: WindowManager = {
+    show() {
+      const w = alive()
+      if (!w) {
+        loaded = false
+        win = create()
+        return
+      }
+      if (w.isMinimized()) w.restore()
+      w.show()
+      w.focus()
+    },
+    hide() {
+      alive()?.close()
+    },
+    toggle() {
+      const w = alive()
+      if (w && w.isVisible() && w.isFocused()) manager.hide()
+      else manager.show()
+    },
+    isVisible() {
+      return alive()?.isVisible() ?? false
+    },
+    send(channel, payload) {
+      const w = alive()
+      if (!w) return
+      if (loaded) w.webContents.send(channel, payload)
+      else {
+        // Only the latest state matters; other events are few, but keep the queue bounded anyway.
+        if (channel === 'app:state') queued = queued.filter(([c]) => c !== 'app:state')
+        queued.push([channel, payload])
+        if (queued.length > 100) queued.shift()
+      }
+    },
+    mainFrames() {
+      const w = alive()
+      if (!w) return []
+      const frame = w.webContents.mainFrame
+      return frame ? [frame] : []
+    }
+  }
+  return manager
+}
