@@ -23,15 +23,14 @@ async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
 }
 
 async function expectVisibleFocus(page: Page): Promise<void> {
-  const outline = await page.evaluate(() => {
-    const el = document.activeElement
-    if (!el || el === document.body) return null
-    const style = getComputedStyle(el)
+  const focused = page.locator(':focus')
+  await expect(focused).toHaveCount(1)
+  const outline = await focused.evaluate((el) => {
+    const style = el.ownerDocument.defaultView!.getComputedStyle(el)
     return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) }
   })
-  expect(outline).not.toBeNull()
-  expect(outline!.style).not.toBe('none')
-  expect(outline!.width).toBeGreaterThanOrEqual(2)
+  expect(outline.style).not.toBe('none')
+  expect(outline.width).toBeGreaterThanOrEqual(2)
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
