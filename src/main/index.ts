@@ -75,6 +75,8 @@ if (!app.requestSingleInstanceLock({ demo: demoRequested })) {
 }
 
 async function start(): Promise<void> {
+  // Before the saved theme is applied: the tray icon's ink follows the system's panel.
+  const systemDarkAtStart = nativeTheme.shouldUseDarkColors
   hardenSession(session.defaultSession)
 
   const dir = settingsDir()
@@ -174,7 +176,7 @@ async function start(): Promise<void> {
         return app.quit()
     }
   }
-  const tray = createTray({ trayDir: join(resourcesDir, 'tray'), platform: process.platform, perform, onClick: () => windows.show() })
+  const tray = createTray({ trayDir: join(resourcesDir, 'tray'), platform: process.platform, perform, onClick: () => windows.show(), systemDarkAtStart })
   const refreshTray = (): void => {
     const state = ctl.getState()
     tray.update({ app: state, online, tasksOf: (projectId) => tasksOf(tasks, state.activeConnectionId, projectId) })

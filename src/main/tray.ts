@@ -28,7 +28,13 @@ export function createTray(deps: {
   perform: (action: TrayAction) => void
   /** A left click (Windows; some Linux panels): opens the window. */
   onClick: () => void
+  /** nativeTheme.shouldUseDarkColors read before the app set its own theme (see below). */
+  systemDarkAtStart: boolean
 }): TrayAdapter {
+  // The panel follows the system, not the theme the user picked for our window: once themeSource
+  // is 'light' or 'dark', shouldUseDarkColors stops telling us about the system, so keep the last
+  // value seen while it was 'system'.
+  let systemDark = deps.systemDarkAtStart
   let state: TrayState = 'idle'
   let iconFile = ''
   let tooltip = ''
@@ -43,7 +49,7 @@ export function createTray(deps: {
     trayIconFile(s, {
       platform: deps.platform,
       darkPanel: panelIsDark(deps.platform, {
-        shouldUseDarkColors: nativeTheme.shouldUseDarkColors,
+        shouldUseDarkColors: systemDark,
         systemUiDark: deps.platform === 'win32' ? nativeTheme.shouldUseDarkColorsForSystemIntegratedUI : undefined
       })
     })
@@ -64,7 +70,10 @@ export function createTray(deps: {
     tray.setImage(image(file))
   }
 
-  const onTheme = (): void => refreshIcon()
+  const onTheme = (): void => {
+    if (nativeTheme.themeSource === 'system') systemDark = nativeTheme.shouldUseDarkColors
+    refreshIcon()
+  }
   nativeTheme.on('updated', onTheme)
 
   const adapter: TrayAdapter = {
