@@ -231,6 +231,7 @@ describe('projects', () => {
 
     await rig.controller.handlers['monitor:pause-notifications']({ minutes: null })
     expect(rig.controller.getState().monitor.notificationsPausedUntil).toBeNull()
+    expect(rig.settings.read().notifications.pausedUntil).toBeNull()
     await rig.controller.handlers['project:set-watch-options']({ projectId: project.id, muted: true })
     rig.service.control.setTaskStatus(b.id, 'failed')
     await pollNow()
@@ -326,6 +327,13 @@ describe('settings, shell and run state', () => {
     expect(rig.controller.getState().monitor.paused).toBe(true)
     rig.controller.resume()
     expect(rig.controller.getState().monitor.paused).toBe(false)
+  })
+
+  it('pushes the state again when a notification pause ends', async () => {
+    await rig.controller.pauseNotifications(1)
+    expect((await flushState()).monitor.notificationsPausedUntil).not.toBeNull()
+    await rig.clock.advance(60_000)
+    expect((await flushState()).monitor.notificationsPausedUntil).toBeNull()
   })
 
   it('coalesces state pushes', async () => {

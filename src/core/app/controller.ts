@@ -9,7 +9,7 @@ import type { Connection, Settings, WatchedProject } from '../../shared/settings
 import { isSafeExternalUrl } from '../../shared/url'
 import type { ServiceClient } from '../client/client'
 import { isServiceError, ServiceError } from '../client/errors'
-import { systemClock } from '../monitor/clock'
+import { systemClock, type TimerHandle } from '../monitor/clock'
 import { Emitter } from '../monitor/emitter'
 import { createMonitor, type Monitor, type MonitorCycle } from '../monitor/monitor'
 import { SettingsValidationError } from '../settings/store'
@@ -282,11 +282,19 @@ export function createAppController(deps: AppControllerDeps): AppController {
     }
   }
 
+  let pauseEndTimer: TimerHandle | null = null
   async function pauseNotifications(minutes: number | null): Promise<void> {
     const until = minutes === null ? null : new Date(clock.now() + minutes * 60_000).toISOString()
     await updateSettings((draft) => {
       draft.notifications.pausedUntil = until
     })
+    if (pauseEndTimer !== null) clock.clearTimeout(pauseEndTimer)
+    pauseEndTimer = null
+    // The window shows the pause until it ends: tell it when it does.
+    if (minutes !== null && !stopped) pauseEndTimer = clock.setTimeout(() => {
+      pauseEndTimer = null
+      changed()
+    }, minutes * 60_000 + 1)
     changed()
   }
 
@@ -384,7 +392,10 @@ export function createAppController(deps: AppControllerDeps): AppController {
     await deps.secrets.delete(connectionId)
     keyKnown.delete(connectionId)
     await deps.settings.writeLastSeen(connectionId, {}).catch((e: unknown) => reportError('forgetting the last seen state', e))
-    if (connectionId === DEMO_CONNECTION_ID) demo = false
+    if (connectionId === DEMO_CONNECTION_ID) {
+      demo = false
+      demoStart = null
+    }
     if (active?.connection.id === connectionId || (active === null && saved.activeConnectionId !== null)) await openActive()
     changed()
   }
@@ -560,6 +571,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     async stop() {
       if (stopped) return
       stopped = true
+      if (pauseEndTimer !== null) clock.clearTimeout(pauseEndTimer)
       await exclusive(() => closeActive())
       statePush.cancel()
       events.removeAll()
