@@ -53,6 +53,7 @@ export class AppStore {
           this.loadError = null
         }),
         b.on('navigate:task', ({ projectId, taskId }) => this.go({ name: 'task', projectId, taskId })),
+        b.on('navigate:settings', () => this.go({ name: 'settings' })),
         b.on('notification:shown', ({ title, body }) => this.announce(`${title}: ${body}`))
       )
     } catch {

@@ -1,0 +1,18 @@
+// `npm run screenshots`: a PNG of every main screen in both themes, written to e2e/screenshots/.
+import { defineConfig } from '@playwright/test'
+import { chromiumLaunchOptions } from './support/browser'
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: 'screenshots.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    launchOptions: chromiumLaunchOptions(),
+    viewport: { width: 1100, height: 800 }
+  }
+})
