@@ -119,15 +119,24 @@ describe('connections', () => {
     expect(rig.controller.getState().connections).toEqual([])
   })
 
-  it('a wrong key gives an auth error that never repeats the key', async () => {
-    await rig.controller.handlers['connection:save']({
+  it('a key the service rejects is not saved: an auth error that never repeats the key', async () => {
+    const result = await dispatch(rig.controller.handlers, 'connection:save', {
       connection: { name: 'Bad', baseUrl: rig.service.url, publishingDomain: '' },
       apiKey: 'wrong-key'
     })
-    const project = rig.service.control.createProject({ name: 'P' })
-    const result = await dispatch(rig.controller.handlers, 'project:watch', { projectId: project.id })
-    expect(result).toMatchObject({ ok: false, error: { kind: 'auth' } })
+    expect(result).toMatchObject({ ok: false, error: { kind: 'auth', message: expect.stringMatching(/rejected this API key/) } })
     expect(JSON.stringify(result)).not.toContain('wrong-key')
+    expect(rig.controller.getState().connections).toEqual([])
+    expect(rig.settings.read().connections).toEqual([])
+  })
+
+  it('a service that cannot be reached is not saved either', async () => {
+    const result = await dispatch(rig.controller.handlers, 'connection:save', {
+      connection: { name: 'Nowhere', baseUrl: 'http://127.0.0.1:9', publishingDomain: '' },
+      apiKey: API_KEY
+    })
+    expect(result).toMatchObject({ ok: false, error: { kind: 'network' } })
+    expect(rig.settings.read().connections).toEqual([])
   })
 
   it('removes a connection with its key and watched projects', async () => {

@@ -360,6 +360,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     const id = givenId ?? newConnectionId(settings.connections)
     const connection: Connection = { id, ...fields }
     if (request.apiKey !== undefined) {
+      await checkKeyBeforeSaving(connection, request.apiKey)
       await deps.secrets.set(id, request.apiKey)
       keyKnown.set(id, true)
     } else if (!keyKnown.has(id)) {
@@ -380,6 +381,19 @@ export function createAppController(deps: AppControllerDeps): AppController {
     else if (active?.connection.id === id) active.connection = connection
     changed()
     return connectionView(connection)
+  }
+
+  // A key is stored only once the service has accepted it, so a typo shows up on the setup
+  // screen instead of as a broken connection later. Unreachable services fail the save too.
+  async function checkKeyBeforeSaving(connection: Connection, apiKey: string): Promise<void> {
+    const client = deps.createClient(connection, apiKey)
+    try {
+      if (!(await client.checkKey())) {
+        throw new ServiceError('auth', `The service at ${connection.baseUrl} rejected this API key; nothing was saved.`, { status: 401 })
+      }
+    } finally {
+      await client.close()
+    }
   }
 
   async function removeConnection(connectionId: string): Promise<void> {
