@@ -80,15 +80,27 @@ export async function resolveConnection(ctx: Context): Promise<Resolved> {
 }
 
 /** Saves a connection that was found by base URL only; returns the stored one (another process may have added it meanwhile). */
-export async function storeConnection(ctx: Context, connection: Connection, name?: string): Promise<Connection> {
+export async function storeConnection(
+  ctx: Context,
+  connection: Connection,
+  changes: { name?: string | undefined; publishingDomain?: string | undefined } = {}
+): Promise<Connection> {
   const store = await ctx.deps.settings()
+  const { name, publishingDomain } = changes
   const after = await store.update((draft) => {
     const existing = findConnectionByUrl(draft, connection.baseUrl)
     if (existing) {
-      if (name !== undefined) updateConnection(draft, existing.id, { name })
+      updateConnection(draft, existing.id, {
+        ...(name !== undefined ? { name } : {}),
+        ...(publishingDomain !== undefined ? { publishingDomain } : {})
+      })
       return
     }
-    addConnection(draft, { baseUrl: connection.baseUrl, name: name ?? connection.name, publishingDomain: connection.publishingDomain }, connection.id)
+    addConnection(
+      draft,
+      { baseUrl: connection.baseUrl, name: name ?? connection.name, publishingDomain: publishingDomain ?? connection.publishingDomain },
+      connection.id
+    )
   })
   return findConnectionByUrl(after, connection.baseUrl) ?? connection
 }

@@ -73,6 +73,21 @@ describe('login on a terminal', () => {
     expect(empty.code).toBe(EXIT.usage)
   })
 
+  it('--publishing-domain is kept with the connection, so publish checks hostnames before sending', async () => {
+    const dir = tempDir()
+    const env = { AGENT_TRAY_CONFIG_DIR: dir }
+    const login = await run(['login', '--base-url', service.url, '--publishing-domain', service.publishingDomain], { env, stdin: `${KEY}\n` })
+    expect(login.code).toBe(0)
+    expect((await openSettings({ dir })).read().connections[0]?.publishingDomain).toBe(service.publishingDomain)
+    const p = service.control.createProject({ name: 'Domain' })
+    service.control.resetStats()
+    const refused = await run(['publish', p.id, 'shop.example.com'], { env })
+    expect(refused.code).toBe(EXIT.publishFailed)
+    expect(refused.err).toContain(service.publishingDomain)
+    // Refused before anything was sent.
+    expect(service.control.stats().byRoute['POST /projects/{id}/publish']).toBeUndefined()
+  })
+
   it('a service that cannot be reached stores nothing (network)', async () => {
     const dir = tempDir()
     const r = await run(['login', '--base-url', 'http://127.0.0.1:1'], { env: { AGENT_TRAY_CONFIG_DIR: dir }, stdin: KEY })

@@ -182,7 +182,8 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .command('login')
     .description('store the API key of a service in the system keychain (asked without echo, or read from stdin)')
     .option('--name <name>', 'a name for this connection')
-    .action(run((flags: { name?: string }) => loginCommand(ctx, flags)))
+    .option('--publishing-domain <domain>', "the service's publishing domain, so `publish` checks hostnames before sending")
+    .action(run((flags: { name?: string; publishingDomain?: string }) => loginCommand(ctx, flags)))
   program
     .command('logout')
     .description("remove the connection's API key from the keychain")

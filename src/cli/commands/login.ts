@@ -19,6 +19,7 @@ import { EXIT, type ExitCode } from '../exit-codes'
 
 export interface LoginFlags {
   name?: string
+  publishingDomain?: string
 }
 
 export async function loginCommand(ctx: Context, flags: LoginFlags): Promise<ExitCode> {
@@ -42,7 +43,8 @@ export async function loginCommand(ctx: Context, flags: LoginFlags): Promise<Exi
   }
   if (!accepted) throw authError(`The service at ${connection.baseUrl} rejected this API key; nothing was stored.`)
 
-  const saved = stored && flags.name === undefined ? connection : await storeConnection(ctx, connection, flags.name)
+  const changes = { name: flags.name, publishingDomain: flags.publishingDomain }
+  const saved = stored && flags.name === undefined && flags.publishingDomain === undefined ? connection : await storeConnection(ctx, connection, changes)
   await withKeychain(ctx, () => secrets.set(saved.id, apiKey))
   await (await ctx.deps.settings()).update((draft) => setActiveConnection(draft, saved.id))
   if (ctx.opts.json) printJson(ctx, { loggedIn: true, connection: saved })
