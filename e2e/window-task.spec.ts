@@ -97,3 +97,20 @@ test('navigate:task (a notification click) opens that task', async ({ app, host 
   await expect(app.getByRole('heading', { name: task!.name, level: 1 })).toBeVisible()
   expect(new URL(app.url()).hash).toBe(`#/projects/${projectId}/tasks/${task!.id}`)
 })
+
+test('every screen runs under the strict CSP (no inline style or script refused)', async ({ page, host }) => {
+  const refused: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text())
+  })
+  await page.goto(host.url)
+  await expect(page.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+  const projectId = await projectIdByName(page, 'Recipe Box')
+  const [task] = await invoke(page, 'project:tasks', { projectId })
+  for (const hash of [`#/projects/${projectId}`, `#/projects/${projectId}/tasks/${task!.id}`, '#/costs', '#/settings']) {
+    await openHash(page, hash)
+    await expect(page.locator('main h1')).toBeVisible()
+  }
+  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toContain("style-src 'self';")
+  expect(refused).toEqual([])
+})
