@@ -2,7 +2,9 @@
 import { loadKeytar, createKeytarSecretStore, probeKeychain } from '../core/secrets/keytar-store'
 import { KeychainUnavailableError } from '../core/secrets/types'
 import { runCli } from './program'
-import { promptHidden } from './prompt'
+import { PromptCancelledError, readSecretFromTerminal } from '../core/secrets/prompt'
+import { CliError } from './errors'
+import { EXIT } from './exit-codes'
 import { realDeps } from './real-deps'
 
 /** How long a keychain may take to answer (an unlock prompt may be showing). */
@@ -21,7 +23,10 @@ export async function main(argv: string[]): Promise<number> {
     const deps = realDeps({
       env: process.env,
       signal: controller.signal,
-      promptHidden: (question) => promptHidden(question),
+      promptHidden: (question) =>
+        readSecretFromTerminal({ prompt: question }).catch((e: unknown) => {
+          throw e instanceof PromptCancelledError ? new CliError(EXIT.interrupted, 'Interrupted: nothing was stored.') : e
+        }),
       secrets: async () => {
         const keytar = await loadKeytar()
         await probeKeychain(keytar, KEYCHAIN_TIMEOUT_MS)
