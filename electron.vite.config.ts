@@ -1,6 +1,27 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
+import type { Plugin } from 'vite'
+import { META_CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from './src/shared/csp'
+
+// index.html gets its CSP <meta> from src/shared/csp.ts, the one place the policy is written.
+// The dev server gets the relaxed dev policy (Vite injects <style> tags and a hot-reload socket).
+function contentSecurityPolicy(): Plugin {
+  let policy = META_CONTENT_SECURITY_POLICY
+  return {
+    name: 'agent-tray:csp',
+    configureServer(server) {
+      server.httpServer?.once('listening', () => {
+        const url = server.resolvedUrls?.local[0]
+        if (url) policy = devContentSecurityPolicy(url)
+      })
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      handler: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: policy }, injectTo: 'head-prepend' }]
+    }
+  }
+}
 
 export default defineConfig({
   main: {
@@ -20,7 +41,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    plugins: [svelte()],
+    plugins: [contentSecurityPolicy(), svelte({ configFile: resolve('svelte.config.js') })],
     build: {
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } }
     }

@@ -4,6 +4,7 @@ import type { Task } from '../src/shared/service'
 import { describeStepMetadata } from '../src/shared/step-metadata'
 import { invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
+import { META_CONTENT_SECURITY_POLICY } from '../src/shared/csp'
 
 test.use({ hostOptions: { demo: true } })
 
@@ -111,6 +112,6 @@ test('every screen runs under the strict CSP (no inline style or script refused)
     await openHash(page, hash)
     await expect(page.locator('main h1')).toBeVisible()
   }
-  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toContain("style-src 'self';")
+  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(META_CONTENT_SECURITY_POLICY)
   expect(refused).toEqual([])
 })

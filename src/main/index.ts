@@ -27,6 +27,7 @@ import { applyLaunchAtLogin } from './login'
 import { createNotifier } from './notifications'
 import type { RendererLocation } from './renderer-origin'
 import { guardWebContents, hardenSession } from './security'
+import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
 import { isTrustedFrame } from './sender'
 import { registerShowHideShortcut } from './shortcut'
 import { createTray } from './tray'
@@ -77,7 +78,7 @@ if (!app.requestSingleInstanceLock({ demo: demoRequested })) {
 async function start(): Promise<void> {
   // Before the saved theme is applied: the tray icon's ink follows the system's panel.
   const systemDarkAtStart = nativeTheme.shouldUseDarkColors
-  hardenSession(session.defaultSession)
+  hardenSession(session.defaultSession, devServerUrl ? devContentSecurityPolicy(devServerUrl) : CONTENT_SECURITY_POLICY)
 
   const dir = settingsDir()
   const settings = await openSettings({ dir, conf: new ElectronStore(settingsConfOptions(dir)) })

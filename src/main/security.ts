@@ -39,11 +39,11 @@ export function hardenWebContents(contents: WebContents, deps: SecurityDeps): vo
 }
 
 /** Denies every permission request and check, and sets our CSP on every response. */
-export function hardenSession(session: Session): void {
+export function hardenSession(session: Session, policy?: string): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)
   session.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: withCsp(details.responseHeaders) })
+    callback({ responseHeaders: withCsp(details.responseHeaders, policy) })
   })
 }
 
