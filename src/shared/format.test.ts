@@ -56,6 +56,7 @@ describe('formatRelativeTime', () => {
     expect(formatRelativeTime('2025-03-10T09:00:00.000Z', now)).toBe('3 h ago')
     expect(formatRelativeTime('2025-03-08T12:00:00.000Z', now)).toBe('2 d ago')
     expect(formatRelativeTime('2025-03-10T12:05:00.000Z', now)).toBe('in 5 min')
+    expect(formatRelativeTime('2025-03-10T12:00:30.000Z', now)).toBe('just now')
     expect(formatRelativeTime('2025-01-01T00:00:00.000Z', now)).toBe('2025-01-01')
     expect(formatRelativeTime('not a date', now)).toBe('–')
   })

@@ -85,7 +85,8 @@ export function formatRelativeTime(then: Date | string | number, now: Date | num
   const diff = n - t
   const abs = Math.abs(diff)
   const wrap = (s: string): string => (diff >= 0 ? `${s} ago` : `in ${s}`)
-  if (abs < 10_000) return 'just now'
+  // A server clock a little ahead of ours is skew, not the future.
+  if (abs < 10_000 || (diff < 0 && abs < 60_000)) return 'just now'
   if (abs < 60_000) return wrap(`${Math.floor(abs / 1000)}s`)
   if (abs < 3_600_000) return wrap(`${Math.floor(abs / 60_000)} min`)
   if (abs < 86_400_000) return wrap(`${Math.floor(abs / 3_600_000)} h`)
