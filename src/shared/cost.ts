@@ -60,7 +60,7 @@ function isNumber(v: unknown): v is number {
 }
 
 /** Prices are rounded by the service to 6 decimals; sums are kept clear of float noise. */
-function roundUsd(v: number): number {
+export function roundUsd(v: number): number {
   return Math.round(v * 1e9) / 1e9
 }
 
@@ -189,11 +189,14 @@ export interface DayCost {
   taskCount: number
 }
 
+/** What the per-day figures read of a task: a full task or the list's summary will do. */
+export type DatedPrice = Pick<Task, 'id' | 'total_price' | 'created_at'>
+
 /**
  * Cost per local day, oldest first. A task counts on the day it was created: its total_price is
  * one figure, not a time series. Tasks with an unreadable created_at are left out.
  */
-export function costByDay(tasks: readonly Task[], tz: TzOffset, usagesByTask?: UsagesByTask): DayCost[] {
+export function costByDay(tasks: readonly DatedPrice[], tz: TzOffset, usagesByTask?: UsagesByTask): DayCost[] {
   const days = new Map<string, DayCost>()
   for (const task of tasks) {
     const key = localDateKey(task.created_at, tz)
@@ -207,7 +210,7 @@ export function costByDay(tasks: readonly Task[], tz: TzOffset, usagesByTask?: U
 }
 
 /** The cost of one local day (e.g. today: `costOnDay(tasks, localDateKey(now, tz), tz)`). */
-export function costOnDay(tasks: readonly Task[], dateKey: string | null, tz: TzOffset, usagesByTask?: UsagesByTask): number {
+export function costOnDay(tasks: readonly DatedPrice[], dateKey: string | null, tz: TzOffset, usagesByTask?: UsagesByTask): number {
   if (dateKey === null) return 0
   return costByDay(tasks, tz, usagesByTask).find((d) => d.date === dateKey)?.costUsd ?? 0
 }

@@ -107,7 +107,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
       buildProjectView({
         watched,
         project: projects.get(watched.projectId) ?? null,
-        tasks: monitor?.getTasks(watched.projectId) ?? null,
+        summary: monitor?.getSummary(watched.projectId) ?? null,
         health: monitor?.getHealth(watched.projectId) ?? { state: 'unknown' },
         now,
         tz,
@@ -539,6 +539,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
     'task:details': async ({ taskId }) => {
       const current = requireActive()
       current.monitor.focusTask(taskId)
+      const projectId = current.monitor.projectOfTask(taskId)
+      if (projectId !== undefined) current.monitor.focusProject(projectId)
       return current.monitor.getTaskDetails(taskId)
     },
     'task:focus': async ({ taskId }) => {
@@ -605,6 +607,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     pauseNotifications,
     openTask(projectId, taskId) {
       active?.monitor.focusTask(taskId)
+      active?.monitor.focusProject(projectId)
       events.emit('navigate:task', { projectId, taskId })
     },
     get monitor() {

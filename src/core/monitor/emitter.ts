@@ -35,6 +35,11 @@ export class Emitter<Events extends object> {
     }
   }
 
+  /** Whether anyone listens: lets the caller skip building a costly payload. */
+  has<K extends keyof Events>(name: K): boolean {
+    return (this.listeners.get(name)?.size ?? 0) > 0
+  }
+
   removeAll(): void {
     this.listeners.clear()
   }

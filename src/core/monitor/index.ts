@@ -1,6 +1,8 @@
 // The monitor's public surface, for the main process, the command and tests.
 export { Monitor, createMonitor, readError } from './monitor'
-export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, WatchOptions } from './monitor'
+export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged, WatchOptions } from './monitor'
+export { EMPTY_SUMMARY, summarizeTasks, summaryCost, summaryCostToday } from './summary'
+export type { ProjectSummary } from './summary'
 export { ManualClock, flushMicrotasks, systemClock } from './clock'
 export type { Clock, TimerHandle } from './clock'
 export { Scheduler, nextDelay, dueProjects, nextWakeAt, DEFAULT_SCHEDULE_OPTIONS } from './scheduler'

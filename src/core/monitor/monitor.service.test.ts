@@ -79,7 +79,8 @@ describe('monitor over HTTP', () => {
     expect(events.filter((e) => e.kind !== 'project-health')).toEqual([])
     expect(cycles).toEqual([])
     expect(monitor.getHealth(projectId).state).toBe('ok')
-    expect(monitor.getTasks(projectId)).toHaveLength(3)
+    expect(monitor.getSummary(projectId)?.total).toBe(3)
+    expect(await monitor.loadTasks(projectId)).toHaveLength(3)
     expect(detailRequests()).toBe(0)
 
     service.control.setTaskStatus(taskIds[0]!, 'completed')
@@ -223,7 +224,7 @@ describe('monitor over HTTP', () => {
     const { projectId } = newProject('Costly', [{ name: 'Big', status: 'completed' }])
     const { monitor, events } = startMonitor({ source: recordingSource(), projects: [{ projectId, budgetUsd: null }] })
     await monitor.pollNow()
-    const spent = monitor.getTasks(projectId)!.reduce((s, t) => s + (t.total_price ?? 0), 0)
+    const spent = (await monitor.loadTasks(projectId)).reduce((s, t) => s + (t.total_price ?? 0), 0)
     expect(spent).toBeGreaterThan(0)
     monitor.setBudget(projectId, spent / 2)
     await monitor.pollNow()

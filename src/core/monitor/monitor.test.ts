@@ -3,7 +3,7 @@ import type { MonitorEvent, ProjectSnapshot, ServiceErrorKind } from '../../shar
 import type { StepsAndUsages, Task } from '../../shared/service'
 import type { PollingPrefs } from '../../shared/settings'
 import { ManualClock, flushMicrotasks } from './clock'
-import { Monitor, type MonitorCycle, type MonitorOptions, type TaskSource } from './monitor'
+import { Monitor, type MonitorCycle, type MonitorOptions, type TaskSource, type TasksIfChanged } from './monitor'
 
 const polling: PollingPrefs = { activeIntervalMs: 5_000, idleIntervalMs: 60_000, maxConcurrency: 4 }
 
@@ -116,7 +116,7 @@ describe('Monitor: change detection over polls', () => {
     expect(kinds(events)).toEqual([])
     expect(cycles).toEqual([])
     expect(states).toHaveLength(1)
-    expect(monitor.getTasks('p1')?.map((t) => t.id)).toEqual(['a', 'b'])
+    expect(monitor.getSummary('p1')).toMatchObject({ running: 1, failed: 0, total: 2 })
     expect(monitor.getHealth('p1').state).toBe('ok')
     expect(source.detailIds()).toEqual([])
 
@@ -358,5 +358,161 @@ describe('Monitor: restart and budget', () => {
     await second.monitor.pollNow()
     expect(second.events.filter((e) => e.kind === 'budget')).toMatchObject([{ level: 'over' }])
     second.monitor.dispose()
+  })
+})
+
+/** A source that answers conditionally: one version per project, the ETag names it. */
+class EtagSource extends FakeSource {
+  versions = new Map<string, number>()
+  sent: (string | null)[] = []
+
+  bump(projectId: string): void {
+    this.versions.set(projectId, (this.versions.get(projectId) ?? 0) + 1)
+  }
+
+  override setTask(projectId: string, task: Partial<Task> & Pick<Task, 'id'>): void {
+    super.setTask(projectId, task)
+    this.bump(projectId)
+  }
+
+  async listTasksIfChanged(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TasksIfChanged> {
+    this.sent.push(etag)
+    const current = `W/"${this.versions.get(projectId) ?? 0}"`
+    if (etag === current) {
+      this.calls.push({ what: 'list', id: projectId, at: 0 })
+      return { changed: false }
+    }
+    return { changed: true, tasks: await this.listTasks(projectId, signal), etag: current }
+  }
+}
+
+describe('Monitor: task lists kept only where someone looks', () => {
+  it('keeps no task list of an unfocused project, only its summary', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress', total_price: 1.5 })
+    source.setTask('p1', { id: 'b', status: 'failed', total_price: 0.25 })
+    source.setTask('p2', { id: 'c', status: 'completed' })
+    const { monitor } = make({ projects: ['p1', 'p2'] })
+    await monitor.pollNow()
+    expect(monitor.getTasks('p1')).toBeUndefined()
+    expect(monitor.getTasks('p2')).toBeUndefined()
+    expect(monitor.getSummary('p1')).toMatchObject({ running: 1, failed: 1, total: 2 })
+    expect(monitor.getSummary('p2')).toMatchObject({ running: 0, failed: 0, total: 1 })
+    expect(monitor.getRunningCost('p1')).toBe(1.5)
+    monitor.dispose()
+  })
+
+  it('keeps the focused project and a few lately loaded ones, refreshed by each poll', async () => {
+    const { source, make } = setup()
+    for (const p of ['p1', 'p2', 'p3']) source.setTask(p, { id: `${p}-a`, status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1', 'p2', 'p3'], keptTaskLists: 1 })
+    monitor.focusProject('p1')
+    await monitor.pollNow()
+    expect(monitor.getTasks('p1')?.map((t) => t.id)).toEqual(['p1-a'])
+    expect(monitor.getTasks('p2')).toBeUndefined()
+
+    source.setTask('p1', { id: 'p1-b', status: 'todo' })
+    await monitor.pollNow('p1')
+    expect(monitor.getTasks('p1')?.map((t) => t.id)).toEqual(['p1-a', 'p1-b'])
+
+    monitor.focusProject('p2')
+    await monitor.pollNow()
+    // Room for one list: the newly focused project's replaced the old one.
+    expect(monitor.getTasks('p2')?.map((t) => t.id)).toEqual(['p2-a'])
+    expect(monitor.getTasks('p1')).toBeUndefined()
+    expect(monitor.getTasks('p3')).toBeUndefined()
+    monitor.unwatch('p2')
+    expect(monitor.getTasks('p2')).toBeUndefined()
+    expect(monitor.focusedProject).toBeNull()
+    monitor.dispose()
+  })
+
+  it('loadTasks returns a kept list without asking, and fetches (and keeps for a while) any other', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p9', { id: 'z', status: 'completed' })
+    const { monitor } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    const before = source.listTimes('p1').length
+    expect((await monitor.loadTasks('p1')).map((t) => t.id)).toEqual(['a'])
+    expect(source.listTimes('p1')).toHaveLength(before + 1)
+    expect(monitor.getTasks('p1')?.map((t) => t.id)).toEqual(['a'])
+    expect((await monitor.loadTasks('p1')).map((t) => t.id)).toEqual(['a'])
+    expect(source.listTimes('p1')).toHaveLength(before + 1)
+    // Not watched: fetched, never kept.
+    expect((await monitor.loadTasks('p9')).map((t) => t.id)).toEqual(['z'])
+    expect(monitor.getTasks('p9')).toBeUndefined()
+    monitor.dispose()
+  })
+
+  it('finds the project of a task from the last seen state', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a' })
+    source.setTask('p2', { id: 'b' })
+    const { monitor } = make({ projects: ['p1', 'p2'] })
+    await monitor.pollNow()
+    expect(monitor.projectOfTask('b')).toBe('p2')
+    expect(monitor.projectOfTask('nope')).toBeUndefined()
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: conditional polls', () => {
+  function etagSetup() {
+    const clock = new ManualClock()
+    const source = new EtagSource(clock)
+    const monitor = new Monitor({ connectionId: 'c1', source, clock, random: () => 0.5, polling })
+    const events: MonitorEvent[] = []
+    const lists: string[] = []
+    monitor.on('event', (e) => events.push(e))
+    monitor.on('tasks', ({ projectId }) => lists.push(projectId))
+    return { clock, source, monitor, events, lists }
+  }
+
+  it('sends the ETag of the last list taken and skips the work on "unchanged"', async () => {
+    const { source, monitor, events, lists } = etagSetup()
+    source.setTask('p1', { id: 'a', status: 'in_progress', total_price: 2 })
+    monitor.watch('p1')
+    await monitor.pollNow()
+    expect(source.sent).toEqual([null])
+    expect(lists).toEqual(['p1'])
+
+    await monitor.pollNow()
+    expect(source.sent).toEqual([null, 'W/"1"'])
+    expect(lists).toEqual(['p1'])
+    expect(monitor.getHealth('p1').state).toBe('ok')
+    expect(monitor.getSummary('p1')).toMatchObject({ running: 1, total: 1 })
+
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    await monitor.pollNow()
+    expect(source.sent).toEqual([null, 'W/"1"', 'W/"1"'])
+    expect(lists).toEqual(['p1', 'p1'])
+    expect(events.filter((e) => e.kind === 'task-status')).toMatchObject([{ taskId: 'a', from: 'in_progress', to: 'completed' }])
+    expect(monitor.getSummary('p1')).toMatchObject({ running: 0, total: 1 })
+    monitor.dispose()
+  })
+
+  it('keeps the active pace on "unchanged" while a task runs', async () => {
+    const { clock, source, monitor } = etagSetup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    monitor.watch('p1')
+    monitor.start()
+    for (let i = 0; i < 3; i++) await clock.advance(5_000)
+    await monitor.idle()
+    expect(source.sent.slice(1).every((e) => e === 'W/"1"')).toBe(true)
+    expect(source.sent.length).toBeGreaterThanOrEqual(3)
+    monitor.dispose()
+  })
+
+  it('asks unconditionally for a project whose list is wanted, so the list is always there', async () => {
+    const { source, monitor } = etagSetup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    monitor.watch('p1')
+    await monitor.pollNow()
+    monitor.focusProject('p1')
+    await monitor.pollNow()
+    expect(source.sent).toEqual([null, null])
+    expect(monitor.getTasks('p1')?.map((t) => t.id)).toEqual(['a'])
+    monitor.dispose()
   })
 })

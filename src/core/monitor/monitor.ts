@@ -1,7 +1,7 @@
 // Watches the projects of one connection: polls their tasks on the scheduler's timetable, turns
 // the differences into events, keeps the latest tasks and task details for the UI, and hands the
 // caller the last seen state to persist so a restart neither repeats nor misses a change.
-import { runningCost, type UsagesByTask } from '../../shared/cost'
+import type { UsagesByTask } from '../../shared/cost'
 import type { MonitorEvent, ProjectHealth, ProjectSnapshot, ServiceErrorInfo, ServiceErrorKind } from '../../shared/monitor'
 import type { StepsAndUsages, Task } from '../../shared/service'
 import { DEFAULT_POLLING_PREFS, type PollingPrefs } from '../../shared/settings'
@@ -12,10 +12,16 @@ import { diffProject } from './diff'
 import { Emitter } from './emitter'
 import { LruMap } from './lru'
 import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome, type ScheduleOptions } from './scheduler'
+import { summarizeTasks, summaryCost, type ProjectSummary } from './summary'
+
+/** A conditional task list: `changed: false` when the server answered 304 to the ETag sent. */
+export type TasksIfChanged = { changed: true; tasks: Task[]; etag: string | null } | { changed: false }
 
 /** What the monitor needs of the service; the service client satisfies it as is. */
 export interface TaskSource {
   listTasks(projectId: string, signal?: AbortSignal): Promise<Task[]>
+  /** Optional: the list only if it changed since `etag` (null: unconditionally, asking for an ETag). */
+  listTasksIfChanged?(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TasksIfChanged>
   getStepsAndUsages(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages>
 }
 
@@ -57,6 +63,8 @@ export interface MonitorOptions {
   random?: () => number
   /** How many tasks' steps and usages to keep. */
   detailsCacheSize?: number
+  /** How many projects' full task lists to keep besides the focused one's (recently loaded ones). */
+  keptTaskLists?: number
   schedule?: Partial<ScheduleOptions>
 }
 
@@ -98,7 +106,12 @@ export class Monitor {
   /** Projects whose next successful poll compares against a snapshot from before this run. */
   private readonly awayPending = new Set<string>()
   private readonly budgets = new Map<string, number | null>()
-  private readonly tasks = new Map<string, Task[]>()
+  /** Full task lists only of projects someone looks at or loaded lately; the rest keep a summary. */
+  private readonly kept: LruMap<string, Task[]>
+  private readonly summaries = new Map<string, ProjectSummary>()
+  /** The ETag of the list each project's snapshot was taken from. */
+  private readonly etags = new Map<string, string>()
+  private focusedProjectId: string | null = null
   private readonly health = new Map<string, ProjectHealth>()
   private readonly details: LruMap<string, StepsAndUsages>
   private readonly detailsInFlight = new Map<string, Promise<StepsAndUsages>>()
@@ -125,6 +138,7 @@ export class Monitor {
       ...options.schedule
     })
     this.details = new LruMap(options.detailsCacheSize ?? 100)
+    this.kept = new LruMap(options.keptTaskLists ?? 3)
     for (const [projectId, snapshot] of Object.entries(options.initialState ?? {})) {
       this.snapshots.set(projectId, snapshot)
       this.awayPending.add(projectId)
@@ -206,11 +220,14 @@ export class Monitor {
     this.controllers.delete(projectId)
     this.scheduler.remove(projectId)
     this.budgets.delete(projectId)
-    this.tasks.delete(projectId)
+    this.kept.delete(projectId)
+    this.summaries.delete(projectId)
+    this.etags.delete(projectId)
+    if (this.focusedProjectId === projectId) this.focusedProjectId = null
     this.health.delete(projectId)
     this.awayPending.delete(projectId)
     this.resolveWaiters(projectId, Number.POSITIVE_INFINITY)
-    if (this.snapshots.delete(projectId)) this.emitter.emit('state', this.snapshot())
+    if (this.snapshots.delete(projectId)) this.emitState()
     this.maybeFlush(this.clock.now())
     this.tick()
   }
@@ -239,6 +256,18 @@ export class Monitor {
     return this.focusedTaskId
   }
 
+  /**
+   * The project someone is looking at: its full task list is kept (getTasks) and refreshed on every
+   * poll. Other projects keep only their summary once their lists drop out of the small LRU.
+   */
+  focusProject(projectId: string | null): void {
+    this.focusedProjectId = projectId
+  }
+
+  get focusedProject(): string | null {
+    return this.focusedProjectId
+  }
+
   dispose(): void {
     if (this.disposed) return
     // Changes already in the persisted state must still reach the caller.
@@ -255,9 +284,32 @@ export class Monitor {
 
   // --- what the UI reads ---
 
-  /** The latest task list of a project, or undefined before its first successful poll. */
+  /**
+   * The latest task list of a focused or lately loaded project; undefined for the others (see
+   * getSummary) and before the first successful poll. Use loadTasks to get any project's list.
+   */
   getTasks(projectId: string): Task[] | undefined {
-    return this.tasks.get(projectId)
+    return this.kept.peek(projectId)
+  }
+
+  /** The kept list, or the list fetched now (kept for a while when the project is watched). */
+  async loadTasks(projectId: string, signal?: AbortSignal): Promise<Task[]> {
+    const kept = this.kept.get(projectId)
+    if (kept) return kept
+    const tasks = await this.source.listTasks(projectId, signal)
+    if (!this.disposed && this.scheduler.has(projectId)) this.kept.set(projectId, tasks)
+    return tasks
+  }
+
+  /** The watched project a task was last seen in. */
+  projectOfTask(taskId: string): string | undefined {
+    for (const [projectId, snapshot] of this.snapshots) if (Object.hasOwn(snapshot.tasks, taskId)) return projectId
+    return undefined
+  }
+
+  /** Counts, latest activity and per-task prices of a watched project, after its first successful poll. */
+  getSummary(projectId: string): ProjectSummary | undefined {
+    return this.summaries.get(projectId)
   }
 
   getHealth(projectId: string): ProjectHealth {
@@ -292,7 +344,8 @@ export class Monitor {
 
   /** What the project's tasks still todo or in progress have cost so far. */
   getRunningCost(projectId: string): number {
-    return runningCost(this.tasks.get(projectId) ?? [], this.usagesByTask())
+    const summary = this.summaries.get(projectId)
+    return summary ? summaryCost(summary, this.usagesByTask()).runningUsd : 0
   }
 
   // --- polling ---
@@ -327,10 +380,15 @@ export class Monitor {
     let outcome: PollOutcome
     let failure: ErrorReading | null = null
     try {
-      const tasks = await this.source.listTasks(projectId, controller.signal)
+      const answer = await this.fetchTasks(projectId, controller.signal)
       if (controller.signal.aborted) return
-      await this.takeTasks(projectId, tasks, controller.signal)
-      outcome = { ok: true, active: tasks.some((t) => isActive(t.status)) }
+      if (answer.changed) {
+        await this.takeTasks(projectId, answer.tasks, answer.etag, controller.signal)
+        outcome = { ok: true, active: answer.tasks.some((t) => isActive(t.status)) }
+      } else {
+        await this.refreshFocusedDetails(projectId, controller.signal)
+        outcome = { ok: true, active: (this.summaries.get(projectId)?.running ?? 0) > 0 }
+      }
     } catch (error) {
       if (controller.signal.aborted) return
       failure = readError(error)
@@ -349,13 +407,34 @@ export class Monitor {
     this.tick()
   }
 
-  private async takeTasks(projectId: string, tasks: Task[], signal: AbortSignal): Promise<void> {
+  private wantsList(projectId: string): boolean {
+    return this.focusedProjectId === projectId || this.kept.has(projectId)
+  }
+
+  /** Conditional when the source can and nothing needs the full list: a 304 skips parse and diff. */
+  private async fetchTasks(projectId: string, signal: AbortSignal): Promise<TasksIfChanged> {
+    if (!this.source.listTasksIfChanged) return { changed: true, tasks: await this.source.listTasks(projectId, signal), etag: null }
+    const etag = this.wantsList(projectId) ? null : (this.etags.get(projectId) ?? null)
+    return this.source.listTasksIfChanged(projectId, etag, signal)
+  }
+
+  private async refreshFocusedDetails(projectId: string, signal: AbortSignal): Promise<void> {
+    const taskId = this.focusedTaskId
+    if (!taskId || !this.snapshots.get(projectId)?.tasks[taskId]) return
+    try {
+      await this.fetchDetails(taskId, signal)
+    } catch {
+      // As in takeTasks: the last good details stay cached.
+    }
+  }
+
+  private async takeTasks(projectId: string, tasks: Task[], etag: string | null, signal: AbortSignal): Promise<void> {
     const at = new Date(this.clock.now()).toISOString()
     const previous = this.snapshots.get(projectId)
     const away = this.awayPending.has(projectId)
     const ids = { connectionId: this.connectionId, projectId }
     const { events, snapshot, changedTaskIds } = diffProject(previous, tasks, at, ids)
-    this.tasks.set(projectId, tasks)
+    if (this.wantsList(projectId)) this.kept.set(projectId, tasks)
 
     // Only what changed, and what someone is looking at: never every task every round.
     const wanted = new Set(changedTaskIds)
@@ -377,6 +456,9 @@ export class Monitor {
 
     const budgetChanged = JSON.stringify(previous?.budgetNotified ?? null) !== JSON.stringify(budget.budgetNotified ?? null)
     this.snapshots.set(projectId, snapshot)
+    this.summaries.set(projectId, summarizeTasks(tasks))
+    if (etag !== null) this.etags.set(projectId, etag)
+    else this.etags.delete(projectId)
     this.awayPending.delete(projectId)
 
     this.emitter.emit('tasks', { projectId, tasks })
@@ -385,7 +467,11 @@ export class Monitor {
       ;(away ? this.pendingAway : this.pendingLive).push(...events)
       this.pendingSince ??= this.clock.now()
     }
-    if (!previous || events.length > 0 || budgetChanged) this.emitter.emit('state', this.snapshot())
+    if (!previous || events.length > 0 || budgetChanged) this.emitState()
+  }
+
+  private emitState(): void {
+    if (this.emitter.has('state')) this.emitter.emit('state', this.snapshot())
   }
 
   private fetchDetails(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages> {
