@@ -1,14 +1,8 @@
-// A seeded random source (mulberry32), so scripted changes and jitter repeat from run to run.
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+// Seeded randomness for the benchmarks: the reference service's own generator, so scripted
+// changes and jitter repeat from run to run.
+import { mulberry32 } from '../src/service/random'
+
+export const seededRandom = mulberry32
 
 export function intBetween(random: () => number, min: number, max: number): number {
   return min + Math.floor(random() * (max - min + 1))
