@@ -1,4 +1,5 @@
 // Reading requests and writing answers: body limits, JSON, and the ways a faulty server answers.
+import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from './errors'
 import type { DecisiveFault } from './faults'
@@ -12,7 +13,23 @@ export interface Reply {
   headers?: Record<string, string>
   body: string
   contentType?: string
+  /** Already known (e.g. remembered by the store); otherwise a GET's 200 gets one from its body. */
+  etag?: string
 }
+
+/** A weak ETag of a body: equal bodies, equal tags. */
+export function weakEtag(body: string): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`
+}
+
+/** If-None-Match against a tag, by weak comparison (RFC 9110 §13.1.2). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false
+  const opaque = (tag: string): string => tag.trim().replace(/^W\//, '')
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag))
+}
+
+export const notModified = (etag: string): Reply => ({ status: 304, body: '', etag })
 
 export const json = (status: number, value: unknown, headers?: Record<string, string>): Reply => ({
   status,
@@ -62,10 +79,16 @@ export function parseJson(text: string): unknown {
 
 /** Writes the reply, or a corrupted version of it; returns the bytes meant for the client. */
 export function send(res: ServerResponse, reply: Reply, fault: DecisiveFault | undefined, timers: Set<NodeJS.Timeout>): number {
+  if (reply.status === 304) {
+    res.writeHead(304, { ...reply.headers, ...(reply.etag ? { etag: reply.etag } : {}) })
+    res.end()
+    return 0
+  }
   const body = Buffer.from(reply.body, 'utf8')
   const headers = {
     'content-type': reply.contentType ?? 'application/json; charset=utf-8',
-    ...reply.headers
+    ...reply.headers,
+    ...(reply.etag ? { etag: reply.etag } : {})
   }
   if (fault?.kind === 'malformed') {
     const bad = Buffer.concat([body.subarray(0, Math.floor(body.length / 2)), Buffer.from('<!-- upstream error -->{{', 'utf8')])

@@ -1,7 +1,7 @@
 // The seven endpoints of service-interface.md §4, plus the prebuilt page that `prebuilt_url`
 // points at (a browser page: no API key).
 import { notFound, type ApiError } from './errors'
-import { json, type Reply } from './http'
+import { etagMatches, json, notModified, weakEtag, type Reply } from './http'
 import type { Store } from './store'
 import { parseProjectCreate, parseProjectUpdate, parsePublish } from './validate'
 
@@ -10,7 +10,11 @@ export interface Route {
   key: string
   pattern: RegExp
   auth: boolean
-  methods: Record<string, (store: Store, id: string, body: () => Promise<unknown>) => Promise<Reply> | Reply>
+  methods: Record<string, (store: Store, id: string, body: () => Promise<unknown>, request: RouteRequest) => Promise<Reply> | Reply>
+}
+
+export interface RouteRequest {
+  ifNoneMatch?: string
 }
 
 const projectOr404 = (id: string): ApiError => notFound(`No project with id "${id}".`)
@@ -48,10 +52,16 @@ export const ROUTES: Route[] = [
     pattern: /^\/projects\/([^/]+)\/tasks$/,
     auth: true,
     methods: {
-      GET: (store, id) => {
-        const tasks = store.listTasks(id)
-        if (!tasks) throw projectOr404(id)
-        return json(200, tasks)
+      GET: (store, id, _body, request) => {
+        // A list known not to have changed is answered 304 without being built again.
+        const known = store.currentListEtag(id)
+        if (known !== undefined && etagMatches(request.ifNoneMatch, known)) return notModified(known)
+        const listed = store.listTasksUntil(id)
+        if (!listed) throw projectOr404(id)
+        const reply = json(200, listed.tasks)
+        const etag = weakEtag(reply.body)
+        store.rememberListEtag(id, etag, listed.until)
+        return { ...reply, etag }
       }
     }
   },

@@ -7,7 +7,7 @@ import { createSimClock } from './clock'
 import { createControl, handleControl } from './control'
 import { ApiError } from './errors'
 import { Faults } from './faults'
-import { errorReply, parseJson, readBody, send, type Reply } from './http'
+import { errorReply, etagMatches, notModified, parseJson, readBody, send, weakEtag, type Reply } from './http'
 import { streamFor } from './random'
 import { matchRoute } from './routes'
 import { Stats } from './stats'
@@ -17,6 +17,18 @@ import { DEFAULT_PUBLISHING_DOMAIN, MANUAL_START_TIME, type ReferenceService, ty
 const CONTROL_PREFIX = '/__control/'
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest()
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name]
+  return Array.isArray(v) ? v.join(', ') : v
+}
+
+/** Every GET answered 200 carries an ETag; a request that already has it gets 304 instead. */
+function conditional(method: string, reply: Reply, ifNoneMatch: string | undefined): Reply {
+  if (method !== 'GET' || reply.status !== 200) return reply
+  const etag = reply.etag ?? weakEtag(reply.body)
+  return etagMatches(ifNoneMatch, etag) ? notModified(etag) : { ...reply, etag }
+}
 
 export async function startReferenceService(options: ReferenceServiceOptions): Promise<ReferenceService> {
   if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new Error('The reference service needs a non-empty API key.')
@@ -29,6 +41,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   const clock = createSimClock({ startMs, manual, speed })
   const publishingDomain = (options.publishingDomain ?? DEFAULT_PUBLISHING_DOMAIN).toLowerCase()
   const keyDigest = digest(options.apiKey)
+  const etags = options.etags ?? true
   let baseUrl = ''
   const store = new Store(seed, clock, publishingDomain, () => baseUrl)
   const faults = new Faults(streamFor(seed, 'faults'))
@@ -81,7 +94,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
       req.socket.destroy()
       return
     }
-    const reply = await guard(() => {
+    const reply = await guard(async () => {
       if (fault?.kind === 'error') {
         return errorReply(new ApiError('internal', 'Simulated server error.', undefined, fault.status ?? 503))
       }
@@ -98,7 +111,11 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
         const allow = Object.keys(route.methods).join(', ')
         throw new ApiError('method_not_allowed', `${method} is not allowed on ${route.key}; use ${allow}.`, undefined, 405, { allow })
       }
-      return run(store, id, body)
+      const ifNoneMatch = etags ? header(req, 'if-none-match') : undefined
+      const reply = await run(store, id, body, ifNoneMatch === undefined ? {} : { ifNoneMatch })
+      if (etags) return conditional(method, reply, ifNoneMatch)
+      delete reply.etag
+      return reply
     })
     stats.record(routeKey, send(res, reply, fault, timers))
   }

@@ -5,7 +5,7 @@ import { checkPublishHostname, subdomainOf } from '../shared/hostname'
 import type { SimClock } from './clock'
 import { planDuration, planTask, type TaskPlan } from './plan'
 import { hexFrom, intBetween, pick, streamFor, uuidFrom } from './random'
-import { stepsAt, taskAt, usagesAt } from './timeline'
+import { nextChangeAt, stepsAt, taskAt, usagesAt } from './timeline'
 import type {
   AddTaskInput,
   BulkCreateInput,
@@ -57,6 +57,9 @@ export class Store {
   private readonly publishedBy = new Map<string, string>()
   private projectCount = 0
   private taskCount = 0
+  /** Bumped by every change to task records, so a remembered list ETag can tell it is stale. */
+  private taskChanges = 0
+  private readonly listEtags = new Map<string, { etag: string; changes: number; until: number }>()
 
   constructor(
     private readonly seed: number,
@@ -176,6 +179,7 @@ export class Store {
     }
     this.tasks.set(id, record)
     this.tasksByProject.get(projectId)?.push(id)
+    this.taskChanges++
     return record
   }
 
@@ -225,6 +229,7 @@ export class Store {
       const actual = taskAt(record, this.planOf(record), now).status
       // A script that cannot reach the asked status (e.g. 'complete' asked to be 'failed') is pinned.
       if (actual !== status) record.override = { status, at: now }
+      this.taskChanges++
     }
     return this.taskView(record, now)
   }
@@ -234,6 +239,7 @@ export class Store {
     if (!record) return undefined
     const now = this.clock.now()
     record.override = { status, at: now }
+    this.taskChanges++
     return this.taskView(record, now)
   }
 
@@ -247,10 +253,34 @@ export class Store {
   }
 
   listTasks(projectId: string): WireTask[] | undefined {
+    return this.listTasksUntil(projectId)?.tasks
+  }
+
+  /** The task list, and the simulated moment until which it stays exactly this. */
+  listTasksUntil(projectId: string): { tasks: WireTask[]; until: number } | undefined {
     const ids = this.tasksByProject.get(projectId)
     if (!ids) return undefined
     const now = this.clock.now()
-    return ids.map((id) => this.taskView(this.tasks.get(id) as TaskRecord, now))
+    let until = Number.POSITIVE_INFINITY
+    const tasks = ids.map((id) => {
+      const record = this.tasks.get(id) as TaskRecord
+      const plan = this.planOf(record)
+      until = Math.min(until, nextChangeAt(record, plan, now))
+      return taskAt(record, plan, now)
+    })
+    return { tasks, until }
+  }
+
+  /** Remembers the ETag of a list read now, valid until `until` or the next change to any task. */
+  rememberListEtag(projectId: string, etag: string, until: number): void {
+    this.listEtags.set(projectId, { etag, changes: this.taskChanges, until })
+  }
+
+  /** The ETag of the project's list when it cannot have changed since it was remembered. */
+  currentListEtag(projectId: string): string | undefined {
+    const c = this.listEtags.get(projectId)
+    if (!c || c.changes !== this.taskChanges || this.clock.now() >= c.until) return undefined
+    return c.etag
   }
 
   steps(taskId: string): WireStep[] | undefined {

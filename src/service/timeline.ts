@@ -120,6 +120,30 @@ export function taskAt(record: TaskRecord, plan: TaskPlan, t: number): WireTask 
   }
 }
 
+/**
+ * The first moment after t at which taskAt(record, plan, ·) can read differently: a step appearing,
+ * starting or ending, a usage record, the task starting or ending, a pending manual status.
+ * Infinity once nothing more will happen (a manual status freezes the task).
+ */
+export function nextChangeAt(record: TaskRecord, plan: TaskPlan, t: number): number {
+  if (record.override && record.override.at <= t) return Number.POSITIVE_INFINITY
+  let next = Number.POSITIVE_INFINITY
+  const consider = (at: number): void => {
+    if (at > t && at < next) next = at
+  }
+  if (record.override) consider(record.override.at)
+  consider(record.createdAt)
+  consider(plan.startAt)
+  if (plan.end) consider(plan.end.at)
+  for (const s of plan.steps) {
+    consider(s.createdAt)
+    consider(s.startAt)
+    consider(s.endAt)
+    for (const u of s.usages) consider(u.at)
+  }
+  return next
+}
+
 function responseData(u: UsageSpec): Record<string, unknown> {
   const r = streamFor(u.input * 31 + u.output, u.id)
   if (u.rate.style === 'openai') {

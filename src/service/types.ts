@@ -192,6 +192,8 @@ export interface ReferenceServiceOptions {
   manualClock?: boolean
   /** ISO start of simulated time; default 2026-01-05T09:00:00.000Z when manualClock, else now. */
   startTime?: string
+  /** Default true: GET answers carry a weak ETag and If-None-Match gets 304. False: a server without them. */
+  etags?: boolean
 }
 
 export interface ReferenceService {
