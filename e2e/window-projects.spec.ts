@@ -41,8 +41,9 @@ test('create a project with every field of the create body', async ({ app }) => 
   const projectId = decodeURIComponent(new URL(app.url()).hash.split('/')[2]!)
   const project = await invoke(app, 'project:get', { projectId })
   expect(project).toMatchObject({ name: 'Bakery site', description: 'Bread and cakes', project_type: 'web', ref_id: 'BAK-1' })
-  const tasks = await invoke(app, 'project:tasks', { projectId })
-  expect(tasks[0]?.files_requirement.map((f) => f.url)).toEqual([
+  const [first] = await invoke(app, 'project:tasks', { projectId })
+  const task = await invoke(app, 'project:task', { projectId, taskId: first!.id })
+  expect(task?.files_requirement.map((f) => f.url)).toEqual([
     'https://img.example.com/one.png',
     'https://img.example.com/three.png'
   ])

@@ -1,6 +1,8 @@
+import type { Page } from '@playwright/test'
 import { taskCost } from '../src/shared/cost'
 import { formatUsd } from '../src/shared/format'
 import type { Task } from '../src/shared/service'
+import type { TaskSummary } from '../src/shared/task-summary'
 import { describeStepMetadata } from '../src/shared/step-metadata'
 import { invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
@@ -12,9 +14,20 @@ function lastActivity(task: Task): number {
   return Math.max(Date.parse(task.updated_at), Date.parse(task.created_at), ...task.steps.map((s) => Date.parse(s.updated_at)))
 }
 
+/** The full tasks behind the list's summaries, as the service has them. */
+async function fullTasks(app: Page, projectId: string, summaries: readonly TaskSummary[]): Promise<Task[]> {
+  const tasks: Task[] = []
+  for (const summary of summaries) {
+    const task = await invoke(app, 'project:task', { projectId, taskId: summary.id })
+    if (!task) throw new Error(`project:task has no task ${summary.id}`)
+    tasks.push(task)
+  }
+  return tasks
+}
+
 test('a project lists its tasks newest activity first, filtered by status and search', async ({ app }) => {
   const projectId = await projectIdByName(app, 'Portfolio site')
-  const tasks = await invoke(app, 'project:tasks', { projectId })
+  const tasks = await fullTasks(app, projectId, await invoke(app, 'project:tasks', { projectId }))
   await openHash(app, `#/projects/${projectId}`)
   const rows = app.locator('[data-task-id]')
   await expect(rows).toHaveCount(tasks.length)
@@ -35,7 +48,7 @@ test('a project lists its tasks newest activity first, filtered by status and se
 
 test('a task shows its steps, each tool its own way, and its usage and costs', async ({ app }) => {
   const projectId = await projectIdByName(app, 'Portfolio site')
-  const tasks = await invoke(app, 'project:tasks', { projectId })
+  const tasks = await fullTasks(app, projectId, await invoke(app, 'project:tasks', { projectId }))
   const task = tasks.find((t) => t.status === 'completed' && t.steps.length > 0)!
   const details = await invoke(app, 'task:details', { taskId: task.id })
   await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)

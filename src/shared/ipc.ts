@@ -20,6 +20,7 @@ import type {
   StepsAndUsages,
   Task
 } from './service'
+import type { TaskSummary } from './task-summary'
 
 /** What the window needs to draw the app's state; pushed on every change. */
 export interface AppState {
@@ -83,7 +84,10 @@ export interface InvokeContract {
     request: { projectId: string; muted?: boolean; budgetUsd?: number | null }
     response: WatchedProject
   }
-  'project:tasks': { request: { projectId: string }; response: Task[] }
+  /** The project's tasks as the list needs them: summaries, not steps (a list may hold 10,000). */
+  'project:tasks': { request: { projectId: string }; response: TaskSummary[] }
+  /** One task in full, or null when the project has no such task. */
+  'project:task': { request: { projectId: string; taskId: string }; response: Task | null }
   'project:publish': { request: { projectId: string; hostname: string }; response: PublishResult }
   /** Steps and usages of a task; also marks it as looked at, so the monitor keeps it fresh. */
   'task:details': { request: { taskId: string }; response: StepsAndUsages }
@@ -125,6 +129,7 @@ export const INVOKE_CHANNELS = [
   'project:unwatch',
   'project:set-watch-options',
   'project:tasks',
+  'project:task',
   'project:publish',
   'task:details',
   'task:focus',

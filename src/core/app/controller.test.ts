@@ -302,6 +302,32 @@ describe('projects', () => {
     await rig.controller.handlers['task:focus']({ taskId: null })
     expect(rig.controller.monitor?.focusedTask).toBeNull()
   })
+
+  it('lists tasks as summaries and gives one task in full', async () => {
+    await connect()
+    const project = rig.service.control.createProject({ name: 'Shop' })
+    const done = rig.service.control.addTask(project.id, { name: 'Done', status: 'completed', text_requirement: 'Build the cart page' })
+    rig.service.control.addTask(project.id, { name: 'Running', status: 'in_progress', script: 'run-forever' })
+    // Unwatched: straight from the service; watched: from what the monitor holds.
+    for (const watch of [false, true]) {
+      if (watch) {
+        await rig.controller.handlers['project:watch']({ projectId: project.id })
+        await pollNow()
+      }
+      const summaries = await rig.controller.handlers['project:tasks']({ projectId: project.id })
+      expect(summaries.map((t) => t.name).sort()).toEqual(['Done', 'Running'])
+      const full = await rig.controller.handlers['project:task']({ projectId: project.id, taskId: done.id })
+      expect(full?.text_requirement).toBe('Build the cart page')
+      const summary = summaries.find((t) => t.id === done.id)!
+      expect(summary).not.toHaveProperty('steps')
+      expect(summary).not.toHaveProperty('text_requirement')
+      expect(summary).toMatchObject({ status: 'completed', total_price: full?.total_price, branch: full?.branch })
+      const counted = Object.values(summary.step_counts).reduce((s, n) => s + (n ?? 0), 0)
+      expect(counted).toBeGreaterThan(0)
+      expect(counted).toBe(full?.steps.length)
+      expect(await rig.controller.handlers['project:task']({ projectId: project.id, taskId: 'no-such-task' })).toBeNull()
+    }
+  })
 })
 
 describe('settings, shell and run state', () => {

@@ -7,6 +7,7 @@ import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Project } from '../../shared/service'
 import type { Connection, Settings, WatchedProject } from '../../shared/settings'
 import { isSafeExternalUrl } from '../../shared/url'
+import { summarizeTask } from '../../shared/task-summary'
 import type { ServiceClient } from '../client/client'
 import { isServiceError, ServiceError } from '../client/errors'
 import { systemClock, type TimerHandle } from '../monitor/clock'
@@ -524,8 +525,12 @@ export function createAppController(deps: AppControllerDeps): AppController {
       return watched
     },
     'project:tasks': async ({ projectId }) => {
-      const current = requireActive()
-      return current.monitor.getTasks(projectId) ?? (await current.client.listTasks(projectId))
+      const tasks = await requireActive().monitor.loadTasks(projectId)
+      return tasks.map(summarizeTask)
+    },
+    'project:task': async ({ projectId, taskId }) => {
+      const tasks = await requireActive().monitor.loadTasks(projectId)
+      return tasks.find((t) => t.id === taskId) ?? null
     },
     'project:publish': async ({ projectId, hostname }) => {
       const current = requireActive()

@@ -92,6 +92,13 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     ]
   },
   'project:tasks': { good: [{ projectId: id }], bad: [[{ project: id }, /projectId|Unrecognized/]] },
+  'project:task': {
+    good: [{ projectId: id, taskId: 'task_1' }],
+    bad: [
+      [{ projectId: id }, /taskId/],
+      [{ projectId: id, taskId: '../x' }, /taskId/]
+    ]
+  },
   'project:publish': {
     good: [{ projectId: id, hostname: 'my-app.apps.example.com' }],
     bad: [

@@ -208,6 +208,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     budgetUsd: budgetUsd.optional()
   }),
   'project:tasks': projectIdRequest,
+  'project:task': z.strictObject({ projectId: idSchema, taskId: idSchema }),
   'project:publish': z.strictObject({
     projectId: idSchema,
     hostname: z.string().min(1, 'must not be empty').max(253, 'must be at most 253 characters')

@@ -1,7 +1,7 @@
 // The window's shared state: the app's pushed state, settings, the route and announcements.
 // One instance for the page; screens read it and call the bridge for their own data.
 import type { AppState, SettingsView } from '../../shared/ipc'
-import type { Task } from '../../shared/service'
+import type { TaskSummary } from '../../shared/task-summary'
 import { SvelteSet } from 'svelte/reactivity'
 import { bridge, call } from './bridge'
 import type { AppError } from './errors'
@@ -26,7 +26,7 @@ export class AppStore {
   /** Tasks last fetched per project, so a task opens with its header at once. */
   // Deliberately not reactive: a cache read when a screen opens, never watched.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  readonly taskCache = new Map<string, Task[]>()
+  readonly taskCache = new Map<string, TaskSummary[]>()
 
   async load(): Promise<void> {
     const [state, settings] = await Promise.all([

@@ -1,42 +1,29 @@
 import { describe, expect, it } from 'vitest'
-import type { Task, TaskStep } from '../../shared/service'
+import type { LastStep, TaskSummary } from '../../shared/task-summary'
 import { countByStatus, filterTasks, indexTasks, lastActivity } from './tasks'
 
-function task(id: string, over: Partial<Task> = {}): Task {
+function task(id: string, over: Partial<TaskSummary> = {}): TaskSummary {
   return {
     id,
-    project_id: 'p',
     name: `Task ${id}`,
     description: '',
     status: 'completed',
-    text_requirement: '',
-    files_requirement: [],
     created_at: '2025-01-01T00:00:00.000Z',
     updated_at: '2025-01-01T00:00:00.000Z',
-    steps: [],
     branch: 'main',
     total_price: 0,
+    step_counts: {},
     ...over
   }
 }
 
-function step(updated_at: string): TaskStep {
-  return {
-    id: 's',
-    task_id: 't',
-    name: 's',
-    description: '',
-    status: 'completed',
-    type: null,
-    metadata: {},
-    created_at: updated_at,
-    updated_at
-  }
+function step(updated_at: string): LastStep {
+  return { name: 's', status: 'completed', updated_at }
 }
 
 describe('lastActivity', () => {
   it('takes the latest of the task and its steps', () => {
-    const t = task('a', { updated_at: '2025-01-02T00:00:00.000Z', steps: [step('2025-01-03T00:00:00.000Z')] })
+    const t = task('a', { updated_at: '2025-01-02T00:00:00.000Z', last_step: step('2025-01-03T00:00:00.000Z') })
     expect(lastActivity(t).iso).toBe('2025-01-03T00:00:00.000Z')
     expect(lastActivity(task('b', { updated_at: 'garbage' })).iso).toBe('2025-01-01T00:00:00.000Z')
   })
@@ -51,7 +38,7 @@ describe('indexTasks and filterTasks', () => {
       name: 'Add dark mode',
       description: 'Login screen too',
       status: 'in_progress',
-      steps: [step('2025-01-09T00:00:00.000Z')]
+      last_step: step('2025-01-09T00:00:00.000Z')
     })
   ]
   const indexed = indexTasks(tasks)

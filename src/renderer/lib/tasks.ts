@@ -1,11 +1,12 @@
 // A project's task list as the window shows it: newest activity first, filtered by status and a
 // search. Indexed once per fetched list so typing in the search stays fast with 10,000 tasks.
-import type { Task, TaskStatus, Unknown } from '../../shared/service'
+import type { TaskStatus, Unknown } from '../../shared/service'
+import type { TaskSummary } from '../../shared/task-summary'
 
 export type StatusFilter = 'all' | TaskStatus | Unknown
 
 export interface IndexedTask {
-  task: Task
+  task: TaskSummary
   /** Epoch ms of the latest change to the task or one of its steps; 0 when unreadable. */
   activity: number
   activityIso: string
@@ -13,14 +14,14 @@ export interface IndexedTask {
   haystack: string
 }
 
-/** The latest of the task's own updated_at and its steps' (a running task changes through its steps). */
-export function lastActivity(task: Task): { at: number; iso: string } {
+/** The latest of the task's own times and its last step's (a running task changes through its steps). */
+export function lastActivity(task: TaskSummary): { at: number; iso: string } {
   let best = { at: parse(task.updated_at), iso: task.updated_at }
   const created = parse(task.created_at)
   if (created > best.at) best = { at: created, iso: task.created_at }
-  for (const step of Array.isArray(task.steps) ? task.steps : []) {
-    const at = parse(step.updated_at)
-    if (at > best.at) best = { at, iso: step.updated_at }
+  if (task.last_step) {
+    const at = parse(task.last_step.updated_at)
+    if (at > best.at) best = { at, iso: task.last_step.updated_at }
   }
   return best
 }
@@ -31,7 +32,7 @@ function parse(iso: string): number {
 }
 
 /** Newest activity first; ties keep a stable order by id. */
-export function indexTasks(tasks: readonly Task[]): IndexedTask[] {
+export function indexTasks(tasks: readonly TaskSummary[]): IndexedTask[] {
   return tasks
     .map((task) => {
       const { at, iso } = lastActivity(task)
@@ -54,7 +55,7 @@ export function filterTasks(indexed: readonly IndexedTask[], status: StatusFilte
 }
 
 /** How many tasks have each status, for the filter's labels. */
-export function countByStatus(tasks: readonly Task[]): Record<StatusFilter, number> {
+export function countByStatus(tasks: readonly TaskSummary[]): Record<StatusFilter, number> {
   const counts: Record<StatusFilter, number> = {
     all: tasks.length,
     todo: 0,
