@@ -12,7 +12,9 @@ import type {
 } from '../../shared/service'
 import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
 import { ServiceError, errorForStatus, isServiceError, type ServiceErrorDetails } from './errors'
-import { exchange } from './http'
+import { exchange, type RawResponse } from './http'
+
+type RawHeaders = RawResponse['headers']
 import {
   decodeJson,
   parseProject,
@@ -46,6 +48,11 @@ export interface ServiceClient {
   getProject(projectId: string, signal?: AbortSignal): Promise<Project>
   updateProject(projectId: string, body: ProjectUpdate, signal?: AbortSignal): Promise<Project>
   listTasks(projectId: string, signal?: AbortSignal): Promise<Task[]>
+  /**
+   * The task list only if it changed since the answer that carried `etag` (sent as If-None-Match;
+   * null asks unconditionally). A server without ETags always gives the list, with `etag: null`.
+   */
+  listTasksIfChanged(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TasksIfChanged>
   /** A `{status:'failed'}` answer is returned, not thrown: the caller decides. */
   publish(projectId: string, hostname: string, signal?: AbortSignal): Promise<PublishResult>
   listSteps(taskId: string, signal?: AbortSignal): Promise<TaskStep[]>
@@ -63,6 +70,15 @@ export const USER_AGENT = `agent-tray/${pkg.version}`
 const KEY_CHECK_PROJECT_ID = '__agent-tray-key-check__'
 
 type Method = 'GET' | 'POST' | 'PATCH'
+
+/** A conditional task list: `changed: false` when the server answered 304 Not Modified. */
+export type TasksIfChanged = { changed: true; tasks: Task[]; etag: string | null } | { changed: false }
+
+interface Conditional<T> {
+  ifNoneMatch: string
+  /** The result of a 304. */
+  unchanged: () => T
+}
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -105,6 +121,11 @@ function segment(value: string, what: string): string {
     throw new ServiceError('bad_request', `A ${what} id is required and cannot be "${String(value)}".`)
   }
   return encodeURIComponent(value)
+}
+
+/** An ETag we can send back as is: visible ASCII, a sane length; anything else is ignored. */
+function usableEtag(value: string | undefined): string | null {
+  return value !== undefined && value.length <= 1024 && /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) ? value : null
 }
 
 function positive(value: number | undefined, fallback: number): number {
@@ -168,7 +189,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     body: unknown,
     signal: AbortSignal | undefined,
     what: string,
-    parse: (json: unknown) => T
+    parse: (json: unknown, headers: RawHeaders) => T,
+    conditional?: Conditional<T>
   ): Promise<T> {
     if (closed) throw new ServiceError('network', 'The service client was closed.')
     const problem = keyProblem()
@@ -180,6 +202,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
     const payload = body === undefined ? undefined : JSON.stringify(body)
     if (payload !== undefined) headers['content-type'] = 'application/json'
+    if (conditional) headers['if-none-match'] = conditional.ifNoneMatch
 
     for (let attempt = 0; ; attempt++) {
       let error: ServiceError
@@ -195,9 +218,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           maxBytes
         })
         options.onResponse?.({ method, path, status: res.status, bytes: res.bytes, ms: performance.now() - started })
+        if (res.status === 304 && conditional) return conditional.unchanged()
         if (res.status >= 200 && res.status < 300) {
           try {
-            return parse(decodeJson(res.text, what))
+            return parse(decodeJson(res.text, what), res.headers)
           } catch (e) {
             throw isServiceError(e) ? scrub(e) : e
           }
@@ -230,6 +254,17 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       call('GET', `/projects/${segment(projectId, 'project')}/tasks`, undefined, signal, 'a list of tasks', (j) =>
         parseTasks(j, report)
       ),
+    listTasksIfChanged: async (projectId, etag, signal) => {
+      const path = `/projects/${segment(projectId, 'project')}/tasks`
+      const parse = (j: unknown, headers: RawHeaders): TasksIfChanged => ({
+        changed: true,
+        tasks: parseTasks(j, report),
+        etag: usableEtag(headers.etag)
+      })
+      const conditional: Conditional<TasksIfChanged> | undefined =
+        etag === null ? undefined : { ifNoneMatch: etag, unchanged: () => ({ changed: false }) }
+      return call('GET', path, undefined, signal, 'a list of tasks', parse, conditional)
+    },
     publish: async (projectId, hostname, signal) =>
       call('POST', `/projects/${segment(projectId, 'project')}/publish`, { hostname }, signal, 'a publish result', parsePublishResult),
     listSteps: async (taskId, signal) =>

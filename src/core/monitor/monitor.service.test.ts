@@ -233,4 +233,29 @@ describe('monitor over HTTP', () => {
     expect(budget).toMatchObject([{ kind: 'budget', level: 'over', budgetUsd: spent / 2 }])
     expect(monitor.snapshot()[projectId]?.budgetNotified).toEqual({ budgetUsd: spent / 2, level: 'over' })
   })
+
+  it('polls conditionally through the client: 304s while nothing changes, the change as soon as it happens', async () => {
+    const { projectId, taskIds } = newProject('Quiet', [
+      { name: 'Running', status: 'in_progress' },
+      { name: 'Done', status: 'completed' }
+    ])
+    const LIST_ROUTE = 'GET /projects/{id}/tasks'
+    const lists: string[] = []
+    const { monitor, cycles } = startMonitor({ source: client, projects: [projectId] })
+    monitor.on('tasks', ({ projectId: id }) => lists.push(id))
+    await monitor.pollNow()
+    await monitor.pollNow()
+    await monitor.pollNow()
+    // One list taken; the two polls after it were answered 304 and skipped.
+    expect(lists).toEqual([projectId])
+    expect(service.control.stats().byRoute[LIST_ROUTE]?.requests).toBe(3)
+    expect(monitor.getHealth(projectId).state).toBe('ok')
+    expect(monitor.getSummary(projectId)).toMatchObject({ running: 1, total: 2 })
+
+    service.control.setTaskStatus(taskIds[0]!, 'failed')
+    await monitor.pollNow()
+    expect(lists).toEqual([projectId, projectId])
+    expect(cycles.flatMap((c) => c.events).filter((e) => e.kind === 'task-status')).toMatchObject([{ taskId: taskIds[0], to: 'failed' }])
+    expect(monitor.getSummary(projectId)).toMatchObject({ running: 0, failed: 1 })
+  })
 })
