@@ -1,5 +1,7 @@
 // The scale measure's child: a monitor with the default polling prefs watching every project of
-// the fixture, timing full poll cycles and sampling its own memory.
+// the fixture, timing full poll cycles and sampling its own memory. The first cycle is cold (no
+// list known yet: every list is downloaded, parsed and baselined); the later ones are steady
+// (conditional requests: lists unchanged since the last cycle come back 304 and are skipped).
 import { createServiceClient } from '../src/core/client/index'
 import { Monitor } from '../src/core/monitor/index'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
@@ -13,13 +15,14 @@ export interface ScaleInput {
 }
 
 export interface ScaleOutput {
-  cycles: { wall_ms: number; cpu_ms: number; bytes: number; requests: number }[]
+  cycles: { kind: 'cold' | 'steady'; wall_ms: number; cpu_ms: number; bytes: number; requests: number; not_modified: number }[]
   baseline_rss_mb: number
   peak_rss_mb: number
   max_rss_mb: number
   heap_used_mb: number
   tasks_held: number
   steps_held: number
+  summaries_held: number
 }
 
 const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10
@@ -32,12 +35,14 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
   }, 20)
   let bytes = 0
   let requests = 0
+  let notModified = 0
   const client = createServiceClient({
     baseUrl: input.url,
     apiKey: input.apiKey,
     onResponse: (r) => {
       bytes += r.bytes
       requests += 1
+      if (r.status === 304) notModified += 1
     }
   })
   const monitor = new Monitor({ connectionId: 'bench', source: client, projects: input.projectIds, polling: DEFAULT_POLLING_PREFS })
@@ -45,18 +50,28 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
   for (let i = 0; i < input.cycles; i++) {
     bytes = 0
     requests = 0
+    notModified = 0
     const cpu = process.cpuUsage()
     const began = performance.now()
     // Paused, so only the forced full cycle runs: every project, at the default concurrency.
     await monitor.pollNow()
     const used = process.cpuUsage(cpu)
-    cycles.push({ wall_ms: performance.now() - began, cpu_ms: (used.user + used.system) / 1000, bytes, requests })
+    cycles.push({
+      kind: i === 0 ? 'cold' : 'steady',
+      wall_ms: performance.now() - began,
+      cpu_ms: (used.user + used.system) / 1000,
+      bytes,
+      requests,
+      not_modified: notModified
+    })
   }
   clearInterval(sampler)
   peak = Math.max(peak, process.memoryUsage().rss)
   let tasks = 0
   let steps = 0
+  let summaries = 0
   for (const id of input.projectIds) {
+    if (monitor.getSummary(id)) summaries += 1
     for (const t of monitor.getTasks(id) ?? []) {
       tasks += 1
       steps += t.steps.length
@@ -72,6 +87,7 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
     max_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
     heap_used_mb: mb(heapUsed),
     tasks_held: tasks,
-    steps_held: steps
+    steps_held: steps,
+    summaries_held: summaries
   }
 })
