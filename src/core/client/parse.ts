@@ -3,6 +3,7 @@
 import type { z } from 'zod'
 import type { Project, PublishResult, StepsAndUsages, Task, TaskStep, UsageRecord } from '../../shared/service'
 import { ServiceError, shorten } from './errors'
+import { fastStep, fastTask, type TaskHead } from './fast'
 import {
   isPlainObject,
   projectSchema,
@@ -77,39 +78,64 @@ function recordId(v: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : undefined
 }
 
+/** Whether parsers may take well-formed records the fast way (tests turn it off to compare). */
+let fastPath = true
+
+/** For tests: runs `run` with the fast path off, so only the schemas parse. */
+export function withSchemasOnly<T>(run: () => T): T {
+  const before = fastPath
+  fastPath = false
+  try {
+    return run()
+  } finally {
+    fastPath = before
+  }
+}
+
+type Fast<T> = ((item: unknown) => T | undefined) | null
+
 function parseList<T>(
   items: readonly unknown[],
   schema: z.ZodType<T>,
   resource: InvalidRecordIssue['resource'],
   base: string,
-  report: ReportInvalidRecord
+  report: ReportInvalidRecord,
+  fast: Fast<T> = null
 ): T[] {
-  return parseIndexed(items, schema, resource, base, report).map((r) => r.value)
+  const out: T[] = []
+  for (let index = 0; index < items.length; index++) {
+    const value = parseRecord(items[index], index, schema, resource, base, report, fast)
+    if (value !== undefined) out.push(value)
+  }
+  return out
 }
 
-/** Like parseList, keeping each kept record's index in the body (for nested paths). */
-function parseIndexed<T>(
-  items: readonly unknown[],
+/** One record of a list: the fast way when it is well formed, else the schema's (reporting a drop). */
+function parseRecord<T>(
+  item: unknown,
+  index: number,
   schema: z.ZodType<T>,
   resource: InvalidRecordIssue['resource'],
   base: string,
-  report: ReportInvalidRecord
-): { value: T; index: number }[] {
-  const out: { value: T; index: number }[] = []
-  items.forEach((item, index) => {
-    const r = schema.safeParse(item)
-    if (r.success) {
-      out.push({ value: r.data, index })
-      return
-    }
-    const { path, message } = firstIssue(r.error, `${base}[${index}]`)
-    const id = recordId(item)
-    const issue: InvalidRecordIssue = { resource, index, path, message }
-    if (id !== undefined) issue.id = id
-    report(issue)
-  })
-  return out
+  report: ReportInvalidRecord,
+  fast: Fast<T>
+): T | undefined {
+  if (fast && fastPath) {
+    const quick = fast(item)
+    if (quick !== undefined) return quick
+  }
+  const r = schema.safeParse(item)
+  if (r.success) return r.data
+  const { path, message } = firstIssue(r.error, `${base}[${index}]`)
+  const id = recordId(item)
+  const issue: InvalidRecordIssue = { resource, index, path, message }
+  if (id !== undefined) issue.id = id
+  report(issue)
+  return undefined
 }
+
+/** The task schema, shaped as the fast path's answer. */
+const taskHeadSchema = taskSchema.transform(({ rawSteps, ...task }): { task: TaskHead; rawSteps: unknown[] } => ({ task, rawSteps }))
 
 function expectList(body: unknown, what: string): unknown[] {
   if (Array.isArray(body)) return body
@@ -150,16 +176,24 @@ export function parseProject(body: unknown): Project {
 }
 
 export function parseSteps(body: unknown, report: ReportInvalidRecord = ignore): TaskStep[] {
-  return guard('steps', () => parseList(expectList(body, 'steps'), stepSchema, 'step', '', report))
+  return guard('steps', () => parseList(expectList(body, 'steps'), stepSchema, 'step', '', report, fastStep))
 }
 
 export function parseTasks(body: unknown, report: ReportInvalidRecord = ignore): Task[] {
   return guard('tasks', () => {
-    const tasks = parseIndexed(expectList(body, 'tasks'), taskSchema, 'task', '', report)
-    return tasks.map(({ value: { rawSteps, ...task }, index }) => {
-      const steps = parseList(rawSteps, stepSchema, 'step', `[${index}].steps`, report)
-      return { ...task, steps }
-    })
+    const items = expectList(body, 'tasks')
+    // Every task's own fields first, then the steps: issues are reported in that order.
+    const heads: { task: TaskHead; rawSteps: unknown[]; index: number }[] = []
+    for (let index = 0; index < items.length; index++) {
+      const head = parseRecord(items[index], index, taskHeadSchema, 'task', '', report, fastTask)
+      if (head) heads.push({ task: head.task, rawSteps: head.rawSteps, index })
+    }
+    const tasks: Task[] = []
+    for (const { task, rawSteps, index } of heads) {
+      const steps = parseList(rawSteps, stepSchema, 'step', `[${index}].steps`, report, fastStep)
+      tasks.push({ ...task, steps })
+    }
+    return tasks
   })
 }
 
@@ -175,7 +209,7 @@ export function parseStepsAndUsages(body: unknown, report: ReportInvalidRecord =
         { reason: 'wrong_shape', record: 'steps and usages', path }
       )
     }
-    const steps = parseList(top.data.steps, stepSchema, 'step', 'steps', report)
+    const steps = parseList(top.data.steps, stepSchema, 'step', 'steps', report, fastStep)
     const usages: UsageRecord[] = parseList(top.data.usages, usageSchema, 'usage', 'usages', report)
     return { steps, usages }
   })

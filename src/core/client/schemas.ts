@@ -21,7 +21,7 @@ export function isPlainObject(v: unknown): v is Json {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
 }
 
-function rawString(v: unknown): string | undefined {
+export function rawString(v: unknown): string | undefined {
   if (typeof v === 'string') return v
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)
   return undefined

@@ -1,0 +1,110 @@
+// The fast path of parsing task lists: a plain check of records that are already exactly what
+// the types say (strings where strings go, known statuses, a numeric or null price), building the
+// same objects the zod schemas would. Anything else returns undefined and goes the schemas' way,
+// with their tolerance and their messages (parse.fast.test.ts checks both paths agree).
+import { STEP_STATUSES, STEP_TYPES, TASK_STATUSES, type FileRequirement, type Task, type TaskStep } from '../../shared/service'
+import { isPlainObject, rawString } from './schemas'
+
+const TASK_STATUS = new Set<string>(TASK_STATUSES)
+const STEP_STATUS = new Set<string>(STEP_STATUSES)
+const STEP_TYPE = new Set<string>(STEP_TYPES)
+
+/** A marker: the value is not one the fast path takes as is. */
+const NO = Symbol('no')
+
+type Json = Record<string, unknown>
+
+function plain(v: unknown): v is Json {
+  if (v === null || typeof v !== 'object') return false
+  const proto = Object.getPrototypeOf(v) as unknown
+  return proto === Object.prototype
+}
+
+/** A string field: strings as they are, absent or null as ''. */
+function str(v: unknown): string | typeof NO {
+  if (typeof v === 'string') return v
+  return v === undefined || v === null ? '' : NO
+}
+
+function files(v: unknown): FileRequirement[] {
+  if (!Array.isArray(v)) return []
+  const out: FileRequirement[] = []
+  for (const f of v as unknown[]) {
+    if (isPlainObject(f)) out.push({ file_type: rawString(f.file_type) ?? '', url: rawString(f.url) ?? '' })
+  }
+  return out
+}
+
+export type TaskHead = Omit<Task, 'steps'>
+
+/** A task's own fields and its raw steps, or undefined when the schema must look at it. */
+export function fastTask(v: unknown): { task: TaskHead; rawSteps: unknown[] } | undefined {
+  if (!plain(v)) return undefined
+  const id = v.id
+  if (typeof id !== 'string' || id === '') return undefined
+  const status = v.status
+  if (typeof status !== 'string' || !TASK_STATUS.has(status)) return undefined
+  const price = v.total_price
+  if (!(price === null || price === undefined || (typeof price === 'number' && Number.isFinite(price)))) return undefined
+  const steps = v.steps
+  if (!(steps === undefined || steps === null || Array.isArray(steps))) return undefined
+  const project_id = str(v.project_id)
+  const name = str(v.name)
+  const description = str(v.description)
+  const text_requirement = str(v.text_requirement)
+  const created_at = str(v.created_at)
+  const updated_at = str(v.updated_at)
+  const branch = str(v.branch)
+  if (
+    project_id === NO || name === NO || description === NO || text_requirement === NO ||
+    created_at === NO || updated_at === NO || branch === NO
+  ) {
+    return undefined
+  }
+  return {
+    task: {
+      id,
+      project_id,
+      name,
+      description,
+      status: status as Task['status'],
+      text_requirement,
+      files_requirement: files(v.files_requirement),
+      created_at,
+      updated_at,
+      branch,
+      total_price: price ?? null
+    },
+    rawSteps: (steps ?? []) as unknown[]
+  }
+}
+
+/** A step, or undefined when the schema must look at it. */
+export function fastStep(v: unknown): TaskStep | undefined {
+  if (!plain(v)) return undefined
+  const id = v.id
+  if (typeof id !== 'string' || id === '') return undefined
+  const status = v.status
+  if (typeof status !== 'string' || !STEP_STATUS.has(status)) return undefined
+  const type = v.type
+  if (!(type === null || type === undefined || (typeof type === 'string' && STEP_TYPE.has(type)))) return undefined
+  const metadata = v.metadata
+  if (!(metadata === undefined || metadata === null || plain(metadata))) return undefined
+  const task_id = str(v.task_id)
+  const name = str(v.name)
+  const description = str(v.description)
+  const created_at = str(v.created_at)
+  const updated_at = str(v.updated_at)
+  if (task_id === NO || name === NO || description === NO || created_at === NO || updated_at === NO) return undefined
+  return {
+    id,
+    task_id,
+    name,
+    description,
+    status: status as TaskStep['status'],
+    type: (type ?? null) as TaskStep['type'],
+    metadata: metadata ?? {},
+    created_at,
+    updated_at
+  }
+}
