@@ -67,6 +67,8 @@ export interface Settings {
   window: WindowState
   /** Accepts the insecure `basic_text` safeStorage backend on Linux (asked once, explicitly). */
   allowBasicTextSecrets: boolean
+  /** The user was told that the show/hide shortcut is taken by another app (told once, not every launch). */
+  shortcutNoticeShown: boolean
 }
 
 export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {

@@ -78,6 +78,19 @@ describe('openSettings', () => {
     ).rejects.toThrow(SettingsValidationError)
     expect(fs.readFileSync(configPath(), 'utf8')).toBe(before)
   })
+
+  it('reads a version-2 file written before shortcutNoticeShown existed as valid, with the flag off', async () => {
+    const { shortcutNoticeShown: _, ...older } = goodFile()
+    fs.writeFileSync(configPath(), JSON.stringify(older))
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([])
+    expect(asides()).toEqual([])
+    expect(store.read()).toEqual({ ...older, shortcutNoticeShown: false })
+    await store.update((draft) => {
+      draft.shortcutNoticeShown = true
+    })
+    expect((await openSettings({ dir, now })).read().shortcutNoticeShown).toBe(true)
+  })
 })
 
 describe('damaged settings files', () => {
