@@ -1,5 +1,6 @@
-// The Content-Security-Policy header of our page (the policy itself is in src/shared/csp.ts; the
-// build puts the same one in index.html's <meta> for file://).
+// The Content-Security-Policy header of our page (the policy itself is in src/shared/csp.ts).
+// The app:// handler sends it on every answer, the session on anything else; the build also puts
+// it in index.html's <meta>.
 import { CONTENT_SECURITY_POLICY } from '../shared/csp'
 
 export { CONTENT_SECURITY_POLICY }

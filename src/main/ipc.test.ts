@@ -35,8 +35,7 @@ function recordingHandlers(calls: { channel: string; request: unknown }[]): Hand
   return Object.fromEntries(entries) as unknown as Handlers
 }
 
-const rendererFile = '/app/out/renderer/index.html'
-const ourFrame: FrameLike = { url: 'file:///app/out/renderer/index.html', processId: 3, routingId: 1 }
+const ourFrame: FrameLike = { url: 'app://agent-tray/index.html', processId: 3, routingId: 1 }
 
 function setup() {
   const ipcMain = fakeIpcMain()
@@ -46,7 +45,7 @@ function setup() {
   const unregister = registerIpcHandlers({
     ipcMain,
     dispatch: (channel: InvokeChannel, raw: unknown) => dispatch(handlers, channel, raw),
-    isTrusted: (frame) => isTrustedFrame(frame, [ourFrame], { rendererFile }),
+    isTrusted: (frame) => isTrustedFrame(frame, [ourFrame], {}),
     log: (m) => logs.push(m)
   })
   const invoke = (channel: string, event: InvokeEventLike, ...args: unknown[]) => {
@@ -82,13 +81,14 @@ describe('registerIpcHandlers', () => {
       { ...ourFrame, routingId: 9 },
       { ...ourFrame, url: 'https://evil.example/' },
       { ...ourFrame, url: 'about:blank' },
+      { ...ourFrame, url: 'file:///app/out/renderer/index.html' },
       null
     ]) {
       const r = await invoke('connection:save', { senderFrame }, secret)
       expect(r).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
     }
     expect(calls).toEqual([])
-    expect(logs).toHaveLength(4)
+    expect(logs).toHaveLength(5)
     expect(logs.join('\n')).not.toContain('sk-secret')
     expect(logs[1]).toContain('https://evil.example')
   })

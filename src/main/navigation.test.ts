@@ -1,16 +1,18 @@
-import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { CONTENT_SECURITY_POLICY, withCsp } from './csp'
 import { mayNavigate, windowOpenDecision } from './navigation'
 import { rendererUrl } from './renderer-origin'
 
-const loc = { rendererFile: '/app/out/renderer/index.html' }
+const loc = {}
 
 describe('navigation', () => {
   it('lets our page reload itself and nothing else', () => {
     expect(mayNavigate(rendererUrl(loc), loc)).toBe(true)
-    expect(rendererUrl(loc)).toBe(pathToFileURL('/app/out/renderer/index.html').href)
+    expect(rendererUrl(loc)).toBe('app://agent-tray/index.html')
+    expect(mayNavigate('app://agent-tray/#/settings', loc)).toBe(true)
+    expect(mayNavigate('app://agent-tray/other.html', loc)).toBe(false)
     expect(mayNavigate('https://example.com/', loc)).toBe(false)
+    expect(mayNavigate('file:///app/out/renderer/index.html', loc)).toBe(false)
     expect(mayNavigate('file:///etc/passwd', loc)).toBe(false)
     expect(mayNavigate('javascript:alert(1)', loc)).toBe(false)
   })
@@ -20,6 +22,7 @@ describe('navigation', () => {
     expect(rendererUrl(dev)).toBe('http://localhost:5173')
     expect(mayNavigate('http://localhost:5173/', dev)).toBe(true)
     expect(mayNavigate('http://localhost:5999/', dev)).toBe(false)
+    expect(mayNavigate('app://agent-tray/index.html', dev)).toBe(false)
   })
 
   it('never opens a window, and sends only safe web links to the browser', () => {

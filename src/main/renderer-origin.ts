@@ -1,23 +1,21 @@
 // Where our renderer lives, and whether a URL is it. Plain Node (no electron import), so the
 // checks that guard IPC and navigation are tested without Electron.
-import { pathToFileURL } from 'node:url'
+import { APP_HOST, APP_INDEX_URL, APP_SCHEME } from './app-protocol'
 
 export interface RendererLocation {
   /** The electron-vite dev server (ELECTRON_RENDERER_URL), in development only. */
   devServerUrl?: string
-  /** Absolute path of out/renderer/index.html. */
-  rendererFile: string
 }
 
-/** The URL the window loads. */
+/** The URL the window loads: our app:// page, or the dev server in development. */
 export function rendererUrl(loc: RendererLocation): string {
-  return loc.devServerUrl ?? pathToFileURL(loc.rendererFile).href
+  return loc.devServerUrl ?? APP_INDEX_URL
 }
 
 /**
- * True only for our own page: in development the exact dev-server origin, otherwise the file://
- * URL of our index.html (any query or fragment, never another file). about:blank, data:,
- * other origins and other paths are all refused.
+ * True only for our own page: in development the exact dev-server origin, otherwise
+ * app://agent-tray/index.html (or /, any query or fragment, never another path). file://,
+ * about:blank, data:, other origins and other paths are all refused.
  */
 export function isOurRendererUrl(url: string, loc: RendererLocation): boolean {
   const parsed = parse(url)
@@ -27,9 +25,14 @@ export function isOurRendererUrl(url: string, loc: RendererLocation): boolean {
     if (!dev || (dev.protocol !== 'http:' && dev.protocol !== 'https:')) return false
     return parsed.origin === dev.origin
   }
-  if (parsed.protocol !== 'file:' || parsed.host !== '') return false
-  const expected = new URL(pathToFileURL(loc.rendererFile).href)
-  return samePath(parsed.pathname, expected.pathname)
+  // Node gives a custom scheme's origin as "null": compare its parts instead.
+  return (
+    parsed.protocol === `${APP_SCHEME}:` &&
+    parsed.host === APP_HOST &&
+    parsed.username === '' &&
+    parsed.password === '' &&
+    (parsed.pathname === '/' || parsed.pathname === '/index.html')
+  )
 }
 
 function parse(url: string): URL | null {
@@ -38,14 +41,5 @@ function parse(url: string): URL | null {
     return new URL(url)
   } catch {
     return null
-  }
-}
-
-// Percent-encoding may differ (e.g. %20 vs a space encoded by Chromium); compare decoded paths.
-function samePath(a: string, b: string): boolean {
-  try {
-    return decodeURIComponent(a) === decodeURIComponent(b)
-  } catch {
-    return false
   }
 }

@@ -22,7 +22,7 @@ function fakeContents() {
   return { contents: contents as unknown as WebContents, fire, open: (url: string) => openHandler!({ url }) }
 }
 
-const loc = { rendererFile: '/app/out/renderer/index.html' }
+const loc = {}
 
 describe('hardenWebContents', () => {
   it('blocks navigation and redirects away from our page, in any frame', () => {
@@ -31,7 +31,8 @@ describe('hardenWebContents', () => {
     hardenWebContents(contents, { loc, openExternal: () => {}, log: (m) => logs.push(m) })
     for (const event of ['will-navigate', 'will-frame-navigate', 'will-redirect']) {
       expect(fire(event, 'https://evil.example/x?token=abc'), event).toBe(true)
-      expect(fire(event, 'file:///app/out/renderer/index.html'), event).toBe(false)
+      expect(fire(event, 'app://agent-tray/index.html#/tasks'), event).toBe(false)
+      expect(fire(event, 'file:///app/out/renderer/index.html'), event).toBe(true)
     }
     expect(logs.join('\n')).toContain('https://evil.example')
     expect(logs.join('\n')).not.toContain('token=abc')

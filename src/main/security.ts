@@ -51,7 +51,9 @@ export function hardenSession(session: Session, policy?: string): void {
 function originOf(url: string): string {
   try {
     const u = new URL(url)
-    return u.protocol === 'file:' ? 'a local file' : u.origin
+    if (u.protocol === 'file:') return 'a local file'
+    // A custom scheme's origin reads "null" in Node: name its scheme and host instead.
+    return u.origin !== 'null' ? u.origin : `${u.protocol}${u.host ? `//${u.host}` : ''}`
   } catch {
     return 'an invalid URL'
   }

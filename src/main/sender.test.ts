@@ -1,25 +1,29 @@
-import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { isTrustedFrame, isTrustedSender } from './sender'
 
-const rendererFile = '/opt/Agent Tray/resources/app.asar/out/renderer/index.html'
-const prod = { rendererFile }
-const dev = { rendererFile, devServerUrl: 'http://localhost:5173/' }
-const ours = pathToFileURL(rendererFile).href
+const prod = {}
+const dev = { devServerUrl: 'http://localhost:5173/' }
+const ours = 'app://agent-tray/index.html'
 
 describe('isTrustedSender', () => {
   it('accepts our own page in production, with or without a fragment or query', () => {
-    expect(ours).toContain('Agent%20Tray')
     expect(isTrustedSender(ours, prod)).toBe(true)
     expect(isTrustedSender(`${ours}#/tasks/1`, prod)).toBe(true)
     expect(isTrustedSender(`${ours}?x=1`, prod)).toBe(true)
-    expect(isTrustedSender('file:///opt/Agent Tray/resources/app.asar/out/renderer/index.html', prod)).toBe(true)
+    expect(isTrustedSender('app://agent-tray/', prod)).toBe(true)
+    expect(isTrustedSender('app://agent-tray/#/settings', prod)).toBe(true)
   })
 
-  it('refuses another file, another host, and anything that is not file:// in production', () => {
-    expect(isTrustedSender('file:///opt/Agent%20Tray/resources/app.asar/out/renderer/other.html', prod)).toBe(false)
-    expect(isTrustedSender('file:///tmp/index.html', prod)).toBe(false)
-    expect(isTrustedSender('file://evil.example/opt/Agent%20Tray/resources/app.asar/out/renderer/index.html', prod)).toBe(false)
+  it('refuses another path, another host, file:// and anything else in production', () => {
+    expect(isTrustedSender('app://agent-tray/other.html', prod)).toBe(false)
+    expect(isTrustedSender('app://agent-tray/assets/index.js', prod)).toBe(false)
+    expect(isTrustedSender('app://evil/index.html', prod)).toBe(false)
+    expect(isTrustedSender('app://agent-tray.evil/index.html', prod)).toBe(false)
+    expect(isTrustedSender('app://agent-tray:8080/index.html', prod)).toBe(false)
+    expect(isTrustedSender('app://user:pw@agent-tray/index.html', prod)).toBe(false)
+    expect(isTrustedSender('apps://agent-tray/index.html', prod)).toBe(false)
+    expect(isTrustedSender('file:///opt/Agent%20Tray/resources/app.asar/out/renderer/index.html', prod)).toBe(false)
+    expect(isTrustedSender('https://agent-tray/index.html', prod)).toBe(false)
     expect(isTrustedSender('about:blank', prod)).toBe(false)
     expect(isTrustedSender('data:text/html,hi', prod)).toBe(false)
     expect(isTrustedSender('http://localhost:5173/', prod)).toBe(false)
@@ -39,7 +43,8 @@ describe('isTrustedSender', () => {
   })
 
   it('refuses everything when the dev-server URL is not http(s)', () => {
-    expect(isTrustedSender('file:///x', { rendererFile, devServerUrl: 'file:///x' })).toBe(false)
+    expect(isTrustedSender('file:///x', { devServerUrl: 'file:///x' })).toBe(false)
+    expect(isTrustedSender(ours, { devServerUrl: 'file:///x' })).toBe(false)
   })
 })
 

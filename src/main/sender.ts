@@ -9,7 +9,7 @@ export interface FrameLike {
   routingId: number
 }
 
-/** The URL check alone: our page in production (file://) or the exact dev-server origin. */
+/** The URL check alone: our app://agent-tray page in production, or the exact dev-server origin. */
 export function isTrustedSender(frameUrl: string, loc: RendererLocation): boolean {
   return isOurRendererUrl(frameUrl, loc)
 }
