@@ -2,7 +2,7 @@
 // (all core), then wires the thin adapters (tray, window, notifications, IPC, power, shortcut).
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, safeStorage, session, shell } from 'electron'
+import { app, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
 import ElectronStore from 'electron-store'
 import type { AppController } from '../core/app/controller'
 import { createAppController } from '../core/app/controller'
@@ -19,15 +19,20 @@ import type { TrayTasks } from '../core/tray/tasks'
 import { applyMonitorEvent, keepWatched, tasksOf } from '../core/tray/tasks'
 import { EVENT_CHANNELS } from '../shared/ipc'
 import { isSafeExternalUrl } from '../shared/url'
+import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol'
 import { createDemoRunner } from './demo'
 import { registerIpcHandlers } from './ipc'
-import { isDemoLaunch } from './launch'
+import type { SecondInstanceData } from './launch'
+import { isDemoLaunch, secondLaunchWantsDemo } from './launch'
 import { wireLifecycle } from './lifecycle'
 import { applyLaunchAtLogin } from './login'
 import { createNotifier } from './notifications'
+import { watchOnline } from './online'
+import { createQuitHandler } from './quit'
+import { createReadyQueue } from './ready-queue'
 import type { RendererLocation } from './renderer-origin'
 import { guardWebContents, hardenSession } from './security'
-import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
 import { isTrustedFrame } from './sender'
 import { registerShowHideShortcut } from './shortcut'
 import { createTray } from './tray'
@@ -37,10 +42,9 @@ const log = (message: string): void => console.log(`[agent-tray] ${message}`)
 
 const mainDir = dirname(fileURLToPath(import.meta.url))
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
-const loc: RendererLocation = {
-  rendererFile: join(mainDir, '../renderer/index.html'),
-  ...(devServerUrl ? { devServerUrl } : {})
-}
+// Production serves out/renderer at app://agent-tray/ (never file://); development, the dev server.
+const loc: RendererLocation = devServerUrl ? { devServerUrl } : {}
+const rendererDir = join(mainDir, '../renderer')
 const preloadPath = join(mainDir, '../preload/index.cjs')
 const resourcesDir = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources')
 
@@ -52,12 +56,28 @@ async function openExternal(url: string): Promise<void> {
 
 const demoRequested = isDemoLaunch(process.argv, process.env)
 
+/** What a second launch or a dock click may ask for, once start() has built it. */
+interface Ready {
+  showWindow(): void
+  startDemo(): void
+}
+const whenReady = createReadyQueue<Ready>((key, e) => log(`${key}: ${firstLine(e)}`))
+
 // The lock lives in userData, so userData is set first: the settings directory, shared with the CLI.
 app.setPath('userData', settingsDir())
-if (!app.requestSingleInstanceLock({ demo: demoRequested })) {
+const secondInstanceData: SecondInstanceData = { demo: demoRequested }
+if (!app.requestSingleInstanceLock(secondInstanceData)) {
   // Another instance runs: it shows its window (second-instance below), and this one leaves.
   app.quit()
 } else {
+  // Before 'ready' (Electron allows it only then): our page's scheme, standard and secure.
+  protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
+  // Registered now, not at the end of start(): a launch or a click while we start is kept, not lost.
+  app.on('second-instance', (_event, _argv, _cwd, data) => {
+    whenReady.run('show', (r) => r.showWindow())
+    if (secondLaunchWantsDemo(data)) whenReady.run('demo', (r) => r.startDemo())
+  })
+  app.on('activate', () => whenReady.run('show', (r) => r.showWindow()))
   app.enableSandbox()
   guardWebContents(app, {
     loc,
@@ -79,6 +99,8 @@ async function start(): Promise<void> {
   // Before the saved theme is applied: the tray icon's ink follows the system's panel.
   const systemDarkAtStart = nativeTheme.shouldUseDarkColors
   hardenSession(session.defaultSession, devServerUrl ? devContentSecurityPolicy(devServerUrl) : CONTENT_SECURITY_POLICY)
+  // Before any window: the page and its assets come from here, each answer with our CSP.
+  protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: rendererDir, log }))
 
   const dir = settingsDir()
   const settings = await openSettings({ dir, conf: new ElectronStore(settingsConfOptions(dir)) })
@@ -95,12 +117,10 @@ async function start(): Promise<void> {
     preloadPath,
     iconPath: join(resourcesDir, 'icon.png'),
     readWindowState: () => settings.read().window,
-    saveWindowState: (state) => {
-      void settings
-        .update((draft) => {
-          draft.window = state
-        })
-        .catch((e: unknown) => log(`window: ${firstLine(e)}`))
+    saveWindowState: async (state) => {
+      await settings.update((draft) => {
+        draft.window = state
+      })
     },
     log
   })
@@ -206,7 +226,12 @@ async function start(): Promise<void> {
 
   const disposeLifecycle = wireLifecycle({
     powerMonitor,
-    net,
+    watchOnline: (onChange) =>
+      watchOnline({
+        isOnline: () => net.isOnline(),
+        onChange,
+        timers: { setInterval: (fn, ms) => setInterval(fn, ms), clearInterval: (h) => clearInterval(h as NodeJS.Timeout) }
+      }),
     controller: ctl,
     onOnlineChange: (value) => {
       online = value
@@ -218,39 +243,44 @@ async function start(): Promise<void> {
     globalShortcut,
     toggle: () => windows.toggle(),
     log,
-    tellUser: (message) => notifier.tell('Shortcut unavailable', message)
-  })
-
-  app.on('second-instance', (_event, _argv, _cwd, data) => {
-    windows.show()
-    if (typeof data === 'object' && data !== null && (data as { demo?: unknown }).demo === true) {
-      void ctl.handlers['demo:start']().catch((e: unknown) => log(`demo: ${firstLine(e)}`))
+    tellUser: (message) => notifier.tell('Shortcut unavailable', message),
+    // Told once, not on every launch; the flag clears once the keys are ours again.
+    notice: {
+      shown: settings.read().shortcutNoticeShown,
+      remember: (shown) =>
+        void settings
+          .update((draft) => {
+            draft.shortcutNoticeShown = shown
+          })
+          .catch((e: unknown) => log(`shortcut: ${firstLine(e)}`))
     }
   })
-  app.on('activate', () => windows.show())
 
-  let quitting = false
-  app.on('before-quit', (event) => {
-    if (quitting) return
-    quitting = true
-    event.preventDefault()
-    const shutdown = (async () => {
-      shortcut.dispose()
-      disposeLifecycle()
-      await ctl.stop()
-      await demo.close()
-      tray.destroy()
-    })()
-    // Never hang on the way out: whatever is not written in 5 s is lost rather than the quit.
-    const timeout = new Promise((resolve) => setTimeout(resolve, 5_000))
-    void Promise.race([shutdown, timeout])
-      .catch((e: unknown) => log(`shutdown: ${firstLine(e)}`))
-      .finally(() => app.quit())
-  })
+  // The window's bounds first, while it still exists; then everything else, in order.
+  app.on(
+    'before-quit',
+    createQuitHandler({
+      steps: [
+        { name: 'window bounds', run: () => windows.flushBounds() },
+        { name: 'shortcut', run: () => shortcut.dispose() },
+        { name: 'lifecycle', run: () => disposeLifecycle() },
+        { name: 'controller', run: () => ctl.stop() },
+        { name: 'demo', run: () => demo.close() },
+        { name: 'tray', run: () => tray.destroy() }
+      ],
+      quit: () => app.quit(),
+      timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+      log
+    })
+  )
 
   await ctl.start()
   if (demoRequested) await ctl.handlers['demo:start']().catch((e: unknown) => log(`demo: ${firstLine(e)}`))
   // First run, or nothing to watch yet: open the window so there is something to see.
   if (demoRequested || ctl.getState().connections.length === 0) windows.show()
+  whenReady.ready({
+    showWindow: () => windows.show(),
+    startDemo: () => void ctl.handlers['demo:start']().catch((e: unknown) => log(`demo: ${firstLine(e)}`))
+  })
   log(`started${demoRequested ? ' in demo mode' : ''}; settings in ${dir}`)
 }

@@ -1,40 +1,56 @@
 // Sleep, wake and the network: polling pauses while the machine sleeps or is offline, and polls
-// everything right after waking (controller.resume does that).
-import type { net, powerMonitor } from 'electron'
+// everything once right after waking (controller.resume does that). Electron's powerMonitor and
+// the online watcher come in as plain emitters, so the wiring is tested without Electron.
 import type { AppController } from '../core/app/controller'
-import { watchOnline } from './online'
+import type { OnlineWatcher } from './online'
+
+export type PowerEvent = 'suspend' | 'resume' | 'lock-screen' | 'unlock-screen'
+
+/** What we use of Electron's powerMonitor. */
+export interface PowerEvents {
+  on(event: PowerEvent, listener: () => void): unknown
+  off(event: PowerEvent, listener: () => void): unknown
+}
+
+/** Starts watching the network; `onChange` gets the first state and every change after. */
+export type StartOnlineWatcher = (onChange: (online: boolean) => void) => OnlineWatcher
 
 export function wireLifecycle(deps: {
-  powerMonitor: typeof powerMonitor
-  net: typeof net
+  powerMonitor: PowerEvents
+  watchOnline: StartOnlineWatcher
   controller: Pick<AppController, 'suspend' | 'resume' | 'setOnline'>
   onOnlineChange: (online: boolean) => void
   log: (message: string) => void
 }): () => void {
-  const online = watchOnline({
-    isOnline: () => deps.net.isOnline(),
-    onChange: (value) => {
-      deps.log(`lifecycle: ${value ? 'online' : 'offline'}`)
-      deps.controller.setOnline(value)
-      deps.onOnlineChange(value)
-    },
-    timers: { setInterval: (fn, ms) => setInterval(fn, ms), clearInterval: (h) => clearInterval(h as NodeJS.Timeout) }
+  const online = deps.watchOnline((value) => {
+    deps.log(`lifecycle: ${value ? 'online' : 'offline'}`)
+    deps.controller.setOnline(value)
+    deps.onOnlineChange(value)
   })
-  const onSuspend = (): void => {
-    deps.log('lifecycle: suspend')
-    deps.controller.suspend()
+  // Some systems report one wake twice: only the first resume after a suspend counts.
+  let asleep = false
+  const listeners: Record<PowerEvent, () => void> = {
+    suspend: () => {
+      deps.log('lifecycle: suspend')
+      asleep = true
+      deps.controller.suspend()
+    },
+    resume: () => {
+      // The network may have changed while asleep: learn that before the catch-up poll.
+      online.check()
+      if (!asleep) return deps.log('lifecycle: resume without a suspend, ignored')
+      deps.log('lifecycle: resume')
+      asleep = false
+      deps.controller.resume()
+    },
+    // A locked screen still wants its notifications: polling goes on.
+    'lock-screen': () => deps.log('lifecycle: screen locked'),
+    'unlock-screen': () => deps.log('lifecycle: screen unlocked')
   }
-  const onResume = (): void => {
-    deps.log('lifecycle: resume')
-    // The network may have changed while asleep: learn that before the catch-up poll.
-    online.check()
-    deps.controller.resume()
-  }
-  deps.powerMonitor.on('suspend', onSuspend)
-  deps.powerMonitor.on('resume', onResume)
+  const events = Object.keys(listeners) as PowerEvent[]
+  for (const event of events) deps.powerMonitor.on(event, listeners[event])
   return () => {
     online.stop()
-    deps.powerMonitor.off('suspend', onSuspend)
-    deps.powerMonitor.off('resume', onResume)
+    for (const event of events) deps.powerMonitor.off(event, listeners[event])
   }
 }

@@ -3,9 +3,12 @@
 import { BrowserWindow, nativeTheme, screen } from 'electron'
 import type { EventChannel, EventContract } from '../shared/ipc'
 import type { WindowState } from '../shared/settings'
+import { createBoundsSaver } from './bounds-saver'
 import type { RendererLocation } from './renderer-origin'
 import { rendererUrl } from './renderer-origin'
 import type { FrameLike } from './sender'
+import { secureWebPreferences } from './web-preferences'
+import { windowBackground } from './window-background'
 import { MIN_WINDOW, captureWindowState, restoreWindowBounds } from './window-bounds'
 
 export interface WindowManager {
@@ -18,6 +21,8 @@ export interface WindowManager {
   send<E extends EventChannel>(channel: E, payload: EventContract[E]): void
   /** The main frames of our windows, for the IPC sender check. */
   mainFrames(): FrameLike[]
+  /** Writes the window's bounds now if they changed (quit); resolves once every write is done. */
+  flushBounds(): Promise<void>
 }
 
 export interface WindowDeps {
@@ -25,7 +30,7 @@ export interface WindowDeps {
   preloadPath: string
   iconPath: string
   readWindowState: () => WindowState | undefined
-  saveWindowState: (state: WindowState) => void
+  saveWindowState: (state: WindowState) => Promise<void>
   log: (message: string) => void
 }
 
@@ -34,39 +39,38 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
   let loaded = false
   // Events sent while the page loads, delivered once it has (a notification click opens the window).
   let queued: [EventChannel, unknown][] = []
+  const alive = (): BrowserWindow | null => (win && !win.isDestroyed() ? win : null)
+  const savedAtStart = deps.readWindowState()
+  const bounds = createBoundsSaver({
+    capture: () => {
+      const w = alive()
+      return w ? captureWindowState(w.getNormalBounds(), w.isMaximized()) : null
+    },
+    save: deps.saveWindowState,
+    ...(savedAtStart ? { saved: savedAtStart } : {}),
+    timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+    log: deps.log
+  })
 
   function create(): BrowserWindow {
     const primary = screen.getPrimaryDisplay()
     const areas = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map((d) => d.workArea)
-    const bounds = restoreWindowBounds(deps.readWindowState(), areas)
+    const restored = restoreWindowBounds(deps.readWindowState(), areas)
     const w = new BrowserWindow({
-      ...(bounds.x !== undefined && bounds.y !== undefined ? { x: bounds.x, y: bounds.y } : { center: true }),
-      width: bounds.width,
-      height: bounds.height,
+      ...(restored.x !== undefined && restored.y !== undefined ? { x: restored.x, y: restored.y } : { center: true }),
+      width: restored.width,
+      height: restored.height,
       minWidth: MIN_WINDOW.width,
       minHeight: MIN_WINDOW.height,
       show: false,
       title: 'Agent Tray',
       icon: deps.iconPath,
       autoHideMenuBar: true,
-      backgroundColor: nativeTheme.shouldUseDarkColors ? '#111827' : '#ffffff',
-      webPreferences: {
-        preload: deps.preloadPath,
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        nodeIntegrationInWorker: false,
-        nodeIntegrationInSubFrames: false,
-        webSecurity: true,
-        allowRunningInsecureContent: false,
-        experimentalFeatures: false,
-        webviewTag: false,
-        spellcheck: false,
-        navigateOnDragDrop: false,
-        devTools: deps.loc.devServerUrl !== undefined
-      }
+      // Follows the theme forced in Settings too (main sets nativeTheme.themeSource from it).
+      backgroundColor: windowBackground(nativeTheme.shouldUseDarkColors),
+      webPreferences: secureWebPreferences(deps.preloadPath, { devTools: deps.loc.devServerUrl !== undefined })
     })
-    if (bounds.maximized) w.maximize()
+    if (restored.maximized) w.maximize()
     w.once('ready-to-show', () => {
       w.show()
       w.focus()
@@ -81,13 +85,14 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
       deps.log(`window: renderer gone (${details.reason}); it is rebuilt when shown again`)
       if (!w.isDestroyed()) w.destroy()
     })
-    w.on('close', () => {
-      try {
-        deps.saveWindowState(captureWindowState(w.getNormalBounds(), w.isMaximized()))
-      } catch (err) {
-        deps.log(`window: could not remember its bounds: ${err instanceof Error ? err.message : String(err)}`)
-      }
-    })
+    // Remembered as the user goes (a quit or a crash loses no more than the last half second),
+    // and once more on close, while the window can still be asked.
+    const remember = (): void => bounds.schedule()
+    w.on('move', remember)
+    w.on('resize', remember)
+    w.on('maximize', remember)
+    w.on('unmaximize', remember)
+    w.on('close', () => void bounds.flush())
     w.on('closed', () => {
       if (win === w) {
         win = null
@@ -100,8 +105,6 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
     })
     return w
   }
-
-  const alive = (): BrowserWindow | null => (win && !win.isDestroyed() ? win : null)
 
   const manager: WindowManager = {
     show() {
@@ -142,7 +145,8 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
       if (!w) return []
       const frame = w.webContents.mainFrame
       return frame ? [frame] : []
-    }
+    },
+    flushBounds: () => bounds.flush()
   }
   return manager
 }
