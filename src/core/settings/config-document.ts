@@ -9,7 +9,7 @@ import {
   lenientSettingsSchema,
   safeStorageKeysSchema,
   SETTINGS_VERSION,
-  settingsSchema
+  settingsSchemaAt
 } from './schema'
 import { z } from 'zod'
 
@@ -59,7 +59,7 @@ export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<Conf
     }
   }
 
-  const strict = settingsSchema.safeParse(migrated.doc)
+  const strict = settingsSchemaAt(now).safeParse(migrated.doc)
   if (strict.success && keys.success) {
     const damage: Damage | null = read.truncated ? { kind: 'truncated', reset: [] } : null
     return {

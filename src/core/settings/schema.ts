@@ -1,10 +1,13 @@
 // The settings file's schema (version 2), in two forms: `strict` says whether a file is valid;
 // `lenient` never fails and keeps every part that is valid, putting defaults in the rest, so a
 // damaged file loses only what is damaged (watched projects first of all).
+// In both, a key that is ABSENT takes its default: a file from an older build (or a hand edit)
+// that lacks a newer optional key is valid, not damaged. Only a present, wrong value is damage.
 import { z } from 'zod'
 import {
   DEFAULT_NOTIFICATION_PREFS,
   DEFAULT_POLLING_PREFS,
+  type Connection,
   type Settings,
   type WatchedProject
 } from '../../shared/settings'
@@ -35,67 +38,102 @@ const httpUrl = z
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM')
 const interval = z.number().int().min(500).max(86_400_000)
 
-export const connectionSchema = z.object({
-  id: z.string().min(1),
-  name: z.string(),
-  baseUrl: httpUrl,
-  publishingDomain: z.string()
-})
+/** A connection without a name is called by its host, as addConnection does. */
+function named(connection: { id: string; name?: string | undefined; baseUrl: string; publishingDomain: string }): Connection {
+  const { id, name, baseUrl, publishingDomain } = connection
+  return { id, name: name ?? (URL.parse(baseUrl)?.host || baseUrl), baseUrl, publishingDomain }
+}
 
-export const watchedProjectSchema = z.object({
-  projectId: z.string().min(1),
-  name: z.string(),
-  muted: z.boolean(),
-  budgetUsd: z.number().nonnegative().nullable(),
-  addedAt: z.string()
-})
+export const connectionSchema = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().optional(),
+    baseUrl: httpUrl,
+    publishingDomain: z.string().default('')
+  })
+  .transform(named)
+
+/** `addedAt` is the only default that depends on the time of reading. */
+export function watchedProjectSchemaAt(now: Date) {
+  return z.object({
+    projectId: z.string().min(1),
+    name: z.string().default(''),
+    muted: z.boolean().default(false),
+    budgetUsd: z.number().nonnegative().nullable().default(null),
+    addedAt: z.string().default(() => now.toISOString())
+  })
+}
+
+const DEFAULTS = defaultSettings()
+const N = DEFAULTS.notifications
 
 const transitionsSchema = z.object({
-  started: z.boolean(),
-  completed: z.boolean(),
-  failed: z.boolean(),
-  cancelled: z.boolean()
+  started: z.boolean().default(N.transitions.started),
+  completed: z.boolean().default(N.transitions.completed),
+  failed: z.boolean().default(N.transitions.failed),
+  cancelled: z.boolean().default(N.transitions.cancelled)
 })
 
-const quietHoursSchema = z.object({ enabled: z.boolean(), start: hhmm, end: hhmm })
+const quietHoursSchema = z.object({
+  enabled: z.boolean().default(N.quietHours.enabled),
+  start: hhmm.default(N.quietHours.start),
+  end: hhmm.default(N.quietHours.end)
+})
 
 const notificationsSchema = z.object({
-  transitions: transitionsSchema,
-  quietHours: quietHoursSchema,
-  sound: z.boolean(),
-  pausedUntil: z.string().nullable()
+  transitions: transitionsSchema.default(() => ({ ...N.transitions })),
+  quietHours: quietHoursSchema.default(() => ({ ...N.quietHours })),
+  sound: z.boolean().default(N.sound),
+  pausedUntil: z.string().nullable().default(null)
 })
 
 const pollingSchema = z.object({
-  activeIntervalMs: interval,
-  idleIntervalMs: interval,
-  maxConcurrency: z.number().int().min(1).max(32)
+  activeIntervalMs: interval.default(DEFAULTS.polling.activeIntervalMs),
+  idleIntervalMs: interval.default(DEFAULTS.polling.idleIntervalMs),
+  maxConcurrency: z.number().int().min(1).max(32).default(DEFAULTS.polling.maxConcurrency)
 })
 
 const windowSchema = z.object({
   x: z.number().optional(),
   y: z.number().optional(),
-  width: z.number().positive(),
-  height: z.number().positive(),
-  maximized: z.boolean()
+  width: z.number().positive().default(DEFAULTS.window.width),
+  height: z.number().positive().default(DEFAULTS.window.height),
+  maximized: z.boolean().default(DEFAULTS.window.maximized)
 })
 
 const themeSchema = z.enum(['system', 'light', 'dark'])
 
-export const settingsSchema = z.object({
-  version: z.literal(SETTINGS_VERSION),
-  activeConnectionId: z.string().nullable(),
-  connections: z.array(connectionSchema),
-  watched: z.record(z.string(), z.array(watchedProjectSchema)),
-  notifications: notificationsSchema,
-  polling: pollingSchema,
-  launchAtLogin: z.boolean(),
-  theme: themeSchema,
-  window: windowSchema,
-  allowBasicTextSecrets: z.boolean(),
-  // Added after version 2 shipped: a file without it is still valid (not "damaged").
-  shortcutNoticeShown: z.boolean().default(false)
-})
+/** With no active connection named in the file, the first one is active (as addConnection makes it). */
+function withActive<T extends { activeConnectionId?: string | null | undefined; connections: Connection[] }>(
+  settings: T
+): Omit<T, 'activeConnectionId'> & { activeConnectionId: string | null } {
+  return {
+    ...settings,
+    activeConnectionId: settings.activeConnectionId === undefined ? (settings.connections[0]?.id ?? null) : settings.activeConnectionId
+  }
+}
+
+/** The valid settings file; `now` only fills `addedAt` of a watched project that lacks it. */
+export function settingsSchemaAt(now: Date) {
+  return z
+    .object({
+      version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
+      activeConnectionId: z.string().nullable().optional(),
+      connections: z.array(connectionSchema).default(() => []),
+      watched: z.record(z.string(), z.array(watchedProjectSchemaAt(now))).default(() => ({})),
+      notifications: notificationsSchema.default(() => structuredClone(N)),
+      polling: pollingSchema.default(() => ({ ...DEFAULTS.polling })),
+      launchAtLogin: z.boolean().default(false),
+      theme: themeSchema.default('system'),
+      window: windowSchema.default(() => ({ ...DEFAULT_WINDOW })),
+      allowBasicTextSecrets: z.boolean().default(false),
+      shortcutNoticeShown: z.boolean().default(false)
+    })
+    .transform(withActive)
+}
+
+/** For checking settings that are complete (an update's draft): no default's time matters there. */
+export const settingsSchema = settingsSchemaAt(new Date(0))
 
 /** Ciphertexts of API keys under Electron's safeStorage, by connection id (base64). */
 export const safeStorageKeysSchema = z.record(z.string(), z.string())
@@ -145,6 +183,16 @@ function lenientWatchedProject(now: Date): z.ZodType<WatchedProject> {
   })
 }
 
+/** A connection is kept whenever its id and base URL are readable; its name and domain fall back. */
+const lenientConnection = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().optional().catch(undefined),
+    baseUrl: httpUrl,
+    publishingDomain: z.string().catch('')
+  })
+  .transform(named)
+
 function dedupeProjects(projects: WatchedProject[]): WatchedProject[] {
   const seen = new Set<string>()
   return projects.filter((project) => !seen.has(project.projectId) && seen.add(project.projectId))
@@ -157,7 +205,7 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
   return z.object({
     version: z.unknown().transform(() => SETTINGS_VERSION),
     activeConnectionId: z.string().nullable().catch(null),
-    connections: lenientArray(connectionSchema).transform((list) => {
+    connections: lenientArray(lenientConnection).transform((list) => {
       const seen = new Set<string>()
       return list.filter((connection) => !seen.has(connection.id) && seen.add(connection.id))
     }),

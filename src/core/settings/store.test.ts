@@ -93,6 +93,71 @@ describe('openSettings', () => {
   })
 })
 
+describe('files that lack keys (older builds, hand edits) are valid, not damaged', () => {
+  it('whole missing sections and fields take their defaults: no copy aside, no notice, no rewrite', async () => {
+    const text = JSON.stringify({
+      version: 2,
+      connections: [{ id: 'c1', baseUrl: 'https://api.work.example' }],
+      watched: { c1: [{ projectId: 'p1' }, { projectId: 'p2', muted: true }] },
+      notifications: { sound: false, quietHours: { enabled: true } },
+      polling: { idleIntervalMs: 120_000 }
+    })
+    fs.writeFileSync(configPath(), text)
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([])
+    expect(asides()).toEqual([])
+    expect(fs.readFileSync(configPath(), 'utf8')).toBe(text)
+    const d = defaultSettings()
+    expect(store.read()).toEqual({
+      ...d,
+      activeConnectionId: 'c1',
+      connections: [{ id: 'c1', name: 'api.work.example', baseUrl: 'https://api.work.example', publishingDomain: '' }],
+      watched: {
+        c1: [
+          { projectId: 'p1', name: '', muted: false, budgetUsd: null, addedAt: NOW.toISOString() },
+          { projectId: 'p2', name: '', muted: true, budgetUsd: null, addedAt: NOW.toISOString() }
+        ]
+      },
+      notifications: { ...d.notifications, sound: false, quietHours: { ...d.notifications.quietHours, enabled: true } },
+      polling: { ...d.polling, idleIntervalMs: 120_000 }
+    })
+  })
+
+  it('an empty object is the default settings, quietly', async () => {
+    fs.writeFileSync(configPath(), '{}')
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([])
+    expect(asides()).toEqual([])
+    expect(store.read()).toEqual(defaultSettings())
+  })
+
+  it('in recovery, connections lacking publishingDomain or name keep their id, base URL, projects and active state', async () => {
+    const file = goodFile()
+    const damaged = {
+      ...file,
+      activeConnectionId: 'c2',
+      theme: 42,
+      connections: [
+        { id: 'c1', baseUrl: 'https://api.work.example' },
+        { id: 'c2', name: 'Home', baseUrl: 'https://api.home.example', publishingDomain: 7 }
+      ]
+    }
+    fs.writeFileSync(configPath(), JSON.stringify(damaged))
+    const store = await openSettings({ dir, now })
+    const notices = store.takeNotices()
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toContain('theme')
+    expect(notices[0]).toMatch(/recovered 3 watched projects and 2 connections/)
+    const s = store.read()
+    expect(s.connections).toEqual([
+      { id: 'c1', name: 'api.work.example', baseUrl: 'https://api.work.example', publishingDomain: '' },
+      { id: 'c2', name: 'Home', baseUrl: 'https://api.home.example', publishingDomain: '' }
+    ])
+    expect(s.activeConnectionId).toBe('c2')
+    expect(s.watched).toEqual(file.watched)
+  })
+})
+
 describe('damaged settings files', () => {
   async function openDamaged(content: string | Buffer) {
     fs.writeFileSync(configPath(), content)

@@ -17,7 +17,7 @@ import {
 import { describeDamage, type Damage } from './damage'
 import { withFileLock } from './lock'
 import { CONFIG_FILE, settingsDir, STATE_FILE } from './paths'
-import { settingsSchema } from './schema'
+import { settingsSchemaAt } from './schema'
 import {
   describeRecoveredState,
   interpretState,
@@ -205,7 +205,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
       const doc = await config.update((current) => {
         const draft = clone(current.settings)
         mutate(draft)
-        const checked = settingsSchema.safeParse(draft)
+        const checked = settingsSchemaAt(now()).safeParse(draft)
         if (!checked.success) {
           const where = checked.error.issues
             .slice(0, 3)
