@@ -7,7 +7,6 @@ import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Project } from '../../shared/service'
 import type { Connection, Settings, WatchedProject } from '../../shared/settings'
 import { isSafeExternalUrl } from '../../shared/url'
-import { summarizeTask } from '../../shared/task-summary'
 import type { ServiceClient } from '../client/client'
 import { isServiceError, ServiceError } from '../client/errors'
 import { systemClock, type TimerHandle } from '../monitor/clock'
@@ -21,6 +20,7 @@ import { forbidden, invalidArgument } from './errors'
 import { createLatestWriter, type LatestWriter } from './latest-writer'
 import { buildProjectView, localTz } from './project-view'
 import { applySettingsUpdate, toSettingsView } from './settings-view'
+import { summariesOf } from './task-summaries'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
@@ -525,8 +525,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
       return watched
     },
     'project:tasks': async ({ projectId }) => {
-      const tasks = await requireActive().monitor.loadTasks(projectId)
-      return tasks.map(summarizeTask)
+      return summariesOf(await requireActive().monitor.loadTasks(projectId))
     },
     'project:task': async ({ projectId, taskId }) => {
       const tasks = await requireActive().monitor.loadTasks(projectId)

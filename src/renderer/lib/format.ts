@@ -15,18 +15,24 @@ export function durationMs(fromIso: string, toIso: string): number | null {
   return to - from
 }
 
+// Made once: toLocaleString with options builds a new formatter on every call, which costs
+// milliseconds on a screen that formats many times.
+let dateTimeFormat: Intl.DateTimeFormat | undefined
+let timeFormat: Intl.DateTimeFormat | undefined
+
 /** A readable local date and time; the raw text when it is not a date. */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '–'
   const t = Date.parse(iso)
   if (Number.isNaN(t)) return iso
-  return new Date(t).toLocaleString(undefined, {
+  dateTimeFormat ??= new Intl.DateTimeFormat(undefined, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit'
   })
+  return dateTimeFormat.format(t)
 }
 
 /** A local time of day with seconds, for rows where the date is known from context. */
@@ -34,7 +40,8 @@ export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '–'
   const t = Date.parse(iso)
   if (Number.isNaN(t)) return iso
-  return new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+  timeFormat ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+  return timeFormat.format(t)
 }
 
 /** The label of a step type; null types are plain steps. */

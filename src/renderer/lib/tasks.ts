@@ -10,8 +10,8 @@ export interface IndexedTask {
   /** Epoch ms of the latest change to the task or one of its steps; 0 when unreadable. */
   activity: number
   activityIso: string
-  /** Lowercased name, description, id and branch, for the search. */
-  haystack: string
+  /** Lowercased name, description, id and branch: made on the first search, not on opening. */
+  haystack?: string
 }
 
 /** The latest of the task's own times and its last step's (a running task changes through its steps). */
@@ -36,12 +36,7 @@ export function indexTasks(tasks: readonly TaskSummary[]): IndexedTask[] {
   return tasks
     .map((task) => {
       const { at, iso } = lastActivity(task)
-      return {
-        task,
-        activity: at,
-        activityIso: iso,
-        haystack: [task.name, task.description, task.id, task.branch].join('\n').toLowerCase()
-      }
+      return { task, activity: at, activityIso: iso }
     })
     .sort((a, b) => b.activity - a.activity || a.task.id.localeCompare(b.task.id))
 }
@@ -49,9 +44,12 @@ export function indexTasks(tasks: readonly TaskSummary[]): IndexedTask[] {
 export function filterTasks(indexed: readonly IndexedTask[], status: StatusFilter, query: string): IndexedTask[] {
   const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '')
   if (status === 'all' && words.length === 0) return indexed as IndexedTask[]
-  return indexed.filter(
-    (t) => (status === 'all' || t.task.status === status) && words.every((w) => t.haystack.includes(w))
-  )
+  return indexed.filter((t) => {
+    if (status !== 'all' && t.task.status !== status) return false
+    if (words.length === 0) return true
+    const haystack = (t.haystack ??= [t.task.name, t.task.description, t.task.id, t.task.branch].join('\n').toLowerCase())
+    return words.every((w) => haystack.includes(w))
+  })
 }
 
 /** How many tasks have each status, for the filter's labels. */

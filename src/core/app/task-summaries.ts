@@ -1,0 +1,17 @@
+// The list the window gets for 'project:tasks'. The monitor replaces a project's task list on each
+// poll and never changes one in place, so summaries are made once per list, not once per call:
+// opening a project of 10,000 tasks again costs a lookup.
+import type { Task } from '../../shared/service'
+import { summarizeTask, type TaskSummary } from '../../shared/task-summary'
+
+const made = new WeakMap<readonly Task[], TaskSummary[]>()
+
+/** Shared between callers: send it, never change it. */
+export function summariesOf(tasks: readonly Task[]): TaskSummary[] {
+  let summaries = made.get(tasks)
+  if (summaries === undefined) {
+    summaries = tasks.map(summarizeTask)
+    made.set(tasks, summaries)
+  }
+  return summaries
+}
