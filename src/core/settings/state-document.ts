@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
 import type { LastSeenState, ProjectSnapshot } from '../../shared/monitor'
-import { issuePaths, readJsonObject } from './damage'
+import { describeDamage, issuePaths, readJsonObject, type Damage } from './damage'
 import type { Interpreted } from './config-document'
 import { lenientRecord } from './schema'
 
@@ -78,4 +78,21 @@ export function interpretState(raw: Buffer | null): Interpreted<StateDocument> {
 export function describeRecoveredState(state: StateDocument): string {
   const projects = Object.values(state.lastSeen).reduce((sum, p) => sum + Object.keys(p).length, 0)
   return `kept the last seen state of ${projects} project${projects === 1 ? '' : 's'} (the others start afresh without repeating notifications)`
+}
+
+/** The notice for a damaged state.json: it names the monitor's saved state, never "settings". */
+export function describeStateDamage(damage: Damage, file: string, aside: string | null, state: StateDocument): string {
+  const kept = aside ? ` The original was kept as ${aside}.` : ''
+  const afresh = 'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
+  switch (damage.kind) {
+    case 'not-json':
+      return `${file} was not valid JSON: ${afresh}.${kept}`
+    case 'wrong-type':
+      return `${file} held ${damage.reset[0] ?? 'something else'}: ${afresh}.${kept}`
+    case 'newer-version':
+      return `${file} was written by a newer Agent Tray (file version ${damage.version}): ${afresh}.${kept}`
+    case 'truncated':
+    case 'invalid':
+      return describeDamage(damage, file, aside, describeRecoveredState(state))
+  }
 }

@@ -351,6 +351,19 @@ describe('state.json', () => {
     expect(store.readLastSeen()).toEqual({ c1: { p1: snapshot } })
     expect(fs.readdirSync(dir).some((n) => n.startsWith('state.json.corrupt-'))).toBe(true)
   })
+
+  it('a state file with nothing readable names the monitor state, not the settings', async () => {
+    for (const content of ['null', 'not json {', JSON.stringify({ version: 99, lastSeen: {} })]) {
+      fs.writeFileSync(path.join(dir, 'state.json'), content)
+      const store = await openSettings({ dir, now })
+      const notices = store.takeNotices()
+      expect(notices).toHaveLength(1)
+      expect(notices[0]).toMatch(/^\S*state\.json /)
+      expect(notices[0]).toContain('the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline')
+      expect(notices[0]!.replaceAll(dir, '')).not.toMatch(/settings/)
+      expect(store.readLastSeen()).toEqual({})
+    }
+  })
 })
 
 describe('safeStorage ciphertexts', () => {

@@ -19,7 +19,7 @@ import { withFileLock } from './lock'
 import { CONFIG_FILE, settingsDir, STATE_FILE } from './paths'
 import { settingsSchemaAt } from './schema'
 import {
-  describeRecoveredState,
+  describeStateDamage,
   interpretState,
   projectSnapshotSchema,
   type BudgetsNotified,
@@ -109,7 +109,8 @@ class DocumentFile<T> {
     private readonly conf: ConfLike,
     private readonly interpret: (raw: Buffer | null) => Interpreted<T>,
     private readonly serialize: (doc: T) => Record<string, unknown>,
-    private readonly recovered: (doc: T) => string,
+    /** The notice for a damaged file, in words about what this file holds. */
+    private readonly describe: (damage: Damage, file: string, aside: string, doc: T) => string,
     private readonly now: () => Date,
     private readonly notices: string[]
   ) {}
@@ -142,7 +143,7 @@ class DocumentFile<T> {
     let aside = path.join(dir, `${base}.${label}-${stamp(this.now())}`)
     for (let n = 2; fs.existsSync(aside); n++) aside = path.join(dir, `${base}.${label}-${stamp(this.now())}-${n}`)
     fs.writeFileSync(aside, raw, { mode: 0o600, flag: 'wx' })
-    this.notices.push(describeDamage(damage, this.path, aside, this.recovered(doc)))
+    this.notices.push(this.describe(damage, this.path, aside, doc))
   }
 }
 
@@ -164,7 +165,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     conf,
     (raw) => interpretConfig(raw, now()),
     serializeConfig,
-    (doc) => describeRecovered(doc.settings),
+    (damage, file, aside, doc) => describeDamage(damage, file, aside, describeRecovered(doc.settings)),
     now,
     notices
   )
@@ -172,7 +173,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     stateConf,
     interpretState,
     (doc) => ({ ...doc }),
-    describeRecoveredState,
+    describeStateDamage,
     now,
     notices
   )
