@@ -69,6 +69,6 @@ export function describeDamage(
     case 'invalid':
       return `Some entries of ${file} were invalid and were dropped or reset to defaults (${damage.reset.join(', ')}); ${recovered}.${kept}`
     case 'newer-version':
-      return `${file} was written by a newer Agent Tray (file version ${damage.version}); this version started afresh.${kept}`
+      return `${file} was written by a newer Agent Tray (file version ${damage.version}); this version ${recovered} from it, and its other settings are at their defaults.${kept}`
   }
 }

@@ -241,11 +241,20 @@ describe('damaged settings files', () => {
     expect(store.read()).toEqual(defaultSettings())
   })
 
-  it('a version from the future: kept aside, fresh start', async () => {
-    const { store, notice, aside } = await openDamaged(JSON.stringify({ ...goodFile(), version: 9 }))
+  it('a version from the future: kept aside; connections, watched projects and their keys recovered, the rest default', async () => {
+    const file = goodFile()
+    const future = { ...file, version: 9, activeConnectionId: 'c2', theme: 'dark', newFeature: { on: true }, safeStorageKeys: { c1: 'Y2lwaGVy' } }
+    const { store, notice, aside } = await openDamaged(JSON.stringify(future))
     expect(aside).toMatch(/^config\.json\.newer-/)
-    expect(notice).toMatch(/newer Agent Tray \(file version 9\)/)
-    expect(store.read()).toEqual(defaultSettings())
+    expect(notice).toMatch(/newer Agent Tray \(file version 9\); this version recovered 3 watched projects and 2 connections from it/)
+    expect(notice).toMatch(/other settings are at their defaults/)
+    expect(store.read()).toEqual({
+      ...defaultSettings(),
+      activeConnectionId: 'c2',
+      connections: file.connections,
+      watched: file.watched
+    })
+    expect(await store.ciphertexts.get('c1')).toBe('Y2lwaGVy')
   })
 
   it('damage after opening: read() recovers in memory, the next update repairs on disk', async () => {
