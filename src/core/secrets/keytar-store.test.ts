@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addConnection, watchProject } from '../settings/edit'
 import { openSettings } from '../settings/store'
 import { chooseSecretStore } from './choose'
-import { createKeytarSecretStore, loadKeytar } from './keytar-store'
+import { createKeytarSecretStore, KEYCHAIN_PROBE_ACCOUNT, loadKeytar, probeKeychain } from './keytar-store'
 import { listFiles } from './test-files'
 import { startTestKeyring, type TestKeyring } from './test-keyring'
-import { KEYCHAIN_SERVICE } from './types'
+import { KEYCHAIN_SERVICE, type KeytarLike } from './types'
 
 let keyring: TestKeyring
 
@@ -71,5 +71,49 @@ describe('chooseSecretStore with a keychain that answers', () => {
     expect(files.map((f) => path.basename(f)).sort()).toEqual(['config.json', 'state.json'])
     for (const file of files) expect(fs.readFileSync(file).includes(apiKey), file).toBe(false)
     expect(await settings.ciphertexts.get('work')).toBeNull()
+  })
+})
+
+/** The real keytar, with a log of which calls were made (service and account, never a password). */
+function recording(keytar: KeytarLike): { keytar: KeytarLike; calls: string[] } {
+  const calls: string[] = []
+  const wrap =
+    <K extends keyof KeytarLike>(name: K) =>
+    (...args: unknown[]) => {
+      calls.push(`${name}(${args.slice(0, 2).join(', ')})`)
+      return (keytar[name] as (...a: unknown[]) => unknown)(...args)
+    }
+  return {
+    calls,
+    keytar: {
+      getPassword: wrap('getPassword') as KeytarLike['getPassword'],
+      setPassword: wrap('setPassword') as KeytarLike['setPassword'],
+      deletePassword: wrap('deletePassword') as KeytarLike['deletePassword'],
+      findCredentials: wrap('findCredentials') as KeytarLike['findCredentials']
+    }
+  }
+}
+
+describe('the keychain probe', () => {
+  it('asks for one empty account only: no stored key is loaded (macOS would prompt per item)', async () => {
+    const store = createKeytarSecretStore()
+    await store.set('probe-c1', 'sk-probe-key-0001')
+    await store.set('probe-c2', 'sk-probe-key-0002')
+    const probe = `getPassword(${KEYCHAIN_SERVICE}, ${KEYCHAIN_PROBE_ACCOUNT})`
+
+    const direct = recording(await loadKeytar())
+    await probeKeychain(direct.keytar, 10_000)
+    expect(direct.calls).toEqual([probe])
+
+    const chosen = recording(await loadKeytar())
+    const secrets = await chooseSecretStore({
+      loadKeytar: async () => chosen.keytar,
+      allowBasicText: false,
+      ciphertexts: { get: async () => null, set: async () => {}, delete: async () => false }
+    })
+    expect(secrets.backend).toBe('keychain')
+    expect(chosen.calls).toEqual([probe])
+    await store.delete('probe-c1')
+    await store.delete('probe-c2')
   })
 })

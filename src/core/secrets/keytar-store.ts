@@ -49,14 +49,21 @@ export function createKeytarSecretStore(keytar?: KeytarLike | (() => Promise<Key
   }
 }
 
-/** Checks that a keychain answers (without reading any key of ours into memory for long). */
+/** An account no connection has (ids are generated), asked for only to see that the keychain answers. */
+export const KEYCHAIN_PROBE_ACCOUNT = '__agent-tray-probe__'
+
+/**
+ * Checks that a keychain answers by asking for one account that holds nothing: null (or anything)
+ * back means it answers. Not findCredentials: that loads every stored key, and on macOS may ask
+ * the user once per item.
+ */
 export async function probeKeychain(keytar: KeytarLike, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)
   })
   try {
-    await Promise.race([keytar.findCredentials(KEYCHAIN_SERVICE), timeout])
+    await Promise.race([keytar.getPassword(KEYCHAIN_SERVICE, KEYCHAIN_PROBE_ACCOUNT), timeout])
   } catch (error) {
     throw keychainUnavailable(error)
   } finally {
