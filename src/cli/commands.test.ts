@@ -4,6 +4,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceService, type ReferenceService } from '../service'
 import { EXIT } from './exit-codes'
+import { REDACTED } from './io'
 import { filesUnder, makeRunner, tempDir, testClient, type RunResult } from './test-harness'
 
 const KEY = 'test-key-CLI-3f9a1c77d2'
@@ -439,6 +440,9 @@ describe('the key never leaks', () => {
     for (const o of outputs) {
       expect(o.out).not.toContain(KEY)
       expect(o.err).not.toContain(KEY)
+      // The output passed through the redacting filter: a key it had to scrub is a leak all the same.
+      expect(o.out).not.toContain(REDACTED)
+      expect(o.err).not.toContain(REDACTED)
     }
     const files = filesUnder(dir)
     expect(files.length).toBeGreaterThan(0)

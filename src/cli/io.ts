@@ -34,11 +34,14 @@ export function redactingIo(io: CliIo, secrets: () => readonly string[]): CliIo 
   return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr) }
 }
 
+/** What a secret becomes in the output; tests look for it to catch a leak at its source. */
+export const REDACTED = '[redacted]'
+
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text
   for (const s of secrets) {
     // Very short values would blank out ordinary words; keys are never that short.
-    if (s.length >= 4) out = out.split(s).join('[redacted]')
+    if (s.length >= 4) out = out.split(s).join(REDACTED)
   }
   return out
 }
