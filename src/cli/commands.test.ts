@@ -399,11 +399,20 @@ function liveRun(args: string[], env: Record<string, string | undefined> = {}) {
       // A tee of the client, so the test knows when polls have happened.
       createClient: (options) => {
         const client = testClient(options)
-        return { ...client, listTasks: async (...a: Parameters<typeof client.listTasks>) => {
-          const r = await client.listTasks(...a)
-          polls++
-          return r
-        } }
+        return {
+          ...client,
+          listTasks: async (...a: Parameters<typeof client.listTasks>) => {
+            const r = await client.listTasks(...a)
+            polls++
+            return r
+          },
+          // The monitor polls conditionally when it can.
+          listTasksIfChanged: async (...a: Parameters<typeof client.listTasksIfChanged>) => {
+            const r = await client.listTasksIfChanged(...a)
+            polls++
+            return r
+          }
+        }
       }
     },
     onStdout: (s) => (out += s)

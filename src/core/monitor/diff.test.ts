@@ -78,3 +78,23 @@ describe('diffProject', () => {
     expect(result.snapshot).toEqual({ polledAt: T1, tasks: {}, budgetNotified: { budgetUsd: 5, level: 'near' } })
   })
 })
+
+describe('diffProject: ids that name Object.prototype members', () => {
+  it('treats "constructor", "toString" and "__proto__" as ordinary task and step ids', () => {
+    const tasks = [
+      task('constructor', { steps: [step('__proto__', 'pending'), step('toString', 'pending')] }),
+      task('__proto__', { status: 'in_progress' })
+    ]
+    const base = diffProject(undefined, tasks, T0, ids)
+    expect(Object.keys(base.snapshot.tasks).sort()).toEqual(['__proto__', 'constructor'])
+    expect(base.snapshot.tasks.constructor?.steps).toEqual(JSON.parse('{"__proto__":"pending","toString":"pending"}'))
+    // Round trip through JSON, as the persisted state does, then nothing new is seen.
+    const saved = JSON.parse(JSON.stringify(base.snapshot)) as typeof base.snapshot
+    expect(diffProject(saved, tasks, T1, ids).events).toEqual([])
+    expect(diffProject(base.snapshot, tasks, T1, ids).events).toEqual([])
+
+    const next = diffProject(undefined, [task('toString')], T0, ids)
+    const added = diffProject(next.snapshot, [task('toString'), task('constructor', { steps: [step('valueOf', 'pending')] })], T1, ids)
+    expect(added.events.map((e) => e.kind)).toEqual(['task-added'])
+  })
+})

@@ -10,8 +10,17 @@ export interface DiffResult {
   changedTaskIds: string[]
 }
 
+/**
+ * A record keyed by ids: without a prototype, so an id like "constructor" or "__proto__" is an
+ * ordinary key, and (in V8) a hash table from the start rather than one hidden class per id set,
+ * which for thousands of tasks costs far more memory and time.
+ */
+function idRecord<V>(): Record<string, V> {
+  return Object.create(null) as Record<string, V>
+}
+
 export function snapshotTask(task: Task): TaskSnapshot {
-  const steps: TaskSnapshot['steps'] = {}
+  const steps = idRecord<TaskSnapshot['steps'][string]>()
   for (const step of task.steps) steps[step.id] = step.status
   return { status: task.status, name: task.name, updatedAt: task.updated_at, totalPrice: task.total_price, steps }
 }
@@ -29,13 +38,13 @@ export function diffProject(
   const base = { connectionId: ids.connectionId, projectId: ids.projectId, at }
   const events: MonitorEvent[] = []
   const changed = new Set<string>()
-  const next: ProjectSnapshot['tasks'] = {}
+  const next = idRecord<TaskSnapshot>()
 
   for (const task of tasks) {
     const now = snapshotTask(task)
     next[task.id] = now
     if (!previous) continue
-    const before = previous.tasks[task.id]
+    const before = Object.hasOwn(previous.tasks, task.id) ? previous.tasks[task.id] : undefined
     if (!before) {
       events.push({ ...base, kind: 'task-added', taskId: task.id, taskName: task.name, status: task.status })
       changed.add(task.id)
@@ -46,7 +55,7 @@ export function diffProject(
       changed.add(task.id)
     }
     for (const step of task.steps) {
-      const was = before.steps[step.id]
+      const was = Object.hasOwn(before.steps, step.id) ? before.steps[step.id] : undefined
       if (was === undefined) {
         events.push({ ...base, kind: 'step-added', taskId: task.id, stepId: step.id, stepName: step.name, status: step.status })
         changed.add(task.id)
