@@ -87,7 +87,7 @@ describe('diffProject: ids that name Object.prototype members', () => {
     ]
     const base = diffProject(undefined, tasks, T0, ids)
     expect(Object.keys(base.snapshot.tasks).sort()).toEqual(['__proto__', 'constructor'])
-    expect(base.snapshot.tasks.constructor?.steps).toEqual(JSON.parse('{"__proto__":"pending","toString":"pending"}'))
+    expect(base.snapshot.tasks['constructor' as string]?.steps).toEqual(JSON.parse('{"__proto__":"pending","toString":"pending"}'))
     // Round trip through JSON, as the persisted state does, then nothing new is seen.
     const saved = JSON.parse(JSON.stringify(base.snapshot)) as typeof base.snapshot
     expect(diffProject(saved, tasks, T1, ids).events).toEqual([])
