@@ -223,6 +223,28 @@ describe('errors: one line on stderr and the exit code of its class', () => {
     expect((await run(['nonsense'])).code).toBe(EXIT.usage)
   })
 
+  it('an id that could never be one → usage (exit 2) in one line, before anything is sent', async () => {
+    const cases: [string[], RegExp][] = [
+      [['tasks', ''], /Not a project id: "" \(it is empty\)/],
+      [['tasks', '..'], /Not a project id: "\.\." \(it cannot be \. or \.\.\)/],
+      [['steps', '.'], /Not a task id: "\."/],
+      [['project', 'get', 'p\u001b[31mred'], /Not a project id: "p\\u001b\[31mred" \(it has control characters\)/],
+      [['tasks', 'x'.repeat(201)], /longer than 200 characters/],
+      [['usage', 't1', '--project', '..'], /Not a project id/],
+      [['watch', '--task', ''], /Not a task id/],
+      [['watch-list', 'add', 'fine', '..'], /Not a project id/],
+      [['publish', '..', `a.${service.publishingDomain}`], /Not a project id/]
+    ]
+    for (const [args, message] of cases) {
+      const r = await run(args)
+      expect(r.code, args.join(' ')).toBe(EXIT.usage)
+      expect(oneErrorLine(r)).toMatch(message)
+      expect(r.err).not.toContain('\u001b')
+    }
+    // 200 characters is still an id: it goes to the service, which does not know it.
+    expect((await run(['tasks', 'x'.repeat(200)])).code).toBe(EXIT.notFound)
+  })
+
   it('no key anywhere → auth, saying how to give one', async () => {
     const r = await run(['tasks', 'p'], { env: { AGENT_TRAY_API_KEY: undefined } })
     expect(r.code).toBe(EXIT.auth)

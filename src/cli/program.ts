@@ -14,6 +14,7 @@ import { API_KEY_ENV, BASE_URL_ENV, keychainUnavailable, type Context, type Glob
 import type { CliDeps } from './deps'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
 import { EXIT, EXIT_CODES_HELP, exitCodeForServiceError, type ExitCode } from './exit-codes'
+import { checkId, checkIds } from './ids'
 import { redact, redactingIo, type CliIo } from './io'
 
 /** `--api-key`, `--api-key=…`, `--apikey`, `--api_key`: refused before parsing, so no parser message can echo the value. */
@@ -27,6 +28,11 @@ function intervalMs(value: string): number {
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value]
+}
+
+function checkProjectFlag<F extends { project?: string }>(flags: F): F {
+  if (flags.project !== undefined) checkId(flags.project, 'project')
+  return flags
 }
 
 export async function runCli(argv: readonly string[], rawIo: CliIo, deps: CliDeps): Promise<number> {
@@ -134,7 +140,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .command('get')
     .description('show a project')
     .argument('<projectId>')
-    .action(run((id: string) => projectGet(ctx, id)))
+    .action(run((id: string) => projectGet(ctx, checkId(id, 'project'))))
   project
     .command('update')
     .description('change a project (only these five fields can change)')
@@ -144,30 +150,30 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .option('--user-email <email>', 'user e-mail')
     .option('--return-url <url>', 'return URL')
     .option('--ref-id <id>', 'reference id')
-    .action(run((id: string, flags: Parameters<typeof projectUpdate>[2]) => projectUpdate(ctx, id, flags)))
+    .action(run((id: string, flags: Parameters<typeof projectUpdate>[2]) => projectUpdate(ctx, checkId(id, 'project'), flags)))
 
   program
     .command('tasks')
     .description("list a project's tasks")
     .argument('<projectId>')
-    .action(run((id: string) => tasksCommand(ctx, id)))
+    .action(run((id: string) => tasksCommand(ctx, checkId(id, 'project'))))
   program
     .command('steps')
     .description("list a task's steps")
     .argument('<taskId>')
-    .action(run((id: string) => stepsCommand(ctx, id)))
+    .action(run((id: string) => stepsCommand(ctx, checkId(id, 'task'))))
   program
     .command('usage')
     .description("a task's tokens and cost per call, per model and in total")
     .argument('<taskId>')
     .option('--project <projectId>', "the task's project, to compare with its total_price (default: searched in the watch list)")
-    .action(run((id: string, flags: { project?: string }) => usageCommand(ctx, id, flags)))
+    .action(run((id: string, flags: { project?: string }) => usageCommand(ctx, checkId(id, 'task'), checkProjectFlag(flags))))
   program
     .command('publish')
     .description('publish a project to a sub-domain of the service')
     .argument('<projectId>')
     .argument('<hostname>', 'e.g. my-app.<publishing domain>')
-    .action(run((id: string, hostname: string) => publishCommand(ctx, id, hostname)))
+    .action(run((id: string, hostname: string) => publishCommand(ctx, checkId(id, 'project'), hostname)))
   program
     .command('watch')
     .description('print changes as they happen (default: the watched projects); with --task, follow one task to its end')
@@ -176,7 +182,12 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .option('--project <projectId>', "the task's project (default: searched in the watch list)")
     .option('--exit-status', 'with --task: exit 1 unless the task completed')
     .addOption(new Option('--interval-ms <ms>', 'time between polls').argParser(intervalMs))
-    .action(run((ids: string[], flags: Parameters<typeof watchCommand>[2]) => watchCommand(ctx, ids, flags)))
+    .action(
+      run((ids: string[], flags: Parameters<typeof watchCommand>[2]) => {
+        if (flags.task !== undefined) checkId(flags.task, 'task')
+        return watchCommand(ctx, checkIds(ids, 'project'), checkProjectFlag(flags))
+      })
+    )
 
   program
     .command('login')
@@ -193,7 +204,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
   list
     .command('add')
     .argument('<projectIds...>')
-    .action(run((ids: string[]) => watchListAdd(ctx, ids)))
+    .action(run((ids: string[]) => watchListAdd(ctx, checkIds(ids, 'project'))))
   list
     .command('remove')
     .argument('<projectIds...>')
