@@ -245,6 +245,21 @@ describe('errors: one line on stderr and the exit code of its class', () => {
     expect((await run(['tasks', 'x'.repeat(200)])).code).toBe(EXIT.notFound)
   })
 
+  it('credentials in the base URL → usage (exit 2), never sent and never echoed', async () => {
+    const before = service.control.stats().requests
+    for (const o of [
+      { args: ['tasks', 'p', '--base-url', 'https://user:url-pass-5e1@127.0.0.1:9'] },
+      { args: ['tasks', 'p'], env: { AGENT_TRAY_BASE_URL: `http://url-pass-5e1@${new URL(service.url).host}` } },
+      { args: ['login', '--base-url', `http://me:url-pass-5e1@${new URL(service.url).host}`] }
+    ]) {
+      const r = await run(o.args, o.env ? { env: o.env } : {})
+      expect(r.code, o.args.join(' ')).toBe(EXIT.usage)
+      expect(oneErrorLine(r)).toContain('put the API key in the keychain (agent-tray login), not in the URL')
+      expect(r.err + r.out).not.toContain('url-pass-5e1')
+    }
+    expect(service.control.stats().requests).toBe(before)
+  })
+
   it('no key anywhere → auth, saying how to give one', async () => {
     const r = await run(['tasks', 'p'], { env: { AGENT_TRAY_API_KEY: undefined } })
     expect(r.code).toBe(EXIT.auth)

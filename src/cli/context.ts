@@ -30,18 +30,14 @@ export interface Context {
 export const BASE_URL_ENV = 'AGENT_TRAY_BASE_URL'
 export const API_KEY_ENV = 'AGENT_TRAY_API_KEY'
 
-/** The base URL as stored ("https://x.test/" → "https://x.test"); a usage error for anything else. */
+/** The base URL as stored ("https://x.test/" → "https://x.test"); a usage error for anything else (credentials in it included). */
 export function normalizeBaseUrl(raw: string): string {
-  let url: string
   try {
-    url = normalizeStoredUrl(raw)
+    return normalizeStoredUrl(raw)
   } catch (e) {
-    if (e instanceof SettingsEditError) throw usageError(`Bad base URL: ${e.message}.`)
+    if (e instanceof SettingsEditError) throw usageError(`Bad base URL: ${e.message.replace(/\.$/, '')}.`)
     throw e
   }
-  const parsed = URL.parse(url)
-  if (parsed && (parsed.username || parsed.password)) throw usageError('The base URL must not carry a user name or password.')
-  return url
 }
 
 export interface Resolved {

@@ -27,6 +27,22 @@ describe('connections', () => {
     expect(() => normalizeBaseUrl('ftp://x')).toThrow(SettingsEditError)
     expect(() => normalizeBaseUrl('not a url')).toThrow(/Not an http\(s\) URL/)
     expect(() => normalizeBaseUrl('https://x.example/?key=1')).toThrow(/query/)
+    expect(() => normalizeBaseUrl('https://x.example/?key=sk-in-query-1')).not.toThrow(/sk-in-query-1/)
+  })
+
+  it('refuses a user name or password in the URL instead of dropping it, without repeating it', () => {
+    for (const url of ['https://user:pa55-word-9@api.example.com', 'https://sk-as-user-7@api.example.com/v1', 'http://:only-pass-3@localhost:8080', 'ftp://u:ftp-pass-1@x']) {
+      let error: unknown
+      try {
+        normalizeBaseUrl(url)
+      } catch (e) {
+        error = e
+      }
+      expect(error, url).toBeInstanceOf(SettingsEditError)
+      const message = (error as Error).message
+      expect(message).toMatch(/must not carry a user name or password: put the API key in the keychain \(agent-tray login\), not in the URL/)
+      expect(message).not.toMatch(/pa55-word-9|sk-as-user-7|only-pass-3|ftp-pass-1/)
+    }
   })
 
   it('adds connections; the first becomes active; duplicates are refused', () => {

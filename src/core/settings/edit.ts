@@ -13,14 +13,23 @@ export interface NewConnection {
   publishingDomain?: string
 }
 
-/** Trims the URL and drops trailing slashes so one service is never stored twice. */
+/**
+ * Trims the URL and drops trailing slashes so one service is never stored twice. Refuses a user
+ * name or password rather than drop it: it is likely a credential, and must not be sent or stored.
+ * Messages never repeat a URL that may hold one (credentials, or a key in a query).
+ */
 export function normalizeBaseUrl(input: string): string {
   const trimmed = input.trim()
   const url = URL.parse(trimmed)
+  if (url && (url.username || url.password)) {
+    throw new SettingsEditError(
+      'The base URL must not carry a user name or password: put the API key in the keychain (agent-tray login), not in the URL.'
+    )
+  }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new SettingsEditError(`Not an http(s) URL: ${JSON.stringify(trimmed)}`)
   }
-  if (url.search || url.hash) throw new SettingsEditError(`The base URL must not have a query or fragment: ${trimmed}`)
+  if (url.search || url.hash) throw new SettingsEditError('The base URL must not have a query (?) or fragment (#).')
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
 }
 
