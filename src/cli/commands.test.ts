@@ -260,6 +260,22 @@ describe('errors: one line on stderr and the exit code of its class', () => {
     expect(service.control.stats().requests).toBe(before)
   })
 
+  it("the parser's own errors read like every other: one 'agent-tray: ' line, exit 2", async () => {
+    const cases: [string[], RegExp][] = [
+      [['tasks', '--frobnicate'], /^agent-tray: unknown option '--frobnicate' \(see agent-tray --help\)$/],
+      [['tasks'], /^agent-tray: missing required argument 'projectId' \(see agent-tray --help\)$/],
+      [['tasks', 'p', '--jsn'], /^agent-tray: unknown option '--jsn' \(Did you mean --json\?\) \(see agent-tray --help\)$/],
+      [['watch', '--interval-ms', 'soon'], /^agent-tray: option '--interval-ms <ms>' argument 'soon' is invalid\. Give a whole number/],
+      [['nonsense\u001b[2J'], /^agent-tray: unknown command 'nonsense\\u001b\[2J'/]
+    ]
+    for (const [args, line] of cases) {
+      const r = await run(args)
+      expect(r.code, args.join(' ')).toBe(EXIT.usage)
+      expect(oneErrorLine(r)).toMatch(line)
+      expect(r.err).not.toMatch(/^error:/m)
+    }
+  })
+
   it('no key anywhere → auth, saying how to give one', async () => {
     const r = await run(['tasks', 'p'], { env: { AGENT_TRAY_API_KEY: undefined } })
     expect(r.code).toBe(EXIT.auth)

@@ -22,12 +22,27 @@ const API_KEY_FLAG = /^--api[-_]?key(=|$)/i
 
 function intervalMs(value: string): number {
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 100 || n > 86_400_000) throw new InvalidArgumentError('give a whole number of milliseconds, at least 100.')
+  if (!Number.isInteger(n) || n < 100 || n > 86_400_000) throw new InvalidArgumentError('Give a whole number of milliseconds, at least 100.')
   return n
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value]
+}
+
+/**
+ * Commander's own message ("error: unknown option '--x'\n(Did you mean --y?)") in the one-line
+ * style of every other error. It quotes the offending argument: `--x=value` must not echo a value,
+ * and control characters are shown escaped rather than sent to the terminal.
+ */
+function parseErrorLine(message: string): string {
+  return message
+    .replace(/^\s*error:\s*/i, '')
+    .replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'")
+    .trim()
+    .replace(/\s*\n\s*/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 function checkProjectFlag<F extends { project?: string }>(flags: F): F {
@@ -100,8 +115,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      // Commander quotes the offending argument; `--x=value` must not echo a value.
-      outputError: (s, write) => write(s.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'").trimEnd() + ' (see agent-tray --help)\n')
+      outputError: (s, write) => write(`agent-tray: ${parseErrorLine(s)} (see agent-tray --help)\n`)
     })
     .option('--base-url <url>', `the service URL (default: ${BASE_URL_ENV}, else the active connection)`)
     .option('--api-key-stdin', `read the API key from standard input (else ${API_KEY_ENV}, else the keychain)`)
