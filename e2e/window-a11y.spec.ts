@@ -1,17 +1,8 @@
 // Accessibility: axe on every screen in both themes (no serious or critical violation), and the
 // main flows done with the keyboard alone, with a visible focus ring all the way.
-import { AxeBuilder } from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
-import { invoke, openHash, projectIdByName } from './window.helpers'
+import { expectNoSeriousViolations, invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
-
-async function expectNoSeriousViolations(page: Page, screen: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  expect(serious).toEqual([])
-}
 
 /** Presses Tab until `target` has focus; fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {

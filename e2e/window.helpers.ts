@@ -1,6 +1,7 @@
 // Small helpers for the window specs: calls through the page's bridge (as the window makes them)
 // and the ids the reference service gave the demo.
-import type { Page } from '@playwright/test'
+import { AxeBuilder } from '@axe-core/playwright'
+import { expect, type Page } from '@playwright/test'
 import type { InvokeChannel, IpcResult, RequestOf, ResponseOf } from '../src/shared/ipc'
 import type { TestHost } from './host'
 
@@ -38,4 +39,13 @@ export async function openHash(page: Page, hash: string): Promise<void> {
   await page.evaluate((h) => {
     ;(globalThis as unknown as { location: { hash: string } }).location.hash = h
   }, hash)
+}
+
+/** axe on what the page shows now: no serious or critical violation. */
+export async function expectNoSeriousViolations(page: Page, screen: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  expect(serious).toEqual([])
 }

@@ -3,6 +3,7 @@
 import type { AppController } from '../../src/core/app'
 import type { AddTaskInput, FaultPlan, ReferenceService } from '../../src/service'
 import type { Notification } from '../../src/core/notify/policy'
+import type { EventChannel, EventContract } from '../../src/shared/ipc'
 import type { TaskStatus } from '../../src/shared/service'
 
 export interface HostRecords {
@@ -27,9 +28,15 @@ export function handleControl(
   method: string,
   route: string,
   body: unknown,
-  parts: { service: ReferenceService; controller: AppController; records: HostRecords }
+  parts: {
+    service: ReferenceService
+    controller: AppController
+    records: HostRecords
+    /** Sends an event to the window the way main does where the controller is not involved (the tray). */
+    emit: <E extends EventChannel>(channel: E, payload: EventContract[E]) => void
+  }
 ): ControlReply {
-  const { service, controller, records } = parts
+  const { service, controller, records, emit } = parts
   try {
     switch (`${method} ${route}`) {
       case 'GET notifications':
@@ -56,6 +63,10 @@ export function handleControl(
         return ok()
       case 'POST online':
         controller.setOnline(field(body, 'online', (v) => typeof v === 'boolean'))
+        return ok()
+      case 'POST navigate-settings':
+        // The tray's Preferences… item.
+        emit('navigate:settings', {})
         return ok()
       case 'POST poll-now':
         void controller.monitor?.pollNow()

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dispatch, type AppController } from '../../src/core/app'
-import { EVENT_CHANNELS } from '../../src/shared/ipc'
+import { EVENT_CHANNELS, type EventChannel } from '../../src/shared/ipc'
 import type { ReferenceService } from '../../src/service'
 import { bridgeScript } from './bridge-script'
 import { handleControl, type HostRecords } from './control-routes'
@@ -48,12 +48,11 @@ export async function startHostServer(options: {
 }): Promise<HostServer> {
   const { controller } = options
   const streams = new Set<ServerResponse>()
-  const unsubscribe = EVENT_CHANNELS.map((channel) =>
-    controller.on(channel, (payload: unknown) => {
-      const frame = `data: ${JSON.stringify({ channel, payload })}\n\n`
-      for (const res of streams) res.write(frame)
-    })
-  )
+  const broadcast = (channel: EventChannel, payload: unknown): void => {
+    const frame = `data: ${JSON.stringify({ channel, payload })}\n\n`
+    for (const res of streams) res.write(frame)
+  }
+  const unsubscribe = EVENT_CHANNELS.map((channel) => controller.on(channel, (payload: unknown) => broadcast(channel, payload)))
   const bridge = bridgeScript()
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -112,7 +111,7 @@ export async function startHostServer(options: {
       } catch {
         return sendJson(res, 400, { error: 'The body is not JSON.' })
       }
-      const reply = handleControl(method, route, body, options)
+      const reply = handleControl(method, route, body, { ...options, emit: broadcast })
       return sendJson(res, reply.status, reply.body)
     }
 
