@@ -4,15 +4,28 @@ import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
 
 // The layers of design.md §2: each imports only from the layers above it.
-const layer = (files, forbidden, message) => ({
-  files,
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      { patterns: forbidden.map((group) => ({ group: [group], message })) }
-    ]
-  }
-})
+// A layer is forbidden two ways: anything inside it at any depth ('**/core/**'), and the layer's
+// directory itself ('../core', '../../service/index'), which no glob can tell apart from a file of
+// the same name inside a layer (src/shared/service.ts, src/cli/main.ts). From a file d folders
+// below src/<layer>/, src is exactly d + 1 '../' up, so one config per depth names that path.
+const MAX_DEPTH = 8
+const SOURCES = '*.{ts,mts,cts,js,mjs,cjs,svelte}'
+const layer = (dir, { layers, modules = [], message, only = SOURCES }) =>
+  Array.from({ length: MAX_DEPTH }, (_, depth) => ({
+    files: [`src/${dir}/${'*/'.repeat(depth)}${only}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...layers.map((name) => ({ group: [`**/${name}/**`], message })),
+            ...(layers.length ? [{ regex: `^(\\./)?(\\.\\./){${depth + 1}}(${layers.join('|')})(/|$)`, message }] : []),
+            ...modules.map((name) => ({ group: [name], message }))
+          ]
+        }
+      ]
+    }
+  }))
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results.json'] },
@@ -37,10 +50,44 @@ export default tseslint.config(
     files: ['src/renderer/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } }
   },
-  layer(['src/shared/**'], ['**/core/**', '**/main/**', '**/preload/**', '**/renderer/**', '**/cli/**', '**/service/**', 'electron', 'node:*', 'undici'], 'src/shared uses nothing but the language.'),
-  layer(['src/core/**'], ['**/main/**', '**/preload/**', '**/renderer/**', '**/cli/**', 'electron'], 'src/core runs in plain Node: shared and libraries only, never electron.'),
-  layer(['src/preload/**'], ['**/core/**', '**/main/**', '**/renderer/**', '**/cli/**', '**/service/**'], 'the preload uses shared and electron only.'),
-  layer(['src/renderer/**'], ['**/core/**', '**/main/**', '**/preload/**', '**/cli/**', '**/service/**', 'electron', 'node:*'], 'the renderer talks to the app only through the bridge.'),
-  layer(['src/cli/**'], ['**/main/**', '**/preload/**', '**/renderer/**', 'electron'], 'the command runs on the core, never electron.'),
-  layer(['src/service/**'], ['**/core/**', '**/main/**', '**/preload/**', '**/renderer/**', '**/cli/**', 'electron'], 'the reference service stands alone: shared types only.')
+  ...layer('shared', {
+    layers: ['core', 'main', 'preload', 'renderer', 'cli', 'service'],
+    modules: ['electron', 'node:*', 'undici'],
+    message: 'src/shared uses nothing but the language.'
+  }),
+  ...layer('core', {
+    layers: ['main', 'preload', 'renderer', 'cli', 'service'],
+    modules: ['electron'],
+    message: 'src/core runs in plain Node: shared and libraries only, never electron (its tests alone may start the reference service).'
+  }),
+  // Core's tests run against the reference service over real HTTP (design.md §3).
+  ...layer('core', {
+    only: '*.test.ts',
+    layers: ['main', 'preload', 'renderer', 'cli'],
+    modules: ['electron'],
+    message: 'src/core runs in plain Node: shared and libraries only, never electron.'
+  }),
+  ...layer('main', {
+    layers: ['preload', 'renderer', 'cli'],
+    message: 'src/main uses core, shared and electron (and the reference service for the demo), never the preload, the renderer or the command.'
+  }),
+  ...layer('preload', {
+    layers: ['core', 'main', 'renderer', 'cli', 'service'],
+    message: 'the preload uses shared and electron only.'
+  }),
+  ...layer('renderer', {
+    layers: ['core', 'main', 'preload', 'cli', 'service'],
+    modules: ['electron', 'node:*'],
+    message: 'the renderer talks to the app only through the bridge.'
+  }),
+  ...layer('cli', {
+    layers: ['main', 'preload', 'renderer'],
+    modules: ['electron'],
+    message: 'the command runs on the core, never electron.'
+  }),
+  ...layer('service', {
+    layers: ['core', 'main', 'preload', 'renderer', 'cli'],
+    modules: ['electron'],
+    message: 'the reference service stands alone: shared types only.'
+  })
 )
