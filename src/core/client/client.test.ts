@@ -104,6 +104,14 @@ describe('every endpoint', () => {
     expect(await client().checkKey()).toBe(true)
     expect(await client({ apiKey: 'wrong-key-0000' }).checkKey()).toBe(false)
   })
+
+  it('checks the key: a wrong path prefix (404 for any key) is not taken for an accepted key', async () => {
+    for (const apiKey of [KEY, 'wrong-key-0000']) {
+      const e = await failure(client({ baseUrl: `${service.url}/api/v1`, apiKey }).checkKey())
+      expect(e.kind).toBe('not_found')
+      expect(e.message).toBe(`Nothing at ${service.url}/api/v1 looks like the service: check the URL.`)
+    }
+  })
 })
 
 describe('errors from the service', () => {

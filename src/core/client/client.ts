@@ -57,7 +57,11 @@ export interface ServiceClient {
   publish(projectId: string, hostname: string, signal?: AbortSignal): Promise<PublishResult>
   listSteps(taskId: string, signal?: AbortSignal): Promise<TaskStep[]>
   getStepsAndUsages(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages>
-  /** Accepted key → true; rejected (401/403) → false; other failures throw. Uses GET /projects/<an id that cannot exist>: 404 means accepted. */
+  /**
+   * Accepted key → true; rejected (401/403) → false; other failures throw. Asks for a project that
+   * cannot exist: our key must get 404 while a made-up key gets 401/403, since a wrong URL prefix
+   * also answers 404 (before any key check); a made-up key getting 404 too throws not_found.
+   */
   checkKey(signal?: AbortSignal): Promise<boolean>
   close(): Promise<void>
 }
@@ -68,6 +72,8 @@ export const USER_AGENT = `agent-tray/${pkg.version}`
 
 /** No project can have this id: ids are the service's, and it never makes one like this. */
 const KEY_CHECK_PROJECT_ID = '__agent-tray-key-check__'
+/** A key no service issues, to see whether the key check URL checks keys at all. */
+const BOGUS_KEY = 'agent-tray-deliberately-wrong-key'
 
 type Method = 'GET' | 'POST' | 'PATCH'
 
@@ -190,13 +196,14 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     signal: AbortSignal | undefined,
     what: string,
     parse: (json: unknown, headers: RawHeaders) => T,
-    conditional?: Conditional<T>
+    conditional?: Conditional<T>,
+    key: string = apiKey
   ): Promise<T> {
     if (closed) throw new ServiceError('network', 'The service client was closed.')
     const problem = keyProblem()
     if (problem) throw problem
     const headers: Record<string, string> = {
-      'x-api-key': apiKey,
+      'x-api-key': key,
       accept: 'application/json',
       'user-agent': USER_AGENT
     }
@@ -277,14 +284,23 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       ),
     checkKey: async (signal) => {
       if (keyProblem()) return false
-      try {
-        await call('GET', `/projects/${KEY_CHECK_PROJECT_ID}`, undefined, signal, 'a project', () => null)
-        return true
-      } catch (e) {
-        if (isServiceError(e) && e.kind === 'not_found') return true
-        if (isServiceError(e) && e.kind === 'auth') return false
-        throw e
+      const path = `/projects/${KEY_CHECK_PROJECT_ID}`
+      const outcome = async (key: string): Promise<'found' | 'not_found' | 'auth'> => {
+        try {
+          await call('GET', path, undefined, signal, 'a project', () => null, undefined, key)
+          return 'found'
+        } catch (e) {
+          if (isServiceError(e) && (e.kind === 'not_found' || e.kind === 'auth')) return e.kind
+          throw e
+        }
       }
+      const ours = await outcome(apiKey)
+      if (ours === 'auth') return false
+      // 404 (or an answer for a project that cannot exist) proves nothing by itself: the service
+      // must also be seen refusing a key here, or this URL is not the service.
+      const bogus = await outcome(apiKey === BOGUS_KEY ? `${BOGUS_KEY}-2` : BOGUS_KEY)
+      if (bogus === 'auth') return true
+      throw new ServiceError('not_found', redact(`Nothing at ${options.baseUrl.trim()} looks like the service: check the URL.`))
     },
     close: async () => {
       if (closed) return
