@@ -74,7 +74,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   const controller = createAppController({
     settings,
     secrets: createSessionSecretStore('Keys are kept in memory by the test host.'),
-    createClient: (connection, apiKey) => createServiceClient({ baseUrl: connection.baseUrl, apiKey }),
+    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey }),
     openExternal: async (url) => {
       records.opened.push(url)
     },

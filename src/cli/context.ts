@@ -11,6 +11,7 @@ import type { Connection } from '../shared/settings'
 import type { CliClient, CliDeps, SecretPort } from './deps'
 import { authError, keychainError, usageError } from './errors'
 import { readAll, type CliIo } from './io'
+import { invalidRecordWarner } from './warnings'
 
 export interface GlobalOptions {
   baseUrl?: string
@@ -165,7 +166,7 @@ export interface Connected {
 export async function connect(ctx: Context): Promise<Connected> {
   const resolved = await resolveConnection(ctx)
   const apiKey = await resolveApiKey(ctx, resolved)
-  const client = ctx.deps.createClient({ baseUrl: resolved.connection.baseUrl, apiKey })
+  const client = ctx.deps.createClient({ baseUrl: resolved.connection.baseUrl, apiKey, onInvalidRecord: invalidRecordWarner(ctx) })
   return { ...resolved, client }
 }
 

@@ -1,6 +1,6 @@
 // What the commands need from the core, as small interfaces: main.ts wires the real parts,
 // tests may wire the same real parts against a temp dir and a test keyring.
-import type { ServiceClient } from '../core/client'
+import type { InvalidRecordIssue, ServiceClient } from '../core/client'
 import type { Settings } from '../shared/settings'
 
 export type CliClient = ServiceClient
@@ -8,6 +8,8 @@ export type CliClient = ServiceClient
 export interface ClientOptions {
   baseUrl: string
   apiKey: string
+  /** Told about each record the client skipped (see warnings.ts). */
+  onInvalidRecord?: (issue: InvalidRecordIssue) => void
 }
 
 /** What the commands use of the core's SettingsStore. */

@@ -157,7 +157,7 @@ async function start(): Promise<void> {
   const ctl = createAppController({
     settings,
     secrets,
-    createClient: (connection, apiKey) => createServiceClient({ baseUrl: connection.baseUrl, apiKey }),
+    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey }),
     openExternal,
     startDemo: () => demo.start(),
     notify: (n) => notifier.notify(n),

@@ -118,6 +118,30 @@ describe('faults', () => {
     expect(res.json()).toEqual(service.control.listProjects().find((p) => p.id === project.id))
   })
 
+  it('breaks one record of a list: its id becomes null, the others and the tag follow the broken body', async () => {
+    const a = service.control.addTask(project.id, { name: 'A', status: 'completed' })
+    service.control.addTask(project.id, { name: 'B', status: 'completed' })
+    const path = `/projects/${project.id}/tasks`
+    const intact = await call(service.url, 'GET', path, { key: KEY })
+    service.control.setFaults({ rules: [{ kind: 'corrupt_record', index: 1, times: 1 }] })
+    const broken = await call(service.url, 'GET', path, { key: KEY })
+    expect(broken.status).toBe(200)
+    const ids = (broken.json() as { id: unknown }[]).map((t) => t.id)
+    expect(ids).toEqual((intact.json() as { id: string }[]).map((t, i) => (i === 1 ? null : t.id)))
+    expect(broken.headers.etag).not.toBe(intact.headers.etag)
+    // Even asked conditionally with the intact list's tag: the broken list is not that list.
+    service.control.setFaults({ rules: [{ kind: 'corrupt_record', times: 1 }] })
+    const conditional = await call(service.url, 'GET', path, { key: KEY, headers: { 'if-none-match': String(intact.headers.etag) } })
+    expect(conditional.status).toBe(200)
+    expect((conditional.json() as { id: unknown }[])[0]?.id).toBeNull()
+    // steps-and-usages: the steps list is the one broken.
+    service.control.setFaults({ rules: [{ kind: 'corrupt_record', times: 1 }] })
+    const both = (await call(service.url, 'GET', `/tasks/${a.id}/steps-and-usages`, { key: KEY })).json() as { steps: { id: unknown }[] }
+    expect(both.steps[0]?.id).toBeNull()
+    expect(both.steps.slice(1).every((s) => typeof s.id === 'string')).toBe(true)
+    expect(() => service.control.setFaults({ rules: [{ kind: 'corrupt_record', index: -1 }] })).toThrow(/index/)
+  })
+
   it('never touches the control routes', async () => {
     service.control.setFaults({ rules: [{ kind: 'drop' }] })
     const res = await call(service.url, 'GET', '/__control/stats', { key: KEY })

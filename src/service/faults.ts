@@ -10,7 +10,7 @@ export interface FaultDecision {
   fault?: DecisiveFault
 }
 
-const KINDS = new Set(['latency', 'error', 'rate_limit', 'malformed', 'truncated', 'drop', 'slow'])
+const KINDS = new Set(['latency', 'error', 'rate_limit', 'malformed', 'truncated', 'drop', 'slow', 'corrupt_record'])
 
 /** Checks a plan from outside (the control route); returns a reason or undefined. */
 export function faultPlanProblem(plan: unknown): string | undefined {
@@ -20,6 +20,9 @@ export function faultPlanProblem(plan: unknown): string | undefined {
       return `rules[${i}].kind must be one of ${[...KINDS].join(', ')}`
     }
     if (rule.kind === 'latency' && !(typeof rule.ms === 'number' && rule.ms >= 0)) return `rules[${i}].ms must be a number of ms`
+    if (rule.kind === 'corrupt_record' && rule.index !== undefined && !(Number.isInteger(rule.index) && rule.index >= 0)) {
+      return `rules[${i}].index must be a whole number`
+    }
     if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 0)) return `rules[${i}].times must be a whole number`
     if (rule.probability !== undefined && !(typeof rule.probability === 'number' && rule.probability >= 0 && rule.probability <= 1)) {
       return `rules[${i}].probability must be between 0 and 1`
@@ -57,4 +60,22 @@ export class Faults {
     this.rules = this.rules.filter((e) => e.left > 0)
     return decision
   }
+}
+
+/**
+ * A JSON body with one record's id broken (null): the record at `index` of a bare array, or of
+ * the `steps` of an object (steps-and-usages). Anything else is returned as it was.
+ */
+export function corruptRecord(body: string, index: number): string {
+  let value: unknown
+  try {
+    value = JSON.parse(body)
+  } catch {
+    return body
+  }
+  const list = Array.isArray(value) ? value : (value as { steps?: unknown } | null)?.steps
+  const record: unknown = Array.isArray(list) ? list[index] : undefined
+  if (typeof record !== 'object' || record === null) return body
+  ;(record as Record<string, unknown>).id = null
+  return JSON.stringify(value)
 }

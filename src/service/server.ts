@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { createSimClock } from './clock'
 import { createControl, handleControl } from './control'
 import { ApiError } from './errors'
-import { Faults } from './faults'
+import { corruptRecord, Faults } from './faults'
 import { errorReply, etagMatches, notModified, parseJson, readBody, send, weakEtag, type Reply } from './http'
 import { streamFor } from './random'
 import { matchRoute } from './routes'
@@ -111,8 +111,14 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
         const allow = Object.keys(route.methods).join(', ')
         throw new ApiError('method_not_allowed', `${method} is not allowed on ${route.key}; use ${allow}.`, undefined, 405, { allow })
       }
-      const ifNoneMatch = etags ? header(req, 'if-none-match') : undefined
+      // A broken answer never matches the tag a client holds, so it is never a 304.
+      const ifNoneMatch = etags && fault?.kind !== 'corrupt_record' ? header(req, 'if-none-match') : undefined
       const reply = await run(store, id, body, ifNoneMatch === undefined ? {} : { ifNoneMatch })
+      if (fault?.kind === 'corrupt_record' && reply.status === 200) {
+        reply.body = corruptRecord(reply.body, fault.index ?? 0)
+        // The stored tag names the intact list; the broken one gets its own from its body.
+        delete reply.etag
+      }
       if (etags) return conditional(method, reply, ifNoneMatch)
       delete reply.etag
       return reply

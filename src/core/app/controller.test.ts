@@ -38,7 +38,7 @@ async function makeController(dir: string, service: ReferenceService, secrets: S
   const controller = createAppController({
     settings,
     secrets,
-    createClient: (connection, apiKey) => createServiceClient({ baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
+    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
     openExternal: async (url) => {
       opened.push(url)
     },
@@ -202,6 +202,38 @@ describe('projects', () => {
     const total = tasks.reduce((s, t) => s + (t.total_price ?? 0), 0)
     expect(view.costTotalUsd).toBeCloseTo(total, 6)
     expect(view.lastActivityAt).not.toBeNull()
+  })
+
+  it('a task the service sent broken is left out with a notice: one per kind, replaced at most once a minute', async () => {
+    await connect()
+    const project = rig.service.control.createProject({ name: 'Shop' })
+    rig.service.control.addTask(project.id, { name: 'One', status: 'completed' })
+    rig.service.control.addTask(project.id, { name: 'Two', status: 'failed' })
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    await pollNow()
+    expect((await flushState()).notices).toEqual([])
+
+    const breakOne = (index: number) =>
+      rig.service.control.setFaults({ rules: [{ kind: 'corrupt_record', index, pathPrefix: `/projects/${project.id}/tasks`, times: 1 }] })
+    breakOne(0)
+    await pollNow()
+    let state = await flushState()
+    expect(state.projects[0]?.counts.total).toBe(1)
+    expect(state.notices).toEqual([expect.stringMatching(/^The service sent a task that could not be read \(\[0\]\.id: .+\); it was left out/)])
+    const first = state.notices[0]
+
+    breakOne(1)
+    await pollNow()
+    expect((await flushState()).notices).toEqual([first])
+
+    await rig.clock.advance(60_000)
+    breakOne(1)
+    await pollNow()
+    state = await flushState()
+    expect(state.notices).toEqual([expect.stringContaining('([1].id: ')])
+
+    rig.controller.reportInvalidRecord({ resource: 'step', index: 2, id: 's-1', path: '[2].status', message: 'bad status' })
+    expect((await flushState()).notices).toEqual([state.notices[0], expect.stringContaining('a step "s-1" that could not be read ([2].status: bad status)')])
   })
 
   it('reports a task status change as a monitor event and a notification', async () => {

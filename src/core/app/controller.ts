@@ -9,6 +9,8 @@ import type { Connection, Settings, WatchedProject } from '../../shared/settings
 import { isSafeExternalUrl } from '../../shared/url'
 import type { ServiceClient } from '../client/client'
 import { isServiceError, ServiceError } from '../client/errors'
+import type { InvalidRecordIssue } from '../client/parse'
+import { INVALID_RECORD_NOTICE_MS, invalidRecordNotice } from './record-notice'
 import { systemClock, type TimerHandle } from '../monitor/clock'
 import { Emitter } from '../monitor/emitter'
 import { createMonitor, type Monitor, type MonitorCycle } from '../monitor/monitor'
@@ -41,6 +43,8 @@ export interface AppController {
   pauseNotifications(minutes: number | null): Promise<void>
   /** Opens the window on a task (e.g. a notification click): emits 'navigate:task' and focuses it. */
   openTask(projectId: string, taskId: string): void
+  /** The service sent a record that could not be read and was skipped: a notice, at most one per resource kind per minute. */
+  reportInvalidRecord(issue: InvalidRecordIssue): void
   /** The monitor of the active connection, for tests and diagnostics. */
   readonly monitor: Monitor | null
 }
@@ -70,6 +74,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
   let suspended = false
   let demo = false
   const notices: string[] = []
+  /** Per resource kind, the notice about skipped records shown now and when it was made. */
+  const recordNotices = new Map<InvalidRecordIssue['resource'], { text: string; at: number }>()
   /** Whether a key is stored, per connection id: AppState is built synchronously. */
   const keyKnown = new Map<string, boolean>()
   /** Projects of the active connection as last fetched. */
@@ -176,7 +182,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     const apiKey = await deps.secrets.get(connection.id)
     keyKnown.set(connection.id, apiKey !== null)
     if (apiKey === null) return changed()
-    const client = deps.createClient(connection, apiKey)
+    const client = deps.createClient(connection, apiKey, { onInvalidRecord: (issue) => reportInvalidRecord(issue) })
     const monitor = createMonitor({
       connectionId: connection.id,
       source: client,
@@ -247,6 +253,20 @@ export function createAppController(deps: AppControllerDeps): AppController {
     const shouldRun = online && !suspended
     if (shouldRun && monitor.isPaused) monitor.resume()
     else if (!shouldRun && !monitor.isPaused) monitor.pause()
+    changed()
+  }
+
+  // One notice per kind, replaced (not added to) at most once a minute: a record broken on every
+  // poll neither floods the list nor repeats a text the window already dismissed until it changes.
+  function reportInvalidRecord(issue: InvalidRecordIssue): void {
+    const now = clock.now()
+    const shown = recordNotices.get(issue.resource)
+    if (shown && now - shown.at < INVALID_RECORD_NOTICE_MS) return
+    const text = invalidRecordNotice(issue)
+    const at = shown ? notices.indexOf(shown.text) : -1
+    if (at >= 0) notices.splice(at, 1)
+    if (!notices.includes(text)) notices.push(text)
+    recordNotices.set(issue.resource, { text, at: now })
     changed()
   }
 
@@ -609,6 +629,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
       applyRunState()
     },
     pauseNotifications,
+    reportInvalidRecord,
     openTask(projectId, taskId) {
       active?.monitor.focusTask(taskId)
       active?.monitor.focusProject(projectId)

@@ -4,12 +4,17 @@ import type { TzOffset } from '../../shared/cost'
 import type { Notification } from '../notify/policy'
 import type { Clock } from '../monitor/clock'
 import type { ServiceClient } from '../client/client'
+import type { InvalidRecordIssue } from '../client/parse'
 import type { SettingsStore } from '../settings/store'
 import type { Connection } from '../../shared/settings'
 import type { SecretStore } from '../secrets/types'
 
 /** Where API keys live, by connection id (core/secrets); the key never leaves it but to a client. */
 export type AppSecrets = SecretStore
+
+export interface AppClientOptions {
+  onInvalidRecord?: (issue: InvalidRecordIssue) => void
+}
 
 /** A running demo service, as `startDemo` reports it. */
 export interface DemoService {
@@ -22,7 +27,8 @@ export interface DemoService {
 export interface AppControllerDeps {
   settings: SettingsStore
   secrets: AppSecrets
-  createClient(connection: Connection, apiKey: string): ServiceClient
+  /** `options` carries what the controller wants told (records the client skipped); pass it on to the client. */
+  createClient(connection: Connection, apiKey: string, options?: AppClientOptions): ServiceClient
   /** Opens a URL the controller has already checked (http/https only). */
   openExternal(url: string): Promise<void>
   /** Starts a reference service for the demo; absent where there is no demo. */

@@ -1,0 +1,29 @@
+// Records the client had to skip (a broken task, step or usage record) are said on stderr, one
+// line each, so a list that looks short is never silently short. Once per record per run: `watch`
+// would otherwise repeat the same line on every poll.
+import type { InvalidRecordIssue } from '../core/client'
+import type { Context } from './context'
+
+const MAX_ID = 60
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g
+const escapeControl = (text: string): string => text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+
+/** "skipped task #3 (id x): [3].steps[2].id: expected a string": #n is the record's place in its list, from 0, as in the path. */
+export function describeInvalidRecord(issue: InvalidRecordIssue): string {
+  const id = issue.id === undefined ? '' : ` (id ${issue.id.length > MAX_ID ? `${issue.id.slice(0, MAX_ID)}…` : issue.id})`
+  return escapeControl(`skipped ${issue.resource} #${issue.index}${id}: ${issue.path}: ${issue.message}`)
+}
+
+/** The client's onInvalidRecord for this run: a line on stderr (a JSON line with --json) per skipped record. */
+export function invalidRecordWarner(ctx: Context): (issue: InvalidRecordIssue) => void {
+  const seen = new Set<string>()
+  return (issue) => {
+    const key = `${issue.resource}\u0000${issue.id ?? `#${issue.index}`}\u0000${issue.path}`
+    if (seen.has(key)) return
+    seen.add(key)
+    const warning = describeInvalidRecord(issue)
+    ctx.io.stderr.write(ctx.opts.json ? `${JSON.stringify({ warning, ...issue })}\n` : `agent-tray: warning: ${warning}\n`)
+  }
+}
