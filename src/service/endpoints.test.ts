@@ -73,6 +73,8 @@ describe('POST /projects', () => {
     [{ files_requirement: [{ file_type: 'pdf', url: 'https://x.example/a.pdf' }] }, 'files_requirement[0].file_type'],
     [{ files_requirement: [{ file_type: 'image', url: 'https://x.example/a.png' }, { file_type: 'image', url: 'ftp://x/a.png' }] }, 'files_requirement[1].url'],
     [{ files_requirement: [{ file_type: 'image', url: 'not a url' }] }, 'files_requirement[0].url'],
+    [{ files_requirement: [{ file_type: 'image', url: 'https://x.example/a.PNG?v=1' }, { file_type: 'image', url: 'https://x.example/readme.txt' }] }, 'files_requirement[1].url'],
+    [{ files_requirement: [{ file_type: 'image', url: 'https://x.example/gallery' }] }, 'files_requirement[0].url'],
     [{ user_email: 'not-an-email' }, 'user_email'],
     [{ return_url: 'javascript:alert(1)' }, 'return_url'],
     [{ ref_id: 12 }, 'ref_id'],

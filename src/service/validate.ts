@@ -1,5 +1,6 @@
 // Request bodies of the interface, checked field by field. Every failure names the field, and
 // nothing is applied unless the whole body is valid.
+import { isImageUrl } from '../shared/image-url'
 import { PROJECT_UPDATE_FIELDS, type FileRequirement, type ProjectCreate, type ProjectUpdate } from '../shared/service'
 import { badRequest } from './errors'
 
@@ -46,7 +47,9 @@ function filesRequirement(value: unknown): FileRequirement[] | undefined {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw badRequest(at, `"${at}" must be an object with file_type and url.`)
     const { file_type, url } = entry as Body
     if (file_type !== 'image') throw badRequest(`${at}.file_type`, `"${at}.file_type" must be "image": only image files are accepted.`)
-    if (typeof url !== 'string' || !isHttpUrl(url)) throw badRequest(`${at}.url`, `"${at}.url" must be an http or https URL.`)
+    if (typeof url !== 'string' || !isImageUrl(url)) {
+      throw badRequest(`${at}.url`, `"${at}.url" must be an http or https URL of an image (a path ending in .png, .jpg, .jpeg, .gif, .webp, .svg, .avif, .bmp or .ico).`)
+    }
     return { file_type, url }
   })
 }

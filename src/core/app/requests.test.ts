@@ -51,7 +51,10 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
           description: 'A shop\nwith lines',
           project_type: 'web',
           text_requirement: 'Build it',
-          files_requirement: [{ file_type: 'image', url: 'https://img.example.com/a.png' }],
+          files_requirement: [
+            { file_type: 'image', url: 'https://img.example.com/a.png' },
+            { file_type: 'image', url: 'https://img.example.com/b.WEBP?v=2' }
+          ],
           user_email: 'ann@example.com',
           return_url: 'agent-tray://back',
           ref_id: 'r-1'
@@ -64,6 +67,7 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ project: { project_type: 'mobile' }, watch: true }, /project\.project_type: must be "web"/],
       [{ project: { files_requirement: [{ file_type: 'pdf', url: 'https://x.com/a.pdf' }] }, watch: true }, /project\.files_requirement\.0\.file_type/],
       [{ project: { files_requirement: [{ file_type: 'image', url: 'file:///etc/passwd' }] }, watch: true }, /project\.files_requirement\.0\.url/],
+      [{ project: { files_requirement: [{ file_type: 'image', url: 'https://img.example.com/page.html' }] }, watch: true }, /project\.files_requirement\.0\.url: must be the URL of an image/],
       [{ project: { user_email: 'not-an-email' }, watch: true }, /project\.user_email/],
       [{ project: { return_url: 'javascript:alert(1)' }, watch: true }, /project\.return_url/],
       [{ project: { name: '   ' }, watch: true }, /project\.name: must not be empty/],

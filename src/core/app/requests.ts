@@ -3,6 +3,7 @@
 // bounds. A missing channel fails the build through the mapped type of `requestSchemas`.
 import { z } from 'zod'
 import type { InvokeChannel, RequestOf } from '../../shared/ipc'
+import { isImageUrl } from '../../shared/image-url'
 import { isSafeExternalUrl } from '../../shared/url'
 
 const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
@@ -122,7 +123,7 @@ const projectIdRequest = z.strictObject({ projectId: idSchema })
 
 const fileRequirement = z.strictObject({
   file_type: z.literal('image', { error: 'must be "image" (only images are accepted for now)' }),
-  url: webUrl
+  url: webUrl.refine(isImageUrl, 'must be the URL of an image (a path ending in .png, .jpg, .jpeg, .gif, .webp, .svg, .avif, .bmp or .ico)')
 })
 
 export const projectCreateSchema = z.strictObject({

@@ -1,5 +1,6 @@
 // The window's forms as plain data: what the user typed, checked and turned into request bodies.
 // A failed check names the field and keeps every value, so nothing typed is lost.
+import { isImageUrl } from '../../shared/image-url'
 import { PROJECT_UPDATE_FIELDS, type Project, type ProjectCreate, type ProjectUpdate } from '../../shared/service'
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>
@@ -64,7 +65,7 @@ export function projectCreateBody(form: ProjectForm): Checked<ProjectCreate, Pro
   checkCommon(form, errors)
   form.image_urls.forEach((url, i) => {
     const trimmed = url.trim()
-    if (trimmed !== '' && !isHttpUrl(trimmed)) errors[`image_urls.${i}`] = 'Enter a full http:// or https:// image address.'
+    if (trimmed !== '' && !isImageUrl(trimmed)) errors[`image_urls.${i}`] = 'Enter a full http:// or https:// image address.'
   })
   if (Object.keys(errors).length > 0) return { ok: false, errors }
   const body: ProjectCreate = { project_type: 'web' }
