@@ -21,6 +21,42 @@ export function formatUsd(value: number | null | undefined): string {
   return `${sign}$${text}`
 }
 
+/**
+ * How many decimals one column (or one group of figures shown side by side) needs so that every
+ * amount in it gets the same precision: cents when the smallest non-zero amount is a dollar or
+ * more, 4 decimals down to $0.0001, else 6 (the service's rounding). Zeros and missing values do
+ * not decide.
+ */
+export function usdColumnDecimals(values: readonly (number | null | undefined)[]): 2 | 4 | 6 {
+  let smallest = Number.POSITIVE_INFINITY
+  for (const v of values) {
+    if (v === null || v === undefined || !Number.isFinite(v) || v === 0) continue
+    smallest = Math.min(smallest, Math.abs(v))
+  }
+  if (smallest === Number.POSITIVE_INFINITY || smallest >= 1) return 2
+  return smallest >= 0.0001 ? 4 : 6
+}
+
+/** USD with exactly `decimals` decimals ("$0.3824", "$1.5900", "$1,234.50"), for aligned figures. */
+export function formatUsdFixed(value: number | null | undefined, decimals: number): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–'
+  const places = Math.min(6, Math.max(0, Math.trunc(decimals)))
+  const abs = Math.abs(value)
+  const text = abs.toFixed(places)
+  // A non-zero amount too small for this precision must not read as nothing.
+  if (abs > 0 && Number(text) === 0) {
+    return `${value < 0 ? '-' : ''}<$${places === 0 ? '1' : `0.${'0'.repeat(places - 1)}1`}`
+  }
+  const sign = value < 0 && Number(text) !== 0 ? '-' : ''
+  return `${sign}$${group(text)}`
+}
+
+/** Each amount of one column in that column's one precision (see usdColumnDecimals). */
+export function formatUsdColumn(values: readonly (number | null | undefined)[]): string[] {
+  const decimals = usdColumnDecimals(values)
+  return values.map((v) => formatUsdFixed(v, decimals))
+}
+
 function group(fixed: string): string {
   const [whole = '0', decimals] = fixed.split('.')
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
