@@ -57,6 +57,8 @@ export interface SettingsView {
   polling: PollingPrefs
   launchAtLogin: boolean
   theme: Theme
+  /** Linux: keep keys under safeStorage's insecure `basic_text` backend; read at the next start. */
+  allowBasicTextSecrets: boolean
 }
 
 /** A failed call: the same shape for every channel. */

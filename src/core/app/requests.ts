@@ -179,7 +179,8 @@ export const settingsUpdateSchema = z.strictObject({
   notifications: notificationPrefsSchema.optional(),
   polling: pollingPrefsSchema.optional(),
   launchAtLogin: z.boolean().optional(),
-  theme: z.enum(['system', 'light', 'dark']).optional()
+  theme: z.enum(['system', 'light', 'dark']).optional(),
+  allowBasicTextSecrets: z.boolean().optional()
 })
 
 const budgetUsd = z.number().min(0, 'must not be negative').max(1_000_000, 'must be at most 1000000').nullable()

@@ -7,14 +7,16 @@ export function toSettingsView(settings: Settings): SettingsView {
     notifications: settings.notifications,
     polling: settings.polling,
     launchAtLogin: settings.launchAtLogin,
-    theme: settings.theme
+    theme: settings.theme,
+    allowBasicTextSecrets: settings.allowBasicTextSecrets
   }
 }
 
-/** Applies a (validated) partial view to a settings draft; only the four view keys are touched. */
+/** Applies a (validated) partial view to a settings draft; only the view keys are touched. */
 export function applySettingsUpdate(draft: Settings, update: Partial<SettingsView>): void {
   if (update.notifications !== undefined) draft.notifications = structuredClone(update.notifications)
   if (update.polling !== undefined) draft.polling = { ...update.polling }
   if (update.launchAtLogin !== undefined) draft.launchAtLogin = update.launchAtLogin
   if (update.theme !== undefined) draft.theme = update.theme
+  if (update.allowBasicTextSecrets !== undefined) draft.allowBasicTextSecrets = update.allowBasicTextSecrets
 }

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { defaultSettings } from '../settings/schema'
+import { settingsUpdateSchema } from './requests'
+import { applySettingsUpdate, toSettingsView } from './settings-view'
+
+describe('settings view', () => {
+  it('shows whether basic_text is allowed, and changes only that when asked', () => {
+    const settings = defaultSettings()
+    expect(toSettingsView(settings).allowBasicTextSecrets).toBe(false)
+    const before = structuredClone(settings)
+    applySettingsUpdate(settings, { allowBasicTextSecrets: true })
+    expect(settings).toEqual({ ...before, allowBasicTextSecrets: true })
+    expect(toSettingsView(settings).allowBasicTextSecrets).toBe(true)
+    applySettingsUpdate(settings, { theme: 'dark' })
+    expect(settings.allowBasicTextSecrets).toBe(true)
+    applySettingsUpdate(settings, { allowBasicTextSecrets: false })
+    expect(toSettingsView(settings)).toMatchObject({ allowBasicTextSecrets: false, theme: 'dark' })
+  })
+
+  it('gives the window every view key and nothing else (no connections, no window bounds)', () => {
+    expect(Object.keys(toSettingsView(defaultSettings())).sort()).toEqual(
+      ['allowBasicTextSecrets', 'launchAtLogin', 'notifications', 'polling', 'theme'].sort()
+    )
+  })
+
+  it('accepts only a boolean for allowBasicTextSecrets in settings:update', () => {
+    expect(settingsUpdateSchema.safeParse({ allowBasicTextSecrets: true }).success).toBe(true)
+    expect(settingsUpdateSchema.safeParse({ allowBasicTextSecrets: 'yes' }).success).toBe(false)
+    expect(settingsUpdateSchema.safeParse({ allowBasicTextSecrets: null }).success).toBe(false)
+  })
+})
