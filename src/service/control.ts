@@ -30,6 +30,12 @@ export function createControl(store: Store, clock: SimClock, faults: Faults, sta
       if (!task) throw new Error(`No task with id "${taskId}".`)
       return task
     },
+    setTaskTotalPrice: (taskId, usd) => {
+      if (!(Number.isFinite(usd) && usd >= 0 && usd <= 1_000_000)) throw new Error('"usd" must be a number from 0 to 1000000.')
+      const task = store.setTaskTotalPrice(taskId, usd)
+      if (!task) throw new Error(`No task with id "${taskId}".`)
+      return task
+    },
     getTask: (taskId) => store.getTask(taskId),
     listProjects: () => store.listProjects(),
     seedDemo: () => store.seedDemo(),
@@ -65,7 +71,7 @@ export async function handleControl(
   path: string,
   body: () => Promise<unknown>
 ): Promise<Reply> {
-  const route = `${method} ${path.replace(/^tasks\/[^/]+\/status$/, 'tasks/{id}/status')}`
+  const route = `${method} ${path.replace(/^tasks\/[^/]+\/(status|total-price)$/, 'tasks/{id}/$1')}`
   switch (route) {
     case 'GET now':
       return json(200, { now: control.now() })
@@ -127,6 +133,15 @@ export async function handleControl(
       const status = taskStatus(asObject(await body()).status, 'status')
       if (!control.getTask(id)) throw notFound(`No task with id "${id}".`)
       return json(200, control.setTaskStatus(id, status))
+    }
+    case 'POST tasks/{id}/total-price': {
+      const id = decodeURIComponent(path.split('/')[1] ?? '')
+      const usd = asObject(await body()).usd
+      if (!(typeof usd === 'number' && Number.isFinite(usd) && usd >= 0 && usd <= 1_000_000)) {
+        throw badRequest('usd', '"usd" must be a number from 0 to 1000000.')
+      }
+      if (!control.getTask(id)) throw notFound(`No task with id "${id}".`)
+      return json(200, control.setTaskTotalPrice(id, usd))
     }
     case 'POST seed-demo':
       return json(200, control.seedDemo())

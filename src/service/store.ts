@@ -32,6 +32,8 @@ export interface TaskRecord {
   /** Bulk tasks rebuild their plan on request instead of keeping it. */
   cachePlan: boolean
   override?: { status: TaskStatus; at: number }
+  /** A total_price that disagrees with the usage records (control only, for the mismatch flag). */
+  totalPriceOverride?: number
 }
 
 const TEMPLATES = ['react-vite', 'react-vite', 'react-vite', 'vue-vite', 'svelte-vite'] as const
@@ -241,6 +243,15 @@ export class Store {
     record.override = { status, at: now }
     this.taskChanges++
     return this.taskView(record, now)
+  }
+
+  /** Makes the task report `usd` as its total_price from now on, whatever its records add up to. */
+  setTaskTotalPrice(taskId: string, usd: number): WireTask | undefined {
+    const record = this.tasks.get(taskId)
+    if (!record) return undefined
+    record.totalPriceOverride = usd
+    this.taskChanges++
+    return this.taskView(record, this.clock.now())
   }
 
   private taskView(record: TaskRecord, t: number): WireTask {

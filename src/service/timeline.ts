@@ -116,7 +116,7 @@ export function taskAt(record: TaskRecord, plan: TaskPlan, t: number): WireTask 
     updated_at: iso(updated),
     steps,
     branch: record.branch,
-    total_price: totalPriceAt(record, plan, t)
+    total_price: record.totalPriceOverride ?? totalPriceAt(record, plan, t)
   }
 }
 

@@ -166,6 +166,8 @@ export interface ServiceControl {
   createProject(input?: Partial<ProjectCreate> & { firstTask?: boolean }): WireProject
   addTask(projectId: string, input?: AddTaskInput): WireTask
   setTaskStatus(taskId: string, status: TaskStatus): WireTask
+  /** Skews a task's total_price away from the sum of its usage records (USD, 0 to 1,000,000). */
+  setTaskTotalPrice(taskId: string, usd: number): WireTask
   getTask(taskId: string): WireTask | undefined
   listProjects(): WireProject[]
   /** Three projects: one running now, one idle with history, one that will fail soon. */
