@@ -2,6 +2,8 @@
 // the fixture, timing full poll cycles and sampling its own memory. The first cycle is cold (no
 // list known yet: every list is downloaded, parsed and baselined); the later ones are steady
 // (conditional requests: lists unchanged since the last cycle come back 304 and are skipped).
+import { getHeapStatistics, setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { createServiceClient } from '../src/core/client/index'
 import { Monitor } from '../src/core/monitor/index'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
@@ -19,13 +21,22 @@ export interface ScaleOutput {
   baseline_rss_mb: number
   peak_rss_mb: number
   max_rss_mb: number
+  /** Heap in use right after the last cycle, and after a forced full collection (what is retained). */
   heap_used_mb: number
+  heap_after_gc_mb: number
+  heap_limit_mb: number
   tasks_held: number
   steps_held: number
   summaries_held: number
 }
 
 const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10
+
+/** A full collection on demand without a command-line flag (the worker runs at default heap settings). */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc')
+  return runInNewContext('gc') as () => void
+}
 
 serveWorker<ScaleInput, ScaleOutput>(async (input) => {
   const baseline = process.memoryUsage().rss
@@ -78,6 +89,8 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
     }
   }
   const heapUsed = process.memoryUsage().heapUsed
+  collector()()
+  const heapAfterGc = process.memoryUsage().heapUsed
   monitor.dispose()
   await client.close()
   return {
@@ -86,6 +99,8 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
     peak_rss_mb: mb(peak),
     max_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
     heap_used_mb: mb(heapUsed),
+    heap_after_gc_mb: mb(heapAfterGc),
+    heap_limit_mb: mb(getHeapStatistics().heap_size_limit),
     tasks_held: tasks,
     steps_held: steps,
     summaries_held: summaries

@@ -25,8 +25,8 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
     options.log(`scale: ${fixture.projects} projects × ${fixture.tasksPerProject} tasks × ${fixture.stepsPerTask} steps; 1 cold full cycle, then ${cycles - 1} steady ones`)
     const out = await runWorker<ScaleInput, ScaleOutput>(
       path.join(REPO_ROOT, 'bench/scale-worker.ts'),
-      { url: service.url, apiKey: API_KEY, projectIds, cycles },
-      { maxOldSpaceMb: 8192 }
+      // Default heap settings: what the app gets.
+      { url: service.url, apiKey: API_KEY, projectIds, cycles }
     )
     const cold = out.cycles.find((c) => c.kind === 'cold')
     const steady = out.cycles.filter((c) => c.kind === 'steady')
@@ -67,6 +67,8 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
         sampled_peak_rss_mb: out.peak_rss_mb,
         max_rss_mb: out.max_rss_mb,
         heap_used_mb: out.heap_used_mb,
+        heap_after_gc_mb: out.heap_after_gc_mb,
+        heap_limit_mb: out.heap_limit_mb,
         tasks_held: out.tasks_held,
         steps_held: out.steps_held,
         summaries_held: out.summaries_held,

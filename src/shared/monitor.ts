@@ -60,7 +60,7 @@ export type MonitorEvent =
 
 export type MonitorEventKind = MonitorEvent['kind']
 
-/** The last seen state of one task: enough to tell what changed while we were away. */
+/** The last seen state of one task in the full form (every step), as builds before the compact form wrote it. */
 export interface TaskSnapshot {
   status: TaskStatus | Unknown
   name: string
@@ -69,13 +69,38 @@ export interface TaskSnapshot {
   steps: Record<string, StepStatus | Unknown>
 }
 
-/** The last seen state of one project; absent until its first successful poll (the baseline). */
-export interface ProjectSnapshot {
+/** The announced budget level and the budget it was for, so a restart does not repeat it. */
+export type BudgetNotified = { budgetUsd: number; level: 'near' | 'over' } | null
+
+/** The full form of a project's last seen state: still read (and upgraded on the next poll), no longer written. */
+export interface FullProjectSnapshot {
   polledAt: string
   tasks: Record<string, TaskSnapshot>
-  /** The budget level last announced, and for which budget, so a restart does not repeat it. */
-  budgetNotified?: { budgetUsd: number; level: 'near' | 'over' } | null
+  budgetNotified?: BudgetNotified
 }
+
+/**
+ * The compact form the monitor keeps and persists: the tasks in list order, field by field (the
+ * arrays are indexed alike). Each step's status is kept only for tasks that were active (todo or
+ * in progress) or looked at in detail; every task has a step count and a 32-bit fingerprint of its
+ * ordered (step id, status) pairs, which tells that an ended task's steps changed, but not how.
+ */
+export interface CompactProjectSnapshot {
+  form: 'compact'
+  polledAt: string
+  taskIds: string[]
+  statuses: (TaskStatus | Unknown)[]
+  /** total_price; null when the service sent none. */
+  prices: (number | null)[]
+  stepCounts: number[]
+  stepFingerprints: number[]
+  /** Task id → step id → status, for the tasks whose steps are compared one by one. */
+  steps: Record<string, Record<string, StepStatus | Unknown>>
+  budgetNotified?: BudgetNotified
+}
+
+/** The last seen state of one project; absent until its first successful poll (the baseline). */
+export type ProjectSnapshot = FullProjectSnapshot | CompactProjectSnapshot
 
 /** Persisted per connection id, then per project id. */
 export type LastSeenState = Record<string, Record<string, ProjectSnapshot>>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Task, TaskStep } from '../../shared/service'
-import { diffProject } from './diff'
+import { diffProject, lastSeenTask } from './diff'
+import { stepsFingerprint } from './fingerprint'
 
 const ids = { connectionId: 'c1', projectId: 'p1' }
 const T0 = '2025-03-10T10:00:00.000Z'
@@ -34,8 +35,15 @@ describe('diffProject', () => {
     expect(result.events).toEqual([])
     expect(result.changedTaskIds).toEqual([])
     expect(result.snapshot).toEqual({
+      form: 'compact',
       polledAt: T0,
-      tasks: { a: { status: 'completed', name: 'Task a', updatedAt: T0, totalPrice: null, steps: { s1: 'completed' } } }
+      taskIds: ['a'],
+      statuses: ['completed'],
+      prices: [null],
+      stepCounts: [1],
+      stepFingerprints: [stepsFingerprint([{ id: 's1', status: 'completed' }])],
+      // An ended task keeps no step one by one.
+      steps: {}
     })
   })
 
@@ -75,7 +83,7 @@ describe('diffProject', () => {
     }
     const result = diffProject(previous, [], T1, ids)
     expect(result.events).toEqual([])
-    expect(result.snapshot).toEqual({ polledAt: T1, tasks: {}, budgetNotified: { budgetUsd: 5, level: 'near' } })
+    expect(result.snapshot).toMatchObject({ polledAt: T1, taskIds: [], steps: {}, budgetNotified: { budgetUsd: 5, level: 'near' } })
   })
 })
 
@@ -86,8 +94,8 @@ describe('diffProject: ids that name Object.prototype members', () => {
       task('__proto__', { status: 'in_progress' })
     ]
     const base = diffProject(undefined, tasks, T0, ids)
-    expect(Object.keys(base.snapshot.tasks).sort()).toEqual(['__proto__', 'constructor'])
-    expect(base.snapshot.tasks['constructor' as string]?.steps).toEqual(JSON.parse('{"__proto__":"pending","toString":"pending"}'))
+    expect([...base.snapshot.taskIds].sort()).toEqual(['__proto__', 'constructor'])
+    expect(lastSeenTask(base.snapshot, 'constructor')?.steps).toEqual(JSON.parse('{"__proto__":"pending","toString":"pending"}'))
     // Round trip through JSON, as the persisted state does, then nothing new is seen.
     const saved = JSON.parse(JSON.stringify(base.snapshot)) as typeof base.snapshot
     expect(diffProject(saved, tasks, T1, ids).events).toEqual([])
@@ -96,5 +104,87 @@ describe('diffProject: ids that name Object.prototype members', () => {
     const next = diffProject(undefined, [task('toString')], T0, ids)
     const added = diffProject(next.snapshot, [task('toString'), task('constructor', { steps: [step('valueOf', 'pending')] })], T1, ids)
     expect(added.events.map((e) => e.kind)).toEqual(['task-added'])
+  })
+})
+
+describe('diffProject: compact last seen state', () => {
+  const steps = (...statuses: TaskStep['status'][]) => statuses.map((s, i) => step(`s${i + 1}`, s))
+
+  it('keeps each step only for active and detailed tasks, a count and fingerprint for every task', () => {
+    const tasks = [
+      task('run', { status: 'in_progress', steps: steps('completed', 'in_progress') }),
+      task('done', { status: 'completed', steps: steps('completed', 'completed') }),
+      task('seen', { status: 'failed', steps: steps('failed') })
+    ]
+    const { snapshot } = diffProject(undefined, tasks, T0, ids, { detailedTaskId: 'seen' })
+    expect(Object.keys(snapshot.steps).sort()).toEqual(['run', 'seen'])
+    expect(snapshot.stepCounts).toEqual([2, 2, 1])
+    expect(snapshot.stepFingerprints).toEqual(tasks.map((t) => stepsFingerprint(t.steps)))
+    expect(new Set(snapshot.stepFingerprints).size).toBe(3)
+  })
+
+  it('reports exact step events for an active task, also in the poll where it ends', () => {
+    const before = diffProject(undefined, [task('a', { status: 'in_progress', steps: steps('completed', 'in_progress', 'pending') })], T0, ids)
+    const running = diffProject(before.snapshot, [task('a', { status: 'in_progress', steps: steps('completed', 'completed', 'in_progress') })], T1, ids)
+    expect(running.events.map((e) => (e.kind === 'step-status' ? `${e.stepId}:${e.from}>${e.to}` : e.kind))).toEqual([
+      's2:in_progress>completed',
+      's3:pending>in_progress'
+    ])
+    const ended = diffProject(running.snapshot, [task('a', { status: 'failed', steps: steps('completed', 'completed', 'failed', 'cancelled') })], T1, ids)
+    expect(ended.events.map((e) => (e.kind === 'step-status' ? `${e.stepId}:${e.from}>${e.to}` : e.kind === 'step-added' ? `+${e.stepId}` : e.kind))).toEqual([
+      'task-status',
+      's3:in_progress>failed',
+      '+s4'
+    ])
+    expect(ended.snapshot.steps).toEqual({})
+  })
+
+  it('tells that an ended task got more steps from the count, and re-baselines', () => {
+    const done = task('a', { status: 'completed', steps: steps('completed', 'completed') })
+    const { snapshot } = diffProject(undefined, [done], T0, ids)
+    const grown = task('a', { status: 'completed', steps: steps('completed', 'completed', 'pending', 'completed') })
+    const result = diffProject(snapshot, [grown], T1, ids)
+    expect(result.events).toEqual([
+      { connectionId: 'c1', projectId: 'p1', at: T1, kind: 'step-added', taskId: 'a', stepId: 's3', stepName: 'step s3', status: 'pending' },
+      { connectionId: 'c1', projectId: 'p1', at: T1, kind: 'step-added', taskId: 'a', stepId: 's4', stepName: 'step s4', status: 'completed' }
+    ])
+    expect(result.changedTaskIds).toEqual(['a'])
+    expect(diffProject(result.snapshot, [grown], T1, ids).events).toEqual([])
+  })
+
+  it('tells that an ended task\'s step changed from the fingerprint (which step: the last, from unknown), and re-baselines', () => {
+    const { snapshot } = diffProject(undefined, [task('a', { status: 'failed', steps: steps('completed', 'pending') })], T0, ids)
+    const changed = task('a', { status: 'failed', steps: steps('completed', 'cancelled') })
+    const result = diffProject(snapshot, [changed], T1, ids)
+    expect(result.events).toEqual([
+      { connectionId: 'c1', projectId: 'p1', at: T1, kind: 'step-status', taskId: 'a', stepId: 's2', stepName: 'step s2', from: 'unknown', to: 'cancelled' }
+    ])
+    expect(diffProject(result.snapshot, [changed], T1, ids).events).toEqual([])
+    // Same ids and statuses in another order is a change too.
+    const reordered = task('a', { status: 'failed', steps: [step('s2', 'cancelled'), step('s1', 'completed')] })
+    expect(diffProject(result.snapshot, [reordered], T1, ids).events.map((e) => e.kind)).toEqual(['step-status'])
+  })
+
+  it('reads the full form an older build saved, comparing its steps one by one', () => {
+    const previous = {
+      polledAt: T0,
+      tasks: {
+        a: { status: 'completed' as const, name: 'Task a', updatedAt: T0, totalPrice: 1, steps: { s1: 'completed' as const, s2: 'pending' as const } }
+      }
+    }
+    const result = diffProject(previous, [task('a', { status: 'completed', total_price: 1, steps: steps('completed', 'cancelled') })], T1, ids)
+    expect(result.events).toEqual([
+      { connectionId: 'c1', projectId: 'p1', at: T1, kind: 'step-status', taskId: 'a', stepId: 's2', stepName: 'step s2', from: 'pending', to: 'cancelled' }
+    ])
+    expect(result.snapshot.form).toBe('compact')
+    expect(result.snapshot.steps).toEqual({})
+  })
+
+  it('finds tasks whose list order changed', () => {
+    const a = task('a', { status: 'completed' })
+    const b = task('b', { status: 'in_progress' })
+    const { snapshot } = diffProject(undefined, [a, b], T0, ids)
+    const result = diffProject(snapshot, [{ ...b, status: 'completed' }, a], T1, ids)
+    expect(result.events.map((e) => (e.kind === 'task-status' ? `${e.taskId}:${e.to}` : e.kind))).toEqual(['b:completed'])
   })
 })

@@ -1,28 +1,122 @@
 // What changed in a project between two polls. Pure: the previous snapshot and the fresh task
-// list in, the events and the next snapshot out.
-import type { MonitorEvent, ProjectSnapshot, TaskSnapshot } from '../../shared/monitor'
-import type { Task } from '../../shared/service'
+// list in, the events and the next (compact) snapshot out.
+//
+// Trade-off of the compact snapshot: each step's status is kept only for tasks that are active
+// (todo, in progress) or looked at in detail, so their step events are exact. An ended task keeps
+// only its step count and fingerprint (see fingerprint.ts). Should its steps change after it ended
+// (rare), the event is coarser: the steps beyond the old count are reported as added, or, when the
+// count did not grow, the last step as changed from 'unknown'. Either way the task is re-baselined.
+import type { CompactProjectSnapshot, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
+import { TASK_STATUSES, type StepStatus, type Task, type TaskStatus, type Unknown } from '../../shared/service'
+import { isActive } from '../../shared/status'
+import { recordFingerprint, stepsFingerprint } from './fingerprint'
 
 export interface DiffResult {
   events: MonitorEvent[]
-  snapshot: ProjectSnapshot
+  snapshot: CompactProjectSnapshot
   /** Tasks added, or whose status, steps or price changed: their details are worth refetching. */
   changedTaskIds: string[]
 }
 
+export interface DiffOptions {
+  /** A task looked at in detail: its steps are kept one by one even when it has ended. */
+  detailedTaskId?: string | null
+}
+
+type StepRecord = Record<string, StepStatus | Unknown>
+
 /**
  * A record keyed by ids: without a prototype, so an id like "constructor" or "__proto__" is an
- * ordinary key, and (in V8) a hash table from the start rather than one hidden class per id set,
- * which for thousands of tasks costs far more memory and time.
+ * ordinary key, and (in V8) a hash table from the start rather than one hidden class per id set.
  */
 function idRecord<V>(): Record<string, V> {
   return Object.create(null) as Record<string, V>
 }
 
-export function snapshotTask(task: Task): TaskSnapshot {
-  const steps = idRecord<TaskSnapshot['steps'][string]>()
-  for (const step of task.steps) steps[step.id] = step.status
-  return { status: task.status, name: task.name, updatedAt: task.updated_at, totalPrice: task.total_price, steps }
+/** One string per status for all snapshots, not one per parsed list. */
+const TASK_STATUS: ReadonlyMap<string, TaskStatus> = new Map(TASK_STATUSES.map((s) => [s, s]))
+const internStatus = (status: TaskStatus | Unknown): TaskStatus | Unknown => TASK_STATUS.get(status) ?? 'unknown'
+
+export function isCompact(snapshot: ProjectSnapshot): snapshot is CompactProjectSnapshot {
+  return (snapshot as Partial<CompactProjectSnapshot>).form === 'compact'
+}
+
+/**
+ * The full form as the compact one, every task keeping its steps one by one: the first poll after
+ * an upgrade still reports exact step changes; ended tasks lose their steps then.
+ */
+export function compactSnapshot(snapshot: ProjectSnapshot): CompactProjectSnapshot {
+  if (isCompact(snapshot)) return snapshot
+  const out = emptySnapshot(snapshot.polledAt)
+  for (const [taskId, task] of Object.entries(snapshot.tasks)) {
+    const steps = idRecord<StepStatus | Unknown>()
+    for (const [stepId, status] of Object.entries(task.steps)) steps[stepId] = status
+    out.taskIds.push(taskId)
+    out.statuses.push(internStatus(task.status))
+    out.prices.push(task.totalPrice)
+    out.stepCounts.push(Object.keys(steps).length)
+    out.stepFingerprints.push(recordFingerprint(steps))
+    out.steps[taskId] = steps
+  }
+  if (snapshot.budgetNotified !== undefined) out.budgetNotified = snapshot.budgetNotified
+  return out
+}
+
+function emptySnapshot(polledAt: string): CompactProjectSnapshot {
+  return {
+    form: 'compact',
+    polledAt,
+    taskIds: [],
+    statuses: [],
+    prices: [],
+    stepCounts: [],
+    stepFingerprints: [],
+    steps: idRecord<StepRecord>()
+  }
+}
+
+/** What a snapshot last saw of one task. */
+export interface LastSeenTask {
+  status: TaskStatus | Unknown
+  totalPrice: number | null
+  stepCount: number
+  /** Each step's status, when kept (see the trade-off above). */
+  steps?: Readonly<StepRecord>
+}
+
+export function lastSeenTask(snapshot: ProjectSnapshot, taskId: string): LastSeenTask | undefined {
+  if (!isCompact(snapshot)) {
+    const t = Object.hasOwn(snapshot.tasks, taskId) ? snapshot.tasks[taskId] : undefined
+    return t && { status: t.status, totalPrice: t.totalPrice, stepCount: Object.keys(t.steps).length, steps: t.steps }
+  }
+  const i = snapshot.taskIds.indexOf(taskId)
+  if (i === -1) return undefined
+  const seen: LastSeenTask = {
+    status: snapshot.statuses[i] as TaskStatus | Unknown,
+    totalPrice: snapshot.prices[i] as number | null,
+    stepCount: snapshot.stepCounts[i] as number
+  }
+  if (Object.hasOwn(snapshot.steps, taskId)) seen.steps = snapshot.steps[taskId]
+  return seen
+}
+
+export function hasTask(snapshot: ProjectSnapshot, taskId: string): boolean {
+  return isCompact(snapshot) ? snapshot.taskIds.includes(taskId) : Object.hasOwn(snapshot.tasks, taskId)
+}
+
+/** Finds a task of the previous snapshot: at the same position first (lists rarely reorder), else by id. */
+class PreviousTasks {
+  private byId: Map<string, number> | null = null
+  constructor(private readonly snapshot: CompactProjectSnapshot) {}
+
+  indexOf(taskId: string, hint: number): number | undefined {
+    if (this.snapshot.taskIds[hint] === taskId) return hint
+    if (!this.byId) {
+      this.byId = new Map()
+      this.snapshot.taskIds.forEach((id, i) => this.byId?.set(id, i))
+    }
+    return this.byId.get(taskId)
+  }
 }
 
 /**
@@ -30,47 +124,95 @@ export function snapshotTask(task: Task): TaskSnapshot {
  * the list is dropped from the snapshot silently (the interface has no "deleted" to report).
  */
 export function diffProject(
-  previous: ProjectSnapshot | undefined,
+  previousSnapshot: ProjectSnapshot | undefined,
   tasks: readonly Task[],
   at: string,
-  ids: { connectionId: string; projectId: string }
+  ids: { connectionId: string; projectId: string },
+  options: DiffOptions = {}
 ): DiffResult {
   const base = { connectionId: ids.connectionId, projectId: ids.projectId, at }
   const events: MonitorEvent[] = []
   const changed = new Set<string>()
-  const next = idRecord<TaskSnapshot>()
+  const previous = previousSnapshot && compactSnapshot(previousSnapshot)
+  const lookup = previous && new PreviousTasks(previous)
+  const next = emptySnapshot(at)
 
-  for (const task of tasks) {
-    const now = snapshotTask(task)
-    next[task.id] = now
-    if (!previous) continue
-    const before = Object.hasOwn(previous.tasks, task.id) ? previous.tasks[task.id] : undefined
-    if (!before) {
-      events.push({ ...base, kind: 'task-added', taskId: task.id, taskName: task.name, status: task.status })
+  for (let i = 0; i < tasks.length; i++) {
+    const task = tasks[i] as Task
+    const status = internStatus(task.status)
+    const price = task.total_price
+    const stepCount = task.steps.length
+    const fingerprint = stepsFingerprint(task.steps)
+    next.taskIds.push(task.id)
+    next.statuses.push(status)
+    next.prices.push(price)
+    next.stepCounts.push(stepCount)
+    next.stepFingerprints.push(fingerprint)
+    if (isActive(status) || task.id === options.detailedTaskId) {
+      const steps = idRecord<StepStatus | Unknown>()
+      for (const step of task.steps) steps[step.id] = step.status
+      next.steps[task.id] = steps
+    }
+    if (!previous || !lookup) continue
+
+    const j = lookup.indexOf(task.id, i)
+    if (j === undefined) {
+      events.push({ ...base, kind: 'task-added', taskId: task.id, taskName: task.name, status })
       changed.add(task.id)
       continue
     }
-    if (before.status !== now.status) {
-      events.push({ ...base, kind: 'task-status', taskId: task.id, taskName: task.name, from: before.status, to: now.status })
+    const was = previous.statuses[j] as TaskStatus | Unknown
+    if (was !== status) {
+      events.push({ ...base, kind: 'task-status', taskId: task.id, taskName: task.name, from: was, to: status })
       changed.add(task.id)
     }
-    for (const step of task.steps) {
-      const was = Object.hasOwn(before.steps, step.id) ? before.steps[step.id] : undefined
-      if (was === undefined) {
-        events.push({ ...base, kind: 'step-added', taskId: task.id, stepId: step.id, stepName: step.name, status: step.status })
-        changed.add(task.id)
-      } else if (was !== step.status) {
-        events.push({ ...base, kind: 'step-status', taskId: task.id, stepId: step.id, stepName: step.name, from: was, to: step.status })
-        changed.add(task.id)
-      }
+    const steps = Object.hasOwn(previous.steps, task.id) ? previous.steps[task.id] : undefined
+    if (steps) {
+      if (stepEvents(steps, task, base, events)) changed.add(task.id)
+    } else if (previous.stepCounts[j] !== stepCount || previous.stepFingerprints[j] !== fingerprint) {
+      coarseStepEvents(previous.stepCounts[j] as number, task, base, events)
+      changed.add(task.id)
     }
-    if (before.totalPrice !== now.totalPrice) {
-      events.push({ ...base, kind: 'task-price', taskId: task.id, taskName: task.name, from: before.totalPrice, to: now.totalPrice })
+    const wasPrice = previous.prices[j] as number | null
+    if (wasPrice !== price) {
+      events.push({ ...base, kind: 'task-price', taskId: task.id, taskName: task.name, from: wasPrice, to: price })
       changed.add(task.id)
     }
   }
 
-  const snapshot: ProjectSnapshot = { polledAt: at, tasks: next }
-  if (previous?.budgetNotified) snapshot.budgetNotified = previous.budgetNotified
-  return { events, snapshot, changedTaskIds: [...changed] }
+  if (previous?.budgetNotified) next.budgetNotified = previous.budgetNotified
+  return { events, snapshot: next, changedTaskIds: [...changed] }
+}
+
+type Base = { connectionId: string; projectId: string; at: string }
+
+/** Exact: every step added or changed. True when there was any. */
+function stepEvents(before: StepRecord, task: Task, base: Base, events: MonitorEvent[]): boolean {
+  let any = false
+  for (const step of task.steps) {
+    const was = Object.hasOwn(before, step.id) ? before[step.id] : undefined
+    if (was === undefined) {
+      events.push({ ...base, kind: 'step-added', taskId: task.id, stepId: step.id, stepName: step.name, status: step.status })
+      any = true
+    } else if (was !== step.status) {
+      events.push({ ...base, kind: 'step-status', taskId: task.id, stepId: step.id, stepName: step.name, from: was, to: step.status })
+      any = true
+    }
+  }
+  return any
+}
+
+/** From a fingerprint alone: the steps past the old count as added, else the last step as changed. */
+function coarseStepEvents(countBefore: number, task: Task, base: Base, events: MonitorEvent[]): void {
+  const steps = task.steps
+  if (steps.length > countBefore) {
+    for (const step of steps.slice(countBefore)) {
+      events.push({ ...base, kind: 'step-added', taskId: task.id, stepId: step.id, stepName: step.name, status: step.status })
+    }
+    return
+  }
+  const last = steps[steps.length - 1]
+  if (last) {
+    events.push({ ...base, kind: 'step-status', taskId: task.id, stepId: last.id, stepName: last.name, from: 'unknown', to: last.status })
+  }
 }

@@ -2,13 +2,20 @@
 // the differences into events, keeps the latest tasks and task details for the UI, and hands the
 // caller the last seen state to persist so a restart neither repeats nor misses a change.
 import type { UsagesByTask } from '../../shared/cost'
-import type { MonitorEvent, ProjectHealth, ProjectSnapshot, ServiceErrorInfo, ServiceErrorKind } from '../../shared/monitor'
+import type {
+  CompactProjectSnapshot,
+  MonitorEvent,
+  ProjectHealth,
+  ProjectSnapshot,
+  ServiceErrorInfo,
+  ServiceErrorKind
+} from '../../shared/monitor'
 import type { StepsAndUsages, Task } from '../../shared/service'
 import { DEFAULT_POLLING_PREFS, type PollingPrefs } from '../../shared/settings'
 import { isActive } from '../../shared/status'
 import { checkBudget } from './budget'
 import { systemClock, type Clock, type TimerHandle } from './clock'
-import { diffProject } from './diff'
+import { compactSnapshot, diffProject, hasTask } from './diff'
 import { Emitter } from './emitter'
 import { LruMap } from './lru'
 import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome, type ScheduleOptions } from './scheduler'
@@ -102,7 +109,7 @@ export class Monitor {
   private readonly scheduler: Scheduler
   private polling: PollingPrefs
 
-  private readonly snapshots = new Map<string, ProjectSnapshot>()
+  private readonly snapshots = new Map<string, CompactProjectSnapshot>()
   /** Projects whose next successful poll compares against a snapshot from before this run. */
   private readonly awayPending = new Set<string>()
   private readonly budgets = new Map<string, number | null>()
@@ -140,7 +147,7 @@ export class Monitor {
     this.details = new LruMap(options.detailsCacheSize ?? 100)
     this.kept = new LruMap(options.keptTaskLists ?? 3)
     for (const [projectId, snapshot] of Object.entries(options.initialState ?? {})) {
-      this.snapshots.set(projectId, snapshot)
+      this.snapshots.set(projectId, compactSnapshot(snapshot))
       this.awayPending.add(projectId)
     }
     for (const p of options.projects ?? []) {
@@ -303,7 +310,7 @@ export class Monitor {
 
   /** The watched project a task was last seen in. */
   projectOfTask(taskId: string): string | undefined {
-    for (const [projectId, snapshot] of this.snapshots) if (Object.hasOwn(snapshot.tasks, taskId)) return projectId
+    for (const [projectId, snapshot] of this.snapshots) if (hasTask(snapshot, taskId)) return projectId
     return undefined
   }
 
@@ -420,7 +427,8 @@ export class Monitor {
 
   private async refreshFocusedDetails(projectId: string, signal: AbortSignal): Promise<void> {
     const taskId = this.focusedTaskId
-    if (!taskId || !this.snapshots.get(projectId)?.tasks[taskId]) return
+    const snapshot = this.snapshots.get(projectId)
+    if (!taskId || !snapshot || !hasTask(snapshot, taskId)) return
     try {
       await this.fetchDetails(taskId, signal)
     } catch {
@@ -433,7 +441,7 @@ export class Monitor {
     const previous = this.snapshots.get(projectId)
     const away = this.awayPending.has(projectId)
     const ids = { connectionId: this.connectionId, projectId }
-    const { events, snapshot, changedTaskIds } = diffProject(previous, tasks, at, ids)
+    const { events, snapshot, changedTaskIds } = diffProject(previous, tasks, at, ids, { detailedTaskId: this.focusedTaskId })
     if (this.wantsList(projectId)) this.kept.set(projectId, tasks)
 
     // Only what changed, and what someone is looking at: never every task every round.

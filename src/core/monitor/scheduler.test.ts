@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { PollingPrefs } from '../../shared/settings'
 import { Scheduler, dueProjects, nextDelay, nextWakeAt, type ScheduleEntry } from './scheduler'
@@ -62,6 +63,33 @@ describe('dueProjects / nextWakeAt', () => {
     expect(dueProjects(entries, 500, { maxConcurrency: 1, paused: false })).toEqual(['b'])
     expect(nextWakeAt([entries[0]!], { paused: true })).toBeNull()
   })
+
+  it('picks what a full sort by urgency would, for any entries', () => {
+    const arbEntry = fc.record({
+      projectId: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'),
+      dueAt: fc.integer({ min: 0, max: 10 }),
+      inFlight: fc.boolean(),
+      forced: fc.boolean()
+    })
+    const arbInput = fc.record({
+      entries: fc.uniqueArray(arbEntry, { selector: (e) => e.projectId, maxLength: 8 }),
+      now: fc.integer({ min: 0, max: 10 }),
+      maxConcurrency: fc.integer({ min: 0, max: 6 }),
+      paused: fc.boolean()
+    })
+    fc.assert(
+      fc.property(arbInput, ({ entries, now, maxConcurrency, paused }) => {
+        const all = entries.map((e) => entry(e))
+        const slots = Math.max(1, maxConcurrency) - all.filter((e) => e.inFlight).length
+        const expected = all
+          .filter((e) => !e.inFlight && (e.forced || (!paused && e.dueAt <= now)))
+          .sort((a, b) => Number(b.forced) - Number(a.forced) || a.dueAt - b.dueAt || (a.projectId < b.projectId ? -1 : 1))
+          .slice(0, Math.max(0, slots))
+          .map((e) => e.projectId)
+        expect(dueProjects(all, now, { maxConcurrency, paused })).toEqual(expected)
+      })
+    )
+  })
 })
 
 describe('Scheduler', () => {
@@ -110,5 +138,21 @@ describe('Scheduler', () => {
     expect(s.wakeAt(false)).toBe(60_000)
     s.setPrefs({ ...prefs, idleIntervalMs: 10_000 }, 1_000)
     expect(s.wakeAt(false)).toBe(11_000)
+  })
+})
+
+describe('Scheduler.inFlightCount', () => {
+  it('counts polls started and not yet finished, also when a project is removed mid-poll', () => {
+    const s = new Scheduler(prefs, mid, options)
+    for (const id of ['a', 'b', 'c']) s.add(id, 0)
+    s.started('a')
+    s.started('b')
+    s.started('b')
+    expect(s.inFlightCount()).toBe(2)
+    s.finished('a', { ok: true, active: false }, 10)
+    expect(s.inFlightCount()).toBe(1)
+    s.remove('b')
+    s.finished('b', { ok: true, active: false }, 10)
+    expect(s.inFlightCount()).toBe(0)
   })
 })

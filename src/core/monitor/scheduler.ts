@@ -52,21 +52,41 @@ export interface ScheduleEntry {
   consecutiveErrors: number
 }
 
-/** The projects to start polling now, most urgent first, within the free concurrency slots. */
+/** Negative when `a` is more urgent: forced first, then the earlier due time, then by id (stable order). */
+function urgency(a: ScheduleEntry, b: ScheduleEntry): number {
+  return Number(b.forced) - Number(a.forced) || a.dueAt - b.dueAt || (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : 0)
+}
+
+/**
+ * The projects to start polling now, most urgent first, within the free concurrency slots. One pass
+ * keeping the few most urgent (slots are few): it runs after every poll, and sorting a thousand
+ * due projects each time made a full cycle quadratic.
+ */
 export function dueProjects(
   entries: Iterable<ScheduleEntry>,
   now: number,
   options: { maxConcurrency: number; paused: boolean }
 ): string[] {
-  const all = [...entries]
-  const busy = all.filter((e) => e.inFlight).length
+  const candidates: ScheduleEntry[] = []
+  let busy = 0
+  for (const e of entries) {
+    if (e.inFlight) busy++
+    else if (e.forced || (!options.paused && e.dueAt <= now)) candidates.push(e)
+  }
   const slots = Math.max(1, options.maxConcurrency) - busy
-  if (slots <= 0) return []
-  return all
-    .filter((e) => !e.inFlight && (e.forced || (!options.paused && e.dueAt <= now)))
-    .sort((a, b) => Number(b.forced) - Number(a.forced) || a.dueAt - b.dueAt || a.projectId.localeCompare(b.projectId))
-    .slice(0, slots)
-    .map((e) => e.projectId)
+  if (slots <= 0 || candidates.length === 0) return []
+  const best: ScheduleEntry[] = []
+  for (const e of candidates) {
+    if (best.length === slots && urgency(e, best[slots - 1] as ScheduleEntry) >= 0) continue
+    let i = Math.min(best.length, slots - 1)
+    if (best.length < slots) best.push(e)
+    while (i > 0 && urgency(e, best[i - 1] as ScheduleEntry) < 0) {
+      best[i] = best[i - 1] as ScheduleEntry
+      i--
+    }
+    best[i] = e
+  }
+  return best.map((e) => e.projectId)
 }
 
 /** When the next poll falls due, or null when nothing waits on time (paused, or all in flight). */
@@ -83,6 +103,8 @@ export function nextWakeAt(entries: Iterable<ScheduleEntry>, options: { paused: 
 /** The per-project schedule state, kept by the monitor. */
 export class Scheduler {
   private readonly entries = new Map<string, ScheduleEntry>()
+  /** Counted as polls start and finish: asked after every poll. */
+  private inFlight = 0
 
   constructor(
     private prefs: PollingPrefs,
@@ -121,6 +143,7 @@ export class Scheduler {
   }
 
   remove(projectId: string): void {
+    if (this.entries.get(projectId)?.inFlight) this.inFlight--
     this.entries.delete(projectId)
   }
 
@@ -146,6 +169,7 @@ export class Scheduler {
   started(projectId: string): void {
     const e = this.entries.get(projectId)
     if (!e) return
+    if (!e.inFlight) this.inFlight++
     e.inFlight = true
     e.forced = false
   }
@@ -154,6 +178,7 @@ export class Scheduler {
   finished(projectId: string, outcome: PollOutcome, now: number): number | null {
     const e = this.entries.get(projectId)
     if (!e) return null
+    if (e.inFlight) this.inFlight--
     e.inFlight = false
     if (outcome.ok) {
       e.active = outcome.active
@@ -178,8 +203,6 @@ export class Scheduler {
   }
 
   inFlightCount(): number {
-    let n = 0
-    for (const e of this.entries.values()) if (e.inFlight) n++
-    return n
+    return this.inFlight
   }
 }

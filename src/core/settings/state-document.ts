@@ -3,12 +3,13 @@
 // re-baselined on its next poll), but it is handled the same way: never a crash, never silent.
 import { z } from 'zod'
 import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
-import type { LastSeenState, ProjectSnapshot } from '../../shared/monitor'
+import type { CompactProjectSnapshot, FullProjectSnapshot, LastSeenState, ProjectSnapshot } from '../../shared/monitor'
 import { describeDamage, issuePaths, readJsonObject, type Damage } from './damage'
 import type { Interpreted } from './config-document'
 import { lenientRecord } from './schema'
 
-export const STATE_VERSION = 1
+/** 2: project snapshots may be compact (version 1 files, with full ones only, still read as they are). */
+export const STATE_VERSION = 2
 
 /** Budgets already notified: connection id → project id → the budget (USD) that was crossed. */
 export type BudgetsNotified = Record<string, Record<string, number>>
@@ -22,7 +23,9 @@ export interface StateDocument {
 const taskStatus = z.enum([...TASK_STATUSES, 'unknown'])
 const stepStatus = z.enum([...STEP_STATUSES, 'unknown'])
 
-export const projectSnapshotSchema: z.ZodType<ProjectSnapshot> = z.object({
+const budgetNotified = z.object({ budgetUsd: z.number(), level: z.enum(['near', 'over']) }).nullable().optional()
+
+const fullSnapshotSchema: z.ZodType<FullProjectSnapshot> = z.object({
   polledAt: z.string(),
   tasks: z.record(
     z.string(),
@@ -33,11 +36,32 @@ export const projectSnapshotSchema: z.ZodType<ProjectSnapshot> = z.object({
       totalPrice: z.number().nullable(),
       steps: z.record(z.string(), stepStatus)
     })
-  )
+  ),
+  budgetNotified
 })
 
+const compactSnapshotSchema: z.ZodType<CompactProjectSnapshot> = z
+  .object({
+    form: z.literal('compact'),
+    polledAt: z.string(),
+    taskIds: z.array(z.string()),
+    statuses: z.array(taskStatus),
+    prices: z.array(z.number().nullable()),
+    stepCounts: z.array(z.number().int().nonnegative()),
+    stepFingerprints: z.array(z.number().int()),
+    steps: z.record(z.string(), z.record(z.string(), stepStatus)),
+    budgetNotified
+  })
+  .refine(
+    (s) => [s.statuses, s.prices, s.stepCounts, s.stepFingerprints].every((column) => column.length === s.taskIds.length),
+    'the task columns differ in length'
+  )
+
+/** Either form, told apart by its shape (`form: 'compact'`); the full one is what version 1 wrote. */
+export const projectSnapshotSchema: z.ZodType<ProjectSnapshot> = z.union([compactSnapshotSchema, fullSnapshotSchema])
+
 const stateSchema = z.object({
-  version: z.literal(STATE_VERSION),
+  version: z.union([z.literal(1), z.literal(STATE_VERSION)]).transform(() => STATE_VERSION),
   lastSeen: z.record(z.string(), z.record(z.string(), projectSnapshotSchema)),
   budgetsNotified: z.record(z.string(), z.record(z.string(), z.number()))
 })

@@ -1,0 +1,31 @@
+// A task's steps in one 32-bit number, so an ended task's last seen state needs no per-step entry.
+// The value is persisted (state.json): changing this function makes every ended task look changed
+// once after an upgrade, so keep it stable.
+import { STEP_STATUSES, type StepStatus, type Unknown } from '../../shared/service'
+
+const STEP_CODE: ReadonlyMap<string, number> = new Map(STEP_STATUSES.map((s, i) => [s, i + 1]))
+
+const FNV_OFFSET = 0x811c9dc5
+const FNV_PRIME = 0x01000193
+
+/**
+ * FNV-1a over the ordered (id, status) pairs: each id's length, its UTF-16 code units, then a code
+ * for the status (the length prefix keeps "ab"+"c" apart from "a"+"bc"). Signed 32-bit, so V8
+ * stores it as a small integer.
+ */
+export function stepsFingerprint(steps: ReadonlyArray<{ id: string; status: StepStatus | Unknown }>): number {
+  let h = FNV_OFFSET
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as { id: string; status: StepStatus | Unknown }
+    const id = step.id
+    h = Math.imul(h ^ id.length, FNV_PRIME)
+    for (let c = 0; c < id.length; c++) h = Math.imul(h ^ id.charCodeAt(c), FNV_PRIME)
+    h = Math.imul(h ^ (STEP_CODE.get(step.status) ?? 0), FNV_PRIME)
+  }
+  return h | 0
+}
+
+/** The same fingerprint from a step id → status record (the older, full last seen state). */
+export function recordFingerprint(steps: Readonly<Record<string, StepStatus | Unknown>>): number {
+  return stepsFingerprint(Object.entries(steps).map(([id, status]) => ({ id, status })))
+}

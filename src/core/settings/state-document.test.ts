@@ -1,0 +1,128 @@
+// state.json across the change to compact snapshots: a file the previous build wrote (version 1,
+// every task's every step) still loads, and a monitor restarted from it reports what changed while
+// it was away, exactly. Against the reference service over real HTTP; only time is manual.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FullProjectSnapshot, MonitorCycle, MonitorEvent } from '../../shared/monitor'
+import type { Task } from '../../shared/service'
+import { startReferenceService, type ReferenceService } from '../../service/index'
+import { createServiceClient, type ServiceClient } from '../client/index'
+import { ManualClock } from '../monitor/clock'
+import { Monitor } from '../monitor/monitor'
+import { STATE_VERSION, interpretState } from './state-document'
+
+const KEY = 'state-document-key'
+let service: ReferenceService
+let client: ServiceClient
+
+beforeAll(async () => {
+  service = await startReferenceService({ apiKey: KEY, port: 0, seed: 3, manualClock: true })
+  client = createServiceClient({ baseUrl: service.url, apiKey: KEY, retry: { retries: 0 } })
+})
+afterAll(async () => {
+  await client.close()
+  await service.close()
+})
+
+/** The full form, as the previous build saved it. */
+function fullSnapshot(tasks: readonly Task[], polledAt: string): FullProjectSnapshot {
+  const out: FullProjectSnapshot = { polledAt, tasks: {} }
+  for (const t of tasks) {
+    out.tasks[t.id] = {
+      status: t.status,
+      name: t.name,
+      updatedAt: t.updated_at,
+      totalPrice: t.total_price,
+      steps: Object.fromEntries(t.steps.map((s) => [s.id, s.status]))
+    }
+  }
+  return out
+}
+
+/** Every step whose status differs between two lists of the same task, as `task/step:from>to`. */
+function stepChanges(before: readonly Task[], after: readonly Task[]): string[] {
+  const out: string[] = []
+  for (const t of after) {
+    const was = new Map(before.find((b) => b.id === t.id)?.steps.map((s) => [s.id, s.status]))
+    for (const s of t.steps) {
+      const from = was.get(s.id)
+      if (from === undefined) out.push(`${t.id}/${s.id}:+${s.status}`)
+      else if (from !== s.status) out.push(`${t.id}/${s.id}:${from}>${s.status}`)
+    }
+  }
+  return out.sort()
+}
+
+const eventLine = (e: MonitorEvent): string | null =>
+  e.kind === 'step-status' ? `${e.taskId}/${e.stepId}:${e.from}>${e.to}` : e.kind === 'step-added' ? `${e.taskId}/${e.stepId}:+${e.status}` : null
+
+describe('state.json from the previous build (full snapshots)', () => {
+  it('loads as it is, and a restart from it reports the away changes exactly, then keeps the compact form', async () => {
+    const project = service.control.createProject({ name: 'Upgrade' })
+    const running = service.control.addTask(project.id, { name: 'Running', status: 'in_progress' })
+    const done = service.control.addTask(project.id, { name: 'Done', status: 'completed' })
+    const waiting = service.control.addTask(project.id, { name: 'Waiting', status: 'todo' })
+    const before = await client.listTasks(project.id)
+    const old = { version: 1, lastSeen: { conn: { [project.id]: fullSnapshot(before, service.control.now()) } }, budgetsNotified: {} }
+
+    const read = interpretState(Buffer.from(JSON.stringify(old)))
+    expect(read.damage).toBeNull()
+    expect(read.doc.version).toBe(STATE_VERSION)
+    expect(read.doc.lastSeen).toEqual(old.lastSeen)
+
+    // While the app was closed.
+    service.control.setTaskStatus(running.id, 'completed')
+    service.control.setTaskStatus(waiting.id, 'cancelled')
+    const after = await client.listTasks(project.id)
+
+    const monitor = new Monitor({
+      connectionId: 'conn',
+      source: client,
+      projects: [project.id],
+      initialState: read.doc.lastSeen.conn ?? {},
+      clock: new ManualClock(),
+      random: () => 0.5
+    })
+    const cycles: MonitorCycle[] = []
+    monitor.on('cycle', (c) => cycles.push(c))
+    await monitor.pollNow()
+    expect(cycles).toHaveLength(1)
+    expect(cycles[0]!.away).toBe(true)
+    const statusChanges = cycles[0]!.events.flatMap((e) => (e.kind === 'task-status' ? [`${e.taskName}:${e.from}>${e.to}`] : []))
+    expect(statusChanges.sort()).toEqual(['Running:in_progress>completed', 'Waiting:todo>cancelled'])
+    expect(cycles[0]!.events.some((e) => 'taskId' in e && e.taskId === done.id)).toBe(false)
+    // Steps compared one by one (the running task's last step finished).
+    expect(stepChanges(before, after).length).toBeGreaterThan(0)
+    expect(cycles[0]!.events.flatMap((e) => eventLine(e) ?? []).sort()).toEqual(stepChanges(before, after))
+
+    // What it saves now is compact, reads back valid, and a second restart sees nothing new.
+    const saved = monitor.snapshot()
+    monitor.dispose()
+    expect(saved[project.id]).toMatchObject({ form: 'compact', steps: {} })
+    const again = interpretState(Buffer.from(JSON.stringify({ version: STATE_VERSION, lastSeen: { conn: saved }, budgetsNotified: {} })))
+    expect(again.damage).toBeNull()
+    const second = new Monitor({ connectionId: 'conn', source: client, projects: [project.id], initialState: again.doc.lastSeen.conn ?? {}, clock: new ManualClock() })
+    const later: MonitorCycle[] = []
+    second.on('cycle', (c) => later.push(c))
+    await second.pollNow()
+    second.dispose()
+    expect(later).toEqual([])
+  })
+
+  it('keeps the valid snapshots of either form and drops a compact one whose columns disagree', () => {
+    const compact = {
+      form: 'compact',
+      polledAt: '2026-01-05T09:00:00.000Z',
+      taskIds: ['a', 'b'],
+      statuses: ['completed', 'in_progress'],
+      prices: [0.5, null],
+      stepCounts: [2, 1],
+      stepFingerprints: [17, -3],
+      steps: { b: { s1: 'in_progress' } }
+    }
+    const full = { polledAt: '2026-01-05T09:00:00.000Z', tasks: { t: { status: 'todo', name: 'T', updatedAt: 'x', totalPrice: null, steps: {} } } }
+    const bad = { ...compact, prices: [0.5] }
+    const read = interpretState(Buffer.from(JSON.stringify({ version: 2, lastSeen: { c: { p1: compact, p2: full, p3: bad } }, budgetsNotified: {} })))
+    expect(read.damage?.kind).toBe('invalid')
+    expect(read.doc.lastSeen).toEqual({ c: { p1: compact, p2: full } })
+  })
+})
