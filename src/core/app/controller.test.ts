@@ -309,6 +309,31 @@ describe('projects', () => {
     expect(rig.controller.getState().projects).toEqual([])
   })
 
+  it('a budget reached during a pause is told once the pause is over, once, and only then', async () => {
+    await connect()
+    const project = rig.service.control.createProject({ name: 'Costly' })
+    rig.service.control.addTask(project.id, { name: 'Big', status: 'completed' })
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    await pollNow()
+    const spent = (await rig.controller.handlers['project:tasks']({ projectId: project.id })).reduce((s, t) => s + (t.total_price ?? 0), 0)
+    expect(spent).toBeGreaterThan(0)
+    await rig.controller.handlers['monitor:pause-notifications']({ minutes: 5 })
+    await rig.controller.handlers['project:set-watch-options']({ projectId: project.id, budgetUsd: spent / 2 })
+    rig.service.control.addTask(project.id, { name: 'More', status: 'todo' })
+    await pollNow()
+    expect(rig.controller.getState().monitor.notificationsPausedUntil).not.toBeNull()
+    expect(rig.notified).toEqual([])
+
+    await rig.clock.advance(4 * 60_000)
+    expect(rig.notified).toEqual([])
+    await rig.clock.advance(2 * 60_000)
+    const told = rig.notified.filter((n) => n.kind === 'budget')
+    expect(told).toEqual([expect.objectContaining({ kind: 'budget', projectId: project.id, title: "Budget reached in project 'Costly'" })])
+    await rig.clock.advance(5 * 60_000)
+    await pollNow()
+    expect(rig.notified.filter((n) => n.kind === 'budget')).toHaveLength(1)
+  })
+
   it('sets a budget and unwatches', async () => {
     const id = await connect()
     const project = rig.service.control.createProject({ name: 'Shop' })

@@ -16,7 +16,8 @@ import { Emitter } from '../monitor/emitter'
 import { createMonitor, type Monitor, type MonitorCycle } from '../monitor/monitor'
 import { SettingsValidationError } from '../settings/store'
 import { createCoalescer } from './coalesce'
-import { decideNotifications, type Notification } from '../notify/policy'
+import { BudgetHold } from '../notify/budget-hold'
+import { decideNotifications, inQuietHours, notificationsPaused, type Notification } from '../notify/policy'
 import type { AppControllerDeps } from './deps'
 import { forbidden, invalidArgument } from './errors'
 import { createLatestWriter, type LatestWriter } from './latest-writer'
@@ -272,20 +273,42 @@ export function createAppController(deps: AppControllerDeps): AppController {
 
   // --- notifications ---
 
+  // A budget crossing in quiet hours or a pause waits in budgetHold (see budget-hold.ts): told
+  // with the next round once notifications are allowed, or by this check, once a minute meanwhile.
+  const budgetHold = new BudgetHold()
+  let budgetCheckTimer: TimerHandle | null = null
+  function checkHeldBudgets(): void {
+    if (budgetCheckTimer !== null || stopped) return
+    budgetCheckTimer = clock.setTimeout(() => {
+      budgetCheckTimer = null
+      if (active && budgetHold.size > 0) announce(active.connection.id, { events: [], away: false })
+    }, 60_000)
+  }
+
   function announce(connectionId: string, cycle: MonitorCycle): void {
     const settings = settingsNow()
     const watched = watchedOf(settings, connectionId)
     const at = new Date(clock.now())
     const projectNames: Record<string, string> = {}
     for (const w of watched) projectNames[w.projectId] = projects.get(w.projectId)?.name || w.name
+    const mutedProjects = new Set(watched.filter((w) => w.muted).map((w) => w.projectId))
+    const tzOffsetMinutes = typeof tz === 'number' ? tz : tz(at)
+    const prefs = settings.notifications
+    let round = cycle.events
+    if (notificationsPaused(prefs, at) || inQuietHours(prefs.quietHours, at, tzOffsetMinutes)) {
+      budgetHold.hold(round, mutedProjects)
+      if (budgetHold.size > 0) checkHeldBudgets()
+    } else if (budgetHold.size > 0) {
+      const released = budgetHold.release((e) => {
+        const w = e.connectionId === connectionId ? watched.find((x) => x.projectId === e.projectId) : undefined
+        return w && { budgetUsd: w.budgetUsd, muted: w.muted }
+      })
+      round = [...round, ...released]
+    }
+    if (round.length === 0) return
     let decided: Notification[]
     try {
-      decided = decideNotifications(cycle, settings.notifications, {
-        now: at,
-        mutedProjects: new Set(watched.filter((w) => w.muted).map((w) => w.projectId)),
-        projectNames,
-        tzOffsetMinutes: typeof tz === 'number' ? tz : tz(at)
-      })
+      decided = decideNotifications({ ...cycle, events: round }, prefs, { now: at, mutedProjects, projectNames, tzOffsetMinutes })
     } catch (error) {
       reportError('deciding notifications', error)
       return
@@ -612,6 +635,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
       if (stopped) return
       stopped = true
       if (pauseEndTimer !== null) clock.clearTimeout(pauseEndTimer)
+      if (budgetCheckTimer !== null) clock.clearTimeout(budgetCheckTimer)
       await exclusive(() => closeActive())
       statePush.cancel()
       events.removeAll()

@@ -19,15 +19,24 @@ const task = (id: string, total_price: number | null): Task => ({
 })
 
 describe('checkBudget', () => {
-  it('announces a crossing once, and again for a new budget', () => {
-    const first = checkBudget(null, [task('a', 4), task('b', 5)], 10, base)
-    expect(first.event).toEqual({ ...base, kind: 'budget', level: 'near', spentUsd: 9, budgetUsd: 10 })
-    expect(first.budgetNotified).toEqual({ budgetUsd: 10, level: 'near' })
-    expect(checkBudget(first.budgetNotified, [task('a', 4), task('b', 5)], 10, base).event).toBeNull()
-    const over = checkBudget(first.budgetNotified, [task('a', 4), task('b', 7)], 10, base)
-    expect(over.event).toMatchObject({ level: 'over', spentUsd: 11 })
-    // A new, larger budget: near it again is news.
-    expect(checkBudget(over.budgetNotified, [task('a', 4), task('b', 7)], 12, base).event).toMatchObject({ level: 'near' })
+  it('announces reaching the budget once, never being near it, and again for a new budget', () => {
+    const near = checkBudget(null, [task('a', 4), task('b', 5)], 10, base)
+    expect(near).toEqual({ event: null, budgetNotified: null })
+    const over = checkBudget(near.budgetNotified, [task('a', 4), task('b', 7)], 10, base)
+    expect(over.event).toEqual({ ...base, kind: 'budget', level: 'over', spentUsd: 11, budgetUsd: 10 })
+    expect(over.budgetNotified).toEqual({ budgetUsd: 10, level: 'over' })
+    expect(checkBudget(over.budgetNotified, [task('a', 4), task('b', 8)], 10, base).event).toBeNull()
+    // A new, larger budget: near it is still no news; reaching it is.
+    expect(checkBudget(over.budgetNotified, [task('a', 4), task('b', 7)], 12, base)).toEqual({ event: null, budgetNotified: null })
+    expect(checkBudget(over.budgetNotified, [task('a', 4), task('b', 9)], 12, base).event).toMatchObject({ level: 'over', budgetUsd: 12 })
+    // Spending back under (a refund, a corrected price) re-arms it.
+    const under = checkBudget(over.budgetNotified, [task('a', 4)], 10, base)
+    expect(under.budgetNotified).toBeNull()
+    expect(checkBudget(under.budgetNotified, [task('a', 10)], 10, base).event).toMatchObject({ level: 'over' })
     expect(checkBudget(over.budgetNotified, [task('a', 4)], null, base)).toEqual({ event: null, budgetNotified: null })
+  })
+
+  it("a 'near' remembered by an older version does not hide the crossing", () => {
+    expect(checkBudget({ budgetUsd: 10, level: 'near' }, [task('a', 10)], 10, base).event).toMatchObject({ level: 'over' })
   })
 })

@@ -1,5 +1,7 @@
-// Budget crossings of one project, announced once each; what was announced is kept in the
-// project's snapshot so a restart does not announce it again.
+// A budget crossing of one project, announced once: only reaching the budget ("over") is news.
+// Being near it (80 %) is a state the window shows (budgetState), never a notification. What was
+// announced is kept in the project's snapshot so a restart does not announce it again; one that
+// falls in quiet hours or a pause is held back by the app, not dropped (core/notify/budget-hold.ts).
 import { budgetCrossing, budgetState, projectCost, type UsagesByTask } from '../../shared/cost'
 import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import type { Task } from '../../shared/service'
@@ -18,9 +20,11 @@ export function checkBudget(
 ): BudgetCheck {
   if (budgetUsd === null) return { event: null, budgetNotified: null }
   const spentUsd = projectCost(tasks, usagesByTask).totalUsd
-  // What was announced for another budget says nothing about this one.
-  const previous = announced && announced.budgetUsd === budgetUsd ? announced.level : null
-  const { crossed, notified } = budgetCrossing(previous, budgetState(spentUsd, budgetUsd))
+  // What was announced for another budget says nothing about this one; a 'near' kept by an older
+  // version was never the crossing itself.
+  const previous = announced && announced.budgetUsd === budgetUsd && announced.level === 'over' ? 'over' : null
+  const state = budgetState(spentUsd, budgetUsd)
+  const { crossed, notified } = budgetCrossing(previous, state === 'over' ? 'over' : 'ok')
   return {
     event: crossed ? { ...base, kind: 'budget', level: crossed, spentUsd, budgetUsd } : null,
     budgetNotified: notified ? { budgetUsd, level: notified } : null
