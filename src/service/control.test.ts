@@ -44,6 +44,12 @@ describe('/__control/ routes', () => {
     expect((await control('POST', 'tasks', { project_id: p.id, script: 'explode' })).status).toBe(400)
     expect((await control('POST', `tasks/${t.id}/status`, { status: 'done' })).status).toBe(400)
     expect((await control('POST', 'tasks/nope/status', { status: 'failed' })).status).toBe(404)
+    // A malformed %-escape in the id is a bad request, on every route that takes one.
+    for (const route of ['status', 'total-price']) {
+      const bad = await control('POST', `tasks/%E0%A4%A/${route}`, { status: 'failed', usd: 1 })
+      expect(bad.status).toBe(400)
+      expect(bad.json()).toMatchObject({ error: { code: 'bad_request', field: 'id' } })
+    }
     expect((await control('GET', 'nothing')).status).toBe(404)
   })
 

@@ -64,6 +64,15 @@ function count(body: Record<string, unknown>, field: string, max: number): numbe
   return v
 }
 
+/** The task id of `tasks/{id}/...`; a malformed %-escape is the caller's mistake (400), not ours. */
+function taskIdOf(path: string): string {
+  try {
+    return decodeURIComponent(path.split('/')[1] ?? '')
+  } catch {
+    throw badRequest('id', 'The task id in the path is not valid percent-encoding.')
+  }
+}
+
 /** Routes under /__control/. `path` has the prefix removed (e.g. `tasks/abc/status`). */
 export async function handleControl(
   control: ServiceControl,
@@ -129,13 +138,13 @@ export async function handleControl(
       return json(201, control.addTask(b.project_id, input))
     }
     case 'POST tasks/{id}/status': {
-      const id = decodeURIComponent(path.split('/')[1] ?? '')
+      const id = taskIdOf(path)
       const status = taskStatus(asObject(await body()).status, 'status')
       if (!control.getTask(id)) throw notFound(`No task with id "${id}".`)
       return json(200, control.setTaskStatus(id, status))
     }
     case 'POST tasks/{id}/total-price': {
-      const id = decodeURIComponent(path.split('/')[1] ?? '')
+      const id = taskIdOf(path)
       const usd = asObject(await body()).usd
       if (!(typeof usd === 'number' && Number.isFinite(usd) && usd >= 0 && usd <= 1_000_000)) {
         throw badRequest('usd', '"usd" must be a number from 0 to 1000000.')

@@ -186,6 +186,9 @@ describe('auth, unknown ids, paths and methods', () => {
 
   it('answers 404 for unknown paths', async () => {
     expectError(await api('GET', '/nothing'), 404, 'not_found')
+    // An id that is not valid percent-encoding names nothing: 404, never a 500.
+    expectError(await api('GET', '/projects/%E0%A4%A'), 404, 'not_found')
+    expectError(await api('GET', '/tasks/%zz/steps'), 404, 'not_found')
     expectError(await api('GET', '/projects'), 405, 'method_not_allowed')
     expectError(await api('GET', `/projects/${project.id}/tasks/extra`), 404, 'not_found')
   })
