@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { moveIndex, scrollToReveal, windowRange } from './virtual'
+import { listLayout, moveIndex, scrollToReveal, VIRTUALIZE_ABOVE, windowRange } from './virtual'
 
 describe('windowRange', () => {
   it('renders the visible rows plus overscan at the top', () => {
@@ -78,5 +78,18 @@ describe('moveIndex', () => {
     expect(moveIndex(3, 'Home', 10, 5)).toBe(0)
     expect(moveIndex(3, 'a', 10, 5)).toBeNull()
     expect(moveIndex(0, 'ArrowDown', 0, 5)).toBeNull()
+  })
+})
+
+describe('listLayout', () => {
+  it('draws a short list whole, exactly as tall as its rows', () => {
+    expect(listLayout({ count: 15, rowHeight: 52, maxHeight: '80vh' })).toEqual({ virtual: false, height: `${15 * 52 + 2}px` })
+    expect(listLayout({ count: VIRTUALIZE_ABOVE, rowHeight: 36, maxHeight: '80vh' })).toEqual({ virtual: false, height: `${VIRTUALIZE_ABOVE * 36 + 2}px` })
+    expect(listLayout({ count: 0, rowHeight: 36, maxHeight: '80vh', border: 0 }).height).toBe('0px')
+  })
+
+  it('windows a long list in a box no taller than asked', () => {
+    expect(listLayout({ count: VIRTUALIZE_ABOVE + 1, rowHeight: 10, maxHeight: '80vh' })).toEqual({ virtual: true, height: `min(80vh, ${(VIRTUALIZE_ABOVE + 1) * 10 + 2}px)` })
+    expect(listLayout({ count: 10, rowHeight: 10, maxHeight: '40rem', virtualizeAbove: 5 }).virtual).toBe(true)
   })
 })

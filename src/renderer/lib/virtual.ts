@@ -78,3 +78,24 @@ export function moveIndex(
       return null
   }
 }
+
+/** Lists up to this many rows are drawn whole and grow the page instead of scrolling inside it. */
+export const VIRTUALIZE_ABOVE = 50
+
+/**
+ * How a list sits on its page: a short list is exactly as tall as its rows (no box scrolling
+ * inside a scrolling page); a long one is windowed in a box of `maxHeight` (CSS), or less when
+ * its rows need less. `border` is the box's own border, top and bottom together.
+ */
+export function listLayout(input: {
+  count: number
+  rowHeight: number
+  maxHeight: string
+  virtualizeAbove?: number
+  border?: number
+}): { virtual: boolean; height: string } {
+  const count = Math.max(0, Math.floor(input.count))
+  const content = count * input.rowHeight + (input.border ?? 2)
+  if (count <= (input.virtualizeAbove ?? VIRTUALIZE_ABOVE)) return { virtual: false, height: `${content}px` }
+  return { virtual: true, height: `min(${input.maxHeight}, ${content}px)` }
+}
