@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { taskCost } from '../src/shared/cost'
-import { formatUsd } from '../src/shared/format'
+import { formatDuration, formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
 import type { Task } from '../src/shared/service'
 import type { TaskSummary } from '../src/shared/task-summary'
 import { describeStepMetadata } from '../src/shared/step-metadata'
@@ -83,9 +83,10 @@ test('a task shows its steps, each tool its own way, and its usage and costs', a
   expect(seen.size).toBeGreaterThan(1)
 
   const cost = taskCost(details.usages, task.total_price)
+  const decimals = usdColumnDecimals([task.total_price, cost.totalPriceUsd, cost.usageSumUsd, cost.mismatch?.difference])
   const totals = app.locator('dl.totals')
-  await expect(totals).toContainText(`Task total${formatUsd(task.total_price)}`)
-  await expect(totals).toContainText(`Sum of records${formatUsd(cost.usageSumUsd)}`)
+  await expect(totals).toContainText(`Task total${formatUsdFixed(task.total_price, decimals)}`)
+  await expect(totals).toContainText(`Sum of records${formatUsdFixed(cost.usageSumUsd, decimals)}`)
   await expect(totals).toContainText(`Calls${details.usages.length}`)
   await expect(app.getByRole('heading', { name: `Usage records (${details.usages.length})` })).toBeVisible()
   await expect(app.locator('table tbody tr')).toHaveCount(cost.byModel.length)
