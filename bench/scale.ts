@@ -4,6 +4,7 @@
 // Two kinds of cycle are timed: the cold one (the first: every list downloaded, parsed and
 // baselined; `cycle_ms` and `cold_cycle_ms`) and steady ones (later cycles, where lists unchanged
 // since the last cycle come back 304 to the monitor's If-None-Match; `steady_cycle_ms`, a median).
+import os from 'node:os'
 import path from 'node:path'
 import { check, type BenchOptions, type MeasureResult } from './result'
 import type { ScaleInput, ScaleOutput } from './scale-worker'
@@ -26,7 +27,7 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
     const out = await runWorker<ScaleInput, ScaleOutput>(
       path.join(REPO_ROOT, 'bench/scale-worker.ts'),
       // Default heap settings: what the app gets.
-      { url: service.url, apiKey: API_KEY, projectIds, cycles }
+      { url: service.url, apiKey: API_KEY, projectIds, cycles, servicePid: service.pid }
     )
     const cold = out.cycles.find((c) => c.kind === 'cold')
     const steady = out.cycles.filter((c) => c.kind === 'steady')
@@ -43,7 +44,14 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
     }
     const last = steady[steady.length - 1]
     if (last) {
-      options.log(`scale: cold cycle ${round(coldMs)} ms (${round((cold?.bytes ?? 0) / 1024 / 1024)} MB); steady cycle ${round(steadyMs)} ms, ${last.not_modified} of ${last.requests} lists unchanged (304)`)
+      options.log(`scale: cold cycle ${round(coldMs)} ms (${round((cold?.bytes ?? 0) / 1024 / 1024)} MB); steady cycle ${round(steadyMs)} ms, ${last.not_modified} of ${projectIds.length} lists unchanged (304), ${last.lists} in full, ${last.details} details fetched`)
+      options.log(`scale: peak RSS ${round(peak)} MB (${out.baseline_rss_mb} MB at start); heap ${out.heap_used_mb} MB after the last cycle, ${out.heap_after_gc_mb} MB after a full GC`)
+    }
+    for (const c of steady) {
+      if (c.wall_ms <= 2000 || c.service_cpu_ms === null) continue
+      notes.push(
+        `A steady cycle of ${round(c.wall_ms)} ms: ${c.lists} lists changed (their tasks still running) and came in full, ${c.details} steps-and-usages fetched; the service spent ${round(c.service_cpu_ms)} ms of CPU, the monitor ${round(c.cpu_ms)} ms; the rest is waiting (machine load ${round(os.loadavg()[0] ?? 0, 2)} on ${os.cpus().length} cores).`
+      )
     }
     return {
       figures: { cycle_ms: round(coldMs), cold_cycle_ms: round(coldMs), steady_cycle_ms: round(steadyMs), peak_rss_mb: round(peak) },
@@ -59,6 +67,9 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
           kind: c.kind,
           wall_ms: round(c.wall_ms),
           monitor_cpu_ms: round(c.cpu_ms),
+          service_cpu_ms: c.service_cpu_ms === null ? null : round(c.service_cpu_ms),
+          full_lists: c.lists,
+          details_fetched: c.details,
           requests: c.requests,
           not_modified: c.not_modified,
           response_mb: round(c.bytes / 1024 / 1024)

@@ -2,12 +2,12 @@
 // every task's every step) still loads, and a monitor restarted from it reports what changed while
 // it was away, exactly. Against the reference service over real HTTP; only time is manual.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FullProjectSnapshot, MonitorCycle, MonitorEvent } from '../../shared/monitor'
+import type { FullProjectSnapshot, MonitorEvent } from '../../shared/monitor'
 import type { Task } from '../../shared/service'
 import { startReferenceService, type ReferenceService } from '../../service/index'
 import { createServiceClient, type ServiceClient } from '../client/index'
 import { ManualClock } from '../monitor/clock'
-import { Monitor } from '../monitor/monitor'
+import { Monitor, type MonitorCycle } from '../monitor/monitor'
 import { STATE_VERSION, interpretState } from './state-document'
 
 const KEY = 'state-document-key'
