@@ -50,6 +50,8 @@ export interface ProjectView {
   lastActivityAt: string | null
   costTodayUsd: number
   costTotalUsd: number
+  /** What the user has not seen yet: tasks seen failing and a budget crossed since they last looked. */
+  attention: { failedTaskIds: string[]; budgetCrossed: boolean }
 }
 
 export interface SettingsView {
@@ -98,6 +100,8 @@ export interface InvokeContract {
   'settings:update': { request: Partial<SettingsView>; response: SettingsView }
   'monitor:poll-now': { request: void; response: void }
   'monitor:pause-notifications': { request: { minutes: number | null }; response: void }
+  /** The user saw a project (or, without projectId, the list of all): its failures and budget crossings are no longer new. */
+  'attention:acknowledge': { request: { projectId?: string }; response: void }
   /** Opens an http(s) URL in the user's browser; anything else is refused. */
   'shell:open-external': { request: { url: string }; response: void }
 }
@@ -139,6 +143,7 @@ export const INVOKE_CHANNELS = [
   'settings:update',
   'monitor:poll-now',
   'monitor:pause-notifications',
+  'attention:acknowledge',
   'shell:open-external'
 ] as const satisfies readonly InvokeChannel[]
 

@@ -69,6 +69,21 @@ export interface Settings {
   allowBasicTextSecrets: boolean
   /** The user was told that the show/hide shortcut is taken by another app (told once, not every launch). */
   shortcutNoticeShown: boolean
+  /** What the user has not seen yet, per connection id, then per watched project id. */
+  attention: Record<string, Record<string, ProjectAttention>>
+}
+
+/**
+ * Failures and budget crossings the monitor saw since the user last looked at a project. Kept
+ * across restarts, so what was acknowledged stays acknowledged and what was not still asks.
+ */
+export interface ProjectAttention {
+  /** When the user last saw what was new of the project (ISO); null when never. */
+  acknowledgedAt: string | null
+  /** Tasks seen turning failed since then. */
+  failedTaskIds: string[]
+  /** The project's spending went over its budget since then. */
+  budgetCrossed: boolean
 }
 
 export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {

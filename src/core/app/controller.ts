@@ -5,7 +5,7 @@ import type { AppState, ConnectionView, EventChannel, EventContract, Handlers, P
 import { checkPublishHostname } from '../../shared/hostname'
 import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Project } from '../../shared/service'
-import type { Connection, Settings, WatchedProject } from '../../shared/settings'
+import type { Connection, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
 import { isSafeExternalUrl } from '../../shared/url'
 import type { ServiceClient } from '../client/client'
 import { isServiceError, ServiceError } from '../client/errors'
@@ -15,6 +15,7 @@ import { systemClock, type TimerHandle } from '../monitor/clock'
 import { Emitter } from '../monitor/emitter'
 import { createMonitor, type Monitor, type MonitorCycle } from '../monitor/monitor'
 import { SettingsValidationError } from '../settings/store'
+import { createAttentionBook, type AttentionBook } from './attention'
 import { createCoalescer } from './coalesce'
 import { BudgetHold } from '../notify/budget-hold'
 import { decideNotifications, inQuietHours, notificationsPaused, type Notification } from '../notify/policy'
@@ -55,6 +56,8 @@ interface Active {
   client: ServiceClient
   monitor: Monitor
   lastSeen: LatestWriter<Record<string, ProjectSnapshot>>
+  /** Failures and budget crossings of its projects the user has not seen yet. */
+  attention: AttentionBook
   unsubscribe: (() => void)[]
 }
 
@@ -117,6 +120,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
         project: projects.get(watched.projectId) ?? null,
         summary: monitor?.getSummary(watched.projectId) ?? null,
         health: monitor?.getHealth(watched.projectId) ?? { state: 'unknown' },
+        ...(active ? { attention: active.attention.view(watched.projectId) } : {}),
         now,
         tz,
         ...(usages ? { usagesByTask: usages } : {})
@@ -169,6 +173,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     current.lastSeen.write(current.monitor.snapshot())
     current.monitor.dispose()
     await current.lastSeen.settled()
+    await current.attention.settled()
     await current.client.close().catch((e: unknown) => reportError('closing the service client', e))
     projects.clear()
     projectFetches.clear()
@@ -198,9 +203,15 @@ export function createAppController(deps: AppControllerDeps): AppController {
       (state: Record<string, ProjectSnapshot>) => deps.settings.writeLastSeen(connectionId, state),
       (e) => reportError('saving the last seen state', e)
     )
-    const next: Active = { connection, client, monitor, lastSeen, unsubscribe: [] }
+    const attention = createAttentionBook(
+      settings.attention[connectionId] ?? {},
+      (book) => saveAttention(connectionId, book),
+      (e) => reportError('saving what needs attention', e)
+    )
+    const next: Active = { connection, client, monitor, lastSeen, attention, unsubscribe: [] }
     next.unsubscribe.push(
       monitor.on('event', (event) => {
+        attention.take(event)
         events.emit('monitor:event', event)
         changed()
       }),
@@ -216,6 +227,16 @@ export function createAppController(deps: AppControllerDeps): AppController {
     for (const w of watchedOf(settings, connectionId)) fetchProjectOnce(next, w.projectId)
     if (started && online && !suspended) monitor.start()
     changed()
+  }
+
+  async function saveAttention(connectionId: string, book: Record<string, ProjectAttention>): Promise<void> {
+    await updateSettings((draft) => {
+      // Kept for watched projects of a connection that still exists only.
+      const watched = draft.watched[connectionId]
+      if (!watched) return
+      const ids = new Set(watched.map((w) => w.projectId))
+      draft.attention[connectionId] = Object.fromEntries(Object.entries(book).filter(([projectId]) => ids.has(projectId)))
+    })
   }
 
   /** Fills ProjectView.project (and the remembered name) after the first poll of a project. */
@@ -382,7 +403,10 @@ export function createAppController(deps: AppControllerDeps): AppController {
       const list = draft.watched[connectionId]
       if (list) draft.watched[connectionId] = list.filter((w) => w.projectId !== projectId)
     })
-    if (active?.connection.id === connectionId) active.monitor.unwatch(projectId)
+    if (active?.connection.id === connectionId) {
+      active.monitor.unwatch(projectId)
+      active.attention.forget(projectId)
+    }
     projects.delete(projectId)
     changed()
   }
@@ -445,6 +469,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     const saved = await updateSettings((draft) => {
       draft.connections = draft.connections.filter((c) => c.id !== connectionId)
       delete draft.watched[connectionId]
+      delete draft.attention[connectionId]
       if (draft.activeConnectionId === connectionId) draft.activeConnectionId = draft.connections[0]?.id ?? null
     })
     await deps.secrets.delete(connectionId)
@@ -495,6 +520,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
           budgetUsd: null,
           addedAt
         }))
+        delete draft.attention[DEMO_CONNECTION_ID]
         draft.activeConnectionId = DEMO_CONNECTION_ID
       })
       demo = true
@@ -587,7 +613,10 @@ export function createAppController(deps: AppControllerDeps): AppController {
       const current = requireActive()
       current.monitor.focusTask(taskId)
       const projectId = current.monitor.projectOfTask(taskId)
-      if (projectId !== undefined) current.monitor.focusProject(projectId)
+      if (projectId !== undefined) {
+        current.monitor.focusProject(projectId)
+        if (current.attention.acknowledgeTask(projectId, taskId)) changed()
+      }
       return current.monitor.getTaskDetails(taskId)
     },
     'task:focus': async ({ taskId }) => {
@@ -609,6 +638,13 @@ export function createAppController(deps: AppControllerDeps): AppController {
       await requireActive().monitor.pollNow()
     },
     'monitor:pause-notifications': ({ minutes }) => pauseNotifications(minutes),
+    'attention:acknowledge': async ({ projectId }) => {
+      // Nothing watched yet (no connection) is nothing to acknowledge, not an error.
+      if (!active) return
+      const watched = watchedOf(settingsNow(), active.connection.id).map((w) => w.projectId)
+      const seen = projectId === undefined ? watched : watched.filter((id) => id === projectId)
+      if (active.attention.acknowledge(seen, new Date(clock.now()))) changed()
+    },
     'shell:open-external': async ({ url }) => {
       if (!isSafeExternalUrl(url)) throw forbidden('Only http and https links can be opened.')
       await deps.openExternal(url)

@@ -20,6 +20,8 @@ export interface ProjectViewInput {
   /** Minutes east of UTC (or a function of the instant), for "today". */
   tz: TzOffset
   usagesByTask?: UsagesByTask
+  /** What the user has not seen yet (core/app/attention); nothing when absent. */
+  attention?: ProjectView['attention']
 }
 
 export function buildProjectView(input: ProjectViewInput): ProjectView {
@@ -31,7 +33,8 @@ export function buildProjectView(input: ProjectViewInput): ProjectView {
     counts: { running: summary.running, failed: summary.failed, total: summary.total },
     lastActivityAt: summary.lastActivityAt,
     costTodayUsd: summaryCostToday(summary, input.now, input.tz, input.usagesByTask),
-    costTotalUsd: summaryCost(summary, input.usagesByTask).totalUsd
+    costTotalUsd: summaryCost(summary, input.usagesByTask).totalUsd,
+    attention: input.attention ?? { failedTaskIds: [], budgetCrossed: false }
   }
 }
 

@@ -166,6 +166,15 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{}, /minutes/]
     ]
   },
+  'attention:acknowledge': {
+    good: [{}, { projectId: 'p-1' }],
+    bad: [
+      [{ projectId: '' }, /projectId: must not be empty/],
+      [{ projectId: '../x' }, /projectId: may contain only/],
+      [{ projectId: 'p', taskId: 't' }, /Unrecognized key/],
+      [undefined, /expected object/i]
+    ]
+  },
   'shell:open-external': {
     good: [{ url: 'https://example.com/x' }],
     bad: [

@@ -223,6 +223,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   'monitor:pause-notifications': z.strictObject({
     minutes: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1440, 'must be at most 1440 (a day)').nullable()
   }),
+  'attention:acknowledge': z.strictObject({ projectId: idSchema.optional() }),
   'shell:open-external': z.strictObject({ url: webUrl })
 }
 

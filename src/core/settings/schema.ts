@@ -28,7 +28,8 @@ export function defaultSettings(): Settings {
     theme: 'system',
     window: { ...DEFAULT_WINDOW },
     allowBasicTextSecrets: false,
-    shortcutNoticeShown: false
+    shortcutNoticeShown: false,
+    attention: {}
   }
 }
 
@@ -103,6 +104,15 @@ const windowSchema = z.object({
 
 const themeSchema = z.enum(['system', 'light', 'dark'])
 
+const projectAttentionSchema = z.object({
+  acknowledgedAt: z.string().nullable().default(null),
+  failedTaskIds: z.array(z.string()).default(() => []),
+  budgetCrossed: z.boolean().default(false)
+})
+
+/** Per connection id, then per project id. */
+const attentionSchema = z.record(z.string(), z.record(z.string(), projectAttentionSchema))
+
 /** With no active connection named in the file, the first one is active (as addConnection makes it). */
 function withActive<T extends { activeConnectionId?: string | null | undefined; connections: Connection[] }>(
   settings: T
@@ -127,7 +137,8 @@ export function settingsSchemaAt(now: Date) {
       theme: themeSchema.default('system'),
       window: windowSchema.default(() => ({ ...DEFAULT_WINDOW })),
       allowBasicTextSecrets: z.boolean().default(false),
-      shortcutNoticeShown: z.boolean().default(false)
+      shortcutNoticeShown: z.boolean().default(false),
+      attention: attentionSchema.default(() => ({}))
     })
     .transform(withActive)
 }
@@ -257,7 +268,9 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
       })
       .catch(() => ({ ...d.window })),
     allowBasicTextSecrets: z.boolean().catch(false),
-    shortcutNoticeShown: z.boolean().catch(false)
+    shortcutNoticeShown: z.boolean().catch(false),
+    // Losing what was unseen only costs a missed "attention"; never the rest of the file.
+    attention: lenientRecord(lenientRecord(projectAttentionSchema)).optional().transform((a) => a ?? {})
   }).transform((settings): Settings => {
     // An active connection that no longer exists would point the app at nothing.
     const ids = new Set(settings.connections.map((c) => c.id))

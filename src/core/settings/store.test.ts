@@ -93,6 +93,29 @@ describe('openSettings', () => {
   })
 })
 
+describe('attention (what the user has not seen yet)', () => {
+  it('a file written before it existed is valid, with nothing unseen; what is saved is read back', async () => {
+    const { attention: _, ...older } = goodFile()
+    fs.writeFileSync(configPath(), JSON.stringify(older))
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([])
+    expect(store.read().attention).toEqual({})
+    const seen = { acknowledgedAt: NOW.toISOString(), failedTaskIds: ['t1'], budgetCrossed: true }
+    await store.update((draft) => {
+      draft.attention.c1 = { p1: seen }
+    })
+    expect((await openSettings({ dir, now })).read().attention).toEqual({ c1: { p1: seen } })
+  })
+
+  it('a damaged entry loses only itself', async () => {
+    const good = { acknowledgedAt: null, failedTaskIds: ['t1'], budgetCrossed: false }
+    fs.writeFileSync(configPath(), JSON.stringify({ ...goodFile(), attention: { c1: { p1: good, p2: { failedTaskIds: 'x' } }, c2: 7 } }))
+    const store = await openSettings({ dir, now })
+    expect(store.read().attention).toEqual({ c1: { p1: good }, c2: {} })
+    expect(store.read().watched.c1?.map((w) => w.projectId)).toEqual(['p1', 'p2'])
+  })
+})
+
 describe('files that lack keys (older builds, hand edits) are valid, not damaged', () => {
   it('whole missing sections and fields take their defaults: no copy aside, no notice, no rewrite', async () => {
     const text = JSON.stringify({

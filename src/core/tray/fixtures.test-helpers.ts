@@ -1,8 +1,11 @@
 // AppState builders for the tray tests.
 import type { AppState, ProjectView } from '../../shared/ipc'
 
-export function project(id: string, over: Partial<ProjectView> & { running?: number; failed?: number; budgetUsd?: number | null; muted?: boolean } = {}): ProjectView {
-  const { running = 0, failed = 0, budgetUsd = null, muted = false, ...rest } = over
+export function project(
+  id: string,
+  over: Partial<ProjectView> & { running?: number; failed?: number; budgetUsd?: number | null; muted?: boolean; newFailed?: string[]; budgetCrossed?: boolean } = {}
+): ProjectView {
+  const { running = 0, failed = 0, budgetUsd = null, muted = false, newFailed = [], budgetCrossed = false, ...rest } = over
   return {
     watched: { projectId: id, name: `Project ${id}`, muted, budgetUsd, addedAt: '2026-01-01T00:00:00.000Z' },
     project: null,
@@ -11,6 +14,7 @@ export function project(id: string, over: Partial<ProjectView> & { running?: num
     lastActivityAt: null,
     costTodayUsd: 0,
     costTotalUsd: 0,
+    attention: { failedTaskIds: newFailed, budgetCrossed },
     ...rest
   }
 }

@@ -104,7 +104,13 @@ describe('buildTrayMenu', () => {
   })
 
   it('says what the state is on the first line', () => {
-    expect(labels(menu(appState([project('a', { failed: 2, budgetUsd: 0, costTotalUsd: 1 })])))[0]).toBe('2 failed, 1 over budget')
+    expect(labels(menu(appState([project('a', { failed: 2, newFailed: ['t'], budgetUsd: 0, costTotalUsd: 1, budgetCrossed: true })])))[0]).toBe(
+      '1 newly failed, 1 budget crossed'
+    )
+    // Failures already seen are told in the project's line, not as the state.
+    const seen = labels(menu(appState([project('a', { failed: 2 })])))
+    expect(seen[0]).toBe('All quiet')
+    expect(seen).toContain('Project a (2 failed)')
     expect(labels(menu(appState([project('a', { running: 3 })])))[0]).toBe('3 running')
     expect(labels(menu(appState([project('a', { running: 3 })]), {}, false))[0]).toBe('Offline: polling paused')
     expect(labels(menu(appState([project('a')])))[0]).toBe('All quiet')

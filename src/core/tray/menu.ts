@@ -79,7 +79,10 @@ function statusLine(s: TraySummary): string {
     case 'error':
       return s.erroring === 1 ? '1 project cannot be reached' : `${s.erroring} projects cannot be reached`
     case 'attention':
-      return [s.failed > 0 ? `${s.failed} failed` : '', s.overBudget > 0 ? `${s.overBudget} over budget` : '']
+      return [
+        s.newFailed > 0 ? `${s.newFailed} newly failed` : '',
+        s.budgetsCrossed > 0 ? `${s.budgetsCrossed} ${s.budgetsCrossed === 1 ? 'budget' : 'budgets'} crossed` : ''
+      ]
         .filter(Boolean)
         .join(', ')
     case 'running':

@@ -21,37 +21,49 @@ describe('summariseTray', () => {
     expect(s.running).toBe(3)
   })
 
-  it('asks for attention when a task failed', () => {
-    const s = summariseTray(appState([project('a', { running: 1 }), project('b', { failed: 1 })]), true)
+  it('asks for attention when a task failed since the user last looked', () => {
+    const s = summariseTray(appState([project('a', { running: 1 }), project('b', { failed: 2, newFailed: ['t1'] })]), true)
     expect(s.state).toBe('attention')
-    expect(s.failed).toBe(1)
+    expect(s.failed).toBe(2)
+    expect(s.newFailed).toBe(1)
   })
 
-  it('asks for attention when a budget was crossed, not when it is only reached', () => {
-    const over = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1.01 })]), true)
-    expect(over.state).toBe('attention')
-    expect(over.overBudget).toBe(1)
+  it('does not ask for attention for failures the user has seen: they stay as information', () => {
+    const s = summariseTray(appState([project('a', { running: 1 }), project('b', { failed: 3 })]), true)
+    expect(s.state).toBe('running')
+    expect(s.failed).toBe(3)
+    expect(s.newFailed).toBe(0)
+    expect(summariseTray(appState([project('b', { failed: 3 })]), true).state).toBe('idle')
+  })
+
+  it('asks for attention when a budget was newly crossed, not for one over budget already seen', () => {
+    const crossed = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1.01, budgetCrossed: true })]), true)
+    expect(crossed.state).toBe('attention')
+    expect(crossed).toMatchObject({ overBudget: 1, budgetsCrossed: 1 })
+    const seen = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1.01 })]), true)
+    expect(seen.state).toBe('idle')
+    expect(seen).toMatchObject({ overBudget: 1, budgetsCrossed: 0 })
     const at = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1 })]), true)
-    expect(at.state).toBe('idle')
-    const none = summariseTray(appState([project('a', { budgetUsd: null, costTotalUsd: 99 })]), true)
-    expect(none.state).toBe('idle')
+    expect(at.overBudget).toBe(0)
   })
 
   it('lets a muted project run without asking for attention', () => {
-    const s = summariseTray(appState([project('a', { muted: true, failed: 3, running: 1, budgetUsd: 0, costTotalUsd: 5 })]), true)
+    const s = summariseTray(
+      appState([project('a', { muted: true, failed: 3, newFailed: ['t1'], budgetCrossed: true, running: 1, budgetUsd: 0, costTotalUsd: 5 })]),
+      true
+    )
     expect(s.state).toBe('running')
-    expect(s.failed).toBe(0)
-    expect(s.overBudget).toBe(0)
+    expect(s).toMatchObject({ failed: 0, overBudget: 0, newFailed: 0, budgetsCrossed: 0 })
   })
 
   it('shows an error over attention and running', () => {
-    const s = summariseTray(appState([project('a', { failed: 1, running: 1 }), project('b', { health: error })]), true)
+    const s = summariseTray(appState([project('a', { failed: 1, newFailed: ['t'], running: 1 }), project('b', { health: error })]), true)
     expect(s.state).toBe('error')
     expect(s.erroring).toBe(1)
   })
 
   it('shows offline over everything', () => {
-    const s = summariseTray(appState([project('a', { failed: 1, running: 1 }), project('b', { health: error })]), false)
+    const s = summariseTray(appState([project('a', { failed: 1, newFailed: ['t'], running: 1 }), project('b', { health: error })]), false)
     expect(s.state).toBe('offline')
   })
 

@@ -6,8 +6,8 @@ export type TrayState = 'idle' | 'running' | 'attention' | 'offline' | 'error'
 
 /**
  * Highest first. Offline explains any errors behind it, so it wins; an error means what we
- * know is stale, so it beats what that stale knowledge says; a failure or a crossed budget
- * needs the user, a running task only needs patience.
+ * know is stale, so it beats what that stale knowledge says; a new failure or a newly crossed
+ * budget needs the user, a running task only needs patience.
  */
 export const TRAY_STATE_PRIORITY: readonly TrayState[] = ['offline', 'error', 'attention', 'running', 'idle']
 
@@ -16,9 +16,14 @@ export interface TraySummary {
   /** Watched projects of the active connection. */
   projects: number
   running: number
+  /** Failed tasks, old and new: information, not a call for attention. */
   failed: number
-  /** Projects whose total cost went past their budget. */
+  /** Projects whose total cost went past their budget (information too). */
   overBudget: number
+  /** Tasks seen failing since the user last looked: these ask for attention. */
+  newFailed: number
+  /** Projects whose budget was crossed since the user last looked: these ask too. */
+  budgetsCrossed: number
   /** Projects whose last poll failed. */
   erroring: number
   notificationsPaused: boolean
@@ -33,6 +38,8 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
   let running = 0
   let failed = 0
   let overBudget = 0
+  let newFailed = 0
+  let budgetsCrossed = 0
   let erroring = 0
   for (const p of app.projects) {
     running += p.counts.running
@@ -40,13 +47,16 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
     if (!p.watched.muted) {
       failed += p.counts.failed
       if (isOverBudget(p.watched.budgetUsd, p.costTotalUsd)) overBudget += 1
+      newFailed += p.attention.failedTaskIds.length
+      if (p.attention.budgetCrossed) budgetsCrossed += 1
     }
     if (p.health.state === 'error') erroring += 1
   }
   const candidates: TrayState[] = ['idle']
   if (!online) candidates.push('offline')
   if (erroring > 0) candidates.push('error')
-  if (failed > 0 || overBudget > 0) candidates.push('attention')
+  // Only what is new asks: an old failure the user has seen must not pin the icon for good.
+  if (newFailed > 0 || budgetsCrossed > 0) candidates.push('attention')
   if (running > 0) candidates.push('running')
   return {
     state: highest(candidates),
@@ -54,6 +64,8 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
     running,
     failed,
     overBudget,
+    newFailed,
+    budgetsCrossed,
     erroring,
     notificationsPaused: app.monitor.notificationsPausedUntil !== null
   }
