@@ -1,0 +1,166 @@
+// The settings screen: every field saves itself on change (read back through settings:get, and
+// after a reload), invalid values are refused inline and leave the saved value alone, and the
+// theme really changes the page.
+import type { Locator, Page } from '@playwright/test'
+import type { NotifiableTransition } from '../src/shared/settings'
+import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
+import { expect, test } from './support/fixtures'
+
+test.use({ colorScheme: 'light' })
+
+test.beforeEach(async ({ app, host }) => {
+  await connect(app, host)
+  await openHash(app, '#/settings')
+  await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
+})
+
+const settings = (app: Page) => invoke(app, 'settings:get')
+
+/** The status line says the last change was saved. */
+async function expectSaved(app: Page): Promise<void> {
+  await expect(app.getByTestId('settings-status')).toContainText('Saved')
+}
+
+/** Types a value and leaves the field, as a person does (that is when a field saves). */
+async function enter(field: Locator, value: string): Promise<void> {
+  await field.fill(value)
+  await field.blur()
+}
+
+test('each notification transition toggles on its own and is kept', async ({ app }) => {
+  const labels: [NotifiableTransition, string][] = [
+    ['started', 'A task starts'],
+    ['completed', 'A task completes'],
+    ['failed', 'A task fails'],
+    ['cancelled', 'A task is cancelled']
+  ]
+  const status = app.getByTestId('settings-status')
+  await expect(status).toHaveAttribute('aria-live', 'polite')
+  for (const [transition, label] of labels) {
+    const before = (await settings(app)).notifications.transitions
+    const box = app.getByRole('checkbox', { name: label })
+    await expect(box).toBeChecked({ checked: before[transition] })
+    await box.setChecked(!before[transition])
+    await expectSaved(app)
+    await expect.poll(async () => (await settings(app)).notifications.transitions).toEqual({ ...before, [transition]: !before[transition] })
+  }
+  // Kept: a fresh page shows what was saved.
+  const saved = (await settings(app)).notifications.transitions
+  await app.reload()
+  await openHash(app, '#/settings')
+  for (const [transition, label] of labels) {
+    await expect(app.getByRole('checkbox', { name: label })).toBeChecked({ checked: saved[transition] })
+  }
+})
+
+test('quiet hours: on, start and end saved as typed, an invalid time refused and not saved', async ({ app }) => {
+  await app.getByRole('checkbox', { name: 'No notifications during quiet hours' }).check()
+  await expectSaved(app)
+  await expect.poll(async () => (await settings(app)).notifications.quietHours.enabled).toBe(true)
+
+  await enter(app.getByLabel('From'), '23:15')
+  await expect.poll(async () => (await settings(app)).notifications.quietHours.start).toBe('23:15')
+  await enter(app.getByLabel('Until'), '06:45')
+  await expect.poll(async () => (await settings(app)).notifications.quietHours.end).toBe('06:45')
+  await expectSaved(app)
+
+  // An emptied time is not a time: said next to the field, and the saved one stays.
+  const start = app.getByLabel('From')
+  await enter(start, '')
+  await expect(app.locator('#quiet-start-error')).toHaveText('Enter a time like 22:00. Not saved.')
+  await expect(start).toHaveAttribute('aria-invalid', 'true')
+  await expect(app.getByTestId('settings-status')).toContainText('Not saved')
+  await expectNoSeriousViolations(app, 'settings with an invalid field')
+  expect((await settings(app)).notifications.quietHours).toEqual({ enabled: true, start: '23:15', end: '06:45' })
+
+  await enter(start, '21:30')
+  await expect(app.locator('#quiet-start-error')).toHaveCount(0)
+  await expect.poll(async () => (await settings(app)).notifications.quietHours.start).toBe('21:30')
+})
+
+test('sound and launch at login are saved as toggled', async ({ app }) => {
+  const sound = app.getByRole('checkbox', { name: 'Play a sound' })
+  const before = (await settings(app)).notifications.sound
+  await sound.setChecked(!before)
+  await expectSaved(app)
+  await expect.poll(async () => (await settings(app)).notifications.sound).toBe(!before)
+
+  const login = app.getByRole('checkbox', { name: 'Launch Agent Tray when I log in' })
+  await expect(login).not.toBeChecked()
+  await login.check()
+  await expect.poll(async () => (await settings(app)).launchAtLogin).toBe(true)
+  await login.uncheck()
+  await expect.poll(async () => (await settings(app)).launchAtLogin).toBe(false)
+})
+
+test('polling intervals: within bounds saved, outside them refused inline', async ({ app }) => {
+  const active = app.getByLabel('While a task runs (seconds)')
+  const idle = app.getByLabel('When all tasks have ended (seconds)')
+  const before = (await settings(app)).polling
+
+  for (const value of ['4', '86401', '']) {
+    await enter(idle, value)
+    await expect(app.locator('#poll-idle-error')).toContainText('from 5 to 86400')
+    await expect(idle).toHaveAttribute('aria-invalid', 'true')
+    await expect(app.getByTestId('settings-status')).toContainText('Not saved')
+  }
+  expect((await settings(app)).polling).toEqual(before)
+  await enter(idle, '120')
+  await expect(app.locator('#poll-idle-error')).toHaveCount(0)
+  await expect.poll(async () => (await settings(app)).polling.idleIntervalMs).toBe(120_000)
+  await expectSaved(app)
+
+  for (const value of ['3601', '1.5', '']) {
+    await enter(active, value)
+    await expect(app.locator('#poll-active-error')).toContainText('from 2 to 3600')
+  }
+  // Longer than when all tasks have ended: refused too.
+  await enter(active, '200')
+  await expect(app.locator('#poll-active-error')).toContainText('cannot be shorter')
+  expect((await settings(app)).polling).toEqual({ ...before, idleIntervalMs: 120_000 })
+
+  await enter(active, '10')
+  await expect(app.locator('#poll-active-error')).toHaveCount(0)
+  await expect.poll(async () => (await settings(app)).polling).toEqual({ ...before, activeIntervalMs: 10_000, idleIntervalMs: 120_000 })
+})
+
+test('theme: light and dark set data-theme and the background; system follows the OS', async ({ app }) => {
+  const theme = app.getByLabel('Theme')
+  const html = app.locator('html')
+  const background = () => app.evaluate(() => getComputedStyle(document.body).backgroundColor)
+
+  await theme.selectOption('dark')
+  await expect(html).toHaveAttribute('data-theme', 'dark')
+  await expect.poll(background).toBe('rgb(21, 24, 28)')
+  expect((await settings(app)).theme).toBe('dark')
+
+  await theme.selectOption('light')
+  await expect(html).toHaveAttribute('data-theme', 'light')
+  await expect.poll(background).toBe('rgb(255, 255, 255)')
+  expect((await settings(app)).theme).toBe('light')
+
+  await app.emulateMedia({ colorScheme: 'dark' })
+  await theme.selectOption('system')
+  await expect(html).not.toHaveAttribute('data-theme')
+  await expect.poll(background).toBe('rgb(21, 24, 28)')
+  expect((await settings(app)).theme).toBe('system')
+})
+
+test('the basic_text key store is allowed only when ticked, with its warning beside it', async ({ app }) => {
+  const allow = app.getByRole('checkbox', { name: /Allow the weak file store/ })
+  await expect(allow).not.toBeChecked()
+  expect((await settings(app)).allowBasicTextSecrets).toBe(false)
+  await expect(app.locator('#basic-text-warning')).toContainText('anyone with your files can read it')
+  await expect(app.locator('#basic-text-warning')).toContainText('Takes effect at the next start')
+  await expect(allow).toHaveAttribute('aria-describedby', 'basic-text-warning')
+
+  await allow.check()
+  await expectSaved(app)
+  await expect.poll(async () => (await settings(app)).allowBasicTextSecrets).toBe(true)
+  await app.reload()
+  await openHash(app, '#/settings')
+  await expect(app.getByRole('checkbox', { name: /Allow the weak file store/ })).toBeChecked()
+
+  await app.getByRole('checkbox', { name: /Allow the weak file store/ }).uncheck()
+  await expect.poll(async () => (await settings(app)).allowBasicTextSecrets).toBe(false)
+})
