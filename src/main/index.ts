@@ -17,12 +17,11 @@ import { openSettings, settingsConfOptions } from '../core/settings/store'
 import type { TrayAction } from '../core/tray/menu'
 import type { TrayTasks } from '../core/tray/tasks'
 import { applyMonitorEvent, keepWatched, tasksOf } from '../core/tray/tasks'
-import { EVENT_CHANNELS } from '../shared/ipc'
 import { isSafeExternalUrl } from '../shared/url'
 import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol'
 import { createDemoRunner } from './demo'
-import { registerIpcHandlers } from './ipc'
+import { forwardEvents, registerIpcHandlers } from './ipc'
 import type { SecondInstanceData } from './launch'
 import { isDemoLaunch, secondLaunchWantsDemo } from './launch'
 import { wireLifecycle } from './lifecycle'
@@ -207,9 +206,7 @@ async function start(): Promise<void> {
   // Events: every channel to the window; some also move the tray or open the window. The window
   // opens first on 'navigate:task' (registered before the forwarding), and gets it once loaded.
   ctl.on('navigate:task', () => windows.show())
-  for (const channel of EVENT_CHANNELS) {
-    ctl.on(channel, (payload) => windows.send(channel, payload))
-  }
+  forwardEvents(ctl, windows)
   ctl.on('app:state', (state) => {
     if (state.activeConnectionId) {
       tasks = keepWatched(tasks, state.activeConnectionId, state.projects.map((p) => p.watched.projectId))

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { dispatch } from '../core/app/dispatch'
-import type { Handlers, InvokeChannel } from '../shared/ipc'
-import { INVOKE_CHANNELS } from '../shared/ipc'
+import type { EventChannel, EventContract, Handlers, InvokeChannel } from '../shared/ipc'
+import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../shared/ipc'
+import { Emitter } from '../core/monitor/emitter'
 import type { IpcMainLike, InvokeEventLike } from './ipc'
-import { registerIpcHandlers } from './ipc'
+import { forwardEvents, registerIpcHandlers } from './ipc'
 import type { FrameLike } from './sender'
 import { isTrustedFrame } from './sender'
 
@@ -114,5 +115,25 @@ describe('registerIpcHandlers', () => {
     const r = await ipcMain.handlers.get('monitor:poll-now')!({ senderFrame: ourFrame })
     expect(r).toEqual({ ok: false, error: { kind: 'internal', message: 'Something went wrong in the app.' } })
     expect(logs.join('')).not.toContain('sk-secret')
+  })
+})
+
+describe('forwardEvents', () => {
+  it('sends every event channel to the window, in order, until unsubscribed', () => {
+    const source = new Emitter<EventContract>()
+    const sent: [EventChannel, unknown][] = []
+    const off = forwardEvents({ on: (channel, listener) => source.on(channel, listener) }, { send: (channel, payload) => sent.push([channel, payload]) })
+    source.emit('navigate:task', { projectId: 'p', taskId: 't' })
+    source.emit('navigate:settings', {})
+    expect(sent).toEqual([
+      ['navigate:task', { projectId: 'p', taskId: 't' }],
+      ['navigate:settings', {}]
+    ])
+    sent.length = 0
+    for (const channel of EVENT_CHANNELS) source.emit(channel, { channel } as never)
+    expect(sent.map(([channel]) => channel)).toEqual([...EVENT_CHANNELS])
+    off()
+    source.emit('app:state', {} as never)
+    expect(sent).toHaveLength(EVENT_CHANNELS.length)
   })
 })

@@ -2,7 +2,7 @@
 // controller's dispatch, which validates it. Takes an ipcMain-like object so the registration
 // itself is tested without Electron.
 import type { EventChannel, EventContract, InvokeChannel, IpcResult } from '../shared/ipc'
-import { INVOKE_CHANNELS } from '../shared/ipc'
+import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../shared/ipc'
 import type { FrameLike } from './sender'
 
 export interface InvokeEventLike {
@@ -63,4 +63,17 @@ function describeFrame(frame: FrameLike | null): string {
 /** The one way main sends an event to the window: typed by the contract. */
 export interface EventTarget {
   send<E extends EventChannel>(channel: E, payload: EventContract[E]): void
+}
+
+/** What the window's events come from: the controller. */
+export interface EventSourceLike {
+  on<E extends EventChannel>(channel: E, listener: (payload: EventContract[E]) => void): () => void
+}
+
+/** Sends every event channel of the contract from `source` to the window; returns the unsubscribe. */
+export function forwardEvents(source: EventSourceLike, target: EventTarget): () => void {
+  const offs = EVENT_CHANNELS.map((channel) => source.on(channel, (payload) => target.send(channel, payload)))
+  return () => {
+    for (const off of offs) off()
+  }
 }
