@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FaultRule } from '../src/service'
-import { connect, invoke, openHash } from './window.helpers'
+import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
 import type { Page } from '@playwright/test'
 import type { TestHost } from './host'
@@ -16,6 +16,28 @@ async function watchedProject(app: Page, host: TestHost, name: string): Promise<
   return project.id
 }
 
+/**
+ * A project the service refuses: its actions are off, its details folded and marked as last
+ * seen, and the server's own words wait behind a disclosure.
+ */
+async function expectProjectRefused(app: Page): Promise<void> {
+  const actions = app.getByTestId('project-actions')
+  for (const name of ['Open the agent interface', 'Edit', 'Publish']) {
+    await expect(actions.getByRole('button', { name, exact: true })).toBeDisabled()
+  }
+  await expect(actions.getByRole('button', { name: 'Open the agent interface' })).not.toHaveClass(/primary/)
+  await expect(app.getByTestId('stale-note')).toBeVisible()
+  await expect(app.locator('details.card')).not.toHaveAttribute('open')
+  const disclosure = app.locator('[role="alert"] details.detail').first()
+  await expect(disclosure.locator('summary')).toHaveText('Details from the server')
+  const raw = disclosure.locator('p')
+  await expect(raw).toBeHidden()
+  await disclosure.locator('summary').click()
+  await expect(raw).toBeVisible()
+  await expect(raw).toContainText('Server said:')
+  await expect(raw).toHaveCSS('font-family', await app.locator('body').evaluate((b) => getComputedStyle(b).fontFamily))
+}
+
 function faultOn(host: TestHost, projectId: string, rule: FaultRule): void {
   host.service.control.setFaults({ rules: [{ ...rule, pathPrefix: `/projects/${projectId}` }] })
 }
@@ -24,11 +46,15 @@ test('loading, then empty', async ({ app, host }) => {
   await connect(app, host)
   // Not watched: nothing cached, so the window waits for the (slowed) service itself.
   const project = host.service.control.createProject({ name: 'Quiet project' })
-  faultOn(host, project.id, { kind: 'latency', ms: 1_500 })
+  faultOn(host, project.id, { kind: 'latency', ms: 4_000 })
   await openHash(app, `#/projects/${project.id}`)
   await expect(app.getByText('Loading the project…')).toBeVisible()
-  await expect(app.getByRole('heading', { name: 'Quiet project', level: 1 })).toBeVisible()
+  await expectNoSeriousViolations(app, 'loading')
+  // Still loading after axe ran: what was checked was the loading state.
+  await expect(app.getByText('Loading the project…')).toBeVisible()
+  await expect(app.getByRole('heading', { name: 'Quiet project', level: 1 })).toBeVisible({ timeout: 15_000 })
   await expect(app.getByText('This project has no tasks yet.')).toBeVisible()
+  await expectNoSeriousViolations(app, 'empty')
   await expect(app.getByRole('button', { name: 'Watch', exact: true })).toBeVisible()
 })
 
@@ -39,6 +65,7 @@ test('offline: a plain message, and a retry that works once the service is back'
   const alert = app.locator('[data-error-kind="network"]').first()
   await expect(alert).toContainText('Offline: the service cannot be reached', { timeout: 20_000 })
   await expect(app.locator('header')).toContainText('Offline', { timeout: 20_000 })
+  await expectNoSeriousViolations(app, 'offline')
   host.service.control.clearFaults()
   await alert.getByRole('button', { name: 'Try again' }).click()
   await expect(app.getByRole('heading', { name: 'Far away', level: 1 })).toBeVisible()
@@ -50,6 +77,8 @@ test('rejected key: the way forward is fixing the key in Settings', async ({ app
   await openHash(app, `#/projects/${id}`)
   const alert = app.locator('[data-error-kind="auth"]').first()
   await expect(alert).toContainText('The API key was rejected')
+  await expectProjectRefused(app)
+  await expectNoSeriousViolations(app, 'key rejected')
   await alert.getByRole('button', { name: 'Fix the key in Settings' }).click()
   await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
   await app.getByRole('button', { name: 'Edit Reference' }).click()
@@ -62,6 +91,8 @@ test('project gone: stop watching it from the message', async ({ app, host }) =>
   await openHash(app, `#/projects/${id}`)
   const alert = app.locator('[data-error-kind="not_found"]').first()
   await expect(alert).toContainText('This project is gone')
+  await expectProjectRefused(app)
+  await expectNoSeriousViolations(app, 'project gone')
   await alert.getByRole('button', { name: 'Stop watching this project' }).click()
   await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
   await expect(app.locator(`[data-project-id="${id}"]`)).toHaveCount(0)
@@ -74,6 +105,7 @@ test('project gone, as the projects list shows it', async ({ app, host }) => {
   await invoke(app, 'monitor:poll-now')
   const card = app.locator(`[data-project-id="${id}"]`)
   await expect(card.locator('[data-error-kind="not_found"]')).toContainText('This project is gone', { timeout: 15_000 })
+  await expectNoSeriousViolations(app, 'project gone, in the list')
   await card.getByRole('button', { name: 'Stop watching this project' }).click()
   await expect(card).toHaveCount(0)
 })
@@ -86,6 +118,7 @@ test('rate limited: says how long to wait', async ({ app, host }) => {
   await expect(alert).toContainText('Too many requests')
   await expect(alert).toContainText('wait 2 minutes')
   await expect(alert).toContainText('You can try again after')
+  await expectNoSeriousViolations(app, 'rate limited')
   host.service.control.clearFaults()
   await alert.getByRole('button', { name: 'Try again' }).click()
   await expect(app.getByRole('heading', { name: 'Busy', level: 1 })).toBeVisible()
@@ -98,6 +131,7 @@ test('invalid server response: named plainly, with a retry', async ({ app, host 
   const alert = app.locator('[data-error-kind="invalid_response"]').first()
   await expect(alert).toContainText('The service sent an answer Agent Tray cannot read')
   await expect(alert.getByRole('button', { name: 'Open Settings' })).toBeVisible()
+  await expectNoSeriousViolations(app, 'invalid response')
   host.service.control.clearFaults()
   await alert.getByRole('button', { name: 'Try again' }).click()
   await expect(app.getByRole('heading', { name: 'Garbled', level: 1 })).toBeVisible()
@@ -108,6 +142,7 @@ test('a gone task offers the way back to its project', async ({ app, host }) => 
   await openHash(app, `#/projects/${id}/tasks/not-a-task`)
   const alert = app.locator('[data-error-kind="not_found"]').first()
   await expect(alert).toContainText('This task is gone')
+  await expectNoSeriousViolations(app, 'task gone')
   await alert.getByRole('button', { name: 'Back to the project' }).click()
   await expect(app.getByRole('heading', { name: 'Has no such task', level: 1 })).toBeVisible()
 })
