@@ -1,4 +1,4 @@
-import { connect, invoke, openHash } from './window.helpers'
+import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
 
 test.beforeEach(async ({ app, host }) => {
@@ -113,6 +113,25 @@ test('a project opens its agent interface through the shell', async ({ app, host
   await expect.poll(() => host.records.opened).toEqual([project.prebuilt_url])
 })
 
+test('the return URL opens through the shell; one that is not http(s) is only shown', async ({ app, host }) => {
+  const url = 'https://client.example.com/projects/back?from=agent'
+  const project = host.service.control.createProject({ name: 'Comes back', return_url: url })
+  await invoke(app, 'project:watch', { projectId: project.id })
+  await openHash(app, `#/projects/${project.id}`)
+  await app.getByRole('button', { name: url }).click()
+  await expect.poll(() => host.records.opened).toEqual([url])
+  await expect(app.getByTestId('announcer')).toContainText('Opened the return URL')
+
+  const odd = host.service.control.createProject({ name: 'Odd return', return_url: 'ftp://files.example.com/drop' })
+  await invoke(app, 'project:watch', { projectId: odd.id })
+  await openHash(app, `#/projects/${odd.id}`)
+  await expect(app.getByRole('heading', { name: 'Odd return', level: 1 })).toBeVisible()
+  await expect(app.locator('dl.details')).toContainText('ftp://files.example.com/drop')
+  await expect(app.getByTestId('return-url-note')).toContainText('not an http or https address')
+  await expect(app.getByRole('button', { name: 'ftp://files.example.com/drop' })).toHaveCount(0)
+  expect(host.records.opened).toEqual([url])
+})
+
 test('publish: the sub-domain is checked as it is typed, success lists the messages', async ({ app, host }) => {
   const project = host.service.control.createProject({ name: 'To publish' })
   await invoke(app, 'project:watch', { projectId: project.id })
@@ -134,6 +153,7 @@ test('publish: the sub-domain is checked as it is typed, success lists the messa
   const result = app.locator('[data-publish-status="success"]')
   await expect(result).toContainText('Published')
   await expect(result.locator('li')).toContainText([`https://my-shop.${host.service.publishingDomain}`])
+  await expectNoSeriousViolations(app, 'publish succeeded')
 })
 
 test('publish: a sub-domain another project holds fails with the service’s message', async ({ app, host }) => {
@@ -150,4 +170,5 @@ test('publish: a sub-domain another project holds fails with the service’s mes
   await expect(result).toHaveAttribute('role', 'alert')
   await expect(result).toContainText('Publishing failed')
   await expect(result.locator('li')).toContainText(['already taken'])
+  await expectNoSeriousViolations(app, 'publish failed')
 })
