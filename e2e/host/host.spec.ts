@@ -1,7 +1,23 @@
 // The test host itself: the transport must be as strict as Electron's would be, or specs prove
 // less than they seem to.
-import { INVOKE_CHANNELS } from '../../src/shared/ipc'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { registerIpcHandlers, type IpcMainLike } from '../../src/main/ipc'
+import { INVOKE_CHANNELS, type IpcResult } from '../../src/shared/ipc'
 import { expect, recordEvents, test, type HostWindow } from '../support/fixtures'
+
+/** What the Electron main process answers a window that is not ours (src/main/ipc.ts itself). */
+async function mainProcessRefusal(): Promise<unknown> {
+  let listener: Parameters<IpcMainLike['handle']>[1] | undefined
+  registerIpcHandlers({
+    ipcMain: { handle: (channel, l) => void (channel === 'settings:update' && (listener = l)), removeHandler: () => undefined },
+    dispatch: async (): Promise<IpcResult<unknown>> => ({ ok: true, value: undefined }),
+    isTrusted: () => false,
+    log: () => undefined
+  })
+  if (!listener) throw new Error('settings:update was not registered')
+  return listener({ senderFrame: { url: 'https://evil.example/', processId: 9, routingId: 9 } }, { theme: 'dark' })
+}
 
 test('serves the page with the bridge before the first script', async ({ host, request }) => {
   const html = await (await request.get(host.url)).text()
@@ -19,8 +35,10 @@ test('window.agentTray has one function per invoke channel, and on()', async ({ 
 })
 
 test('invoke refuses unknown channels, bad JSON, other methods and huge bodies', async ({ host, request }) => {
+  // As Electron: nobody handles that channel (the preload could not even name it).
   const unknown = await request.post(`${host.url}__ipc/invoke/project:delete`, { data: {} })
-  expect(await unknown.json()).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringContaining('Unknown channel') } })
+  expect(unknown.status()).toBe(404)
+  expect(await unknown.json()).toEqual({ error: "No handler registered for 'project:delete'" })
   const notJson = await request.post(`${host.url}__ipc/invoke/project:get`, { data: Buffer.from('{nope'), headers: { 'content-type': 'application/json' } })
   expect(await notJson.json()).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: 'The request is not JSON.' } })
   expect((await request.get(`${host.url}__ipc/invoke/app:get-state`)).status()).toBe(405)
@@ -92,4 +110,81 @@ test('opens only http(s) links', async ({ app, host }) => {
   })
   expect(results.map((r) => r.ok)).toEqual([true, false, false])
   expect(host.records.opened).toEqual(['https://example.com/x'])
+})
+
+test('invoke from another origin, or without one, gets the main process’s own refusal and changes nothing', async ({ host, request, playwright }) => {
+  const refusal = await mainProcessRefusal()
+  expect(refusal).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
+  const foreign = await request.post(`${host.url}__ipc/invoke/settings:update`, { data: { theme: 'dark' }, headers: { origin: 'http://evil.test' } })
+  expect(await foreign.json()).toEqual(refusal)
+  const bare = await playwright.request.newContext()
+  try {
+    const none = await bare.post(`${host.url}__ipc/invoke/settings:update`, { data: { theme: 'dark' } })
+    expect(await none.json()).toEqual(refusal)
+    const control = await bare.post(`${host.url}__host/control/create-project`, { data: { name: 'Planted' } })
+    expect(control.status()).toBe(403)
+  } finally {
+    await bare.dispose()
+  }
+  expect((await host.controller.handlers['settings:get']()).theme).toBe('system')
+  expect(host.service.control.listProjects().some((p) => p.name === 'Planted')).toBe(false)
+  expect(host.log).toEqual([
+    'ipc: refused settings:update from http://evil.test',
+    'ipc: refused settings:update from an unknown frame',
+    'host: refused POST create-project from a request without an Origin'
+  ])
+  // The host's own origin, as the page sends it, still works.
+  const own = await request.post(`${host.url}__ipc/invoke/settings:update`, { data: { theme: 'dark' } })
+  expect(await own.json()).toMatchObject({ ok: true, value: { theme: 'dark' } })
+})
+
+test('invoke and control bodies must be application/json (415), the kind a foreign page cannot send unasked', async ({ host, request }) => {
+  const text = await request.post(`${host.url}__ipc/invoke/settings:update`, {
+    data: JSON.stringify({ theme: 'dark' }),
+    headers: { 'content-type': 'text/plain' }
+  })
+  expect(text.status()).toBe(415)
+  const form = await request.post(`${host.url}__host/control/create-project`, { form: { name: 'Planted' } })
+  expect(form.status()).toBe(415)
+  expect((await host.controller.handlers['settings:get']()).theme).toBe('system')
+  expect(host.service.control.listProjects().some((p) => p.name === 'Planted')).toBe(false)
+})
+
+test('a page on another loopback origin cannot drive the host', async ({ host, page }) => {
+  const evil = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    res.end('<!doctype html><title>elsewhere</title>')
+  })
+  await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', () => resolve()))
+  try {
+    const evilOrigin = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`
+    await page.goto(`${evilOrigin}/`)
+    const outcomes = await page.evaluate(async (hostUrl) => {
+      const tries: [string, RequestInit][] = [
+        // "Simple" requests: sent without a preflight, their answer unreadable.
+        [`${hostUrl}__ipc/invoke/settings:update`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"theme":"dark"}' }],
+        [`${hostUrl}__host/control/create-project`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"name":"Planted"}' }],
+        [`${hostUrl}__host/control/create-project`, { method: 'POST', mode: 'no-cors' }],
+        // JSON needs a preflight, which the host never grants.
+        [`${hostUrl}__ipc/invoke/settings:update`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"theme":"dark"}' }]
+      ]
+      const out: string[] = []
+      for (const [url, init] of tries) {
+        try {
+          out.push((await fetch(url, init)).type)
+        } catch {
+          out.push('refused')
+        }
+      }
+      return out
+    }, host.url)
+    expect(outcomes).toEqual(['opaque', 'opaque', 'opaque', 'refused'])
+    expect((await host.controller.handlers['settings:get']()).theme).toBe('system')
+    expect(host.service.control.listProjects().some((p) => p.name === 'Planted')).toBe(false)
+    expect(host.service.control.listProjects()).toHaveLength(0)
+    expect(host.log).toContain(`host: refused POST create-project from ${evilOrigin}`)
+  } finally {
+    evil.closeAllConnections()
+    await new Promise<void>((resolve) => evil.close(() => resolve()))
+  }
 })

@@ -47,6 +47,8 @@ export interface TestHost {
   records: HostRecords
   /** Errors that reached the user as 'internal' (a test may assert there were none). */
   internalErrors: unknown[]
+  /** What main would have logged, e.g. a request refused by the sender check. */
+  log: string[]
   close(): Promise<void>
 }
 
@@ -71,6 +73,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
 
   const records: HostRecords = { notifications: [], opened: [] }
   const internalErrors: unknown[] = []
+  const log: string[] = []
   const controller = createAppController({
     settings,
     secrets: createSessionSecretStore('Keys are kept in memory by the test host.'),
@@ -101,7 +104,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     controller,
     service,
     records,
-    onInternalError: (channel, error) => internalErrors.push({ channel, error })
+    onInternalError: (channel, error) => internalErrors.push({ channel, error }),
+    log: (message) => log.push(message)
   })
   if (options.demo) await controller.handlers['demo:start']()
 
@@ -114,6 +118,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     settingsDir,
     records,
     internalErrors,
+    log,
     async close() {
       if (closed) return
       closed = true

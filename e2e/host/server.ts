@@ -1,12 +1,17 @@
 // The host's HTTP server on loopback: the renderer's files, the IPC transport (invoke over POST,
-// events over Server-Sent Events), the bridge script, and the test control routes.
+// events over Server-Sent Events), the bridge script, and the test control routes. Invoke goes
+// through main's own registerIpcHandlers and sender check (ipc-over-http.ts), events through main's
+// forwardEvents: only the transport is the host's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dispatch, type AppController } from '../../src/core/app'
-import { EVENT_CHANNELS, type EventChannel } from '../../src/shared/ipc'
+import { forwardEvents, registerIpcHandlers } from '../../src/main/ipc'
+import { isTrustedFrame } from '../../src/main/sender'
+import type { EventChannel } from '../../src/shared/ipc'
 import type { ReferenceService } from '../../src/service'
 import { bridgeScript } from './bridge-script'
 import { handleControl, type HostRecords } from './control-routes'
+import { createHttpIpcMain, hostMainFrame } from './ipc-over-http'
 import { staticFile } from './static-files'
 
 const MAX_BODY_BYTES = 1024 * 1024
@@ -20,6 +25,12 @@ export interface HostServer {
 }
 
 class BodyTooLarge extends Error {}
+
+/** A body must say it is JSON: a cross-origin page can send text/plain or a form without asking (no preflight), never JSON. */
+function isJson(req: IncomingMessage): boolean {
+  const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
+  return type === 'application/json'
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = []
@@ -45,22 +56,37 @@ export async function startHostServer(options: {
   service: ReferenceService
   records: HostRecords
   onInternalError: (channel: string, error: unknown) => void
+  /** What main would log (e.g. a refused sender). */
+  log: (message: string) => void
 }): Promise<HostServer> {
   const { controller } = options
   const streams = new Set<ServerResponse>()
-  const broadcast = (channel: EventChannel, payload: unknown): void => {
+  const broadcast = <E extends EventChannel>(channel: E, payload: unknown): void => {
     const frame = `data: ${JSON.stringify({ channel, payload })}\n\n`
     for (const res of streams) res.write(frame)
   }
-  const unsubscribe = EVENT_CHANNELS.map((channel) => controller.on(channel, (payload: unknown) => broadcast(channel, payload)))
+  const stopForwarding = forwardEvents(controller, { send: broadcast })
   const bridge = bridgeScript()
+
+  // Known once listening (the port may be chosen by the system).
+  let ownOrigin = ''
+  const ipcMain = createHttpIpcMain()
+  const unregister = registerIpcHandlers({
+    ipcMain,
+    dispatch: (channel, raw) => dispatch(controller.handlers, channel, raw, { onInternalError: options.onInternalError }),
+    // main's check, with the host's page as our one window and its origin as the renderer's.
+    isTrusted: (frame) => isTrustedFrame(frame, [hostMainFrame(ownOrigin)], { devServerUrl: ownOrigin }),
+    log: options.log
+  })
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET'
     const path = new URL(req.url ?? '/', 'http://host.invalid').pathname
+    const origin = req.headers.origin
 
     if (path.startsWith(INVOKE_PREFIX)) {
       if (method !== 'POST') return sendJson(res, 405, { error: 'Use POST.' })
+      if (!isJson(req)) return sendJson(res, 415, { error: 'Send the request as application/json.' })
       let raw: string
       try {
         raw = await readBody(req)
@@ -80,8 +106,11 @@ export async function startHostServer(options: {
       } catch {
         channel = ''
       }
-      const result = await dispatch(controller.handlers, channel, request, { onInternalError: options.onInternalError })
-      return sendJson(res, 200, result)
+      // The Origin is the sender's frame URL: main's sender check refuses any other page.
+      const result = ipcMain.invoke(channel, origin, request)
+      // As Electron, which rejects an invoke of a channel nobody handles.
+      if (!result) return sendJson(res, 404, { error: `No handler registered for '${channel.slice(0, 60)}'` })
+      return sendJson(res, 200, await result)
     }
 
     if (path === '/__ipc/events') {
@@ -104,11 +133,19 @@ export async function startHostServer(options: {
 
     if (path.startsWith(CONTROL_PREFIX) || path.startsWith(HOST_PREFIX)) {
       const route = path.startsWith(CONTROL_PREFIX) ? path.slice(CONTROL_PREFIX.length) : path.slice(HOST_PREFIX.length)
+      // Anything that changes something must come from the host's own origin (a test's request
+      // context sends it); another page on this machine must not drive the service or the app.
+      if (method !== 'GET' && method !== 'HEAD' && origin !== ownOrigin) {
+        options.log(`host: refused ${method} ${route} from ${origin ?? 'a request without an Origin'}`)
+        return sendJson(res, 403, { error: 'Only the host’s own page may change things.' })
+      }
       let body: unknown
       try {
         const raw = await readBody(req)
+        if (raw.trim() !== '' && !isJson(req)) return sendJson(res, 415, { error: 'Send the body as application/json.' })
         body = raw.trim() === '' ? undefined : JSON.parse(raw)
-      } catch {
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return sendJson(res, 413, { error: 'The request is too large.' })
         return sendJson(res, 400, { error: 'The body is not JSON.' })
       }
       const reply = handleControl(method, route, body, { ...options, emit: broadcast })
@@ -138,10 +175,12 @@ export async function startHostServer(options: {
     server.listen(options.port, '127.0.0.1', () => resolve())
   })
   const { port } = server.address() as AddressInfo
+  ownOrigin = `http://127.0.0.1:${port}`
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: ownOrigin,
     async close() {
-      for (const off of unsubscribe) off()
+      stopForwarding()
+      unregister()
       for (const res of streams) res.end()
       streams.clear()
       server.closeAllConnections()

@@ -1,7 +1,7 @@
 // Playwright fixtures for specs that drive the renderer through the test host: `host` is a fresh
 // host (service, controller, settings) per test; `app` is a page opened on it with the bridge
 // connected; `events` collects every event the page receives.
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { EVENT_CHANNELS, type Bridge, type EventChannel, type EventContract } from '../../src/shared/ipc'
 import { startTestHost, type TestHost, type TestHostOptions } from '../host'
 
@@ -39,7 +39,7 @@ export async function recordEvents(page: Page): Promise<PageEvents> {
   }
 }
 
-export const test = base.extend<{ hostOptions: TestHostOptions; host: TestHost; app: Page; events: PageEvents }>({
+export const test = base.extend<{ hostOptions: TestHostOptions; host: TestHost; app: Page; events: PageEvents; request: APIRequestContext }>({
   hostOptions: [{}, { option: true }],
   host: async ({ hostOptions }, use) => {
     const host = await startTestHost(hostOptions)
@@ -49,6 +49,15 @@ export const test = base.extend<{ hostOptions: TestHostOptions; host: TestHost; 
       expect(host.internalErrors, 'internal errors in the host').toEqual([])
     } finally {
       await host.close()
+    }
+  },
+  // The host takes changes only from its own origin: a spec's requests say they come from there.
+  request: async ({ playwright, host }, use) => {
+    const request = await playwright.request.newContext({ extraHTTPHeaders: { origin: new URL(host.url).origin } })
+    try {
+      await use(request)
+    } finally {
+      await request.dispose()
     }
   },
   app: async ({ page, host }, use) => {
