@@ -129,3 +129,94 @@ test('every screen runs under the strict CSP (no inline style or script refused)
   expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(META_CONTENT_SECURITY_POLICY)
   expect(refused).toEqual([])
 })
+
+test('a task whose total disagrees with its records shows the flag with both figures', async ({ app, host }) => {
+  const projectId = await projectIdByName(app, 'Portfolio site')
+  const task = host.service.control.addTask(projectId, { name: 'Skewed total', status: 'completed' })
+  const details = await invoke(app, 'task:details', { taskId: task.id })
+  const sum = details.usages.reduce((s, u) => s + u.final_price, 0)
+  const reported = Math.round((sum + 0.75) * 1e6) / 1e6
+  host.service.control.setTaskTotalPrice(task.id, reported)
+  await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
+
+  const flag = app.getByTestId('cost-mismatch')
+  await expect(flag).toBeVisible()
+  await expect(flag).toContainText('do not add up')
+  const decimals = usdColumnDecimals([reported, sum, 0.75])
+  await expect(flag.getByTestId('mismatch-sum')).toHaveText(formatUsdFixed(sum, decimals))
+  await expect(flag.getByTestId('mismatch-total')).toHaveText(formatUsdFixed(reported, decimals))
+  await expect(flag).toContainText(`a difference of ${formatUsdFixed(0.75, decimals)}`)
+  await expect(app.locator('dl.totals')).toContainText(`Task total${formatUsdFixed(reported, decimals)}`)
+})
+
+const KNOWN_TOOLS = new Set([
+  'read_file_from_sandbox',
+  'write_file_to_sandbox',
+  'get_list_of_files_in_sandbox',
+  'run_command_in_sandbox',
+  'replace_text_in_files_sandbox'
+])
+
+test('a step of an unknown tool shows its tool and every key and value; a step shows its duration', async ({ app, host }) => {
+  const projectId = await projectIdByName(app, 'Portfolio site')
+  // The plans are seeded, so the same attempt finds the same task every run.
+  let found: { task: Task; step: Task['steps'][number] } | undefined
+  for (let i = 0; i < 30 && !found; i++) {
+    const task = host.service.control.addTask(projectId, { name: `Tool hunt ${i}`, status: 'completed' }) as Task
+    const step = task.steps.find((s) => typeof s.metadata.tool === 'string' && !KNOWN_TOOLS.has(s.metadata.tool))
+    if (step) found = { task, step }
+  }
+  if (!found) throw new Error('No task with an unknown tool in 30 seeded tasks')
+  const { task, step } = found
+  await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
+  const row = app.locator(`[data-step-id="${step.id}"]`)
+  const expectedDuration = formatDuration(Date.parse(step.updated_at) - Date.parse(step.created_at))
+  await expect(row.locator('.step-time')).toHaveText(expectedDuration)
+  await row.click()
+
+  const panel = app.locator('#step-detail')
+  await expect(panel.getByRole('heading', { name: step.name })).toBeVisible()
+  await expect(panel).toContainText(`Tool: ${String(step.metadata.tool)}`)
+  const entries = Object.entries(step.metadata).filter(([key]) => key !== 'tool')
+  expect(entries.length).toBeGreaterThan(0)
+  const terms = panel.locator('dl.details').first().locator('dt')
+  const values = panel.locator('dl.details').first().locator('dd')
+  await expect(terms).toHaveText(entries.map(([key]) => key))
+  await expect(values).toHaveText(entries.map(([, value]) => (typeof value === 'string' ? value : JSON.stringify(value))))
+  await expect(panel.locator('dl.details').last()).toContainText(`Duration${expectedDuration}`)
+})
+
+test('steps: a short list is drawn whole with no box scrolling inside; the detail sits beside it when wide, below it when narrow', async ({ app }) => {
+  const projectId = await projectIdByName(app, 'Portfolio site')
+  const tasks = await fullTasks(app, projectId, await invoke(app, 'project:tasks', { projectId }))
+  const task = tasks.filter((t) => t.status === 'completed').sort((a, b) => b.steps.length - a.steps.length)[0]!
+  expect(task.steps.length).toBeGreaterThan(8)
+  await app.setViewportSize({ width: 1200, height: 700 })
+  await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
+
+  const list = app.getByRole('region', { name: 'Step list' })
+  const rows = app.locator('[data-step-id]')
+  await expect(rows).toHaveCount(task.steps.length)
+  const box = await list.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight, tab: el.getAttribute('tabindex') }))
+  expect(box.scroll).toBeLessThanOrEqual(box.client)
+  expect(box.tab).toBeNull()
+
+  // Wide: the detail is to the right of the list, level with the top of it.
+  await rows.nth(task.steps.length - 2).click()
+  const detail = app.locator('#step-detail section')
+  await expect(detail).toBeVisible()
+  const listBox = (await list.boundingBox())!
+  const detailBox = (await detail.boundingBox())!
+  expect(detailBox.x).toBeGreaterThanOrEqual(listBox.x + listBox.width)
+  expect(detailBox.y).toBeLessThan(listBox.y + listBox.height)
+
+  // Narrow: right below the list, and scrolled into view.
+  await app.setViewportSize({ width: 800, height: 700 })
+  await rows.nth(1).click()
+  await expect(detail).toBeVisible()
+  const narrowList = (await list.boundingBox())!
+  const narrowDetail = (await detail.boundingBox())!
+  expect(narrowDetail.y).toBeGreaterThanOrEqual(narrowList.y + narrowList.height)
+  expect(narrowDetail.y - (narrowList.y + narrowList.height)).toBeLessThan(40)
+  await expect(detail).toBeInViewport()
+})
