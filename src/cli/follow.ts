@@ -62,19 +62,3 @@ export async function follow(o: FollowOptions): Promise<'done' | 'stopped'> {
   }
   return 'stopped'
 }
-
-/** A sleep that keeps the process alive while it waits and ends early on abort. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(signal?.reason)
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
-}

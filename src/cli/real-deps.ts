@@ -4,7 +4,7 @@ import { createServiceClient } from '../core/client'
 import { openSettings } from '../core/settings/store'
 import { settingsDir } from '../core/settings/paths'
 import type { CliDeps, SecretPort } from './deps'
-import { sleep } from './follow'
+import { sleep } from '../core/sleep'
 
 export interface RealDepsOptions {
   env: Record<string, string | undefined>

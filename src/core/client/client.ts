@@ -26,6 +26,7 @@ import {
 } from './parse'
 import { leasePool } from './pool'
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay, type RetryPolicy } from './retry'
+import { sleep as realSleep } from '../sleep'
 
 export interface ServiceClientOptions {
   baseUrl: string
@@ -86,20 +87,6 @@ interface Conditional<T> {
   unchanged: () => T
 }
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(signal?.reason)
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
-}
 
 /** The base URL, checked: http or https, no credentials, no query; path prefix kept. */
 export function checkBaseUrl(baseUrl: string): { origin: string; prefix: string } {
@@ -154,7 +141,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   }
   const random = options.random ?? Math.random
   const now = options.now ?? Date.now
-  const sleep = options.sleep ?? defaultSleep
+  const sleep = options.sleep ?? realSleep
   const report = (issue: InvalidRecordIssue) => {
     try {
       options.onInvalidRecord?.(issue)
