@@ -508,6 +508,22 @@ describe('Monitor: conditional polls', () => {
     monitor.dispose()
   })
 
+  it('checks a new budget on the next poll even when the list has not changed', async () => {
+    const { source, monitor, events } = etagSetup()
+    source.setTask('p1', { id: 'a', status: 'completed', total_price: 2 })
+    monitor.watch('p1')
+    await monitor.pollNow()
+    monitor.setBudget('p1', 1)
+    await monitor.pollNow()
+    expect(source.sent).toEqual([null, null])
+    expect(events.filter((e) => e.kind === 'budget')).toMatchObject([{ projectId: 'p1', level: 'over', budgetUsd: 1 }])
+    // The same budget again changes nothing: conditional as before.
+    monitor.setBudget('p1', 1)
+    await monitor.pollNow()
+    expect(source.sent).toEqual([null, null, 'W/"1"'])
+    monitor.dispose()
+  })
+
   it('asks unconditionally for a project whose list is wanted, so the list is always there', async () => {
     const { source, monitor } = etagSetup()
     source.setTask('p1', { id: 'a', status: 'in_progress' })

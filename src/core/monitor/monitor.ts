@@ -243,9 +243,12 @@ export class Monitor {
     return this.scheduler.ids()
   }
 
-  /** The budget is checked on the project's next poll. */
+  /** The budget is checked on the project's next poll, which asks for the full list. */
   setBudget(projectId: string, budgetUsd: number | null): void {
+    if ((this.budgets.get(projectId) ?? null) === budgetUsd) return
     this.budgets.set(projectId, budgetUsd)
+    // A 304 would skip the check: forget the ETag so the next poll compares spend with the new budget.
+    this.etags.delete(projectId)
   }
 
   setPolling(prefs: PollingPrefs): void {
