@@ -35,7 +35,7 @@ async function expectProjectRefused(app: Page): Promise<void> {
   await disclosure.locator('summary').click()
   await expect(raw).toBeVisible()
   await expect(raw).toContainText('Server said:')
-  await expect(raw).toHaveCSS('font-family', await app.locator('body').evaluate((b) => getComputedStyle(b).fontFamily))
+  await expect(raw).toHaveCSS('font-family', await app.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).fontFamily))
 }
 
 function faultOn(host: TestHost, projectId: string, rule: FaultRule): void {

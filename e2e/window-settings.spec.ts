@@ -127,7 +127,7 @@ test('polling intervals: within bounds saved, outside them refused inline', asyn
 test('theme: light and dark set data-theme and the background; system follows the OS', async ({ app }) => {
   const theme = app.getByLabel('Theme')
   const html = app.locator('html')
-  const background = () => app.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  const background = () => app.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).backgroundColor)
 
   await theme.selectOption('dark')
   await expect(html).toHaveAttribute('data-theme', 'dark')
