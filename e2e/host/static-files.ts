@@ -1,21 +1,9 @@
 // Serves the built renderer (out/renderer) with the bridge script put in front of the app's own,
 // as the preload is in Electron. Until a renderer is built, a minimal page stands in.
 import { readFile, stat } from 'node:fs/promises'
-import { extname, join, resolve, sep } from 'node:path'
+import { join, resolve, sep } from 'node:path'
+import { contentTypeOf } from '../../src/main/app-protocol'
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.map': 'application/json; charset=utf-8'
-}
 
 const BRIDGE_TAG = '<script src="/__bridge.js"></script>'
 
@@ -43,7 +31,7 @@ export interface StaticFile {
 /** The file for a URL path under `root`, or null; never anything outside `root`. */
 export async function staticFile(root: string | null, urlPath: string): Promise<StaticFile | null> {
   const isIndex = urlPath === '/' || urlPath === '/index.html'
-  if (root === null) return isIndex ? { body: injectBridge(PLACEHOLDER_HTML), type: TYPES['.html']! } : null
+  if (root === null) return isIndex ? { body: injectBridge(PLACEHOLDER_HTML), type: contentTypeOf('index.html')! } : null
   let decoded: string
   try {
     decoded = decodeURIComponent(urlPath)
@@ -59,7 +47,7 @@ export async function staticFile(root: string | null, urlPath: string): Promise<
   } catch {
     return null
   }
-  const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'
+  const type = contentTypeOf(file) ?? 'application/octet-stream'
   if (isIndex) return { body: injectBridge(await readFile(file, 'utf8')), type }
   return { body: await readFile(file), type }
 }
