@@ -5,7 +5,7 @@ import globals from 'globals'
 
 // The layers of design.md §2: each imports only from the layers above it.
 // A layer is forbidden two ways: anything inside it at any depth ('**/core/**'), and the layer's
-// directory itself ('../core', '../../service/index'), which no glob can tell apart from a file of
+// directory itself ('../core', '../../reference-service/index'), which no glob can tell apart from a file of
 // the same name inside a layer (src/shared/service.ts, src/cli/main.ts). From a file d folders
 // below src/<layer>/, src is exactly d + 1 '../' up, so one config per depth names that path.
 const MAX_DEPTH = 8
@@ -51,12 +51,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } }
   },
   ...layer('shared', {
-    layers: ['core', 'main', 'preload', 'renderer', 'cli', 'service'],
+    layers: ['core', 'main', 'preload', 'renderer', 'cli', 'reference-service'],
     modules: ['electron', 'node:*', 'undici'],
     message: 'src/shared uses nothing but the language.'
   }),
   ...layer('core', {
-    layers: ['main', 'preload', 'renderer', 'cli', 'service'],
+    layers: ['main', 'preload', 'renderer', 'cli', 'reference-service'],
     modules: ['electron'],
     message: 'src/core runs in plain Node: shared and libraries only, never electron (its tests alone may start the reference service).'
   }),
@@ -72,11 +72,11 @@ export default tseslint.config(
     message: 'src/main uses core, shared and electron (and the reference service for the demo), never the preload, the renderer or the command.'
   }),
   ...layer('preload', {
-    layers: ['core', 'main', 'renderer', 'cli', 'service'],
+    layers: ['core', 'main', 'renderer', 'cli', 'reference-service'],
     message: 'the preload uses shared and electron only.'
   }),
   ...layer('renderer', {
-    layers: ['core', 'main', 'preload', 'cli', 'service'],
+    layers: ['core', 'main', 'preload', 'cli', 'reference-service'],
     modules: ['electron', 'node:*'],
     message: 'the renderer talks to the app only through the bridge.'
   }),
@@ -85,7 +85,7 @@ export default tseslint.config(
     modules: ['electron'],
     message: 'the command runs on the core, never electron.'
   }),
-  ...layer('service', {
+  ...layer('reference-service', {
     layers: ['core', 'main', 'preload', 'renderer', 'cli'],
     modules: ['electron'],
     message: 'the reference service stands alone: shared types only.'

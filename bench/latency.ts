@@ -3,7 +3,7 @@
 // report it as an event, and to close the round that notifications are raised from.
 import { createServiceClient } from '../src/core/client/index'
 import { Monitor } from '../src/core/monitor/index'
-import { startReferenceService } from '../src/service/index'
+import { startReferenceService } from '../src/reference-service/index'
 import type { PollingPrefs } from '../src/shared/settings'
 import type { TaskStatus } from '../src/shared/service'
 import { seededRandom } from './random'

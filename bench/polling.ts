@@ -5,7 +5,7 @@
 import { createServiceClient, type ServiceClient } from '../src/core/client/index'
 import { ManualClock, Monitor, type MonitorCycle } from '../src/core/monitor/index'
 import { decideNotifications, notifiableTransition } from '../src/core/notify/index'
-import { MANUAL_START_TIME, type ServiceStats } from '../src/service/index'
+import { MANUAL_START_TIME, type ServiceStats } from '../src/reference-service/index'
 import type { MonitorEvent } from '../src/shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, DEFAULT_POLLING_PREFS, type PollingPrefs } from '../src/shared/settings'
 import { NaivePoller } from './naive-poller'

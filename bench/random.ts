@@ -1,6 +1,6 @@
 // Seeded randomness for the benchmarks: the reference service's own generator, so scripted
 // changes and jitter repeat from run to run.
-import { mulberry32 } from '../src/service/random'
+import { mulberry32 } from '../src/reference-service/random'
 
 export const seededRandom = mulberry32
 

@@ -1,7 +1,7 @@
 // The reference service in this process, behind the same interface as the child-process one:
 // for the side of a measure whose service does little, where a second process would only add
 // scheduling delay to every simulated step on a busy machine.
-import { startReferenceService } from '../src/service/index'
+import { startReferenceService } from '../src/reference-service/index'
 import type { ServiceProcess, ServiceProcessOptions } from './service-process'
 
 export async function startServiceInProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {

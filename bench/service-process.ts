@@ -1,10 +1,10 @@
-// The reference service in a child process (`src/service/cli.ts` under tsx), driven through its
+// The reference service in a child process (`src/reference-service/cli.ts` under tsx), driven through its
 // /__control/ routes. Keeping the service out of the measured process means its CPU time and
 // memory are not charged to the monitor, and it gets the other core.
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { AddTaskInput, BulkCreateInput, ServiceStats, WireTask } from '../src/service/index'
+import type { AddTaskInput, BulkCreateInput, ServiceStats, WireTask } from '../src/reference-service/index'
 import type { TaskStatus } from '../src/shared/service'
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -82,7 +82,7 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     ...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : []),
     '--import',
     'tsx',
-    path.join(REPO_ROOT, 'src/service/cli.ts'),
+    path.join(REPO_ROOT, 'src/reference-service/cli.ts'),
     '--port',
     '0',
     '--seed',

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { FaultRule } from '../src/service'
+import type { FaultRule } from '../src/reference-service'
 import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
 import type { Page } from '@playwright/test'

@@ -19,18 +19,18 @@ const cases: [file: string, source: string, forbidden: boolean][] = [
   ['src/main/x.ts', '../cli/program', true],
   ['src/main/sub/x.ts', '../../cli', true],
   ['src/main/x.ts', '../core/settings', false],
-  ['src/main/x.ts', '../service', false],
+  ['src/main/x.ts', '../reference-service', false],
   // src/core: never the reference service, except in its tests.
-  ['src/core/settings/x.ts', '../../service', true],
-  ['src/core/settings/x.ts', '../../service/index', true],
+  ['src/core/settings/x.ts', '../../reference-service', true],
+  ['src/core/settings/x.ts', '../../reference-service/index', true],
   ['src/core/x.ts', '../main', true],
-  ['src/core/settings/x.test.ts', '../../service', false],
+  ['src/core/settings/x.test.ts', '../../reference-service', false],
   ['src/core/settings/x.test.ts', '../../main', true],
   // Bare directory imports in the other layers.
   ['src/renderer/lib/x.ts', '../../core', true],
   ['src/shared/x.ts', '../core', true],
   ['src/cli/x.ts', '../main', true],
-  ['src/service/x.ts', '../core', true],
+  ['src/reference-service/x.ts', '../core', true],
   ['src/preload/x.ts', '../core', true],
   // Files inside a layer named like a layer are not the layer.
   ['src/shared/x.ts', './service', false],

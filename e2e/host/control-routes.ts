@@ -1,7 +1,7 @@
 // /__host/... : what a test may do behind the app's back (the service's control surface, the
 // network going away) and what it may read (notifications shown, links opened).
 import type { AppController } from '../../src/core/app'
-import type { AddTaskInput, FaultPlan, ReferenceService } from '../../src/service'
+import type { AddTaskInput, FaultPlan, ReferenceService } from '../../src/reference-service'
 import type { Notification } from '../../src/core/notify/policy'
 import type { EventChannel, EventContract } from '../../src/shared/ipc'
 import type { TaskStatus } from '../../src/shared/service'

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '../core/client'
-import { startReferenceService, type FaultRule, type ReferenceService } from '../service'
+import { startReferenceService, type FaultRule, type ReferenceService } from '../reference-service'
 import type { ClientOptions } from './deps'
 import { EXIT } from './exit-codes'
 import { makeRunner, tempDir, type RunResult } from './test-harness'

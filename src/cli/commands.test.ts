@@ -2,7 +2,7 @@
 import fs from 'node:fs'
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../service'
+import { startReferenceService, type ReferenceService } from '../reference-service'
 import { EXIT } from './exit-codes'
 import { REDACTED } from './io'
 import { filesUnder, makeRunner, tempDir, testClient, type RunResult } from './test-harness'

@@ -166,7 +166,7 @@ export interface Connected {
 export async function connect(ctx: Context): Promise<Connected> {
   const resolved = await resolveConnection(ctx)
   const apiKey = await resolveApiKey(ctx, resolved)
-  const client = ctx.deps.createClient({ baseUrl: resolved.connection.baseUrl, apiKey, onInvalidRecord: invalidRecordWarner(ctx) })
+  const client = ctx.deps.createClient({ baseUrl: resolved.connection.baseUrl, apiKey, onInvalidRecord: invalidRecordWarner(ctx.io.stderr, ctx.opts.json === true) })
   return { ...resolved, client }
 }
 

@@ -6,7 +6,7 @@ import { createKeytarSecretStore } from '../core/secrets/keytar-store'
 import { startTestKeyring, type TestKeyring } from '../core/secrets/test-keyring'
 import { KeychainUnavailableError } from '../core/secrets/types'
 import { openSettings } from '../core/settings/store'
-import { startReferenceService, type ReferenceService } from '../service'
+import { startReferenceService, type ReferenceService } from '../reference-service'
 import { EXIT } from './exit-codes'
 import { filesUnder, makeRunner, tempDir } from './test-harness'
 

@@ -2,7 +2,7 @@
 // reference service breaking one record of a list (its corrupt_record fault).
 import fs from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService, type WireTask } from '../service'
+import { startReferenceService, type ReferenceService, type WireTask } from '../reference-service'
 import { makeRunner, tempDir } from './test-harness'
 import { describeInvalidRecord } from './warnings'
 

@@ -2,7 +2,7 @@
 // line each, so a list that looks short is never silently short. Once per record per run: `watch`
 // would otherwise repeat the same line on every poll.
 import type { InvalidRecordIssue } from '../core/client'
-import type { Context } from './context'
+import type { CliIo } from './io'
 
 const MAX_ID = 60
 
@@ -17,13 +17,13 @@ export function describeInvalidRecord(issue: InvalidRecordIssue): string {
 }
 
 /** The client's onInvalidRecord for this run: a line on stderr (a JSON line with --json) per skipped record. */
-export function invalidRecordWarner(ctx: Context): (issue: InvalidRecordIssue) => void {
+export function invalidRecordWarner(stderr: CliIo['stderr'], json: boolean): (issue: InvalidRecordIssue) => void {
   const seen = new Set<string>()
   return (issue) => {
     const key = `${issue.resource}\u0000${issue.id ?? `#${issue.index}`}\u0000${issue.path}`
     if (seen.has(key)) return
     seen.add(key)
     const warning = describeInvalidRecord(issue)
-    ctx.io.stderr.write(ctx.opts.json ? `${JSON.stringify({ warning, ...issue })}\n` : `agent-tray: warning: ${warning}\n`)
+    stderr.write(json ? `${JSON.stringify({ warning, ...issue })}\n` : `agent-tray: warning: ${warning}\n`)
   }
 }

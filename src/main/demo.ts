@@ -2,8 +2,8 @@
 // tasks run, notifications fire and costs grow within the first minute. Plain Node.
 import { randomBytes } from 'node:crypto'
 import type { DemoService } from '../core/app/deps'
-import { startReferenceService } from '../service'
-import type { ReferenceService } from '../service'
+import { startReferenceService } from '../reference-service'
+import type { ReferenceService } from '../reference-service'
 
 export interface DemoRunner {
   /** Starts the service once (later calls reuse it) and seeds a fresh set of demo projects. */

@@ -61,7 +61,7 @@ function describeFrame(frame: FrameLike | null): string {
 }
 
 /** The one way main sends an event to the window: typed by the contract. */
-export interface EventTarget {
+export interface EventSink {
   send<E extends EventChannel>(channel: E, payload: EventContract[E]): void
 }
 
@@ -71,7 +71,7 @@ export interface EventSourceLike {
 }
 
 /** Sends every event channel of the contract from `source` to the window; returns the unsubscribe. */
-export function forwardEvents(source: EventSourceLike, target: EventTarget): () => void {
+export function forwardEvents(source: EventSourceLike, target: EventSink): () => void {
   const offs = EVENT_CHANNELS.map((channel) => source.on(channel, (payload) => target.send(channel, payload)))
   return () => {
     for (const off of offs) off()

@@ -66,8 +66,10 @@ export interface SettingsView {
 /** A failed call: the same shape for every channel. */
 export interface IpcFailure {
   ok: false
-  error: ServiceErrorInfo | { kind: 'invalid_argument' | 'forbidden' | 'internal'; message: string }
+  error: IpcError
 }
+/** Why a call failed: the service's error, or one the app decided (bad input, refused, a bug). */
+export type IpcError = ServiceErrorInfo | { kind: 'invalid_argument' | 'forbidden' | 'internal'; message: string }
 export type IpcResult<T> = { ok: true; value: T } | IpcFailure
 
 export interface InvokeContract {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ManualClock } from '../monitor/clock'
+import { ManualClock } from '../util/clock'
 import { createCoalescer } from './coalesce'
 
 describe('createCoalescer', () => {

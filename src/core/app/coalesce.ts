@@ -1,6 +1,6 @@
 // Many changes in a burst (a poll cycle touching ten projects) become one push: the first change
 // after a quiet spell goes out on the next tick, later ones at most once per interval.
-import type { Clock, TimerHandle } from '../monitor/clock'
+import type { Clock, TimerHandle } from '../util/clock'
 
 export interface Coalescer {
   /** Asks for a run; several asks before it happens make one run. */

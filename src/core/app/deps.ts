@@ -2,7 +2,7 @@
 // tests): storage, the service, time, and the few effects it cannot perform itself.
 import type { TzOffset } from '../../shared/cost'
 import type { Notification } from '../notify/policy'
-import type { Clock } from '../monitor/clock'
+import type { Clock } from '../util/clock'
 import type { ServiceClient } from '../client/client'
 import type { InvalidRecordIssue } from '../client/parse'
 import type { SettingsStore } from '../settings/store'

@@ -1,6 +1,6 @@
 // The one entry point of every invoke channel, for Electron's ipcMain and the test host alike:
 // validate, call the handler, and turn every outcome into an IpcResult.
-import type { Handlers, IpcFailure, IpcResult } from '../../shared/ipc'
+import type { Handlers, IpcError, IpcFailure, IpcResult } from '../../shared/ipc'
 import { isServiceError } from '../client/errors'
 import { isAppError } from './errors'
 import { describeIssues, isInvokeChannel, requestSchemas } from './requests'
@@ -34,13 +34,13 @@ export async function dispatch(
   }
 }
 
-function errorInfo(channel: string, error: unknown, options: DispatchOptions): IpcFailure['error'] {
+function errorInfo(channel: string, error: unknown, options: DispatchOptions): IpcError {
   if (isServiceError(error)) return error.toInfo()
   if (isAppError(error)) return error.toInfo()
   options.onInternalError?.(channel, error)
   return { kind: 'internal', message: `Something went wrong in the app while handling ${channel}. Please try again.` }
 }
 
-function failure(error: IpcFailure['error']): IpcFailure {
+function failure(error: IpcError): IpcFailure {
   return { ok: false, error }
 }

@@ -1,6 +1,6 @@
 // Failures the app itself decides (as opposed to the service's): bad input, a refused action, or
 // a bug. They cross IPC as `IpcFailure.error`, so the message is written for a person.
-import type { IpcFailure } from '../../shared/ipc'
+import type { IpcError } from '../../shared/ipc'
 
 export type AppErrorKind = 'invalid_argument' | 'forbidden' | 'internal'
 
@@ -13,7 +13,7 @@ export class AppError extends Error {
     this.kind = kind
   }
 
-  toInfo(): IpcFailure['error'] {
+  toInfo(): IpcError {
     return { kind: this.kind, message: this.message }
   }
 }

@@ -1,7 +1,7 @@
 // The client against the reference service over real HTTP: every endpoint, the key, and each
 // fault the service can inject. Only sleeping is faked (recorded), so retries take no time.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../../service'
+import { startReferenceService, type ReferenceService } from '../../reference-service'
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client'
 import { ServiceError } from './errors'
 import type { InvalidRecordIssue } from './parse'

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../../service'
+import { startReferenceService, type ReferenceService } from '../../reference-service'
 import { createServiceClient, type ServiceClient } from './client'
 
 const KEY = 'ref-key-conditional-51d0e2'

@@ -4,9 +4,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { MonitorEvent, ServiceErrorKind } from '../../shared/monitor'
 import type { PollingPrefs } from '../../shared/settings'
-import { startReferenceService, type FaultRule, type ReferenceService } from '../../service/index'
+import { startReferenceService, type FaultRule, type ReferenceService } from '../../reference-service/index'
 import { createServiceClient, type ServiceClient } from '../client/index'
-import { ManualClock } from './clock'
+import { ManualClock } from '../util/clock'
 import { Monitor } from './monitor'
 
 const KEY = 'monitor-faults-key'

@@ -3,10 +3,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type PollingPrefs } from '../../shared/settings'
-import { startReferenceService, type ReferenceService } from '../../service/index'
+import { startReferenceService, type ReferenceService } from '../../reference-service/index'
 import { createServiceClient, type ServiceClient } from '../client/index'
 import { decideNotifications } from '../notify/policy'
-import { ManualClock } from './clock'
+import { ManualClock } from '../util/clock'
 import { Monitor, type MonitorCycle, type MonitorOptions, type TaskSource } from './monitor'
 
 const KEY = 'monitor-integration-key'

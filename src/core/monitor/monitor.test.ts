@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { MonitorEvent, ProjectSnapshot, ServiceErrorKind } from '../../shared/monitor'
 import type { StepsAndUsages, Task } from '../../shared/service'
 import type { PollingPrefs } from '../../shared/settings'
-import { ManualClock, flushMicrotasks } from './clock'
+import { ManualClock, flushMicrotasks } from '../util/clock'
 import { lastSeenTask } from './diff'
 import { Monitor, type MonitorCycle, type MonitorOptions, type TaskSource, type TasksIfChanged } from './monitor'
 

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FullProjectSnapshot, MonitorEvent } from '../../shared/monitor'
 import type { Task } from '../../shared/service'
-import { startReferenceService, type ReferenceService } from '../../service/index'
+import { startReferenceService, type ReferenceService } from '../../reference-service/index'
 import { createServiceClient, type ServiceClient } from '../client/index'
-import { ManualClock } from '../monitor/clock'
+import { ManualClock } from '../util/clock'
 import { Monitor, type MonitorCycle } from '../monitor/monitor'
 import { STATE_VERSION, interpretState } from './state-document'
 

@@ -4,13 +4,13 @@ import type { AppState, SettingsView } from '../../shared/ipc'
 import type { TaskSummary } from '../../shared/task-summary'
 import { SvelteSet } from 'svelte/reactivity'
 import { bridge, call } from './bridge'
-import type { AppError } from './errors'
+import type { IpcError } from '../../shared/ipc'
 import { parseRoute, routeHash, type Route } from './route'
 
-export class AppStore {
+export class AppModel {
   state = $state.raw<AppState | null>(null)
   settings = $state.raw<SettingsView | null>(null)
-  loadError = $state.raw<AppError | null>(null)
+  loadError = $state.raw<IpcError | null>(null)
   route = $state.raw<Route>(parseRoute(location.hash))
   /** Notices the user dismissed in this window. */
   readonly dismissed = new SvelteSet<string>()
@@ -88,7 +88,7 @@ export class AppStore {
     this.announceTimer = setTimeout(() => (this.announcement = message), 60)
   }
 
-  async updateSettings(patch: Partial<SettingsView>): Promise<AppError | null> {
+  async updateSettings(patch: Partial<SettingsView>): Promise<IpcError | null> {
     const result = await call((b) => b['settings:update'](patch))
     if (!result.ok) return result.error
     this.settings = result.value
@@ -96,4 +96,4 @@ export class AppStore {
   }
 }
 
-export const app = new AppStore()
+export const app = new AppModel()

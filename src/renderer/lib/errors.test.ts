@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { describeError, formatWait, isOffline, type AppError } from './errors'
+import type { IpcError } from '../../shared/ipc'
+import { describeError, formatWait, isOffline } from './errors'
 
 describe('describeError', () => {
   it('tells offline apart and offers a retry', () => {
@@ -20,7 +21,7 @@ describe('describeError', () => {
   })
 
   it('offers to stop watching a gone project, and to go back from a gone task', () => {
-    const gone: AppError = { kind: 'not_found', message: 'HTTP 404' }
+    const gone: IpcError = { kind: 'not_found', message: 'HTTP 404' }
     expect(describeError(gone, 'project').actions).toContain('unwatch')
     expect(describeError(gone, 'project').title).toMatch(/project is gone/)
     expect(describeError(gone, 'task').actions).toContain('back-to-project')
@@ -61,7 +62,7 @@ describe('describeError', () => {
     ]
     const titles = new Set<string>()
     for (const kind of kinds) {
-      const view = describeError({ kind, message: 'x' } as AppError)
+      const view = describeError({ kind, message: 'x' } as IpcError)
       expect(view.title.length).toBeGreaterThan(0)
       expect(view.message.length).toBeGreaterThan(0)
       titles.add(view.title)

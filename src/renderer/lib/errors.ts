@@ -1,8 +1,6 @@
 // Every failure the window can meet, in plain words with a way forward. Screens render the view;
 // they never word an error themselves.
-import type { IpcFailure } from '../../shared/ipc'
-
-export type AppError = IpcFailure['error']
+import type { IpcError } from '../../shared/ipc'
 
 /** What the user can do about an error; a screen offers the ones it can carry out. */
 export type ErrorAction = 'retry' | 'fix-key' | 'open-settings' | 'unwatch' | 'back-to-project'
@@ -20,7 +18,7 @@ export interface ErrorView {
 /** What was being looked at, so "gone" and "retry" mean the right thing. */
 export type ErrorSubject = 'project' | 'task' | 'connection' | 'action'
 
-export function describeError(error: AppError, subject: ErrorSubject = 'action', now = Date.now()): ErrorView {
+export function describeError(error: IpcError, subject: ErrorSubject = 'action', now = Date.now()): ErrorView {
   const detail = error.message.trim() === '' ? null : error.message.trim()
   const view = (title: string, message: string, actions: ErrorAction[], retryAt: number | null = null): ErrorView => ({
     title,
@@ -99,7 +97,7 @@ export function describeError(error: AppError, subject: ErrorSubject = 'action',
 }
 
 /** Whether the error means the service could not be reached at all. */
-export function isOffline(error: AppError): boolean {
+export function isOffline(error: IpcError): boolean {
   return error.kind === 'network' || error.kind === 'timeout'
 }
 

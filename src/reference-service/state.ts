@@ -1,4 +1,4 @@
-// The service's state: projects, task records (plans are derived, cached only for ordinary
+// The reference service's state (ReferenceState): projects, task records (plans are derived, cached only for ordinary
 // tasks so bulk fixtures stay small), published sub-domains, and the operations on them.
 import type { FileRequirement, ProjectCreate, ProjectUpdate, TaskStatus } from '../shared/service'
 import { checkPublishHostname, subdomainOf } from '../shared/hostname'
@@ -9,6 +9,7 @@ import { nextChangeAt, stepsAt, taskAt, usagesAt } from './timeline'
 import type {
   AddTaskInput,
   BulkCreateInput,
+  TaskRecord,
   TaskScript,
   WireProject,
   WirePublishResult,
@@ -16,25 +17,6 @@ import type {
   WireStepsAndUsages,
   WireTask
 } from './types'
-
-export interface TaskRecord {
-  id: string
-  projectId: string
-  name: string
-  description: string
-  text_requirement: string
-  files_requirement: FileRequirement[]
-  branch: string
-  createdAt: number
-  script: TaskScript
-  stepCount?: number
-  durationScale: number
-  /** Bulk tasks rebuild their plan on request instead of keeping it. */
-  cachePlan: boolean
-  override?: { status: TaskStatus; at: number }
-  /** A total_price that disagrees with the usage records (control only, for the mismatch flag). */
-  totalPriceOverride?: number
-}
 
 const TEMPLATES = ['react-vite', 'react-vite', 'react-vite', 'vue-vite', 'svelte-vite'] as const
 
@@ -49,7 +31,7 @@ const TASK_NAMES = [
   'Add a settings page'
 ] as const
 
-export class Store {
+export class ReferenceState {
   readonly projects = new Map<string, WireProject>()
   private readonly tasksByProject = new Map<string, string[]>()
   private readonly tasks = new Map<string, TaskRecord>()

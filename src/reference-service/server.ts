@@ -11,7 +11,7 @@ import { errorReply, etagMatches, notModified, parseJson, readBody, send, weakEt
 import { streamFor } from './random'
 import { matchRoute } from './routes'
 import { Stats } from './stats'
-import { Store } from './store'
+import { ReferenceState } from './state'
 import { DEFAULT_PUBLISHING_DOMAIN, MANUAL_START_TIME, type ReferenceService, type ReferenceServiceOptions } from './types'
 
 const CONTROL_PREFIX = '/__control/'
@@ -43,7 +43,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   const keyDigest = digest(options.apiKey)
   const etags = options.etags ?? true
   let baseUrl = ''
-  const store = new Store(seed, clock, publishingDomain, () => baseUrl)
+  const store = new ReferenceState(seed, clock, publishingDomain, () => baseUrl)
   const faults = new Faults(streamFor(seed, 'faults'))
   const stats = new Stats()
   const control = createControl(store, clock, faults, stats)

@@ -5,7 +5,7 @@ import type { StepSpec, TaskPlan, UsageSpec } from './plan'
 import { sumPrices } from './pricing'
 import { hexFrom, streamFor } from './random'
 import type { WireStep, WireTask, WireUsage } from './types'
-import type { TaskRecord } from './store'
+import type { TaskRecord } from './types'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 

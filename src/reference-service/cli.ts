@@ -1,11 +1,11 @@
-// `npm run service -- --port 4010 [--api-key KEY] [--seed N] [--speed X] [--host H]
+// `npm run reference-service -- --port 4010 [--api-key KEY] [--seed N] [--speed X] [--host H]
 //   [--publishing-domain D] [--manual-clock] [--demo]`
 // The key is best given in AGENT_TRAY_SERVICE_API_KEY (process arguments are visible to others).
 import { parseArgs } from 'node:util'
 import { startReferenceService } from './server'
 
 const USAGE =
-  'usage: npm run service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--api-key KEY]\n' +
+  'usage: npm run reference-service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--api-key KEY]\n' +
   'The API key is read from AGENT_TRAY_SERVICE_API_KEY when --api-key is not given.'
 
 function fail(message: string): never {

@@ -113,9 +113,9 @@ describe('startReferenceService options', () => {
   })
 })
 
-describe('npm run service', () => {
+describe('npm run reference-service', () => {
   it('prints the listening line, serves, and stops on SIGTERM', async () => {
-    const child = spawn('npm', ['run', '--silent', 'service', '--', '--port', '0', '--seed', '4', '--demo'], {
+    const child = spawn('npm', ['run', '--silent', 'reference-service', '--', '--port', '0', '--seed', '4', '--demo'], {
       cwd: process.cwd(),
       env: { ...process.env, AGENT_TRAY_SERVICE_API_KEY: 'cli-key' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -145,7 +145,7 @@ describe('npm run service', () => {
   })
 
   it('closes cleanly on SIGTERM (exit code 0)', async () => {
-    const child = spawn(TSX, ['src/service/cli.ts', '--port', '0', '--speed', '10'], {
+    const child = spawn(TSX, ['src/reference-service/cli.ts', '--port', '0', '--speed', '10'], {
       env: { ...process.env, AGENT_TRAY_SERVICE_API_KEY: 'k2' },
       stdio: ['ignore', 'pipe', 'pipe']
     })
@@ -159,7 +159,7 @@ describe('npm run service', () => {
   it('refuses to start without a key', async () => {
     const env = { ...process.env }
     delete env.AGENT_TRAY_SERVICE_API_KEY
-    const child = spawn(TSX, ['src/service/cli.ts', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(TSX, ['src/reference-service/cli.ts', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let err = ''
     child.stderr.on('data', (d: Buffer) => (err += d.toString()))
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))

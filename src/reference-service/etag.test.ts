@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startReferenceService, type ReferenceService, type WireTask } from './index'
 import { planTask } from './plan'
-import type { TaskRecord } from './store'
+import type { TaskRecord } from './types'
 import { nextChangeAt, taskAt } from './timeline'
 import { call } from './test-client'
 

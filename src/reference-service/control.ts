@@ -6,13 +6,13 @@ import { ApiError, badRequest, notFound } from './errors'
 import { faultPlanProblem, type Faults } from './faults'
 import { json, type Reply } from './http'
 import type { Stats } from './stats'
-import type { Store } from './store'
+import type { ReferenceState } from './state'
 import type { AddTaskInput, BulkCreateInput, FaultPlan, ServiceControl, TaskScript } from './types'
 import { asObject, parseProjectCreate } from './validate'
 
 const SCRIPTS: readonly TaskScript[] = ['complete', 'fail', 'cancel', 'run-forever']
 
-export function createControl(store: Store, clock: SimClock, faults: Faults, stats: Stats): ServiceControl {
+export function createControl(store: ReferenceState, clock: SimClock, faults: Faults, stats: Stats): ServiceControl {
   return {
     now: () => new Date(clock.now()).toISOString(),
     advance: (ms) => clock.advance(ms),

@@ -210,3 +210,23 @@ export interface ReferenceService {
 
 export const DEFAULT_PUBLISHING_DOMAIN = 'apps.agent-tray.test'
 export const MANUAL_START_TIME = '2026-01-05T09:00:00.000Z'
+
+/** A task as the reference service keeps it: its plan is derived from this, never stored on the wire. */
+export interface TaskRecord {
+  id: string
+  projectId: string
+  name: string
+  description: string
+  text_requirement: string
+  files_requirement: FileRequirement[]
+  branch: string
+  createdAt: number
+  script: TaskScript
+  stepCount?: number
+  durationScale: number
+  /** Bulk tasks rebuild their plan on request instead of keeping it. */
+  cachePlan: boolean
+  override?: { status: TaskStatus; at: number }
+  /** A total_price that disagrees with the usage records (control only, for the mismatch flag). */
+  totalPriceOverride?: number
+}

@@ -2,7 +2,7 @@
 // points at (a browser page: no API key).
 import { notFound, type ApiError } from './errors'
 import { etagMatches, json, notModified, weakEtag, type Reply } from './http'
-import type { Store } from './store'
+import type { ReferenceState } from './state'
 import { parseProjectCreate, parseProjectUpdate, parsePublish } from './validate'
 
 export interface Route {
@@ -10,7 +10,7 @@ export interface Route {
   key: string
   pattern: RegExp
   auth: boolean
-  methods: Record<string, (store: Store, id: string, body: () => Promise<unknown>, request: RouteRequest) => Promise<Reply> | Reply>
+  methods: Record<string, (store: ReferenceState, id: string, body: () => Promise<unknown>, request: RouteRequest) => Promise<Reply> | Reply>
 }
 
 export interface RouteRequest {
