@@ -1,3 +1,4 @@
+import { openSettings } from '../src/core/settings/store'
 import { expect, test } from './support/fixtures'
 
 test('first run: the form checks what is typed, saves the connection and never keeps the key', async ({ app, host }) => {
@@ -31,4 +32,46 @@ test('first run: the demo opens the demo projects', async ({ app }) => {
   await expect(app.getByRole('link', { name: 'Portfolio site' })).toBeVisible()
   await expect(app.getByRole('link', { name: 'Team standup board' })).toBeVisible()
   await expect(app.locator('header')).toContainText('Demo')
+})
+
+test('a plain-http address to another machine is refused inline with the reason, and nothing is saved', async ({ app, host }) => {
+  await app.getByLabel('Name', { exact: true }).fill('Plain')
+  await app.getByLabel('Service address (base URL)').fill('http://agents.example.com')
+  await app.getByLabel('API key').fill(host.serviceApiKey)
+  await app.getByRole('button', { name: 'Connect' }).click()
+  await expect(app.getByText(/must use https: plain http would send the API key in clear text/)).toBeVisible()
+  expect(host.controller.getState().connections).toEqual([])
+})
+
+test('moving a saved connection to another host asks for its key again', async ({ app, host }) => {
+  await host.controller.handlers['connection:save']({
+    connection: { name: 'Reference', baseUrl: host.service.url, publishingDomain: '' },
+    apiKey: host.serviceApiKey
+  })
+  await app.reload()
+  await app.getByRole('link', { name: 'Settings' }).click()
+  await app.getByRole('button', { name: 'Edit Reference' }).click()
+  const url = app.getByLabel('Service address (base URL)')
+  await url.fill(host.service.url.replace('127.0.0.1', 'localhost'))
+  await expect(app.getByText('The address now points to another host: enter the key again')).toBeVisible()
+  await app.getByRole('button', { name: 'Save connection' }).click()
+  await expect(app.getByText('Enter the API key.')).toBeVisible()
+  expect(host.controller.getState().connections[0]?.baseUrl).toBe(host.service.url)
+})
+
+test('a stored plain-http connection is kept and marked in Settings', async ({ app, host }) => {
+  await host.controller.handlers['connection:save']({
+    connection: { name: 'Reference', baseUrl: host.service.url, publishingDomain: '' },
+    apiKey: host.serviceApiKey
+  })
+  const settings = await openSettings({ dir: host.settingsDir })
+  await settings.update((draft) => {
+    draft.connections.push({ id: 'old', name: 'Old plain', baseUrl: 'http://agents.example.com', publishingDomain: '' })
+    draft.watched.old = []
+  })
+  await app.reload()
+  await app.getByRole('link', { name: 'Settings' }).click()
+  const old = app.locator('[data-connection-id="old"]')
+  await expect(old.getByTestId('connection-problem')).toContainText('Not used until fixed')
+  await expect(old.getByTestId('connection-problem')).toContainText('must use https')
 })

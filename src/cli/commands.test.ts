@@ -1,11 +1,12 @@
 // Every command against the reference service over real HTTP, in-process, with and without --json.
 import fs from 'node:fs'
+import path from 'node:path'
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceService, type ReferenceService } from '../reference-service'
 import { EXIT } from './exit-codes'
 import { REDACTED } from './io'
-import { filesUnder, makeRunner, tempDir, testClient, type RunResult } from './test-harness'
+import { filesUnder, makeRunner, noKeychain, tempDir, testClient, type RunResult } from './test-harness'
 
 const KEY = 'test-key-CLI-3f9a1c77d2'
 let service: ReferenceService
@@ -225,11 +226,11 @@ describe('errors: one line on stderr and the exit code of its class', () => {
 
   it('an id that could never be one → usage (exit 2) in one line, before anything is sent', async () => {
     const cases: [string[], RegExp][] = [
-      [['tasks', ''], /Not a project id: "" \(it is empty\)/],
-      [['tasks', '..'], /Not a project id: "\.\." \(it cannot be \. or \.\.\)/],
+      [['tasks', ''], /Not a project id: "" \(it must not be empty\)/],
+      [['tasks', '..'], /Not a project id: "\.\." \(it may contain only letters, digits and \. _ : - \(not starting with \.\)\)/],
       [['steps', '.'], /Not a task id: "\."/],
-      [['project', 'get', 'p\u001b[31mred'], /Not a project id: "p\\u001b\[31mred" \(it has control characters\)/],
-      [['tasks', 'x'.repeat(201)], /longer than 200 characters/],
+      [['project', 'get', 'p\u001b[31mred'], /Not a project id: "p\\u001b\[31mred" \(it must not contain control characters\)/],
+      [['tasks', 'x'.repeat(201)], /must be at most 200 characters/],
       [['usage', 't1', '--project', '..'], /Not a project id/],
       [['watch', '--task', ''], /Not a task id/],
       [['watch-list', 'add', 'fine', '..'], /Not a project id/],
@@ -254,10 +255,44 @@ describe('errors: one line on stderr and the exit code of its class', () => {
     ]) {
       const r = await run(o.args, o.env ? { env: o.env } : {})
       expect(r.code, o.args.join(' ')).toBe(EXIT.usage)
-      expect(oneErrorLine(r)).toContain('put the API key in the keychain (agent-tray login), not in the URL')
+      expect(oneErrorLine(r)).toContain('the API key is kept in the keychain, not in the URL')
       expect(r.err + r.out).not.toContain('url-pass-5e1')
     }
     expect(service.control.stats().requests).toBe(before)
+  })
+
+  it('plain http to another machine → usage (exit 2) saying why, before the keychain is touched or anything is sent', async () => {
+    let keychainOpened = 0
+    const deps = { secrets: () => (keychainOpened++, noKeychain()) }
+    for (const o of [
+      { args: ['tasks', 'p', '--base-url', 'http://agents.example.com'] },
+      { args: ['tasks', 'p'], env: { AGENT_TRAY_BASE_URL: 'http://10.1.2.3:4010/api' } },
+      { args: ['login', '--base-url', 'http://agents.example.com'], stdin: 'some-key\n' },
+      { args: ['watch-list', 'add', '--base-url', 'http://agents.example.com', 'p1'] }
+    ]) {
+      const r = await run(o.args, { ...(o.env ? { env: o.env } : {}), ...(o.stdin ? { stdin: o.stdin } : {}), deps })
+      expect(r.code, o.args.join(' ')).toBe(EXIT.usage)
+      expect(oneErrorLine(r)).toMatch(/must use https: plain http would send the API key in clear text/)
+    }
+    expect(keychainOpened).toBe(0)
+  })
+
+  it('a stored connection that breaks the https rule is kept, but no key is read for it or sent to it', async () => {
+    const dir = tempDir()
+    try {
+      fs.writeFileSync(
+        path.join(dir, 'config.json'),
+        JSON.stringify({ version: 2, activeConnectionId: 'old', connections: [{ id: 'old', name: 'Old', baseUrl: 'http://agents.example.com', publishingDomain: '' }], watched: { old: [] } })
+      )
+      let keychainOpened = 0
+      const r = await makeRunner({ configDir: dir })(['tasks', 'p'], { deps: { secrets: () => (keychainOpened++, noKeychain()) } })
+      expect(r.code).toBe(EXIT.usage)
+      expect(oneErrorLine(r)).toMatch(/The stored connection "Old" cannot be used: .*must use https/)
+      expect(keychainOpened).toBe(0)
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).connections[0].baseUrl).toBe('http://agents.example.com')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it("the parser's own errors read like every other: one 'agent-tray: ' line, exit 2", async () => {

@@ -7,6 +7,7 @@ import {
   SettingsEditError,
   updateConnection
 } from '../core/settings/edit'
+import { keyTransportProblem } from '../shared/base-url'
 import type { Connection } from '../shared/settings'
 import type { CliClient, CliDeps, SecretPort } from './deps'
 import { authError, keychainError, usageError } from './errors'
@@ -72,6 +73,11 @@ export async function resolveConnection(ctx: Context): Promise<Resolved> {
     (settings.connections.length === 1 ? settings.connections[0] : undefined)
   if (!active) {
     throw usageError(`No service is set up: run \`agent-tray login --base-url URL\`, or pass --base-url or set ${BASE_URL_ENV}.`)
+  }
+  // Kept in the file so the user can fix it, but no key goes there meanwhile (src/shared/base-url.ts).
+  const problem = keyTransportProblem(active.baseUrl)
+  if (problem !== null) {
+    throw usageError(`The stored connection "${active.name}" cannot be used: ${problem} Log in again with its https address: \`agent-tray login --base-url https://…\`.`)
   }
   return { connection: active, stored: true }
 }

@@ -39,6 +39,8 @@ export interface AppState {
 export interface ConnectionView extends Connection {
   /** Whether a key is stored: the key itself never reaches the window. */
   hasKey: boolean
+  /** Why no key is sent to this connection until the user fixes it (a plain-http address), or null. */
+  problem: string | null
 }
 
 export interface ProjectView {

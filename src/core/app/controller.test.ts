@@ -98,7 +98,7 @@ describe('connections', () => {
     const state = rig.controller.getState()
     expect(state.activeConnectionId).toBe(id)
     expect(state.connections).toEqual([
-      { id, name: 'Local', baseUrl: rig.service.url, publishingDomain: rig.service.publishingDomain, hasKey: true }
+      { id, name: 'Local', baseUrl: rig.service.url, publishingDomain: rig.service.publishingDomain, hasKey: true, problem: null }
     ])
     await flushState()
     expect(JSON.stringify(rig.events)).not.toContain(API_KEY)
@@ -137,6 +137,65 @@ describe('connections', () => {
     })
     expect(result).toMatchObject({ ok: false, error: { kind: 'network' } })
     expect(rig.settings.read().connections).toEqual([])
+  })
+
+  it('moving a connection to another origin asks for the key again: the stored key is never sent there', async () => {
+    const id = await connect()
+    const other = await startReferenceService({ apiKey: 'other-key-2', port: 0, seed: 3, manualClock: true })
+    cleanups.push(() => other.close())
+    const move = { id, name: 'Local', baseUrl: other.url, publishingDomain: '' }
+    const refused = await dispatch(rig.controller.handlers, 'connection:save', { connection: move })
+    expect(refused).toEqual({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/enter the API key again/) } })
+    expect(other.control.stats().requests).toBe(0)
+    expect(rig.settings.read().connections[0]?.baseUrl).toBe(rig.service.url)
+    // The key that belongs here is checked here before anything is saved; a wrong one saves nothing.
+    const wrong = await dispatch(rig.controller.handlers, 'connection:save', { connection: move, apiKey: API_KEY })
+    expect(wrong).toMatchObject({ ok: false, error: { kind: 'auth' } })
+    expect(rig.settings.read().connections[0]?.baseUrl).toBe(rig.service.url)
+    expect(await rig.secrets.get(id)).toBe(API_KEY)
+    await rig.controller.handlers['connection:save']({ connection: move, apiKey: 'other-key-2' })
+    expect(rig.settings.read().connections[0]?.baseUrl).toBe(other.url)
+    expect(await rig.secrets.get(id)).toBe('other-key-2')
+    // Another path on the same origin keeps the key.
+    await rig.controller.handlers['connection:save']({ connection: { ...move, baseUrl: `${other.url}/` } })
+    expect(rig.controller.getState().connections[0]).toMatchObject({ hasKey: true, problem: null })
+  })
+
+  it('refuses plain http to another machine before any key is checked or stored', async () => {
+    let clients = 0
+    const parts = await makeController(rig.dir, rig.service, rig.secrets, {
+      createClient: (connection, apiKey) => (clients++, createServiceClient({ baseUrl: connection.baseUrl, apiKey }))
+    })
+    await parts.controller.start()
+    cleanups.push(() => parts.controller.stop())
+    await expect(
+      parts.controller.handlers['connection:save']({ connection: { name: 'Plain', baseUrl: 'http://agents.example.com', publishingDomain: '' }, apiKey: API_KEY })
+    ).rejects.toThrow(/must use https: plain http would send the API key in clear text/)
+    expect(clients).toBe(0)
+    expect(parts.settings.read().connections).toEqual([])
+  })
+
+  it('a stored plain-http connection is kept and shown with its problem, and no key is read for it or sent', async () => {
+    await rig.settings.update((draft) => {
+      draft.connections.push({ id: 'old', name: 'Old', baseUrl: 'http://agents.example.com', publishingDomain: '' })
+      draft.watched.old = []
+      draft.activeConnectionId = 'old'
+    })
+    await rig.secrets.set('old', 'old-key')
+    let clients = 0
+    const parts = await makeController(rig.dir, rig.service, rig.secrets, {
+      createClient: (connection, apiKey) => (clients++, createServiceClient({ baseUrl: connection.baseUrl, apiKey }))
+    })
+    await parts.controller.start()
+    cleanups.push(() => parts.controller.stop())
+    expect(clients).toBe(0)
+    expect(parts.controller.monitor).toBeNull()
+    expect(parts.controller.getState().connections).toEqual([
+      { id: 'old', name: 'Old', baseUrl: 'http://agents.example.com', publishingDomain: '', hasKey: true, problem: expect.stringMatching(/must use https/) }
+    ])
+    const result = await dispatch(parts.controller.handlers, 'project:tasks', { projectId: 'p1' })
+    expect(result).toEqual({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/must use https.*Change the connection's address in Settings/) } })
+    expect(clients).toBe(0)
   })
 
   it('removes a connection with its key and watched projects', async () => {

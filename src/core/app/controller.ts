@@ -2,11 +2,13 @@
 // test host both run this, and only translate transport. It owns one Monitor for the active
 // connection, turns its changes into events and notifications, and keeps AppState current.
 import type { AppState, ConnectionView, EventChannel, EventContract, Handlers, ProjectView, SettingsView } from '../../shared/ipc'
+import { keyTransportProblem } from '../../shared/base-url'
 import { checkPublishHostname } from '../../shared/hostname'
 import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Project } from '../../shared/service'
 import type { Connection, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
 import { isSafeExternalUrl } from '../../shared/url'
+import { newWatchedProject, projectDisplayName } from '../../shared/watched-project'
 import type { ServiceClient } from '../client/client'
 import { isServiceError, ServiceError } from '../client/errors'
 import type { InvalidRecordIssue } from '../client/parse'
@@ -14,6 +16,7 @@ import { INVALID_RECORD_NOTICE_MS, invalidRecordNotice } from './record-notice'
 import { systemClock, type TimerHandle } from '../util/clock'
 import { Emitter } from '../util/emitter'
 import { createMonitor, type Monitor, type MonitorCycle } from '../monitor/monitor'
+import { addConnection, SettingsEditError, updateConnection } from '../settings/edit'
 import { SettingsValidationError } from '../settings/store'
 import { createAttentionBook, type AttentionBook } from './attention'
 import { createCoalescer } from './coalesce'
@@ -106,7 +109,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
   }
 
   function connectionView(connection: Connection): ConnectionView {
-    return { ...connection, hasKey: keyKnown.get(connection.id) ?? false }
+    return { ...connection, hasKey: keyKnown.get(connection.id) ?? false, problem: keyTransportProblem(connection.baseUrl) }
   }
 
   function getState(): AppState {
@@ -154,6 +157,9 @@ export function createAppController(deps: AppControllerDeps): AppController {
     if (active) return active
     const settings = settingsNow()
     if (settings.activeConnectionId === null) throw invalidArgument('No service connection is set up yet: add one in Settings.')
+    const connection = settings.connections.find((c) => c.id === settings.activeConnectionId)
+    const problem = connection ? keyTransportProblem(connection.baseUrl) : null
+    if (problem !== null) throw invalidArgument(`${problem} Change the connection's address in Settings, and enter its key again.`)
     throw invalidArgument('The active connection has no API key: add one in Settings.')
   }
 
@@ -185,6 +191,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
     const settings = settingsNow()
     const connection = settings.connections.find((c) => c.id === settings.activeConnectionId)
     if (!connection) return changed()
+    // A stored connection that would send its key in clear text stays closed until it is fixed.
+    if (keyTransportProblem(connection.baseUrl) !== null) return changed()
     const apiKey = await deps.secrets.get(connection.id)
     keyKnown.set(connection.id, apiKey !== null)
     if (apiKey === null) return changed()
@@ -311,7 +319,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     const watched = watchedOf(settings, connectionId)
     const at = new Date(clock.now())
     const projectNames: Record<string, string> = {}
-    for (const w of watched) projectNames[w.projectId] = projects.get(w.projectId)?.name || w.name
+    for (const w of watched) projectNames[w.projectId] = projectDisplayName(w, projects.get(w.projectId))
     const mutedProjects = new Set(watched.filter((w) => w.muted).map((w) => w.projectId))
     const tzOffsetMinutes = typeof tz === 'number' ? tz : tz(at)
     const prefs = settings.notifications
@@ -379,13 +387,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     }
     const existing = watchedOf(settingsNow(), connectionId).find((w) => w.projectId === projectId)
     if (existing) return existing
-    const watched: WatchedProject = {
-      projectId,
-      name: project.name,
-      muted: false,
-      budgetUsd: null,
-      addedAt: new Date(clock.now()).toISOString()
-    }
+    const watched = newWatchedProject(projectId, new Date(clock.now()), { name: project.name })
     await updateSettings((draft) => {
       const list = (draft.watched[connectionId] ??= [])
       if (!list.some((w) => w.projectId === projectId)) list.push(watched)
@@ -424,9 +426,12 @@ export function createAppController(deps: AppControllerDeps): AppController {
   async function saveConnection(request: Parameters<Handlers['connection:save']>[0]): Promise<ConnectionView> {
     const settings = settingsNow()
     const { id: givenId, ...fields } = request.connection
-    if (givenId !== undefined) requireConnection(settings, givenId)
+    const before = givenId !== undefined ? requireConnection(settings, givenId) : undefined
     const id = givenId ?? newConnectionId(settings.connections)
-    const connection: Connection = { id, ...fields }
+    const keyReplaced = request.apiKey !== undefined
+    // The same rules as the command's (core/settings/edit.ts), checked before a key is sent anywhere.
+    const draft = structuredClone(settings)
+    const connection = editConnection(draft, before, id, fields, keyReplaced)
     if (request.apiKey !== undefined) {
       await checkKeyBeforeSaving(connection, request.apiKey)
       await deps.secrets.set(id, request.apiKey)
@@ -435,20 +440,25 @@ export function createAppController(deps: AppControllerDeps): AppController {
       keyKnown.set(id, await deps.secrets.has(id))
     }
     const saved = await updateSettings((draft) => {
-      const i = draft.connections.findIndex((c) => c.id === id)
-      if (i === -1) draft.connections.push(connection)
-      else draft.connections[i] = connection
-      draft.watched[id] ??= []
-      draft.activeConnectionId ??= id
+      editConnection(draft, draft.connections.find((c) => c.id === id), id, fields, keyReplaced)
     })
-    const before = active?.connection
+    const stored = saved.connections.find((c) => c.id === id) ?? connection
+    const current = active?.connection
     const affectsActive =
-      saved.activeConnectionId === id &&
-      (!before || before.id !== id || before.baseUrl !== connection.baseUrl || request.apiKey !== undefined)
+      saved.activeConnectionId === id && (!current || current.id !== id || current.baseUrl !== stored.baseUrl || keyReplaced)
     if (affectsActive) await openActive()
-    else if (active?.connection.id === id) active.connection = connection
+    else if (active?.connection.id === id) active.connection = stored
     changed()
-    return connectionView(connection)
+    return connectionView(stored)
+  }
+
+  function editConnection(draft: Settings, existing: Connection | undefined, id: string, fields: Omit<Connection, 'id'>, keyReplaced: boolean): Connection {
+    try {
+      return existing ? updateConnection(draft, id, fields, { keyReplaced }) : addConnection(draft, fields, id)
+    } catch (error) {
+      if (error instanceof SettingsEditError) throw invalidArgument(error.message)
+      throw error
+    }
   }
 
   // A key is stored only once the service has accepted it, so a typo shows up on the setup
@@ -502,7 +512,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
       await deps.secrets.set(DEMO_CONNECTION_ID, service.apiKey)
       keyKnown.set(DEMO_CONNECTION_ID, true)
       await deps.settings.writeLastSeen(DEMO_CONNECTION_ID, {})
-      const addedAt = new Date(clock.now()).toISOString()
+      const addedAt = new Date(clock.now())
       await updateSettings((draft) => {
         const connection: Connection = {
           id: DEMO_CONNECTION_ID,
@@ -513,13 +523,9 @@ export function createAppController(deps: AppControllerDeps): AppController {
         const i = draft.connections.findIndex((c) => c.id === DEMO_CONNECTION_ID)
         if (i === -1) draft.connections.push(connection)
         else draft.connections[i] = connection
-        draft.watched[DEMO_CONNECTION_ID] = service.projectIds.map((projectId, n) => ({
-          projectId,
-          name: `Demo project ${n + 1}`,
-          muted: false,
-          budgetUsd: null,
-          addedAt
-        }))
+        draft.watched[DEMO_CONNECTION_ID] = service.projectIds.map((projectId, n) =>
+          newWatchedProject(projectId, addedAt, { name: `Demo project ${n + 1}` })
+        )
         delete draft.attention[DEMO_CONNECTION_ID]
         draft.activeConnectionId = DEMO_CONNECTION_ID
       })
@@ -556,7 +562,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
         await updateSettings((draft) => {
           const list = (draft.watched[connectionId] ??= [])
           if (!list.some((w) => w.projectId === created.id)) {
-            list.push({ projectId: created.id, name: created.name, muted: false, budgetUsd: null, addedAt: new Date(clock.now()).toISOString() })
+            list.push(newWatchedProject(created.id, new Date(clock.now()), { name: created.name }))
           }
         })
         projects.set(created.id, created)

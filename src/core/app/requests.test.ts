@@ -14,10 +14,10 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       { connection: { name: 'L', baseUrl: 'http://localhost:1/v1', publishingDomain: 'Apps.Example.COM' } }
     ],
     bad: [
-      [{ connection: { name: 'W', baseUrl: 'http://api.example.com', publishingDomain: '' } }, /connection\.baseUrl: must use https/],
+      [{ connection: { name: 'W', baseUrl: 'http://api.example.com', publishingDomain: '' } }, /connection\.baseUrl: The service address must use https/],
       [{ connection: { name: 'W', baseUrl: 'ftp://x', publishingDomain: '' } }, /connection\.baseUrl/],
-      [{ connection: { name: 'W', baseUrl: 'https://u:p@x.com', publishingDomain: '' } }, /connection\.baseUrl: must not contain a user/],
-      [{ connection: { name: 'W', baseUrl: 'https://x.com?a=1', publishingDomain: '' } }, /connection\.baseUrl: must not have a query/],
+      [{ connection: { name: 'W', baseUrl: 'https://u:p@x.com', publishingDomain: '' } }, /connection\.baseUrl: The service address must not carry a user name or password/],
+      [{ connection: { name: 'W', baseUrl: 'https://x.com?a=1', publishingDomain: '' } }, /connection\.baseUrl: The service address must not have a query/],
       [{ connection: { name: '', baseUrl: 'https://x.com', publishingDomain: '' } }, /connection\.name/],
       [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: 'bad domain' } }, /connection\.publishingDomain/],
       [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: `${'a'.repeat(60)}.`.repeat(5) + 'com' } }, /connection\.publishingDomain/],
@@ -90,7 +90,7 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
   'project:set-watch-options': {
     good: [{ projectId: id }, { projectId: id, muted: true, budgetUsd: 12.5 }, { projectId: id, budgetUsd: null }],
     bad: [
-      [{ projectId: id, budgetUsd: -1 }, /budgetUsd: must not be negative/],
+      [{ projectId: id, budgetUsd: -1 }, /budgetUsd: must be an amount in USD, not negative/],
       [{ projectId: id, budgetUsd: Number.NaN }, /budgetUsd/],
       [{ projectId: id, muted: 'yes' }, /muted/]
     ]

@@ -3,17 +3,21 @@
 // bounds. A missing channel fails the build through the mapped type of `requestSchemas`.
 import { z } from 'zod'
 import type { InvokeChannel, RequestOf } from '../../shared/ipc'
+import { addPollingIssues } from '../settings/schema'
+import { checkBaseUrl } from '../../shared/base-url'
+import { budgetProblem } from '../../shared/budget'
+import { idProblem } from '../../shared/ids'
 import { isImageUrl } from '../../shared/image-url'
+import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import { isSafeExternalUrl } from '../../shared/url'
 
 const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
 
-/** Ids of projects, tasks, connections: safe in a URL path and a settings key. */
-export const idSchema = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
-  .regex(/^[A-Za-z0-9_-][A-Za-z0-9._:-]*$/, 'may contain only letters, digits and . _ : - (not starting with .)')
+/** Ids of projects, tasks, connections: the one rule of src/shared/ids.ts. */
+export const idSchema = z.string().superRefine((value, ctx) => {
+  const problem = idProblem(value)
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+})
 
 /** Free text kept on one record: no control characters except newlines and tabs. */
 const text = (max: number) =>
@@ -40,34 +44,13 @@ function parseUrl(s: string): URL | null {
   }
 }
 
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-}
-
-/** The service's base URL: https, or http on this machine only (the key travels in a header). */
-export const baseUrlSchema = z
-  .string()
-  .max(2048, 'must be at most 2048 characters')
-  .transform((s, ctx) => {
-    const url = parseUrl(s.trim())
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-      ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL such as https://api.example.com' })
-      return z.NEVER
-    }
-    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-      ctx.addIssue({ code: 'custom', message: 'must use https (plain http is allowed only for localhost)' })
-      return z.NEVER
-    }
-    if (url.username !== '' || url.password !== '') {
-      ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' })
-      return z.NEVER
-    }
-    if (url.search !== '' || url.hash !== '') {
-      ctx.addIssue({ code: 'custom', message: 'must not have a query or fragment' })
-      return z.NEVER
-    }
-    return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
-  })
+/** The service's base URL, by the one rule (src/shared/base-url.ts): shape and transport. */
+export const baseUrlSchema = z.string().transform((s, ctx) => {
+  const checked = checkBaseUrl(s)
+  if (checked.ok) return checked.baseUrl
+  ctx.addIssue({ code: 'custom', message: checked.problem })
+  return z.NEVER
+})
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 
@@ -149,8 +132,7 @@ export const projectUpdateSchema = z
   })
   .refine((u) => Object.values(u).some((v) => v !== undefined), 'must change at least one field')
 
-const HH_MM = /^(?:[01]\d|2[0-3]):[0-5]\d$/
-const hhmm = z.string().regex(HH_MM, 'must be a time "HH:MM" (00:00 to 23:59)')
+const hhmm = z.string().refine(isTimeOfDay, TIME_OF_DAY_PROBLEM)
 
 const notificationPrefsSchema = z.strictObject({
   transitions: z.strictObject({
@@ -165,15 +147,8 @@ const notificationPrefsSchema = z.strictObject({
 })
 
 const pollingPrefsSchema = z
-  .strictObject({
-    activeIntervalMs: z.number().int().min(1_000).max(3_600_000),
-    idleIntervalMs: z.number().int().min(1_000).max(86_400_000),
-    maxConcurrency: z.number().int().min(1).max(16)
-  })
-  .refine((p) => p.idleIntervalMs >= p.activeIntervalMs, {
-    message: 'must not be shorter than activeIntervalMs',
-    path: ['idleIntervalMs']
-  })
+  .strictObject({ activeIntervalMs: z.number(), idleIntervalMs: z.number(), maxConcurrency: z.number() })
+  .superRefine(addPollingIssues)
 
 export const settingsUpdateSchema = z.strictObject({
   notifications: notificationPrefsSchema.optional(),
@@ -183,7 +158,13 @@ export const settingsUpdateSchema = z.strictObject({
   allowBasicTextSecrets: z.boolean().optional()
 })
 
-const budgetUsd = z.number().min(0, 'must not be negative').max(1_000_000, 'must be at most 1000000').nullable()
+const budgetUsd = z
+  .number()
+  .nullable()
+  .superRefine((value, ctx) => {
+    const problem = budgetProblem(value)
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+  })
 
 export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } = {
   'app:get-state': noRequest,

@@ -126,7 +126,16 @@ describe('requests', () => {
     for (const baseUrl of ['ftp://host', 'not a url', 'http://user:pw@host', 'http://host/?q=1', 'file:///etc']) {
       expect(() => createServiceClient({ baseUrl, apiKey: KEY })).toThrow(ServiceError)
     }
-    expect(() => createServiceClient({ baseUrl: 'ftp://host', apiKey: KEY })).toThrow(/http:\/\/ or https:\/\//)
+    expect(() => createServiceClient({ baseUrl: 'ftp://host', apiKey: KEY })).toThrow(/must start with https:\/\//)
+  })
+
+  it('is never made for plain http to another machine: the key would travel in clear text', () => {
+    for (const baseUrl of ['http://agents.example.com', 'http://10.0.0.2:4010', 'http://[fe80::1]/api']) {
+      expect(() => createServiceClient({ baseUrl, apiKey: KEY }), baseUrl).toThrow(/must use https/)
+    }
+    for (const baseUrl of ['https://agents.example.com', 'http://localhost:4010', 'http://127.0.0.1', 'http://[::1]:9/api']) {
+      expect(() => createServiceClient({ baseUrl, apiKey: KEY }).close(), baseUrl).not.toThrow()
+    }
   })
 
   it('refuses to send an empty key or one that cannot travel in a header, and checkKey says false', async () => {

@@ -11,6 +11,7 @@ import type {
   TaskStep
 } from '../../shared/service'
 import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
+import { checkBaseUrl as checkSharedBaseUrl } from '../../shared/base-url'
 import { ServiceError, errorForStatus, isServiceError, type ServiceErrorDetails } from './errors'
 import { exchange, type RawResponse } from './http'
 
@@ -88,24 +89,14 @@ interface Conditional<T> {
 }
 
 
-/** The base URL, checked: http or https, no credentials, no query; path prefix kept. */
+/**
+ * The base URL, checked by the one rule (src/shared/base-url.ts), transport included: a client is
+ * never made that would send the key in clear text to another machine. Path prefix kept.
+ */
 export function checkBaseUrl(baseUrl: string): { origin: string; prefix: string } {
-  let url: URL
-  try {
-    url = new URL(baseUrl.trim())
-  } catch {
-    throw new ServiceError('bad_request', `The service URL is not a valid URL: "${baseUrl.slice(0, 100)}".`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ServiceError('bad_request', `The service URL must start with http:// or https:// (got ${url.protocol}).`)
-  }
-  if (url.username || url.password) {
-    throw new ServiceError('bad_request', 'The service URL must not carry a user name or password.')
-  }
-  if (url.search || url.hash) {
-    throw new ServiceError('bad_request', 'The service URL must not have a query (?) or fragment (#).')
-  }
-  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') }
+  const checked = checkSharedBaseUrl(baseUrl)
+  if (!checked.ok) throw new ServiceError('bad_request', checked.problem)
+  return { origin: checked.origin, prefix: checked.baseUrl.slice(checked.origin.length) }
 }
 
 /** One path segment: encoded, and never '.' or '..' (a server could resolve those). */

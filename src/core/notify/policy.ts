@@ -3,6 +3,7 @@
 // restart. Pure: the prefs, the time and the mutes come in, the notifications go out.
 import { formatUsd } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
+import { minutesOfDay } from '../../shared/time-of-day'
 import type { NotifiableTransition, NotificationPrefs, QuietHours } from '../../shared/settings'
 
 export interface Notification {
@@ -45,20 +46,11 @@ export function notifiableTransition(event: MonitorEvent): NotifiableTransition 
   return null
 }
 
-function parseHhMm(text: string): number | null {
-  const m = /^(\d{1,2}):(\d{2})$/.exec(text.trim())
-  if (!m) return null
-  const h = Number(m[1])
-  const min = Number(m[2])
-  if (h > 23 || min > 59) return null
-  return h * 60 + min
-}
-
 /** Whether `now` falls in the quiet hours, [start, end) in local time, wrapping past midnight. */
 export function inQuietHours(quiet: QuietHours, now: Date, tzOffsetMinutes?: number): boolean {
   if (!quiet.enabled) return false
-  const start = parseHhMm(quiet.start)
-  const end = parseHhMm(quiet.end)
+  const start = minutesOfDay(quiet.start)
+  const end = minutesOfDay(quiet.end)
   // An unreadable or empty range silences nothing rather than everything.
   if (start === null || end === null || start === end) return false
   const minutes =

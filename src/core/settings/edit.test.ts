@@ -25,7 +25,10 @@ describe('connections', () => {
   it('normalizes URLs and refuses what is not http(s)', () => {
     expect(normalizeBaseUrl(' https://API.example.com/v1/ ')).toBe('https://api.example.com/v1')
     expect(() => normalizeBaseUrl('ftp://x')).toThrow(SettingsEditError)
-    expect(() => normalizeBaseUrl('not a url')).toThrow(/Not an http\(s\) URL/)
+    expect(() => normalizeBaseUrl('not a url')).toThrow(/must not contain spaces/)
+    expect(() => normalizeBaseUrl('api.example.com')).toThrow(/must be a full URL/)
+    expect(normalizeBaseUrl('http://127.0.0.1:4010/')).toBe('http://127.0.0.1:4010')
+    expect(() => normalizeBaseUrl('http://agents.example.com')).toThrow(/must use https: plain http would send the API key in clear text/)
     expect(() => normalizeBaseUrl('https://x.example/?key=1')).toThrow(/query/)
     expect(() => normalizeBaseUrl('https://x.example/?key=sk-in-query-1')).not.toThrow(/sk-in-query-1/)
   })
@@ -40,28 +43,32 @@ describe('connections', () => {
       }
       expect(error, url).toBeInstanceOf(SettingsEditError)
       const message = (error as Error).message
-      expect(message).toMatch(/must not carry a user name or password: put the API key in the keychain \(agent-tray login\), not in the URL/)
+      expect(message).toMatch(/must not carry a user name or password: the API key is kept in the keychain, not in the URL/)
       expect(message).not.toMatch(/pa55-word-9|sk-as-user-7|only-pass-3|ftp-pass-1/)
     }
   })
 
-  it('adds connections; the first becomes active; duplicates are refused', () => {
+  it('adds connections; the first becomes active; a second account on one service is allowed, a second id is not', () => {
     const s = withTwoConnections()
     expect(s.connections).toEqual([
       { id: 'a', name: 'a.example', baseUrl: 'https://a.example', publishingDomain: '' },
       { id: 'b', name: 'B', baseUrl: 'http://localhost:8080/api', publishingDomain: 'apps.b.example' }
     ])
     expect(s.activeConnectionId).toBe('a')
-    expect(() => addConnection(s, { baseUrl: 'https://a.example' }, 'c')).toThrow(/exists already/)
+    expect(addConnection(s, { name: 'A, personal', baseUrl: 'https://a.example' }, 'c')).toMatchObject({ id: 'c', baseUrl: 'https://a.example' })
     expect(() => addConnection(s, { baseUrl: 'https://c.example' }, 'a')).toThrow(/id a exists/)
     expect(settingsSchema.safeParse(s).success).toBe(true)
   })
 
   it('updates, activates and removes a connection with its watched projects', () => {
     const s = withTwoConnections()
-    updateConnection(s, 'b', { name: 'Bee', baseUrl: 'https://b.example' })
+    // Another origin needs the key again; the same origin with another path does not.
+    expect(() => updateConnection(s, 'b', { baseUrl: 'https://b.example' })).toThrow(/enter the API key again/)
+    expect(s.connections[1]?.baseUrl).toBe('http://localhost:8080/api')
+    updateConnection(s, 'b', { baseUrl: 'http://localhost:8080/v2' })
+    expect(s.connections[1]?.baseUrl).toBe('http://localhost:8080/v2')
+    updateConnection(s, 'b', { name: 'Bee', baseUrl: 'https://b.example' }, { keyReplaced: true })
     expect(s.connections[1]).toMatchObject({ name: 'Bee', baseUrl: 'https://b.example' })
-    expect(() => updateConnection(s, 'b', { baseUrl: 'https://a.example' })).toThrow(/exists already/)
     setActiveConnection(s, 'b')
     expect(s.activeConnectionId).toBe('b')
     expect(() => setActiveConnection(s, 'zz')).toThrow(/No connection zz/)
@@ -85,7 +92,7 @@ describe('watched projects', () => {
     expect(s.watched.a).toEqual([{ ...p, muted: true }])
     expect(s.watched.b).toHaveLength(1)
     expect(() => watchProject(s, 'zz', 'p1', NOW)).toThrow(/No connection zz/)
-    expect(() => watchProject(s, 'a', '  ', NOW)).toThrow(/project id is required/)
+    expect(() => watchProject(s, 'a', '  ', NOW)).toThrow(/project id must not be empty/)
     expect(() => watchProject(s, 'a', 'p2', NOW, { budgetUsd: -1 })).toThrow(/budget/)
     expect(settingsSchema.safeParse(s).success).toBe(true)
   })

@@ -1,7 +1,11 @@
 // Changes to settings as pure functions on a draft, for the app and the command alike:
 // `store.update((draft) => watchProject(draft, ...))`. Each one throws SettingsEditError with a
 // message fit for the user when the change makes no sense, before anything is written.
+import { checkBaseUrl, parseBaseUrl, sameOrigin } from '../../shared/base-url'
+import { budgetProblem } from '../../shared/budget'
+import { idProblem } from '../../shared/ids'
 import type { Connection, Settings, WatchedProject } from '../../shared/settings'
+import { newWatchedProject } from '../../shared/watched-project'
 
 export class SettingsEditError extends Error {
   override name = 'SettingsEditError'
@@ -14,23 +18,13 @@ export interface NewConnection {
 }
 
 /**
- * Trims the URL and drops trailing slashes so one service is never stored twice. Refuses a user
- * name or password rather than drop it: it is likely a credential, and must not be sent or stored.
- * Messages never repeat a URL that may hold one (credentials, or a key in a query).
+ * A base URL for a new or changed connection, normalised (src/shared/base-url.ts): refused with
+ * the reason when it is malformed or would send the key in clear text to another machine.
  */
 export function normalizeBaseUrl(input: string): string {
-  const trimmed = input.trim()
-  const url = URL.parse(trimmed)
-  if (url && (url.username || url.password)) {
-    throw new SettingsEditError(
-      'The base URL must not carry a user name or password: put the API key in the keychain (agent-tray login), not in the URL.'
-    )
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new SettingsEditError(`Not an http(s) URL: ${JSON.stringify(trimmed)}`)
-  }
-  if (url.search || url.hash) throw new SettingsEditError('The base URL must not have a query (?) or fragment (#).')
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
+  const checked = checkBaseUrl(input)
+  if (!checked.ok) throw new SettingsEditError(checked.problem)
+  return checked.baseUrl
 }
 
 export function findConnection(settings: Settings, idOrName: string): Connection | undefined {
@@ -40,36 +34,51 @@ export function findConnection(settings: Settings, idOrName: string): Connection
   )
 }
 
+/** The stored connection for a base URL, matched as stored (trailing slashes aside). */
 export function findConnectionByUrl(settings: Settings, baseUrl: string): Connection | undefined {
-  const wanted = normalizeBaseUrl(baseUrl)
-  return settings.connections.find((c) => c.baseUrl === wanted)
+  const parsed = parseBaseUrl(baseUrl)
+  return parsed.ok ? settings.connections.find((c) => c.baseUrl === parsed.baseUrl) : undefined
+}
+
+/** What a connection is called when the user gave no name: its host. */
+export function defaultConnectionName(baseUrl: string): string {
+  return URL.parse(baseUrl)?.host || baseUrl
 }
 
 /** Adds a connection (the first one becomes active) and returns it. `id` comes from the caller. */
 export function addConnection(draft: Settings, input: NewConnection, id: string): Connection {
   const baseUrl = normalizeBaseUrl(input.baseUrl)
+  // Two connections may share a base URL: two accounts (keys) on one service.
   if (draft.connections.some((c) => c.id === id)) throw new SettingsEditError(`A connection with id ${id} exists`)
-  if (draft.connections.some((c) => c.baseUrl === baseUrl)) {
-    throw new SettingsEditError(`A connection to ${baseUrl} exists already`)
-  }
   const connection: Connection = {
     id,
-    name: input.name?.trim() || URL.parse(baseUrl)?.host || baseUrl,
+    name: input.name?.trim() || defaultConnectionName(baseUrl),
     baseUrl,
     publishingDomain: input.publishingDomain?.trim() ?? ''
   }
   draft.connections.push(connection)
+  draft.watched[id] ??= []
   draft.activeConnectionId ??= id
   return connection
 }
 
-export function updateConnection(draft: Settings, id: string, changes: Partial<NewConnection>): Connection {
+/**
+ * Changes a connection. A stored key belongs to the origin it was checked against: moving the
+ * connection to another origin is refused unless the caller replaces the key too (`keyReplaced`),
+ * so a key is never sent to a host the user did not give it for.
+ */
+export function updateConnection(
+  draft: Settings,
+  id: string,
+  changes: Partial<NewConnection>,
+  options: { keyReplaced?: boolean } = {}
+): Connection {
   const connection = draft.connections.find((c) => c.id === id)
   if (!connection) throw new SettingsEditError(`No connection ${id}`)
   if (changes.baseUrl !== undefined) {
     const baseUrl = normalizeBaseUrl(changes.baseUrl)
-    if (draft.connections.some((c) => c.id !== id && c.baseUrl === baseUrl)) {
-      throw new SettingsEditError(`A connection to ${baseUrl} exists already`)
+    if (!sameOrigin(connection.baseUrl, baseUrl) && options.keyReplaced !== true) {
+      throw new SettingsEditError(KEY_FOR_NEW_ORIGIN)
     }
     connection.baseUrl = baseUrl
   }
@@ -77,6 +86,9 @@ export function updateConnection(draft: Settings, id: string, changes: Partial<N
   if (changes.publishingDomain !== undefined) connection.publishingDomain = changes.publishingDomain.trim()
   return connection
 }
+
+export const KEY_FOR_NEW_ORIGIN =
+  'The service address now points to another host: enter the API key again, so it is only ever sent where you gave it.'
 
 /** Removes a connection and its watched projects; the caller deletes its key. Returns whether it existed. */
 export function removeConnection(draft: Settings, id: string): boolean {
@@ -99,10 +111,9 @@ export interface WatchOptions {
 }
 
 function checkBudget(budgetUsd: number | null | undefined): void {
-  if (budgetUsd === undefined || budgetUsd === null) return
-  if (!Number.isFinite(budgetUsd) || budgetUsd < 0) {
-    throw new SettingsEditError(`A budget must be a positive number of USD, not ${budgetUsd}`)
-  }
+  if (budgetUsd === undefined) return
+  const problem = budgetProblem(budgetUsd)
+  if (problem !== null) throw new SettingsEditError(`The budget ${problem} (got ${budgetUsd}).`)
 }
 
 /** Watches a project (or updates it when already watched); returns the entry. */
@@ -114,7 +125,8 @@ export function watchProject(
   options: WatchOptions = {}
 ): WatchedProject {
   const id = projectId.trim()
-  if (!id) throw new SettingsEditError('A project id is required')
+  const problem = idProblem(id)
+  if (problem !== null) throw new SettingsEditError(`The project id ${problem}.`)
   if (!draft.connections.some((c) => c.id === connectionId)) {
     throw new SettingsEditError(`No connection ${connectionId}`)
   }
@@ -122,13 +134,7 @@ export function watchProject(
   const list = (draft.watched[connectionId] ??= [])
   const existing = list.find((p) => p.projectId === id)
   if (existing) return setWatchOptions(draft, connectionId, id, options)
-  const project: WatchedProject = {
-    projectId: id,
-    name: options.name ?? '',
-    muted: options.muted ?? false,
-    budgetUsd: options.budgetUsd ?? null,
-    addedAt: now.toISOString()
-  }
+  const project = newWatchedProject(id, now, options)
   list.push(project)
   return project
 }

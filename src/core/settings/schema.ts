@@ -4,13 +4,19 @@
 // In both, a key that is ABSENT takes its default: a file from an older build (or a hand edit)
 // that lacks a newer optional key is valid, not damaged. Only a present, wrong value is damage.
 import { z } from 'zod'
+import { parseBaseUrl } from '../../shared/base-url'
+import { budgetProblem } from '../../shared/budget'
+import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
+import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import {
   DEFAULT_NOTIFICATION_PREFS,
   DEFAULT_POLLING_PREFS,
   type Connection,
+  type PollingPrefs,
   type Settings,
   type WatchedProject
 } from '../../shared/settings'
+import { defaultConnectionName } from './edit'
 
 export const SETTINGS_VERSION = 2
 
@@ -33,16 +39,24 @@ export function defaultSettings(): Settings {
   }
 }
 
-const httpUrl = z
-  .string()
-  .refine((value) => /^https?:$/.test(URL.parse(value)?.protocol ?? ''), 'must be an http(s) URL')
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM')
-const interval = z.number().int().min(500).max(86_400_000)
+// A stored base URL needs only its shape: one that would send the key over plain http is kept, so
+// the user can fix it, and the client refuses to use it meanwhile (src/shared/base-url.ts).
+const httpUrl = z.string().refine((value) => parseBaseUrl(value).ok, 'must be an http(s) URL')
+const hhmm = z.string().refine(isTimeOfDay, TIME_OF_DAY_PROBLEM)
+const bounded = ({ min, max }: { min: number; max: number }) => z.number().int().min(min).max(max)
+const activeInterval = bounded(POLLING_BOUNDS.activeIntervalMs)
+const idleInterval = bounded(POLLING_BOUNDS.idleIntervalMs)
+const concurrency = bounded(POLLING_BOUNDS.maxConcurrency)
+/** The one polling rule (src/shared/polling.ts) as zod issues, each on its field. */
+export function addPollingIssues(prefs: PollingPrefs, ctx: z.RefinementCtx): void {
+  for (const [field, message] of Object.entries(pollingProblems(prefs))) ctx.addIssue({ code: 'custom', message, path: [field] })
+}
+const budgetUsd = z.number().nullable().refine((value) => budgetProblem(value) === null, 'must be null or an amount in USD within bounds')
 
 /** A connection without a name is called by its host, as addConnection does. */
 function named(connection: { id: string; name?: string | undefined; baseUrl: string; publishingDomain: string }): Connection {
   const { id, name, baseUrl, publishingDomain } = connection
-  return { id, name: name ?? (URL.parse(baseUrl)?.host || baseUrl), baseUrl, publishingDomain }
+  return { id, name: name ?? defaultConnectionName(baseUrl), baseUrl, publishingDomain }
 }
 
 export const connectionSchema = z
@@ -60,7 +74,7 @@ export function watchedProjectSchemaAt(now: Date) {
     projectId: z.string().min(1),
     name: z.string().default(''),
     muted: z.boolean().default(false),
-    budgetUsd: z.number().nonnegative().nullable().default(null),
+    budgetUsd: budgetUsd.default(null),
     addedAt: z.string().default(() => now.toISOString())
   })
 }
@@ -88,11 +102,13 @@ const notificationsSchema = z.object({
   pausedUntil: z.string().nullable().default(null)
 })
 
-const pollingSchema = z.object({
-  activeIntervalMs: interval.default(DEFAULTS.polling.activeIntervalMs),
-  idleIntervalMs: interval.default(DEFAULTS.polling.idleIntervalMs),
-  maxConcurrency: z.number().int().min(1).max(32).default(DEFAULTS.polling.maxConcurrency)
-})
+const pollingSchema = z
+  .object({
+    activeIntervalMs: activeInterval.default(DEFAULTS.polling.activeIntervalMs),
+    idleIntervalMs: idleInterval.default(DEFAULTS.polling.idleIntervalMs),
+    maxConcurrency: concurrency.default(DEFAULTS.polling.maxConcurrency)
+  })
+  .superRefine(addPollingIssues)
 
 const windowSchema = z.object({
   x: z.number().optional(),
@@ -189,7 +205,7 @@ function lenientWatchedProject(now: Date): z.ZodType<WatchedProject> {
     projectId: z.string().trim().min(1),
     name: z.string().catch(''),
     muted: z.boolean().catch(false),
-    budgetUsd: z.number().nonnegative().nullable().catch(null),
+    budgetUsd: budgetUsd.catch(null),
     addedAt: z.string().catch(() => now.toISOString())
   })
 }
@@ -244,9 +260,9 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
       .catch(() => structuredClone(n)),
     polling: z
       .object({
-        activeIntervalMs: interval.catch(d.polling.activeIntervalMs),
-        idleIntervalMs: interval.catch(d.polling.idleIntervalMs),
-        maxConcurrency: z.number().int().min(1).max(32).catch(d.polling.maxConcurrency)
+        activeIntervalMs: activeInterval.catch(d.polling.activeIntervalMs),
+        idleIntervalMs: idleInterval.catch(d.polling.idleIntervalMs),
+        maxConcurrency: concurrency.catch(d.polling.maxConcurrency)
       })
       .catch(() => ({ ...d.polling })),
     launchAtLogin: z.boolean().catch(false),

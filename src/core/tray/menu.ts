@@ -2,6 +2,7 @@
 // item's action to a call; rebuilding is skipped when the model key has not changed.
 import type { AppState } from '../../shared/ipc'
 import { compareTaskStatus } from '../../shared/status'
+import { projectDisplayName } from '../../shared/watched-project'
 import type { TraySummary } from './state'
 import { isOverBudget } from './state'
 import type { TrayTask } from './tasks'
@@ -43,7 +44,7 @@ export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
   for (const p of app.projects) {
     items.push({
       kind: 'submenu',
-      label: projectLabel(p.project?.name ?? p.watched.name, p.counts, p.health.state === 'error', isOverBudget(p.watched.budgetUsd, p.costTotalUsd)),
+      label: projectLabel(projectDisplayName(p.watched, p.project), p.counts, p.health.state === 'error', isOverBudget(p.watched.budgetUsd, p.costTotalUsd)),
       items: projectItems(p.watched.projectId, p.counts, input.tasksOf(p.watched.projectId))
     })
   }

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { Project } from '../../shared/service'
 import {
   connectionValue,
+  keyRequiredFor,
   editFormOf,
   emptyProjectForm,
-  isTimeOfDay,
-  parseBudget,
   parseSeconds,
   projectCreateBody,
   projectUpdateBody
@@ -115,25 +114,29 @@ describe('connectionValue', () => {
     const result = connectionValue({ name: '', baseUrl: 'api.example.com', publishingDomain: 'https://x.com', apiKey: 'k' }, true)
     expect(result.ok ? [] : Object.keys(result.errors).sort()).toEqual(['baseUrl', 'name', 'publishingDomain'])
   })
+
+  it('refuses plain http to another machine, saying why', () => {
+    const result = connectionValue({ name: 'A', baseUrl: 'http://agents.example.com', publishingDomain: '', apiKey: 'k' }, true)
+    expect(result.ok ? null : result.errors.baseUrl).toMatch(/must use https: plain http would send the API key in clear text/)
+  })
+
+  it('asks for the key again when an existing connection moves to another origin', () => {
+    const existing = { baseUrl: 'https://a.example.com/v1', hasKey: true }
+    expect(keyRequiredFor(existing, 'https://a.example.com/v2')).toBe(false)
+    expect(keyRequiredFor(existing, 'https://b.example.com/v1')).toBe(true)
+    expect(keyRequiredFor(existing, 'http://a.example.com/v1')).toBe(true)
+    expect(keyRequiredFor(existing, 'half typed')).toBe(false)
+    expect(keyRequiredFor({ ...existing, hasKey: false }, 'https://a.example.com/v1')).toBe(true)
+    expect(keyRequiredFor(null, 'https://a.example.com')).toBe(true)
+  })
 })
 
 describe('small parsers', () => {
-  it('reads budgets', () => {
-    expect(parseBudget('')).toEqual({ ok: true, value: null })
-    expect(parseBudget('$2.50')).toEqual({ ok: true, value: 2.5 })
-    expect(parseBudget('-1').ok).toBe(false)
-    expect(parseBudget('abc').ok).toBe(false)
-  })
-
-  it('reads seconds within bounds', () => {
-    expect(parseSeconds('5', 1, 3600)).toEqual({ ok: true, ms: 5000 })
-    expect(parseSeconds('0.5', 1, 3600).ok).toBe(false)
-    expect(parseSeconds('', 1, 3600).ok).toBe(false)
-  })
-
-  it('reads times of day', () => {
-    expect(isTimeOfDay('07:30')).toBe(true)
-    expect(isTimeOfDay('24:00')).toBe(false)
-    expect(isTimeOfDay('7:30')).toBe(false)
+  it('reads seconds within the shared polling bounds', () => {
+    expect(parseSeconds('5', 'activeIntervalMs')).toEqual({ ok: true, ms: 5000 })
+    expect(parseSeconds('1.5', 'activeIntervalMs')).toEqual({ ok: true, ms: 1500 })
+    expect(parseSeconds('0.5', 'activeIntervalMs')).toEqual({ ok: false, error: 'Enter a number of seconds from 1 to 3600.' })
+    expect(parseSeconds('4', 'idleIntervalMs')).toEqual({ ok: false, error: 'Enter a number of seconds from 5 to 86400.' })
+    expect(parseSeconds('', 'idleIntervalMs').ok).toBe(false)
   })
 })

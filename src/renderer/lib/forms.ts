@@ -1,6 +1,8 @@
 // The window's forms as plain data: what the user typed, checked and turned into request bodies.
 // A failed check names the field and keeps every value, so nothing typed is lost.
+import { checkBaseUrl, parseBaseUrl, sameOrigin } from '../../shared/base-url'
 import { isImageUrl } from '../../shared/image-url'
+import { POLLING_BOUNDS } from '../../shared/polling'
 import { PROJECT_UPDATE_FIELDS, type Project, type ProjectCreate, type ProjectUpdate } from '../../shared/service'
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>
@@ -118,15 +120,26 @@ export interface ConnectionValue {
   apiKey?: string
 }
 
-/** A connection as it is saved: base URL without trailing slash, domain lowercase. */
+/**
+ * Whether saving needs the key typed again: a new connection, one without a key, or one moved to
+ * another origin (its stored key stays with the origin it was given for).
+ */
+export function keyRequiredFor(existing: { baseUrl: string; hasKey: boolean } | null, typedBaseUrl: string): boolean {
+  if (existing === null || !existing.hasKey) return true
+  const checked = parseBaseUrl(typedBaseUrl)
+  return checked.ok && !sameOrigin(existing.baseUrl, checked.baseUrl)
+}
+
+/** A connection as it is saved: base URL by the one rule (src/shared/base-url.ts), domain lowercase. */
 export function connectionValue(form: ConnectionForm, keyRequired: boolean): Checked<ConnectionValue, keyof ConnectionForm> {
   const errors: FieldErrors<keyof ConnectionForm> = {}
   const name = form.name.trim()
-  const baseUrl = form.baseUrl.trim().replace(/\/+$/, '')
+  const checked = checkBaseUrl(form.baseUrl)
+  const baseUrl = checked.ok ? checked.baseUrl : form.baseUrl.trim()
   const publishingDomain = form.publishingDomain.trim().toLowerCase().replace(/^\.+|\.+$/g, '')
   const apiKey = form.apiKey.trim()
   if (name === '') errors.name = 'Give the connection a name.'
-  if (!isHttpUrl(baseUrl)) errors.baseUrl = 'Enter the service address, like https://api.example.com.'
+  if (!checked.ok) errors.baseUrl = checked.problem
   if (publishingDomain !== '' && !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(publishingDomain)) {
     errors.publishingDomain = 'Enter a domain like apps.example.com, without https://.'
   }
@@ -135,24 +148,13 @@ export function connectionValue(form: ConnectionForm, keyRequired: boolean): Che
   return { ok: true, value: apiKey === '' ? { name, baseUrl, publishingDomain } : { name, baseUrl, publishingDomain, apiKey } }
 }
 
-/** A budget in USD as typed: empty means no budget. */
-export function parseBudget(text: string): { ok: true; value: number | null } | { ok: false; error: string } {
-  const trimmed = text.trim().replace(/^\$/, '')
-  if (trimmed === '') return { ok: true, value: null }
-  const value = Number(trimmed)
-  if (!Number.isFinite(value) || value < 0) return { ok: false, error: 'Enter an amount in USD, like 25 or 2.50, or leave it empty.' }
-  return { ok: true, value }
-}
-
-/** A polling interval typed in seconds, within what the monitor can honour. */
-export function parseSeconds(text: string, min: number, max: number): { ok: true; ms: number } | { ok: false; error: string } {
+/** A polling interval typed in seconds, within the one set of bounds (src/shared/polling.ts). */
+export function parseSeconds(text: string, field: 'activeIntervalMs' | 'idleIntervalMs'): { ok: true; ms: number } | { ok: false; error: string } {
+  const { min, max } = POLLING_BOUNDS[field]
   const value = Number(text.trim())
-  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
-    return { ok: false, error: `Enter a number of seconds from ${min} to ${max}.` }
+  const ms = Math.round(value * 1000)
+  if (text.trim() === '' || !Number.isFinite(value) || ms < min || ms > max) {
+    return { ok: false, error: `Enter a number of seconds from ${min / 1000} to ${max / 1000}.` }
   }
-  return { ok: true, ms: Math.round(value * 1000) }
-}
-
-export function isTimeOfDay(text: string): boolean {
-  return /^([01]\d|2[0-3]):[0-5]\d$/.test(text)
+  return { ok: true, ms }
 }

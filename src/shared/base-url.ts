@@ -1,0 +1,69 @@
+// The one rule for a service's base URL, used by the client, the settings, the window and the
+// command. Two checks, kept apart on purpose:
+// - its shape (parseBaseUrl): an absolute http(s) URL with a host, no credentials, query or
+//   fragment, stored without trailing slashes so one service is never stored twice;
+// - its transport (keyTransportProblem): the API key travels in a header, so https, or plain
+//   http to this machine only. A stored connection that breaks only this rule is kept (the user
+//   fixes it), but no key is ever sent to it.
+
+export const MAX_BASE_URL_LENGTH = 2048
+
+export type BaseUrlCheck = { ok: true; baseUrl: string; origin: string } | { ok: false; problem: string }
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f]/
+
+/** Whether a hostname (as URL.hostname gives it) is this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase()
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+/** The shape check; messages never repeat the URL, which may hold a credential. */
+export function parseBaseUrl(input: string): BaseUrlCheck {
+  const text = typeof input === 'string' ? input.trim() : ''
+  if (text === '') return { ok: false, problem: 'Enter the service address, such as https://api.example.com.' }
+  if (text.length > MAX_BASE_URL_LENGTH) return { ok: false, problem: `The service address must be at most ${MAX_BASE_URL_LENGTH} characters.` }
+  if (CONTROL_OR_SPACE.test(text)) return { ok: false, problem: 'The service address must not contain spaces or control characters.' }
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return { ok: false, problem: 'The service address must be a full URL, such as https://api.example.com.' }
+  }
+  if (url.username !== '' || url.password !== '') {
+    return {
+      ok: false,
+      problem: 'The service address must not carry a user name or password: the API key is kept in the keychain, not in the URL.'
+    }
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    return { ok: false, problem: 'The service address must start with https:// (or http:// for this machine).' }
+  }
+  if (url.search !== '' || url.hash !== '') return { ok: false, problem: 'The service address must not have a query (?) or fragment (#).' }
+  return { ok: true, baseUrl: `${url.origin}${url.pathname}`.replace(/\/+$/, ''), origin: url.origin }
+}
+
+/** Why no API key may be sent to this (well-formed) base URL, or null when it may. */
+export function keyTransportProblem(baseUrl: string): string | null {
+  const url = URL.parse(baseUrl)
+  if (!url) return 'The service address is not a URL.'
+  if (url.protocol === 'https:') return null
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return null
+  return 'The service address must use https: plain http would send the API key in clear text, and is allowed only to this machine (localhost, 127.0.0.1, [::1]).'
+}
+
+/** Both checks: what a new or changed connection must pass before it is stored or used. */
+export function checkBaseUrl(input: string): BaseUrlCheck {
+  const parsed = parseBaseUrl(input)
+  if (!parsed.ok) return parsed
+  const problem = keyTransportProblem(parsed.baseUrl)
+  return problem === null ? parsed : { ok: false, problem }
+}
+
+/** Whether two base URLs reach the same origin (scheme, host, port): a key stays with its origin. */
+export function sameOrigin(a: string, b: string): boolean {
+  const x = URL.parse(a)
+  const y = URL.parse(b)
+  return x !== null && y !== null && x.origin === y.origin
+}

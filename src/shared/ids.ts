@@ -1,0 +1,23 @@
+// The one rule for ids of projects, tasks and connections, checked wherever one comes from outside
+// (the window's requests, the command's arguments): an id goes into a URL path and a settings key.
+// Real ids are UUIDs; the rule is wider so a server with other ids still works, and never lets
+// through what could change a path ('/', '.', '..') or what is unsafe to echo (control characters).
+
+export const MAX_ID_LENGTH = 200
+
+const ID_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._:-]*$/
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+/** Why `value` cannot be an id, in words that fit after "<what> ", or null when it can. */
+export function idProblem(value: string): string | null {
+  if (value === '') return 'must not be empty'
+  if (value.length > MAX_ID_LENGTH) return `must be at most ${MAX_ID_LENGTH} characters`
+  if (CONTROL.test(value)) return 'must not contain control characters'
+  if (!ID_PATTERN.test(value)) return 'may contain only letters, digits and . _ : - (not starting with .)'
+  return null
+}
+
+export function isId(value: unknown): value is string {
+  return typeof value === 'string' && idProblem(value) === null
+}

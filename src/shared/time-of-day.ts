@@ -1,0 +1,15 @@
+// The one format for a time of day (quiet hours): "HH:MM", 24-hour, local time.
+
+const TIME_OF_DAY = /^(?:[01]\d|2[0-3]):[0-5]\d$/
+
+export const TIME_OF_DAY_PROBLEM = 'must be a time "HH:MM" (00:00 to 23:59)'
+
+export function isTimeOfDay(text: string): boolean {
+  return TIME_OF_DAY.test(text)
+}
+
+/** Minutes since midnight, or null for anything that is not "HH:MM". */
+export function minutesOfDay(text: string): number | null {
+  if (!isTimeOfDay(text)) return null
+  return Number(text.slice(0, 2)) * 60 + Number(text.slice(3, 5))
+}
