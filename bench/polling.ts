@@ -116,8 +116,8 @@ function notified(events: readonly MonitorEvent[]): string[] {
   return out.sort()
 }
 
-function countNotifications(batches: readonly MonitorCycle[], now: string): number {
-  const context = { now: new Date(now), mutedProjects: new Set<string>(), projectNames: {}, tzOffsetMinutes: 0 }
+function countNotifications(batches: readonly MonitorCycle[]): number {
+  const context = { projectName: () => '' }
   return batches.reduce((n, b) => n + decideNotifications(b, DEFAULT_NOTIFICATION_PREFS, context).length, 0)
 }
 
@@ -160,7 +160,7 @@ async function runMonitor(setup: Setup, script: readonly Action[], polling: Poll
     clientRequests: world.clientRequests,
     clientBytes: world.clientBytes,
     transitions: notified(events),
-    notifications: countNotifications(cycles, await world.service.control.now()),
+    notifications: countNotifications(cycles),
     addedIds: [...world.added.values()],
     wallMs: performance.now() - began
   }
@@ -199,7 +199,7 @@ async function runNaive(setup: Setup, script: readonly Action[], intervalMs: num
     clientRequests: world.clientRequests,
     clientBytes: world.clientBytes,
     transitions: notified(events),
-    notifications: countNotifications(batches, await world.service.control.now()),
+    notifications: countNotifications(batches),
     addedIds: [...world.added.values()],
     wallMs: performance.now() - began
   }

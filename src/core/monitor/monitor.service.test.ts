@@ -92,12 +92,8 @@ describe('monitor over HTTP', () => {
     expect(source.detailIds).toEqual([taskIds[0]])
     expect(detailRequests()).toBe(1)
 
-    const notes = decideNotifications(cycles[0]!, DEFAULT_NOTIFICATION_PREFS, {
-      now: new Date(service.control.now()),
-      mutedProjects: new Set(),
-      projectNames: { [projectId]: 'Shop' },
-      tzOffsetMinutes: 0
-    })
+    const names: Record<string, string> = { [projectId]: 'Shop' }
+    const notes = decideNotifications(cycles[0]!, DEFAULT_NOTIFICATION_PREFS, { projectName: (_c, p) => names[p] ?? '' })
     expect(notes).toEqual([
       { kind: 'task', title: 'Task completed', body: "Task 'Add login' completed in project 'Shop'", projectId, taskId: taskIds[0] }
     ])
@@ -205,12 +201,8 @@ describe('monitor over HTTP', () => {
     expect(statusOrAdded).toEqual(
       [`${shop.taskIds[0]}:in_progress->completed`, `${shop.taskIds[1]}:in_progress->failed`, `${added.id}:new completed`].sort()
     )
-    const notes = decideNotifications(away, DEFAULT_NOTIFICATION_PREFS, {
-      now: new Date(service.control.now()),
-      mutedProjects: new Set(),
-      projectNames: { [shop.projectId]: 'Shop', [blog.projectId]: 'Blog' },
-      tzOffsetMinutes: 0
-    })
+    const names: Record<string, string> = { [shop.projectId]: 'Shop', [blog.projectId]: 'Blog' }
+    const notes = decideNotifications(away, DEFAULT_NOTIFICATION_PREFS, { projectName: (_c, p) => names[p] ?? '' })
     expect(notes).toHaveLength(1)
     expect(notes[0]).toMatchObject({ kind: 'away', title: 'While you were away' })
     expect(notes[0]!.body).toMatch(/^3 tasks finished: 2 completed, 1 failed in projects /)

@@ -23,10 +23,10 @@ const status: MonitorEvent = {
 } as MonitorEvent
 
 describe('BudgetHold', () => {
-  it('keeps only budget crossings of unmuted projects, the latest per project, and releases them once', () => {
+  it('keeps only budget crossings, the latest per project, and releases them once', () => {
     const hold = new BudgetHold()
-    hold.hold([status, budget('p1', 10, 10.5), budget('p2', 5, 6)], new Set(['p2']))
-    hold.hold([budget('p1', 10, 11)], new Set())
+    hold.hold([status, budget('p1', 10, 10.5)])
+    hold.hold([budget('p1', 10, 11)])
     expect(hold.size).toBe(1)
     const watched = () => ({ budgetUsd: 10, muted: false })
     expect(hold.release(watched)).toEqual([budget('p1', 10, 11)])
@@ -36,7 +36,7 @@ describe('BudgetHold', () => {
 
   it('drops what no longer holds: unwatched, muted since, or a different budget now', () => {
     const hold = new BudgetHold()
-    hold.hold([budget('gone', 1, 2), budget('muted', 1, 2), budget('raised', 1, 2), budget('kept', 1, 2), budget('kept', 1, 2, 'other')], new Set())
+    hold.hold([budget('gone', 1, 2), budget('muted', 1, 2), budget('raised', 1, 2), budget('kept', 1, 2), budget('kept', 1, 2, 'other')])
     const now = (e: BudgetEvent) =>
       e.connectionId !== 'c'
         ? undefined

@@ -4,6 +4,7 @@
 // the next round of changes, or at the app's next check (once a minute while anything waits).
 // Only what still holds is told: the project is still watched, not muted, with the same budget.
 // In memory: a restart during the quiet period loses what waits (the snapshot says announced).
+// The gate (gate.ts) is its one user.
 import type { MonitorEvent } from '../../shared/monitor'
 
 export type BudgetEvent = Extract<MonitorEvent, { kind: 'budget' }>
@@ -18,10 +19,10 @@ export class BudgetHold {
     return this.held.size
   }
 
-  /** Keeps the budget crossings of a round whose notifications are held back (muted projects' are not wanted at all). */
-  hold(events: readonly MonitorEvent[], muted: ReadonlySet<string>): void {
+  /** Keeps the budget crossings of a round whose notifications are held back (the gate has left out muted projects). */
+  hold(events: readonly MonitorEvent[]): void {
     for (const event of events) {
-      if (event.kind !== 'budget' || muted.has(event.projectId)) continue
+      if (event.kind !== 'budget') continue
       const key = `${event.connectionId}\u0000${event.projectId}`
       this.held.delete(key)
       this.held.set(key, event)

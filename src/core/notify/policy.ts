@@ -1,6 +1,7 @@
-// Which changes become desktop notifications, and how a round of changes is worded: one specific
-// notification for one change, one summary for several, one "while you were away" after a
-// restart. Pure: the prefs, the time and the mutes come in, the notifications go out.
+// Which changes the user wants told (the transition toggles), and how a round of changes is
+// worded: one specific notification for one change, one summary for several, one "while you were
+// away" after a restart. Pure. Whether a round may be told now (pause, quiet hours, mute) is the
+// gate's decision (gate.ts), made before this is called.
 import { formatUsd } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
 import { minutesOfDay } from '../../shared/time-of-day'
@@ -21,15 +22,13 @@ export interface NotificationBatch {
 }
 
 export interface NotificationContext {
-  now: Date
-  mutedProjects: ReadonlySet<string>
-  projectNames: Readonly<Record<string, string>>
-  /** Minutes east of UTC for quiet hours; the host's own zone when absent. */
-  tzOffsetMinutes?: number
+  /** A watched project's name, as every surface shows it. */
+  projectName: (connectionId: string, projectId: string) => string
 }
 
 interface TaskChange {
   transition: NotifiableTransition
+  connectionId: string
   projectId: string
   taskId: string
   taskName: string
@@ -46,7 +45,7 @@ export function notifiableTransition(event: MonitorEvent): NotifiableTransition 
   return null
 }
 
-/** Whether `now` falls in the quiet hours, [start, end) in local time, wrapping past midnight. */
+/** Whether `now` falls in the quiet hours, [start, end) in local time, wrapping past midnight; the host's zone without an offset. */
 export function inQuietHours(quiet: QuietHours, now: Date, tzOffsetMinutes?: number): boolean {
   if (!quiet.enabled) return false
   const start = minutesOfDay(quiet.start)
@@ -71,23 +70,20 @@ const ORDER: NotifiableTransition[] = ['completed', 'failed', 'cancelled', 'star
 
 export function decideNotifications(
   batch: NotificationBatch,
-  prefs: NotificationPrefs,
+  prefs: Pick<NotificationPrefs, 'transitions'>,
   context: NotificationContext
 ): Notification[] {
-  if (notificationsPaused(prefs, context.now)) return []
-  if (inQuietHours(prefs.quietHours, context.now, context.tzOffsetMinutes)) return []
-  const name = (projectId: string): string => context.projectNames[projectId] || projectId
+  const name = (c: { connectionId: string; projectId: string }): string => context.projectName(c.connectionId, c.projectId) || c.projectId
 
   // The last notifying change of each task: a round may hold a task's start and its end.
   const byTask = new Map<string, TaskChange>()
   const budgets: Notification[] = []
   for (const event of batch.events) {
-    if (context.mutedProjects.has(event.projectId)) continue
     if (event.kind === 'budget') {
       budgets.push({
         kind: 'budget',
         projectId: event.projectId,
-        title: event.level === 'over' ? `Budget reached in project '${name(event.projectId)}'` : `Nearing the budget of project '${name(event.projectId)}'`,
+        title: event.level === 'over' ? `Budget reached in project '${name(event)}'` : `Nearing the budget of project '${name(event)}'`,
         body: `${formatUsd(event.spentUsd)} spent of a ${formatUsd(event.budgetUsd)} budget.`
       })
       continue
@@ -97,7 +93,7 @@ export function decideNotifications(
     if (event.kind !== 'task-status' && event.kind !== 'task-added') continue
     const key = `${event.projectId}\u0000${event.taskId}`
     byTask.delete(key)
-    byTask.set(key, { transition, projectId: event.projectId, taskId: event.taskId, taskName: event.taskName })
+    byTask.set(key, { transition, connectionId: event.connectionId, projectId: event.projectId, taskId: event.taskId, taskName: event.taskName })
   }
 
   const changes = [...byTask.values()]
@@ -107,7 +103,7 @@ export function decideNotifications(
     out.push({
       kind: batch.away ? 'away' : 'task',
       title: batch.away ? 'While you were away' : `Task ${c.transition}`,
-      body: `Task '${c.taskName}' ${c.transition} in project '${name(c.projectId)}'`,
+      body: `Task '${c.taskName}' ${c.transition} in project '${name(c)}'`,
       projectId: c.projectId,
       taskId: c.taskId
     })
@@ -115,7 +111,7 @@ export function decideNotifications(
     const counts = ORDER.map((t) => [t, changes.filter((c) => c.transition === t).length] as const).filter(([, n]) => n > 0)
     const allEnded = !changes.some((c) => c.transition === 'started')
     const head = `${changes.length} ${allEnded ? 'tasks finished' : 'task updates'}: ${counts.map(([t, n]) => `${n} ${t}`).join(', ')}`
-    const projects = [...new Set(changes.map((c) => c.projectId))]
+    const projects = [...new Map(changes.map((c) => [`${c.connectionId}\u0000${c.projectId}`, c])).values()]
     const where =
       projects.length === 1
         ? `in project '${name(projects[0]!)}'`
@@ -123,7 +119,7 @@ export function decideNotifications(
     const summary: Notification = batch.away
       ? { kind: 'away', title: 'While you were away', body: `${head} ${where}` }
       : { kind: 'summary', title: head, body: where.charAt(0).toUpperCase() + where.slice(1) }
-    if (projects.length === 1) summary.projectId = projects[0]!
+    if (projects.length === 1) summary.projectId = projects[0]!.projectId
     out.push(summary)
   }
   return [...out, ...budgets]

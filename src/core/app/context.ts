@@ -1,0 +1,32 @@
+// What the controller's parts share: the deps it was given, the open connections (session), the
+// notification gate, the notices, the window's events, and safe settings writes. Built once by
+// createAppController; each handler group (handlers/*.ts) receives it.
+import type { TzOffset } from '../../shared/cost'
+import type { EventContract } from '../../shared/ipc'
+import type { Settings } from '../../shared/settings'
+import type { NotificationGate } from '../notify/gate'
+import type { Clock } from '../util/clock'
+import type { Emitter } from '../util/emitter'
+import type { AppControllerDeps } from './deps'
+import type { Notices } from './notices'
+import type { Session } from './session'
+
+export interface AppContext {
+  readonly deps: AppControllerDeps
+  readonly clock: Clock
+  readonly random: () => number
+  readonly tz: TzOffset
+  readonly session: Session
+  readonly gate: NotificationGate
+  readonly notices: Notices
+  readonly events: Emitter<EventContract>
+  /** The app runs its demo (the 'demo' connection was set up in this run). */
+  readonly demo: { active: boolean }
+  settings(): Settings
+  /** A locked settings write; a change the rules refuse becomes the app's invalid_argument. */
+  update(mutate: (draft: Settings) => void): Promise<Settings>
+  /** Something the window shows changed: an 'app:state' push follows (coalesced). */
+  changed(): void
+  reportError(context: string, error: unknown): void
+  readonly stopped: boolean
+}

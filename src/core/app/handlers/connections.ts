@@ -1,0 +1,145 @@
+// Connections: add or change one (its key checked by the service first), remove one with its key,
+// switch the active one, and the demo's own connection.
+import type { ConnectionView, Handlers } from '../../../shared/ipc'
+import { keyTransportProblem } from '../../../shared/base-url'
+import type { Connection, Settings } from '../../../shared/settings'
+import { newWatchedProject } from '../../../shared/watched-project'
+import { ServiceError } from '../../client/errors'
+import { addConnection, SettingsEditError, updateConnection } from '../../settings/edit'
+import type { AppContext } from '../context'
+import { forbidden, invalidArgument } from '../errors'
+
+export const DEMO_CONNECTION_ID = 'demo'
+
+type ConnectionHandlers = Pick<Handlers, 'connection:save' | 'connection:remove' | 'connection:activate' | 'demo:start'>
+
+export function connectionView(ctx: AppContext, connection: Connection): ConnectionView {
+  return { ...connection, hasKey: ctx.session.hasKey(connection.id), problem: keyTransportProblem(connection.baseUrl) }
+}
+
+function requireConnection(settings: Settings, connectionId: string): Connection {
+  const connection = settings.connections.find((c) => c.id === connectionId)
+  if (!connection) throw invalidArgument(`There is no connection with id "${connectionId}".`)
+  return connection
+}
+
+function newConnectionId(ctx: AppContext, existing: readonly Connection[]): string {
+  const base = `c-${Math.floor(ctx.random() * 36 ** 8).toString(36).padStart(8, '0')}`
+  let id = base
+  // A weak or fixed random source must not loop forever.
+  for (let n = 2; existing.some((c) => c.id === id); n++) id = `${base}-${n}`
+  return id
+}
+
+/** The same rules as the command's (core/settings/edit.ts), as the app's invalid_argument. */
+function editConnection(draft: Settings, id: string, fields: Omit<Connection, 'id'>, keyReplaced: boolean): Connection {
+  try {
+    return draft.connections.some((c) => c.id === id) ? updateConnection(draft, id, fields, { keyReplaced }) : addConnection(draft, fields, id)
+  } catch (error) {
+    if (error instanceof SettingsEditError) throw invalidArgument(error.message)
+    throw error
+  }
+}
+
+export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
+  const { session, deps } = ctx
+
+  // A key is stored only once the service has accepted it, so a typo shows up on the setup
+  // screen instead of as a broken connection later. Unreachable services fail the save too.
+  async function checkKeyBeforeSaving(connection: Connection, apiKey: string): Promise<void> {
+    const client = deps.createClient(connection, apiKey)
+    try {
+      if (!(await client.checkKey())) {
+        throw new ServiceError('auth', `The service at ${connection.baseUrl} rejected this API key; nothing was saved.`, { status: 401 })
+      }
+    } finally {
+      await client.close()
+    }
+  }
+
+  async function save(request: Parameters<Handlers['connection:save']>[0]): Promise<ConnectionView> {
+    const settings = ctx.settings()
+    const { id: givenId, ...fields } = request.connection
+    if (givenId !== undefined) requireConnection(settings, givenId)
+    const id = givenId ?? newConnectionId(ctx, settings.connections)
+    const keyReplaced = request.apiKey !== undefined
+    // Checked on a copy first: nothing is sent anywhere for a change the rules refuse.
+    const connection = editConnection(structuredClone(settings), id, fields, keyReplaced)
+    if (request.apiKey !== undefined) {
+      await checkKeyBeforeSaving(connection, request.apiKey)
+      await deps.secrets.set(id, request.apiKey)
+      session.keyStored(id, true)
+    } else {
+      session.keyStored(id, await deps.secrets.has(id))
+    }
+    const saved = await ctx.update((draft) => {
+      editConnection(draft, id, fields, keyReplaced)
+    })
+    const stored = saved.connections.find((c) => c.id === id) ?? connection
+    await session.sync(keyReplaced ? { reopen: id } : {})
+    return connectionView(ctx, stored)
+  }
+
+  async function remove(connectionId: string): Promise<void> {
+    requireConnection(ctx.settings(), connectionId)
+    await ctx.update((draft) => {
+      draft.connections = draft.connections.filter((c) => c.id !== connectionId)
+      delete draft.watched[connectionId]
+      delete draft.attention[connectionId]
+      if (draft.activeConnectionId === connectionId) draft.activeConnectionId = draft.connections[0]?.id ?? null
+    })
+    await deps.secrets.delete(connectionId)
+    session.keyStored(connectionId, false)
+    await session.sync()
+    await deps.settings.writeLastSeen(connectionId, {}).catch((e: unknown) => ctx.reportError('forgetting the last seen state', e))
+    if (connectionId === DEMO_CONNECTION_ID) {
+      ctx.demo.active = false
+      demoStart = null
+    }
+  }
+
+  async function activate(connectionId: string): Promise<void> {
+    requireConnection(ctx.settings(), connectionId)
+    if (ctx.settings().activeConnectionId === connectionId && session.active()?.connection.id === connectionId) return
+    await ctx.update((draft) => {
+      draft.activeConnectionId = connectionId
+    })
+    await session.sync()
+  }
+
+  let demoStart: Promise<void> | null = null
+  function startDemo(): Promise<void> {
+    const start = deps.startDemo
+    if (!start) return Promise.reject(forbidden('The demo is not available in this build.'))
+    demoStart ??= (async () => {
+      const service = await start()
+      // A fresh service has fresh ids: last run's demo projects and what was seen of them are gone.
+      await deps.secrets.set(DEMO_CONNECTION_ID, service.apiKey)
+      session.keyStored(DEMO_CONNECTION_ID, true)
+      await deps.settings.writeLastSeen(DEMO_CONNECTION_ID, {})
+      const addedAt = new Date(ctx.clock.now())
+      await ctx.update((draft) => {
+        const connection: Connection = { id: DEMO_CONNECTION_ID, name: 'Demo', baseUrl: service.baseUrl, publishingDomain: service.publishingDomain }
+        const i = draft.connections.findIndex((c) => c.id === DEMO_CONNECTION_ID)
+        if (i === -1) draft.connections.push(connection)
+        else draft.connections[i] = connection
+        draft.watched[DEMO_CONNECTION_ID] = service.projectIds.map((projectId, n) => newWatchedProject(projectId, addedAt, { name: `Demo project ${n + 1}` }))
+        delete draft.attention[DEMO_CONNECTION_ID]
+        draft.activeConnectionId = DEMO_CONNECTION_ID
+      })
+      ctx.demo.active = true
+      await session.sync({ reopen: DEMO_CONNECTION_ID })
+    })().catch((error: unknown) => {
+      demoStart = null
+      throw error
+    })
+    return demoStart
+  }
+
+  return {
+    'connection:save': (request) => session.exclusive(() => save(request)),
+    'connection:remove': ({ connectionId }) => session.exclusive(() => remove(connectionId)),
+    'connection:activate': ({ connectionId }) => session.exclusive(() => activate(connectionId)),
+    'demo:start': () => session.exclusive(() => startDemo())
+  }
+}

@@ -1,0 +1,106 @@
+// Projects of the active connection: read, create, update, watch and unwatch, watch options, and
+// publishing under the connection's publishing domain.
+import type { Handlers } from '../../../shared/ipc'
+import { checkPublishHostname } from '../../../shared/hostname'
+import type { Project } from '../../../shared/service'
+import type { WatchedProject } from '../../../shared/settings'
+import { newWatchedProject } from '../../../shared/watched-project'
+import { isServiceError, ServiceError } from '../../client/errors'
+import type { AppContext } from '../context'
+import { invalidArgument } from '../errors'
+import type { OpenConnection } from '../session'
+
+type ProjectHandlers = Pick<
+  Handlers,
+  'project:get' | 'project:create' | 'project:update' | 'project:watch' | 'project:unwatch' | 'project:set-watch-options' | 'project:publish'
+>
+
+export function projectHandlers(ctx: AppContext): ProjectHandlers {
+  const { session } = ctx
+  const watchedOf = (connectionId: string): WatchedProject[] => ctx.settings().watched[connectionId] ?? []
+  const isWatched = (open: OpenConnection, projectId: string): boolean => watchedOf(open.connection.id).some((w) => w.projectId === projectId)
+
+  /** A project just fetched: kept when it is watched (its name may have changed). */
+  function seen(open: OpenConnection, project: Project): Project {
+    if (session.get(open.connection.id) === open && isWatched(open, project.id)) session.rememberProject(open, project)
+    return project
+  }
+
+  async function addWatched(open: OpenConnection, project: Project): Promise<WatchedProject> {
+    const connectionId = open.connection.id
+    const existing = watchedOf(connectionId).find((w) => w.projectId === project.id)
+    if (existing) return existing
+    const watched = newWatchedProject(project.id, new Date(ctx.clock.now()), { name: project.name })
+    await ctx.update((draft) => {
+      const list = (draft.watched[connectionId] ??= [])
+      if (!list.some((w) => w.projectId === project.id)) list.push(watched)
+    })
+    session.watch(open, watched, project)
+    return watched
+  }
+
+  return {
+    'project:get': async ({ projectId }) => {
+      const open = session.requireActive()
+      return seen(open, await open.client.getProject(projectId))
+    },
+    'project:create': async ({ project, watch }) => {
+      const open = session.requireActive()
+      const created = await open.client.createProject(project)
+      if (watch) await addWatched(open, created)
+      return created
+    },
+    'project:update': async ({ projectId, update }) => {
+      const open = session.requireActive()
+      return seen(open, await open.client.updateProject(projectId, update))
+    },
+    'project:watch': async ({ projectId }) => {
+      const open = session.requireActive()
+      let project: Project
+      try {
+        project = await open.client.getProject(projectId)
+      } catch (error) {
+        if (isServiceError(error) && error.kind === 'not_found') {
+          throw new ServiceError('not_found', `There is no project "${projectId}" on ${open.connection.name}: check the id.`, { status: 404 })
+        }
+        throw error
+      }
+      return addWatched(open, project)
+    },
+    'project:unwatch': async ({ projectId }) => {
+      const connectionId = ctx.settings().activeConnectionId
+      if (connectionId === null) throw invalidArgument('No service connection is set up yet: add one in Settings.')
+      await ctx.update((draft) => {
+        const list = draft.watched[connectionId]
+        if (list) draft.watched[connectionId] = list.filter((w) => w.projectId !== projectId)
+      })
+      session.unwatch(connectionId, projectId)
+      ctx.changed()
+    },
+    'project:set-watch-options': async ({ projectId, muted, budgetUsd }) => {
+      const open = session.requireActive()
+      const connectionId = open.connection.id
+      if (!isWatched(open, projectId)) throw invalidArgument(`Project "${projectId}" is not watched.`)
+      const saved = await ctx.update((draft) => {
+        const w = draft.watched[connectionId]?.find((x) => x.projectId === projectId)
+        if (!w) return
+        if (muted !== undefined) w.muted = muted
+        if (budgetUsd !== undefined) w.budgetUsd = budgetUsd
+      })
+      const watched = saved.watched[connectionId]?.find((w) => w.projectId === projectId)
+      if (!watched) throw invalidArgument(`Project "${projectId}" is not watched.`)
+      if (budgetUsd !== undefined && session.get(connectionId) === open) open.monitor.setBudget(projectId, budgetUsd)
+      ctx.changed()
+      return watched
+    },
+    'project:publish': async ({ projectId, hostname }) => {
+      const open = session.requireActive()
+      const domain = open.connection.publishingDomain
+      if (domain !== '') {
+        const reasons = checkPublishHostname(hostname, domain)
+        if (reasons.length > 0) throw invalidArgument(reasons.join(' '))
+      }
+      return open.client.publish(projectId, hostname)
+    }
+  }
+}

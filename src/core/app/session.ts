@@ -1,0 +1,283 @@
+// The open connections: for each, the service client, its monitor, what the user has not seen yet
+// (attention) and the projects as last fetched. Keyed by connection id, so several can be open at
+// once; which ones are open is decided by `wanted` (today: the active connection). Everything that
+// outlives a connection (settings, keys, the last seen state) is stored, never kept here alone.
+import { keyTransportProblem } from '../../shared/base-url'
+import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
+import type { Project } from '../../shared/service'
+import type { Connection, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
+import type { ServiceClient } from '../client/client'
+import type { InvalidRecordIssue } from '../client/parse'
+import { createMonitor, type Monitor, type MonitorCycle } from '../monitor/monitor'
+import type { SecretStore } from '../secrets/types'
+import type { SettingsStore } from '../settings/store'
+import type { Clock } from '../util/clock'
+import { createAttentionBook, type AttentionBook } from './attention'
+import type { AppClientOptions } from './deps'
+import { invalidArgument } from './errors'
+import { createLatestWriter, type LatestWriter } from './latest-writer'
+
+export interface OpenConnection {
+  /** Name and publishing domain may change while it stays open; its base URL and key may not. */
+  connection: Connection
+  readonly client: ServiceClient
+  readonly monitor: Monitor
+  /** Failures and budget crossings of its projects the user has not seen yet. */
+  readonly attention: AttentionBook
+  /** Its projects as last fetched (GET /projects/{id}). */
+  readonly projects: Map<string, Project>
+}
+
+interface Opened extends OpenConnection {
+  readonly lastSeen: LatestWriter<Record<string, ProjectSnapshot>>
+  readonly projectFetches: Set<string>
+  readonly unsubscribe: (() => void)[]
+}
+
+export interface SessionDeps {
+  store: SettingsStore
+  /** Settings writes, with invalid settings turned into the app's invalid_argument. */
+  update(mutate: (draft: Settings) => void): Promise<Settings>
+  secrets: SecretStore
+  createClient(connection: Connection, apiKey: string, options?: AppClientOptions): ServiceClient
+  clock: Clock
+  random: () => number
+  /** Which connections to keep open, by id. */
+  wanted(settings: Settings): string[]
+  onEvent(open: OpenConnection, event: MonitorEvent): void
+  onCycle(open: OpenConnection, cycle: MonitorCycle): void
+  onInvalidRecord(issue: InvalidRecordIssue): void
+  changed(): void
+  onError(context: string, error: unknown): void
+}
+
+export interface Session {
+  /** Learns which connections have a key, then opens the wanted ones. */
+  start(): Promise<void>
+  /** Closes every connection, writing what each saw last; the session cannot start again. */
+  stop(): Promise<void>
+  /** Opens the wanted connections and closes the rest; `reopen` rebuilds one (a new address or key). */
+  sync(options?: { reopen?: string }): Promise<void>
+  /** Runs connection changes one at a time. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>
+  get(connectionId: string): OpenConnection | undefined
+  /** The active connection, when open. */
+  active(): OpenConnection | null
+  /** The active connection, or an invalid_argument saying what is missing. */
+  requireActive(): OpenConnection
+  open(): OpenConnection[]
+  hasKey(connectionId: string): boolean
+  keyStored(connectionId: string, stored: boolean): void
+  /** Whether polling may run: online and awake. */
+  setRunning(conditions: { online?: boolean; suspended?: boolean }): void
+  readonly paused: boolean
+  /** Keeps a fetched project (and its name, for a watched one). */
+  rememberProject(open: OpenConnection, project: Project): void
+  /** A project is watched (now) or no longer. */
+  watch(open: OpenConnection, watched: WatchedProject, project?: Project): void
+  unwatch(connectionId: string, projectId: string): void
+}
+
+export function createSession(deps: SessionDeps): Session {
+  const opened = new Map<string, Opened>()
+  const keyKnown = new Map<string, boolean>()
+  let started = false
+  let stopped = false
+  let online = true
+  let suspended = false
+  let serial: Promise<unknown> = Promise.resolve()
+
+  const settingsNow = (): Settings => deps.store.read()
+  const watchedOf = (connectionId: string): WatchedProject[] => settingsNow().watched[connectionId] ?? []
+  const shouldRun = (): boolean => started && !stopped && online && !suspended
+
+  async function close(current: Opened): Promise<void> {
+    opened.delete(current.connection.id)
+    for (const off of current.unsubscribe) off()
+    current.lastSeen.write(current.monitor.snapshot())
+    current.monitor.dispose()
+    await current.lastSeen.settled()
+    await current.attention.settled()
+    await current.client.close().catch((e: unknown) => deps.onError('closing the service client', e))
+  }
+
+  async function openConnection(connection: Connection): Promise<void> {
+    // A stored connection that would send its key in clear text stays closed until it is fixed.
+    if (keyTransportProblem(connection.baseUrl) !== null) return
+    const apiKey = await deps.secrets.get(connection.id)
+    keyKnown.set(connection.id, apiKey !== null)
+    if (apiKey === null) return
+    const settings = settingsNow()
+    const connectionId = connection.id
+    const client = deps.createClient(connection, apiKey, { onInvalidRecord: (issue) => deps.onInvalidRecord(issue) })
+    const monitor = createMonitor({
+      connectionId,
+      source: client,
+      projects: watchedOf(connectionId).map((w) => ({ projectId: w.projectId, budgetUsd: w.budgetUsd })),
+      polling: settings.polling,
+      initialState: deps.store.readLastSeen()[connectionId] ?? {},
+      clock: deps.clock,
+      random: deps.random
+    })
+    const lastSeen = createLatestWriter(
+      (state: Record<string, ProjectSnapshot>) => deps.store.writeLastSeen(connectionId, state),
+      (e) => deps.onError('saving the last seen state', e)
+    )
+    const attention = createAttentionBook(
+      settings.attention[connectionId] ?? {},
+      (book) => saveAttention(connectionId, book),
+      (e) => deps.onError('saving what needs attention', e)
+    )
+    const next: Opened = { connection, client, monitor, lastSeen, attention, projects: new Map(), projectFetches: new Set(), unsubscribe: [] }
+    next.unsubscribe.push(
+      monitor.on('event', (event) => {
+        attention.take(event)
+        deps.onEvent(next, event)
+        deps.changed()
+      }),
+      monitor.on('cycle', (cycle) => deps.onCycle(next, cycle)),
+      monitor.on('state', (state) => lastSeen.write(state)),
+      monitor.on('tasks', ({ projectId }) => {
+        fetchProjectOnce(next, projectId)
+        deps.changed()
+      }),
+      monitor.on('details', () => deps.changed())
+    )
+    opened.set(connectionId, next)
+    for (const w of watchedOf(connectionId)) fetchProjectOnce(next, w.projectId)
+    if (shouldRun()) monitor.start()
+  }
+
+  async function saveAttention(connectionId: string, book: Record<string, ProjectAttention>): Promise<void> {
+    await deps.update((draft) => {
+      // Kept for watched projects of a connection that still exists only.
+      const watched = draft.watched[connectionId]
+      if (!watched) return
+      const ids = new Set(watched.map((w) => w.projectId))
+      draft.attention[connectionId] = Object.fromEntries(Object.entries(book).filter(([projectId]) => ids.has(projectId)))
+    })
+  }
+
+  /** Fills the project cache (and the remembered name) after the first poll of a project. */
+  function fetchProjectOnce(owner: Opened, projectId: string): void {
+    if (owner.projects.has(projectId) || owner.projectFetches.has(projectId)) return
+    owner.projectFetches.add(projectId)
+    owner.client
+      .getProject(projectId)
+      .then((project) => {
+        if (opened.get(owner.connection.id) === owner) rememberProject(owner, project)
+      })
+      .catch(() => {
+        // The poll's health already says what is wrong; try again on a later poll.
+        owner.projectFetches.delete(projectId)
+      })
+  }
+
+  function rememberProject(open: OpenConnection, project: Project): void {
+    open.projects.set(project.id, project)
+    deps.changed()
+    const connectionId = open.connection.id
+    const watched = watchedOf(connectionId).find((w) => w.projectId === project.id)
+    if (watched && watched.name !== project.name) {
+      void deps
+        .update((draft) => {
+          const w = draft.watched[connectionId]?.find((x) => x.projectId === project.id)
+          if (w) w.name = project.name
+        })
+        .then(deps.changed)
+        .catch((e: unknown) => deps.onError('saving a project name', e))
+    }
+  }
+
+  async function sync(options: { reopen?: string } = {}): Promise<void> {
+    const settings = settingsNow()
+    const wanted = new Set(deps.wanted(settings))
+    for (const current of [...opened.values()]) {
+      const connection = settings.connections.find((c) => c.id === current.connection.id)
+      const keep = wanted.has(current.connection.id) && connection !== undefined && options.reopen !== current.connection.id
+      if (keep && connection.baseUrl === current.connection.baseUrl) current.connection = connection
+      else await close(current)
+    }
+    for (const connection of settings.connections) {
+      if (wanted.has(connection.id) && !opened.has(connection.id)) await openConnection(connection)
+    }
+    deps.changed()
+  }
+
+  function applyRunState(): void {
+    if (!started || stopped) return
+    for (const { monitor } of opened.values()) {
+      if (shouldRun() && monitor.isPaused) monitor.resume()
+      else if (!shouldRun() && !monitor.isPaused) monitor.pause()
+    }
+    deps.changed()
+  }
+
+  function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = serial.then(work, work)
+    serial = next.catch(() => undefined)
+    return next
+  }
+
+  function active(): OpenConnection | null {
+    const id = settingsNow().activeConnectionId
+    return id === null ? null : (opened.get(id) ?? null)
+  }
+
+  return {
+    async start() {
+      if (started || stopped) return
+      started = true
+      await Promise.all(settingsNow().connections.map(async (c) => keyKnown.set(c.id, await deps.secrets.has(c.id))))
+      await exclusive(() => sync())
+    },
+    async stop() {
+      if (stopped) return
+      stopped = true
+      await exclusive(async () => {
+        for (const current of [...opened.values()]) await close(current)
+      })
+    },
+    sync: (options) => sync(options),
+    exclusive,
+    get: (connectionId) => opened.get(connectionId),
+    active,
+    requireActive() {
+      const open = active()
+      if (open) return open
+      const settings = settingsNow()
+      if (settings.activeConnectionId === null) throw invalidArgument('No service connection is set up yet: add one in Settings.')
+      const connection = settings.connections.find((c) => c.id === settings.activeConnectionId)
+      const problem = connection ? keyTransportProblem(connection.baseUrl) : null
+      if (problem !== null) throw invalidArgument(`${problem} Change the connection's address in Settings, and enter its key again.`)
+      throw invalidArgument('The active connection has no API key: add one in Settings.')
+    },
+    open: () => [...opened.values()],
+    hasKey: (connectionId) => keyKnown.get(connectionId) ?? false,
+    keyStored(connectionId, stored) {
+      keyKnown.set(connectionId, stored)
+    },
+    setRunning(conditions) {
+      if (conditions.online !== undefined) online = conditions.online
+      if (conditions.suspended !== undefined) suspended = conditions.suspended
+      applyRunState()
+    },
+    get paused() {
+      return !shouldRun()
+    },
+    rememberProject,
+    watch(open, watched, project) {
+      if (project) open.projects.set(project.id, project)
+      if (opened.get(open.connection.id) === open) open.monitor.watch(watched.projectId, { budgetUsd: watched.budgetUsd })
+      deps.changed()
+    },
+    unwatch(connectionId, projectId) {
+      const open = opened.get(connectionId)
+      if (!open) return
+      open.monitor.unwatch(projectId)
+      open.attention.forget(projectId)
+      open.projects.delete(projectId)
+      deps.changed()
+    }
+  }
+}

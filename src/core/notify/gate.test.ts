@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest'
+import type { MonitorEvent } from '../../shared/monitor'
+import { DEFAULT_NOTIFICATION_PREFS, type Settings, type WatchedProject } from '../../shared/settings'
+import { defaultSettings } from '../settings/schema'
+import { ManualClock } from '../util/clock'
+import { createNotificationGate, HELD_RECHECK_MS } from './gate'
+import type { Notification } from './policy'
+
+const NOON = Date.parse('2025-03-10T12:00:00.000Z')
+
+function watched(projectId: string, over: Partial<WatchedProject> = {}): WatchedProject {
+  return { projectId, name: projectId.toUpperCase(), muted: false, budgetUsd: 10, addedAt: '2025-01-01T00:00:00.000Z', ...over }
+}
+
+function rig(tz = 0) {
+  const clock = new ManualClock(NOON)
+  const settings: Settings = defaultSettings()
+  settings.connections = [
+    { id: 'c1', name: 'Work', baseUrl: 'https://a.example', publishingDomain: '' },
+    { id: 'c2', name: 'Home', baseUrl: 'https://b.example', publishingDomain: '' }
+  ]
+  settings.watched = { c1: [watched('shop'), watched('blog')], c2: [watched('site')] }
+  const told: Notification[] = []
+  const errors: unknown[] = []
+  const gate = createNotificationGate({
+    clock,
+    tz,
+    settings: () => settings,
+    projectName: (c, p) => settings.watched[c]?.find((w) => w.projectId === p)?.name ?? '',
+    deliver: (n) => told.push(n),
+    onError: (_c, e) => errors.push(e)
+  })
+  return { clock, settings, told, errors, gate }
+}
+
+const completed = (connectionId: string, projectId: string, taskId = 't1'): MonitorEvent => ({
+  kind: 'task-status',
+  connectionId,
+  projectId,
+  at: new Date(NOON).toISOString(),
+  taskId,
+  taskName: `Task ${taskId}`,
+  from: 'in_progress',
+  to: 'completed'
+})
+
+const over = (connectionId: string, projectId: string): MonitorEvent => ({
+  kind: 'budget',
+  level: 'over',
+  connectionId,
+  projectId,
+  at: new Date(NOON).toISOString(),
+  spentUsd: 10.5,
+  budgetUsd: 10
+})
+
+describe('the notification gate', () => {
+  it('tells a round when nothing holds it back, with each project named as everywhere', () => {
+    const r = rig()
+    r.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(r.told).toEqual([{ kind: 'task', title: 'Task completed', body: "Task 'Task t1' completed in project 'SHOP'", projectId: 'shop', taskId: 't1' }])
+  })
+
+  it('leaves out muted projects, held or not', () => {
+    const r = rig()
+    r.settings.watched.c1 = [watched('shop', { muted: true }), watched('blog')]
+    r.gate.announce('c1', { events: [completed('c1', 'shop'), over('c1', 'shop'), completed('c1', 'blog', 't2')], away: false })
+    expect(r.told.map((n) => n.body)).toEqual(["Task 'Task t2' completed in project 'BLOG'"])
+  })
+
+  it('stays silent while paused, and speaks once the pause is over', () => {
+    const r = rig()
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, pausedUntil: new Date(NOON + 60_000).toISOString() }
+    expect(r.gate.heldBack()).toBe(true)
+    r.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(r.told).toEqual([])
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, pausedUntil: new Date(NOON - 1).toISOString() }
+    expect(r.gate.heldBack()).toBe(false)
+    r.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(r.told).toHaveLength(1)
+  })
+
+  it('stays silent in quiet hours, in the given time zone', () => {
+    const quiet = { ...DEFAULT_NOTIFICATION_PREFS, quietHours: { enabled: true, start: '22:00', end: '07:00' } }
+    // 12:00 UTC is 23:00 at UTC+11: quiet; at UTC it is noon.
+    const east = rig(660)
+    east.settings.notifications = quiet
+    east.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(east.told).toEqual([])
+    const utc = rig(0)
+    utc.settings.notifications = quiet
+    utc.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(utc.told).toHaveLength(1)
+  })
+
+  it('keeps budget crossings seen while held back and tells them once allowed, by the minute check, per connection', async () => {
+    const r = rig()
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, pausedUntil: new Date(NOON + 90_000).toISOString() }
+    r.gate.announce('c1', { events: [completed('c1', 'shop'), over('c1', 'shop')], away: false })
+    r.gate.announce('c2', { events: [over('c2', 'site')], away: false })
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told).toEqual([])
+    await r.clock.advance(HELD_RECHECK_MS)
+    // The task news of the paused round is gone; both crossings are told, each with its own project's name.
+    expect(r.told.map((n) => n.title)).toEqual(["Budget reached in project 'SHOP'", "Budget reached in project 'SITE'"])
+    await r.clock.advance(HELD_RECHECK_MS * 3)
+    expect(r.told).toHaveLength(2)
+  })
+
+  it('drops a held crossing that no longer holds: the budget changed meanwhile', async () => {
+    const r = rig()
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, pausedUntil: new Date(NOON + 30_000).toISOString() }
+    r.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
+    r.settings.watched.c1 = [watched('shop', { budgetUsd: 50 })]
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told).toEqual([])
+  })
+
+  it('looks again no more after dispose', async () => {
+    const r = rig()
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, pausedUntil: new Date(NOON + 30_000).toISOString() }
+    r.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
+    r.gate.dispose()
+    await r.clock.advance(HELD_RECHECK_MS * 2)
+    expect(r.told).toEqual([])
+  })
+})

@@ -1,0 +1,92 @@
+// The notification gate: the one place that decides whether a round of changes may be told now.
+// It owns pause, quiet hours and mute, keeps budget crossings that arrive while notifications are
+// held back (budget-hold.ts), and looks again once a minute while any wait. What a notification
+// says is the policy's (policy.ts); what the OS shows is the notifier's.
+import type { TzOffset } from '../../shared/cost'
+import type { Settings } from '../../shared/settings'
+import type { Clock, TimerHandle } from '../util/clock'
+import { BudgetHold } from './budget-hold'
+import { decideNotifications, inQuietHours, notificationsPaused, type Notification, type NotificationBatch } from './policy'
+
+/** While notifications are held back, how often the gate looks again at what waits. */
+export const HELD_RECHECK_MS = 60_000
+
+export interface NotificationGateDeps {
+  clock: Clock
+  tz: TzOffset
+  settings: () => Settings
+  /** A watched project's name, as every surface shows it. */
+  projectName: (connectionId: string, projectId: string) => string
+  deliver: (notification: Notification) => void
+  onError: (context: string, error: unknown) => void
+}
+
+export interface NotificationGate {
+  /** One round of a connection's changes (a monitor cycle). */
+  announce(connectionId: string, batch: NotificationBatch): void
+  /** Whether notifications are held back at this moment (paused or quiet hours). */
+  heldBack(): boolean
+  dispose(): void
+}
+
+export function createNotificationGate(deps: NotificationGateDeps): NotificationGate {
+  const hold = new BudgetHold()
+  let recheck: TimerHandle | null = null
+  let disposed = false
+
+  const offsetAt = (at: Date): number => (typeof deps.tz === 'number' ? deps.tz : deps.tz(at))
+
+  function heldBackAt(settings: Settings, at: Date): boolean {
+    const prefs = settings.notifications
+    return notificationsPaused(prefs, at) || inQuietHours(prefs.quietHours, at, offsetAt(at))
+  }
+
+  function scheduleRecheck(): void {
+    if (recheck !== null || disposed) return
+    recheck = deps.clock.setTimeout(() => {
+      recheck = null
+      if (hold.size > 0) round({ events: [], away: false }, null)
+    }, HELD_RECHECK_MS)
+  }
+
+  function round(batch: NotificationBatch, connectionId: string | null): void {
+    const settings = deps.settings()
+    const at = new Date(deps.clock.now())
+    const watchedOf = (id: string) => settings.watched[id] ?? []
+    // Muted projects are not wanted at all, held or not.
+    const muted = connectionId === null ? new Set<string>() : new Set(watchedOf(connectionId).filter((w) => w.muted).map((w) => w.projectId))
+    let events = batch.events.filter((e) => !muted.has(e.projectId))
+    if (heldBackAt(settings, at)) {
+      hold.hold(events)
+      if (hold.size > 0) scheduleRecheck()
+      return
+    }
+    if (hold.size > 0) {
+      // Told only if it still holds: still watched, not muted since, the same budget.
+      const released = hold.release((e) => {
+        const w = watchedOf(e.connectionId).find((x) => x.projectId === e.projectId)
+        return w && { budgetUsd: w.budgetUsd, muted: w.muted }
+      })
+      events = [...events, ...released]
+    }
+    if (events.length === 0) return
+    let decided: Notification[]
+    try {
+      decided = decideNotifications({ ...batch, events }, settings.notifications, { projectName: deps.projectName })
+    } catch (error) {
+      deps.onError('deciding notifications', error)
+      return
+    }
+    for (const n of decided) deps.deliver(n)
+  }
+
+  return {
+    announce: (connectionId, batch) => round(batch, connectionId),
+    heldBack: () => heldBackAt(deps.settings(), new Date(deps.clock.now())),
+    dispose() {
+      disposed = true
+      if (recheck !== null) deps.clock.clearTimeout(recheck)
+      recheck = null
+    }
+  }
+}
