@@ -210,6 +210,16 @@ describe('connections', () => {
     expect(rig.controller.monitor).toBeNull()
   })
 
+  it('removing a connection forgets what its monitor saw (the last seen state is not written back)', async () => {
+    const id = await connect()
+    const project = rig.service.control.createProject({ name: 'P' })
+    rig.service.control.addTask(project.id, { name: 'T', status: 'in_progress', script: 'run-forever' })
+    await rig.controller.handlers['project:watch']({ projectId: project.id })
+    await pollNow()
+    await rig.controller.handlers['connection:remove']({ connectionId: id })
+    expect(rig.settings.readLastSeen()[id] ?? {}).toEqual({})
+  })
+
   it('switches the monitor when another connection is activated', async () => {
     const first = await connect()
     const p1 = rig.service.control.createProject({ name: 'First' })
