@@ -21,6 +21,9 @@ test('showing a project, then the projects list, acknowledges its new failures',
   await host.controller.handlers['monitor:poll-now']()
   const attention = () => Object.fromEntries(host.controller.getState().projects.map((p) => [p.watched.projectId, p.attention.failedTaskIds]))
   expect(attention()).toMatchObject({ [first]: [a.id], [second]: [b.id] })
+  // The tray, as the app's composition draws it, asks for attention.
+  await expect.poll(() => host.records.tray?.state).toBe('attention')
+  expect(host.records.tray?.menu[0]).toEqual({ kind: 'label', label: '2 newly failed' })
 
   await app.evaluate((id) => {
     ;(globalThis as unknown as { location: { hash: string } }).location.hash = `#/projects/${id}`
@@ -31,4 +34,5 @@ test('showing a project, then the projects list, acknowledges its new failures',
     ;(globalThis as unknown as { location: { hash: string } }).location.hash = '#/projects'
   })
   await expect.poll(attention).toMatchObject({ [first]: [], [second]: [] })
+  await expect.poll(() => host.records.tray?.state).not.toBe('attention')
 })

@@ -1,14 +1,32 @@
 // /__host/... : what a test may do behind the app's back (the service's control surface, the
 // network going away) and what it may read (notifications shown, links opened).
-import type { AppController } from '../../src/core/app'
+import type { ComposedApp } from '../../src/core/app/compose'
+import type { PowerEvent } from '../../src/core/app/lifecycle'
 import type { AddTaskInput, FaultPlan, ReferenceService } from '../../src/reference-service'
 import type { Notification } from '../../src/core/notify/policy'
+import type { TrayAction } from '../../src/core/tray/menu'
+import type { TrayView } from '../../src/core/tray/model'
 import type { EventChannel, EventContract } from '../../src/shared/ipc'
 import type { TaskStatus } from '../../src/shared/service'
 
 export interface HostRecords {
   notifications: Notification[]
   opened: string[]
+  /** What the tray shows now (icon state, tooltip, menu). */
+  tray: TrayView | null
+  /** How often the app asked to show its window. */
+  windowShown: number
+  quit: number
+}
+
+export interface ControlParts {
+  service: ReferenceService
+  app: ComposedApp
+  records: HostRecords
+  power: { emit(event: PowerEvent): boolean }
+  setOnline(online: boolean): void
+  /** Sends an event to the window directly, bypassing the app. */
+  emit: <E extends EventChannel>(channel: E, payload: EventContract[E]) => void
 }
 
 export type ControlReply = { status: number; body: unknown }
@@ -28,15 +46,9 @@ export function handleControl(
   method: string,
   route: string,
   body: unknown,
-  parts: {
-    service: ReferenceService
-    controller: AppController
-    records: HostRecords
-    /** Sends an event to the window the way main does where the controller is not involved (the tray). */
-    emit: <E extends EventChannel>(channel: E, payload: EventContract[E]) => void
-  }
+  parts: ControlParts
 ): ControlReply {
-  const { service, controller, records, emit } = parts
+  const { service, app, records } = parts
   try {
     switch (`${method} ${route}`) {
       case 'GET notifications':
@@ -62,14 +74,27 @@ export function handleControl(
         service.control.advance(field(body, 'ms', (v) => typeof v === 'number' && v >= 0))
         return ok()
       case 'POST online':
-        controller.setOnline(field(body, 'online', (v) => typeof v === 'boolean'))
+        // As main's network watcher reports it: the lifecycle wiring pauses polling, the tray shows it.
+        parts.setOnline(field(body, 'online', (v) => typeof v === 'boolean'))
+        return ok()
+      case 'POST power':
+        parts.power.emit(field<PowerEvent>(body, 'event', (v) => v === 'suspend' || v === 'resume' || v === 'lock-screen' || v === 'unlock-screen'))
+        return ok()
+      case 'GET tray':
+        return ok(records.tray)
+      case 'POST tray-action':
+        // A click on the tray's menu, through the app's own tray model.
+        app.tray.perform(body as TrayAction)
         return ok()
       case 'POST navigate-settings':
         // The tray's Preferences… item.
-        emit('navigate:settings', {})
+        app.tray.perform({ type: 'preferences' })
         return ok()
       case 'POST poll-now':
-        void controller.monitor?.pollNow()
+        app.tray.perform({ type: 'poll-now' })
+        return ok()
+      case 'POST notification-click':
+        app.notificationClicked(body as Parameters<ComposedApp['notificationClicked']>[0])
         return ok()
       default:
         return { status: 404, body: { error: `No control route ${method} ${route}` } }

@@ -1,20 +1,26 @@
-// The end-to-end test host (test equipment, never shipped): the reference service, the real
-// controller on a temp settings dir, and an HTTP server that serves the built renderer with a
-// bridge standing in for Electron's preload. What the renderer does here, it does in the app:
-// only the transport differs.
+// The end-to-end test host (test equipment, never shipped): the reference service, the app's own
+// composition (core/app/compose.ts, as src/main/index.ts runs it) on a temp settings dir, and an
+// HTTP server that serves the built renderer with a bridge standing in for Electron's preload.
+// Only the ports differ from the app: IPC over HTTP, events over Server-Sent Events, a session key
+// store, and records of what would reach the desktop (notifications, links, the tray, the window).
 import { randomBytes } from 'node:crypto'
+import { EventEmitter } from 'node:events'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createAppController, type AppController } from '../../src/core/app'
+import type { AppController } from '../../src/core/app'
+import { composeApp, type ComposedApp } from '../../src/core/app/compose'
+import type { PowerEvents } from '../../src/core/app/lifecycle'
 import { createSessionSecretStore } from '../../src/core/secrets'
-import { createServiceClient } from '../../src/core/client'
 import { openSettings } from '../../src/core/settings/store'
+import { isTrustedFrame } from '../../src/main/sender'
 import { startReferenceService, type ReferenceService } from '../../src/reference-service'
 import type { PollingPrefs } from '../../src/shared/settings'
 import type { HostRecords } from './control-routes'
+import { createEventHub } from './events'
+import { createHttpIpcMain, hostMainFrame } from './ipc-over-http'
 import { startHostServer } from './server'
 
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url))
@@ -38,18 +44,37 @@ export interface TestHostOptions {
 export interface TestHost {
   /** The page to open, e.g. http://127.0.0.1:40123/ */
   url: string
+  /** The composed app, as main runs it. */
+  app: ComposedApp
   controller: AppController
   service: ReferenceService
   /** The reference service's key, for tests that save a connection through the UI. */
   serviceApiKey: string
   settingsDir: string
-  /** Notifications the controller showed, and links it opened, in order. */
+  /** What reached the desktop: notifications, links opened, the tray's view, the window shown. */
   records: HostRecords
   /** Errors that reached the user as 'internal' (a test may assert there were none). */
   internalErrors: unknown[]
   /** What main would have logged, e.g. a request refused by the sender check. */
   log: string[]
   close(): Promise<void>
+}
+
+/** Network events the host's control route drives: the same wiring main gets from net.isOnline(). */
+function switchableNetwork() {
+  const listeners = new Set<(online: boolean) => void>()
+  let online = true
+  return {
+    watch(onChange: (online: boolean) => void) {
+      listeners.add(onChange)
+      onChange(online)
+      return { check: () => onChange(online), stop: () => void listeners.delete(onChange) }
+    },
+    set(value: boolean) {
+      online = value
+      for (const listener of listeners) listener(value)
+    }
+  }
 }
 
 export async function startTestHost(options: TestHostOptions = {}): Promise<TestHost> {
@@ -71,26 +96,40 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     draft.polling = { ...polling }
   })
 
-  const records: HostRecords = { notifications: [], opened: [] }
+  const records: HostRecords = { notifications: [], opened: [], tray: null, windowShown: 0, quit: 0 }
   const internalErrors: unknown[] = []
   const log: string[] = []
-  const controller = createAppController({
+  const events = createEventHub()
+  const ipcMain = createHttpIpcMain()
+  const network = switchableNetwork()
+  const power = new EventEmitter() as EventEmitter & PowerEvents
+  // Known once listening (the port may be chosen by the system).
+  let ownOrigin = ''
+  const app = composeApp({
     settings,
     secrets: createSessionSecretStore('Keys are kept in memory by the test host.'),
-    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey }),
-    openExternal: async (url) => {
-      records.opened.push(url)
+    window: {
+      show: () => void records.windowShown++,
+      send: (channel, payload) => events.broadcast(channel, payload)
     },
+    notify: (n) => records.notifications.push(n),
+    renderTray: (view) => (records.tray = view),
+    openExternal: async (url) => void records.opened.push(url),
+    // main's check, with the host's page as our one window and its origin as the renderer's.
+    ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, [hostMainFrame(ownOrigin)], { devServerUrl: ownOrigin }) },
+    power,
+    watchOnline: (onChange) => network.watch(onChange),
     startDemo: async () => ({
       baseUrl: service.url,
       apiKey: serviceApiKey,
       publishingDomain: service.publishingDomain,
       projectIds: service.control.seedDemo().projectIds
     }),
-    notify: (n) => records.notifications.push(n),
+    quit: () => void records.quit++,
+    log: (message) => log.push(message),
     onError: (context, error) => internalErrors.push({ context, error })
   })
-  await controller.start()
+  await app.start()
 
   const rendererDir =
     options.rendererDir !== undefined
@@ -101,18 +140,20 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   const server = await startHostServer({
     port: options.port ?? 0,
     rendererDir,
-    controller,
-    service,
-    records,
+    ipcMain,
+    events,
+    control: { service, app, records, power, setOnline: (online: boolean) => network.set(online) },
     onInternalError: (channel, error) => internalErrors.push({ channel, error }),
     log: (message) => log.push(message)
   })
-  if (options.demo) await controller.handlers['demo:start']()
+  ownOrigin = server.url
+  if (options.demo) await app.controller.startDemo()
 
   let closed = false
   return {
     url: `${server.url}/`,
-    controller,
+    app,
+    controller: app.controller,
     service,
     serviceApiKey,
     settingsDir,
@@ -123,7 +164,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       if (closed) return
       closed = true
       await server.close()
-      await controller.stop()
+      await app.stop()
       await service.close()
       if (ownDir) await rm(settingsDir, { recursive: true, force: true })
     }

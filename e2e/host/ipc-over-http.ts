@@ -1,9 +1,8 @@
-// The host's stand-in for Electron's ipcMain. src/main/ipc.ts registers its handlers here exactly
-// as it does in the app (the sender check included); each HTTP invoke then calls the registered
+// The host's stand-in for Electron's ipcMain. The app's composition registers its handlers here
+// (core/app/ipc.ts) exactly as it does in the app, main's sender check included; each HTTP invoke then calls the registered
 // listener with an event whose sender frame carries the request's Origin as its URL. The Origin,
 // not the Referer: a browser sends it with every POST and no page can change it.
-import type { IpcMainLike, InvokeEventLike } from '../../src/main/ipc'
-import type { FrameLike } from '../../src/main/sender'
+import type { FrameLike, IpcMainLike, InvokeEventLike } from '../../src/core/app/ipc'
 
 /** The one "window" of the host: every HTTP caller claims to be its main frame, so only the URL decides. */
 const HOST_FRAME = { processId: 1, routingId: 1 } as const

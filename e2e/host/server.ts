@@ -1,17 +1,13 @@
 // The host's HTTP server on loopback: the renderer's files, the IPC transport (invoke over POST,
-// events over Server-Sent Events), the bridge script, and the test control routes. Invoke goes
-// through main's own registerIpcHandlers and sender check (ipc-over-http.ts), events through main's
-// forwardEvents: only the transport is the host's.
+// events over Server-Sent Events), the bridge script, and the test control routes. The app's
+// composition registered its IPC handlers (with main's sender check) on the HTTP ipcMain and sends
+// its events to the hub: only the transport is the host's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { dispatch, type AppController } from '../../src/core/app'
-import { forwardEvents, registerIpcHandlers } from '../../src/main/ipc'
-import { isTrustedFrame } from '../../src/main/sender'
-import type { EventChannel } from '../../src/shared/ipc'
-import type { ReferenceService } from '../../src/reference-service'
 import { bridgeScript } from './bridge-script'
-import { handleControl, type HostRecords } from './control-routes'
-import { createHttpIpcMain, hostMainFrame } from './ipc-over-http'
+import { handleControl, type ControlParts } from './control-routes'
+import type { EventHub } from './events'
+import type { HttpIpcMain } from './ipc-over-http'
 import { staticFile } from './static-files'
 
 const MAX_BODY_BYTES = 1024 * 1024
@@ -52,32 +48,19 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 export async function startHostServer(options: {
   port: number
   rendererDir: string | null
-  controller: AppController
-  service: ReferenceService
-  records: HostRecords
+  /** Where the composed app registered its IPC handlers. */
+  ipcMain: HttpIpcMain
+  /** Where the composed app sends its events. */
+  events: EventHub
+  control: Omit<ControlParts, 'emit'>
   onInternalError: (channel: string, error: unknown) => void
   /** What main would log (e.g. a refused sender). */
   log: (message: string) => void
 }): Promise<HostServer> {
-  const { controller } = options
-  const streams = new Set<ServerResponse>()
-  const broadcast = <E extends EventChannel>(channel: E, payload: unknown): void => {
-    const frame = `data: ${JSON.stringify({ channel, payload })}\n\n`
-    for (const res of streams) res.write(frame)
-  }
-  const stopForwarding = forwardEvents(controller, { send: broadcast })
+  const { ipcMain, events } = options
   const bridge = bridgeScript()
-
   // Known once listening (the port may be chosen by the system).
   let ownOrigin = ''
-  const ipcMain = createHttpIpcMain()
-  const unregister = registerIpcHandlers({
-    ipcMain,
-    dispatch: (channel, raw) => dispatch(controller.handlers, channel, raw, { onInternalError: options.onInternalError }),
-    // main's check, with the host's page as our one window and its origin as the renderer's.
-    isTrusted: (frame) => isTrustedFrame(frame, [hostMainFrame(ownOrigin)], { devServerUrl: ownOrigin }),
-    log: options.log
-  })
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET'
@@ -113,17 +96,7 @@ export async function startHostServer(options: {
       return sendJson(res, 200, await result)
     }
 
-    if (path === '/__ipc/events') {
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive'
-      })
-      res.write(': connected\n\n')
-      streams.add(res)
-      req.on('close', () => streams.delete(res))
-      return
-    }
+    if (path === '/__ipc/events') return events.add(res, (listener) => req.on('close', listener))
 
     if (path === '/__bridge.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' })
@@ -148,7 +121,7 @@ export async function startHostServer(options: {
         if (error instanceof BodyTooLarge) return sendJson(res, 413, { error: 'The request is too large.' })
         return sendJson(res, 400, { error: 'The body is not JSON.' })
       }
-      const reply = handleControl(method, route, body, { ...options, emit: broadcast })
+      const reply = handleControl(method, route, body, { ...options.control, emit: (channel, payload) => events.broadcast(channel, payload) })
       return sendJson(res, reply.status, reply.body)
     }
 
@@ -179,10 +152,7 @@ export async function startHostServer(options: {
   return {
     url: ownOrigin,
     async close() {
-      stopForwarding()
-      unregister()
-      for (const res of streams) res.end()
-      streams.clear()
+      events.closeAll()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     }

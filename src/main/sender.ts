@@ -1,13 +1,9 @@
 // Who may call us over IPC: only our own page, in the main frame of our own window.
+import type { FrameLike } from '../core/app/ipc'
 import type { RendererLocation } from './renderer-origin'
 import { isOurRendererUrl } from './renderer-origin'
 
-/** The parts of Electron's WebFrameMain that identify a frame. */
-export interface FrameLike {
-  url: string
-  processId: number
-  routingId: number
-}
+export type { FrameLike }
 
 /** The URL check alone: our app://agent-tray page in production, or the exact dev-server origin. */
 export function isTrustedSender(frameUrl: string, loc: RendererLocation): boolean {

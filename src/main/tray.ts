@@ -1,24 +1,16 @@
-// The tray icon: its image, tooltip and context menu follow the app's state. The decisions (which
-// state, which text, which items) are core/tray's; this file only turns them into Electron calls.
+// The tray icon: draws core/tray's TrayView (state, tooltip, menu) with Electron and forwards
+// clicks to the model's perform(). Which state, which text, which items: core/tray/model.ts.
 import { join } from 'node:path'
 import type { MenuItemConstructorOptions } from 'electron'
 import { Menu, Tray, nativeImage, nativeTheme } from 'electron'
+import type { TrayView } from '../core/tray/model'
 import { panelIsDark, trayIconFile } from '../core/tray/icon'
 import type { TrayAction, TrayMenuItem } from '../core/tray/menu'
-import { buildTrayMenu, createMenuMemo } from '../core/tray/menu'
-import { summariseTray, trayTooltip } from '../core/tray/state'
+import { createMenuMemo } from '../core/tray/menu'
 import type { TrayState } from '../core/tray/state'
-import type { TrayTask } from '../core/tray/tasks'
-import type { AppState } from '../shared/ipc'
-
-export interface TrayView {
-  app: AppState
-  online: boolean
-  tasksOf: (projectId: string) => TrayTask[]
-}
 
 export interface TrayAdapter {
-  update(view: TrayView): void
+  render(view: TrayView): void
   destroy(): void
 }
 
@@ -26,8 +18,6 @@ export function createTray(deps: {
   trayDir: string
   platform: NodeJS.Platform
   perform: (action: TrayAction) => void
-  /** A left click (Windows; some Linux panels): opens the window. */
-  onClick: () => void
   /** nativeTheme.shouldUseDarkColors read before the app set its own theme (see below). */
   systemDarkAtStart: boolean
 }): TrayAdapter {
@@ -58,7 +48,7 @@ export function createTray(deps: {
   const tray = new Tray(image(iconFile))
   tray.on('click', () => {
     // On macOS a click opens the menu; elsewhere it opens the window.
-    if (deps.platform !== 'darwin') deps.onClick()
+    if (deps.platform !== 'darwin') deps.perform({ type: 'open-window' })
   })
 
   const toMenu = createMenuMemo((items) => Menu.buildFromTemplate(items.map((i) => toTemplate(i, deps.perform))))
@@ -77,16 +67,14 @@ export function createTray(deps: {
   nativeTheme.on('updated', onTheme)
 
   const adapter: TrayAdapter = {
-    update(view) {
-      const summary = summariseTray(view.app, view.online)
-      state = summary.state
+    render(view) {
+      state = view.state
       refreshIcon()
-      const text = trayTooltip(summary)
-      if (text !== tooltip) {
-        tooltip = text
-        tray.setToolTip(text)
+      if (view.tooltip !== tooltip) {
+        tooltip = view.tooltip
+        tray.setToolTip(view.tooltip)
       }
-      const { value, rebuilt } = toMenu(buildTrayMenu({ app: view.app, summary, online: view.online, tasksOf: view.tasksOf }))
+      const { value, rebuilt } = toMenu(view.menu)
       // Linux needs a menu attached to show anything on click: it is set once, then on change.
       if (rebuilt) tray.setContextMenu(value)
     },

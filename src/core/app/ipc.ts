@@ -1,9 +1,15 @@
 // One handler per invoke channel: check who is asking, then hand the raw request to the
-// controller's dispatch, which validates it. Takes an ipcMain-like object so the registration
-// itself is tested without Electron.
-import type { EventChannel, EventContract, InvokeChannel, IpcResult } from '../shared/ipc'
-import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../shared/ipc'
-import type { FrameLike } from './sender'
+// controller's dispatch, which validates it. Takes an ipcMain-like object: Electron's in the app,
+// the e2e host's HTTP stand-in in tests, so both run this same registration.
+import type { EventChannel, EventContract, InvokeChannel, IpcResult } from '../../shared/ipc'
+import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../../shared/ipc'
+
+/** The parts of Electron's WebFrameMain that identify a frame (who sent an IPC message). */
+export interface FrameLike {
+  url: string
+  processId: number
+  routingId: number
+}
 
 export interface InvokeEventLike {
   senderFrame: FrameLike | null

@@ -1,7 +1,7 @@
 // Sleep, wake and the network: polling pauses while the machine sleeps or is offline, and polls
 // everything once right after waking (controller.resume does that). Electron's powerMonitor and
 // the online watcher come in as plain emitters, so the wiring is tested without Electron.
-import type { AppController } from '../core/app/controller'
+import type { AppController } from './controller'
 import type { OnlineWatcher } from './online'
 
 export type PowerEvent = 'suspend' | 'resume' | 'lock-screen' | 'unlock-screen'

@@ -1,0 +1,106 @@
+// The tray as a model: what the icon, tooltip and menu show (from the app's state, the network and
+// the tasks the monitor reported), and what each menu action does. The Electron adapter
+// (src/main/tray.ts) only renders a TrayView and forwards clicks to perform().
+import type { AppState } from '../../shared/ipc'
+import type { MonitorEvent } from '../../shared/monitor'
+import { buildTrayMenu, type TrayAction, type TrayMenuItem } from './menu'
+import { summariseTray, trayTooltip, type TrayState } from './state'
+import { applyMonitorEvent, keepWatched, tasksOf, type TrayTasks } from './tasks'
+
+export interface TrayView {
+  state: TrayState
+  tooltip: string
+  menu: TrayMenuItem[]
+}
+
+/** What the tray's actions act on. */
+export interface TrayActions {
+  showWindow(): void
+  openTask(projectId: string, taskId: string): void
+  openSettings(): void
+  pollNow(): Promise<void>
+  pauseNotifications(minutes: number | null): Promise<void>
+  quit(): void
+  log(message: string): void
+}
+
+export interface TrayModel {
+  /** The app's state changed. */
+  setState(state: AppState): void
+  /** A monitor event: the tray keeps the names and statuses of tasks it lists. */
+  takeEvent(event: MonitorEvent): void
+  setOnline(online: boolean): void
+  readonly view: TrayView
+  /** Runs a menu action (a click on the tray's menu, or the icon). */
+  perform(action: TrayAction): void
+}
+
+export function createTrayModel(options: {
+  initial: AppState
+  actions: TrayActions
+  /** Told each time the view changes. */
+  render: (view: TrayView) => void
+}): TrayModel {
+  const { actions } = options
+  let state = options.initial
+  let online = true
+  let tasks: TrayTasks = {}
+  let view = build()
+
+  function build(): TrayView {
+    const summary = summariseTray(state, online)
+    return {
+      state: summary.state,
+      tooltip: trayTooltip(summary),
+      menu: buildTrayMenu({ app: state, summary, online, tasksOf: (projectId) => tasksOf(tasks, state.activeConnectionId, projectId) })
+    }
+  }
+
+  function refresh(): void {
+    view = build()
+    options.render(view)
+  }
+
+  const failed = (what: string) => (e: unknown) => actions.log(`tray ${what}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`)
+
+  options.render(view)
+  return {
+    setState(next) {
+      state = next
+      if (next.activeConnectionId) tasks = keepWatched(tasks, next.activeConnectionId, next.projects.map((p) => p.watched.projectId))
+      refresh()
+    },
+    takeEvent(event) {
+      const next = applyMonitorEvent(tasks, event)
+      if (next === tasks) return
+      tasks = next
+      refresh()
+    },
+    setOnline(value) {
+      if (value === online) return
+      online = value
+      refresh()
+    },
+    get view() {
+      return view
+    },
+    perform(action) {
+      switch (action.type) {
+        case 'open-window':
+          return actions.showWindow()
+        case 'open-task':
+          return actions.openTask(action.projectId, action.taskId)
+        case 'poll-now':
+          return void actions.pollNow().catch(failed('poll'))
+        case 'pause-notifications':
+          return void actions.pauseNotifications(action.minutes).catch(failed('pause'))
+        case 'resume-notifications':
+          return void actions.pauseNotifications(null).catch(failed('resume'))
+        case 'preferences':
+          return actions.openSettings()
+        case 'quit':
+          return actions.quit()
+      }
+    }
+  }
+}
