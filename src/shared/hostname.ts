@@ -65,3 +65,11 @@ export function subdomainOf(hostname: string, publishingDomain: string): string 
   const sub = hostname.slice(0, -suffix.length)
   return sub === '' || sub.includes('.') ? undefined : sub
 }
+
+/** Why `text` cannot be a publishing domain (lowercase DNS name of two labels or more), or null. */
+export function publishingDomainProblem(text: string): string | null {
+  if (text.length > 253) return 'must be at most 253 characters'
+  const labels = text.split('.')
+  if (labels.length < 2 || !labels.every(isValidSubdomainLabel)) return 'must be a domain such as apps.example.com, without https://'
+  return null
+}

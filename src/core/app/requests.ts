@@ -7,7 +7,9 @@ import { addPollingIssues } from '../settings/schema'
 import { checkBaseUrl } from '../../shared/base-url'
 import { budgetProblem } from '../../shared/budget'
 import { idProblem } from '../../shared/ids'
+import { publishingDomainProblem } from '../../shared/hostname'
 import { isImageUrl } from '../../shared/image-url'
+import { isEmail, isReturnUrl, MAX_EMAIL_LENGTH } from '../../shared/project-fields'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import { isSafeExternalUrl } from '../../shared/url'
 
@@ -35,15 +37,6 @@ const line = (max: number) =>
 
 const nonBlankLine = (max: number) => line(max).refine((s) => s.trim() !== '', 'must not be empty')
 
-function parseUrl(s: string): URL | null {
-  if (CONTROL.test(s) || /\s/.test(s)) return null
-  try {
-    return new URL(s)
-  } catch {
-    return null
-  }
-}
-
 /** The service's base URL, by the one rule (src/shared/base-url.ts): shape and transport. */
 export const baseUrlSchema = z.string().transform((s, ctx) => {
   const checked = checkBaseUrl(s)
@@ -52,15 +45,14 @@ export const baseUrlSchema = z.string().transform((s, ctx) => {
   return z.NEVER
 })
 
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
-
-/** A DNS hostname (lowercased); at most 253 characters. */
-export const hostnameSchema = z
+/** The connection's publishing domain (src/shared/hostname.ts), lowercased; empty while unknown. */
+const publishingDomainSchema = z
   .string()
-  .min(1, 'must not be empty')
-  .max(253, 'must be at most 253 characters')
   .transform((s) => s.toLowerCase())
-  .refine((s) => s.split('.').every((label) => LABEL.test(label)), 'must be a hostname such as apps.example.com')
+  .superRefine((s, ctx) => {
+    const problem = s === '' ? null : publishingDomainProblem(s)
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+  })
 
 /** An http(s) URL a browser may open. */
 const webUrl = z
@@ -68,23 +60,17 @@ const webUrl = z
   .max(2048, 'must be at most 2048 characters')
   .refine(isSafeExternalUrl, 'must be an http(s) URL')
 
-const BLOCKED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'])
-
-/** Where the prebuilt interface sends the user back: any absolute URL but script/file schemes; empty clears. */
+/** Where the prebuilt interface sends the user back (src/shared/project-fields.ts); empty clears. */
 const returnUrl = z
   .string()
   .max(2048, 'must be at most 2048 characters')
-  .refine((s) => {
-    if (s === '') return true
-    const url = parseUrl(s)
-    return url !== null && !BLOCKED_SCHEMES.has(url.protocol)
-  }, 'must be an absolute URL such as https://example.com/back (or empty)')
+  .refine((s) => s === '' || isReturnUrl(s), 'must be an absolute URL such as https://example.com/back (or empty)')
 
-/** Empty clears the field; otherwise something@domain, without spaces. */
+/** Empty clears the field; otherwise an e-mail address (src/shared/project-fields.ts). */
 const email = z
   .string()
-  .max(254, 'must be at most 254 characters')
-  .refine((s) => s === '' || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), 'must be an e-mail address such as ann@example.com (or empty)')
+  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
+  .refine((s) => s === '' || isEmail(s), 'must be an e-mail address such as ann@example.com (or empty)')
 
 const apiKeySchema = z
   .string()
@@ -173,7 +159,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
       id: idSchema.optional(),
       name: nonBlankLine(100),
       baseUrl: baseUrlSchema,
-      publishingDomain: z.union([z.literal(''), hostnameSchema])
+      publishingDomain: publishingDomainSchema
     }),
     apiKey: apiKeySchema.optional()
   }),

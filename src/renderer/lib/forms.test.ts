@@ -67,12 +67,21 @@ describe('projectCreateBody', () => {
     const result = projectCreateBody({
       ...emptyProjectForm(),
       user_email: 'nope',
-      return_url: 'ftp://x',
+      return_url: 'javascript:alert(1)',
       image_urls: ['https://ok.example.com/a.png', 'not a url']
     })
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(Object.keys(result.errors).sort()).toEqual(['image_urls.1', 'name', 'return_url', 'user_email'])
+  })
+
+  it('takes the return URLs the app takes: an app link too, never a script or a file', () => {
+    for (const ok of ['https://client.example.com/back', 'agent-tray://projects/p1']) {
+      expect(projectCreateBody({ ...emptyProjectForm(), name: 'X', return_url: ok }).ok, ok).toBe(true)
+    }
+    for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'no scheme']) {
+      expect(projectCreateBody({ ...emptyProjectForm(), name: 'X', return_url: bad }).ok, bad).toBe(false)
+    }
   })
 })
 

@@ -1,7 +1,9 @@
 // The window's forms as plain data: what the user typed, checked and turned into request bodies.
 // A failed check names the field and keeps every value, so nothing typed is lost.
 import { checkBaseUrl, parseBaseUrl, sameOrigin } from '../../shared/base-url'
+import { publishingDomainProblem } from '../../shared/hostname'
 import { isImageUrl } from '../../shared/image-url'
+import { isEmail, isReturnUrl } from '../../shared/project-fields'
 import { POLLING_BOUNDS } from '../../shared/polling'
 import { PROJECT_UPDATE_FIELDS, type Project, type ProjectCreate, type ProjectUpdate } from '../../shared/service'
 
@@ -35,19 +37,6 @@ export function emptyProjectForm(): ProjectForm {
   }
 }
 
-export function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
-  } catch {
-    return false
-  }
-}
-
-export function isEmail(text: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)
-}
-
 function checkCommon(
   form: Pick<ProjectForm, 'name' | 'user_email' | 'return_url'>,
   errors: FieldErrors<ProjectFormField>
@@ -56,8 +45,8 @@ function checkCommon(
   const email = form.user_email.trim()
   if (email !== '' && !isEmail(email)) errors.user_email = 'Enter an e-mail address like name@example.com.'
   const returnUrl = form.return_url.trim()
-  if (returnUrl !== '' && !isHttpUrl(returnUrl)) {
-    errors.return_url = 'Enter a full http:// or https:// address.'
+  if (returnUrl !== '' && !isReturnUrl(returnUrl)) {
+    errors.return_url = 'Enter a full address, such as https://example.com/back.'
   }
 }
 
@@ -140,7 +129,7 @@ export function connectionValue(form: ConnectionForm, keyRequired: boolean): Che
   const apiKey = form.apiKey.trim()
   if (name === '') errors.name = 'Give the connection a name.'
   if (!checked.ok) errors.baseUrl = checked.problem
-  if (publishingDomain !== '' && !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(publishingDomain)) {
+  if (publishingDomain !== '' && publishingDomainProblem(publishingDomain) !== null) {
     errors.publishingDomain = 'Enter a domain like apps.example.com, without https://.'
   }
   if (keyRequired && apiKey === '') errors.apiKey = 'Enter the API key.'
