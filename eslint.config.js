@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint'
 import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
 
-// The layers of design.md §2: each imports only from the layers above it.
+// The layers of ARCHITECTURE.md: each imports only from the layers above it.
 // A layer is forbidden two ways: anything inside it at any depth ('**/core/**'), and the layer's
 // directory itself ('../core', '../../reference-service/index'), which no glob can tell apart from a file of
 // the same name inside a layer (src/shared/service.ts, src/cli/main.ts). From a file d folders
@@ -60,7 +60,7 @@ export default tseslint.config(
     modules: ['electron'],
     message: 'src/core runs in plain Node: shared and libraries only, never electron (its tests alone may start the reference service).'
   }),
-  // Core's tests run against the reference service over real HTTP (design.md §3).
+  // Core's tests run against the reference service over real HTTP (ARCHITECTURE.md, "How the end-to-end tests stand in for Electron").
   ...layer('core', {
     only: '*.test.ts',
     layers: ['main', 'preload', 'renderer', 'cli'],

@@ -1,4 +1,4 @@
-// The layering rules of eslint.config.js (design.md §2), checked on snippets placed in each layer:
+// The layering rules of eslint.config.js (ARCHITECTURE.md, "Layers"), checked on snippets placed in each layer:
 // a bare directory import ('../core') is caught as surely as a deep one, and a file inside a
 // layer that shares a layer's name (src/shared/service.ts, src/cli/main.ts) is not.
 import { ESLint } from 'eslint'

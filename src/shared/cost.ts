@@ -1,6 +1,6 @@
 // The cost model: what a task, a project and a day cost, and where a budget stands. Pure, so the
 // tray, the window and the command agree to the cent. The task's total_price is the authority
-// for a task and final_price for a usage record (design.md §1); their sums are compared, never
+// for a task and final_price for a usage record (ARCHITECTURE.md, "What the client relies on"); their sums are compared, never
 // silently reconciled.
 import type { Task, UsageMetadata, UsageRecord } from './service'
 import { isActive } from './status'

@@ -1,5 +1,5 @@
 // The request of every invoke channel, checked before a handler runs: the window is not trusted
-// to send well-formed input (design.md §2). Strict objects reject unknown keys; every string has
+// to send well-formed input (ARCHITECTURE.md, "Layers"). Strict objects reject unknown keys; every string has
 // bounds. A missing channel fails the build through the mapped type of `requestSchemas`.
 import { z } from 'zod'
 import type { InvokeChannel, RequestOf } from '../../shared/ipc'

@@ -91,7 +91,7 @@ function describeWait(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`
 }
 
-/** Maps a non-2xx answer to a ServiceError (design.md §1). */
+/** Maps a non-2xx answer to a ServiceError (ARCHITECTURE.md, "What the client relies on"). */
 export function errorForStatus(status: number, body: string, retryAfterMs?: number): ServiceError {
   const { text, field } = serverText(body)
   const said = text ? ` Server said: ${text}` : ''

@@ -1,4 +1,4 @@
-// zod schemas for the service's records, tolerant as design.md §1 asks: unknown keys never
+// zod schemas for the service's records, tolerant as ARCHITECTURE.md says ("What the client relies on"): unknown keys never
 // fail, optional fields get defaults, unknown enum values are kept as 'unknown' with the raw
 // string. What a record cannot do without (its id, a list that is not a list, token counts,
 // a price) fails the record, and parse.ts drops it and reports it.
