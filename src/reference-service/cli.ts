@@ -1,11 +1,11 @@
 // `npm run reference-service -- --port 4010 [--api-key KEY] [--seed N] [--speed X] [--host H]
-//   [--publishing-domain D] [--manual-clock] [--demo]`
+//   [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions]`
 // The key is best given in AGENT_TRAY_SERVICE_API_KEY (process arguments are visible to others).
 import { parseArgs } from 'node:util'
 import { startReferenceService } from './server'
 
 const USAGE =
-  'usage: npm run reference-service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--api-key KEY]\n' +
+  'usage: npm run reference-service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions] [--api-key KEY]\n' +
   'The API key is read from AGENT_TRAY_SERVICE_API_KEY when --api-key is not given.'
 
 function fail(message: string): never {
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
         'api-key': { type: 'string' },
         'manual-clock': { type: 'boolean' },
         demo: { type: 'boolean' },
+        'no-extensions': { type: 'boolean' },
         help: { type: 'boolean' }
       },
       strict: true
@@ -57,7 +58,8 @@ async function main(): Promise<void> {
     seed: number(args.seed, 'seed', 1),
     speed,
     publishingDomain: args['publishing-domain'],
-    manualClock: args['manual-clock'] ?? false
+    manualClock: args['manual-clock'] ?? false,
+    extensions: !(args['no-extensions'] ?? false)
   })
   if (args.demo) service.control.seedDemo()
   process.stdout.write(`listening on ${service.url}\n`)

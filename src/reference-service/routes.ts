@@ -3,11 +3,13 @@
 import { notFound, type ApiError } from './errors'
 import { etagMatches, json, notModified, weakEtag, type Reply } from './http'
 import type { ReferenceState } from './state'
-import { parseProjectCreate, parseProjectUpdate, parsePublish } from './validate'
+import { parseProjectCreate, parseProjectListQuery, parseProjectUpdate, parsePublish, parseTaskCreate } from './validate'
 
 export interface Route {
   /** Stats key, e.g. `/projects/{id}`. */
   key: string
+  /** One of the real service's endpoints outside the interface document (switched off with `extensions: false`). */
+  extension?: boolean
   pattern: RegExp
   auth: boolean
   methods: Record<string, (store: ReferenceState, id: string, body: () => Promise<unknown>, request: RouteRequest) => Promise<Reply> | Reply>
@@ -15,6 +17,7 @@ export interface Route {
 
 export interface RouteRequest {
   ifNoneMatch?: string
+  query: URLSearchParams
 }
 
 const projectOr404 = (id: string): ApiError => notFound(`No project with id "${id}".`)
@@ -27,6 +30,34 @@ export const ROUTES: Route[] = [
     auth: true,
     methods: {
       POST: async (store, _id, body) => json(201, store.createProject(parseProjectCreate(await body())))
+    }
+  },
+  {
+    // Outside the interface document: the real service lists a product's projects.
+    key: '/projects?software_product_id',
+    extension: true,
+    pattern: /^\/projects$/,
+    auth: true,
+    methods: {
+      GET: (store, _id, _body, request) => {
+        const { productId, order } = parseProjectListQuery(request.query)
+        return json(200, store.listProjectsOfProduct(productId, order))
+      }
+    }
+  },
+  {
+    // Outside the interface document: the real service starts a task.
+    key: '/tasks',
+    extension: true,
+    pattern: /^\/tasks$/,
+    auth: true,
+    methods: {
+      POST: async (store, _id, body) => {
+        const input = parseTaskCreate(await body())
+        const task = store.createTask(input)
+        if (!task) throw projectOr404(input.project_id)
+        return json(201, task)
+      }
     }
   },
   {
@@ -116,17 +147,21 @@ export const ROUTES: Route[] = [
   }
 ]
 
-export function matchRoute(path: string): { route: Route; id: string } | undefined {
-  for (const route of ROUTES) {
-    const m = route.pattern.exec(path)
-    if (!m) continue
-    try {
-      return { route, id: decodeURIComponent(m[1] ?? '') }
-    } catch {
-      return undefined
-    }
+/**
+ * The route for a path and method, and every method the path allows: several routes may share a
+ * path (GET /projects is an extension, POST /projects is not).
+ */
+export function matchRoute(path: string, method: string, extensions = true): { route: Route; id: string; allow: string[] } | undefined {
+  const candidates = ROUTES.filter((route) => (extensions || !route.extension) && route.pattern.test(path))
+  const route = candidates.find((r) => method in r.methods) ?? candidates[0]
+  const m = route?.pattern.exec(path)
+  if (!route || !m) return undefined
+  const allow = candidates.flatMap((r) => Object.keys(r.methods))
+  try {
+    return { route, id: decodeURIComponent(m[1] ?? ''), allow }
+  } catch {
+    return undefined
   }
-  return undefined
 }
 
 const escapeHtml = (s: string): string =>

@@ -42,6 +42,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   const publishingDomain = (options.publishingDomain ?? DEFAULT_PUBLISHING_DOMAIN).toLowerCase()
   const keyDigest = digest(options.apiKey)
   const etags = options.etags ?? true
+  const extensions = options.extensions ?? true
   let baseUrl = ''
   const store = new ReferenceState(seed, clock, publishingDomain, () => baseUrl)
   const faults = new Faults(streamFor(seed, 'faults'))
@@ -56,7 +57,8 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET'
-    const path = new URL(req.url ?? '/', 'http://service.invalid').pathname
+    const requestUrl = new URL(req.url ?? '/', 'http://service.invalid')
+    const path = requestUrl.pathname
     const body = async (): Promise<unknown> => parseJson(await readBody(req))
     const guard = async (run: () => Promise<Reply> | Reply): Promise<Reply> => {
       try {
@@ -86,7 +88,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
         timers.add(t)
       })
     }
-    const match = matchRoute(path)
+    const match = matchRoute(path, method, extensions)
     const routeKey = `${method} ${match ? match.route.key : '(unmatched)'}`
     const fault = decision.fault
     if (fault?.kind === 'drop') {
@@ -108,12 +110,12 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
       if (route.auth && !authorised(req)) throw new ApiError('unauthorized', 'The x-api-key header is missing or wrong.')
       const run = route.methods[method]
       if (!run) {
-        const allow = Object.keys(route.methods).join(', ')
-        throw new ApiError('method_not_allowed', `${method} is not allowed on ${route.key}; use ${allow}.`, undefined, 405, { allow })
+        const allow = match.allow.join(', ')
+        throw new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${allow}.`, undefined, 405, { allow })
       }
       // A broken answer never matches the tag a client holds, so it is never a 304.
       const ifNoneMatch = etags && fault?.kind !== 'corrupt_record' ? header(req, 'if-none-match') : undefined
-      const reply = await run(store, id, body, ifNoneMatch === undefined ? {} : { ifNoneMatch })
+      const reply = await run(store, id, body, { query: requestUrl.searchParams, ...(ifNoneMatch === undefined ? {} : { ifNoneMatch }) })
       if (fault?.kind === 'corrupt_record' && reply.status === 200) {
         reply.body = corruptRecord(reply.body, fault.index ?? 0)
         // The stored tag names the intact list; the broken one gets its own from its body.

@@ -9,6 +9,7 @@ import { nextChangeAt, stepsAt, taskAt, usagesAt } from './timeline'
 import type {
   AddTaskInput,
   BulkCreateInput,
+  TaskCreate,
   TaskRecord,
   TaskScript,
   WireProject,
@@ -108,6 +109,13 @@ export class ReferenceState {
     return [...this.projects.values()].map((p) => ({ ...p }))
   }
 
+  /** GET /projects?software_product_id=…&order_by=…: a product's projects by creation time. */
+  listProjectsOfProduct(productId: string, order: 'ASC' | 'DESC'): WireProject[] {
+    const projects = this.listProjects().filter((p) => p.software_product_id === productId)
+    projects.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+    return order === 'ASC' ? projects : projects.reverse()
+  }
+
   publish(projectId: string, hostname: string): WirePublishResult | undefined {
     if (!this.projects.has(projectId)) return undefined
     const reasons = checkPublishHostname(hostname, this.publishingDomain)
@@ -181,6 +189,15 @@ export class ReferenceState {
     })
     if (record.cachePlan) this.plans.set(record.id, plan)
     return plan
+  }
+
+  /** POST /tasks: a new task from now on, run like the first task of a project. */
+  createTask(input: TaskCreate): WireTask | undefined {
+    if (!this.projects.has(input.project_id)) return undefined
+    const r = streamFor(this.seed, `created-task:${this.taskCount + 1}`)
+    const script = pick(r, ['complete', 'complete', 'complete', 'complete', 'complete', 'fail', 'cancel'] as const)
+    const record = this.newTask(input.project_id, { name: input.name, text_requirement: input.text_requirement, script })
+    return this.taskView(record, this.clock.now())
   }
 
   /** Adds a task that is in `status` now: earlier states are placed in the simulated past. */

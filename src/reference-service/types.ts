@@ -141,6 +141,15 @@ export interface AddTaskInput {
   files_requirement?: FileRequirement[]
 }
 
+/** POST /tasks (outside the interface document, as the real service documents it). */
+export interface TaskCreate {
+  project_id: string
+  name: string
+  text_requirement: string
+  /** "new_task" in the real service's example; kept as given. */
+  flow?: string
+}
+
 export interface BulkCreateInput {
   projects: number
   tasksPerProject: number
@@ -198,6 +207,11 @@ export interface ReferenceServiceOptions {
   startTime?: string
   /** Default true: GET answers carry a weak ETag and If-None-Match gets 304. False: a server without them. */
   etags?: boolean
+  /**
+   * Default true: the real service's two endpoints outside the interface document, GET /projects
+   * (a product's projects) and POST /tasks. False: a server without them (405 and 404).
+   */
+  extensions?: boolean
 }
 
 export interface ReferenceService {

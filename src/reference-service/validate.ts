@@ -3,6 +3,7 @@
 import { isImageUrl } from '../shared/image-url'
 import { PROJECT_UPDATE_FIELDS, type FileRequirement, type ProjectCreate, type ProjectUpdate } from '../shared/service'
 import { badRequest } from './errors'
+import type { TaskCreate } from './types'
 
 type Body = Record<string, unknown>
 
@@ -52,6 +53,35 @@ function filesRequirement(value: unknown): FileRequirement[] | undefined {
     }
     return { file_type, url }
   })
+}
+
+function requiredString(body: Body, field: string): string {
+  const value = optionalString(body, field)
+  if (value === undefined || value.trim() === '') throw badRequest(field, `"${field}" is required and must be a non-empty string.`)
+  return value
+}
+
+export function parseTaskCreate(raw: unknown): TaskCreate {
+  const body = asObject(raw)
+  const out: TaskCreate = {
+    project_id: requiredString(body, 'project_id'),
+    name: requiredString(body, 'name'),
+    text_requirement: requiredString(body, 'text_requirement')
+  }
+  const flow = optionalString(body, 'flow')
+  if (flow !== undefined) out.flow = flow
+  return out
+}
+
+/** The query of GET /projects: the product is required, the order ASC or DESC (default DESC). */
+export function parseProjectListQuery(query: URLSearchParams): { productId: string; order: 'ASC' | 'DESC' } {
+  const productId = query.get('software_product_id')
+  if (productId === null || productId.trim() === '') {
+    throw badRequest('software_product_id', '"software_product_id" is required: the product whose projects to list.')
+  }
+  const order = (query.get('order_by') ?? 'DESC').toUpperCase()
+  if (order !== 'ASC' && order !== 'DESC') throw badRequest('order_by', '"order_by" must be ASC or DESC.')
+  return { productId, order }
 }
 
 export function parseProjectCreate(raw: unknown): ProjectCreate {
