@@ -23,7 +23,7 @@ export const EXIT = {
   keychainUnavailable: 8,
   /** The service is rate limiting or failing (429, 5xx). */
   service: 9,
-  /** The service refused the request as invalid (other 4xx). */
+  /** The service refused the request as invalid (other 4xx), or does not offer it (an optional endpoint). */
   refused: 10,
   /** A bug in agent-tray itself. */
   internal: 11,
@@ -50,6 +50,7 @@ export function exitCodeForServiceError(kind: ServiceErrorKind): ExitCode {
     case 'server':
       return EXIT.service
     case 'bad_request':
+    case 'unsupported':
       return EXIT.refused
     default:
       return EXIT.internal
@@ -68,6 +69,6 @@ export const EXIT_CODES_HELP = `Exit codes:
   7    publish failed
   8    keychain unavailable
   9    service busy or failing (rate limited, 5xx)
-  10   request refused by the service (other 4xx)
+  10   request refused by the service (other 4xx), or a feature it does not offer
   11   internal error
   130  interrupted`

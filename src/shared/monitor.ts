@@ -13,6 +13,8 @@ export type ServiceErrorKind =
   | 'invalid_response'
   | 'publish_failed'
   | 'bad_request'
+  /** The service does not offer this (an endpoint outside the interface document answered 404 or 405). */
+  | 'unsupported'
 
 /** A service error as it crosses to the renderer or the terminal: never carries the key. */
 export interface ServiceErrorInfo {

@@ -19,9 +19,11 @@ type RawHeaders = RawResponse['headers']
 import {
   decodeJson,
   parseProject,
+  parseProjects,
   parsePublishResult,
   parseSteps,
   parseStepsAndUsages,
+  parseTask,
   parseTasks,
   type InvalidRecordIssue
 } from './parse'
@@ -65,7 +67,24 @@ export interface ServiceClient {
    * also answers 404 (before any key check); a made-up key getting 404 too throws not_found.
    */
   checkKey(signal?: AbortSignal): Promise<boolean>
+  /**
+   * A software product's projects (GET /projects?software_product_id=…&order_by=…): outside the
+   * interface document, so a server that answers 404 or 405 gives an `unsupported` error.
+   */
+  listProductProjects(productId: string, order: 'asc' | 'desc', signal?: AbortSignal): Promise<Project[]>
+  /**
+   * Starts a task (POST /tasks with flow "new_task"): outside the interface document. A 405, or a
+   * 404 for a project that exists, is `unsupported`; a 404 for a missing project is not_found.
+   */
+  createTask(input: TaskCreate, signal?: AbortSignal): Promise<Task>
   close(): Promise<void>
+}
+
+/** What starting a task takes (all required by the real service). */
+export interface TaskCreate {
+  projectId: string
+  name: string
+  textRequirement: string
 }
 
 export const DEFAULT_TIMEOUTS = { connectMs: 5_000, headersMs: 10_000, bodyMs: 30_000 } as const
@@ -279,6 +298,33 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const bogus = await outcome(apiKey === BOGUS_KEY ? `${BOGUS_KEY}-2` : BOGUS_KEY)
       if (bogus === 'auth') return true
       throw new ServiceError('not_found', redact(`Nothing at ${options.baseUrl.trim()} looks like the service: check the URL.`))
+    },
+    listProductProjects: async (productId, order, signal) => {
+      const query = `software_product_id=${encodeURIComponent(productId)}&order_by=${order === 'asc' ? 'ASC' : 'DESC'}`
+      try {
+        return await call('GET', `/projects?${query}`, undefined, signal, 'a list of projects', (j) => parseProjects(j, report))
+      } catch (e) {
+        if (isServiceError(e) && (e.status === 404 || e.status === 405)) {
+          throw new ServiceError('unsupported', 'This service cannot list the projects of a software product: add projects by their id, or by a link that holds it.', { status: e.status })
+        }
+        throw e
+      }
+    },
+    createTask: async (input, signal) => {
+      const projectPath = `/projects/${segment(input.projectId, 'project')}`
+      const body = { project_id: input.projectId, name: input.name, text_requirement: input.textRequirement, flow: 'new_task' }
+      const unsupported = (status: number) =>
+        new ServiceError('unsupported', 'This service does not offer starting tasks from Agent Tray: start it in the agent interface.', { status })
+      try {
+        return await call('POST', '/tasks', body, signal, 'a task', parseTask)
+      } catch (e) {
+        if (!isServiceError(e)) throw e
+        if (e.status === 405) throw unsupported(405)
+        if (e.status !== 404) throw e
+        // 404: the project is gone, or the endpoint is. Asking for the project tells which.
+        await call('GET', projectPath, undefined, signal, 'a project', parseProject)
+        throw unsupported(404)
+      }
     },
     close: async () => {
       if (closed) return

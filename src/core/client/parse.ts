@@ -16,7 +16,7 @@ import {
 
 /** One record of a list that could not be read; it was dropped, its siblings were kept. */
 export interface InvalidRecordIssue {
-  resource: 'task' | 'step' | 'usage'
+  resource: 'project' | 'task' | 'step' | 'usage'
   /** Its position in the list it came from. */
   index: number
   id?: string
@@ -173,6 +173,19 @@ function parseOne<T>(body: unknown, schema: z.ZodType<T>, what: string): T {
 
 export function parseProject(body: unknown): Project {
   return guard('a project', () => parseOne(body, projectSchema, 'a project'))
+}
+
+/** A list of projects (GET /projects?software_product_id=…, outside the interface document). */
+export function parseProjects(body: unknown, report: ReportInvalidRecord = ignore): Project[] {
+  return guard('projects', () => parseList(expectList(body, 'projects'), projectSchema, 'project', '', report))
+}
+
+/** One task with its steps (POST /tasks answers it, outside the interface document). */
+export function parseTask(body: unknown): Task {
+  return guard('a task', () => {
+    const head = parseOne(body, taskHeadSchema, 'a task')
+    return { ...head.task, steps: parseList(head.rawSteps, stepSchema, 'step', '.steps', ignore, fastStep) }
+  })
 }
 
 export function parseSteps(body: unknown, report: ReportInvalidRecord = ignore): TaskStep[] {
