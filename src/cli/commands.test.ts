@@ -233,7 +233,7 @@ describe('errors: one line on stderr and the exit code of its class', () => {
       [['tasks', 'x'.repeat(201)], /must be at most 200 characters/],
       [['usage', 't1', '--project', '..'], /Not a project id/],
       [['watch', '--task', ''], /Not a task id/],
-      [['watch-list', 'add', 'fine', '..'], /Not a project id/],
+      [['watch-list', 'add', 'fine', '..'], /No project id found/],
       [['publish', '..', `a.${service.publishingDomain}`], /Not a project id/]
     ]
     for (const [args, message] of cases) {

@@ -59,8 +59,8 @@ export function requestedBaseUrl(ctx: Context): string | undefined {
  * A base URL is matched against the stored connections; one that none has is used as it is
  * (`stored: false`) — only `login` and `watch-list add` save it.
  */
-export async function resolveConnection(ctx: Context): Promise<Resolved> {
-  const baseUrl = requestedBaseUrl(ctx)
+export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string): Promise<Resolved> {
+  const baseUrl = requestedBaseUrl(ctx) ?? fallbackBaseUrl
   const settings = (await ctx.deps.settings()).read()
   if (baseUrl !== undefined) {
     const found = findConnectionByUrl(settings, baseUrl)

@@ -4,7 +4,7 @@ import { idProblem } from '../shared/ids'
 import { usageError } from './errors'
 
 /** Returns the id, or throws a usage error naming it (escaped and shortened, so it prints safely). */
-export function checkId(value: string, what: 'project' | 'task'): string {
+export function checkId(value: string, what: 'project' | 'task' | 'product'): string {
   const problem = idProblem(value)
   if (problem === null) return value
   const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)

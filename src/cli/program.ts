@@ -8,12 +8,15 @@ import { loginCommand, logoutCommand } from './commands/login'
 import { publishCommand } from './commands/publish'
 import { stepsCommand, tasksCommand } from './commands/tasks'
 import { usageCommand } from './commands/usage'
+import { productProjectsCommand } from './commands/products'
+import { taskCreateCommand, type TaskCreateFlags } from './commands/task-create'
 import { watchCommand } from './commands/watch'
 import { watchListAdd, watchListList, watchListRemove } from './commands/watch-list'
 import { API_KEY_ENV, BASE_URL_ENV, keychainUnavailable, type Context, type GlobalOptions } from './context'
 import type { CliDeps } from './deps'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
 import { EXIT, EXIT_CODES_HELP, exitCodeForServiceError, type ExitCode } from './exit-codes'
+import { DEFAULT_SERVICE_URL } from '../shared/base-url'
 import { checkId, checkIds } from './ids'
 import { redact, redactingIo, type CliIo } from './io'
 
@@ -167,6 +170,26 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .action(run((id: string, flags: Parameters<typeof projectUpdate>[2]) => projectUpdate(ctx, checkId(id, 'project'), flags)))
 
   program
+    .command('projects')
+    .description("list a software product's projects (where the service offers it)")
+    .option('--product <id>', 'the software product')
+    .option('--product-of <project>', "take the product of this project (an id or a link that holds it)")
+    .option('--order <order>', 'asc or desc by creation time (default desc)')
+    .action(run((flags: Parameters<typeof productProjectsCommand>[1]) => productProjectsCommand(ctx, flags)))
+
+  const task = program.command('task').description('start a task (where the service offers it)')
+  task
+    .command('create')
+    .description('start a task in a project; --watch follows it to its end')
+    .requiredOption('--project <projectId>', 'the project')
+    .requiredOption('--name <name>', 'a short name for the task')
+    .requiredOption('--text <requirement>', 'what the agent should do')
+    .option('--watch', 'follow the task until it ends')
+    .option('--exit-status', 'with --watch: exit 1 unless the task completed')
+    .addOption(new Option('--interval-ms <ms>', 'with --watch: time between polls').argParser(intervalMs))
+    .action(run((flags: TaskCreateFlags) => taskCreateCommand(ctx, checkProjectFlag(flags))))
+
+  program
     .command('tasks')
     .description("list a project's tasks")
     .argument('<projectId>')
@@ -205,7 +228,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
 
   program
     .command('login')
-    .description('store the API key of a service in the system keychain (asked without echo, or read from stdin)')
+    .description(`store the API key of a service in the system keychain (asked without echo, or read from stdin); with no --base-url and nothing stored yet, the service is ${DEFAULT_SERVICE_URL}`)
     .option('--name <name>', 'a name for this connection')
     .option('--publishing-domain <domain>', "the service's publishing domain, so `publish` checks hostnames before sending")
     .action(run((flags: { name?: string; publishingDomain?: string }) => loginCommand(ctx, flags)))
@@ -217,8 +240,8 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
   const list = program.command('watch-list').description('the projects watched by the tray app and `watch`')
   list
     .command('add')
-    .argument('<projectIds...>')
-    .action(run((ids: string[]) => watchListAdd(ctx, checkIds(ids, 'project'))))
+    .argument('<projects...>', "project ids, or links that hold them (such as a project's prebuilt_url)")
+    .action(run((projects: string[]) => watchListAdd(ctx, projects)))
   list
     .command('remove')
     .argument('<projectIds...>')

@@ -67,3 +67,6 @@ export function sameOrigin(a: string, b: string): boolean {
   const y = URL.parse(b)
   return x !== null && y !== null && x.origin === y.origin
 }
+
+/** The real service behind the interface (Workser's coding-agent API): the default for a new connection. */
+export const DEFAULT_SERVICE_URL = 'https://api.workser.ai'

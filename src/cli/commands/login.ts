@@ -2,6 +2,7 @@
 // from a prompt without echo (on a terminal) or from stdin, checked against the service before
 // anything is stored, and never printed.
 import { setActiveConnection } from '../../core/settings/edit'
+import { DEFAULT_SERVICE_URL } from '../../shared/base-url'
 import type { Connection } from '../../shared/settings'
 import {
   openSecrets,
@@ -23,12 +24,9 @@ export interface LoginFlags {
 }
 
 export async function loginCommand(ctx: Context, flags: LoginFlags): Promise<ExitCode> {
-  const baseUrl = requestedBaseUrl(ctx)
-  if (baseUrl === undefined) {
-    const settings = (await ctx.deps.settings()).read()
-    if (settings.connections.length === 0) throw usageError('Which service? Give its URL: `agent-tray login --base-url URL`.')
-  }
-  const { connection, stored } = await resolveConnection(ctx)
+  // Nothing stored and no URL given: the real service behind the interface.
+  const fallback = requestedBaseUrl(ctx) === undefined && (await ctx.deps.settings()).read().connections.length === 0 ? DEFAULT_SERVICE_URL : undefined
+  const { connection, stored } = await resolveConnection(ctx, fallback)
   // Fail before asking for the key when there is nowhere to keep it.
   const secrets = await openSecrets(ctx)
   await withKeychain(ctx, () => secrets.get(connection.id))

@@ -1,6 +1,7 @@
 // `watch-list add|remove|list`: the projects watched on a connection, kept in the settings file the
 // tray app reads too.
 import { unwatchProject, watchProject } from '../../core/settings/edit'
+import { findProjectId } from '../../shared/project-id'
 import type { WatchedProject } from '../../shared/settings'
 import { printJson, resolveConnection, storeConnection, withClient, type Context } from '../context'
 import { usageError } from '../errors'
@@ -22,7 +23,14 @@ export async function watchedProjects(ctx: Context, connectionId: string): Promi
   return (await ctx.deps.settings()).read().watched[connectionId] ?? []
 }
 
-export async function watchListAdd(ctx: Context, projectIds: string[]): Promise<ExitCode> {
+export async function watchListAdd(ctx: Context, inputs: string[]): Promise<ExitCode> {
+  // An id, or a link or text that holds one: found here, and said when it was not given as is.
+  const projectIds = inputs.map((input) => {
+    const found = findProjectId(input)
+    if (!found.ok) throw usageError(found.problem)
+    if (found.from !== 'id' && !ctx.opts.json) ctx.io.stderr.write(`Found project id ${found.projectId} in the ${found.from}.\n`)
+    return found.projectId
+  })
   // Each project is fetched first: a typo must not end up watched (and failing) forever.
   return withClient(ctx, async ({ client, connection, stored }) => {
     const projects = []

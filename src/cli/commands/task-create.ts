@@ -1,0 +1,31 @@
+// `task create --project ID --name N --text T [--watch]`: starts a task where the service offers it
+// (POST /tasks, outside the interface document); --watch then follows it to its end.
+import { printJson, withClient, type Context } from '../context'
+import { usageError } from '../errors'
+import { EXIT, type ExitCode } from '../exit-codes'
+import { watchCommand } from './watch'
+
+export interface TaskCreateFlags {
+  project: string
+  name: string
+  text: string
+  watch?: boolean
+  exitStatus?: boolean
+  intervalMs?: number
+}
+
+export async function taskCreateCommand(ctx: Context, flags: TaskCreateFlags): Promise<ExitCode> {
+  if (flags.name.trim() === '') throw usageError('--name must not be empty.')
+  if (flags.text.trim() === '') throw usageError('--text must not be empty: say what the agent should do.')
+  if (flags.exitStatus && !flags.watch) throw usageError('--exit-status needs --watch.')
+  const task = await withClient(ctx, ({ client }) => client.createTask({ projectId: flags.project, name: flags.name, textRequirement: flags.text }))
+  if (ctx.opts.json) printJson(ctx, task)
+  else ctx.io.stdout.write(`Started task ${task.id} (${task.name}) in project ${task.project_id}.\n`)
+  if (!flags.watch) return EXIT.ok
+  return watchCommand(ctx, [], {
+    task: task.id,
+    project: task.project_id,
+    ...(flags.exitStatus ? { exitStatus: true } : {}),
+    ...(flags.intervalMs !== undefined ? { intervalMs: flags.intervalMs } : {})
+  })
+}
