@@ -25,8 +25,9 @@ import type { TaskSummary } from './task-summary'
 /** What the window needs to draw the app's state; pushed on every change. */
 export interface AppState {
   connections: ConnectionView[]
+  /** The connection new projects are created and watched on unless another is named. */
   activeConnectionId: string | null
-  /** Watched projects of the active connection, with what the monitor knows of each. */
+  /** Watched projects of every connection, in the order of the connections, with what its monitor knows of each. */
   projects: ProjectView[]
   monitor: { paused: boolean; notificationsPausedUntil: string | null }
   /** Where keys are kept now, and why, for the settings screen. */
@@ -44,6 +45,8 @@ export interface ConnectionView extends Connection {
 }
 
 export interface ProjectView {
+  /** The connection (account) the project is watched on. */
+  connectionId: string
   watched: WatchedProject
   /** null until the first successful GET /projects/{id}. */
   project: Project | null
@@ -74,6 +77,14 @@ export interface IpcFailure {
 export type IpcError = ServiceErrorInfo | { kind: 'invalid_argument' | 'forbidden' | 'internal'; message: string }
 export type IpcResult<T> = { ok: true; value: T } | IpcFailure
 
+/**
+ * Which connection a request is about. Absent: the one watching the project (or knowing the
+ * task), else the active one.
+ */
+export interface OnConnection {
+  connectionId?: string
+}
+
 export interface InvokeContract {
   'app:get-state': { request: void; response: AppState }
   'connection:save': {
@@ -83,25 +94,30 @@ export interface InvokeContract {
   'connection:remove': { request: { connectionId: string }; response: void }
   'connection:activate': { request: { connectionId: string }; response: void }
   'demo:start': { request: void; response: void }
-  'project:get': { request: { projectId: string }; response: Project }
-  'project:create': { request: { project: ProjectCreate; watch: boolean }; response: Project }
-  'project:update': { request: { projectId: string; update: ProjectUpdate }; response: Project }
-  'project:watch': { request: { projectId: string }; response: WatchedProject }
-  'project:unwatch': { request: { projectId: string }; response: void }
+  'project:get': { request: OnConnection & { projectId: string }; response: Project }
+  'project:create': { request: OnConnection & { project: ProjectCreate; watch: boolean }; response: Project }
+  'project:update': { request: OnConnection & { projectId: string; update: ProjectUpdate }; response: Project }
+  'project:watch': { request: OnConnection & { projectId: string }; response: WatchedProject }
+  'project:unwatch': { request: OnConnection & { projectId: string }; response: void }
   'project:set-watch-options': {
-    request: { projectId: string; muted?: boolean; budgetUsd?: number | null }
+    request: OnConnection & { projectId: string; muted?: boolean; budgetUsd?: number | null }
     response: WatchedProject
   }
   /** The project's tasks as the list needs them: summaries, not steps (a list may hold 10,000). */
-  'project:tasks': { request: { projectId: string }; response: TaskSummary[] }
+  'project:tasks': { request: OnConnection & { projectId: string }; response: TaskSummary[] }
   /** One task in full, or null when the project has no such task. */
-  'project:task': { request: { projectId: string; taskId: string }; response: Task | null }
-  'project:publish': { request: { projectId: string; hostname: string }; response: PublishResult }
+  'project:task': { request: OnConnection & { projectId: string; taskId: string }; response: Task | null }
+  'project:publish': { request: OnConnection & { projectId: string; hostname: string }; response: PublishResult }
+  /** A software product's projects, where the service offers the listing (else an `unsupported` error). */
+  'product:projects': { request: OnConnection & { productId: string; order: 'asc' | 'desc' }; response: Project[] }
+  /** Starts a task, where the service offers it (else an `unsupported` error); the project's monitor follows it. */
+  'task:create': { request: OnConnection & { projectId: string; name: string; textRequirement: string }; response: Task }
   /** Steps and usages of a task; also marks it as looked at, so the monitor keeps it fresh. */
-  'task:details': { request: { taskId: string }; response: StepsAndUsages }
-  'task:focus': { request: { taskId: string | null }; response: void }
+  'task:details': { request: OnConnection & { taskId: string }; response: StepsAndUsages }
+  'task:focus': { request: OnConnection & { taskId: string | null }; response: void }
   'settings:get': { request: void; response: SettingsView }
   'settings:update': { request: Partial<SettingsView>; response: SettingsView }
+  /** Polls every watched project of every connection now. */
   'monitor:poll-now': { request: void; response: void }
   'monitor:pause-notifications': { request: { minutes: number | null }; response: void }
   /** The user saw a project (or, without projectId, the list of all): its failures and budget crossings are no longer new. */
@@ -114,9 +130,9 @@ export interface EventContract {
   'app:state': AppState
   'monitor:event': MonitorEvent
   /** A notification was shown (or would be, where the OS has none): for the window and tests. */
-  'notification:shown': { title: string; body: string; projectId?: string; taskId?: string }
+  'notification:shown': { title: string; body: string; connectionId?: string; projectId?: string; taskId?: string }
   /** Open the window on a task, e.g. after a notification click. */
-  'navigate:task': { projectId: string; taskId: string }
+  'navigate:task': { projectId: string; taskId: string; connectionId?: string }
   /** Open the window on the settings screen (the tray's Preferences… item). */
   'navigate:settings': Record<string, never>
 }
@@ -141,6 +157,8 @@ export const INVOKE_CHANNELS = [
   'project:tasks',
   'project:task',
   'project:publish',
+  'product:projects',
+  'task:create',
   'task:details',
   'task:focus',
   'settings:get',

@@ -13,6 +13,8 @@ export interface WatchedProject {
   projectId: string
   /** Last known name, so the list reads well before the first poll. */
   name: string
+  /** Its software product, once known: the window offers the products seen to list their projects. */
+  softwareProductId?: string
   muted: boolean
   /** USD per project; null for no budget. */
   budgetUsd: number | null

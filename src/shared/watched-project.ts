@@ -5,15 +5,17 @@ import type { WatchedProject } from './settings'
 export function newWatchedProject(
   projectId: string,
   addedAt: Date,
-  options: { name?: string; muted?: boolean; budgetUsd?: number | null } = {}
+  options: { name?: string; muted?: boolean; budgetUsd?: number | null; softwareProductId?: string } = {}
 ): WatchedProject {
-  return {
+  const entry: WatchedProject = {
     projectId,
     name: options.name ?? '',
     muted: options.muted ?? false,
     budgetUsd: options.budgetUsd ?? null,
     addedAt: addedAt.toISOString()
   }
+  if (options.softwareProductId) entry.softwareProductId = options.softwareProductId
+  return entry
 }
 
 /** The service's name once fetched, else the name remembered when it was watched, else its id. */

@@ -90,7 +90,7 @@ export function composeApp(ports: AppPorts): ComposedApp {
     render: (view) => ports.renderTray?.(view),
     actions: {
       showWindow: () => ports.window.show(),
-      openTask: (projectId, taskId) => controller.openTask(projectId, taskId),
+      openTask: (projectId, taskId, connectionId) => controller.openTask(projectId, taskId, connectionId),
       openSettings: () => {
         ports.window.show()
         ports.window.send('navigate:settings', {})
@@ -135,7 +135,7 @@ export function composeApp(ports: AppPorts): ComposedApp {
       if (options.demo || controller.getState().connections.length === 0) ports.window.show()
     },
     notificationClicked(click) {
-      if (click.type === 'task') controller.openTask(click.projectId, click.taskId)
+      if (click.type === 'task') controller.openTask(click.projectId, click.taskId, click.connectionId)
       else ports.window.show()
     },
     async stop() {

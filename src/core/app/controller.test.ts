@@ -220,7 +220,7 @@ describe('connections', () => {
     expect(rig.settings.readLastSeen()[id] ?? {}).toEqual({})
   })
 
-  it('switches the monitor when another connection is activated', async () => {
+  it('watches every connection at once; the active one is where new projects are watched', async () => {
     const first = await connect()
     const p1 = rig.service.control.createProject({ name: 'First' })
     await rig.controller.handlers['project:watch']({ projectId: p1.id })
@@ -232,10 +232,20 @@ describe('connections', () => {
     ).id
     expect(rig.controller.getState().activeConnectionId).toBe(first)
     await rig.controller.handlers['connection:activate']({ connectionId: second })
-    expect(rig.controller.getState()).toMatchObject({ activeConnectionId: second, projects: [] })
+    const p2 = rig.service.control.createProject({ name: 'Second' })
+    await rig.controller.handlers['project:watch']({ projectId: p2.id })
+    expect(rig.settings.read().watched[second]?.map((w) => w.projectId)).toEqual([p2.id])
+    // Both connections stay open and shown, each project with its connection.
+    expect(rig.controller.getState().projects.map((p) => [p.connectionId, p.watched.projectId])).toEqual([
+      [first, p1.id],
+      [second, p2.id]
+    ])
     expect(rig.controller.monitor?.connectionId).toBe(second)
-    await rig.controller.handlers['connection:activate']({ connectionId: first })
-    expect(rig.controller.getState().projects.map((p) => p.watched.projectId)).toEqual([p1.id])
+    // A request about a project goes to the connection watching it, whichever is active.
+    rig.service.control.addTask(p1.id, { name: 'Only in the first project' })
+    const tasks = await rig.controller.handlers['project:tasks']({ projectId: p1.id })
+    expect(tasks.map((t) => t.name)).toContain('Only in the first project')
+    await expect(rig.controller.handlers['project:tasks']({ connectionId: 'nope', projectId: p1.id })).rejects.toThrow(/no connection with id "nope"/)
   })
 })
 

@@ -49,7 +49,7 @@ export interface AppController {
   /** Starts the demo: its service, connection and projects (the tray and a `--demo` launch). */
   startDemo(): Promise<void>
   /** Opens the window on a task (e.g. a notification click): emits 'navigate:task' and focuses it. */
-  openTask(projectId: string, taskId: string): void
+  openTask(projectId: string, taskId: string, connectionId?: string): void
   /** The service sent a record that could not be read and was skipped: a notice, at most one per resource kind per minute. */
   reportInvalidRecord(issue: InvalidRecordIssue): void
   /** The monitor of the active connection, for tests and diagnostics. */
@@ -85,8 +85,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
     createClient: deps.createClient,
     clock,
     random: deps.random ?? Math.random,
-    // One connection is watched at a time: the active one.
-    wanted: (settings) => (settings.activeConnectionId === null ? [] : [settings.activeConnectionId]),
+    // Every account at once: each connection with a key is open.
+    wanted: (settings) => settings.connections.map((c) => c.id),
     onEvent: (_open, event) => events.emit('monitor:event', event),
     onCycle: (open, cycle) => gate.announce(open.connection.id, cycle),
     onInvalidRecord: reportInvalidRecord,
@@ -102,6 +102,10 @@ export function createAppController(deps: AppControllerDeps): AppController {
       const watched = deps.settings.read().watched[connectionId]?.find((w) => w.projectId === projectId)
       return projectDisplayName(watched ?? { projectId, name: '' }, session.get(connectionId)?.projects.get(projectId))
     },
+    connectionLabel: (connectionId) => {
+      const connections = deps.settings.read().connections
+      return connections.length > 1 ? (connections.find((c) => c.id === connectionId)?.name ?? null) : null
+    },
     deliver: (n) => {
       try {
         deps.notify?.(n)
@@ -109,6 +113,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
         reportError('showing a notification', error)
       }
       const shown: EventContract['notification:shown'] = { title: n.title, body: n.body }
+      if (n.connectionId !== undefined) shown.connectionId = n.connectionId
       if (n.projectId !== undefined) shown.projectId = n.projectId
       if (n.taskId !== undefined) shown.taskId = n.taskId
       events.emit('notification:shown', shown)
@@ -171,11 +176,16 @@ export function createAppController(deps: AppControllerDeps): AppController {
     pauseNotifications: notifications.pause,
     startDemo: () => handlers['demo:start'](),
     reportInvalidRecord,
-    openTask(projectId, taskId) {
-      const monitor = session.active()?.monitor
-      monitor?.focusTask(taskId)
-      monitor?.focusProject(projectId)
-      events.emit('navigate:task', { projectId, taskId })
+    openTask(projectId, taskId, connectionId) {
+      let open: ReturnType<typeof session.resolve> | null = null
+      try {
+        open = session.resolve({ connectionId, projectId })
+      } catch {
+        // Not open (no key): the window still opens on the task and says why.
+      }
+      open?.monitor.focusTask(taskId)
+      open?.monitor.focusProject(projectId)
+      events.emit('navigate:task', connectionId === undefined ? { projectId, taskId } : { projectId, taskId, connectionId })
     },
     get monitor() {
       return session.active()?.monitor ?? null

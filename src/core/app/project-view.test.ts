@@ -25,7 +25,7 @@ describe('buildProjectView', () => {
       task('d', 'completed', '2026-01-03T10:00:00.000Z', 0.125, [step('2026-01-05T09:30:00.000Z')])
     ]
     const view = buildProjectView({
-      watched, project: null, tasks, health: { state: 'ok', polledAt: '2026-01-05T10:00:00.000Z' },
+      connectionId: 'c1', watched, project: null, tasks, health: { state: 'ok', polledAt: '2026-01-05T10:00:00.000Z' },
       now: Date.parse('2026-01-05T10:00:00.000Z'), tz: 0
     })
     expect(view.counts).toEqual({ running: 2, failed: 1, total: 4 })
@@ -38,12 +38,12 @@ describe('buildProjectView', () => {
   it('uses the local day: a task created late UTC is "today" further east', () => {
     const tasks = [task('a', 'completed', '2026-01-04T23:30:00.000Z', 3)]
     const at = Date.parse('2026-01-05T01:00:00.000Z')
-    expect(buildProjectView({ watched, project: null, tasks, health: { state: 'unknown' }, now: at, tz: 0 }).costTodayUsd).toBe(0)
-    expect(buildProjectView({ watched, project: null, tasks, health: { state: 'unknown' }, now: at, tz: 120 }).costTodayUsd).toBe(3)
+    expect(buildProjectView({ connectionId: 'c1', watched, project: null, tasks, health: { state: 'unknown' }, now: at, tz: 0 }).costTodayUsd).toBe(0)
+    expect(buildProjectView({ connectionId: 'c1', watched, project: null, tasks, health: { state: 'unknown' }, now: at, tz: 120 }).costTodayUsd).toBe(3)
   })
 
   it('is empty before the first poll', () => {
-    const view = buildProjectView({ watched, project: null, tasks: null, health: { state: 'unknown' }, now: 0, tz: 0 })
+    const view = buildProjectView({ connectionId: 'c1', watched, project: null, tasks: null, health: { state: 'unknown' }, now: 0, tz: 0 })
     expect(view).toMatchObject({ counts: { running: 0, failed: 0, total: 0 }, lastActivityAt: null, costTodayUsd: 0, costTotalUsd: 0 })
   })
 })

@@ -9,6 +9,7 @@ import type { WatchedProject } from '../../shared/settings'
 import { EMPTY_SUMMARY, summarizeTasks, summaryCost, summaryCostToday, type ProjectSummary } from '../monitor/summary'
 
 export interface ProjectViewInput {
+  connectionId: string
   watched: WatchedProject
   project: Project | null
   /** The monitor's summary of the project's tasks; null until its first successful poll. */
@@ -27,6 +28,7 @@ export interface ProjectViewInput {
 export function buildProjectView(input: ProjectViewInput): ProjectView {
   const summary = input.summary ?? (input.tasks ? summarizeTasks(input.tasks) : EMPTY_SUMMARY)
   return {
+    connectionId: input.connectionId,
     watched: input.watched,
     project: input.project,
     health: input.health,

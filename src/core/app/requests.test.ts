@@ -110,7 +110,24 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ projectId: id, hostname: 'a'.repeat(254) }, /hostname: must be at most 253/]
     ]
   },
-  'task:details': { good: [{ taskId: 'task_1' }], bad: [[{ taskId: 'a b' }, /taskId/]] },
+  'product:projects': {
+    good: [{ productId: 'prod-1', order: 'asc' }, { connectionId: 'c1', productId: 'p', order: 'desc' }],
+    bad: [
+      [{ productId: 'prod-1', order: 'newest' }, /order/],
+      [{ productId: '', order: 'asc' }, /productId: must not be empty/],
+      [{ connectionId: '../x', productId: 'p', order: 'asc' }, /connectionId: may contain only/]
+    ]
+  },
+  'task:create': {
+    good: [{ projectId: id, name: 'Add search', textRequirement: 'A search box\non the home page' }],
+    bad: [
+      [{ projectId: id, name: ' ', textRequirement: 'T' }, /name: must not be empty/],
+      [{ projectId: id, name: 'N', textRequirement: '  ' }, /textRequirement: must not be empty/],
+      [{ projectId: id, name: 'N' }, /textRequirement/],
+      [{ projectId: id, name: 'N', textRequirement: 'T', flow: 'x' }, /Unrecognized key/]
+    ]
+  },
+  'task:details': { good: [{ taskId: 'task_1' }, { connectionId: 'c1', taskId: 'task_1' }], bad: [[{ taskId: 'a b' }, /taskId/]] },
   'task:focus': { good: [{ taskId: 'task_1' }, { taskId: null }], bad: [[{}, /taskId/]] },
   'settings:get': { good: [undefined], bad: [[{ a: 1 }, /takes no request/]] },
   'settings:update': {

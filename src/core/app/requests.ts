@@ -88,7 +88,8 @@ const noRequest = z
   .refine((v) => v === undefined || v === null, 'this channel takes no request')
   .transform((): void => undefined)
 
-const projectIdRequest = z.strictObject({ projectId: idSchema })
+const onConnection = { connectionId: idSchema.optional() }
+const projectIdRequest = z.strictObject({ ...onConnection, projectId: idSchema })
 
 const fileRequirement = z.strictObject({
   file_type: z.literal('image', { error: 'must be "image" (only images are accepted for now)' }),
@@ -167,23 +168,27 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   'connection:activate': z.strictObject({ connectionId: idSchema }),
   'demo:start': noRequest,
   'project:get': projectIdRequest,
-  'project:create': z.strictObject({ project: projectCreateSchema, watch: z.boolean() }),
-  'project:update': z.strictObject({ projectId: idSchema, update: projectUpdateSchema }),
+  'project:create': z.strictObject({ ...onConnection, project: projectCreateSchema, watch: z.boolean() }),
+  'project:update': z.strictObject({ ...onConnection, projectId: idSchema, update: projectUpdateSchema }),
   'project:watch': projectIdRequest,
   'project:unwatch': projectIdRequest,
   'project:set-watch-options': z.strictObject({
+    ...onConnection,
     projectId: idSchema,
     muted: z.boolean().optional(),
     budgetUsd: budgetUsd.optional()
   }),
   'project:tasks': projectIdRequest,
-  'project:task': z.strictObject({ projectId: idSchema, taskId: idSchema }),
+  'project:task': z.strictObject({ ...onConnection, projectId: idSchema, taskId: idSchema }),
   'project:publish': z.strictObject({
+    ...onConnection,
     projectId: idSchema,
     hostname: z.string().min(1, 'must not be empty').max(253, 'must be at most 253 characters')
   }),
-  'task:details': z.strictObject({ taskId: idSchema }),
-  'task:focus': z.strictObject({ taskId: idSchema.nullable() }),
+  'product:projects': z.strictObject({ ...onConnection, productId: idSchema, order: z.enum(['asc', 'desc']) }),
+  'task:create': z.strictObject({ ...onConnection, projectId: idSchema, name: nonBlankLine(200), textRequirement: text(100_000).refine((s) => s.trim() !== '', 'must not be empty') }),
+  'task:details': z.strictObject({ ...onConnection, taskId: idSchema }),
+  'task:focus': z.strictObject({ ...onConnection, taskId: idSchema.nullable() }),
   'settings:get': noRequest,
   'settings:update': settingsUpdateSchema,
   'monitor:poll-now': noRequest,

@@ -1,17 +1,19 @@
 // The open connections: for each, the service client, its monitor, what the user has not seen yet
-// (attention) and the projects as last fetched. Keyed by connection id, so several can be open at
-// once; which ones are open is decided by `wanted` (today: the active connection). Everything that
-// outlives a connection (settings, keys, the last seen state) is stored, never kept here alone.
+// (attention) and the projects as last fetched. Keyed by connection id: every connection with a
+// key is open at once (`wanted`), each with its own key, and all their requests share one
+// concurrency limit. Everything that outlives a connection (settings, keys, the last seen state)
+// is stored, never kept here alone.
 import { keyTransportProblem } from '../../shared/base-url'
 import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import type { Project } from '../../shared/service'
-import type { Connection, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
+import type { Connection, PollingPrefs, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
 import type { ServiceClient } from '../client/client'
 import type { InvalidRecordIssue } from '../client/parse'
-import { createMonitor, type Monitor, type MonitorCycle } from '../monitor/monitor'
+import { createMonitor, type Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
 import type { SecretStore } from '../secrets/types'
 import type { SettingsStore } from '../settings/store'
 import type { Clock } from '../util/clock'
+import { createLimiter, type Limiter } from '../util/limiter'
 import { createAttentionBook, type AttentionBook } from './attention'
 import type { AppClientOptions } from './deps'
 import { invalidArgument } from './errors'
@@ -65,6 +67,13 @@ export interface Session {
   active(): OpenConnection | null
   /** The active connection, or an invalid_argument saying what is missing. */
   requireActive(): OpenConnection
+  /**
+   * The open connection a request is about: the one named, else the one watching the project (or
+   * knowing the task), else the active one; an invalid_argument saying why when it is not open.
+   */
+  resolve(target: { connectionId?: string | undefined; projectId?: string | undefined; taskId?: string | undefined }): OpenConnection
+  /** New polling preferences for every monitor, and the shared concurrency limit. */
+  setPolling(polling: PollingPrefs): void
   open(): OpenConnection[]
   hasKey(connectionId: string): boolean
   keyStored(connectionId: string, stored: boolean): void
@@ -80,6 +89,7 @@ export interface Session {
 
 export function createSession(deps: SessionDeps): Session {
   const opened = new Map<string, Opened>()
+  const limiter: Limiter = createLimiter(deps.store.read().polling.maxConcurrency)
   const keyKnown = new Map<string, boolean>()
   let started = false
   let stopped = false
@@ -112,7 +122,7 @@ export function createSession(deps: SessionDeps): Session {
     const client = deps.createClient(connection, apiKey, { onInvalidRecord: (issue) => deps.onInvalidRecord(issue) })
     const monitor = createMonitor({
       connectionId,
-      source: client,
+      source: limited(client, limiter),
       projects: watchedOf(connectionId).map((w) => ({ projectId: w.projectId, budgetUsd: w.budgetUsd })),
       polling: settings.polling,
       initialState: deps.store.readLastSeen()[connectionId] ?? {},
@@ -178,11 +188,15 @@ export function createSession(deps: SessionDeps): Session {
     deps.changed()
     const connectionId = open.connection.id
     const watched = watchedOf(connectionId).find((w) => w.projectId === project.id)
-    if (watched && watched.name !== project.name) {
+    const product = project.software_product_id || undefined
+    if (watched && (watched.name !== project.name || watched.softwareProductId !== product)) {
       void deps
         .update((draft) => {
           const w = draft.watched[connectionId]?.find((x) => x.projectId === project.id)
-          if (w) w.name = project.name
+          if (!w) return
+          w.name = project.name
+          if (product === undefined) delete w.softwareProductId
+          else w.softwareProductId = product
         })
         .then(deps.changed)
         .catch((e: unknown) => deps.onError('saving a project name', e))
@@ -219,6 +233,17 @@ export function createSession(deps: SessionDeps): Session {
     return next
   }
 
+  /** Why a connection is not open, in words for the user. */
+  function whyClosed(connectionId: string | null): Error {
+    const settings = settingsNow()
+    if (connectionId === null) return invalidArgument('No service connection is set up yet: add one in Settings.')
+    const connection = settings.connections.find((c) => c.id === connectionId)
+    if (!connection) return invalidArgument(`There is no connection with id "${connectionId}".`)
+    const problem = keyTransportProblem(connection.baseUrl)
+    if (problem !== null) return invalidArgument(`${problem} Change the connection's address in Settings, and enter its key again.`)
+    return invalidArgument(`The connection ${connection.name} has no API key: add one in Settings.`)
+  }
+
   function active(): OpenConnection | null {
     const id = settingsNow().activeConnectionId
     return id === null ? null : (opened.get(id) ?? null)
@@ -245,12 +270,30 @@ export function createSession(deps: SessionDeps): Session {
     requireActive() {
       const open = active()
       if (open) return open
-      const settings = settingsNow()
-      if (settings.activeConnectionId === null) throw invalidArgument('No service connection is set up yet: add one in Settings.')
-      const connection = settings.connections.find((c) => c.id === settings.activeConnectionId)
-      const problem = connection ? keyTransportProblem(connection.baseUrl) : null
-      if (problem !== null) throw invalidArgument(`${problem} Change the connection's address in Settings, and enter its key again.`)
-      throw invalidArgument('The active connection has no API key: add one in Settings.')
+      throw whyClosed(settingsNow().activeConnectionId)
+    },
+    resolve(target) {
+      if (target.connectionId !== undefined) {
+        const open = opened.get(target.connectionId)
+        if (open) return open
+        throw whyClosed(target.connectionId)
+      }
+      if (target.projectId !== undefined) {
+        const settings = settingsNow()
+        for (const open of opened.values()) {
+          if ((settings.watched[open.connection.id] ?? []).some((w) => w.projectId === target.projectId)) return open
+        }
+      }
+      if (target.taskId !== undefined) {
+        for (const open of opened.values()) if (open.monitor.projectOfTask(target.taskId) !== undefined) return open
+      }
+      const open = active()
+      if (open) return open
+      throw whyClosed(settingsNow().activeConnectionId)
+    },
+    setPolling(polling) {
+      limiter.setMax(polling.maxConcurrency)
+      for (const open of opened.values()) open.monitor.setPolling(polling)
     },
     open: () => [...opened.values()],
     hasKey: (connectionId) => keyKnown.get(connectionId) ?? false,
@@ -279,5 +322,14 @@ export function createSession(deps: SessionDeps): Session {
       open.projects.delete(projectId)
       deps.changed()
     }
+  }
+}
+
+/** The client as the monitor's source, each request inside the shared concurrency limit. */
+function limited(client: ServiceClient, limiter: Limiter): TaskSource {
+  return {
+    listTasks: (projectId, signal) => limiter.run(() => client.listTasks(projectId, signal)),
+    listTasksIfChanged: (projectId, etag, signal) => limiter.run(() => client.listTasksIfChanged(projectId, etag, signal)),
+    getStepsAndUsages: (taskId, signal) => limiter.run(() => client.getStepsAndUsages(taskId, signal))
   }
 }

@@ -95,7 +95,7 @@ describe('monitor over HTTP', () => {
     const names: Record<string, string> = { [projectId]: 'Shop' }
     const notes = decideNotifications(cycles[0]!, DEFAULT_NOTIFICATION_PREFS, { projectName: (_c, p) => names[p] ?? '' })
     expect(notes).toEqual([
-      { kind: 'task', title: 'Task completed', body: "Task 'Add login' completed in project 'Shop'", projectId, taskId: taskIds[0] }
+      { kind: 'task', title: 'Task completed', body: "Task 'Add login' completed in project 'Shop'", connectionId: 'conn', projectId, taskId: taskIds[0] }
     ])
 
     // Nothing changed: no events, no details fetched.

@@ -12,7 +12,7 @@ function watched(projectId: string, over: Partial<WatchedProject> = {}): Watched
   return { projectId, name: projectId.toUpperCase(), muted: false, budgetUsd: 10, addedAt: '2025-01-01T00:00:00.000Z', ...over }
 }
 
-function rig(tz = 0) {
+function rig(tz = 0, labelled = false) {
   const clock = new ManualClock(NOON)
   const settings: Settings = defaultSettings()
   settings.connections = [
@@ -27,6 +27,7 @@ function rig(tz = 0) {
     tz,
     settings: () => settings,
     projectName: (c, p) => settings.watched[c]?.find((w) => w.projectId === p)?.name ?? '',
+    connectionLabel: (c) => (labelled ? (settings.connections.find((x) => x.id === c)?.name ?? null) : null),
     deliver: (n) => told.push(n),
     onError: (_c, e) => errors.push(e)
   })
@@ -58,7 +59,15 @@ describe('the notification gate', () => {
   it('tells a round when nothing holds it back, with each project named as everywhere', () => {
     const r = rig()
     r.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
-    expect(r.told).toEqual([{ kind: 'task', title: 'Task completed', body: "Task 'Task t1' completed in project 'SHOP'", projectId: 'shop', taskId: 't1' }])
+    expect(r.told).toEqual([
+      { kind: 'task', title: 'Task completed', body: "Task 'Task t1' completed in project 'SHOP'", connectionId: 'c1', projectId: 'shop', taskId: 't1' }
+    ])
+  })
+
+  it('names the account in the title when there are several', () => {
+    const r = rig(0, true)
+    r.gate.announce('c2', { events: [completed('c2', 'site')], away: false })
+    expect(r.told).toMatchObject([{ title: 'Task completed · Home', connectionId: 'c2', projectId: 'site' }])
   })
 
   it('leaves out muted projects, held or not', () => {

@@ -17,6 +17,8 @@ export interface NotificationGateDeps {
   settings: () => Settings
   /** A watched project's name, as every surface shows it. */
   projectName: (connectionId: string, projectId: string) => string
+  /** The connection's name when several exist (a notification then says which account); else null. */
+  connectionLabel: (connectionId: string) => string | null
   deliver: (notification: Notification) => void
   onError: (context: string, error: unknown) => void
 }
@@ -77,7 +79,10 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
       deps.onError('deciding notifications', error)
       return
     }
-    for (const n of decided) deps.deliver(n)
+    for (const n of decided) {
+      const label = n.connectionId === undefined ? null : deps.connectionLabel(n.connectionId)
+      deps.deliver(label === null ? n : { ...n, title: `${n.title} · ${label}` })
+    }
   }
 
   return {

@@ -23,7 +23,7 @@ describe('decideNotifications', () => {
       context()
     )
     expect(out).toEqual([
-      { kind: 'task', title: 'Task completed', body: "Task 'Add login' completed in project 'Shop'", projectId: 'shop', taskId: 'a' }
+      { kind: 'task', title: 'Task completed', body: "Task 'Add login' completed in project 'Shop'", connectionId: 'c1', projectId: 'shop', taskId: 'a' }
     ])
   })
 
@@ -101,7 +101,7 @@ describe('decideNotifications', () => {
       { ...base, projectId: 'shop', kind: 'step-status', taskId: 'a', stepId: 's', stepName: 's', from: 'pending', to: 'completed' } as MonitorEvent
     ]
     expect(decideNotifications({ events, away: true }, prefs(), context())).toEqual([
-      { kind: 'away', title: 'While you were away', body: "2 tasks finished: 1 completed, 1 failed in project 'Shop'", projectId: 'shop' }
+      { kind: 'away', title: 'While you were away', body: "2 tasks finished: 1 completed, 1 failed in project 'Shop'", connectionId: 'c1', projectId: 'shop' }
     ])
     expect(decideNotifications({ events: events.slice(0, 1), away: true }, prefs(), context())).toMatchObject([
       { kind: 'away', title: 'While you were away', body: "Task 'Ta' completed in project 'Shop'", taskId: 'a' }
@@ -122,7 +122,7 @@ describe('decideNotifications', () => {
     )
     expect(out).toEqual([
       expect.objectContaining({ kind: 'task' }),
-      { kind: 'budget', projectId: 'shop', title: "Budget reached in project 'Shop'", body: '$10.50 spent of a $10.00 budget.' }
+      { kind: 'budget', connectionId: 'c1', projectId: 'shop', title: "Budget reached in project 'Shop'", body: '$10.50 spent of a $10.00 budget.' }
     ])
   })
 })

@@ -10,7 +10,8 @@ import type { NotifiableTransition, NotificationPrefs, QuietHours } from '../../
 export interface Notification {
   title: string
   body: string
-  /** Where a click leads: the task when there is one, else the project. */
+  /** Where a click leads: the task when there is one, else the project, on this connection. */
+  connectionId?: string
   projectId?: string
   taskId?: string
   kind: 'task' | 'summary' | 'away' | 'budget'
@@ -82,6 +83,7 @@ export function decideNotifications(
     if (event.kind === 'budget') {
       budgets.push({
         kind: 'budget',
+        connectionId: event.connectionId,
         projectId: event.projectId,
         title: event.level === 'over' ? `Budget reached in project '${name(event)}'` : `Nearing the budget of project '${name(event)}'`,
         body: `${formatUsd(event.spentUsd)} spent of a ${formatUsd(event.budgetUsd)} budget.`
@@ -104,6 +106,7 @@ export function decideNotifications(
       kind: batch.away ? 'away' : 'task',
       title: batch.away ? 'While you were away' : `Task ${c.transition}`,
       body: `Task '${c.taskName}' ${c.transition} in project '${name(c)}'`,
+      connectionId: c.connectionId,
       projectId: c.projectId,
       taskId: c.taskId
     })
@@ -119,7 +122,10 @@ export function decideNotifications(
     const summary: Notification = batch.away
       ? { kind: 'away', title: 'While you were away', body: `${head} ${where}` }
       : { kind: 'summary', title: head, body: where.charAt(0).toUpperCase() + where.slice(1) }
-    if (projects.length === 1) summary.projectId = projects[0]!.projectId
+    if (projects.length === 1) {
+      summary.connectionId = projects[0]!.connectionId
+      summary.projectId = projects[0]!.projectId
+    }
     out.push(summary)
   }
   return [...out, ...budgets]

@@ -73,6 +73,7 @@ export function watchedProjectSchemaAt(now: Date) {
   return z.object({
     projectId: z.string().min(1),
     name: z.string().default(''),
+    softwareProductId: z.string().optional(),
     muted: z.boolean().default(false),
     budgetUsd: budgetUsd.default(null),
     addedAt: z.string().default(() => now.toISOString())
@@ -204,6 +205,7 @@ function lenientWatchedProject(now: Date): z.ZodType<WatchedProject> {
   return z.object({
     projectId: z.string().trim().min(1),
     name: z.string().catch(''),
+    softwareProductId: z.string().optional().catch(undefined),
     muted: z.boolean().catch(false),
     budgetUsd: budgetUsd.catch(null),
     addedAt: z.string().catch(() => now.toISOString())

@@ -7,6 +7,7 @@ export function project(
 ): ProjectView {
   const { running = 0, failed = 0, budgetUsd = null, muted = false, newFailed = [], budgetCrossed = false, ...rest } = over
   return {
+    connectionId: 'c1',
     watched: { projectId: id, name: `Project ${id}`, muted, budgetUsd, addedAt: '2026-01-01T00:00:00.000Z' },
     project: null,
     health: { state: 'ok', polledAt: '2026-01-01T00:00:00.000Z' },
@@ -21,7 +22,7 @@ export function project(
 
 export function appState(projects: ProjectView[], over: Partial<AppState> = {}): AppState {
   return {
-    connections: [],
+    connections: [{ id: 'c1', name: 'Work', baseUrl: 'https://agents.example.com', publishingDomain: '', hasKey: true, problem: null }],
     activeConnectionId: 'c1',
     projects,
     monitor: { paused: false, notificationsPausedUntil: null },

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest'
 import type { TrayMenuItem } from './menu'
 import { MAX_TASKS_PER_KIND, buildTrayMenu, createMenuMemo, menuText } from './menu'
 import { appState, project } from './fixtures.test-helpers'
-import { summariseTray } from './state'
+import { summariseTray, trayTooltip } from './state'
 import type { TrayTask } from './tasks'
 
 function menu(app = appState([]), tasks: Record<string, TrayTask[]> = {}, online = true): TrayMenuItem[] {
-  return buildTrayMenu({ app, summary: summariseTray(app, online), online, tasksOf: (id) => tasks[id] ?? [] })
+  return buildTrayMenu({ app, summary: summariseTray(app, online), online, tasksOf: (_connectionId, id) => tasks[id] ?? [] })
 }
 
 const labels = (items: TrayMenuItem[]): string[] =>
@@ -68,8 +68,8 @@ describe('buildTrayMenu', () => {
     const p1 = subs[0]!
     if (p1.kind !== 'submenu') throw new Error('not a submenu')
     expect(labels(p1.items)).toEqual(['Running (1)', 'Add login', 'Failed (1)', 'Broken build', '---', 'Open Window'])
-    expect(action(p1.items, 'Add login').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't-run' })
-    expect(action(p1.items, 'Broken build').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't-fail' })
+    expect(action(p1.items, 'Add login').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't-run', connectionId: 'c1' })
+    expect(action(p1.items, 'Broken build').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't-fail', connectionId: 'c1' })
     const p2 = subs[1]!
     if (p2.kind !== 'submenu') throw new Error('not a submenu')
     expect(labels(p2.items)).toEqual(['Nothing running or failed', '---', 'Open Window'])
@@ -114,6 +114,33 @@ describe('buildTrayMenu', () => {
     expect(labels(menu(appState([project('a', { running: 3 })])))[0]).toBe('3 running')
     expect(labels(menu(appState([project('a', { running: 3 })]), {}, false))[0]).toBe('Offline: polling paused')
     expect(labels(menu(appState([project('a')])))[0]).toBe('All quiet')
+  })
+})
+
+describe('several accounts', () => {
+  const two = (projects: ReturnType<typeof project>[]) =>
+    appState(projects, {
+      connections: [
+        { id: 'c1', name: 'Work', baseUrl: 'https://a.example', publishingDomain: '', hasKey: true, problem: null },
+        { id: 'c2', name: 'Personal', baseUrl: 'https://a.example', publishingDomain: '', hasKey: true, problem: null }
+      ]
+    })
+
+  it("lists each connection's projects under its name, and opens tasks on the right one", () => {
+    const items = menu(two([project('p1', { running: 1 }), project('p2', { connectionId: 'c2' })]), { p1: [{ taskId: 't', name: 'Run', status: 'in_progress' }] })
+    expect(labels(items).slice(2, 6)).toEqual(['Work', 'Project p1 (1 running)', 'Personal', 'Project p2'])
+    const [sub] = items.filter((i) => i.kind === 'submenu')
+    if (!sub || sub.kind !== 'submenu') throw new Error('no submenu')
+    expect(action(sub.items, 'Run').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't', connectionId: 'c1' })
+  })
+
+  it('names the connection that cannot be reached, in the state line and the tooltip', () => {
+    const down = { state: 'error' as const, error: { kind: 'auth' as const, message: 'rejected' }, since: 'a', nextPollAt: 'b' }
+    const app = two([project('p1'), project('p2', { connectionId: 'c2', health: down })])
+    expect(menu(app)[0]).toEqual({ kind: 'label', label: 'Personal: 1 project cannot be reached' })
+    expect(trayTooltip(summariseTray(app, true))).toBe('Agent Tray — 1 project unreachable (Personal)')
+    // One connection: no names needed.
+    expect(menu(appState([project('p2', { health: down })]))[0]).toEqual({ kind: 'label', label: '1 project cannot be reached' })
   })
 })
 

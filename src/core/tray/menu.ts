@@ -9,7 +9,7 @@ import type { TrayTask } from './tasks'
 
 export type TrayAction =
   | { type: 'open-window' }
-  | { type: 'open-task'; projectId: string; taskId: string }
+  | { type: 'open-task'; projectId: string; taskId: string; connectionId?: string }
   | { type: 'poll-now' }
   | { type: 'pause-notifications'; minutes: number }
   | { type: 'resume-notifications' }
@@ -30,8 +30,8 @@ export interface TrayMenuInput {
   app: AppState
   summary: TraySummary
   online: boolean
-  /** The tasks the tray knows of, per watched project id. */
-  tasksOf: (projectId: string) => TrayTask[]
+  /** The tasks the tray knows of, per connection and watched project. */
+  tasksOf: (connectionId: string, projectId: string) => TrayTask[]
 }
 
 export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
@@ -41,12 +41,18 @@ export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
   if (app.projects.length === 0) {
     items.push({ kind: 'label', label: 'No projects watched' })
   }
-  for (const p of app.projects) {
-    items.push({
-      kind: 'submenu',
-      label: projectLabel(projectDisplayName(p.watched, p.project), p.counts, p.health.state === 'error', isOverBudget(p.watched.budgetUsd, p.costTotalUsd)),
-      items: projectItems(p.watched.projectId, p.counts, input.tasksOf(p.watched.projectId))
-    })
+  // With several accounts, each one's projects under its name.
+  const named = app.connections.length > 1
+  for (const connection of app.connections) {
+    const projects = app.projects.filter((p) => p.connectionId === connection.id)
+    if (named && projects.length > 0) items.push({ kind: 'label', label: menuText(connection.name) })
+    for (const p of projects) {
+      items.push({
+        kind: 'submenu',
+        label: projectLabel(projectDisplayName(p.watched, p.project), p.counts, p.health.state === 'error', isOverBudget(p.watched.budgetUsd, p.costTotalUsd)),
+        items: projectItems(p.connectionId, p.watched.projectId, p.counts, input.tasksOf(p.connectionId, p.watched.projectId))
+      })
+    }
   }
 
   items.push(
@@ -77,8 +83,10 @@ function statusLine(s: TraySummary): string {
   switch (s.state) {
     case 'offline':
       return 'Offline: polling paused'
-    case 'error':
-      return s.erroring === 1 ? '1 project cannot be reached' : `${s.erroring} projects cannot be reached`
+    case 'error': {
+      const what = s.erroring === 1 ? '1 project cannot be reached' : `${s.erroring} projects cannot be reached`
+      return s.erroringConnections.length > 0 ? `${s.erroringConnections.join(', ')}: ${what}` : what
+    }
     case 'attention':
       return [
         s.newFailed > 0 ? `${s.newFailed} newly failed` : '',
@@ -109,7 +117,7 @@ function projectLabel(
   return marks.length > 0 ? `${safe} (${marks.join(', ')})` : safe
 }
 
-function projectItems(projectId: string, counts: { running: number; failed: number }, tasks: TrayTask[]): TrayMenuItem[] {
+function projectItems(connectionId: string, projectId: string, counts: { running: number; failed: number }, tasks: TrayTask[]): TrayMenuItem[] {
   const sorted = [...tasks].sort((a, b) => compareTaskStatus(a.status, b.status) || a.name.localeCompare(b.name))
   const running = sorted.filter((t) => t.status === 'in_progress' || t.status === 'todo')
   const failed = sorted.filter((t) => t.status === 'failed')
@@ -123,7 +131,7 @@ function projectItems(projectId: string, counts: { running: number; failed: numb
       items.push({
         kind: 'action',
         label: menuText(t.name || t.taskId),
-        action: { type: 'open-task', projectId, taskId: t.taskId },
+        action: { type: 'open-task', projectId, taskId: t.taskId, connectionId },
         enabled: true
       })
     }

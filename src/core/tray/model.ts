@@ -16,7 +16,7 @@ export interface TrayView {
 /** What the tray's actions act on. */
 export interface TrayActions {
   showWindow(): void
-  openTask(projectId: string, taskId: string): void
+  openTask(projectId: string, taskId: string, connectionId?: string): void
   openSettings(): void
   pollNow(): Promise<void>
   pauseNotifications(minutes: number | null): Promise<void>
@@ -52,7 +52,7 @@ export function createTrayModel(options: {
     return {
       state: summary.state,
       tooltip: trayTooltip(summary),
-      menu: buildTrayMenu({ app: state, summary, online, tasksOf: (projectId) => tasksOf(tasks, state.activeConnectionId, projectId) })
+      menu: buildTrayMenu({ app: state, summary, online, tasksOf: (connectionId, projectId) => tasksOf(tasks, connectionId, projectId) })
     }
   }
 
@@ -67,7 +67,7 @@ export function createTrayModel(options: {
   return {
     setState(next) {
       state = next
-      if (next.activeConnectionId) tasks = keepWatched(tasks, next.activeConnectionId, next.projects.map((p) => p.watched.projectId))
+      tasks = keepWatched(tasks, next.projects.map((p) => ({ connectionId: p.connectionId, projectId: p.watched.projectId })))
       refresh()
     },
     takeEvent(event) {
@@ -89,7 +89,7 @@ export function createTrayModel(options: {
         case 'open-window':
           return actions.showWindow()
         case 'open-task':
-          return actions.openTask(action.projectId, action.taskId)
+          return actions.openTask(action.projectId, action.taskId, action.connectionId)
         case 'poll-now':
           return void actions.pollNow().catch(failed('poll'))
         case 'pause-notifications':

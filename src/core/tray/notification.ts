@@ -5,7 +5,7 @@ export interface DesktopNotification {
   /** Options for Electron's `new Notification(...)`. */
   options: { title: string; body: string; silent: boolean }
   /** What a click opens: the task when there is one, else the window. */
-  click: { type: 'task'; projectId: string; taskId: string } | { type: 'window' }
+  click: { type: 'task'; projectId: string; taskId: string; connectionId?: string } | { type: 'window' }
 }
 
 // Notification servers cut or drop overlong text differently; keep it readable everywhere.
@@ -16,7 +16,9 @@ export function toDesktopNotification(n: Notification, prefs: { sound: boolean }
   const title = clip(oneLine(n.title) || 'Agent Tray', MAX_TITLE)
   const body = clip(n.body.trim(), MAX_BODY)
   const click: DesktopNotification['click'] =
-    n.projectId && n.taskId ? { type: 'task', projectId: n.projectId, taskId: n.taskId } : { type: 'window' }
+    n.projectId && n.taskId
+      ? { type: 'task', projectId: n.projectId, taskId: n.taskId, ...(n.connectionId !== undefined ? { connectionId: n.connectionId } : {}) }
+      : { type: 'window' }
   return { options: { title, body, silent: !prefs.sound }, click }
 }
 

@@ -26,6 +26,8 @@ export interface TraySummary {
   budgetsCrossed: number
   /** Projects whose last poll failed. */
   erroring: number
+  /** With several connections: the names of those with a project that cannot be reached. */
+  erroringConnections: string[]
   notificationsPaused: boolean
 }
 
@@ -41,6 +43,7 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
   let newFailed = 0
   let budgetsCrossed = 0
   let erroring = 0
+  const erroringIds = new Set<string>()
   for (const p of app.projects) {
     running += p.counts.running
     // A muted project still shows what runs, but does not ask for attention.
@@ -50,8 +53,13 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
       newFailed += p.attention.failedTaskIds.length
       if (p.attention.budgetCrossed) budgetsCrossed += 1
     }
-    if (p.health.state === 'error') erroring += 1
+    if (p.health.state === 'error') {
+      erroring += 1
+      erroringIds.add(p.connectionId)
+    }
   }
+  // Which account is in trouble matters only when there are several.
+  const erroringConnections = app.connections.length > 1 ? app.connections.filter((c) => erroringIds.has(c.id)).map((c) => c.name) : []
   const candidates: TrayState[] = ['idle']
   if (!online) candidates.push('offline')
   if (erroring > 0) candidates.push('error')
@@ -67,6 +75,7 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
     newFailed,
     budgetsCrossed,
     erroring,
+    erroringConnections,
     notificationsPaused: app.monitor.notificationsPausedUntil !== null
   }
 }
@@ -82,7 +91,10 @@ const APP_NAME = 'Agent Tray'
 export function trayTooltip(s: TraySummary): string {
   const parts: string[] = []
   if (s.state === 'offline') parts.push('offline')
-  if (s.erroring > 0) parts.push(`${s.erroring} ${s.erroring === 1 ? 'project' : 'projects'} unreachable`)
+  if (s.erroring > 0) {
+    const where = s.erroringConnections.length > 0 ? ` (${s.erroringConnections.join(', ')})` : ''
+    parts.push(`${s.erroring} ${s.erroring === 1 ? 'project' : 'projects'} unreachable${where}`)
+  }
   if (s.running > 0) parts.push(`${s.running} running`)
   if (s.failed > 0) parts.push(`${s.failed} failed`)
   if (s.overBudget > 0) parts.push(`${s.overBudget} over budget`)

@@ -10,7 +10,6 @@ describe('tray tasks', () => {
     t = applyMonitorEvent(t, { ...base, kind: 'task-status', taskId: 't1', taskName: 'One', from: 'todo', to: 'failed' })
     expect(tasksOf(t, 'c', 'p')).toEqual([{ taskId: 't1', name: 'One', status: 'failed' }])
     expect(tasksOf(t, 'other', 'p')).toEqual([])
-    expect(tasksOf(t, null, 'p')).toEqual([])
   })
 
   it('ignores other events and unchanged tasks without copying', () => {
@@ -23,9 +22,12 @@ describe('tray tasks', () => {
   it('forgets projects that are no longer watched', () => {
     let t = applyMonitorEvent({}, { ...base, kind: 'task-added', taskId: 't1', taskName: 'One', status: 'todo' })
     t = applyMonitorEvent(t, { ...base, projectId: 'q', kind: 'task-added', taskId: 't2', taskName: 'Two', status: 'todo' })
-    const kept = keepWatched(t, 'c', ['q'])
+    t = applyMonitorEvent(t, { ...base, connectionId: 'd', projectId: 'q', kind: 'task-added', taskId: 't3', taskName: 'Three', status: 'todo' })
+    const kept = keepWatched(t, [{ connectionId: 'c', projectId: 'q' }])
     expect(tasksOf(kept, 'c', 'p')).toEqual([])
     expect(tasksOf(kept, 'c', 'q')).toHaveLength(1)
-    expect(keepWatched(kept, 'c', ['q'])).toBe(kept)
+    // The same project id on another connection is another project.
+    expect(tasksOf(kept, 'd', 'q')).toEqual([])
+    expect(keepWatched(kept, [{ connectionId: 'c', projectId: 'q' }])).toBe(kept)
   })
 })

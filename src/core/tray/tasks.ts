@@ -28,16 +28,20 @@ export function applyMonitorEvent(tasks: TrayTasks, event: MonitorEvent): TrayTa
   }
 }
 
-/** Drops projects no longer watched, so an unwatched project's tasks leave the menu. */
-export function keepWatched(tasks: TrayTasks, connectionId: string, projectIds: readonly string[]): TrayTasks {
-  const byProject = tasks[connectionId]
-  if (!byProject) return tasks
-  const kept = Object.fromEntries(Object.entries(byProject).filter(([id]) => projectIds.includes(id)))
-  if (Object.keys(kept).length === Object.keys(byProject).length) return tasks
-  return { ...tasks, [connectionId]: kept }
+/** Drops projects no longer watched (on any connection), so an unwatched project's tasks leave the menu. */
+export function keepWatched(tasks: TrayTasks, watched: readonly { connectionId: string; projectId: string }[]): TrayTasks {
+  const wanted = new Set(watched.map((w) => `${w.connectionId}\u0000${w.projectId}`))
+  let changed = false
+  const kept: Record<string, Record<string, Readonly<Record<string, TrayTask>>>> = {}
+  for (const [connectionId, byProject] of Object.entries(tasks)) {
+    for (const [projectId, byTask] of Object.entries(byProject)) {
+      if (wanted.has(`${connectionId}\u0000${projectId}`)) (kept[connectionId] ??= {})[projectId] = byTask
+      else changed = true
+    }
+  }
+  return changed ? kept : tasks
 }
 
-export function tasksOf(tasks: TrayTasks, connectionId: string | null, projectId: string): TrayTask[] {
-  if (connectionId === null) return []
+export function tasksOf(tasks: TrayTasks, connectionId: string, projectId: string): TrayTask[] {
   return Object.values(tasks[connectionId]?.[projectId] ?? {})
 }

@@ -5,12 +5,15 @@ import type { AppContext } from '../context'
 export function attentionHandlers(ctx: AppContext): Pick<Handlers, 'attention:acknowledge'> {
   return {
     'attention:acknowledge': async ({ projectId }) => {
-      const open = ctx.session.active()
       // Nothing watched yet (no connection) is nothing to acknowledge, not an error.
-      if (!open) return
-      const watched = (ctx.settings().watched[open.connection.id] ?? []).map((w) => w.projectId)
-      const seen = projectId === undefined ? watched : watched.filter((id) => id === projectId)
-      if (open.attention.acknowledge(seen, new Date(ctx.clock.now()))) ctx.changed()
+      const at = new Date(ctx.clock.now())
+      let changed = false
+      for (const open of ctx.session.open()) {
+        const watched = (ctx.settings().watched[open.connection.id] ?? []).map((w) => w.projectId)
+        const seen = projectId === undefined ? watched : watched.filter((id) => id === projectId)
+        if (open.attention.acknowledge(seen, at)) changed = true
+      }
+      if (changed) ctx.changed()
     }
   }
 }

@@ -1,7 +1,8 @@
-// Projects of the active connection: read, create, update, watch and unwatch, watch options, and
-// publishing under the connection's publishing domain.
+// Projects, on the connection a request names (else the one watching the project, else the active
+// one): read, create, update, watch and unwatch, watch options, publishing under the connection's
+// publishing domain, and a software product's projects where the service offers that.
 import type { Handlers } from '../../../shared/ipc'
-import { checkPublishHostname } from '../../../shared/hostname'
+import { checkPublishHostname, publishingDomainProblem } from '../../../shared/hostname'
 import type { Project } from '../../../shared/service'
 import type { WatchedProject } from '../../../shared/settings'
 import { newWatchedProject } from '../../../shared/watched-project'
@@ -12,7 +13,14 @@ import type { OpenConnection } from '../session'
 
 type ProjectHandlers = Pick<
   Handlers,
-  'project:get' | 'project:create' | 'project:update' | 'project:watch' | 'project:unwatch' | 'project:set-watch-options' | 'project:publish'
+  | 'project:get'
+  | 'project:create'
+  | 'project:update'
+  | 'project:watch'
+  | 'project:unwatch'
+  | 'project:set-watch-options'
+  | 'project:publish'
+  | 'product:projects'
 >
 
 export function projectHandlers(ctx: AppContext): ProjectHandlers {
@@ -30,7 +38,7 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
     const connectionId = open.connection.id
     const existing = watchedOf(connectionId).find((w) => w.projectId === project.id)
     if (existing) return existing
-    const watched = newWatchedProject(project.id, new Date(ctx.clock.now()), { name: project.name })
+    const watched = newWatchedProject(project.id, new Date(ctx.clock.now()), { name: project.name, softwareProductId: project.software_product_id })
     await ctx.update((draft) => {
       const list = (draft.watched[connectionId] ??= [])
       if (!list.some((w) => w.projectId === project.id)) list.push(watched)
@@ -40,22 +48,22 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
   }
 
   return {
-    'project:get': async ({ projectId }) => {
-      const open = session.requireActive()
+    'project:get': async ({ connectionId, projectId }) => {
+      const open = session.resolve({ connectionId, projectId })
       return seen(open, await open.client.getProject(projectId))
     },
-    'project:create': async ({ project, watch }) => {
-      const open = session.requireActive()
+    'project:create': async ({ connectionId, project, watch }) => {
+      const open = session.resolve({ connectionId })
       const created = await open.client.createProject(project)
       if (watch) await addWatched(open, created)
       return created
     },
-    'project:update': async ({ projectId, update }) => {
-      const open = session.requireActive()
+    'project:update': async ({ connectionId, projectId, update }) => {
+      const open = session.resolve({ connectionId, projectId })
       return seen(open, await open.client.updateProject(projectId, update))
     },
-    'project:watch': async ({ projectId }) => {
-      const open = session.requireActive()
+    'project:watch': async ({ connectionId, projectId }) => {
+      const open = session.resolve({ connectionId })
       let project: Project
       try {
         project = await open.client.getProject(projectId)
@@ -67,8 +75,11 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
       }
       return addWatched(open, project)
     },
-    'project:unwatch': async ({ projectId }) => {
-      const connectionId = ctx.settings().activeConnectionId
+    'project:unwatch': async ({ connectionId: named, projectId }) => {
+      // Works on a closed connection too (no key, or a refused address): only settings change.
+      const settings = ctx.settings()
+      const connectionId =
+        named ?? settings.connections.find((c) => (settings.watched[c.id] ?? []).some((w) => w.projectId === projectId))?.id ?? settings.activeConnectionId
       if (connectionId === null) throw invalidArgument('No service connection is set up yet: add one in Settings.')
       await ctx.update((draft) => {
         const list = draft.watched[connectionId]
@@ -77,8 +88,8 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
       session.unwatch(connectionId, projectId)
       ctx.changed()
     },
-    'project:set-watch-options': async ({ projectId, muted, budgetUsd }) => {
-      const open = session.requireActive()
+    'project:set-watch-options': async ({ connectionId: named, projectId, muted, budgetUsd }) => {
+      const open = session.resolve({ connectionId: named, projectId })
       const connectionId = open.connection.id
       if (!isWatched(open, projectId)) throw invalidArgument(`Project "${projectId}" is not watched.`)
       const saved = await ctx.update((draft) => {
@@ -93,14 +104,25 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
       ctx.changed()
       return watched
     },
-    'project:publish': async ({ projectId, hostname }) => {
-      const open = session.requireActive()
+    'project:publish': async ({ connectionId, projectId, hostname }) => {
+      const open = session.resolve({ connectionId, projectId })
       const domain = open.connection.publishingDomain
       if (domain !== '') {
         const reasons = checkPublishHostname(hostname, domain)
         if (reasons.length > 0) throw invalidArgument(reasons.join(' '))
       }
-      return open.client.publish(projectId, hostname)
-    }
+      const result = await open.client.publish(projectId, hostname)
+      // The publishing domain is not public: the first success tells it, so later names are checked.
+      const learned = hostname.toLowerCase().split('.').slice(1).join('.')
+      if (domain === '' && result.status === 'success' && publishingDomainProblem(learned) === null) {
+        await ctx.update((draft) => {
+          const c = draft.connections.find((x) => x.id === open.connection.id)
+          if (c && c.publishingDomain === '') c.publishingDomain = learned
+        })
+        ctx.changed()
+      }
+      return result
+    },
+    'product:projects': async ({ connectionId, productId, order }) => session.resolve({ connectionId }).client.listProductProjects(productId, order)
   }
 }

@@ -10,7 +10,7 @@ export function settingsHandlers(ctx: AppContext): Pick<Handlers, 'app:get-state
     'settings:get': async () => toSettingsView(ctx.settings()),
     'settings:update': async (update) => {
       const saved = await ctx.update((draft) => applySettingsUpdate(draft, update))
-      if (update.polling !== undefined) for (const open of ctx.session.open()) open.monitor.setPolling(saved.polling)
+      if (update.polling !== undefined) ctx.session.setPolling(saved.polling)
       try {
         ctx.deps.onSettingsChanged?.()
       } catch (error) {

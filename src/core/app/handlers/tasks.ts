@@ -1,21 +1,31 @@
 // Tasks of a watched project: the list as summaries, one task, its steps and usage records (which
-// also keeps it fresh while looked at), and a poll on demand.
+// also keeps it fresh while looked at), starting one where the service offers it, and a poll of
+// everything on demand.
 import type { Handlers } from '../../../shared/ipc'
 import type { AppContext } from '../context'
 import { summariesOf } from '../task-summaries'
 
-type TaskHandlers = Pick<Handlers, 'project:tasks' | 'project:task' | 'task:details' | 'task:focus' | 'monitor:poll-now'>
+type TaskHandlers = Pick<Handlers, 'project:tasks' | 'project:task' | 'task:create' | 'task:details' | 'task:focus' | 'monitor:poll-now'>
 
 export function taskHandlers(ctx: AppContext): TaskHandlers {
   const { session } = ctx
   return {
-    'project:tasks': async ({ projectId }) => summariesOf(await session.requireActive().monitor.loadTasks(projectId)),
-    'project:task': async ({ projectId, taskId }) => {
-      const tasks = await session.requireActive().monitor.loadTasks(projectId)
+    'project:tasks': async ({ connectionId, projectId }) => summariesOf(await session.resolve({ connectionId, projectId }).monitor.loadTasks(projectId)),
+    'project:task': async ({ connectionId, projectId, taskId }) => {
+      const tasks = await session.resolve({ connectionId, projectId }).monitor.loadTasks(projectId)
       return tasks.find((t) => t.id === taskId) ?? null
     },
-    'task:details': async ({ taskId }) => {
-      const open = session.requireActive()
+    'task:create': async ({ connectionId, projectId, name, textRequirement }) => {
+      const open = session.resolve({ connectionId, projectId })
+      const task = await open.client.createTask({ projectId, name, textRequirement })
+      // A watched project's monitor sees the new task on its next poll: make that now.
+      if (session.get(open.connection.id) === open && (ctx.settings().watched[open.connection.id] ?? []).some((w) => w.projectId === projectId)) {
+        void open.monitor.pollNow().catch((e: unknown) => ctx.reportError('polling after a new task', e))
+      }
+      return task
+    },
+    'task:details': async ({ connectionId, taskId }) => {
+      const open = session.resolve({ connectionId, taskId })
       open.monitor.focusTask(taskId)
       const projectId = open.monitor.projectOfTask(taskId)
       if (projectId !== undefined) {
@@ -25,11 +35,14 @@ export function taskHandlers(ctx: AppContext): TaskHandlers {
       }
       return open.monitor.getTaskDetails(taskId)
     },
-    'task:focus': async ({ taskId }) => {
-      session.active()?.monitor.focusTask(taskId)
+    'task:focus': async ({ connectionId, taskId }) => {
+      if (taskId === null) for (const open of session.open()) open.monitor.focusTask(null)
+      else session.resolve({ connectionId, taskId }).monitor.focusTask(taskId)
     },
     'monitor:poll-now': async () => {
-      await session.requireActive().monitor.pollNow()
+      const open = session.open()
+      if (open.length === 0) session.requireActive()
+      await Promise.all(open.map((o) => o.monitor.pollNow()))
     }
   }
 }
