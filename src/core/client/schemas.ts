@@ -14,6 +14,7 @@ import {
   type Unknown,
   type UsagePrice
 } from '../../shared/service'
+import { numberFromText } from './number-text'
 
 type Json = Record<string, unknown>
 
@@ -50,14 +51,15 @@ const list = z
   .nullish()
   .transform((v) => v ?? [])
 
-/** A finite number, or a string that spells one ("0.012"). */
+/** A finite number, or a string that spells one ("0.012"; see number-text.ts). */
 const numeric = z.union([
   z.number().refine(Number.isFinite, 'not a finite number'),
-  z
-    .string()
-    .trim()
-    .regex(/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i, 'not a number')
-    .transform(Number)
+  z.string().transform((s, ctx) => {
+    const value = numberFromText(s)
+    if (value !== undefined) return value
+    ctx.issues.push({ code: 'custom', message: 'not a number', input: s })
+    return z.NEVER
+  })
 ])
 
 /** The price of a record is its authority: it must be there and be a number. */
