@@ -58,9 +58,48 @@ export function shorten(text: string, max = MAX_SERVER_TEXT): string {
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`
 }
 
+/** A list of messages reads as one sentence per entry. */
+const LIST_SEPARATOR = '; '
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+const nonBlank = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined)
+
+/** A message field's text: a non-blank string, or a list's strings (or its entries' `message`/`msg`) joined. Never recursive. */
+function textOf(v: unknown): string | undefined {
+  if (!Array.isArray(v)) return nonBlank(v)
+  const parts = v.map((item) => (isRecord(item) ? nonBlank(item.message) ?? nonBlank(item.msg) : nonBlank(item))).filter((s) => s !== undefined)
+  return parts.length > 0 ? parts.join(LIST_SEPARATOR) : undefined
+}
+
+/** The message fields of an error object, most specific first (`title` is RFC 9457's summary). */
+const messageIn = (o: Record<string, unknown>): string | undefined =>
+  textOf(o.message) ?? textOf(o.detail) ?? textOf(o.errors) ?? textOf(o.title)
+
 /**
- * The server's own words from an error body: the reference service's
- * `{"error":{"message","field"}}`, a few common shapes, or the plain text.
+ * The words of a parsed error body: the reference service's `{"error":{"message","field"}}`, the
+ * `{"message": "..." | ["...", ...]}` of this family of services (whose `error` is then only the
+ * status phrase), `detail` and `errors` lists, `{"error": "..."}`, or a bare string or list.
+ */
+function wordsOf(parsed: unknown): { text: string; field?: string } | undefined {
+  const bare = textOf(parsed)
+  if (bare !== undefined) return { text: bare }
+  if (!isRecord(parsed)) return undefined
+  const err = parsed.error
+  if (isRecord(err)) {
+    const text = messageIn(err)
+    const field = nonBlank(err.field)
+    if (text !== undefined) return field !== undefined ? { text, field } : { text }
+  }
+  const text = messageIn(parsed) ?? textOf(err)
+  return text === undefined ? undefined : { text }
+}
+
+/**
+ * The server's own words from an error body, as plain text on one line: the message of a JSON
+ * error body (see wordsOf), else the body itself (plain text, or JSON of a shape we do not know).
  */
 export function serverText(body: string): { text?: string; field?: string } {
   const trimmed = body.trim()
@@ -71,20 +110,9 @@ export function serverText(body: string): { text?: string; field?: string } {
   } catch {
     return { text: shorten(trimmed) }
   }
-  const pick = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined)
-  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-    const o = parsed as Record<string, unknown>
-    const err = o.error
-    if (err !== null && typeof err === 'object' && !Array.isArray(err)) {
-      const e = err as Record<string, unknown>
-      const message = pick(e.message)
-      const field = pick(e.field)
-      if (message !== undefined) return field ? { text: shorten(message), field } : { text: shorten(message) }
-    }
-    const message = pick(err) ?? pick(o.message) ?? pick(o.detail)
-    if (message !== undefined) return { text: shorten(message) }
-  }
-  return { text: shorten(trimmed) }
+  const words = wordsOf(parsed)
+  if (words === undefined) return { text: shorten(trimmed) }
+  return words.field !== undefined ? { text: shorten(words.text), field: shorten(words.field, 100) } : { text: shorten(words.text) }
 }
 
 function describeWait(ms: number): string {
