@@ -1,5 +1,6 @@
 // What a command may touch of the outside world: passed in, so tests capture it and main wires the
 // process's own streams.
+import { REDACTED, redactSecrets } from '../core/secrets/redact'
 
 export interface Writable {
   write(text: string): unknown
@@ -35,13 +36,9 @@ export function redactingIo(io: CliIo, secrets: () => readonly string[]): CliIo 
 }
 
 /** What a secret becomes in the output; tests look for it to catch a leak at its source. */
-export const REDACTED = '[redacted]'
+export { REDACTED }
 
+/** Every form of each secret (see core/secrets/redact.ts) replaced by REDACTED. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text
-  for (const s of secrets) {
-    // Very short values would blank out ordinary words; keys are never that short.
-    if (s.length >= 4) out = out.split(s).join(REDACTED)
-  }
-  return out
+  return redactSecrets(text, secrets, REDACTED)
 }

@@ -29,6 +29,7 @@ import {
 } from './parse'
 import { leasePool } from './pool'
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay, type RetryPolicy } from './retry'
+import { secretRedactor } from '../secrets/redact'
 import { sleep as realSleep } from '../sleep'
 
 export interface ServiceClientOptions {
@@ -131,6 +132,21 @@ function usableEtag(value: string | undefined): string | null {
   return value !== undefined && value.length <= 1024 && /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) ? value : null
 }
 
+/** A detail's texts, each redacted. */
+function redactDetails(details: ServiceErrorDetails, redact: (text: string) => string): ServiceErrorDetails {
+  return Object.fromEntries(Object.entries(details).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) as ServiceErrorDetails
+}
+
+/** The ServiceError `run` throws, if it throws one. */
+function rethrown(run: () => unknown): ServiceError | undefined {
+  try {
+    run()
+  } catch (e) {
+    if (isServiceError(e)) return e
+  }
+  return undefined
+}
+
 function positive(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback
 }
@@ -162,15 +178,14 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const lease = leasePool(origin, timeouts.connectMs)
   let closed = false
 
-  // Short keys would make redaction mangle ordinary words; no real key is that short.
-  const redact = (text: string): string => (apiKey.length >= 4 ? text.split(apiKey).join('[api key]') : text)
+  // The key as sent, JSON-escaped or URL-encoded (core/secrets/redact.ts).
+  const redact = secretRedactor([apiKey], '[api key]')
   const scrub = (e: ServiceError): ServiceError => {
-    const json = JSON.stringify(e.toJSON())
-    if (apiKey.length < 4 || (!json.includes(apiKey) && !(e.stack ?? '').includes(apiKey))) return e
-    const details: ServiceErrorDetails | undefined = e.details
-      ? (JSON.parse(redact(JSON.stringify(e.details))) as ServiceErrorDetails)
-      : undefined
-    return new ServiceError(e.kind, redact(e.message), {
+    const message = redact(e.message)
+    const details = e.details ? redactDetails(e.details, redact) : undefined
+    // The stack holds the message it was built with: an error whose text had no key is kept as is.
+    if (message === e.message && JSON.stringify(details) === JSON.stringify(e.details)) return e
+    return new ServiceError(e.kind, message, {
       ...(e.status !== undefined ? { status: e.status } : {}),
       ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
       ...(details ? { details } : {})
@@ -224,14 +239,22 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         options.onResponse?.({ method, path, status: res.status, bytes: res.bytes, ms: performance.now() - started })
         if (res.status === 304 && conditional) return conditional.unchanged()
         if (res.status >= 200 && res.status < 300) {
+          let json: unknown
           try {
-            return parse(decodeJson(res.text, what), res.headers)
+            json = decodeJson(res.text, what)
+          } catch (e) {
+            // Its message quotes the body's start, cut short: quote the redacted body instead, so no
+            // part of a key echoed there is cut off and kept.
+            throw isServiceError(e) ? scrub(rethrown(() => decodeJson(redact(res.text), what)) ?? e) : e
+          }
+          try {
+            return parse(json, res.headers)
           } catch (e) {
             throw isServiceError(e) ? scrub(e) : e
           }
         }
         const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now())
-        error = errorForStatus(res.status, redact(res.text), retryAfterMs)
+        error = errorForStatus(res.status, redact(res.text), retryAfterMs, redact)
       } catch (e) {
         if (!isServiceError(e) || e.kind === 'invalid_response') throw isServiceError(e) ? scrub(e) : e
         error = e

@@ -100,28 +100,30 @@ function wordsOf(parsed: unknown): { text: string; field?: string } | undefined 
 /**
  * The server's own words from an error body, as plain text on one line: the message of a JSON
  * error body (see wordsOf), else the body itself (plain text, or JSON of a shape we do not know).
+ * `redact` runs on the words before they are shortened, so a secret is never cut in two and half kept.
  */
-export function serverText(body: string): { text?: string; field?: string } {
+export function serverText(body: string, redact: (text: string) => string = (t) => t): { text?: string; field?: string } {
   const trimmed = body.trim()
   if (trimmed === '') return {}
+  const say = (text: string, max?: number): string => shorten(redact(text), max)
   let parsed: unknown
   try {
     parsed = JSON.parse(trimmed)
   } catch {
-    return { text: shorten(trimmed) }
+    return { text: say(trimmed) }
   }
   const words = wordsOf(parsed)
-  if (words === undefined) return { text: shorten(trimmed) }
-  return words.field !== undefined ? { text: shorten(words.text), field: shorten(words.field, 100) } : { text: shorten(words.text) }
+  if (words === undefined) return { text: say(trimmed) }
+  return words.field !== undefined ? { text: say(words.text), field: say(words.field, 100) } : { text: say(words.text) }
 }
 
 function describeWait(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`
 }
 
-/** Maps a non-2xx answer to a ServiceError (ARCHITECTURE.md, "What the client relies on"). */
-export function errorForStatus(status: number, body: string, retryAfterMs?: number): ServiceError {
-  const { text, field } = serverText(body)
+/** Maps a non-2xx answer to a ServiceError (ARCHITECTURE.md, "What the client relies on"); `redact` as for serverText. */
+export function errorForStatus(status: number, body: string, retryAfterMs?: number, redact?: (text: string) => string): ServiceError {
+  const { text, field } = serverText(body, redact)
   const said = text ? ` Server said: ${text}` : ''
   const details: ServiceErrorDetails | undefined = field ? { field } : undefined
   const opts = (extra: ServiceErrorOptions = {}): ServiceErrorOptions => ({

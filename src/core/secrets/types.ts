@@ -1,6 +1,7 @@
 // The API key's stores, behind one interface: the OS keychain (keytar), Electron's safeStorage
 // (adapted in src/main), or memory for this session only. The key goes in and out of these and
 // nowhere else: never into an error message, a log, the settings object or the renderer.
+import { redactSecrets } from './redact'
 import type { SecretBackend } from '../../shared/settings'
 
 /** The keychain service name; the account is the connection id. */
@@ -45,13 +46,8 @@ export class KeychainUnavailableError extends Error {
   override name = 'KeychainUnavailableError'
 }
 
-/** Replaces the key wherever it might appear in a text meant for a person. */
-export function redact(text: string, secret: string | undefined): string {
-  return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text
-}
-
 /** The first line of an error's message, redacted, for one-line reports. */
 export function firstLine(error: unknown, secret?: string): string {
   const message = error instanceof Error ? error.message : String(error)
-  return redact(message.split('\n').find((line) => line.trim() !== '') ?? 'unknown error', secret).trim()
+  return redactSecrets(message.split('\n').find((line) => line.trim() !== '') ?? 'unknown error', [secret]).trim()
 }

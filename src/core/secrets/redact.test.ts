@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { MIN_SECRET_LENGTH, REDACTED, redactSecrets, secretForms, secretRedactor } from './redact'
+import { firstLine } from './types'
+
+/** Visible ASCII, as a key must be, with every character JSON or a URL escapes. */
+const KEY = 'Zq9"Xv\\Lm/Rt<Wp>&Kd%Yh+Jc?Nf=Bs'
+
+describe('secretForms', () => {
+  it('has the key as sent, JSON-escaped and URL-encoded', () => {
+    const forms = secretForms(KEY)
+    expect(forms).toContain(KEY)
+    expect(forms).toContain(JSON.stringify(KEY).slice(1, -1))
+    expect(forms).toContain(JSON.stringify(KEY).slice(1, -1).replaceAll('/', '\\/'))
+    expect(forms).toContain(encodeURIComponent(KEY))
+    expect(forms).toContain(encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()))
+    // Longest first: a form inside another is never replaced before it.
+    expect(forms).toEqual([...forms].sort((a, b) => b.length - a.length))
+  })
+
+  it('a key of letters and digits has one form', () => {
+    expect(secretForms('abcDEF123')).toEqual(['abcDEF123'])
+  })
+})
+
+describe('redactSecrets', () => {
+  const echoes = [
+    KEY,
+    JSON.stringify({ message: `bad key ${KEY}` }),
+    JSON.stringify({ message: `bad key ${KEY}` }).replaceAll('/', '\\/'),
+    JSON.stringify({ message: `bad key ${KEY}` }).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e').replaceAll('&', '\\u0026'),
+    `GET /projects?api_key=${encodeURIComponent(KEY)} refused`,
+    `GET /projects?api_key=${encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())} refused`,
+    `key=${KEY.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`
+  ]
+
+  it.each(echoes.map((e) => [e]))('catches the key in %s', (text) => {
+    const out = redactSecrets(text, [KEY])
+    expect(out).toContain(REDACTED)
+    for (const form of secretForms(KEY)) expect(out).not.toContain(form)
+    // What is left reads as before around the marker.
+    expect(out.length).toBeLessThan(text.length)
+  })
+
+  it('the JSON-escaped key, once the JSON is read, is the key: both are caught', () => {
+    const body = JSON.stringify({ message: KEY })
+    expect(body).not.toContain(KEY)
+    expect(redactSecrets(body, [KEY])).toBe(JSON.stringify({ message: REDACTED }))
+    expect(JSON.parse(redactSecrets(body, [KEY]))).toEqual({ message: REDACTED })
+  })
+
+  it('leaves text without the key, and keys too short to tell from words, alone', () => {
+    expect(redactSecrets('nothing to see', [KEY])).toBe('nothing to see')
+    const short = 'a'.repeat(MIN_SECRET_LENGTH - 1)
+    expect(redactSecrets(`${short} ${short}`, [short, undefined])).toBe(`${short} ${short}`)
+    expect(secretRedactor([], 'X')('same')).toBe('same')
+  })
+
+  it('firstLine, which main logs with, uses it too', () => {
+    expect(firstLine(new Error(`refused ${JSON.stringify(KEY)}\nsecond line`), KEY)).toBe(`refused "${REDACTED}"`)
+  })
+})
