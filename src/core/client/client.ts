@@ -27,6 +27,7 @@ import {
   parseTasks,
   type InvalidRecordIssue
 } from './parse'
+import { decideKeyCheck, KEY_CHECK_PROJECT_ID, madeUpKeyLike } from './key-check'
 import { leasePool } from './pool'
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay, type RetryPolicy } from './retry'
 import { secretRedactor } from '../secrets/redact'
@@ -63,9 +64,9 @@ export interface ServiceClient {
   listSteps(taskId: string, signal?: AbortSignal): Promise<TaskStep[]>
   getStepsAndUsages(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages>
   /**
-   * Accepted key → true; rejected (401/403) → false; other failures throw. Asks for a project that
-   * cannot exist: our key must get 404 while a made-up key gets 401/403, since a wrong URL prefix
-   * also answers 404 (before any key check); a made-up key getting 404 too throws not_found.
+   * Accepted key → true; rejected → false; an answer that does not depend on the key throws
+   * (not_found for 404, else bad_request), as do network failures and busy or failing answers.
+   * Asks for a project that cannot exist with our key and a made-up one (key-check.ts).
    */
   checkKey(signal?: AbortSignal): Promise<boolean>
   /**
@@ -91,11 +92,6 @@ export interface TaskCreate {
 export const DEFAULT_TIMEOUTS = { connectMs: 5_000, headersMs: 10_000, bodyMs: 30_000 } as const
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 export const USER_AGENT = `agent-tray/${pkg.version}`
-
-/** No project can have this id: ids are the service's, and it never makes one like this. */
-const KEY_CHECK_PROJECT_ID = '__agent-tray-key-check__'
-/** A key no service issues, to see whether the key check URL checks keys at all. */
-const BOGUS_KEY = 'agent-tray-deliberately-wrong-key'
 
 type Method = 'GET' | 'POST' | 'PATCH'
 
@@ -209,7 +205,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     what: string,
     parse: (json: unknown, headers: RawHeaders) => T,
     conditional?: Conditional<T>,
-    key: string = apiKey
+    key: string = apiKey,
+    /** false: `parse` gets the body's text, whatever it is (the key check reads only statuses). */
+    decode = true
   ): Promise<T> {
     if (closed) throw new ServiceError('network', 'The service client was closed.')
     const problem = keyProblem()
@@ -241,7 +239,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         if (res.status >= 200 && res.status < 300) {
           let json: unknown
           try {
-            json = decodeJson(res.text, what)
+            json = decode ? decodeJson(res.text, what) : res.text
           } catch (e) {
             // Its message quotes the body's start, cut short: quote the redacted body instead, so no
             // part of a key echoed there is cut off and kept.
@@ -305,22 +303,29 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     checkKey: async (signal) => {
       if (keyProblem()) return false
       const path = `/projects/${KEY_CHECK_PROJECT_ID}`
-      const outcome = async (key: string): Promise<'found' | 'not_found' | 'auth'> => {
+      /** The status of a GET there with `key`; an error that is not a plain answer (busy, failing, unreachable) is thrown. */
+      const answer = async (key: string): Promise<{ status: number; said?: ServiceError }> => {
         try {
-          await call('GET', path, undefined, signal, 'a project', () => null, undefined, key)
-          return 'found'
+          return { status: await call('GET', path, undefined, signal, 'a project', () => 200, undefined, key, false) }
         } catch (e) {
-          if (isServiceError(e) && (e.kind === 'not_found' || e.kind === 'auth')) return e.kind
+          if (isServiceError(e) && e.status !== undefined && e.kind !== 'rate_limited' && e.kind !== 'server') return { status: e.status, said: e }
           throw e
         }
       }
-      const ours = await outcome(apiKey)
-      if (ours === 'auth') return false
-      // 404 (or an answer for a project that cannot exist) proves nothing by itself: the service
-      // must also be seen refusing a key here, or this URL is not the service.
-      const bogus = await outcome(apiKey === BOGUS_KEY ? `${BOGUS_KEY}-2` : BOGUS_KEY)
-      if (bogus === 'auth') return true
-      throw new ServiceError('not_found', redact(`Nothing at ${options.baseUrl.trim()} looks like the service: check the URL.`))
+      const ours = await answer(apiKey)
+      const madeUp = await answer(madeUpKeyLike(apiKey))
+      const verdict = decideKeyCheck(ours.status, madeUp.status)
+      if (verdict !== 'inconclusive') return verdict === 'accepted'
+      const at = options.baseUrl.trim()
+      if (ours.status === 404 || ours.status < 300) {
+        throw new ServiceError('not_found', redact(`Nothing at ${at} looks like the service: check the URL.`))
+      }
+      const said = ours.said?.message.match(/ Server said: .*$/)?.[0] ?? ''
+      throw new ServiceError(
+        'bad_request',
+        redact(`The key could not be checked: ${at} answers HTTP ${ours.status} to any key for a project that cannot exist.${said}`),
+        { status: ours.status }
+      )
     },
     listProductProjects: async (productId, order, signal) => {
       const query = `software_product_id=${encodeURIComponent(productId)}&order_by=${order === 'asc' ? 'ASC' : 'DESC'}`
