@@ -1,6 +1,7 @@
 // What a command may touch of the outside world: passed in, so tests capture it and main wires the
 // process's own streams.
 import { REDACTED, redactSecrets } from '../core/secrets/redact'
+import { escapeUnsafeCharacters } from '../shared/controls'
 
 export interface Writable {
   write(text: string): unknown
@@ -25,12 +26,15 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 /**
- * Wraps the output streams so that no listed secret can reach them, whatever path an error takes.
- * A safety net: the code is written never to print the key in the first place.
+ * Wraps the output streams, the command's one way out, so that whatever a command or an error path
+ * writes: no listed secret reaches them (a safety net: the code is written never to print the key),
+ * and no character from the service acts on the terminal (escape sequences, C1 controls, bidi
+ * overrides: shared/controls.ts writes them out as \uXXXX; inside a JSON string that is the same
+ * string). Only line feeds pass: the output is made of lines, and renderers keep service text on one.
  */
-export function redactingIo(io: CliIo, secrets: () => readonly string[]): CliIo {
+export function guardedIo(io: CliIo, secrets: () => readonly string[]): CliIo {
   const wrap = (w: Writable): Writable => ({
-    write: (text: string) => w.write(redact(text, secrets()))
+    write: (text: string) => w.write(escapeUnsafeCharacters(redact(text, secrets()), { keepNewlines: true }))
   })
   return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr) }
 }

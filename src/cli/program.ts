@@ -18,7 +18,7 @@ import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
 import { EXIT, EXIT_CODES_HELP, exitCodeForServiceError, type ExitCode } from './exit-codes'
 import { DEFAULT_SERVICE_URL } from '../shared/base-url'
 import { checkId, checkIds } from './ids'
-import { redact, redactingIo, type CliIo } from './io'
+import { guardedIo, redact, type CliIo } from './io'
 
 /** `--api-key`, `--api-key=…`, `--apikey`, `--api_key`: refused before parsing, so no parser message can echo the value. */
 const API_KEY_FLAG = /^--api[-_]?key(=|$)/i
@@ -35,17 +35,16 @@ function collect(value: string, previous: string[] | undefined): string[] {
 
 /**
  * Commander's own message ("error: unknown option '--x'\n(Did you mean --y?)") in the one-line
- * style of every other error. It quotes the offending argument: `--x=value` must not echo a value,
- * and control characters are shown escaped rather than sent to the terminal.
+ * style of every other error. It quotes the offending argument: `--x=value` must not echo a value
+ * (control characters in it are escaped on the way out, by guardedIo).
  */
 function parseErrorLine(message: string): string {
-  return message
-    .replace(/^\s*error:\s*/i, '')
-    .replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'")
-    .trim()
-    .replace(/\s*\n\s*/g, ' ')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return oneLineMessage(message.replace(/^\s*error:\s*/i, '').replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'"))
+}
+
+/** An error message on one line (every run of whitespace one space; linear, whatever the text). */
+function oneLineMessage(message: string): string {
+  return message.replace(/\s+/g, ' ').trim()
 }
 
 function checkProjectFlag<F extends { project?: string }>(flags: F): F {
@@ -57,10 +56,10 @@ export async function runCli(argv: readonly string[], rawIo: CliIo, deps: CliDep
   // Settings are opened on first use and once: commands that need none never touch the file.
   let settings: ReturnType<CliDeps['settings']> | undefined
   const ctx: Context = { io: rawIo, deps: { ...deps, settings: () => (settings ??= deps.settings()) }, opts: {}, secrets: [] }
-  // Every line written goes through the scrubber, whatever the error path.
+  // Every line written goes through the guard (secrets, terminal controls), whatever the error path.
   const envKey = rawIo.env[API_KEY_ENV]
   if (envKey && envKey.trim() !== '') ctx.secrets.push(envKey.trim())
-  const io = redactingIo(rawIo, () => ctx.secrets)
+  const io = guardedIo(rawIo, () => ctx.secrets)
   ctx.io = io
 
   if (argv.some((a) => API_KEY_FLAG.test(a))) {
@@ -86,7 +85,7 @@ function report(ctx: Context, e: unknown): number {
     return e.exitCode === 0 ? EXIT.ok : EXIT.usage
   }
   const say = (message: string): void => {
-    io.stderr.write(`agent-tray: ${message.replace(/\s*\n\s*/g, ' ')}\n`)
+    io.stderr.write(`agent-tray: ${oneLineMessage(message)}\n`)
     if (ctx.opts.debug && e instanceof Error && e.stack) io.stderr.write(redact(e.stack, ctx.secrets) + '\n')
   }
   if (isCliError(e)) {

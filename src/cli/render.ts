@@ -10,6 +10,8 @@ import { isStepActive, stepStatusLabel, taskStatusLabel } from '../shared/status
 import { alignRight, oneLine, renderFields, renderTable } from './table'
 
 const dash = (s: string): string => (s === '' ? '–' : s)
+/** An id from the service, on one line. */
+const id = (s: string): string => oneLine(s, 200)
 
 export function renderProject(p: Project): string {
   return renderFields([
@@ -124,7 +126,7 @@ export function renderUsage(r: UsageReport): string {
 
 export function renderPublish(result: PublishResult, hostname: string): string {
   const head = result.status === 'success' ? `Published to ${hostname}.` : `Publishing to ${hostname} failed.`
-  return [head, ...result.message.map((m) => `  ${m}`)].join('\n') + '\n'
+  return [head, ...result.message.map((m) => `  ${oneLine(m, 400)}`)].join('\n') + '\n'
 }
 
 /** One line per monitor event, time first, so a log reads top to bottom. */
@@ -132,24 +134,24 @@ export function renderEvent(e: MonitorEvent): string {
   const at = e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')
   switch (e.kind) {
     case 'task-added':
-      return `${at}  ${e.projectId}  task ${e.taskId} added: ${oneLine(e.taskName)} [${taskStatusLabel(e.status)}]`
+      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} added: ${oneLine(e.taskName)} [${taskStatusLabel(e.status)}]`
     case 'task-status':
-      return `${at}  ${e.projectId}  task ${e.taskId} ${oneLine(e.taskName)}: ${taskStatusLabel(e.from)} → ${taskStatusLabel(e.to)}`
+      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} ${oneLine(e.taskName)}: ${taskStatusLabel(e.from)} → ${taskStatusLabel(e.to)}`
     case 'step-added':
-      return `${at}  ${e.projectId}  task ${e.taskId} step ${e.stepId} added: ${oneLine(e.stepName)} [${stepStatusLabel(e.status)}]`
+      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} step ${id(e.stepId)} added: ${oneLine(e.stepName)} [${stepStatusLabel(e.status)}]`
     case 'step-status':
-      return `${at}  ${e.projectId}  task ${e.taskId} step ${e.stepId} ${oneLine(e.stepName)}: ${stepStatusLabel(e.from)} → ${stepStatusLabel(e.to)}`
+      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} step ${id(e.stepId)} ${oneLine(e.stepName)}: ${stepStatusLabel(e.from)} → ${stepStatusLabel(e.to)}`
     case 'task-price':
-      return `${at}  ${e.projectId}  task ${e.taskId} cost ${formatUsd(e.from)} → ${formatUsd(e.to)}`
+      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} cost ${formatUsd(e.from)} → ${formatUsd(e.to)}`
     case 'project-health': {
       const h = e.health
-      if (h.state === 'error') return `${at}  ${e.projectId}  error: ${h.error.message} (next try ${h.nextPollAt})`
-      return `${at}  ${e.projectId}  ${h.state === 'ok' ? 'reachable' : 'unknown'}`
+      if (h.state === 'error') return `${at}  ${id(e.projectId)}  error: ${oneLine(h.error.message, 400)} (next try ${h.nextPollAt})`
+      return `${at}  ${id(e.projectId)}  ${h.state === 'ok' ? 'reachable' : 'unknown'}`
     }
     case 'budget':
-      return `${at}  ${e.projectId}  budget ${e.level === 'over' ? 'exceeded' : 'nearly reached'}: ${formatUsd(e.spentUsd)} of ${formatUsd(e.budgetUsd)}`
+      return `${at}  ${id(e.projectId)}  budget ${e.level === 'over' ? 'exceeded' : 'nearly reached'}: ${formatUsd(e.spentUsd)} of ${formatUsd(e.budgetUsd)}`
     default:
-      return `${at}  ${(e as { projectId: string }).projectId}  ${(e as { kind: string }).kind}`
+      return `${at}  ${id((e as { projectId: string }).projectId)}  ${(e as { kind: string }).kind}`
   }
 }
 

@@ -1,8 +1,11 @@
 // Aligned columns for people: each column as wide as its widest cell, the last one left ragged.
+// Every cell and value is kept on its line (a line break from the service becomes a space) and
+// written out where it could act on the terminal, before widths are measured (shared/controls.ts).
+import { escapeUnsafeCharacters } from '../shared/controls'
 
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const all = [header, ...rows]
-  const widths = header.map((_, i) => Math.max(...all.map((r) => displayWidth(r[i] ?? ''))))
+  const all = [header, ...rows].map((r) => r.map(onItsLine))
+  const widths = header.map((_, i) => widest(all.map((r) => r[i] ?? '')))
   const line = (r: readonly string[]): string =>
     r
       .map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - displayWidth(cell))))
@@ -14,7 +17,7 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
 /** Right-aligns numeric columns so amounts line up on their last digit. */
 export function alignRight(rows: string[][], columns: readonly number[]): string[][] {
   for (const col of columns) {
-    const width = Math.max(...rows.map((r) => displayWidth(r[col] ?? '')))
+    const width = widest(rows.map((r) => r[col] ?? ''))
     for (const r of rows) r[col] = ' '.repeat(width - displayWidth(r[col] ?? '')) + (r[col] ?? '')
   }
   return rows
@@ -22,12 +25,24 @@ export function alignRight(rows: string[][], columns: readonly number[]): string
 
 /** Key/value lines: "Name:        my project". */
 export function renderFields(fields: readonly (readonly [string, string])[]): string {
-  const width = Math.max(...fields.map(([k]) => k.length)) + 1
-  return fields.map(([k, v]) => `${(k + ':').padEnd(width)}  ${v}`).join('\n') + '\n'
+  const width = widest(fields.map(([k]) => k)) + 1
+  return fields.map(([k, v]) => `${(k + ':').padEnd(width)}  ${onItsLine(v)}`).join('\n') + '\n'
+}
+
+/** The widest of the cells (a loop: a list of any length, where spreading it into Math.max would overflow the stack). */
+function widest(cells: readonly string[]): number {
+  let max = 0
+  for (const cell of cells) max = Math.max(max, displayWidth(cell))
+  return max
 }
 
 function displayWidth(s: string): number {
   return [...s].length
+}
+
+/** Line breaks as spaces, and what could act on a terminal written out. */
+function onItsLine(text: string): string {
+  return escapeUnsafeCharacters(text.replace(/[\r\n]+/g, ' '))
 }
 
 /** One line, at most `max` characters: names and descriptions must not break a table. */

@@ -4,7 +4,9 @@ import fs from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceService, type ReferenceService, type WireTask } from '../reference-service'
 import { makeRunner, tempDir } from './test-harness'
-import { describeInvalidRecord } from './warnings'
+import { guardedIo } from './io'
+import { captureIo } from './test-io'
+import { describeInvalidRecord, invalidRecordWarner } from './warnings'
 
 const KEY = 'test-key-CLI-warn-81d0e2'
 let service: ReferenceService
@@ -68,13 +70,15 @@ describe('a broken record in a list', () => {
 })
 
 describe('describeInvalidRecord', () => {
-  it('names the id when there is one, shortened and with control characters escaped', () => {
+  it('names the id when there is one, shortened and on one line; control characters are escaped on the way out', () => {
     expect(describeInvalidRecord({ resource: 'step', index: 2, id: 's-9', path: '[2].status', message: 'bad status' })).toBe(
       'skipped step #2 (id s-9): [2].status: bad status'
     )
-    const line = describeInvalidRecord({ resource: 'usage', index: 0, id: `x\u001b[2J${'y'.repeat(100)}`, path: 'usages[0].price', message: 'm' })
-    expect(line.includes('\u001b')).toBe(false)
-    expect(line).toContain('x\\u001b[2J')
+    const line = describeInvalidRecord({ resource: 'usage', index: 0, id: `x\u001b[2J\n${'y'.repeat(100)}`, path: 'usages[0].price', message: 'm' })
+    expect(line).not.toContain('\n')
     expect(line).toContain('…)')
+    const io = captureIo()
+    invalidRecordWarner(guardedIo(io, () => []).stderr, false)({ resource: 'usage', index: 0, id: `x\u001b[2J`, path: 'usages[0].price', message: 'm' })
+    expect(io.err()).toBe('agent-tray: warning: skipped usage #0 (id x\\u001b[2J): usages[0].price: m\n')
   })
 })

@@ -3,17 +3,17 @@
 // would otherwise repeat the same line on every poll.
 import type { InvalidRecordIssue } from '../core/client'
 import type { CliIo } from './io'
+import { oneLine } from './table'
 
 const MAX_ID = 60
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g
-const escapeControl = (text: string): string => text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-
-/** "skipped task #3 (id x): [3].steps[2].id: expected a string": #n is the record's place in its list, from 0, as in the path. */
+/**
+ * "skipped task #3 (id x): [3].steps[2].id: expected a string": #n is the record's place in its list,
+ * from 0, as in the path. On one line; control characters are escaped on the way out (guardedIo).
+ */
 export function describeInvalidRecord(issue: InvalidRecordIssue): string {
-  const id = issue.id === undefined ? '' : ` (id ${issue.id.length > MAX_ID ? `${issue.id.slice(0, MAX_ID)}…` : issue.id})`
-  return escapeControl(`skipped ${issue.resource} #${issue.index}${id}: ${issue.path}: ${issue.message}`)
+  const id = issue.id === undefined ? '' : ` (id ${oneLine(issue.id, MAX_ID + 1)})`
+  return `skipped ${issue.resource} #${issue.index}${id}: ${oneLine(issue.path, 200)}: ${oneLine(issue.message, 200)}`
 }
 
 /** The client's onInvalidRecord for this run: a line on stderr (a JSON line with --json) per skipped record. */

@@ -1,5 +1,5 @@
 // Desktop notifications. The policy (what to notify, coalescing bursts) is core/notify's; the
-// mapping to OS options is core/tray's; this file shows them and routes clicks.
+// mapping to OS options (escaping included) is core/tray's; this file shows them and routes clicks.
 import { Notification } from 'electron'
 import type { Notification as CoreNotification } from '../core/notify/policy'
 import type { DesktopNotification } from '../core/tray/notification'
@@ -38,11 +38,11 @@ export function createNotifier(deps: {
 
   return {
     notify(n) {
-      show(toDesktopNotification(n, { sound: deps.sound() }))
+      show(toDesktopNotification(n, { sound: deps.sound() }, process.platform))
     },
     /** A message from the app itself (e.g. a shortcut that could not be registered). */
     tell(title, body) {
-      show(toDesktopNotification({ title, body, kind: 'summary' }, { sound: false }))
+      show(toDesktopNotification({ title, body, kind: 'summary' }, { sound: false }, process.platform))
     }
   }
 }

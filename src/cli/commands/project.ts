@@ -5,6 +5,7 @@ import { printJson, withClient, type Context } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { renderProject } from '../render'
+import { oneLine } from '../table'
 import { addWatched, watchedProjects } from './watch-list'
 
 export interface CreateFlags {
@@ -59,7 +60,7 @@ export async function projectCreate(ctx: Context, flags: CreateFlags): Promise<E
       }
     }
     if (ctx.opts.json) printJson(ctx, project)
-    else ctx.io.stdout.write(`Created project ${project.id}.\n` + renderProject(project) + watchNote)
+    else ctx.io.stdout.write(`Created project ${oneLine(project.id, 200)}.\n` + renderProject(project) + watchNote)
     return EXIT.ok
   })
 }
@@ -105,7 +106,7 @@ export async function projectUpdate(ctx: Context, id: string, flags: UpdateFlags
       await addWatched(ctx, connection.id, id, project.name)
     }
     if (ctx.opts.json) printJson(ctx, project)
-    else ctx.io.stdout.write(`Updated project ${project.id}.\n` + renderProject(project))
+    else ctx.io.stdout.write(`Updated project ${oneLine(project.id, 200)}.\n` + renderProject(project))
     return EXIT.ok
   })
 }

@@ -5,6 +5,7 @@ import { printJson, withClient, type Context } from '../context'
 import { CliError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { renderPublish } from '../render'
+import { oneLine } from '../table'
 
 export async function publishCommand(ctx: Context, projectId: string, hostname: string): Promise<ExitCode> {
   return withClient(ctx, async ({ client, connection }) => {
@@ -15,7 +16,7 @@ export async function publishCommand(ctx: Context, projectId: string, hostname: 
     const result = await client.publish(projectId, hostname)
     if (ctx.opts.json) printJson(ctx, result)
     else if (result.status === 'success') ctx.io.stdout.write(renderPublish(result, hostname))
-    else ctx.io.stderr.write(`Publishing ${projectId} to ${hostname} failed: ${result.message.join(' ') || 'no reason given'}\n`)
+    else ctx.io.stderr.write(`Publishing ${projectId} to ${hostname} failed: ${oneLine(result.message.join(' '), 400) || 'no reason given'}\n`)
     return result.status === 'success' ? EXIT.ok : EXIT.publishFailed
   })
 }

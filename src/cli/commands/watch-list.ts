@@ -6,7 +6,7 @@ import type { WatchedProject } from '../../shared/settings'
 import { printJson, resolveConnection, storeConnection, withClient, type Context } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
-import { renderTable } from '../table'
+import { oneLine, renderTable } from '../table'
 
 /** Adds a project to a connection's watch list (or refreshes its name); true when it was new. */
 export async function addWatched(ctx: Context, connectionId: string, projectId: string, name: string): Promise<boolean> {
@@ -40,7 +40,7 @@ export async function watchListAdd(ctx: Context, inputs: string[]): Promise<Exit
     for (const project of projects) {
       const isNew = await addWatched(ctx, connectionId, project.id, project.name)
       if (!ctx.opts.json) {
-        ctx.io.stdout.write(`${isNew ? 'Watching' : 'Already watching'} ${project.id} (${project.name}).\n`)
+        ctx.io.stdout.write(`${isNew ? 'Watching' : 'Already watching'} ${oneLine(project.id, 200)} (${oneLine(project.name)}).\n`)
       }
       const entry = (await watchedProjects(ctx, connectionId)).find((w) => w.projectId === project.id)
       if (entry) entries.push(entry)

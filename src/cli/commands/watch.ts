@@ -9,6 +9,7 @@ import { authError, notFoundError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { follow } from '../follow'
 import { renderEvent } from '../render'
+import { oneLine } from '../table'
 import { findTask } from './find-task'
 import { watchedProjects } from './watch-list'
 
@@ -92,7 +93,7 @@ async function watchTask(ctx: Context, taskId: string, flags: WatchFlags & { int
     const first = await findTask(ctx, c, taskId, flags.project)
     const projectId = first.project_id
     if (!ctx.opts.json) {
-      ctx.io.stdout.write(`Task ${first.id} (${first.name}) in project ${projectId}: ${taskStatusLabel(first.status, first.status_raw)}\n`)
+      ctx.io.stdout.write(`Task ${oneLine(first.id, 200)} (${oneLine(first.name)}) in project ${oneLine(projectId, 200)}: ${oneLine(taskStatusLabel(first.status, first.status_raw))}\n`)
     }
     let status = first.status
     let statusRaw = first.status_raw
@@ -119,7 +120,7 @@ async function watchTask(ctx: Context, taskId: string, flags: WatchFlags & { int
       })
       if (outcome === 'stopped') return EXIT.interrupted
     }
-    const label = taskStatusLabel(status, statusRaw)
+    const label = oneLine(taskStatusLabel(status, statusRaw))
     if (ctx.opts.json) ctx.io.stdout.write(JSON.stringify({ kind: 'task-ended', taskId, projectId, status }) + '\n')
     else ctx.io.stdout.write(`Task ${taskId} ended: ${label}\n`)
     if (!flags.exitStatus) return EXIT.ok

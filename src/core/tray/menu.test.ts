@@ -150,6 +150,10 @@ describe('menuText', () => {
     expect(menuText('x'.repeat(100))).toHaveLength(60)
     expect(menuText('Tom & Jerry')).toBe('Tom && Jerry')
   })
+
+  it('writes out control characters and bidi overrides from a hostile name', () => {
+    expect(menuText('Shop\u001b]0;pwned\u0007 \u009b2J gpj.\u202eexe')).toBe('Shop\\u001b]0;pwned\\u0007 \\u009b2J gpj.\\u202eexe')
+  })
 })
 
 describe('createMenuMemo', () => {

@@ -1,6 +1,7 @@
 // The tray's context menu as plain data. The Electron adapter turns it into a Menu and maps each
 // item's action to a call; rebuilding is skipped when the model key has not changed.
 import type { AppState } from '../../shared/ipc'
+import { escapeUnsafeCharacters } from '../../shared/controls'
 import { compareTaskStatus } from '../../shared/status'
 import { projectDisplayName } from '../../shared/watched-project'
 import type { TraySummary } from './state'
@@ -145,9 +146,9 @@ function projectItems(connectionId: string, projectId: string, counts: { running
   return items
 }
 
-/** Menu labels: one line, bounded length, '&' shown literally. */
+/** Menu labels: one line, bounded length, '&' shown literally, controls and bidi overrides written out. */
 export function menuText(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim()
+  const line = escapeUnsafeCharacters(text.replace(/\s+/g, ' ').trim())
   const short = line.length > 60 ? `${line.slice(0, 59)}…` : line
   return short.replace(/&/g, '&&')
 }
