@@ -7,6 +7,7 @@ import {
   SettingsEditError,
   updateConnection
 } from '../core/settings/edit'
+import type { InvalidRecordIssue } from '../core/client'
 import { keyTransportProblem } from '../shared/base-url'
 import type { Connection } from '../shared/settings'
 import type { CliClient, CliDeps, SecretPort } from './deps'
@@ -27,6 +28,8 @@ export interface Context {
   opts: GlobalOptions
   /** Every secret seen in this run, so the output can be scrubbed of them. */
   secrets: string[]
+  /** Records the service sent that could not be read in this run (each warned about once): the run then exits 6. */
+  skipped: InvalidRecordIssue[]
 }
 
 export const BASE_URL_ENV = 'AGENT_TRAY_BASE_URL'
@@ -172,7 +175,7 @@ export interface Connected {
 export async function connect(ctx: Context): Promise<Connected> {
   const resolved = await resolveConnection(ctx)
   const apiKey = await resolveApiKey(ctx, resolved)
-  const client = ctx.deps.createClient({ baseUrl: resolved.connection.baseUrl, apiKey, onInvalidRecord: invalidRecordWarner(ctx.io.stderr, ctx.opts.json === true) })
+  const client = ctx.deps.createClient({ baseUrl: resolved.connection.baseUrl, apiKey, onInvalidRecord: invalidRecordWarner(ctx.io.stderr, ctx.opts.json === true, ctx.skipped) })
   return { ...resolved, client }
 }
 

@@ -15,7 +15,7 @@ export const EXIT = {
   notFound: 4,
   /** Nothing answered at the base URL, or it answered too slowly. */
   network: 5,
-  /** The service answered something that is not a valid response. */
+  /** The service answered something that is not a valid response, or records the command could not read (the rest were printed). */
   invalidResponse: 6,
   /** Publishing failed: the hostname was refused or the service reported `failed`. */
   publishFailed: 7,
@@ -65,7 +65,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   3    authentication: no API key, or the key was rejected
   4    not found: no such project or task
   5    network error or timeout
-  6    invalid response from the service
+  6    invalid response from the service, or records it sent that could not be
+       read (the readable ones are printed, each skipped one is warned about)
   7    publish failed
   8    keychain unavailable
   9    service busy or failing (rate limited, 5xx)

@@ -130,16 +130,16 @@ describe('a service that puts escape sequences everywhere', () => {
 
   it.each([
     ['steps', ['steps', 't1'], EXIT.ok],
-    ['usage', ['usage', 't1', '--project', 'p1'], null],
+    ['usage (its project also lists a broken record: 6)', ['usage', 't1', '--project', 'p1'], EXIT.invalidResponse],
     ['project get, a description with a line break', ['project', 'get', 'p1'], EXIT.ok],
     ['an error message that is a list', ['project', 'get', 'p-error'], EXIT.refused],
     ['a 404 message', ['tasks', 'p-gone'], EXIT.notFound],
     ['a failed publish', ['publish', 'p1', 'shop.apps.example.com'], EXIT.publishFailed],
-    ['a broken record and its warning', ['tasks', 'p1'], null],
-    ['watch --task', ['watch', '--task', 't1', '--project', 'p1', '--interval-ms', '100'], null]
+    ['a broken record and its warning', ['tasks', 'p1'], EXIT.invalidResponse],
+    ['watch --task', ['watch', '--task', 't1', '--project', 'p1', '--interval-ms', '100'], EXIT.invalidResponse]
   ] as const)('%s', async (_what, args, code) => {
     const r = await at([...args])
-    if (code !== null) expect(r.code).toBe(code)
+    expect(r.code).toBe(code)
     expect(unsafeIn(r)).toEqual([])
     expect(r.out + r.err).toContain('\\u001b')
     expect(r.out + r.err).not.toMatch(/^Task t-forged/m)

@@ -55,7 +55,7 @@ function checkProjectFlag<F extends { project?: string }>(flags: F): F {
 export async function runCli(argv: readonly string[], rawIo: CliIo, deps: CliDeps): Promise<number> {
   // Settings are opened on first use and once: commands that need none never touch the file.
   let settings: ReturnType<CliDeps['settings']> | undefined
-  const ctx: Context = { io: rawIo, deps: { ...deps, settings: () => (settings ??= deps.settings()) }, opts: {}, secrets: [] }
+  const ctx: Context = { io: rawIo, deps: { ...deps, settings: () => (settings ??= deps.settings()) }, opts: {}, secrets: [], skipped: [] }
   // Every line written goes through the guard (secrets, terminal controls), whatever the error path.
   const envKey = rawIo.env[API_KEY_ENV]
   if (envKey && envKey.trim() !== '') ctx.secrets.push(envKey.trim())
@@ -72,7 +72,9 @@ export async function runCli(argv: readonly string[], rawIo: CliIo, deps: CliDep
   try {
     await program.parseAsync([...argv], { from: 'user' })
     for (const notice of settings ? (await settings).takeNotices() : []) io.stderr.write(`agent-tray: ${notice}\n`)
-    return code
+    // What was printed is short of what the service sent (each skipped record was warned about):
+    // a script must be able to tell that from a complete answer.
+    return code === EXIT.ok && ctx.skipped.length > 0 ? EXIT.invalidResponse : code
   } catch (e) {
     return report(ctx, e)
   }

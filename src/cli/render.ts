@@ -30,8 +30,13 @@ export function renderProject(p: Project): string {
   ])
 }
 
-export function renderTasks(tasks: readonly Task[]): string {
-  if (tasks.length === 0) return 'No tasks yet.\n'
+/** What an empty list says: nothing yet, or nothing readable (`unreadable` records were skipped). */
+function emptyList(what: string, unreadable: number, none: string): string {
+  return unreadable > 0 ? `No ${what} could be read: the service sent ${unreadable} that agent-tray cannot read.\n` : none
+}
+
+export function renderTasks(tasks: readonly Task[], unreadable = 0): string {
+  if (tasks.length === 0) return emptyList('task', unreadable, 'No tasks yet.\n')
   const rows = tasks.map((t) => {
     const done = t.steps.filter((s) => !isStepActive(s.status)).length
     return [t.id, taskStatusLabel(t.status, t.status_raw), `${done}/${t.steps.length}`, formatUsd(t.total_price), t.updated_at, oneLine(t.name)]
@@ -60,8 +65,8 @@ export function describeMetadata(metadata: Record<string, unknown>): string {
   }
 }
 
-export function renderSteps(steps: readonly TaskStep[]): string {
-  if (steps.length === 0) return 'No steps yet.\n'
+export function renderSteps(steps: readonly TaskStep[], unreadable = 0): string {
+  if (steps.length === 0) return emptyList('step', unreadable, 'No steps yet.\n')
   const rows = steps.map((s) => [
     s.id,
     stepStatusLabel(s.status, s.status_raw),
@@ -78,11 +83,13 @@ export interface UsageReport {
   cost: TaskCost
   /** Why total_price is unknown, when it is. */
   totalNote?: string
+  /** Usage records the service sent that could not be read. */
+  unreadable?: number
 }
 
 export function renderUsage(r: UsageReport): string {
   if (r.usages.length === 0) {
-    return `No usage records for task ${r.taskId}.\n` + (r.cost.totalPriceUsd !== null ? `Task total_price: ${formatUsd(r.cost.totalPriceUsd)}\n` : '')
+    return emptyList('usage record', r.unreadable ?? 0, `No usage records for task ${id(r.taskId)}.\n`) + (r.cost.totalPriceUsd !== null ? `Task total_price: ${formatUsd(r.cost.totalPriceUsd)}\n` : '')
   }
   const calls = r.usages.map((u) => [
     u.created_at,

@@ -1,8 +1,10 @@
-// A record the client had to skip is said on stderr, and the rest is still printed: against the
-// reference service breaking one record of a list (its corrupt_record fault).
+// A record the client had to skip is said on stderr, the rest is still printed, and the command
+// exits 6 (invalid response) so a script can tell a short list from a whole one: against the
+// reference service breaking one record of a list (its corrupt_record fault), over real HTTP.
 import fs from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceService, type ReferenceService, type WireTask } from '../reference-service'
+import { EXIT } from './exit-codes'
 import { makeRunner, tempDir } from './test-harness'
 import { guardedIo } from './io'
 import { captureIo } from './test-io'
@@ -35,11 +37,11 @@ const listedOrder = async (): Promise<string[]> => {
 }
 
 describe('a broken record in a list', () => {
-  it('tasks: one warning line on stderr, the other tasks listed, exit 0', async () => {
+  it('tasks: one warning line on stderr, the other tasks listed, exit 6', async () => {
     const order = await listedOrder()
     service.control.setFaults({ rules: [{ kind: 'corrupt_record', index: 1, times: 1 }] })
     const r = await run(['tasks', projectId])
-    expect(r.code).toBe(0)
+    expect(r.code).toBe(EXIT.invalidResponse)
     expect(r.err).toMatch(/^agent-tray: warning: skipped task #1: \[1\]\.id: \S.*\n$/)
     const shown = order.filter((id) => r.out.includes(id))
     expect(shown).toEqual(order.filter((_, i) => i !== 1))
@@ -49,7 +51,7 @@ describe('a broken record in a list', () => {
     const order = await listedOrder()
     service.control.setFaults({ rules: [{ kind: 'corrupt_record', index: 2, times: 1 }] })
     const r = await run(['tasks', projectId, '--json'])
-    expect(r.code).toBe(0)
+    expect(r.code).toBe(EXIT.invalidResponse)
     expect((JSON.parse(r.out) as { id: string }[]).map((t) => t.id)).toEqual(order.slice(0, 2))
     const lines = r.err.trimEnd().split('\n')
     expect(lines).toHaveLength(1)
@@ -62,10 +64,54 @@ describe('a broken record in a list', () => {
     expect(steps.length).toBeGreaterThan(1)
     service.control.setFaults({ rules: [{ kind: 'corrupt_record', index: 0, pathPrefix: '/tasks/', times: 1 }] })
     const r = await run(['steps', task.id])
-    expect(r.code).toBe(0)
+    expect(r.code).toBe(EXIT.invalidResponse)
     expect(r.err).toMatch(/^agent-tray: warning: skipped step #0: \[0\]\.id: .*\n$/)
     expect(r.out).not.toContain(steps[0]!.id)
     expect(r.out).toContain(steps[1]!.id)
+  })
+})
+
+describe('a list whose every record is unreadable is not an empty list', () => {
+  it('tasks: the warning, a line that says nothing could be read, exit 6; a whole list still exits 0', async () => {
+    const p = service.control.createProject({ name: 'One broken task' })
+    const only = service.control.addTask(p.id, { name: 'Only', status: 'completed' })
+    service.control.setFaults({ rules: [{ kind: 'corrupt_record', index: 0, times: 1 }] })
+    const r = await run(['tasks', p.id])
+    expect(r.code).toBe(EXIT.invalidResponse)
+    expect(r.out).toBe('No task could be read: the service sent 1 that agent-tray cannot read.\n')
+    expect(r.err).toMatch(/^agent-tray: warning: skipped task #0: \[0\]\.id: .*\n$/)
+    const whole = await run(['tasks', p.id])
+    expect(whole.code).toBe(0)
+    expect(whole.out).toContain(only.id)
+  })
+
+  it('steps, usage: the same; steps --json prints [] and exits 6', async () => {
+    const task = tasks[1]!
+    const steps = service.control.getTask(task.id)?.steps ?? []
+    expect(steps.length).toBeGreaterThan(1)
+    service.control.setFaults({ rules: [{ kind: 'corrupt_record', all: true, pathPrefix: '/tasks/', times: 1 }] })
+    const r = await run(['steps', task.id, '--json'])
+    expect(r.code).toBe(EXIT.invalidResponse)
+    expect(JSON.parse(r.out)).toEqual([])
+    expect(r.err.trimEnd().split('\n')).toHaveLength(steps.length)
+    // steps-and-usages: the fault breaks its steps; the usage table is whole, the exit still 6.
+    service.control.setFaults({ rules: [{ kind: 'corrupt_record', all: true, pathPrefix: '/tasks/', times: 1 }] })
+    const u = await run(['usage', task.id, '--project', projectId])
+    expect(u.code).toBe(EXIT.invalidResponse)
+    expect(u.out).toMatch(/^Calls \(\d+\):/)
+    expect(u.err.trimEnd().split('\n')).toHaveLength(steps.length)
+    service.control.setFaults({ rules: [{ kind: 'corrupt_record', all: true, pathPrefix: '/tasks/', times: 1 }] })
+    const human = await run(['steps', task.id])
+    expect(human.out).toBe(`No step could be read: the service sent ${steps.length} that agent-tray cannot read.\n`)
+  })
+
+  it('watch --task: a task that is there but unreadable is said to be unreadable (6), not gone (4)', async () => {
+    const order = await listedOrder()
+    service.control.setFaults({ rules: [{ kind: 'corrupt_record', index: 0, times: 1 }] })
+    const r = await run(['watch', '--task', order[0]!, '--project', projectId])
+    expect(r.code).toBe(EXIT.invalidResponse)
+    expect(r.err).toMatch(/^agent-tray: warning: skipped task #0/)
+    expect(r.err).toMatch(/agent-tray: Task \S+ is not among the tasks of project \S+\. It may be one of the 1 the service sent that could not be read/)
   })
 })
 

@@ -139,7 +139,11 @@ describe('faults', () => {
     const both = (await call(service.url, 'GET', `/tasks/${a.id}/steps-and-usages`, { key: KEY })).json() as { steps: { id: unknown }[] }
     expect(both.steps[0]?.id).toBeNull()
     expect(both.steps.slice(1).every((s) => typeof s.id === 'string')).toBe(true)
+    // all: every record of the list.
+    service.control.setFaults({ rules: [{ kind: 'corrupt_record', all: true, times: 1 }] })
+    expect(((await call(service.url, 'GET', path, { key: KEY })).json() as { id: unknown }[]).every((t) => t.id === null)).toBe(true)
     expect(() => service.control.setFaults({ rules: [{ kind: 'corrupt_record', index: -1 }] })).toThrow(/index/)
+    expect(() => service.control.setFaults({ rules: [{ kind: 'corrupt_record', all: 'yes' }] } as never)).toThrow(/all/)
   })
 
   it('never touches the control routes', async () => {

@@ -23,6 +23,7 @@ export function faultPlanProblem(plan: unknown): string | undefined {
     if (rule.kind === 'corrupt_record' && rule.index !== undefined && !(Number.isInteger(rule.index) && rule.index >= 0)) {
       return `rules[${i}].index must be a whole number`
     }
+    if (rule.kind === 'corrupt_record' && rule.all !== undefined && typeof rule.all !== 'boolean') return `rules[${i}].all must be true or false`
     if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 0)) return `rules[${i}].times must be a whole number`
     if (rule.probability !== undefined && !(typeof rule.probability === 'number' && rule.probability >= 0 && rule.probability <= 1)) {
       return `rules[${i}].probability must be between 0 and 1`
@@ -64,9 +65,10 @@ export class Faults {
 
 /**
  * A JSON body with one record's id broken (null): the record at `index` of a bare array, or of
- * the `steps` of an object (steps-and-usages). Anything else is returned as it was.
+ * the `steps` of an object (steps-and-usages); every record of it when `index` is 'all'. Anything
+ * else is returned as it was.
  */
-export function corruptRecord(body: string, index: number): string {
+export function corruptRecord(body: string, index: number | 'all'): string {
   let value: unknown
   try {
     value = JSON.parse(body)
@@ -74,8 +76,9 @@ export function corruptRecord(body: string, index: number): string {
     return body
   }
   const list = Array.isArray(value) ? value : (value as { steps?: unknown } | null)?.steps
-  const record: unknown = Array.isArray(list) ? list[index] : undefined
-  if (typeof record !== 'object' || record === null) return body
-  ;(record as Record<string, unknown>).id = null
+  const records: unknown[] = !Array.isArray(list) ? [] : index === 'all' ? list : [list[index]]
+  const broken = records.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null)
+  if (broken.length === 0) return body
+  for (const record of broken) record.id = null
   return JSON.stringify(value)
 }

@@ -115,8 +115,8 @@ export type FaultRule = FaultScope &
     | { kind: 'drop' }
     /** The real answer, trickled `chunkBytes` at a time every `intervalMs`. */
     | { kind: 'slow'; chunkBytes?: number; intervalMs?: number }
-    /** 200 with one record of a list (a bare array, or the `steps` of an object) given `id: null`: record `index`, default 0. */
-    | { kind: 'corrupt_record'; index?: number }
+    /** 200 with one record of a list (a bare array, or the `steps` of an object) given `id: null`: record `index`, default 0; every record with `all`. */
+    | { kind: 'corrupt_record'; index?: number; all?: boolean }
   )
 
 export interface FaultScope {

@@ -3,6 +3,7 @@ import { compareTaskStatus } from '../../shared/status'
 import { printJson, withClient, type Context } from '../context'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { renderSteps, renderTasks } from '../render'
+import { skippedOf } from '../warnings'
 
 export async function tasksCommand(ctx: Context, projectId: string): Promise<ExitCode> {
   return withClient(ctx, async ({ client }) => {
@@ -11,7 +12,7 @@ export async function tasksCommand(ctx: Context, projectId: string): Promise<Exi
     else {
       // What needs attention first, newest first within a status.
       const sorted = [...tasks].sort((a, b) => compareTaskStatus(a.status, b.status) || b.updated_at.localeCompare(a.updated_at))
-      ctx.io.stdout.write(renderTasks(sorted))
+      ctx.io.stdout.write(renderTasks(sorted, skippedOf(ctx.skipped, 'task')))
     }
     return EXIT.ok
   })
@@ -21,7 +22,7 @@ export async function stepsCommand(ctx: Context, taskId: string): Promise<ExitCo
   return withClient(ctx, async ({ client }) => {
     const steps = await client.listSteps(taskId)
     if (ctx.opts.json) printJson(ctx, steps)
-    else ctx.io.stdout.write(renderSteps(steps))
+    else ctx.io.stdout.write(renderSteps(steps, skippedOf(ctx.skipped, 'step')))
     return EXIT.ok
   })
 }

@@ -4,6 +4,7 @@ import { taskCost } from '../../shared/cost'
 import { printJson, withClient, type Context } from '../context'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { renderUsage } from '../render'
+import { skippedOf } from '../warnings'
 import { findTask, searchWatched } from './find-task'
 
 export async function usageCommand(ctx: Context, taskId: string, flags: { project?: string }): Promise<ExitCode> {
@@ -16,7 +17,7 @@ export async function usageCommand(ctx: Context, taskId: string, flags: { projec
       printJson(ctx, { taskId, projectId: task?.project_id ?? null, usages, cost })
     } else {
       const note = task ? 'the service sent none' : 'task not in a watched project: give --project ID to compare'
-      ctx.io.stdout.write(renderUsage({ taskId, usages, cost, totalNote: note }))
+      ctx.io.stdout.write(renderUsage({ taskId, usages, cost, totalNote: note, unreadable: skippedOf(ctx.skipped, 'usage') }))
     }
     return EXIT.ok
   })

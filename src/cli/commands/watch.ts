@@ -5,12 +5,12 @@ import { Monitor } from '../../core/monitor/monitor'
 import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
 import { isEnded, taskStatusLabel } from '../../shared/status'
 import { withClient, type Context } from '../context'
-import { authError, notFoundError, usageError } from '../errors'
+import { authError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { follow } from '../follow'
 import { renderEvent } from '../render'
 import { oneLine } from '../table'
-import { findTask } from './find-task'
+import { findTask, missingTask } from './find-task'
 import { watchedProjects } from './watch-list'
 
 export interface WatchFlags {
@@ -112,7 +112,7 @@ async function watchTask(ctx: Context, taskId: string, flags: WatchFlags & { int
         onRetry: (_projectId, error) => ctx.io.stderr.write(`${error.message} (trying again)\n`),
         until: (latest) => {
           const task = latest.get(projectId)?.find((t) => t.id === taskId)
-          if (!task) throw notFoundError(`Task ${taskId} is no longer among the tasks of project ${projectId}.`)
+          if (!task) throw missingTask(ctx, taskId, `Task ${taskId} is no longer among the tasks of project ${projectId}.`)
           status = task.status
           statusRaw = task.status_raw
           return isEnded(task.status)
