@@ -15,6 +15,7 @@ import { openSettings, settingsConfOptions } from '../core/settings/store'
 import { isSafeExternalUrl } from '../shared/url'
 import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol'
+import { refuseDebuggingSwitches } from './debugging-switches'
 import { createDemoRunner } from './demo'
 import { isDemoLaunch, secondLaunchWantsDemo, type SecondInstanceData } from './launch'
 import { applyLaunchAtLogin } from './login'
@@ -27,6 +28,8 @@ import { isTrustedFrame } from './sender'
 import { registerShowHideShortcut } from './shortcut'
 import { createTray } from './tray'
 import { createWindowManager } from './window'
+
+if (app.isPackaged) refuseDebuggingSwitches(process.argv, process.platform, (code, why) => (process.stderr.write(why), process.exit(code)))
 
 const log = (message: string): void => console.log(`[agent-tray] ${message}`)
 const mainDir = dirname(fileURLToPath(import.meta.url))
