@@ -4,12 +4,14 @@
 // its events to the hub: only the transport is the host's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { isOwnHost } from '../../src/shared/host-header'
 import { bridgeScript } from './bridge-script'
 import { handleControl, type ControlParts } from './control-routes'
 import type { EventHub } from './events'
 import type { HttpIpcMain } from './ipc-over-http'
 import { staticFile } from './static-files'
 
+const LISTEN_HOST = '127.0.0.1'
 const MAX_BODY_BYTES = 1024 * 1024
 const INVOKE_PREFIX = '/__ipc/invoke/'
 const CONTROL_PREFIX = '/__host/control/'
@@ -61,8 +63,14 @@ export async function startHostServer(options: {
   const bridge = bridgeScript()
   // Known once listening (the port may be chosen by the system).
   let ownOrigin = ''
+  let ownPort = -1
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Before anything else: a page that reaches us by DNS rebinding names its own host, and would
+    // otherwise read the files, the event stream and the control routes' answers as same-origin.
+    if (!isOwnHost(req.headers.host, { host: LISTEN_HOST, port: ownPort })) {
+      return sendJson(res, 421, { error: 'This host answers to its own address only.' })
+    }
     const method = req.method ?? 'GET'
     const path = new URL(req.url ?? '/', 'http://host.invalid').pathname
     const origin = req.headers.origin
@@ -145,10 +153,11 @@ export async function startHostServer(options: {
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port, '127.0.0.1', () => resolve())
+    server.listen(options.port, LISTEN_HOST, () => resolve())
   })
   const { port } = server.address() as AddressInfo
-  ownOrigin = `http://127.0.0.1:${port}`
+  ownPort = port
+  ownOrigin = `http://${LISTEN_HOST}:${port}`
   return {
     url: ownOrigin,
     async close() {

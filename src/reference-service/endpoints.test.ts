@@ -52,6 +52,10 @@ describe('POST /projects', () => {
     const page = await call(service.url, 'GET', `/prebuilt/${p.id}`, { key: null })
     expect(page.status).toBe(200)
     expect(page.text).toContain('<h1>Shop</h1>')
+    // A strict policy: the page loads, runs, embeds and submits nothing, and is never framed.
+    expect(page.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+    expect(page.headers['x-content-type-options']).toBe('nosniff')
+    expect(page.headers['referrer-policy']).toBe('no-referrer')
     // Without text_requirement no task is started.
     expect((await api('GET', `/projects/${p.id}/tasks`)).json()).toEqual([])
   })

@@ -1,7 +1,7 @@
 // Every non-2xx answer of the service (interface and control routes alike) has this one body:
 //
 //   {"error": {"code": "unauthorized" | "not_found" | "bad_request" | "payload_too_large" |
-//              "method_not_allowed" | "rate_limited" | "internal",
+//              "method_not_allowed" | "rate_limited" | "internal" | "misdirected",
 //              "message": "a sentence for a person",
 //              "field": "the offending field, only for bad_request"}}
 //
@@ -16,7 +16,8 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   method_not_allowed: 405,
   rate_limited: 429,
-  internal: 500
+  internal: 500,
+  misdirected: 421
 }
 
 export class ApiError extends Error {

@@ -23,7 +23,7 @@ function rawGet(path: string): Promise<{ head: string; body: Buffer; ended: 'end
     socket.on('end', () => finish('end'))
     socket.on('error', () => finish('error'))
     socket.connect(Number(url.port), url.hostname, () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEY}\r\nConnection: close\r\n\r\n`)
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nx-api-key: ${KEY}\r\nConnection: close\r\n\r\n`)
     })
   })
 }

@@ -141,7 +141,7 @@ export const ROUTES: Route[] = [
       GET: (store, id) => {
         const p = store.getProject(id)
         if (!p) throw projectOr404(id)
-        return { status: 200, contentType: 'text/html; charset=utf-8', body: prebuiltPage(p.name, p.return_url) }
+        return { status: 200, contentType: 'text/html; charset=utf-8', headers: PREBUILT_PAGE_HEADERS, body: prebuiltPage(p.name, p.return_url) }
       }
     }
   }
@@ -162,6 +162,18 @@ export function matchRoute(path: string, method: string, extensions = true): { r
   } catch {
     return undefined
   }
+}
+
+/**
+ * The prebuilt page is static HTML with one link: it may load, run, embed and submit nothing, and
+ * nothing may frame it. Its text is escaped too; the policy holds if escaping ever slips.
+ */
+export const PREBUILT_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+const PREBUILT_PAGE_HEADERS: Record<string, string> = {
+  'content-security-policy': PREBUILT_PAGE_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer'
 }
 
 const escapeHtml = (s: string): string =>

@@ -9,6 +9,7 @@ import { ApiError } from './errors'
 import { corruptRecord, Faults } from './faults'
 import { errorReply, etagMatches, notModified, parseJson, readBody, send, weakEtag, type Reply } from './http'
 import { streamFor } from './random'
+import { isOwnHost } from '../shared/host-header'
 import { matchRoute } from './routes'
 import { Stats } from './stats'
 import { ReferenceState } from './state'
@@ -44,6 +45,9 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   const etags = options.etags ?? true
   const extensions = options.extensions ?? true
   let baseUrl = ''
+  const host = options.host ?? '127.0.0.1'
+  /** Known once listening (the port may be the system's choice). */
+  const listening = { host, port: -1 }
   const store = new ReferenceState(seed, clock, publishingDomain, () => baseUrl)
   const faults = new Faults(streamFor(seed, 'faults'))
   const stats = new Stats()
@@ -56,6 +60,11 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   }
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Before anything else, control routes included: a page reaching us by DNS rebinding names its own host.
+    if (!isOwnHost(req.headers.host, listening)) {
+      send(res, errorReply(new ApiError('misdirected', 'This is a loopback service: ask for it by its own address (the Host header names another).')), undefined, timers)
+      return
+    }
     const method = req.method ?? 'GET'
     const requestUrl = new URL(req.url ?? '/', 'http://service.invalid')
     const path = requestUrl.pathname
@@ -134,7 +143,6 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
       else res.destroy()
     })
   })
-  const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, host, () => {
@@ -143,6 +151,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
     })
   })
   const { port } = server.address() as AddressInfo
+  listening.port = port
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
   baseUrl = `http://${shownHost}:${port}`
 

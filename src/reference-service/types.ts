@@ -89,6 +89,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'rate_limited'
   | 'internal'
+  | 'misdirected'
 
 export interface WireError {
   error: { code: ErrorCode; message: string; field?: string }
