@@ -66,6 +66,7 @@ function hostileService(): Server {
     'GET /tasks/t1/steps': () => ({ status: 200, body: [step] }),
     'GET /tasks/t1/steps-and-usages': () => ({ status: 200, body: { steps: [step], usages: [usage] } }),
     'POST /projects/p1/publish': () => ({ status: 200, body: { status: 'failed', message: [HOSTILE, FORGED] } }),
+    'GET /projects/p-list': () => ({ status: 400, body: { statusCode: 400, message: ['name must be a string', 'ref_id is too long'], error: 'Bad Request' } }),
     'GET /projects/p-error': () => ({ status: 400, body: { statusCode: 400, message: [HOSTILE, FORGED], error: 'Bad Request' } })
   }
   return createServer((req, res) => {
@@ -156,5 +157,14 @@ describe('a service that puts escape sequences everywhere', () => {
     expect(r.out).toContain('To do → Completed')
     expect(unsafeIn(r)).toEqual([])
     shownEscaped(r.out, false)
+  })
+})
+
+describe('error bodies of this family of services', () => {
+  it('a message that is a list is one plain line, never JSON', async () => {
+    const r = await run(['project', 'get', 'p-list'], { env: { AGENT_TRAY_BASE_URL: hostileUrl, AGENT_TRAY_CONFIG_DIR: tempDir() } })
+    expect(r.code).toBe(EXIT.refused)
+    expect(r.out).toBe('')
+    expect(r.err).toBe('agent-tray: The service refused the request (HTTP 400). Server said: name must be a string; ref_id is too long\n')
   })
 })
