@@ -57,5 +57,7 @@ describe('redactSecrets', () => {
 
   it('firstLine, which main logs with, uses it too', () => {
     expect(firstLine(new Error(`refused ${JSON.stringify(KEY)}\nsecond line`), KEY)).toBe(`refused "${REDACTED}"`)
+    // A server's words in main's log never act on the terminal it runs in.
+    expect(firstLine(new Error('Server said: \u001b]0;pwned\u0007\u009b2J'))).toBe('Server said: \\u001b]0;pwned\\u0007\\u009b2J')
   })
 })

@@ -1,6 +1,7 @@
 // The API key's stores, behind one interface: the OS keychain (keytar), Electron's safeStorage
 // (adapted in src/main), or memory for this session only. The key goes in and out of these and
 // nowhere else: never into an error message, a log, the settings object or the renderer.
+import { escapeUnsafeCharacters } from '../../shared/controls'
 import { redactSecrets } from './redact'
 import type { SecretBackend } from '../../shared/settings'
 
@@ -46,8 +47,8 @@ export class KeychainUnavailableError extends Error {
   override name = 'KeychainUnavailableError'
 }
 
-/** The first line of an error's message, redacted, for one-line reports. */
+/** The first line of an error's message, redacted and with control characters written out, for one-line reports (main's log). */
 export function firstLine(error: unknown, secret?: string): string {
   const message = error instanceof Error ? error.message : String(error)
-  return redactSecrets(message.split('\n').find((line) => line.trim() !== '') ?? 'unknown error', [secret]).trim()
+  return escapeUnsafeCharacters(redactSecrets(message.split('\n').find((line) => line.trim() !== '') ?? 'unknown error', [secret]).trim())
 }
