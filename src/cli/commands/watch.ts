@@ -4,7 +4,9 @@ import type { MonitorEvent, ServiceErrorInfo } from '../../shared/monitor'
 import { Monitor } from '../../core/monitor/monitor'
 import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
 import { isEnded, taskStatusLabel } from '../../shared/status'
-import { withClient, type Context } from '../context'
+import { API_KEY_ENV, BASE_URL_ENV, resolveApiKey, withClient, type Context } from '../context'
+import type { Connection } from '../../shared/settings'
+import { invalidRecordWarner } from '../warnings'
 import { authError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { follow } from '../follow'
@@ -30,6 +32,10 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
   }
   if (flags.exitStatus) throw usageError('--exit-status needs --task ID.')
   if (flags.project !== undefined) projectIds = [...projectIds, flags.project]
+  if (projectIds.length === 0 && !connectionNamed(ctx)) {
+    const accounts = await watchedConnections(ctx)
+    if (accounts.length > 1) return watchEveryConnection(ctx, accounts, flags)
+  }
   return withClient(ctx, async (c) => {
     let ids = projectIds
     if (ids.length === 0) {
@@ -70,6 +76,76 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
     if (rejected) throw authError(rejected.message)
     return EXIT.ok
   })
+}
+
+/** Whether the command was pointed at one connection (a URL, or a key that belongs to one). */
+function connectionNamed(ctx: Context): boolean {
+  return ctx.opts.baseUrl !== undefined || !!ctx.io.env[BASE_URL_ENV]?.trim() || !!ctx.opts.apiKeyStdin || !!ctx.io.env[API_KEY_ENV]?.trim()
+}
+
+/** The stored connections that watch something, in their stored order. */
+async function watchedConnections(ctx: Context): Promise<Connection[]> {
+  const settings = (await ctx.deps.settings()).read()
+  return settings.connections.filter((c) => (settings.watched[c.id] ?? []).length > 0)
+}
+
+/**
+ * `watch` with no ids and several accounts: every stored connection's watch list at once, each
+ * with its own key, each line prefixed with the connection's name (`connection` in --json). A key
+ * rejected by one service stops that connection only; when none is left, exit 3.
+ */
+async function watchEveryConnection(ctx: Context, connections: Connection[], flags: WatchFlags): Promise<ExitCode> {
+  const settings = (await ctx.deps.settings()).read()
+  const polling = { ...settings.polling }
+  if (flags.intervalMs !== undefined) polling.activeIntervalMs = polling.idleIntervalMs = flags.intervalMs
+  const stop = new AbortController()
+  const running: { monitor: Monitor; close: () => Promise<void> }[] = []
+  const rejected: string[] = []
+  let live = 0
+  const say = (connection: Connection, line: string): void => void ctx.io.stderr.write(`[${oneLine(connection.name)}] ${line}\n`)
+  try {
+    for (const connection of connections) {
+      let apiKey: string
+      try {
+        apiKey = await resolveApiKey(ctx, { connection, stored: true })
+      } catch (e) {
+        // One account without a key does not keep the others from being watched.
+        say(connection, e instanceof Error ? e.message : String(e))
+        continue
+      }
+      const client = ctx.deps.createClient({ baseUrl: connection.baseUrl, apiKey, onInvalidRecord: invalidRecordWarner(ctx.io.stderr, ctx.opts.json === true) })
+      const watched = settings.watched[connection.id] ?? []
+      const monitor = new Monitor({
+        connectionId: connection.id,
+        source: client,
+        projects: watched.map((w) => ({ projectId: w.projectId, budgetUsd: w.budgetUsd })),
+        polling
+      })
+      monitor.on('event', (e) => {
+        ctx.io.stdout.write((ctx.opts.json ? JSON.stringify({ connection: connection.name, ...e }) : `[${oneLine(connection.name)}] ${renderEvent(e)}`) + '\n')
+        if (e.kind === 'project-health' && e.health.state === 'error' && e.health.error.kind === 'auth' && !rejected.includes(connection.id)) {
+          rejected.push(connection.id)
+          say(connection, `${e.health.error.message} Stopped watching this connection.`)
+          monitor.dispose()
+          if (--live === 0) stop.abort()
+        }
+      })
+      running.push({ monitor, close: () => client.close() })
+      live++
+      if (!ctx.opts.json) say(connection, `Watching ${watched.length === 1 ? '1 project' : `${watched.length} projects`} on ${connection.baseUrl}.`)
+    }
+    if (live === 0) throw authError('No connection could be watched: log in again with `agent-tray login`.')
+    if (!ctx.opts.json) ctx.io.stderr.write('Ctrl-C to stop.\n')
+    for (const { monitor } of running) monitor.start()
+    await untilAborted(ctx.deps.signal ? AbortSignal.any([ctx.deps.signal, stop.signal]) : stop.signal)
+  } finally {
+    for (const { monitor, close } of running) {
+      monitor.dispose()
+      await close()
+    }
+  }
+  if (rejected.length > 0 && rejected.length === running.length) throw authError('Every connection refused its key: log in again with `agent-tray login`.')
+  return EXIT.ok
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {

@@ -1,0 +1,97 @@
+// `agent-tray watch` with no ids and several accounts: every stored connection's watch list at
+// once, each with its own key, against two reference services over real HTTP.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startReferenceService, type ReferenceService } from '../reference-service'
+import type { SecretPort } from './deps'
+import { EXIT } from './exit-codes'
+import { makeRunner, tempDir } from './test-harness'
+
+let work: ReferenceService
+let home: ReferenceService
+const keys = new Map<string, string>()
+const secrets: SecretPort = {
+  get: async (id) => keys.get(id) ?? null,
+  set: async (id, key) => void keys.set(id, key),
+  delete: async (id) => keys.delete(id)
+}
+
+beforeAll(async () => {
+  work = await startReferenceService({ apiKey: 'work-key-1', port: 0, seed: 1, manualClock: true })
+  home = await startReferenceService({ apiKey: 'home-key-2', port: 0, seed: 2, manualClock: true })
+})
+afterAll(async () => {
+  await work.close()
+  await home.close()
+})
+
+function setUp(homeKey: string) {
+  const dir = tempDir()
+  const w = work.control.createProject({ name: 'Office app' })
+  const h = home.control.createProject({ name: 'Garden planner' })
+  const tw = work.control.addTask(w.id, { name: 'Work task', status: 'todo', script: 'run-forever' })
+  const th = home.control.addTask(h.id, { name: 'Home task', status: 'todo', script: 'run-forever' })
+  const watched = (projectId: string) => [{ projectId, name: '', muted: false, budgetUsd: null, addedAt: '2026-01-01T00:00:00.000Z' }]
+  fs.writeFileSync(
+    path.join(dir, 'config.json'),
+    JSON.stringify({
+      version: 2,
+      activeConnectionId: 'w',
+      connections: [
+        { id: 'w', name: 'Work', baseUrl: work.url, publishingDomain: '' },
+        { id: 'h', name: 'Home', baseUrl: home.url, publishingDomain: '' }
+      ],
+      watched: { w: watched(w.id), h: watched(h.id) }
+    })
+  )
+  keys.set('w', 'work-key-1')
+  keys.set('h', homeKey)
+  return { dir, tw, th }
+}
+
+async function watchUntil(dir: string, args: string[], done: (out: string) => boolean) {
+  const stop = new AbortController()
+  let out = ''
+  const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
+  const finished = run(['watch', '--interval-ms', '100', ...args], {
+    signal: stop.signal,
+    env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined },
+    onStdout: (text) => {
+      out += text
+      if (done(out)) stop.abort()
+    }
+  })
+  return finished
+}
+
+describe('watch, every account at once', () => {
+  it('watches each connection with its own key, each line naming its connection', async () => {
+    const { dir, tw, th } = setUp('home-key-2')
+    setTimeout(() => {
+      work.control.setTaskStatus(tw.id, 'in_progress')
+      home.control.setTaskStatus(th.id, 'in_progress')
+    }, 400)
+    const r = await watchUntil(dir, [], (out) => /\[Home\].*In progress/.test(out) && /\[Work\].*In progress/.test(out))
+    expect(r.code).toBe(EXIT.ok)
+    expect(r.err).toContain('[Work] Watching 1 project on')
+    expect(r.err).toContain('[Home] Watching 1 project on')
+    for (const line of r.out.trimEnd().split('\n')) expect(line).toMatch(/^\[(Work|Home)\] /)
+  }, 20_000)
+
+  it('--json lines carry the connection', async () => {
+    const { dir, tw } = setUp('home-key-2')
+    setTimeout(() => work.control.setTaskStatus(tw.id, 'in_progress'), 400)
+    const r = await watchUntil(dir, ['--json'], (out) => out.includes('"to":"in_progress"'))
+    const events = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as { connection: string; kind: string })
+    expect(events.find((e) => e.kind === 'task-status')).toMatchObject({ connection: 'Work', to: 'in_progress' })
+  }, 20_000)
+
+  it('a key one service rejects stops that connection only', async () => {
+    const { dir, tw } = setUp('not-the-home-key')
+    setTimeout(() => work.control.setTaskStatus(tw.id, 'in_progress'), 600)
+    const r = await watchUntil(dir, [], (out) => /\[Work\].*In progress/.test(out))
+    expect(r.code).toBe(EXIT.ok)
+    expect(r.err).toMatch(/\[Home\] .*Stopped watching this connection\./)
+  }, 20_000)
+})
