@@ -70,7 +70,7 @@ export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<Conf
 
   const strict = settingsSchemaAt(now).safeParse(migrated.doc)
   if (strict.success && keys.success) {
-    const damage: Damage | null = read.truncated ? { kind: 'truncated', reset: [] } : null
+    const damage: Damage | null = read.damage ? { kind: read.damage, reset: [] } : null
     return {
       doc: { settings: strict.data, safeStorageKeys },
       rewrite: damage !== null || migrated.from < SETTINGS_VERSION,
@@ -84,7 +84,7 @@ export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<Conf
   return {
     doc: { settings: lenientSettingsSchema(now).parse(migrated.doc), safeStorageKeys },
     rewrite: true,
-    damage: { kind: read.truncated ? 'truncated' : 'invalid', reset }
+    damage: { kind: read.damage ?? 'invalid', reset }
   }
 }
 

@@ -1,7 +1,8 @@
 // Reading a JSON file that may be damaged, and saying what was wrong in words a user can act on.
+import { readIndentedJson } from './indented-json'
 import { salvageJson } from './salvage'
 
-export type DamageKind = 'not-json' | 'truncated' | 'wrong-type' | 'invalid' | 'newer-version'
+export type DamageKind = 'empty' | 'not-json' | 'truncated' | 'garbled' | 'wrong-type' | 'invalid' | 'newer-version'
 
 export interface Damage {
   kind: DamageKind
@@ -12,8 +13,20 @@ export interface Damage {
 }
 
 export type JsonRead =
-  | { ok: true; value: Record<string, unknown>; truncated: boolean }
+  | {
+      ok: true
+      value: Record<string, unknown>
+      damage: 'truncated' | 'garbled' | null
+      /** Whether an object or list of `value` may miss something (read past damage, or cut). */
+      isPartial(container: unknown): boolean
+    }
   | { ok: false; damage: Damage }
+
+const WHOLE = () => false
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
 
 function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'a list'
@@ -21,24 +34,39 @@ function describeType(value: unknown): string {
   return `a ${typeof value}`
 }
 
-/** Parses a settings-like file: a JSON object, or the readable start of one. */
+/** The text of the file: UTF-8 as we write it, or UTF-16 with its byte order mark as some editors save it. */
+function decode(raw: Buffer): string {
+  if (raw[0] === 0xff && raw[1] === 0xfe) return raw.subarray(2).toString('utf16le')
+  if (raw[0] === 0xfe && raw[1] === 0xff) {
+    const swapped = Buffer.from(raw.subarray(2, raw.length - (raw.length % 2)))
+    return swapped.swap16().toString('utf16le')
+  }
+  return raw.toString('utf8').replace(/^\uFEFF/, '')
+}
+
+/**
+ * Parses a settings-like file: a JSON object, or what can be read of one. Past damage, two readers
+ * each keep what they can: line by line (the store's own layout: reads past any number of damaged
+ * places) and the longest readable start (any layout); a top-level member read by the first wins.
+ */
 export function readJsonObject(raw: Buffer): JsonRead {
-  const text = raw.toString('utf8').replace(/^\uFEFF/, '')
+  const text = decode(raw)
+  if (text.trim() === '') return { ok: false, damage: { kind: 'empty', reset: [] } }
   let value: unknown
-  let truncated = false
   try {
     value = JSON.parse(text)
   } catch {
-    value = text.trim() === '' ? undefined : salvageJson(text)
-    if (value === undefined) {
-      return { ok: false, damage: { kind: text.trim() === '' ? 'truncated' : 'not-json', reset: [] } }
-    }
-    truncated = true
+    const prefix = salvageJson(text)
+    const lines = readIndentedJson(text)
+    const recovered = { ...(isRecord(prefix?.value) ? prefix.value : {}), ...lines.value }
+    if (Object.keys(recovered).length === 0) return { ok: false, damage: { kind: 'not-json', reset: [] } }
+    const cut = new Set(prefix?.partial)
+    const isPartial = (container: unknown) =>
+      typeof container === 'object' && container !== null && (lines.partial.has(container) || cut.has(container))
+    return { ok: true, value: recovered, damage: prefix?.cutShort ? 'truncated' : 'garbled', isPartial }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, damage: { kind: 'wrong-type', reset: [describeType(value)] } }
-  }
-  return { ok: true, value: value as Record<string, unknown>, truncated }
+  if (!isRecord(value)) return { ok: false, damage: { kind: 'wrong-type', reset: [describeType(value)] } }
+  return { ok: true, value, damage: null, isPartial: WHOLE }
 }
 
 /** Dotted paths of validation issues, shortened to where a user would look. */
@@ -60,10 +88,14 @@ export function describeDamage(
 ): string {
   const kept = aside ? ` The original was kept as ${aside}.` : ''
   switch (damage.kind) {
+    case 'empty':
+      return `${file} was empty; default settings are in use.${kept}`
     case 'not-json':
       return `${file} was not valid JSON and nothing in it could be read; default settings are in use.${kept}`
     case 'truncated':
-      return `${file} was cut short; ${recovered}.${kept}`
+      return `${file} was cut short; ${recovered}, and what could not be read is at its defaults.${kept}`
+    case 'garbled':
+      return `${file} was damaged and could be read only in part; ${recovered}, and what could not be read is at its defaults.${kept}`
     case 'wrong-type':
       return `${file} held ${damage.reset[0] ?? 'something else'} instead of settings; default settings are in use.${kept}`
     case 'invalid':

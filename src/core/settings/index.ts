@@ -8,6 +8,7 @@ export {
   type OpenSettingsOptions,
   type SettingsStore
 } from './store'
+export { SettingsFileError } from './file-error'
 export { SettingsLockError } from './lock'
 export { defaultSettings, SETTINGS_VERSION } from './schema'
 export type { BudgetsNotified } from './state-document'

@@ -5,8 +5,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import lockfile from 'proper-lockfile'
+import { describeFileFailure, onFile, SettingsFileError } from './file-error'
 
-export class SettingsLockError extends Error {
+/** The lock could not be taken: another process held it too long, or its directory cannot be written. */
+export class SettingsLockError extends SettingsFileError {
   override name = 'SettingsLockError'
 }
 
@@ -14,7 +16,7 @@ const RETRIES = { retries: 120, factor: 1.25, minTimeout: 5, maxTimeout: 250, ra
 
 /** Runs `fn` while holding the lock of `file` (the file itself need not exist). */
 export async function withFileLock<T>(file: string, fn: () => T | Promise<T>): Promise<T> {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
+  onFile(path.dirname(file), 'write', () => fs.mkdirSync(path.dirname(file), { recursive: true }))
   let compromised: Error | null = null
   let release: () => Promise<void>
   try {
@@ -27,8 +29,12 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>): P
       }
     })
   } catch (error) {
+    const held = (error as { code?: unknown }).code === 'ELOCKED'
     throw new SettingsLockError(
-      `Could not lock ${file} (another Agent Tray process holds it): ${(error as Error).message}`
+      held
+        ? `Could not lock ${file}: another Agent Tray process has held it for too long; nothing was changed.`
+        : describeFileFailure(`${file}.lock`, 'write', error),
+      { cause: error }
     )
   }
   try {

@@ -77,11 +77,19 @@ const MIGRATIONS: Record<number, (doc: JsonObject, now: Date) => JsonObject> = {
   1: migrateV1toV2
 }
 
-/** A file without a version number is v1 when it has v1's keys, else taken as current. */
+/**
+ * The version of a file. Without a usable version number (none, damaged, edited by hand) the keys
+ * decide: v1's keys make it v1, else it is taken as current. A "version 1" with only version 2's
+ * keys is a damaged version 2: migrating it as v1 would drop its connections and watched projects.
+ */
 export function versionOf(doc: JsonObject): number {
-  if (typeof doc.version === 'number' && Number.isInteger(doc.version)) return doc.version
-  if ('watchedProjects' in doc || 'apiBaseUrl' in doc) return 1
-  return SETTINGS_VERSION
+  const has = (key: string) => Object.hasOwn(doc, key)
+  const v1Keys = has('watchedProjects') || has('apiBaseUrl')
+  const { version } = doc
+  if (typeof version === 'number' && Number.isInteger(version) && version >= 1) {
+    return version === 1 && !v1Keys && (has('connections') || has('watched')) ? SETTINGS_VERSION : version
+  }
+  return v1Keys ? 1 : SETTINGS_VERSION
 }
 
 /** Brings `doc` up to the current version; a version newer than ours is the caller's concern. */

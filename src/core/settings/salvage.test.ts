@@ -8,26 +8,60 @@ describe('salvageJson', () => {
     '\t'
   )
 
-  it('keeps every whole value before the cut', () => {
+  it('keeps every whole value before the cut, and says it was cut short', () => {
     const cut = whole.slice(0, whole.indexOf('p2') + 1)
     // The second project was cut inside its id: only its opening brace survives.
-    expect(salvageJson(cut)).toEqual({ version: 2, watched: { c1: [{ projectId: 'p1' }, {}] } })
+    expect(salvageJson(cut)).toMatchObject({ value: { version: 2, watched: { c1: [{ projectId: 'p1' }, {}] } }, cutShort: true })
   })
 
   it('recovers the whole document when only the last bracket is missing', () => {
-    expect(salvageJson(whole.slice(0, -1))).toEqual(JSON.parse(whole))
+    expect(salvageJson(whole.slice(0, -1))).toMatchObject({ value: JSON.parse(whole), cutShort: true })
+  })
+
+  it('names the objects and lists the cut left open, which may miss members, and only those', () => {
+    const read = salvageJson(whole.slice(0, whole.indexOf('p2') + 1))!
+    const value = read.value as { watched: { c1: object[] } }
+    expect(read.partial).toEqual([value, value.watched, value.watched.c1, value.watched.c1[1]])
+    expect(read.partial).not.toContain(value.watched.c1[0])
+  })
+
+  it('never keeps a number that the cut may have shortened', () => {
+    expect(salvageJson('{"a": 1, "budgetUsd": 12')).toMatchObject({ value: { a: 1 }, cutShort: true })
+    expect(salvageJson('{"a": 1, "budgetUsd": 12 ')).toMatchObject({ value: { a: 1, budgetUsd: 12 }, cutShort: true })
+  })
+
+  it('keeps what comes before damage in the middle, and does not call it cut short', () => {
+    expect(salvageJson('{"a": 1, "b": ["x", 3}, "c": 4}')).toMatchObject({ value: { a: 1, b: ['x'] }, cutShort: false })
+    expect(salvageJson('{"a": 1, "b": tru, "c": 4}')).toMatchObject({ value: { a: 1 }, cutShort: false })
+    expect(salvageJson('{"a": "x", "b": "y\nz", "c": 4}')).toMatchObject({ value: { a: 'x' }, cutShort: false })
   })
 
   it('gives up on text that is not JSON at all', () => {
     expect(salvageJson('hello world')).toBeUndefined()
     expect(salvageJson('')).toBeUndefined()
-    expect(salvageJson('{"a": 1]')).toBeUndefined()
+    expect(salvageJson('}{')).toBeUndefined()
   })
 
-  it('reads every prefix of a document without throwing', () => {
+  it('reads every prefix of a document without throwing, never more than the document holds', () => {
     for (let end = 0; end <= whole.length; end++) {
-      const value = salvageJson(whole.slice(0, end))
-      if (end > 0) expect(typeof value === 'object' || value === undefined).toBe(true)
+      const read = salvageJson(whole.slice(0, end))
+      if (read === undefined) continue
+      expect(typeof read.value).toBe('object')
+      expect(JSON.stringify(read.value).length).toBeLessThanOrEqual(JSON.stringify(JSON.parse(whole)).length)
     }
+  })
+
+  it('reads a large file damaged near its start in a few parses (bisection), not one per comma', () => {
+    const big = JSON.stringify({ a: 1, b: 'x', list: Array.from({ length: 200_000 }, (_, i) => i) })
+    const damaged = big.replace('"x"', 'tru')
+    const parse = JSON.parse
+    let calls = 0
+    JSON.parse = ((...args: Parameters<typeof parse>) => (calls++, parse(...args))) as typeof JSON.parse
+    try {
+      expect(salvageJson(damaged)).toMatchObject({ value: { a: 1 }, cutShort: false })
+    } finally {
+      JSON.parse = parse
+    }
+    expect(calls).toBeLessThan(40)
   })
 })

@@ -171,10 +171,11 @@ type Parsed = z.infer<typeof settingsSchema>
 const _parsedIsSettings = (parsed: Parsed): Settings => parsed
 const _settingsIsParsed = (settings: Settings): Omit<Parsed, 'version'> => settings
 
-/** Keeps the elements of an array that pass `item`, drops the others; anything else becomes []. */
+/** Keeps the elements of an array that pass `item`, drops the others; anything else (or nothing) becomes []. */
 function lenientArray<T>(item: z.ZodType<T>) {
   return z
     .unknown()
+    .optional()
     .transform((value): T[] =>
       Array.isArray(value) ? value.flatMap((element) => {
         const parsed = item.safeParse(element)
@@ -187,9 +188,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** Keeps the entries of a record that pass `item`; anything else becomes {}. */
+/** Keeps the entries of a record that pass `item`; anything else (or nothing) becomes {}. */
 export function lenientRecord<T>(item: z.ZodType<T>) {
-  return z.unknown().transform((value): Record<string, T> => {
+  return z.unknown().optional().transform((value): Record<string, T> => {
     const out: Record<string, T> = {}
     if (!isRecord(value)) return out
     for (const [key, element] of Object.entries(value)) {
@@ -232,7 +233,7 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
   const d = defaultSettings()
   const n = d.notifications
   return z.object({
-    version: z.unknown().transform(() => SETTINGS_VERSION),
+    version: z.unknown().optional().transform(() => SETTINGS_VERSION),
     activeConnectionId: z.string().nullable().catch(null),
     connections: lenientArray(lenientConnection).transform((list) => {
       const seen = new Set<string>()

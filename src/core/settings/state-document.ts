@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
 import type { CompactProjectSnapshot, FullProjectSnapshot, LastSeenState, ProjectSnapshot } from '../../shared/monitor'
-import { describeDamage, issuePaths, readJsonObject, type Damage } from './damage'
+import { issuePaths, readJsonObject, type Damage } from './damage'
 import type { Interpreted } from './config-document'
 import { lenientRecord } from './schema'
 
@@ -67,7 +67,7 @@ const stateSchema = z.object({
 })
 
 const lenientStateSchema = z.object({
-  version: z.unknown().transform(() => STATE_VERSION),
+  version: z.unknown().optional().transform(() => STATE_VERSION),
   lastSeen: lenientRecord(lenientRecord(projectSnapshotSchema)),
   budgetsNotified: lenientRecord(lenientRecord(z.number()))
 })
@@ -76,26 +76,44 @@ export function freshState(): StateDocument {
   return { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {} }
 }
 
+/**
+ * A snapshot that damage may have left incomplete is dropped: a task missing from it would be
+ * announced again as new. Without a snapshot the project just sets a new baseline.
+ */
+function withoutPartialSnapshots(value: Record<string, unknown>, isPartial: (container: unknown) => boolean): Record<string, unknown> {
+  const lastSeen = value.lastSeen
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+  if (!isRecord(lastSeen)) return value
+  const kept = Object.entries(lastSeen).map(([connectionId, projects]) => [
+    connectionId,
+    isRecord(projects) ? Object.fromEntries(Object.entries(projects).filter(([, snapshot]) => !isPartial(snapshot))) : projects
+  ])
+  return { ...value, lastSeen: Object.fromEntries(kept) }
+}
+
 export function interpretState(raw: Buffer | null): Interpreted<StateDocument> {
   if (raw === null) return { doc: freshState(), rewrite: false, damage: null }
-  const read = readJsonObject(raw)
-  if (!read.ok) return { doc: freshState(), rewrite: true, damage: read.damage }
+  const json = readJsonObject(raw)
+  if (!json.ok) return { doc: freshState(), rewrite: true, damage: json.damage }
+  const read = { ...json, value: withoutPartialSnapshots(json.value, json.isPartial) }
   const version = read.value.version
   if (typeof version === 'number' && version > STATE_VERSION) {
-    return { doc: freshState(), rewrite: true, damage: { kind: 'newer-version', reset: [], version } }
+    // Each snapshot that reads as one of ours is kept: without it the project's changes while the
+    // app was closed would go unannounced. The rest of that file is its own business.
+    return { doc: lenientStateSchema.parse(read.value), rewrite: true, damage: { kind: 'newer-version', reset: [], version } }
   }
   const strict = stateSchema.safeParse(read.value)
   if (strict.success) {
     return {
       doc: strict.data,
-      rewrite: read.truncated,
-      damage: read.truncated ? { kind: 'truncated', reset: [] } : null
+      rewrite: read.damage !== null,
+      damage: read.damage ? { kind: read.damage, reset: [] } : null
     }
   }
   return {
     doc: lenientStateSchema.parse(read.value),
     rewrite: true,
-    damage: { kind: read.truncated ? 'truncated' : 'invalid', reset: issuePaths(strict.error.issues) }
+    damage: { kind: read.damage ?? 'invalid', reset: issuePaths(strict.error.issues) }
   }
 }
 
@@ -109,14 +127,19 @@ export function describeStateDamage(damage: Damage, file: string, aside: string 
   const kept = aside ? ` The original was kept as ${aside}.` : ''
   const afresh = 'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
   switch (damage.kind) {
+    case 'empty':
+      return `${file} was empty: ${afresh}.${kept}`
     case 'not-json':
       return `${file} was not valid JSON: ${afresh}.${kept}`
     case 'wrong-type':
       return `${file} held ${damage.reset[0] ?? 'something else'}: ${afresh}.${kept}`
     case 'newer-version':
-      return `${file} was written by a newer Agent Tray (file version ${damage.version}): ${afresh}.${kept}`
+      return `${file} was written by a newer Agent Tray (file version ${damage.version}): this version ${describeRecoveredState(state)}.${kept}`
     case 'truncated':
+      return `${file} was cut short: this version ${describeRecoveredState(state)}.${kept}`
+    case 'garbled':
+      return `${file} was damaged and could be read only in part: this version ${describeRecoveredState(state)}.${kept}`
     case 'invalid':
-      return describeDamage(damage, file, aside, describeRecoveredState(state))
+      return `Some entries of ${file} were invalid (${damage.reset.join(', ')}): this version ${describeRecoveredState(state)}.${kept}`
   }
 }

@@ -222,9 +222,9 @@ describe('damaged settings files', () => {
     expect(settings.theme).toBe('system')
   })
 
-  it('an empty file counts as truncated', async () => {
+  it('an empty file: kept aside, defaults in use, and the notice says it was empty', async () => {
     const { store, notice } = await openDamaged('')
-    expect(notice).toMatch(/cut short/)
+    expect(notice).toMatch(/config\.json was empty; default settings are in use/)
     expect(store.read()).toEqual(defaultSettings())
   })
 
@@ -385,7 +385,7 @@ describe('state.json', () => {
   })
 
   it('a state file with nothing readable names the monitor state, not the settings', async () => {
-    for (const content of ['null', 'not json {', JSON.stringify({ version: 99, lastSeen: {} })]) {
+    for (const content of ['null', 'not json {', '']) {
       fs.writeFileSync(path.join(dir, 'state.json'), content)
       const store = await openSettings({ dir, now })
       const notices = store.takeNotices()

@@ -1,6 +1,8 @@
 // The settings store shared by the app (electron-store) and the command (conf): the same file in
 // the same directory, every change a locked read-modify-write that re-reads the file inside the
-// lock, every write atomic (conf writes through `atomically`), every damaged file repaired.
+// lock, every write atomic (conf writes through `atomically`), every damaged file kept aside and
+// repaired. A file that cannot be used at all (a directory in its place, no permission) is a
+// SettingsFileError with a one-line message; once open, reading never throws (see DocumentFile).
 import fs from 'node:fs'
 import path from 'node:path'
 import Conf from 'conf'
@@ -15,6 +17,8 @@ import {
   type Interpreted
 } from './config-document'
 import { describeDamage, type Damage } from './damage'
+import { checkSettingsFile, onFile, readSettingsFile, SettingsFileError } from './file-error'
+import { writeIndentedJson } from './indented-json'
 import { withFileLock } from './lock'
 import { CONFIG_FILE, settingsDir, STATE_FILE } from './paths'
 import { settingsSchemaAt } from './schema'
@@ -58,15 +62,19 @@ export class SettingsValidationError extends Error {
 export interface OpenSettingsOptions {
   /** Defaults to settingsDir(). Ignored for config.json when `conf` is given (conf knows its path). */
   dir?: string
-  /** e.g. `new ElectronStore(settingsConfOptions(dir))` in the app; a Conf is made when absent. */
-  conf?: ConfLike
-  stateConf?: ConfLike
+  /**
+   * e.g. `() => new ElectronStore(settingsConfOptions(dir))` in the app; a Conf is made when absent.
+   * A function is better than a made store: the file is checked before the store's constructor
+   * reads it, and what it throws becomes a SettingsFileError.
+   */
+  conf?: ConfLike | (() => ConfLike)
+  stateConf?: ConfLike | (() => ConfLike)
   now?: () => Date
 }
 
 /**
- * Options for Conf/ElectronStore that make them share our file and never throw on a damaged one
- * (Conf's own constructor parses the file; we do our own checks and repair right after).
+ * Options for Conf/ElectronStore that make them share our file, in our layout, and never parse it:
+ * the store reads the file itself, damaged or not (Conf would throw, or silently drop it).
  */
 export function settingsConfOptions(dir: string = settingsDir()) {
   return {
@@ -75,28 +83,15 @@ export function settingsConfOptions(dir: string = settingsDir()) {
     accessPropertiesByDotNotation: false,
     watch: false,
     clearInvalidConfig: false,
-    deserialize: tolerantParse
+    serialize: writeIndentedJson,
+    deserialize: () => ({})
   }
 }
 
-function tolerantParse(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text)
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {}
-  } catch {
-    return {}
-  }
-}
-
-function readRaw(file: string): Buffer | null {
-  try {
-    return fs.readFileSync(file)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
+function makeConf(given: ConfLike | (() => ConfLike) | undefined, file: string, make: () => ConfLike): ConfLike {
+  if (given !== undefined && typeof given !== 'function') return given
+  checkSettingsFile(file)
+  return onFile(file, 'read', given ?? make)
 }
 
 function stamp(date: Date): string {
@@ -105,6 +100,11 @@ function stamp(date: Date): string {
 
 /** One JSON file handled the same way: read, interpret, repair under the lock, write atomically. */
 class DocumentFile<T> {
+  /** The document as last read, for when the file cannot be read any more (see read). */
+  private last: T | null = null
+  /** The read failure already told since the last good read, so it is told once. */
+  private toldFailure: string | null = null
+
   constructor(
     private readonly conf: ConfLike,
     private readonly interpret: (raw: Buffer | null) => Interpreted<T>,
@@ -119,31 +119,51 @@ class DocumentFile<T> {
     return this.conf.path
   }
 
+  /**
+   * The document on disk now (a damaged one read as far as it goes). When the file cannot be read
+   * at all (it became a directory, or unreadable, while a process runs) this is the document as
+   * last read, and the user is told once: reading settings must not crash a running app.
+   */
   read(): T {
-    return this.interpret(readRaw(this.path)).doc
+    try {
+      const doc = this.interpret(readSettingsFile(this.path)).doc
+      this.last = doc
+      this.toldFailure = null
+      return doc
+    } catch (error) {
+      if (!(error instanceof SettingsFileError) || this.last === null) throw error
+      if (this.toldFailure !== error.message) {
+        this.toldFailure = error.message
+        this.notices.push(`${error.message.replace(/; nothing was changed\.$/, '.')} Until it can be read again, what was last read from it is in use.`)
+      }
+      return structuredClone(this.last)
+    }
   }
 
   /** Under the lock: re-read, repair if needed, apply `mutate` (if any), write when anything changed. */
   async update(mutate?: (doc: T) => void | boolean): Promise<T> {
     return withFileLock(this.path, () => {
-      const raw = readRaw(this.path)
+      const raw = readSettingsFile(this.path)
       const found = this.interpret(raw)
-      if (found.damage && raw) this.keepAside(raw, found.damage, found.doc)
+      // The damaged bytes are safe aside before anything is written over them.
+      const aside = found.damage && raw ? this.keepAside(raw, found.damage) : null
       const doc = found.doc
       const changed = mutate ? mutate(doc) !== false : false
-      if (changed || found.rewrite) this.conf.store = this.serialize(doc)
+      if (changed || found.rewrite) onFile(this.path, 'write', () => (this.conf.store = this.serialize(doc)))
+      if (aside && found.damage) this.notices.push(this.describe(found.damage, this.path, aside, doc))
+      this.last = doc
       return doc
     })
   }
 
-  private keepAside(raw: Buffer, damage: Damage, doc: T): void {
+  private keepAside(raw: Buffer, damage: Damage): string {
     const dir = path.dirname(this.path)
     const base = path.basename(this.path)
     const label = damage.kind === 'newer-version' ? 'newer' : 'corrupt'
     let aside = path.join(dir, `${base}.${label}-${stamp(this.now())}`)
     for (let n = 2; fs.existsSync(aside); n++) aside = path.join(dir, `${base}.${label}-${stamp(this.now())}-${n}`)
-    fs.writeFileSync(aside, raw, { mode: 0o600, flag: 'wx' })
-    this.notices.push(this.describe(damage, this.path, aside, doc))
+    onFile(aside, 'keep a copy of', () => fs.writeFileSync(aside, raw, { mode: 0o600, flag: 'wx' }))
+    return aside
   }
 }
 
@@ -155,8 +175,8 @@ function clone<T>(value: T): T {
 export async function openSettings(options: OpenSettingsOptions = {}): Promise<SettingsStore> {
   const now = options.now ?? (() => new Date())
   const dir = options.dir ?? settingsDir()
-  const conf = options.conf ?? new Conf(settingsConfOptions(dir))
-  const stateConf = options.stateConf ?? new Conf({ ...settingsConfOptions(dir), configName: 'state' })
+  const conf = makeConf(options.conf, path.join(dir, CONFIG_FILE), () => new Conf(settingsConfOptions(dir)))
+  const stateConf = makeConf(options.stateConf, path.join(dir, STATE_FILE), () => new Conf({ ...settingsConfOptions(dir), configName: 'state' }))
   if (path.basename(conf.path) !== CONFIG_FILE || path.basename(stateConf.path) !== STATE_FILE) {
     throw new Error(`The settings store expects ${CONFIG_FILE} and ${STATE_FILE}, got ${conf.path} and ${stateConf.path}`)
   }

@@ -1,0 +1,112 @@
+// The settings files on disk as bytes, and what to tell the user when one cannot be used at all: a
+// directory or a FIFO in its place, a file this user may not read, a directory that cannot be
+// written. Damaged *contents* are never an error (see damage.ts); these are, because nothing can be
+// kept aside or repaired, and writing over them could lose what the user has.
+import fs from 'node:fs'
+
+export class SettingsFileError extends Error {
+  override name = 'SettingsFileError'
+}
+
+const NOTHING_CHANGED = 'nothing was changed'
+
+function code(error: unknown): string | undefined {
+  const value = (error as { code?: unknown } | null)?.code
+  return typeof value === 'string' ? value : undefined
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.split('\n')[0]!.trim()
+}
+
+/** One line for a failed file operation: what `doing` to `file` met, and what the user can do. */
+export function describeFileFailure(file: string, doing: 'read' | 'write' | 'keep a copy of', error: unknown): string {
+  switch (code(error)) {
+    case 'EISDIR':
+      return `${file} is a directory, not a settings file: move it away (Agent Tray then starts a new one); ${NOTHING_CHANGED}.`
+    case 'EACCES':
+    case 'EPERM':
+      return `Cannot ${doing} ${file}: permission denied. Give your user read and write access to it and its directory (a file made with sudo belongs to root); ${NOTHING_CHANGED}.`
+    case 'ELOOP':
+      return `${file} is a symbolic link that points to itself: remove it; ${NOTHING_CHANGED}.`
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return `Cannot ${doing} ${file}: a directory on its path is a file; ${NOTHING_CHANGED}.`
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return `Cannot ${doing} ${file}: the disk is full; ${NOTHING_CHANGED}.`
+    case 'EROFS':
+      return `Cannot ${doing} ${file}: the file system is read-only; ${NOTHING_CHANGED}.`
+    default:
+      return `Cannot ${doing} ${file}: ${firstLine(error)}; ${NOTHING_CHANGED}.`
+  }
+}
+
+/** Runs one file operation, turning any failure into a SettingsFileError with its one-line message. */
+export function onFile<T>(file: string, doing: 'read' | 'write' | 'keep a copy of', run: () => T): T {
+  try {
+    return run()
+  } catch (error) {
+    if (error instanceof SettingsFileError) throw error
+    throw new SettingsFileError(describeFileFailure(file, doing, error), { cause: error })
+  }
+}
+
+/**
+ * The bytes of a settings file, or null when there is none. Anything but a regular file is refused
+ * before it is opened: reading a FIFO would wait forever, a device would never end.
+ */
+export function readSettingsFile(file: string): Buffer | null {
+  return onFile(file, 'read', () => {
+    let stat: fs.Stats
+    try {
+      stat = fs.statSync(file)
+    } catch (error) {
+      if (code(error) === 'ENOENT') return null
+      throw error
+    }
+    refuseIfNotFile(file, stat)
+    try {
+      return fs.readFileSync(file)
+    } catch (error) {
+      // Removed between the two calls: as good as never there.
+      if (code(error) === 'ENOENT') return null
+      throw error
+    }
+  })
+}
+
+/**
+ * Throws the SettingsFileError that reading `file` would meet, without reading it (Conf's own
+ * constructor reads it next, and must not meet a directory, or wait on a FIFO).
+ */
+export function checkSettingsFile(file: string): void {
+  onFile(file, 'read', () => {
+    let stat: fs.Stats
+    try {
+      stat = fs.statSync(file)
+    } catch (error) {
+      if (code(error) === 'ENOENT') return
+      throw error
+    }
+    refuseIfNotFile(file, stat)
+    fs.closeSync(fs.openSync(file, 'r'))
+  })
+}
+
+function refuseIfNotFile(file: string, stat: fs.Stats): void {
+  if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+  if (!stat.isFile()) {
+    throw new SettingsFileError(
+      `${file} is not a regular file (${kindOf(stat)}): move it away (Agent Tray then starts a new one); ${NOTHING_CHANGED}.`
+    )
+  }
+}
+
+function kindOf(stat: fs.Stats): string {
+  if (stat.isFIFO()) return 'a named pipe'
+  if (stat.isSocket()) return 'a socket'
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device'
+  return 'not a file'
+}

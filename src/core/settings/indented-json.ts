@@ -1,0 +1,204 @@
+// Reads what is whole of a damaged JSON file written one member or element per line, as the
+// settings store writes it (writeIndentedJson: a tab per level). Each line is read on its own and
+// placed by its indentation rather than by the brackets before it, so a damaged line loses only
+// itself and what it held, wherever it is and whatever bracket or quote the damage broke.
+//
+// A line's indentation is trusted only when it fits a neighbour: in this layout a line is one level
+// deeper than an opener before it, at the level of a value or closer before it, and one level up for
+// a closer. A line whose indentation was damaged fits neither neighbour and is left out, so it cannot
+// end, replace or join a container it does not belong to. Beyond that:
+// - a container's lines go into it only while it is open: a closer at its depth ends it, and the
+//   next opener at that depth replaces it (so a lost closer costs nothing);
+// - a list item under an object, or a member under a list, is refused;
+// - what an unreadable opener held (its parent lost, its own line damaged, or damage joining it to
+//   the line before) is read and dropped, never added to the container before it;
+// - the first value of a key wins, so a line that strayed later cannot replace a whole one.
+
+type Container = { kind: 'object'; value: Record<string, unknown> } | { kind: 'array'; value: unknown[] }
+/**
+ * What a depth holds now: an open container; one whose place is unknown ('lost': its lines are
+ * read and dropped); one that a closer ended; or nothing yet.
+ */
+type Slot = Container | 'lost' | 'closed' | undefined
+
+interface Line {
+  depth: number
+  kind: 'opener' | 'closer' | 'values' | 'unreadable'
+  /** opener: its key (undefined for a list item) and bracket. */
+  key?: string | undefined
+  bracket?: string
+  /** values: the line without its trailing comma, read as members of an object or items of a list as its place needs. */
+  body?: string
+}
+
+export interface IndentedRead {
+  /** The root object with every member that could be placed (the root is always an object here). */
+  value: Record<string, unknown>
+  /** Lines that could not be read or placed. */
+  damagedLines: number
+  /** The objects and lists of `value` that may miss something: a damaged line fell inside, or their end is missing. */
+  partial: WeakSet<object>
+}
+
+// `"key": {`, `"key": [`, `{` or `[`: a container whose members follow on the next lines.
+// eslint-disable-next-line no-control-regex
+const OPENER = /^(?:("(?:[^"\\\u0000-\u001f]|\\.)*")\s*:\s*)?([{[])$/
+const CLOSER = /^[}\]],?$/
+
+/**
+ * The layout the settings files are written in (through Conf, see settingsConfOptions): one member
+ * or element per line, a tab per level, the layout readIndentedJson reads past damage.
+ */
+export function writeIndentedJson(value: unknown): string {
+  return JSON.stringify(value, undefined, '\t')
+}
+
+function isContainer(slot: Slot): slot is Container {
+  return typeof slot === 'object'
+}
+
+function parse<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return undefined
+  }
+}
+
+/** Adds `value` under `key` (objects) or at the end (arrays); false when the key is taken. */
+function attach(parent: Container, key: string | undefined, value: unknown): boolean {
+  if (parent.kind === 'array') {
+    parent.value.push(value)
+    return true
+  }
+  if (key === undefined || Object.hasOwn(parent.value, key)) return false
+  // defineProperty: a "__proto__" key is data here, as in JSON.parse, never the prototype.
+  Object.defineProperty(parent.value, key, { value, enumerable: true, writable: true, configurable: true })
+  return true
+}
+
+/**
+ * The indentation step (one tab as the store writes; two or four spaces by hand): the change of
+ * indentation most often seen from one line to the next, which one damaged line cannot outvote.
+ */
+function indentUnit(widths: number[]): number {
+  const counts = new Map<number, number>()
+  for (let i = 1; i < widths.length; i++) {
+    const step = Math.abs(widths[i]! - widths[i - 1]!)
+    if (step > 0) counts.set(step, (counts.get(step) ?? 0) + 1)
+  }
+  let unit = 1
+  let seen = 0
+  for (const [step, count] of counts) if (count > seen || (count === seen && step < unit)) [unit, seen] = [step, count]
+  return unit
+}
+
+function readLine(content: string, depth: number): Line {
+  if (CLOSER.test(content)) return { depth, kind: 'closer', bracket: content[0]! }
+  const opener = OPENER.exec(content)
+  if (opener) {
+    const key = opener[1] === undefined ? undefined : parse<string>(opener[1])
+    if (opener[1] === undefined || key !== undefined) return { depth, kind: 'opener', key, bracket: opener[2]! }
+  }
+  // A whole value per line (possibly several, where damage joined two lines).
+  const body = content.endsWith(',') ? content.slice(0, -1) : content
+  if (parse(`{${body}}`) === undefined && parse(`[${body}]`) === undefined) return { depth, kind: 'unreadable' }
+  return { depth, kind: 'values', body }
+}
+
+/** Whether `b` may come right after `a` in a file written by writeIndentedJson. */
+function follows(a: Line, b: Line): boolean {
+  if (a.kind === 'opener' || a.kind === 'unreadable') return b.kind !== 'closer' && b.depth === a.depth + 1
+  return b.kind === 'closer' ? b.depth === a.depth - 1 : b.depth === a.depth
+}
+
+export function readIndentedJson(text: string): IndentedRead {
+  const raw = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
+  const nonBlank = raw.filter((line) => line.trim() !== '')
+  const widths = nonBlank.map((line) => line.length - line.trimStart().length)
+  const unit = indentUnit(widths)
+  const lines: Line[] = nonBlank.map((line, i) => {
+    const depth = widths[i]! % unit === 0 ? widths[i]! / unit : -1
+    // Cut short in a number, the last line may hold a different number: it is not trusted.
+    const cutInNumber = i === nonBlank.length - 1 && raw.at(-1) === line && /\d$/.test(line)
+    return depth === -1 || cutInNumber ? { depth, kind: 'unreadable' } : readLine(line.trim(), depth)
+  })
+  const readable = (i: number) => lines[i]!.kind !== 'unreadable' && lines[i]!.depth !== -1
+  const previous: number[] = []
+  for (let i = 0, last = -1; i < lines.length; i++) {
+    previous[i] = last
+    if (readable(i)) last = i
+  }
+  const next: number[] = []
+  for (let i = lines.length - 1, last = -1; i >= 0; i--) {
+    next[i] = last
+    if (readable(i)) last = i
+  }
+  /** The line's indentation fits the nearest readable line before or after it. */
+  const fits = (i: number) =>
+    (previous[i] !== -1 && follows(lines[previous[i]!]!, lines[i]!)) || (next[i] !== -1 && follows(lines[i]!, lines[next[i]!]!))
+
+  const root: Container = { kind: 'object', value: {} }
+  const open: Slot[] = [root]
+  const partial = new WeakSet<object>()
+  let damagedLines = 0
+
+  /** Every container open from `depth` on is partial (it ends without its closer, or a damaged line fell in it). */
+  const markOpen = (depth: number) => {
+    for (const slot of open.slice(depth)) if (isContainer(slot)) partial.add(slot.value)
+  }
+  const openAt = (depth: number, slot: Slot) => {
+    markOpen(slot === 'closed' ? depth + 1 : depth)
+    open[depth] = slot
+    open.length = depth + 1
+  }
+
+  function place(line: Line): boolean {
+    const { depth } = line
+    const parent = open[depth - 1]
+    switch (line.kind) {
+      case 'closer': {
+        const slot = open[depth]
+        if (slot !== 'lost' && !(isContainer(slot) && (line.bracket === '}') === (slot.kind === 'object'))) return false
+        openAt(depth, 'closed')
+        return true
+      }
+      case 'opener': {
+        if (isContainer(parent) && (line.key !== undefined) !== (parent.kind === 'object')) return false
+        const child: Container = line.bracket === '{' ? { kind: 'object', value: {} } : { kind: 'array', value: [] }
+        // With no place to go (its parent lost, or its key taken) it is lost, and so is all it holds.
+        openAt(depth, isContainer(parent) && attach(parent, line.key, child.value) ? child : 'lost')
+        return true
+      }
+      case 'values': {
+        if (parent === 'lost') return true
+        if (!isContainer(parent)) return false
+        if (parent.kind === 'array') {
+          const items = parse<unknown[]>(`[${line.body}]`)
+          for (const item of items ?? []) attach(parent, undefined, item)
+          return items !== undefined
+        }
+        const members = parse<Record<string, unknown>>(`{${line.body}}`)
+        for (const [key, value] of Object.entries(members ?? {})) attach(parent, key, value)
+        return members !== undefined
+      }
+      case 'unreadable':
+        return false
+    }
+  }
+
+  lines.forEach((line, i) => {
+    // Every settings file is one object: its braces are taken as read, so damage to them costs nothing.
+    if (line.depth === 0) return
+    if (line.depth > 0 && fits(i)) {
+      if (place(line)) return
+    }
+    damagedLines++
+    markOpen(0)
+    // An unreadable line that ends in a bracket and fits as an opener was one (or, where damage
+    // joined two lines, ended one container and opened the next): what follows it is lost with it.
+    if (line.kind === 'unreadable' && line.depth > 0 && /[{[]$/.test(nonBlank[i]!) && fits(i)) openAt(line.depth, 'lost')
+  })
+  markOpen(0)
+  return { value: root.value, damagedLines, partial }
+}
