@@ -27,6 +27,8 @@ export const EXIT = {
   refused: 10,
   /** A bug in agent-tray itself. */
   internal: 11,
+  /** config.json or state.json cannot be used: a directory or an unreadable file in its place, a directory that cannot be written, a lock held too long. */
+  settingsFiles: 12,
   /** Interrupted (Ctrl-C), by shell convention 128 + SIGINT. */
   interrupted: 130
 } as const
@@ -72,4 +74,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   9    service busy or failing (rate limited, 5xx)
   10   request refused by the service (other 4xx), or a feature it does not offer
   11   internal error
+  12   settings files unusable (config.json or state.json is a directory or cannot be read or written)
   130  interrupted`

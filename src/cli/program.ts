@@ -3,6 +3,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { isServiceError } from '../core/client'
 import { SettingsEditError } from '../core/settings/edit'
+import { SettingsFileError } from '../core/settings/file-error'
+import { SettingsValidationError } from '../core/settings/store'
 import { projectCreate, projectGet, projectUpdate } from './commands/project'
 import { loginCommand, logoutCommand } from './commands/login'
 import { publishCommand } from './commands/publish'
@@ -13,7 +15,7 @@ import { taskCreateCommand, type TaskCreateFlags } from './commands/task-create'
 import { watchCommand } from './commands/watch'
 import { watchListAdd, watchListList, watchListRemove } from './commands/watch-list'
 import { API_KEY_ENV, BASE_URL_ENV, keychainUnavailable, type Context, type GlobalOptions } from './context'
-import type { CliDeps } from './deps'
+import type { CliDeps, SettingsPort } from './deps'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
 import { EXIT, EXIT_CODES_HELP, exitCodeForServiceError, type ExitCode } from './exit-codes'
 import { DEFAULT_SERVICE_URL } from '../shared/base-url'
@@ -53,14 +55,28 @@ function checkProjectFlag<F extends { project?: string }>(flags: F): F {
 }
 
 export async function runCli(argv: readonly string[], rawIo: CliIo, deps: CliDeps): Promise<number> {
-  // Settings are opened on first use and once: commands that need none never touch the file.
-  let settings: ReturnType<CliDeps['settings']> | undefined
-  const ctx: Context = { io: rawIo, deps: { ...deps, settings: () => (settings ??= deps.settings()) }, opts: {}, secrets: [], skipped: [] }
   // Every line written goes through the guard (secrets, terminal controls), whatever the error path.
+  const secrets: string[] = []
   const envKey = rawIo.env[API_KEY_ENV]
-  if (envKey && envKey.trim() !== '') ctx.secrets.push(envKey.trim())
-  const io = guardedIo(rawIo, () => ctx.secrets)
-  ctx.io = io
+  if (envKey && envKey.trim() !== '') secrets.push(envKey.trim())
+  const io = guardedIo(rawIo, () => secrets)
+  // Settings are opened on first use and once: commands that need none never touch the file. What
+  // the store has to say (a damaged file kept aside and repaired) is said at once, and again at the
+  // end for anything new, whether the command succeeds or fails: it is said only this once.
+  let settings: Promise<SettingsPort> | undefined
+  const tell = (store: SettingsPort): void => {
+    for (const notice of store.takeNotices()) io.stderr.write(`agent-tray: ${notice}\n`)
+  }
+  const tellRest = async (): Promise<void> => {
+    const store = await settings?.catch(() => null)
+    if (store) tell(store)
+  }
+  const openSettings = () =>
+    (settings ??= deps.settings().then((store) => {
+      tell(store)
+      return store
+    }))
+  const ctx: Context = { io, deps: { ...deps, settings: openSettings }, opts: {}, secrets, skipped: [] }
 
   if (argv.some((a) => API_KEY_FLAG.test(a))) {
     io.stderr.write(`agent-tray: --api-key is not accepted. ${API_KEY_FLAG_MESSAGE}\n`)
@@ -71,11 +87,12 @@ export async function runCli(argv: readonly string[], rawIo: CliIo, deps: CliDep
   const program = buildProgram(ctx, (c) => (code = c))
   try {
     await program.parseAsync([...argv], { from: 'user' })
-    for (const notice of settings ? (await settings).takeNotices() : []) io.stderr.write(`agent-tray: ${notice}\n`)
+    await tellRest()
     // What was printed is short of what the service sent (each skipped record was warned about):
     // a script must be able to tell that from a complete answer.
     return code === EXIT.ok && ctx.skipped.length > 0 ? EXIT.invalidResponse : code
   } catch (e) {
+    await tellRest()
     return report(ctx, e)
   }
 }
@@ -98,9 +115,13 @@ function report(ctx: Context, e: unknown): number {
     say(e.message)
     return exitCodeForServiceError(e.kind)
   }
-  if (e instanceof SettingsEditError) {
+  if (e instanceof SettingsEditError || e instanceof SettingsValidationError) {
     say(e.message)
     return EXIT.usage
+  }
+  if (e instanceof SettingsFileError) {
+    say(e.message)
+    return EXIT.settingsFiles
   }
   if (ctx.deps.isKeychainUnavailable(e)) {
     say(keychainUnavailable(e).message)

@@ -11,9 +11,13 @@ export interface Spawned {
   kill(signal: NodeJS.Signals): void
 }
 
-/** Starts the command with only the given environment (plus PATH), never the test's own AGENT_TRAY_*. */
-export function spawnCli(args: string[], env: Record<string, string | undefined>, stdin?: string): Spawned {
+/**
+ * Starts the command with only the given environment (plus PATH), never the test's own AGENT_TRAY_*;
+ * `as` runs it as another user (see core/settings/test-as-other-user.ts).
+ */
+export function spawnCli(args: string[], env: Record<string, string | undefined>, stdin?: string, as: { uid?: number; gid?: number } = {}): Spawned {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    ...as,
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...definedOnly(env) },
     stdio: ['pipe', 'pipe', 'pipe']
