@@ -127,6 +127,13 @@ describe('config.json', () => {
     }
   })
 
+  it('polling fields each valid but idle shorter than active: idle is raised to active, and the repaired file is valid', async () => {
+    const text = config().replace('"activeIntervalMs": 3000', '"activeIntervalMs": 120000')
+    const { store } = await openDamaged('config.json', text)
+    expect(store.read().polling).toMatchObject({ activeIntervalMs: 120_000, idleIntervalMs: 120_000 })
+    expect(settingsSchema.safeParse(JSON.parse(fs.readFileSync(file('config.json'), 'utf8'))).success).toBe(true)
+  })
+
   it('saved as UTF-16 by an editor: read whole, then written back as UTF-8', async () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(config(), 'utf16le')])
     fs.writeFileSync(file('config.json'), utf16)

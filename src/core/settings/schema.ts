@@ -267,6 +267,9 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
         idleIntervalMs: idleInterval.catch(d.polling.idleIntervalMs),
         maxConcurrency: concurrency.catch(d.polling.maxConcurrency)
       })
+      // Each valid alone, idle shorter than active breaks the rule: idle is raised to active, as
+      // otherwise the repaired file would be invalid again (and kept aside again on every start).
+      .transform((p) => ({ ...p, idleIntervalMs: Math.max(p.idleIntervalMs, p.activeIntervalMs) }))
       .catch(() => ({ ...d.polling })),
     launchAtLogin: z.boolean().catch(false),
     theme: themeSchema.catch('system'),
