@@ -24,6 +24,9 @@ export type JsonRead =
 
 const WHOLE = () => false
 
+/** Above this size a damaged file is read line by line only (see readJsonObject). */
+const PREFIX_READ_MAX = 1024 * 1024
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -56,14 +59,17 @@ export function readJsonObject(raw: Buffer): JsonRead {
   try {
     value = JSON.parse(text)
   } catch {
-    const prefix = salvageJson(text)
     const lines = readIndentedJson(text)
+    // The start reader parses long prefixes a few times over: for a large file (the monitor's state,
+    // always in the store's layout) it runs only when the line reader found nothing.
+    const prefix = text.length <= PREFIX_READ_MAX || Object.keys(lines.value).length === 0 ? salvageJson(text) : undefined
     const recovered = { ...(isRecord(prefix?.value) ? prefix.value : {}), ...lines.value }
     if (Object.keys(recovered).length === 0) return { ok: false, damage: { kind: 'not-json', reset: [] } }
     const cut = new Set(prefix?.partial)
     const isPartial = (container: unknown) =>
       typeof container === 'object' && container !== null && (lines.partial.has(container) || cut.has(container))
-    return { ok: true, value: recovered, damage: prefix?.cutShort ? 'truncated' : 'garbled', isPartial }
+    const cutShort = prefix ? prefix.cutShort : lines.cutShort
+    return { ok: true, value: recovered, damage: cutShort ? 'truncated' : 'garbled', isPartial }
   }
   if (!isRecord(value)) return { ok: false, damage: { kind: 'wrong-type', reset: [describeType(value)] } }
   return { ok: true, value, damage: null, isPartial: WHOLE }

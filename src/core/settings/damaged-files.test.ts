@@ -183,6 +183,22 @@ describe('state.json', () => {
     expect(cut.store.readLastSeen()).toEqual({ 'conn-work': fixture.lastSeen['conn-work'] })
   })
 
+  it('a large file (over 1 MiB, read line by line only) damaged in the middle keeps every other snapshot', async () => {
+    const store = await openSettings({ dir, now })
+    const many = Object.fromEntries(
+      Array.from({ length: 1200 }, (_, p) => [`proj-${p}`, { ...fixture.lastSeen['conn-work']!['proj-conn-work-0']!, polledAt: `2025-03-04T05:06:${String(p % 60).padStart(2, '0')}.000Z` }])
+    )
+    await store.writeLastSeen('conn-big', many)
+    const text = fs.readFileSync(file('state.json'), 'utf8')
+    expect(text.length).toBeGreaterThan(1024 * 1024)
+    const at = text.indexOf('"proj-200"')
+    const { store: reopened } = await openDamaged('state.json', `${text.slice(0, at)}"proj-200\u0000]]${text.slice(at + 10)}`)
+    const kept = reopened.readLastSeen()['conn-big'] ?? {}
+    expect(Object.keys(kept)).toHaveLength(1199)
+    expect(kept).not.toHaveProperty('proj-200')
+    expect(kept['proj-1199']).toEqual(many['proj-1199'])
+  })
+
   it('empty, garbage, or a JSON value of the wrong kind: starts afresh, told so once', async () => {
     for (const bytes of ['', Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00]), '[]', '"x"', '7', 'null']) {
       fs.rmSync(dir, { recursive: true })

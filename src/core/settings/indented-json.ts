@@ -27,8 +27,9 @@ interface Line {
   /** opener: its key (undefined for a list item) and bracket. */
   key?: string | undefined
   bracket?: string
-  /** values: the line without its trailing comma, read as members of an object or items of a list as its place needs. */
+  /** values: the line without its trailing comma, and how it first read (members of an object, or items of a list). */
   body?: string
+  read?: { as: 'object'; value: Record<string, unknown> } | { as: 'array'; value: unknown[] }
 }
 
 export interface IndentedRead {
@@ -38,12 +39,16 @@ export interface IndentedRead {
   damagedLines: number
   /** The objects and lists of `value` that may miss something: a damaged line fell inside, or their end is missing. */
   partial: WeakSet<object>
+  /** The text ends before the root's closing brace, with nothing damaged before its last line. */
+  cutShort: boolean
 }
 
 // `"key": {`, `"key": [`, `{` or `[`: a container whose members follow on the next lines.
 // eslint-disable-next-line no-control-regex
 const OPENER = /^(?:("(?:[^"\\\u0000-\u001f]|\\.)*")\s*:\s*)?([{[])$/
 const CLOSER = /^[}\]],?$/
+// eslint-disable-next-line no-control-regex
+const KEY_START = /^"(?:[^"\\\u0000-\u001f]|\\.)*"\s*:/
 
 /**
  * The layout the settings files are written in (through Conf, see settingsConfOptions): one member
@@ -100,10 +105,15 @@ function readLine(content: string, depth: number): Line {
     const key = opener[1] === undefined ? undefined : parse<string>(opener[1])
     if (opener[1] === undefined || key !== undefined) return { depth, kind: 'opener', key, bracket: opener[2]! }
   }
-  // A whole value per line (possibly several, where damage joined two lines).
+  // A whole value per line (possibly several, where damage joined two lines). A line that starts
+  // with a key is tried as members first: parsing the wrong way round throws, which is slow.
   const body = content.endsWith(',') ? content.slice(0, -1) : content
-  if (parse(`{${body}}`) === undefined && parse(`[${body}]`) === undefined) return { depth, kind: 'unreadable' }
-  return { depth, kind: 'values', body }
+  const keyFirst = KEY_START.test(body)
+  for (const as of keyFirst ? (['object', 'array'] as const) : (['array', 'object'] as const)) {
+    const value = as === 'object' ? parse<Record<string, unknown>>(`{${body}}`) : parse<unknown[]>(`[${body}]`)
+    if (value !== undefined) return { depth, kind: 'values', body, read: { as, value } as Line['read'] }
+  }
+  return { depth, kind: 'unreadable' }
 }
 
 /** Whether `b` may come right after `a` in a file written by writeIndentedJson. */
@@ -174,11 +184,11 @@ export function readIndentedJson(text: string): IndentedRead {
         if (parent === 'lost') return true
         if (!isContainer(parent)) return false
         if (parent.kind === 'array') {
-          const items = parse<unknown[]>(`[${line.body}]`)
+          const items = line.read?.as === 'array' ? line.read.value : parse<unknown[]>(`[${line.body}]`)
           for (const item of items ?? []) attach(parent, undefined, item)
           return items !== undefined
         }
-        const members = parse<Record<string, unknown>>(`{${line.body}}`)
+        const members = line.read?.as === 'object' ? line.read.value : parse<Record<string, unknown>>(`{${line.body}}`)
         for (const [key, value] of Object.entries(members ?? {})) attach(parent, key, value)
         return members !== undefined
       }
@@ -187,6 +197,7 @@ export function readIndentedJson(text: string): IndentedRead {
     }
   }
 
+  let damagedBeforeLast = 0
   lines.forEach((line, i) => {
     // Every settings file is one object: its braces are taken as read, so damage to them costs nothing.
     if (line.depth === 0) return
@@ -194,11 +205,13 @@ export function readIndentedJson(text: string): IndentedRead {
       if (place(line)) return
     }
     damagedLines++
+    if (i < lines.length - 1) damagedBeforeLast++
     markOpen(0)
     // An unreadable line that ends in a bracket and fits as an opener was one (or, where damage
     // joined two lines, ended one container and opened the next): what follows it is lost with it.
     if (line.kind === 'unreadable' && line.depth > 0 && /[{[]$/.test(nonBlank[i]!) && fits(i)) openAt(line.depth, 'lost')
   })
   markOpen(0)
-  return { value: root.value, damagedLines, partial }
+  const endsWhole = nonBlank.at(-1)?.trim() === '}' && lines.at(-1)?.depth === 0
+  return { value: root.value, damagedLines, partial, cutShort: !endsWhole && damagedBeforeLast === 0 }
 }
