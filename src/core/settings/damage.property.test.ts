@@ -168,14 +168,16 @@ describe('state.json cut and changed byte by byte', () => {
           }
         }
         // Never a snapshot that damage may have left incomplete (a task missing from it would be announced
-        // again): one kept is the original, or has a byte of its own changed into another valid value.
+        // again): one kept is the original, or had bytes of its own changed into other valid values,
+        // which no reader can tell (a key changed into its neighbour's costs that one value).
         for (const [connectionId, snapshots] of Object.entries(lastSeen)) {
           for (const [projectId, snapshot] of Object.entries(snapshots)) {
             const original = fixture.lastSeen[connectionId]?.[projectId]
             // A key changed into another valid key names no watched project: nothing reads it.
             if (original === undefined || JSON.stringify(snapshot) === JSON.stringify(original)) continue
-            expect(whole(['lastSeen', connectionId, projectId])).toBe(false)
-            expect(leaves(snapshot)).toBe(leaves(original))
+            const changedLines = lines.filter((line) => line.path[0] === 'lastSeen' && line.path[1] === connectionId && line.path[2] === projectId && touched(line))
+            expect(changedLines.length).toBeGreaterThan(0)
+            expect(leaves(original) - leaves(snapshot)).toBeLessThanOrEqual(changedLines.length)
           }
         }
         if (whole(['budgetsNotified', 'conn-work', 'proj-conn-work-0'])) {

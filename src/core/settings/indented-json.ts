@@ -12,7 +12,10 @@
 // - a list item under an object, or a member under a list, is refused;
 // - what an unreadable opener held (its parent lost, its own line damaged, or damage joining it to
 //   the line before) is read and dropped, never added to the container before it;
-// - the first value of a key wins, so a line that strayed later cannot replace a whole one.
+// - the first value of a key wins, so a line that strayed later cannot replace a whole one, and the
+//   object is marked partial (the store never writes a key twice).
+// Damage that shifts two neighbouring lines alike can still mislead it; one change, or several
+// apart, cannot (damage.property.test.ts).
 
 type Container = { kind: 'object'; value: Record<string, unknown> } | { kind: 'array'; value: unknown[] }
 /**
@@ -177,7 +180,10 @@ export function readIndentedJson(text: string): IndentedRead {
         if (isContainer(parent) && (line.key !== undefined) !== (parent.kind === 'object')) return false
         const child: Container = line.bracket === '{' ? { kind: 'object', value: {} } : { kind: 'array', value: [] }
         // With no place to go (its parent lost, or its key taken) it is lost, and so is all it holds.
-        openAt(depth, isContainer(parent) && attach(parent, line.key, child.value) ? child : 'lost')
+        const placed = isContainer(parent) && attach(parent, line.key, child.value)
+        // A key twice is damage (the store never writes one twice): a key was changed into another.
+        if (isContainer(parent) && !placed) partial.add(parent.value)
+        openAt(depth, placed ? child : 'lost')
         return true
       }
       case 'values': {
@@ -189,7 +195,7 @@ export function readIndentedJson(text: string): IndentedRead {
           return items !== undefined
         }
         const members = line.read?.as === 'object' ? line.read.value : parse<Record<string, unknown>>(`{${line.body}}`)
-        for (const [key, value] of Object.entries(members ?? {})) attach(parent, key, value)
+        for (const [key, value] of Object.entries(members ?? {})) if (!attach(parent, key, value)) partial.add(parent.value)
         return members !== undefined
       }
       case 'unreadable':
