@@ -40,7 +40,10 @@ export interface IndentedRead {
   value: Record<string, unknown>
   /** Lines that could not be read or placed. */
   damagedLines: number
-  /** The objects and lists of `value` that may miss something: a damaged line fell inside, or their end is missing. */
+  /**
+   * The objects and lists of `value` that may miss something: a damaged line fell inside, their end
+   * is missing, or one of their members is partial.
+   */
   partial: WeakSet<object>
   /** The text ends before the root's closing brace, with nothing damaged before its last line. */
   cutShort: boolean
@@ -154,11 +157,19 @@ export function readIndentedJson(text: string): IndentedRead {
   const root: Container = { kind: 'object', value: {} }
   const open: Slot[] = [root]
   const partial = new WeakSet<object>()
+  const marked: object[] = []
+  /** Each container's parent, so that what is partial makes what holds it partial too. */
+  const parents = new WeakMap<object, object>()
+  const mark = (container: object) => {
+    if (partial.has(container)) return
+    partial.add(container)
+    marked.push(container)
+  }
   let damagedLines = 0
 
   /** Every container open from `depth` on is partial (it ends without its closer, or a damaged line fell in it). */
   const markOpen = (depth: number) => {
-    for (const slot of open.slice(depth)) if (isContainer(slot)) partial.add(slot.value)
+    for (const slot of open.slice(depth)) if (isContainer(slot)) mark(slot.value)
   }
   const openAt = (depth: number, slot: Slot) => {
     markOpen(slot === 'closed' ? depth + 1 : depth)
@@ -182,7 +193,8 @@ export function readIndentedJson(text: string): IndentedRead {
         // With no place to go (its parent lost, or its key taken) it is lost, and so is all it holds.
         const placed = isContainer(parent) && attach(parent, line.key, child.value)
         // A key twice is damage (the store never writes one twice): a key was changed into another.
-        if (isContainer(parent) && !placed) partial.add(parent.value)
+        if (isContainer(parent) && !placed) mark(parent.value)
+        if (placed) parents.set(child.value, parent.value)
         openAt(depth, placed ? child : 'lost')
         return true
       }
@@ -195,7 +207,7 @@ export function readIndentedJson(text: string): IndentedRead {
           return items !== undefined
         }
         const members = line.read?.as === 'object' ? line.read.value : parse<Record<string, unknown>>(`{${line.body}}`)
-        for (const [key, value] of Object.entries(members ?? {})) if (!attach(parent, key, value)) partial.add(parent.value)
+        for (const [key, value] of Object.entries(members ?? {})) if (!attach(parent, key, value)) mark(parent.value)
         return members !== undefined
       }
       case 'unreadable':
@@ -219,5 +231,8 @@ export function readIndentedJson(text: string): IndentedRead {
   })
   markOpen(0)
   const endsWhole = nonBlank.at(-1)?.trim() === '}' && lines.at(-1)?.depth === 0
+  for (const container of [...marked]) {
+    for (let up = parents.get(container); up !== undefined; up = parents.get(up)) mark(up)
+  }
   return { value: root.value, damagedLines, partial, cutShort: !endsWhole && damagedBeforeLast === 0 }
 }
