@@ -66,6 +66,57 @@ export interface SettingsView {
   theme: Theme
   /** Linux: keep keys under safeStorage's insecure `basic_text` backend; read at the next start. */
   allowBasicTextSecrets: boolean
+  /** The show/hide shortcut (an Electron accelerator); a change the system refuses is not saved. */
+  shortcut: string
+  /** The window stays open and detached instead of hiding when it loses focus. */
+  pinned: boolean
+  /** macOS: no Dock icon while the app lives only in the tray. */
+  hideDockIcon: boolean
+}
+
+/** Something new the user has not seen: keyed by connection, project and task (none for a budget). */
+export interface AttentionItem {
+  kind: 'failed' | 'completed' | 'budget'
+  connectionId: string
+  projectId: string
+  projectName: string
+  /** Absent for a budget crossing. */
+  taskId?: string
+  taskName?: string
+  /** When the monitor saw it (ISO). */
+  at: string
+}
+
+/** A task running now, with its progress. */
+export interface RunningTaskView {
+  connectionId: string
+  projectId: string
+  projectName: string
+  taskId: string
+  name: string
+  status: TaskSummary['status']
+  stepsDone: number
+  stepsTotal: number
+  /** The most recently updated step's name; null before the first step. */
+  currentStep: string | null
+  /** total_price so far (USD); null when the service sent none. */
+  costUsd: number | null
+  startedAt: string
+}
+
+/** The Now screen: what needs the user across every open connection, newest first, and what runs. */
+export interface NowView {
+  items: AttentionItem[]
+  running: RunningTaskView[]
+}
+
+/** Which unseen item the user saw: one task's (taskId), the budget crossing, a project's, or all. */
+export interface AttentionAcknowledgement {
+  /** Default: the active connection; with no projectId and no connectionId, every open connection. */
+  connectionId?: string
+  projectId?: string
+  taskId?: string
+  budget?: true
 }
 
 /** A failed call: the same shape for every channel. */
@@ -120,10 +171,14 @@ export interface InvokeContract {
   /** Polls every watched project of every connection now. */
   'monitor:poll-now': { request: void; response: void }
   'monitor:pause-notifications': { request: { minutes: number | null }; response: void }
-  /** The user saw a project (or, without projectId, the list of all): its failures and budget crossings are no longer new. */
-  'attention:acknowledge': { request: { projectId?: string }; response: void }
+  /** The user saw an item (a task's, a budget crossing), a project's items, or (with nothing) all of them. */
+  'attention:acknowledge': { request: AttentionAcknowledgement; response: void }
+  /** The Now screen's data: unseen items newest first, and the running tasks with their progress. */
+  'now:get': { request: void; response: NowView }
   /** Opens an http(s) URL in the user's browser; anything else is refused. */
   'shell:open-external': { request: { url: string }; response: void }
+  /** Puts one line of text (e.g. a published site's URL) on the system clipboard. */
+  'clipboard:write-text': { request: { text: string }; response: void }
 }
 
 export interface EventContract {
@@ -166,7 +221,9 @@ export const INVOKE_CHANNELS = [
   'monitor:poll-now',
   'monitor:pause-notifications',
   'attention:acknowledge',
-  'shell:open-external'
+  'now:get',
+  'shell:open-external',
+  'clipboard:write-text'
 ] as const satisfies readonly InvokeChannel[]
 
 export const EVENT_CHANNELS = [

@@ -71,6 +71,12 @@ export interface Settings {
   allowBasicTextSecrets: boolean
   /** The user was told that the show/hide shortcut is taken by another app (told once, not every launch). */
   shortcutNoticeShown: boolean
+  /** The show/hide shortcut, as an Electron accelerator (src/shared/accelerator.ts). */
+  shortcut: string
+  /** The window stays open and where the user put it, instead of a popover at the tray icon that hides on blur. */
+  pinned: boolean
+  /** macOS: no Dock icon while the app lives only in the tray (src/main/dock.ts). */
+  hideDockIcon: boolean
   /** What the user has not seen yet, per connection id, then per watched project id. */
   attention: Record<string, Record<string, ProjectAttention>>
 }
@@ -86,6 +92,12 @@ export interface ProjectAttention {
   failedTaskIds: string[]
   /** The project's spending went over its budget since then. */
   budgetCrossed: boolean
+  /** Tasks seen completing since then. */
+  completedTaskIds: string[]
+  /** The name and the time each listed task (failed or completed) was seen, by task id. */
+  tasks: Record<string, { name: string; at: string }>
+  /** When the budget was seen crossed (ISO), while budgetCrossed. */
+  budgetCrossedAt: string | null
 }
 
 export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {

@@ -43,8 +43,12 @@ export interface AppPorts {
   startDemo?(): Promise<DemoService>
   /** The tray's Quit. */
   quit(): void
-  /** After the settings changed (theme, launch at login: what only the platform applies). */
+  /** After the settings changed (theme, launch at login, the pin, the Dock: what only the platform applies). */
   onSettingsChanged?(settings: Settings): void
+  /** Puts text on the system clipboard (the window's Copy). */
+  writeClipboardText?(text: string): void
+  /** Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is kept). */
+  changeShortcut?(accelerator: string): string | null
   log(message: string): void
   /** The app's own failures (a write that failed, a handler that threw); default: log them. */
   onError?(context: string, error: unknown): void
@@ -79,6 +83,8 @@ export function composeApp(ports: AppPorts): ComposedApp {
     notify: ports.notify,
     onError,
     onSettingsChanged: () => ports.onSettingsChanged?.(ports.settings.read()),
+    ...(ports.writeClipboardText ? { writeClipboardText: (text: string) => ports.writeClipboardText?.(text) } : {}),
+    ...(ports.changeShortcut ? { changeShortcut: (accelerator: string) => ports.changeShortcut?.(accelerator) ?? null } : {}),
     ...(ports.clock ? { clock: ports.clock } : {}),
     ...(ports.random ? { random: ports.random } : {}),
     ...(ports.tz !== undefined ? { tz: ports.tz } : {}),

@@ -104,7 +104,10 @@ describe('attention', () => {
     expect(settings.read().attention[connectionId]?.[project.id]).toEqual({
       acknowledgedAt: new Date(Date.parse(MANUAL_START_TIME)).toISOString(),
       failedTaskIds: [],
-      budgetCrossed: false
+      budgetCrossed: false,
+      completedTaskIds: [],
+      tasks: {},
+      budgetCrossedAt: null
     })
   })
 
@@ -177,6 +180,57 @@ describe('attention', () => {
     expect(attentionOf(project.id)?.failedTaskIds).toEqual([])
     await restart()
     expect(settings.read().attention[connectionId]?.[project.id]).toBeUndefined()
+  })
+
+  it('lists failures, completions and budget crossings newest first, each acknowledged on its own, and running tasks with progress', async () => {
+    const project = service.control.createProject({ name: 'Shop' })
+    const other = service.control.createProject({ name: 'Blog' })
+    const fails = service.control.addTask(project.id, { name: 'Fails', status: 'in_progress', script: 'run-forever' })
+    const ends = service.control.addTask(other.id, { name: 'Ends', status: 'in_progress', script: 'run-forever' })
+    const runs = service.control.addTask(project.id, { name: 'Runs', status: 'in_progress', script: 'run-forever' })
+    service.control.setTaskTotalPrice(runs.id, 0.25)
+    await controller.handlers['project:watch']({ projectId: project.id })
+    await controller.handlers['project:watch']({ projectId: other.id })
+    await pollNow()
+    const spent = controller.getState().projects.find((p) => p.watched.projectId === project.id)!.costTotalUsd
+    await controller.handlers['project:set-watch-options']({ projectId: project.id, budgetUsd: Math.ceil(spent) + 1 })
+    await pollNow()
+    service.control.setTaskStatus(fails.id, 'failed')
+    await pollNow()
+    await clock.advance(60_000)
+    service.control.setTaskStatus(ends.id, 'completed')
+    await pollNow()
+    await clock.advance(60_000)
+    service.control.setTaskTotalPrice(runs.id, Math.ceil(spent) + 3)
+    await pollNow()
+
+    const now = await controller.handlers['now:get']()
+    expect(now.items.map((i) => [i.kind, i.projectName, i.taskName ?? null])).toEqual([
+      ['budget', 'Shop', null],
+      ['completed', 'Blog', 'Ends'],
+      ['failed', 'Shop', 'Fails']
+    ])
+    expect(now.items.every((i) => i.connectionId === connectionId)).toBe(true)
+    expect(now.running).toEqual([
+      expect.objectContaining({ projectId: project.id, projectName: 'Shop', taskId: runs.id, name: 'Runs', costUsd: Math.ceil(spent) + 3, startedAt: runs.created_at })
+    ])
+    const running = now.running[0]!
+    expect(running.stepsTotal).toBe(runs.steps.length)
+    expect(running.stepsDone).toBeLessThanOrEqual(running.stepsTotal)
+    // A completion does not ask the tray for attention; a failure and a budget crossing do.
+    expect(summariseTray(controller.getState(), true)).toMatchObject({ state: 'attention', newFailed: 1, budgetsCrossed: 1 })
+
+    await controller.handlers['attention:acknowledge']({ projectId: project.id, budget: true })
+    expect((await controller.handlers['now:get']()).items.map((i) => i.kind)).toEqual(['completed', 'failed'])
+    expect(summariseTray(controller.getState(), true)).toMatchObject({ state: 'attention', newFailed: 1, budgetsCrossed: 0 })
+    // Opening the failed task sees that item only.
+    await controller.handlers['task:details']({ taskId: fails.id })
+    expect((await controller.handlers['now:get']()).items.map((i) => i.kind)).toEqual(['completed'])
+    expect(trayState()).toBe('running')
+    await restart()
+    expect((await controller.handlers['now:get']()).items.map((i) => [i.kind, i.taskId])).toEqual([['completed', ends.id]])
+    await controller.handlers['attention:acknowledge']({})
+    expect((await controller.handlers['now:get']()).items).toEqual([])
   })
 
   it('acknowledging without a connection or for a project not watched is harmless', async () => {

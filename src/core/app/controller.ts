@@ -42,7 +42,7 @@ export interface AppController {
   /** The machine sleeps (or wakes): polling pauses meanwhile, and resumes with a poll of everything. */
   suspend(): void
   resume(): void
-  /** Polls every watched project now (the tray's and the window's "Check now"). */
+  /** Polls every watched project now (the tray's and the window's Refresh). */
   pollNow(): Promise<void>
   /** Pauses notifications for `minutes`, or with null lifts a pause. */
   pauseNotifications(minutes: number | null): Promise<void>

@@ -46,4 +46,11 @@ export interface AppControllerDeps {
   onError?(context: string, error: unknown): void
   /** Told after settings change, e.g. so main can apply launch-at-login. */
   onSettingsChanged?(): void
+  /** Puts text on the system clipboard; absent where there is none. */
+  writeClipboardText?(text: string): void
+  /**
+   * Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is
+   * kept). Absent where there is no global shortcut; the setting is then only stored.
+   */
+  changeShortcut?(accelerator: string): string | null
 }

@@ -134,6 +134,7 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     good: [
       {},
       { theme: 'dark', launchAtLogin: true },
+      { shortcut: 'ctrl+alt+t', pinned: true, hideDockIcon: false },
       { polling: { activeIntervalMs: 5000, idleIntervalMs: 60000, maxConcurrency: 4 } },
       {
         notifications: {
@@ -146,6 +147,9 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     ],
     bad: [
       [{ theme: 'blue' }, /theme/],
+      [{ shortcut: 'A' }, /shortcut: A shortcut needs CommandOrControl/],
+      [{ shortcut: 'Hyper+A' }, /shortcut: "Hyper" is not a modifier/],
+      [{ pinned: 'yes' }, /pinned/],
       [{ polling: { activeIntervalMs: 10, idleIntervalMs: 60000, maxConcurrency: 4 } }, /polling\.activeIntervalMs/],
       [{ polling: { activeIntervalMs: 60000, idleIntervalMs: 5000, maxConcurrency: 4 } }, /polling\.idleIntervalMs: must not be shorter/],
       [
@@ -184,12 +188,26 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     ]
   },
   'attention:acknowledge': {
-    good: [{}, { projectId: 'p-1' }],
+    good: [{}, { projectId: 'p-1' }, { projectId: 'p', taskId: 't' }, { connectionId: 'c', projectId: 'p', budget: true }, { connectionId: 'c' }],
     bad: [
       [{ projectId: '' }, /projectId: must not be empty/],
       [{ projectId: '../x' }, /projectId: may contain only/],
-      [{ projectId: 'p', taskId: 't' }, /Unrecognized key/],
+      [{ taskId: 't' }, /an item needs its projectId/],
+      [{ budget: true }, /an item needs its projectId/],
+      [{ projectId: 'p', taskId: 't', budget: true }, /not both/],
+      [{ projectId: 'p', budget: false }, /budget/],
+      [{ projectId: 'p', step: 's' }, /Unrecognized key/],
       [undefined, /expected object/i]
+    ]
+  },
+  'now:get': { good: [undefined, null], bad: [[{}, /takes no request/]] },
+  'clipboard:write-text': {
+    good: [{ text: 'https://shop.apps.example.com' }],
+    bad: [
+      [{ text: '' }, /text: must not be empty/],
+      [{ text: 'a\nb' }, /text: must be a single line/],
+      [{ text: 'x'.repeat(2049) }, /text: must be at most 2048/],
+      [{ text: 'x', more: 1 }, /Unrecognized key/]
     ]
   },
   'shell:open-external': {

@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import type { InvokeChannel, RequestOf } from '../../shared/ipc'
 import { addPollingIssues } from '../settings/schema'
+import { checkAccelerator } from '../../shared/accelerator'
 import { checkBaseUrl } from '../../shared/base-url'
 import { budgetProblem } from '../../shared/budget'
 import { idProblem } from '../../shared/ids'
@@ -137,13 +138,35 @@ const pollingPrefsSchema = z
   .strictObject({ activeIntervalMs: z.number(), idleIntervalMs: z.number(), maxConcurrency: z.number() })
   .superRefine(addPollingIssues)
 
+/** A shortcut by the one rule (src/shared/accelerator.ts), in its canonical spelling. */
+const shortcutSchema = z.string().transform((s, ctx) => {
+  const checked = checkAccelerator(s)
+  if (checked.ok) return checked.accelerator
+  ctx.addIssue({ code: 'custom', message: checked.problem })
+  return z.NEVER
+})
+
 export const settingsUpdateSchema = z.strictObject({
   notifications: notificationPrefsSchema.optional(),
   polling: pollingPrefsSchema.optional(),
   launchAtLogin: z.boolean().optional(),
   theme: z.enum(['system', 'light', 'dark']).optional(),
-  allowBasicTextSecrets: z.boolean().optional()
+  allowBasicTextSecrets: z.boolean().optional(),
+  shortcut: shortcutSchema.optional(),
+  pinned: z.boolean().optional(),
+  hideDockIcon: z.boolean().optional()
 })
+
+/** One item (a task's or the budget crossing) needs its project; a task and the budget are not one item. */
+const acknowledgementSchema = z
+  .strictObject({
+    connectionId: idSchema.optional(),
+    projectId: idSchema.optional(),
+    taskId: idSchema.optional(),
+    budget: z.literal(true).optional()
+  })
+  .refine((a) => a.projectId !== undefined || (a.taskId === undefined && a.budget === undefined), 'an item needs its projectId')
+  .refine((a) => a.taskId === undefined || a.budget === undefined, 'name a task or the budget, not both')
 
 const budgetUsd = z
   .number()
@@ -195,8 +218,10 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   'monitor:pause-notifications': z.strictObject({
     minutes: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1440, 'must be at most 1440 (a day)').nullable()
   }),
-  'attention:acknowledge': z.strictObject({ projectId: idSchema.optional() }),
-  'shell:open-external': z.strictObject({ url: webUrl })
+  'attention:acknowledge': acknowledgementSchema,
+  'now:get': noRequest,
+  'shell:open-external': z.strictObject({ url: webUrl }),
+  'clipboard:write-text': z.strictObject({ text: nonBlankLine(2048) })
 }
 
 export function isInvokeChannel(channel: string): channel is InvokeChannel {

@@ -19,7 +19,7 @@ describe('settings view', () => {
 
   it('gives the window every view key and nothing else (no connections, no window bounds)', () => {
     expect(Object.keys(toSettingsView(defaultSettings())).sort()).toEqual(
-      ['allowBasicTextSecrets', 'launchAtLogin', 'notifications', 'polling', 'theme'].sort()
+      ['allowBasicTextSecrets', 'hideDockIcon', 'launchAtLogin', 'notifications', 'pinned', 'polling', 'shortcut', 'theme'].sort()
     )
   })
 

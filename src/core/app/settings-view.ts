@@ -8,7 +8,10 @@ export function toSettingsView(settings: Settings): SettingsView {
     polling: settings.polling,
     launchAtLogin: settings.launchAtLogin,
     theme: settings.theme,
-    allowBasicTextSecrets: settings.allowBasicTextSecrets
+    allowBasicTextSecrets: settings.allowBasicTextSecrets,
+    shortcut: settings.shortcut,
+    pinned: settings.pinned,
+    hideDockIcon: settings.hideDockIcon
   }
 }
 
@@ -19,4 +22,7 @@ export function applySettingsUpdate(draft: Settings, update: Partial<SettingsVie
   if (update.launchAtLogin !== undefined) draft.launchAtLogin = update.launchAtLogin
   if (update.theme !== undefined) draft.theme = update.theme
   if (update.allowBasicTextSecrets !== undefined) draft.allowBasicTextSecrets = update.allowBasicTextSecrets
+  if (update.shortcut !== undefined) draft.shortcut = update.shortcut
+  if (update.pinned !== undefined) draft.pinned = update.pinned
+  if (update.hideDockIcon !== undefined) draft.hideDockIcon = update.hideDockIcon
 }

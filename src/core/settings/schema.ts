@@ -5,6 +5,7 @@
 // that lacks a newer optional key is valid, not damaged. Only a present, wrong value is damage.
 import { z } from 'zod'
 import { parseBaseUrl } from '../../shared/base-url'
+import { checkAccelerator, DEFAULT_SHORTCUT } from '../../shared/accelerator'
 import { budgetProblem } from '../../shared/budget'
 import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
@@ -35,6 +36,9 @@ export function defaultSettings(): Settings {
     window: { ...DEFAULT_WINDOW },
     allowBasicTextSecrets: false,
     shortcutNoticeShown: false,
+    shortcut: DEFAULT_SHORTCUT,
+    pinned: false,
+    hideDockIcon: true,
     attention: {}
   }
 }
@@ -124,8 +128,14 @@ const themeSchema = z.enum(['system', 'light', 'dark'])
 const projectAttentionSchema = z.object({
   acknowledgedAt: z.string().nullable().default(null),
   failedTaskIds: z.array(z.string()).default(() => []),
-  budgetCrossed: z.boolean().default(false)
+  budgetCrossed: z.boolean().default(false),
+  completedTaskIds: z.array(z.string()).default(() => []),
+  tasks: z.record(z.string(), z.object({ name: z.string(), at: z.string() })).default(() => ({})),
+  budgetCrossedAt: z.string().nullable().default(null)
 })
+
+/** The show/hide shortcut by the one rule (src/shared/accelerator.ts). */
+const shortcutSchema = z.string().refine((s) => checkAccelerator(s).ok, 'must be a shortcut such as CommandOrControl+Shift+A')
 
 /** Per connection id, then per project id. */
 const attentionSchema = z.record(z.string(), z.record(z.string(), projectAttentionSchema))
@@ -155,6 +165,9 @@ export function settingsSchemaAt(now: Date) {
       window: windowSchema.default(() => ({ ...DEFAULT_WINDOW })),
       allowBasicTextSecrets: z.boolean().default(false),
       shortcutNoticeShown: z.boolean().default(false),
+      shortcut: shortcutSchema.default(DEFAULT_SHORTCUT),
+      pinned: z.boolean().default(false),
+      hideDockIcon: z.boolean().default(true),
       attention: attentionSchema.default(() => ({}))
     })
     .transform(withActive)
@@ -291,6 +304,9 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
       .catch(() => ({ ...d.window })),
     allowBasicTextSecrets: z.boolean().catch(false),
     shortcutNoticeShown: z.boolean().catch(false),
+    shortcut: shortcutSchema.catch(DEFAULT_SHORTCUT),
+    pinned: z.boolean().catch(false),
+    hideDockIcon: z.boolean().catch(true),
     // Losing what was unseen only costs a missed "attention"; never the rest of the file.
     attention: lenientRecord(lenientRecord(projectAttentionSchema)).optional().transform((a) => a ?? {})
   }).transform((settings): Settings => {

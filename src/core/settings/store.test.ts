@@ -100,7 +100,7 @@ describe('attention (what the user has not seen yet)', () => {
     const store = await openSettings({ dir, now })
     expect(store.takeNotices()).toEqual([])
     expect(store.read().attention).toEqual({})
-    const seen = { acknowledgedAt: NOW.toISOString(), failedTaskIds: ['t1'], budgetCrossed: true }
+    const seen = { acknowledgedAt: NOW.toISOString(), failedTaskIds: ['t1'], budgetCrossed: true, completedTaskIds: ['t2'], tasks: { t1: { name: 'One', at: NOW.toISOString() } }, budgetCrossedAt: NOW.toISOString() }
     await store.update((draft) => {
       draft.attention.c1 = { p1: seen }
     })
@@ -108,10 +108,11 @@ describe('attention (what the user has not seen yet)', () => {
   })
 
   it('a damaged entry loses only itself', async () => {
+    // A record from before completed items and names were kept is read with them empty.
     const good = { acknowledgedAt: null, failedTaskIds: ['t1'], budgetCrossed: false }
     fs.writeFileSync(configPath(), JSON.stringify({ ...goodFile(), attention: { c1: { p1: good, p2: { failedTaskIds: 'x' } }, c2: 7 } }))
     const store = await openSettings({ dir, now })
-    expect(store.read().attention).toEqual({ c1: { p1: good }, c2: {} })
+    expect(store.read().attention).toEqual({ c1: { p1: { ...good, completedTaskIds: [], tasks: {}, budgetCrossedAt: null } }, c2: {} })
     expect(store.read().watched.c1?.map((w) => w.projectId)).toEqual(['p1', 'p2'])
   })
 })

@@ -27,7 +27,7 @@ describe('buildTrayMenu', () => {
       'No projects watched',
       '---',
       'Open Window',
-      'Poll Now',
+      'Refresh',
       'Pause Notifications for an Hour',
       '---',
       'Preferences…',
@@ -44,11 +44,11 @@ describe('buildTrayMenu', () => {
     expect(labels(items)).not.toContain('Pause Notifications for an Hour')
   })
 
-  it('disables Poll Now offline or with nothing to poll', () => {
-    expect(action(menu(appState([])), 'Poll Now').enabled).toBe(false)
-    expect(action(menu(appState([project('a')]), {}, false), 'Poll Now').enabled).toBe(false)
-    expect(action(menu(appState([project('a')], { activeConnectionId: null })), 'Poll Now').enabled).toBe(false)
-    expect(action(menu(appState([project('a')])), 'Poll Now').enabled).toBe(true)
+  it('disables Refresh offline or with nothing to poll', () => {
+    expect(action(menu(appState([])), 'Refresh').enabled).toBe(false)
+    expect(action(menu(appState([project('a')]), {}, false), 'Refresh').enabled).toBe(false)
+    expect(action(menu(appState([project('a')], { activeConnectionId: null })), 'Refresh').enabled).toBe(false)
+    expect(action(menu(appState([project('a')])), 'Refresh').enabled).toBe(true)
   })
 
   it('lists each watched project with its running and failed tasks, each opening that task', () => {

@@ -61,7 +61,7 @@ export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
     { kind: 'action', label: 'Open Window', action: { type: 'open-window' }, enabled: true },
     {
       kind: 'action',
-      label: 'Poll Now',
+      label: 'Refresh',
       action: { type: 'poll-now' },
       enabled: input.online && app.activeConnectionId !== null && app.projects.length > 0
     },

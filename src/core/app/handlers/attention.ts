@@ -1,19 +1,30 @@
-// What needs the user: a project (or every watched one) seen in the window is no longer new.
+// What needs the user: the Now screen's data, and acknowledging what was seen (one item, a
+// project's, or every open connection's).
 import type { Handlers } from '../../../shared/ipc'
+import type { AttentionTarget } from '../attention'
 import type { AppContext } from '../context'
+import { buildNowView } from '../now'
+import type { OpenConnection } from '../session'
 
-export function attentionHandlers(ctx: AppContext): Pick<Handlers, 'attention:acknowledge'> {
+export function attentionHandlers(ctx: AppContext): Pick<Handlers, 'attention:acknowledge' | 'now:get'> {
+  const watchedOf = (connectionId: string) => ctx.settings().watched[connectionId] ?? []
   return {
-    'attention:acknowledge': async ({ projectId }) => {
-      // Nothing watched yet (no connection) is nothing to acknowledge, not an error.
+    'attention:acknowledge': async ({ connectionId, projectId, taskId, budget }) => {
       const at = new Date(ctx.clock.now())
+      // Nothing watched yet (no connection) is nothing to acknowledge, not an error.
+      // The connection named, else every open one (a project id names one project whichever holds it).
+      const scope: OpenConnection[] =
+        connectionId !== undefined ? [ctx.session.get(connectionId)].filter((o): o is OpenConnection => o !== undefined) : ctx.session.open()
+      const target: AttentionTarget = taskId !== undefined ? { taskId } : budget ? { budget: true } : 'all'
       let changed = false
-      for (const open of ctx.session.open()) {
-        const watched = (ctx.settings().watched[open.connection.id] ?? []).map((w) => w.projectId)
-        const seen = projectId === undefined ? watched : watched.filter((id) => id === projectId)
-        if (open.attention.acknowledge(seen, at)) changed = true
+      for (const open of scope) {
+        const watched = watchedOf(open.connection.id).map((w) => w.projectId)
+        for (const id of projectId === undefined ? watched : watched.filter((w) => w === projectId)) {
+          if (open.attention.acknowledgeItem(id, target, at)) changed = true
+        }
       }
       if (changed) ctx.changed()
-    }
+    },
+    'now:get': async () => buildNowView(ctx.session.open(), watchedOf)
   }
 }

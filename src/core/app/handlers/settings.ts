@@ -2,6 +2,7 @@
 import type { Handlers, SettingsView } from '../../../shared/ipc'
 import { buildAppState } from '../app-state'
 import type { AppContext } from '../context'
+import { invalidArgument } from '../errors'
 import { applySettingsUpdate, toSettingsView } from '../settings-view'
 
 export function settingsHandlers(ctx: AppContext): Pick<Handlers, 'app:get-state' | 'settings:get' | 'settings:update'> {
@@ -9,7 +10,20 @@ export function settingsHandlers(ctx: AppContext): Pick<Handlers, 'app:get-state
     'app:get-state': async () => buildAppState(ctx),
     'settings:get': async () => toSettingsView(ctx.settings()),
     'settings:update': async (update) => {
-      const saved = await ctx.update((draft) => applySettingsUpdate(draft, update))
+      const before = ctx.settings().shortcut
+      const newShortcut = update.shortcut !== undefined && update.shortcut !== before ? update.shortcut : null
+      if (newShortcut !== null) {
+        // Taken first, saved after: a shortcut the system refuses is never stored, the old one stays.
+        const problem = ctx.deps.changeShortcut?.(newShortcut) ?? null
+        if (problem !== null) throw invalidArgument(problem)
+      }
+      let saved
+      try {
+        saved = await ctx.update((draft) => applySettingsUpdate(draft, update))
+      } catch (error) {
+        if (newShortcut !== null) ctx.deps.changeShortcut?.(before)
+        throw error
+      }
       if (update.polling !== undefined) ctx.session.setPolling(saved.polling)
       try {
         ctx.deps.onSettingsChanged?.()

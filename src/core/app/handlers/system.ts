@@ -1,14 +1,19 @@
-// What the window may ask of the system: opening a link in the user's browser, http(s) only.
+// What the window may ask of the system: opening a link in the user's browser (http(s) only), and
+// putting a line of text on the clipboard (the renderer has no clipboard permission of its own).
 import type { Handlers } from '../../../shared/ipc'
 import { isSafeExternalUrl } from '../../../shared/url'
 import type { AppContext } from '../context'
-import { forbidden } from '../errors'
+import { forbidden, invalidArgument } from '../errors'
 
-export function systemHandlers(ctx: AppContext): Pick<Handlers, 'shell:open-external'> {
+export function systemHandlers(ctx: AppContext): Pick<Handlers, 'shell:open-external' | 'clipboard:write-text'> {
   return {
     'shell:open-external': async ({ url }) => {
       if (!isSafeExternalUrl(url)) throw forbidden('Only http and https links can be opened.')
       await ctx.deps.openExternal(url)
+    },
+    'clipboard:write-text': async ({ text }) => {
+      if (!ctx.deps.writeClipboardText) throw invalidArgument('There is no clipboard to copy to here.')
+      ctx.deps.writeClipboardText(text)
     }
   }
 }

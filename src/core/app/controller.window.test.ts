@@ -1,0 +1,97 @@
+// What the window asks of the platform through the controller: the show/hide shortcut (taken
+// before it is saved, refused with the reason and the old one kept), the pin and the Dock option
+// (stored, then applied by main), and the clipboard.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_SHORTCUT } from '../../shared/accelerator'
+import { createSessionSecretStore } from '../secrets'
+import { openSettings, type SettingsStore } from '../settings/store'
+import { createAppController, type AppController } from './controller'
+import type { AppControllerDeps } from './deps'
+import { dispatch } from './dispatch'
+
+let dir: string
+let settings: SettingsStore
+let controller: AppController
+let taken: string[]
+let copied: string[]
+let applied: number
+
+async function start(extra: Partial<AppControllerDeps> = {}): Promise<void> {
+  settings = await openSettings({ dir })
+  controller = createAppController({
+    settings,
+    secrets: createSessionSecretStore('test'),
+    createClient: () => {
+      throw new Error('no service in this test')
+    },
+    openExternal: async () => undefined,
+    onSettingsChanged: () => void applied++,
+    changeShortcut: (accelerator) => (accelerator === 'Control+Alt+T' ? 'Control+Alt+T is used by another application.' : (taken.push(accelerator), null)),
+    writeClipboardText: (text) => void copied.push(text),
+    ...extra
+  })
+  await controller.start()
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agent-tray-window-'))
+  taken = []
+  copied = []
+  applied = 0
+  await start()
+})
+
+afterEach(async () => {
+  await controller.stop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('the shortcut', () => {
+  it('is taken from the platform before it is saved, in its canonical spelling', async () => {
+    expect(await dispatch(controller.handlers, 'settings:update', { shortcut: 'ctrl+shift+k' })).toMatchObject({ ok: true, value: { shortcut: 'Control+Shift+K' } })
+    expect(taken).toEqual(['Control+Shift+K'])
+    expect(settings.read().shortcut).toBe('Control+Shift+K')
+    // The same shortcut again asks nothing of the platform.
+    await dispatch(controller.handlers, 'settings:update', { shortcut: 'Control+Shift+K' })
+    expect(taken).toEqual(['Control+Shift+K'])
+  })
+
+  it('one the platform refuses is refused with its reason, and the old one is kept', async () => {
+    const result = await dispatch(controller.handlers, 'settings:update', { shortcut: 'Control+Alt+T' })
+    expect(result).toEqual({ ok: false, error: { kind: 'invalid_argument', message: 'Control+Alt+T is used by another application.' } })
+    expect(settings.read().shortcut).toBe(DEFAULT_SHORTCUT)
+    expect((await controller.handlers['settings:get']()).shortcut).toBe(DEFAULT_SHORTCUT)
+  })
+
+  it('one that is no shortcut never reaches the platform', async () => {
+    const result = await dispatch(controller.handlers, 'settings:update', { shortcut: 'Shift+A' })
+    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/shortcut: A shortcut needs/) } })
+    expect(taken).toEqual([])
+  })
+})
+
+describe('the pin and the Dock', () => {
+  it('are stored across restarts and handed to the platform', async () => {
+    expect(await controller.handlers['settings:get']()).toMatchObject({ pinned: false, hideDockIcon: true })
+    const before = applied
+    await controller.handlers['settings:update']({ pinned: true, hideDockIcon: false })
+    expect(applied).toBe(before + 1)
+    await controller.stop()
+    await start()
+    expect(await controller.handlers['settings:get']()).toMatchObject({ pinned: true, hideDockIcon: false })
+  })
+})
+
+describe('the clipboard', () => {
+  it('takes one line of text; without a clipboard it says so', async () => {
+    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'https://shop.apps.example.com' })).toEqual({ ok: true, value: undefined })
+    expect(copied).toEqual(['https://shop.apps.example.com'])
+    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'two\nlines' })).toMatchObject({ ok: false, error: { kind: 'invalid_argument' } })
+    await controller.stop()
+    await start({ writeClipboardText: undefined })
+    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'x' })).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/no clipboard/) } })
+  })
+})

@@ -1,0 +1,75 @@
+// The one rule for the show/hide shortcut as typed in Settings and stored: an Electron accelerator
+// (modifiers joined by '+', then one key). A global shortcut needs a modifier other than Shift,
+// except a function key, or it would fire while the user types anywhere. Whether the system lets us
+// have it is another matter: only registering it tells (src/main/shortcut.ts).
+
+export const DEFAULT_SHORTCUT = 'CommandOrControl+Shift+A'
+
+const MODIFIERS = new Map(
+  [
+    ['command', 'Command'],
+    ['cmd', 'Command'],
+    ['control', 'Control'],
+    ['ctrl', 'Control'],
+    ['commandorcontrol', 'CommandOrControl'],
+    ['cmdorctrl', 'CommandOrControl'],
+    ['alt', 'Alt'],
+    ['option', 'Alt'],
+    ['altgr', 'AltGr'],
+    ['shift', 'Shift'],
+    ['super', 'Super'],
+    ['meta', 'Super']
+  ] as const
+)
+
+const NAMED_KEYS = [
+  'Plus', 'Space', 'Tab', 'Backspace', 'Delete', 'Insert', 'Return', 'Enter', 'Up', 'Down', 'Left', 'Right',
+  'Home', 'End', 'PageUp', 'PageDown', 'Escape', 'Esc', 'PrintScreen'
+]
+const NAMED = new Map(NAMED_KEYS.map((k) => [k.toLowerCase(), k]))
+const PUNCTUATION = new Set([...')!@#$%^&*(:;<=,_->.?/~`{][|\\}"\''])
+
+/** The key part in its canonical spelling, or null when Electron would not know it. */
+function canonicalKey(key: string): string | null {
+  if (/^[a-z0-9]$/i.test(key)) return key.toUpperCase()
+  const f = /^f([1-9]|1[0-9]|2[0-4])$/i.exec(key)
+  if (f) return `F${f[1]}`
+  const num = /^num([0-9])$/i.exec(key)
+  if (num) return `num${num[1]}`
+  if (key.length === 1 && PUNCTUATION.has(key)) return key
+  return NAMED.get(key.toLowerCase()) ?? null
+}
+
+export type AcceleratorCheck = { ok: true; accelerator: string } | { ok: false; problem: string }
+
+/** Checks a typed shortcut and gives it in canonical spelling ("ctrl+shift+a" → "Control+Shift+A"). */
+export function checkAccelerator(text: string): AcceleratorCheck {
+  const trimmed = text.trim()
+  if (trimmed === '') return { ok: false, problem: 'Enter a shortcut such as CommandOrControl+Shift+A.' }
+  if (trimmed.length > 100) return { ok: false, problem: 'A shortcut is at most 100 characters.' }
+  // "Control++" ends with the '+' key itself.
+  const parts = trimmed.endsWith('++') ? [...trimmed.slice(0, -2).split('+'), '+'] : trimmed.split('+')
+  const keyText = parts.pop()?.trim() ?? ''
+  const modifiers: string[] = []
+  for (const part of parts) {
+    const modifier = MODIFIERS.get(part.trim().toLowerCase() as never)
+    if (modifier === undefined) return { ok: false, problem: `"${part.trim()}" is not a modifier: use CommandOrControl, Control, Alt, Shift or Super.` }
+    if (modifiers.includes(modifier)) return { ok: false, problem: `${modifier} is given twice.` }
+    modifiers.push(modifier)
+  }
+  const key = keyText === '+' ? 'Plus' : canonicalKey(keyText)
+  if (key === null) return { ok: false, problem: `"${keyText}" is not a key a shortcut can use: end with a letter, a digit, F1 to F24 or a named key such as Space.` }
+  if (!/^F\d+$/.test(key) && !modifiers.some((m) => m !== 'Shift')) {
+    return { ok: false, problem: 'A shortcut needs CommandOrControl, Control, Alt or Super (or a function key), or it would fire while you type.' }
+  }
+  return { ok: true, accelerator: [...modifiers, key].join('+') }
+}
+
+/** How a shortcut reads to a person on this platform ("Ctrl+Shift+A", "Cmd+Shift+A"). */
+export function acceleratorLabel(accelerator: string, mac: boolean): string {
+  return accelerator
+    .replace(/CommandOrControl|CmdOrCtrl/g, mac ? 'Cmd' : 'Ctrl')
+    .replace(/Command/g, 'Cmd')
+    .replace(/Control/g, 'Ctrl')
+    .replace(/Alt/g, mac ? 'Option' : 'Alt')
+}
