@@ -3,7 +3,7 @@
 // (core/app/compose.ts), which the e2e host runs with its own adapters. Nothing here decides.
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
+import { app, clipboard, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
 import ElectronStore from 'electron-store'
 import { composeApp, type ComposedApp } from '../core/app/compose'
 import { watchOnline } from '../core/app/online'
@@ -17,6 +17,7 @@ import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol'
 import { refuseDebuggingSwitches } from './debugging-switches'
 import { createDemoRunner } from './demo'
+import { createDockSync, dockIconVisible } from './dock'
 import { isDemoLaunch, secondLaunchWantsDemo, type SecondInstanceData } from './launch'
 import { applyLaunchAtLogin } from './login'
 import { createNotifier } from './notifications'
@@ -84,18 +85,46 @@ async function start(): Promise<void> {
   const settings = await openSettings({ dir, conf: new ElectronStore(settingsConfOptions(dir)) })
   const secrets = await chooseSecretStore({ loadKeytar, safeStorage, allowBasicText: settings.read().allowBasicTextSecrets, ciphertexts: settings.ciphertexts })
   const demo = createDemoRunner()
+  const syncDock = createDockSync(app.dock)
+  const applyDock = (windowVisible: boolean): void => {
+    const { hideDockIcon, pinned } = settings.read()
+    syncDock(dockIconVisible({ platform: process.platform, hideDockIcon, pinned, windowVisible }))
+  }
+  // The tray exists before the window asks where it is; the composed app before any click reaches these.
+  let tray: ReturnType<typeof createTray> | null = null
+  let composed: ComposedApp | null = null
   const windows = createWindowManager({
     loc,
     preloadPath: join(mainDir, '../preload/index.cjs'),
     iconPath,
     readWindowState: () => settings.read().window,
     saveWindowState: (state) => settings.update((draft) => void (draft.window = state)).then(() => undefined),
+    pinned: () => settings.read().pinned,
+    trayBounds: () => tray?.bounds() ?? null,
+    onVisibilityChange: applyDock,
     log
   })
-  // The composed app exists before any click can reach these.
-  let composed: ComposedApp | null = null
   const notifier = createNotifier({ iconPath, sound: () => settings.read().notifications.sound, onClick: (click) => composed?.notificationClicked(click), log })
-  const tray = createTray({ trayDir: join(resourcesDir, 'tray'), platform: process.platform, perform: (action) => composed?.tray.perform(action), systemDarkAtStart })
+  tray = createTray({
+    trayDir: join(resourcesDir, 'tray'),
+    platform: process.platform,
+    perform: (action) => composed?.tray.perform(action),
+    onClick: (bounds) => windows.toggleFromTray(bounds && bounds.width > 0 ? bounds : null),
+    systemDarkAtStart
+  })
+  const shortcut = registerShowHideShortcut({
+    globalShortcut,
+    accelerator: settings.read().shortcut,
+    toggle: () => windows.toggle(),
+    log,
+    tellUser: (message) => notifier.tell('Shortcut unavailable', message),
+    // Told once, not on every launch; the flag clears once the keys are ours again.
+    notice: {
+      shown: settings.read().shortcutNoticeShown,
+      remember: (shown) => void settings.update((draft) => void (draft.shortcutNoticeShown = shown)).catch((e: unknown) => log(`shortcut: ${firstLine(e)}`))
+    }
+  })
+  let pinned = settings.read().pinned
 
   let launchAtLogin: boolean | null = null
   const composedApp = composeApp({
@@ -103,15 +132,22 @@ async function start(): Promise<void> {
     secrets,
     window: windows,
     notify: (n) => notifier.notify(n),
-    renderTray: (view) => tray.render(view),
+    renderTray: (view) => tray?.render(view),
     openExternal,
     ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, windows.mainFrames(), loc) },
     power: powerMonitor,
     watchOnline: (onChange) => watchOnline({ isOnline: () => net.isOnline(), onChange, timers: { setInterval, clearInterval: (h) => clearInterval(h as NodeJS.Timeout) } }),
     startDemo: () => demo.start(),
     quit: () => app.quit(),
+    writeClipboardText: (text) => clipboard.writeText(text),
+    changeShortcut: (accelerator) => shortcut.change(accelerator),
     onSettingsChanged: (current) => {
       nativeTheme.themeSource = current.theme
+      if (current.pinned !== pinned) {
+        pinned = current.pinned
+        windows.setPinned(pinned)
+      }
+      applyDock(windows.isVisible())
       if (launchAtLogin === current.launchAtLogin) return
       launchAtLogin = current.launchAtLogin
       const exec = process.env.APPIMAGE ?? process.execPath
@@ -123,25 +159,13 @@ async function start(): Promise<void> {
   })
   composed = composedApp
 
-  const shortcut = registerShowHideShortcut({
-    globalShortcut,
-    toggle: () => windows.toggle(),
-    log,
-    tellUser: (message) => notifier.tell('Shortcut unavailable', message),
-    // Told once, not on every launch; the flag clears once the keys are ours again.
-    notice: {
-      shown: settings.read().shortcutNoticeShown,
-      remember: (shown) => void settings.update((draft) => void (draft.shortcutNoticeShown = shown)).catch((e: unknown) => log(`shortcut: ${firstLine(e)}`))
-    }
-  })
-
   // The window's bounds first, while it still exists; then everything else, in order.
   const steps = [
     { name: 'window bounds', run: () => windows.flushBounds() },
     { name: 'shortcut', run: () => shortcut.dispose() },
     { name: 'app', run: () => composedApp.stop() },
     { name: 'demo', run: () => demo.close() },
-    { name: 'tray', run: () => tray.destroy() }
+    { name: 'tray', run: () => tray?.destroy() }
   ]
   app.on('before-quit', createQuitHandler({ steps, quit: () => app.quit(), timers, log }))
 

@@ -82,3 +82,52 @@ describe('registerShowHideShortcut', () => {
     expect(n.remembered).toEqual([false])
   })
 })
+
+describe('changing the shortcut', () => {
+  function fakeShortcuts(refused: string[]) {
+    const registered = new Map<string, () => void>()
+    return {
+      registered,
+      globalShortcut: {
+        register: (a: string, cb: () => void) => {
+          if (refused.includes(a) || registered.has(a)) return false
+          registered.set(a, cb)
+          return true
+        },
+        unregister: (a: string) => void registered.delete(a)
+      }
+    }
+  }
+  const base = (g: ReturnType<typeof fakeShortcuts>) => ({ globalShortcut: g.globalShortcut, toggle: () => {}, log: () => {}, tellUser: () => {}, notice: notice(false) })
+
+  it('takes the new keys and lets the old ones go', () => {
+    const g = fakeShortcuts([])
+    const s = registerShowHideShortcut(base(g))
+    expect(s.change('Control+Alt+K')).toBeNull()
+    expect([...g.registered.keys()]).toEqual(['Control+Alt+K'])
+    expect(s.accelerator).toBe('Control+Alt+K')
+    s.dispose()
+    expect(g.registered.size).toBe(0)
+  })
+
+  it('refuses keys another application has, with the reason, and keeps the old ones registered', () => {
+    const g = fakeShortcuts(['Control+Alt+T'])
+    const s = registerShowHideShortcut(base(g))
+    const reason = s.change('Control+Alt+T')
+    expect(reason).toMatch(/Alt\+T cannot be used: another application has it/)
+    expect(reason).toMatch(/stays (Ctrl|Cmd)\+Shift\+A/)
+    expect([...g.registered.keys()]).toEqual([SHOW_HIDE_ACCELERATOR])
+    expect(s.accelerator).toBe(SHOW_HIDE_ACCELERATOR)
+    expect(s.registered).toBe(true)
+  })
+
+  it('keys the system throws on are refused the same way', () => {
+    const g = fakeShortcuts([])
+    const s = registerShowHideShortcut({ ...base(g), globalShortcut: { ...g.globalShortcut, register: (a: string, cb: () => void) => {
+      if (a !== SHOW_HIDE_ACCELERATOR) throw new Error('conversion failure')
+      return g.globalShortcut.register(a, cb)
+    } } })
+    expect(s.change('Super+Space')).toMatch(/cannot be used/)
+    expect(s.registered).toBe(true)
+  })
+})

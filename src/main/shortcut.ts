@@ -1,8 +1,10 @@
 // The global show/hide shortcut. Another app may own the keys: then registration fails, we log it
 // every launch but tell the user once (remembered in settings, not every launch), and the app
-// carries on without it. Once the keys are ours again, a later conflict is told again.
+// carries on without it. Once the keys are ours again, a later conflict is told again. Changing it
+// in Settings takes the new keys before the old are let go, so a refused change keeps the old one.
+import { acceleratorLabel, DEFAULT_SHORTCUT } from '../shared/accelerator'
 
-export const SHOW_HIDE_ACCELERATOR = 'CommandOrControl+Shift+A'
+export const SHOW_HIDE_ACCELERATOR = DEFAULT_SHORTCUT
 
 export interface GlobalShortcutLike {
   register(accelerator: string, callback: () => void): boolean
@@ -17,8 +19,8 @@ export function registerShowHideShortcut(options: {
   /** Whether the user was told already, and how to remember it (a settings flag). */
   notice: { shown: boolean; remember: (shown: boolean) => void }
   accelerator?: string
-}): { registered: boolean; dispose: () => void } {
-  const accelerator = options.accelerator ?? SHOW_HIDE_ACCELERATOR
+}): ShowHideShortcut {
+  let accelerator = options.accelerator ?? SHOW_HIDE_ACCELERATOR
   let registered = false
   try {
     registered = options.globalShortcut.register(accelerator, options.toggle)
@@ -36,10 +38,46 @@ export function registerShowHideShortcut(options: {
       )
     }
   }
-  return {
-    registered,
-    dispose: () => {
-      if (registered) options.globalShortcut.unregister(accelerator)
+  const tryRegister = (next: string): boolean => {
+    try {
+      return options.globalShortcut.register(next, options.toggle)
+    } catch (err) {
+      options.log(`shortcut: ${next} could not be registered: ${err instanceof Error ? err.message : String(err)}`)
+      return false
     }
   }
+  return {
+    get registered() {
+      return registered
+    },
+    get accelerator() {
+      return accelerator
+    },
+    change(next) {
+      if (next === accelerator && registered) return null
+      if (registered) options.globalShortcut.unregister(accelerator)
+      if (!tryRegister(next)) {
+        // Back to the keys we had, so a refused change loses nothing.
+        if (registered && !tryRegister(accelerator)) registered = false
+        options.log(`shortcut: ${next} was refused; keeping ${accelerator}`)
+        return `${acceleratorLabel(next, process.platform === 'darwin')} cannot be used: another application has it, or the system keeps it. The shortcut stays ${acceleratorLabel(accelerator, process.platform === 'darwin')}.`
+      }
+      accelerator = next
+      registered = true
+      if (options.notice.shown) options.notice.remember(false)
+      return null
+    },
+    dispose: () => {
+      if (registered) options.globalShortcut.unregister(accelerator)
+      registered = false
+    }
+  }
+}
+
+export interface ShowHideShortcut {
+  readonly registered: boolean
+  readonly accelerator: string
+  /** Takes `next` as the shortcut: null once it is ours, else why not (the old one stays registered). */
+  change(next: string): string | null
+  dispose(): void
 }

@@ -1,7 +1,9 @@
 // The tray icon: draws core/tray's TrayView (state, tooltip, menu) with Electron and forwards
 // clicks to the model's perform(). Which state, which text, which items: core/tray/model.ts.
+// A click opens the popover at the icon; the menu is on right-click (and on Linux, where a panel
+// may send no click at all, on click too: its first item opens the window).
 import { join } from 'node:path'
-import type { MenuItemConstructorOptions } from 'electron'
+import type { Menu as ElectronMenu, MenuItemConstructorOptions, Rectangle } from 'electron'
 import { Menu, Tray, nativeImage, nativeTheme } from 'electron'
 import type { TrayView } from '../core/tray/model'
 import { panelIsDark, trayIconFile } from '../core/tray/icon'
@@ -11,6 +13,8 @@ import type { TrayState } from '../core/tray/state'
 
 export interface TrayAdapter {
   render(view: TrayView): void
+  /** Where the icon is (DIPs); null when the platform does not say (some Linux panels give zeros). */
+  bounds(): Rectangle | null
   destroy(): void
 }
 
@@ -18,6 +22,8 @@ export function createTray(deps: {
   trayDir: string
   platform: NodeJS.Platform
   perform: (action: TrayAction) => void
+  /** A left click on the icon, with its bounds (the popover opens there). */
+  onClick: (bounds: Rectangle | null) => void
   /** nativeTheme.shouldUseDarkColors read before the app set its own theme (see below). */
   systemDarkAtStart: boolean
 }): TrayAdapter {
@@ -46,10 +52,10 @@ export function createTray(deps: {
 
   iconFile = fileFor(state)
   const tray = new Tray(image(iconFile))
-  tray.on('click', () => {
-    // On macOS a click opens the menu; elsewhere it opens the window.
-    if (deps.platform !== 'darwin') deps.perform({ type: 'open-window' })
-  })
+  let menu: ElectronMenu | null = null
+  tray.on('click', (_event, bounds) => deps.onClick(bounds))
+  // macOS: a menu set with setContextMenu would open on every click; there it pops up on right-click.
+  if (deps.platform === 'darwin') tray.on('right-click', () => menu && tray.popUpContextMenu(menu))
 
   const toMenu = createMenuMemo((items) => Menu.buildFromTemplate(items.map((i) => toTemplate(i, deps.perform))))
 
@@ -75,8 +81,13 @@ export function createTray(deps: {
         tray.setToolTip(view.tooltip)
       }
       const { value, rebuilt } = toMenu(view.menu)
+      menu = value
       // Linux needs a menu attached to show anything on click: it is set once, then on change.
-      if (rebuilt) tray.setContextMenu(value)
+      if (rebuilt && deps.platform !== 'darwin') tray.setContextMenu(value)
+    },
+    bounds() {
+      const b = tray.getBounds()
+      return b.width > 0 && b.height > 0 ? b : null
     },
     destroy() {
       nativeTheme.off('updated', onTheme)

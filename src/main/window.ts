@@ -1,9 +1,13 @@
 // The one window. Closing it (or hiding it from the tray or the shortcut) destroys it, so a
-// closed window costs no renderer memory; showing it builds a fresh one where it was last.
+// closed window costs no renderer memory; showing it builds a fresh one. Unpinned, it is a popover
+// at the tray icon (core/tray/popover-placement.ts) that hides on blur and Escape (popover.ts);
+// pinned, it stays open where the user put it. Frameless either way: the header is its title bar.
 import { BrowserWindow, nativeTheme, screen } from 'electron'
+import { popoverPlacement, type Rect } from '../core/tray/popover-placement'
 import type { EventChannel, EventContract } from '../shared/ipc'
 import type { WindowState } from '../shared/settings'
 import { createBoundsSaver } from './bounds-saver'
+import { attachPopoverBehaviour, type PopoverBehaviour } from './popover'
 import type { RendererLocation } from './renderer-origin'
 import { rendererUrl } from './renderer-origin'
 import type { FrameLike } from './sender'
@@ -16,6 +20,10 @@ export interface WindowManager {
   /** Closes the window, which frees its renderer; polling goes on in main. */
   hide(): void
   toggle(): void
+  /** A click on the tray icon at `trayBounds`: shows the popover there, or hides it. */
+  toggleFromTray(trayBounds: Rect | null): void
+  /** The pin changed: a pinned window stays open and in the task bar; unpinned, it goes back to the icon. */
+  setPinned(pinned: boolean): void
   isVisible(): boolean
   /** Sends an event to our window if it is open; once it has loaded, so nothing is lost to a load. */
   send<E extends EventChannel>(channel: E, payload: EventContract[E]): void
@@ -31,6 +39,12 @@ export interface WindowDeps {
   iconPath: string
   readWindowState: () => WindowState | undefined
   saveWindowState: (state: WindowState) => Promise<void>
+  /** Whether the user pinned the window open (a setting). */
+  pinned: () => boolean
+  /** Where the tray icon is now; null when the platform does not say. */
+  trayBounds: () => Rect | null
+  /** The window was shown or went away (the Dock icon follows). */
+  onVisibilityChange?: (visible: boolean) => void
   log: (message: string) => void
 }
 
@@ -52,14 +66,29 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
     log: deps.log
   })
 
+  let popover: PopoverBehaviour | null = null
+  let anchor: Rect | null = null
+
+  /** The popover's place at the tray icon, for a window of the remembered size. */
+  function atTray(size: { width: number; height: number }): Rect | null {
+    const primary = screen.getPrimaryDisplay()
+    const displays = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)]
+    return popoverPlacement({ tray: anchor ?? deps.trayBounds(), displays, primary: 0, size })
+  }
+
   function create(): BrowserWindow {
     const primary = screen.getPrimaryDisplay()
     const areas = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map((d) => d.workArea)
     const restored = restoreWindowBounds(deps.readWindowState(), areas)
+    const pinned = deps.pinned()
+    const placed = pinned ? null : atTray(restored)
+    const position = placed ?? (restored.x !== undefined && restored.y !== undefined ? { x: restored.x, y: restored.y } : null)
     const w = new BrowserWindow({
-      ...(restored.x !== undefined && restored.y !== undefined ? { x: restored.x, y: restored.y } : { center: true }),
-      width: restored.width,
-      height: restored.height,
+      ...(position ? { x: position.x, y: position.y } : { center: true }),
+      width: placed?.width ?? restored.width,
+      height: placed?.height ?? restored.height,
+      frame: false,
+      skipTaskbar: !pinned,
       minWidth: MIN_WINDOW.width,
       minHeight: MIN_WINDOW.height,
       show: false,
@@ -70,11 +99,13 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
       backgroundColor: windowBackground(nativeTheme.shouldUseDarkColors),
       webPreferences: secureWebPreferences(deps.preloadPath, { devTools: deps.loc.devServerUrl !== undefined })
     })
-    if (restored.maximized) w.maximize()
+    if (restored.maximized && pinned) w.maximize()
     w.once('ready-to-show', () => {
       w.show()
       w.focus()
+      deps.onVisibilityChange?.(true)
     })
+    popover = attachPopoverBehaviour(w, { pinned: deps.pinned, hide: () => manager.hide(), now: () => Date.now() })
     w.webContents.on('did-finish-load', () => {
       loaded = true
       const pending = queued
@@ -98,6 +129,7 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
         win = null
         loaded = false
         queued = []
+        deps.onVisibilityChange?.(false)
       }
     })
     void w.loadURL(rendererUrl(deps.loc)).catch((err: unknown) => {
@@ -125,6 +157,23 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
       const w = alive()
       if (w && w.isVisible() && w.isFocused()) manager.hide()
       else manager.show()
+    },
+    toggleFromTray(trayBounds) {
+      anchor = trayBounds
+      const w = alive()
+      if (w && w.isVisible()) return manager.hide()
+      // The click that took the popover's focus (and so hid it) does not open it again.
+      if (popover && !popover.clickShows(Date.now())) return
+      manager.show()
+    },
+    setPinned(pinned) {
+      const w = alive()
+      if (!w) return
+      w.setSkipTaskbar(!pinned)
+      if (pinned) return
+      if (w.isMaximized()) w.unmaximize()
+      const placed = atTray(w.getBounds())
+      if (placed) w.setBounds({ x: placed.x, y: placed.y, width: placed.width, height: placed.height })
     },
     isVisible() {
       return alive()?.isVisible() ?? false
