@@ -17,6 +17,10 @@ export interface HostRecords {
   /** How often the app asked to show its window. */
   windowShown: number
   quit: number
+  /** What the window copied, in order. */
+  clipboard: string[]
+  /** The shortcut last taken from the (stand-in) platform; null until changed. */
+  shortcut: string | null
 }
 
 export interface ControlParts {
@@ -55,6 +59,8 @@ export function handleControl(
         return ok(records.notifications)
       case 'GET opened':
         return ok(records.opened)
+      case 'GET clipboard':
+        return ok(records.clipboard)
       case 'POST faults':
         service.control.setFaults(body as FaultPlan)
         return ok()

@@ -39,6 +39,8 @@ export interface TestHostOptions {
   /** Default out/renderer when built there; null serves a placeholder page. */
   rendererDir?: string | null
   polling?: PollingPrefs
+  /** Shortcuts "another application" holds: the host's stand-in for the global shortcut refuses them. */
+  shortcutsTaken?: string[]
 }
 
 export interface TestHost {
@@ -96,7 +98,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     draft.polling = { ...polling }
   })
 
-  const records: HostRecords = { notifications: [], opened: [], tray: null, windowShown: 0, quit: 0 }
+  const records: HostRecords = { notifications: [], opened: [], tray: null, windowShown: 0, quit: 0, clipboard: [], shortcut: null }
   const internalErrors: unknown[] = []
   const log: string[] = []
   const events = createEventHub()
@@ -126,6 +128,13 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       projectIds: service.control.seedDemo().projectIds
     }),
     quit: () => void records.quit++,
+    writeClipboardText: (text) => void records.clipboard.push(text),
+    // As main's shortcut does: keys another application holds are refused with the reason.
+    changeShortcut: (accelerator) => {
+      if ((options.shortcutsTaken ?? []).includes(accelerator)) return `${accelerator} cannot be used: another application has it, or the system keeps it.`
+      records.shortcut = accelerator
+      return null
+    },
     log: (message) => log.push(message),
     onError: (context, error) => internalErrors.push({ context, error })
   })

@@ -51,6 +51,12 @@ export function formatUsdFixed(value: number | null | undefined, decimals: numbe
   return `${sign}$${group(text)}`
 }
 
+/** A money cell where nothing is nothing: zero or absent is a dash, never a column of $0.0000. */
+export function formatUsdCell(value: number | null | undefined, decimals: number): string {
+  if (value === null || value === undefined || !Number.isFinite(value) || value === 0) return '–'
+  return formatUsdFixed(value, decimals)
+}
+
 /** Each amount of one column in that column's one precision (see usdColumnDecimals). */
 export function formatUsdColumn(values: readonly (number | null | undefined)[]): string[] {
   const decimals = usdColumnDecimals(values)

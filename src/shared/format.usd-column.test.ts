@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatUsdColumn, formatUsdFixed, usdColumnDecimals } from './format'
+import { formatUsdCell, formatUsdColumn, formatUsdFixed, usdColumnDecimals } from './format'
 
 describe('usdColumnDecimals', () => {
   it('picks cents when every non-zero amount is a dollar or more', () => {
@@ -40,5 +40,15 @@ describe('formatUsdColumn', () => {
     expect(new Set(column.map((c) => c.length - c.indexOf('.'))).size).toBe(1)
     expect(formatUsdColumn([0.000042, 0.5])).toEqual(['$0.000042', '$0.500000'])
     expect(formatUsdColumn([2, 10.5, null])).toEqual(['$2.00', '$10.50', '–'])
+  })
+})
+
+describe('formatUsdCell', () => {
+  it('shows nothing as a dash and anything else in the column precision', () => {
+    expect(formatUsdCell(0, 4)).toBe('–')
+    expect(formatUsdCell(null, 2)).toBe('–')
+    expect(formatUsdCell(Number.NaN, 2)).toBe('–')
+    expect(formatUsdCell(0.0123, 4)).toBe('$0.0123')
+    expect(formatUsdCell(0.00001, 4)).toBe('<$0.0001')
   })
 })

@@ -1,5 +1,8 @@
-// The cost chart's data and geometry: a run of consecutive days (missing days are 0) and bars
-// scaled to the largest, so the SVG component only draws.
+// A bar chart's data and geometry, so the Svelte component only draws: a run of consecutive days
+// (missing days are 0), and for any categories (days, months) and any series of values per
+// category, stacked bars on real axes: a y scale with round ticks (d3-scale), a band per category,
+// and which category labels fit.
+import { scaleBand, scaleLinear } from 'd3-scale'
 import type { DayCost } from '../../shared/cost'
 
 /** The `count` days ending at `endKey` ("YYYY-MM-DD"), oldest first, with 0 for days without cost. */
@@ -15,22 +18,82 @@ export function lastDays(days: readonly DayCost[], endKey: string, count: number
   return out
 }
 
-export interface Bar {
+/** One series: a value per category, in the categories' order (stacked in the series' order). */
+export interface ChartSeries {
+  name: string
+  values: readonly number[]
+}
+
+export interface ChartBar {
+  category: number
+  series: number
+  value: number
   x: number
   y: number
   width: number
   height: number
 }
 
-/** Bars filling `width` x `height`, with `gap` between them; a zero day has no height. */
-export function barLayout(values: readonly number[], width: number, height: number, gap = 4): Bar[] {
-  if (values.length === 0) return []
-  const max = Math.max(0, ...values.map((v) => (Number.isFinite(v) ? v : 0)))
-  const slot = width / values.length
-  const barWidth = Math.max(1, slot - gap)
-  return values.map((v, i) => {
-    const value = Number.isFinite(v) && v > 0 ? v : 0
-    const h = max === 0 ? 0 : (value / max) * height
-    return { x: i * slot + gap / 2, y: height - h, width: barWidth, height: h }
-  })
+export interface ChartLayout {
+  /** The plot's box inside the chart. */
+  plot: { left: number; top: number; right: number; bottom: number }
+  /** Y axis ticks: value and pixel position. */
+  yTicks: { value: number; y: number }[]
+  /** The top of the y axis (a round value at or above the highest stack). */
+  yMax: number
+  bars: ChartBar[]
+  /** Centre of each category's band, and whether its label is drawn. */
+  xLabels: { x: number; shown: boolean }[]
+  /** The highest stack (sum of the series) of one category. */
+  maxTotal: number
+}
+
+const finite = (v: number | undefined): number => (v !== undefined && Number.isFinite(v) && v > 0 ? v : 0)
+
+/**
+ * Lays out `series` over `count` categories in a `width` x `height` chart. `labelWidth` is how wide
+ * a y tick label may be (the plot starts after it); x labels are thinned so each has `minLabelGap` px.
+ */
+export function chartLayout(input: {
+  count: number
+  series: readonly ChartSeries[]
+  width: number
+  height: number
+  labelWidth: number
+  xAxisHeight?: number
+  minLabelGap?: number
+  ticks?: number
+}): ChartLayout {
+  const count = Math.max(0, Math.floor(input.count))
+  const plot = { left: input.labelWidth + 6, top: 8, right: Math.max(input.labelWidth + 7, input.width - 4), bottom: Math.max(9, input.height - (input.xAxisHeight ?? 20)) }
+  const totals = Array.from({ length: count }, (_, i) => input.series.reduce((s, serie) => s + finite(serie.values[i]), 0))
+  const maxTotal = Math.max(0, ...totals)
+  const y = scaleLinear().domain([0, maxTotal > 0 ? maxTotal : 1]).nice(input.ticks ?? 4).range([plot.bottom, plot.top])
+  const yMax = y.domain()[1] ?? 1
+  const x = scaleBand<number>()
+    .domain(Array.from({ length: count }, (_, i) => i))
+    .range([plot.left, plot.right])
+    .paddingInner(0.2)
+    .paddingOuter(0.1)
+  const band = x.bandwidth()
+  const bars: ChartBar[] = []
+  for (let c = 0; c < count; c++) {
+    let base = 0
+    input.series.forEach((serie, s) => {
+      const value = finite(serie.values[c])
+      const top = y(base + value)
+      bars.push({ category: c, series: s, value, x: x(c) ?? 0, y: top, width: band, height: y(base) - top })
+      base += value
+    })
+  }
+  const every = Math.max(1, Math.ceil((input.minLabelGap ?? 44) / Math.max(1, x.step())))
+  return {
+    plot,
+    yTicks: y.ticks(input.ticks ?? 4).map((value) => ({ value, y: y(value) })),
+    yMax,
+    bars,
+    // The newest category always has its label; the others every `every`, counted back from it.
+    xLabels: Array.from({ length: count }, (_, i) => ({ x: (x(i) ?? 0) + band / 2, shown: (count - 1 - i) % every === 0 })),
+    maxTotal
+  }
 }

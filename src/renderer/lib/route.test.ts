@@ -4,8 +4,9 @@ import { parseRoute, routeHash, sectionOf, type Route } from './route'
 
 describe('parseRoute', () => {
   it('reads every route', () => {
-    expect(parseRoute('')).toEqual({ name: 'projects' })
-    expect(parseRoute('#/')).toEqual({ name: 'projects' })
+    expect(parseRoute('')).toEqual({ name: 'now' })
+    expect(parseRoute('#/')).toEqual({ name: 'now' })
+    expect(parseRoute('#/now')).toEqual({ name: 'now' })
     expect(parseRoute('#/projects')).toEqual({ name: 'projects' })
     expect(parseRoute('#/projects/p1')).toEqual({ name: 'project', projectId: 'p1' })
     expect(parseRoute('#/projects/p1/tasks/t9')).toEqual({ name: 'task', projectId: 'p1', taskId: 't9' })

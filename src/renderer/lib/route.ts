@@ -1,7 +1,9 @@
-// Hash routes of the window: #/projects, #/projects/:id, #/projects/:id/tasks/:taskId, #/costs,
-// #/settings, #/setup. Parsing never throws: a hash we do not know is its own route.
+// Hash routes of the window: #/now (the first screen, also ''), #/projects, #/projects/:id,
+// #/projects/:id/tasks/:taskId, #/costs, #/settings, #/setup. Parsing never throws: a hash we do
+// not know is its own route.
 
 export type Route =
+  | { name: 'now' }
   | { name: 'projects' }
   | { name: 'project'; projectId: string }
   | { name: 'task'; projectId: string; taskId: string }
@@ -12,7 +14,8 @@ export type Route =
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/^\/+|\/+$/g, '')
-  if (path === '' || path === 'projects') return { name: 'projects' }
+  if (path === '' || path === 'now') return { name: 'now' }
+  if (path === 'projects') return { name: 'projects' }
   const parts = path.split('/')
   const decoded = parts.map(decode)
   if (decoded.some((p) => p === null || p === '')) return { name: 'unknown', hash }
@@ -31,6 +34,7 @@ export function parseRoute(hash: string): Route {
 
 export function routeHash(route: Route): string {
   switch (route.name) {
+    case 'now':
     case 'projects':
     case 'costs':
     case 'settings':
@@ -46,8 +50,10 @@ export function routeHash(route: Route): string {
 }
 
 /** The top-level section a route belongs to, for the navigation's `aria-current`. */
-export function sectionOf(route: Route): 'projects' | 'costs' | 'settings' | 'setup' | null {
+export function sectionOf(route: Route): 'now' | 'projects' | 'costs' | 'settings' | 'setup' | null {
   switch (route.name) {
+    case 'now':
+      return 'now'
     case 'projects':
     case 'project':
     case 'task':
