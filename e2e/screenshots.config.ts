@@ -13,6 +13,6 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     launchOptions: chromiumLaunchOptions(),
-    viewport: { width: 1100, height: 800 }
+    viewport: { width: 420, height: 640 }
   }
 })

@@ -1,66 +1,90 @@
-// One PNG per main screen and theme, from the real renderer on the test host with the demo.
+// `npm run screenshots`: a PNG of every screen in both themes, at the window's default size
+// (420 × 640, what the tray popover shows: the viewport, as the user sees it) and at a wide size
+// (1100 px, the whole page), from the real renderer on the test host with the demo.
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
-import { invoke, openHash, projectIdByName } from './window.helpers'
+import { DEFAULT_WINDOW, WIDE_WINDOW, invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
 
 const OUT = fileURLToPath(new URL('./screenshots/', import.meta.url))
 mkdirSync(OUT, { recursive: true })
 
-async function shoot(page: Page, name: string, theme: string): Promise<void> {
-  // Relative times and the clock tick: let the page settle, then capture the whole page.
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: `${OUT}${name}-${theme}.png`, fullPage: true })
-}
+const SIZES = [
+  { suffix: '', viewport: DEFAULT_WINDOW, fullPage: false },
+  { suffix: '-wide', viewport: WIDE_WINDOW, fullPage: true }
+] as const
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test.describe(`${colorScheme} theme`, () => {
-    test.use({ colorScheme })
+  for (const size of SIZES) {
+    test.describe(`${colorScheme} theme, ${size.viewport.width}×${size.viewport.height}`, () => {
+      test.use({ colorScheme, viewport: size.viewport })
 
-    test('first run', async ({ app }) => {
-      await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
-      await shoot(app, 'setup', colorScheme)
-    })
+      async function shoot(page: Page, name: string, options: { top?: boolean } = {}): Promise<void> {
+        // Relative times and the clock tick: let the page settle, then capture (from the top, unless
+        // the screen was scrolled to what it shows on purpose).
+        if (options.top !== false) await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0))
+        await page.waitForTimeout(300)
+        await page.screenshot({ path: `${OUT}${name}${size.suffix}-${colorScheme}.png`, fullPage: size.fullPage })
+      }
 
-    test.describe('demo', () => {
-      test.use({ hostOptions: { demo: true } })
+      test('first run', async ({ app }) => {
+        await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
+        await shoot(app, 'setup')
+      })
 
-      test('every main screen', async ({ app, host }) => {
-        await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
-        await shoot(app, 'projects', colorScheme)
+      test.describe('demo', () => {
+        test.use({ hostOptions: { demo: true } })
 
-        const projectId = await projectIdByName(app, 'Portfolio site')
-        await openHash(app, `#/projects/${projectId}`)
-        await expect(app.locator('[data-task-id]').first()).toBeVisible()
-        await shoot(app, 'project', colorScheme)
+        test('every screen', async ({ app, host }) => {
+          // Something for the Now screen to tell: a failure and a running task beside the demo's completions.
+          const projectId = await projectIdByName(app, 'Portfolio site')
+          const recipe = await projectIdByName(app, 'Recipe Box')
+          const broken = host.service.control.addTask(recipe, { name: 'Add the print stylesheet', status: 'in_progress', script: 'run-forever' })
+          await invoke(app, 'monitor:poll-now')
+          host.service.control.setTaskStatus(broken.id, 'failed')
+          await invoke(app, 'monitor:poll-now')
+          await openHash(app, '#/now')
+          await expect(app.locator('[data-kind="failed"]').first()).toBeVisible()
+          await expect(app.locator('li.running').first()).toBeVisible()
+          await shoot(app, 'now')
 
-        await app.getByRole('button', { name: 'Publish' }).click()
-        await app.getByLabel('Sub-domain').fill('portfolio')
-        await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
-        await expect(app.locator('[data-publish-status]')).toBeVisible()
-        await shoot(app, 'publish', colorScheme)
+          await openHash(app, '#/projects')
+          await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+          await shoot(app, 'projects')
 
-        const tasks = await invoke(app, 'project:tasks', { projectId })
-        const task = tasks.find((t) => t.status === 'completed') ?? tasks[0]!
-        await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
-        await app.locator('[data-step-id]').nth(2).click()
-        await expect(app.locator('#step-detail h3')).toBeVisible()
-        await shoot(app, 'task', colorScheme)
+          await openHash(app, `#/projects/${projectId}`)
+          await expect(app.locator('[data-task-id]').first()).toBeVisible()
+          await shoot(app, 'project')
 
-        await openHash(app, '#/costs')
-        await expect(app.getByRole('img', { name: /Cost per day/ })).toBeVisible()
-        await shoot(app, 'costs', colorScheme)
+          await app.getByRole('button', { name: 'Publish' }).click()
+          await app.getByLabel('Sub-domain').fill('portfolio')
+          await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
+          await expect(app.getByTestId('published-url')).toBeVisible()
+          await app.getByTestId('published-url').scrollIntoViewIfNeeded()
+          await shoot(app, 'publish', { top: false })
 
-        await openHash(app, '#/settings')
-        await expect(app.getByRole('heading', { name: 'Notifications' })).toBeVisible()
-        await shoot(app, 'settings', colorScheme)
+          const tasks = await invoke(app, 'project:tasks', { projectId })
+          const task = tasks.find((t) => t.status === 'completed') ?? tasks[0]!
+          await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
+          await app.locator('[data-step-id]').nth(2).click()
+          await expect(app.locator('#step-detail h3')).toBeVisible()
+          await shoot(app, 'task', { top: false })
 
-        host.service.control.setFaults({ rules: [{ kind: 'error', status: 401, pathPrefix: `/projects/${projectId}` }] })
-        await openHash(app, `#/projects/${projectId}`)
-        await expect(app.locator('[data-error-kind="auth"]').first()).toBeVisible()
-        await shoot(app, 'error', colorScheme)
+          await openHash(app, '#/costs')
+          await expect(app.getByRole('img', { name: /Cost per day/ })).toBeVisible()
+          await shoot(app, 'costs')
+
+          await openHash(app, '#/settings')
+          await expect(app.getByRole('heading', { name: 'Notifications' })).toBeVisible()
+          await shoot(app, 'settings')
+
+          host.service.control.setFaults({ rules: [{ kind: 'error', status: 401, pathPrefix: `/projects/${projectId}` }] })
+          await openHash(app, `#/projects/${projectId}`)
+          await expect(app.locator('[data-error-kind="auth"]').first()).toBeVisible()
+          await shoot(app, 'error')
+        })
       })
     })
-  })
+  }
 }

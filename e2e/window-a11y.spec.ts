@@ -1,7 +1,8 @@
-// Accessibility: axe on every screen in both themes (no serious or critical violation), and the
-// main flows done with the keyboard alone, with a visible focus ring all the way.
+// Accessibility and size: axe on every screen in both themes at the window's default size
+// (420 x 640) and a wide one (no serious or critical violation), no horizontal overflow at the
+// default size, and the main flows done with the keyboard alone, with a visible focus ring.
 import type { Locator, Page } from '@playwright/test'
-import { expectNoSeriousViolations, invoke, openHash, projectIdByName } from './window.helpers'
+import { DEFAULT_WINDOW, WIDE_WINDOW, expectNoHorizontalOverflow, expectNoSeriousViolations, invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
 
 /** Presses Tab until `target` has focus; fails after `max` presses. */
@@ -24,64 +25,96 @@ async function expectVisibleFocus(page: Page): Promise<void> {
   expect(outline.width).toBeGreaterThanOrEqual(2)
 }
 
+const SIZES = [DEFAULT_WINDOW, WIDE_WINDOW] as const
+
+/** axe on what the page shows; at the window's default size, nothing overflows sideways either. */
+async function check(page: Page, screen: string, size: { width: number }): Promise<void> {
+  await expectNoSeriousViolations(page, screen)
+  if (size.width === DEFAULT_WINDOW.width) await expectNoHorizontalOverflow(page, screen)
+}
+
 for (const colorScheme of ['light', 'dark'] as const) {
-  test.describe(`axe, ${colorScheme} theme`, () => {
-    test.use({ colorScheme })
+  for (const size of SIZES) {
+    test.describe(`axe, ${colorScheme} theme, ${size.width}×${size.height}`, () => {
+      test.use({ colorScheme, viewport: size })
 
-    test('the first-run screen', async ({ app }) => {
-      await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
-      await app.getByRole('button', { name: 'Connect' }).click()
-      await expect(app.getByText('Enter the API key.')).toBeVisible()
-      await expectNoSeriousViolations(app, 'setup')
-    })
-
-    test.describe('with the demo', () => {
-      test.use({ hostOptions: { demo: true } })
-
-      test('projects, a project, a task, costs and settings', async ({ app }) => {
-        await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
-        await app.getByRole('button', { name: 'Create a project' }).click()
-        await expectNoSeriousViolations(app, 'projects')
-
-        const projectId = await projectIdByName(app, 'Portfolio site')
-        await openHash(app, `#/projects/${projectId}`)
-        await expect(app.locator('[data-task-id]').first()).toBeVisible()
-        await app.getByRole('button', { name: 'Edit' }).click()
-        await expectNoSeriousViolations(app, 'project with the edit form')
-        await app.getByRole('button', { name: 'Publish' }).click()
-        await app.getByLabel('Sub-domain').fill('Not_Valid')
-        await expectNoSeriousViolations(app, 'project with the publish form')
-
-        const [task] = await invoke(app, 'project:tasks', { projectId })
-        await openHash(app, `#/projects/${projectId}/tasks/${task!.id}`)
-        await app.locator('[data-step-id]').first().click()
-        await expect(app.locator('#step-detail h3')).toBeVisible()
-        await expectNoSeriousViolations(app, 'task')
-
-        await openHash(app, '#/costs')
-        await expect(app.getByRole('img', { name: /Cost per day/ })).toBeVisible()
-        await expectNoSeriousViolations(app, 'costs')
-
-        await openHash(app, '#/settings')
-        await app.getByRole('button', { name: 'Add a connection' }).click()
-        await expectNoSeriousViolations(app, 'settings')
+      test('the first-run screen', async ({ app }) => {
+        await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
+        await app.getByRole('button', { name: 'Connect' }).click()
+        await expect(app.getByText('Enter the API key.')).toBeVisible()
+        await check(app, 'setup', size)
       })
 
-      test('an error state', async ({ app, host }) => {
-        const projectId = await projectIdByName(app, 'Portfolio site')
-        host.service.control.setFaults({ rules: [{ kind: 'error', status: 404, pathPrefix: `/projects/${projectId}` }] })
-        await openHash(app, `#/projects/${projectId}`)
-        await expect(app.locator('[data-error-kind="not_found"]').first()).toBeVisible()
-        await expectNoSeriousViolations(app, 'project gone')
+      test.describe('with the demo', () => {
+        test.use({ hostOptions: { demo: true } })
+
+        test('every screen: now, projects, a project, a task, costs and settings', async ({ app, host }) => {
+          const projectId = await projectIdByName(app, 'Portfolio site')
+          // The Now screen with an item of each kind it lists, and a running task.
+          const running = host.service.control.addTask(projectId, { name: 'A long running task whose name does not fit on one line', status: 'in_progress', script: 'run-forever' })
+          await invoke(app, 'monitor:poll-now')
+          host.service.control.setTaskStatus(running.id, 'failed')
+          host.service.control.addTask(projectId, { name: 'Still running', status: 'in_progress', script: 'run-forever' })
+          await invoke(app, 'monitor:poll-now')
+          await openHash(app, '#/now')
+          await expect(app.locator('[data-kind="failed"]').first()).toBeVisible()
+          await expect(app.locator('li.running').first()).toBeVisible()
+          await check(app, 'now', size)
+
+          await openHash(app, '#/projects')
+          await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+          await app.locator('li.project').first().getByText('Details').click()
+          await app.getByRole('button', { name: 'New project' }).click()
+          await check(app, 'projects', size)
+
+          await openHash(app, `#/projects/${projectId}`)
+          await expect(app.locator('[data-task-id]').first()).toBeVisible()
+          await app.getByText('Details', { exact: true }).click()
+          await app.getByRole('button', { name: 'Edit' }).click()
+          await check(app, 'project with its details and the edit form', size)
+          await app.getByRole('button', { name: 'Publish' }).click()
+          await app.getByLabel('Sub-domain').fill('Not_Valid')
+          await check(app, 'project with the publish form', size)
+          await app.getByLabel('Sub-domain').fill('a-long-sub-domain-for-this-site')
+          await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
+          await expect(app.getByTestId('published-url')).toBeVisible()
+          await check(app, 'project published', size)
+
+          const tasks = await invoke(app, 'project:tasks', { projectId })
+          const task = tasks.find((t) => t.status === 'completed')!
+          await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
+          await app.locator('[data-step-id]').first().click()
+          await expect(app.locator('#step-detail h3')).toBeVisible()
+          await expect(app.getByRole('heading', { name: /Usage records/ })).toBeVisible()
+          await check(app, 'task', size)
+
+          await openHash(app, '#/costs')
+          await expect(app.getByRole('img', { name: /Cost per day/ })).toBeVisible()
+          await check(app, 'costs', size)
+
+          await openHash(app, '#/settings')
+          await app.getByRole('button', { name: 'Add a connection' }).click()
+          await app.getByRole('button', { name: /^Edit / }).first().click()
+          await check(app, 'settings', size)
+        })
+
+        test('an error state', async ({ app, host }) => {
+          const projectId = await projectIdByName(app, 'Portfolio site')
+          host.service.control.setFaults({ rules: [{ kind: 'error', status: 404, pathPrefix: `/projects/${projectId}` }] })
+          await openHash(app, `#/projects/${projectId}`)
+          await expect(app.locator('[data-error-kind="not_found"]').first()).toBeVisible()
+          await check(app, 'project gone', size)
+        })
       })
     })
-  })
+  }
 }
 
 test.describe('keyboard only', () => {
   test.use({ hostOptions: { demo: true } })
 
   test('set a budget, open a project, a task and a step, create a project', async ({ app }) => {
+    await openHash(app, '#/projects')
     await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
 
     await tabTo(app, app.getByRole('link', { name: 'Costs' }))
@@ -119,7 +152,7 @@ test.describe('keyboard only', () => {
 
     await tabTo(app, app.getByRole('link', { name: 'Projects' }).first())
     await app.keyboard.press('Enter')
-    await tabTo(app, app.getByRole('button', { name: 'Create a project' }))
+    await tabTo(app, app.getByRole('button', { name: 'New project' }))
     await app.keyboard.press('Enter')
     await tabTo(app, app.getByLabel('Name (required)'))
     await app.keyboard.type('Typed by keyboard')

@@ -1,6 +1,6 @@
 // The costs screen against the demo: the per-day table and chart agree with costByDay over every
-// watched project's tasks (one bar per day, the date labels, the totals), and each money column
-// has one precision.
+// watched project's tasks (one bar per day on a y axis of round values, the date labels, the
+// totals), each money column has one precision, and days with nothing show a dash.
 import type { Page } from '@playwright/test'
 import { costByDay, localDateKey, type TzOffset } from '../src/shared/cost'
 import { formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
@@ -12,7 +12,6 @@ import { expect, test } from './support/fixtures'
 test.use({ hostOptions: { demo: true } })
 
 const DAYS = 14
-const CHART_HEIGHT = 160
 // The page and this process run on the same machine, in the same time zone.
 const tz: TzOffset = (at) => -at.getTimezoneOffset()
 
@@ -54,29 +53,37 @@ test('per-day figures and the chart match costByDay over the watched projects', 
   const chart = app.getByRole('img', { name: 'Cost per day of all watched projects' })
   await expect(chart).toBeVisible()
 
-  // One bar per day, in order, as tall as its share of the highest day.
+  // One bar per day, in order, in proportion to each other, under a y axis that reaches the highest.
   const bars = chart.locator('rect.bar')
   await expect(bars).toHaveCount(DAYS)
-  expect(await bars.evaluateAll((els) => els.map((e) => e.getAttribute('data-date')))).toEqual(keys)
+  expect(await bars.evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))).toEqual(keys)
   const max = Math.max(...days.map((d) => d.costUsd))
   const heights = await bars.evaluateAll((els) => els.map((e) => Number(e.getAttribute('height'))))
-  heights.forEach((h, i) => expect(h).toBeCloseTo((days[i]!.costUsd / max) * CHART_HEIGHT, 3))
-
-  // Labels: every second day (14 days, at most 7 labels), as MM/DD.
-  const labels = keys.filter((_, i) => i % 2 === 0).map((k) => `${k.slice(5, 7)}/${k.slice(8, 10)}`)
-  await expect(chart.locator('text.tick')).toHaveText(labels)
+  const tallest = Math.max(...heights)
+  heights.forEach((h, i) => expect(h / tallest).toBeCloseTo(days[i]!.costUsd / max, 3))
+  const yTicks = (await chart.locator('text.tick.y').allTextContents()).map((t) => Number(t.replace('$', '')))
+  expect(yTicks[0]).toBe(0)
+  expect(yTicks.at(-1)!).toBeGreaterThanOrEqual(max)
+  // Each bar says its day and value on hover.
+  await expect(bars.last().locator('title')).toHaveText(`${keys.at(-1)}: ${formatUsdFixed(days.at(-1)!.costUsd, decimals)}`)
+  // Day labels as MM/DD, the newest always.
+  const labels = await chart.locator('text.tick.x').allTextContents()
+  expect(labels.at(-1)).toBe(`${keys.at(-1)!.slice(5, 7)}/${keys.at(-1)!.slice(8, 10)}`)
+  expect(labels.length).toBeGreaterThan(2)
 
   const total = days.reduce((s, d) => s + d.costUsd, 0)
   await expect(chart.locator('desc')).toContainText(`${DAYS} days, ${formatUsdFixed(total, decimals)} in total, at most ${formatUsdFixed(max, decimals)} on one day`)
-  await expect(app.locator('figcaption')).toHaveText(`Highest day: ${formatUsdFixed(max, decimals)}`)
+  await expect(app.locator('figcaption')).toHaveText(`Highest: ${formatUsdFixed(max, decimals)}`)
 
   // The table lists every day, newest first, in one precision.
   const rows = app.locator('table.days tbody tr')
   await expect(rows).toHaveCount(DAYS)
-  const expected = [...days].reverse().map((d) => [d.date, String(d.taskCount), formatUsdFixed(d.costUsd, decimals)])
+  // Days with nothing show a dash, not a column of $0.0000.
+  const expected = [...days].reverse().map((d) => [d.date, d.taskCount === 0 ? '–' : String(d.taskCount), d.costUsd === 0 ? '–' : formatUsdFixed(d.costUsd, decimals)])
   const shown = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!.trim())))
   expect(shown).toEqual(expected)
-  expect(new Set(shown.map(([, , cost]) => cost!.length - cost!.indexOf('.'))).size).toBe(1)
+  const amounts = shown.map(([, , cost]) => cost!).filter((c) => c !== '–')
+  expect(new Set(amounts.map((cost) => cost.length - cost.indexOf('.'))).size).toBe(1)
 })
 
 test('the per-project table gives each money column one precision', async ({ app }) => {
@@ -87,8 +94,8 @@ test('the per-project table gives each money column one precision', async ({ app
   const totalDecimals = usdColumnDecimals(state.projects.map((p) => p.costTotalUsd))
   for (const p of state.projects) {
     const row = app.locator(`tr[data-project-id="${p.watched.projectId}"]`)
-    await expect(row.locator('td.num').nth(0)).toHaveText(formatUsdFixed(p.costTodayUsd, todayDecimals))
-    await expect(row.locator('td.num').nth(1)).toHaveText(formatUsdFixed(p.costTotalUsd, totalDecimals))
+    await expect(row.locator('td.num').nth(0)).toHaveText(p.costTodayUsd === 0 ? '–' : formatUsdFixed(p.costTodayUsd, todayDecimals))
+    await expect(row.locator('td.num').nth(1)).toHaveText(p.costTotalUsd === 0 ? '–' : formatUsdFixed(p.costTotalUsd, totalDecimals))
     await expect(row.locator('td.num').first()).toHaveCSS('text-align', 'right')
     await expect(row.locator('td.num').first()).toHaveCSS('font-variant-numeric', 'tabular-nums')
   }

@@ -103,6 +103,7 @@ test('project gone, as the projects list shows it', async ({ app, host }) => {
   const id = await watchedProject(app, host, 'Vanished too')
   faultOn(host, id, { kind: 'error', status: 404 })
   await invoke(app, 'monitor:poll-now')
+  await openHash(app, '#/projects')
   const card = app.locator(`[data-project-id="${id}"]`)
   await expect(card.locator('[data-error-kind="not_found"]')).toContainText('This project is gone', { timeout: 15_000 })
   await expectNoSeriousViolations(app, 'project gone, in the list')

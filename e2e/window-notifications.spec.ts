@@ -93,7 +93,7 @@ test('notifications pause for an hour from the header, and resume', async ({ app
 
 test('the tray’s Preferences… item opens the settings screen', async ({ app, host, request }) => {
   await connect(app, host)
-  await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
+  await expect(app.getByRole('heading', { name: 'Now', level: 1 })).toBeVisible()
   expect((await request.post(`${host.url}__host/control/navigate-settings`)).ok()).toBe(true)
   await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
   expect(new URL(app.url()).hash).toBe('#/settings')

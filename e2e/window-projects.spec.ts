@@ -3,11 +3,12 @@ import { expect, test } from './support/fixtures'
 
 test.beforeEach(async ({ app, host }) => {
   await connect(app, host)
+  await openHash(app, '#/projects')
   await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
 })
 
 test('create a project with every field of the create body', async ({ app }) => {
-  await app.getByRole('button', { name: 'Create a project' }).click()
+  await app.getByRole('button', { name: 'New project' }).click()
   const form = app.locator('form[aria-labelledby="create-heading"]')
   await form.getByRole('button', { name: 'Create project' }).click()
   await expect(form.getByText('Give the project a name.')).toBeVisible()
@@ -63,6 +64,9 @@ test('watch an existing project by ID, then stop watching it', async ({ app, hos
   await app.getByRole('button', { name: 'Watch', exact: true }).click()
   await expect(app.getByText('This project is already watched.')).toBeVisible()
 
+  // Less prominent than the main action: behind the row's details.
+  await expect(card.getByRole('button', { name: 'Stop watching Made elsewhere' })).toBeHidden()
+  await card.getByText('Details').click()
   await card.getByRole('button', { name: 'Stop watching Made elsewhere' }).click()
   await expect(card).toHaveCount(0)
   await expect(app.getByText('No watched projects yet')).toBeVisible()
@@ -118,6 +122,9 @@ test('the return URL opens through the shell; one that is not http(s) is only sh
   const project = host.service.control.createProject({ name: 'Comes back', return_url: url })
   await invoke(app, 'project:watch', { projectId: project.id })
   await openHash(app, `#/projects/${project.id}`)
+  // The details sit below the fold, folded.
+  await expect(app.getByRole('button', { name: url })).toBeHidden()
+  await app.getByText('Details', { exact: true }).click()
   await app.getByRole('button', { name: url }).click()
   await expect.poll(() => host.records.opened).toEqual([url])
   await expect(app.getByTestId('announcer')).toContainText('Opened the return URL')
@@ -132,7 +139,7 @@ test('the return URL opens through the shell; one that is not http(s) is only sh
   expect(host.records.opened).toEqual([url])
 })
 
-test('publish: the sub-domain is checked as it is typed, success lists the messages', async ({ app, host }) => {
+test('publish: the sub-domain is checked as it is typed, success lists the messages and gives the address with Open and Copy', async ({ app, host, request }) => {
   const project = host.service.control.createProject({ name: 'To publish' })
   await invoke(app, 'project:watch', { projectId: project.id })
   await openHash(app, `#/projects/${project.id}`)
@@ -153,6 +160,13 @@ test('publish: the sub-domain is checked as it is typed, success lists the messa
   const result = app.locator('[data-publish-status="success"]')
   await expect(result).toContainText('Published')
   await expect(result.locator('li')).toContainText([`https://my-shop.${host.service.publishingDomain}`])
+  // The site's address, with Open (the shell) and Copy (main's clipboard: the window has none).
+  const site = `https://my-shop.${host.service.publishingDomain}`
+  await expect(app.getByTestId('published-url')).toContainText(site)
+  await app.getByRole('button', { name: `Copy ${site}` }).click()
+  await expect.poll(async () => (await (await request.get(`${host.url}__host/control/clipboard`)).json()) as string[]).toEqual([site])
+  await app.getByRole('button', { name: `Open ${site}` }).click()
+  await expect.poll(() => host.records.opened).toEqual([site])
   await expectNoSeriousViolations(app, 'publish succeeded')
 })
 

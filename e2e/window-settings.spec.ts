@@ -164,3 +164,44 @@ test('the basic_text key store is allowed only when ticked, with its warning bes
   await app.getByRole('checkbox', { name: /Allow the weak file store/ }).uncheck()
   await expect.poll(async () => (await settings(app)).allowBasicTextSecrets).toBe(false)
 })
+
+test.describe('the window', () => {
+  test.use({ hostOptions: { shortcutsTaken: ['Control+Alt+T'] } })
+
+  test('the shortcut: a key press is recorded and taken; one another application holds is refused with the reason, the old one kept', async ({ app, host }) => {
+    const field = app.getByLabel('Show and hide shortcut')
+    await expect(field).toHaveValue('CommandOrControl+Shift+A')
+    await field.focus()
+    await app.keyboard.press('Control+Shift+K')
+    await expect(field).toHaveValue('CommandOrControl+Shift+K')
+    await expect.poll(async () => (await settings(app)).shortcut).toBe('CommandOrControl+Shift+K')
+    expect(host.records.shortcut).toBe('CommandOrControl+Shift+K')
+
+    await field.fill('ctrl+alt+t')
+    await field.press('Enter')
+    await expect(app.locator('#shortcut-error')).toContainText('another application has it')
+    await expect(field).toHaveValue('CommandOrControl+Shift+K')
+    expect((await settings(app)).shortcut).toBe('CommandOrControl+Shift+K')
+    expect(host.records.shortcut).toBe('CommandOrControl+Shift+K')
+
+    // Not a shortcut at all: said inline, nothing asked of the platform.
+    await field.fill('Shift+A')
+    await field.press('Enter')
+    await expect(app.locator('#shortcut-error')).toContainText('would fire while you type')
+    await expectNoSeriousViolations(app, 'settings with a refused shortcut')
+  })
+
+  test('the pin in the header keeps the window open, remembered across a reload; the Dock option is saved', async ({ app }) => {
+    const pin = app.getByRole('button', { name: 'Pin' })
+    await expect(pin).toHaveAttribute('aria-pressed', 'false')
+    await pin.click()
+    await expect(pin).toHaveAttribute('aria-pressed', 'true')
+    expect((await settings(app)).pinned).toBe(true)
+    await expect(app.getByLabel(/Keep the window open/)).toBeChecked()
+    await app.reload()
+    await expect(app.getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'true')
+
+    await app.getByLabel(/no Dock icon/).uncheck()
+    await expect.poll(async () => (await settings(app)).hideDockIcon).toBe(false)
+  })
+})

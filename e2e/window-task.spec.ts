@@ -107,7 +107,7 @@ test('a running task updates live when its status changes', async ({ app, host }
 test('navigate:task (a notification click) opens that task', async ({ app, host }) => {
   const projectId = await projectIdByName(app, 'Portfolio site')
   const [task] = await invoke(app, 'project:tasks', { projectId })
-  await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
+  await expect(app.getByRole('heading', { name: 'Now', level: 1 })).toBeVisible()
   host.controller.openTask(projectId, task!.id)
   await expect(app.getByRole('heading', { name: task!.name, level: 1 })).toBeVisible()
   expect(new URL(app.url()).hash).toBe(`#/projects/${projectId}/tasks/${task!.id}`)
@@ -119,10 +119,10 @@ test('every screen runs under the strict CSP (no inline style or script refused)
     if (/Content Security Policy/i.test(message.text())) refused.push(message.text())
   })
   await page.goto(host.url)
-  await expect(page.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Now', level: 1 })).toBeVisible()
   const projectId = await projectIdByName(page, 'Recipe Box')
   const [task] = await invoke(page, 'project:tasks', { projectId })
-  for (const hash of [`#/projects/${projectId}`, `#/projects/${projectId}/tasks/${task!.id}`, '#/costs', '#/settings']) {
+  for (const hash of ['#/projects', `#/projects/${projectId}`, `#/projects/${projectId}/tasks/${task!.id}`, '#/costs', '#/settings']) {
     await openHash(page, hash)
     await expect(page.locator('main h1')).toBeVisible()
   }

@@ -5,6 +5,10 @@ import { expect, type Page } from '@playwright/test'
 import type { InvokeChannel, IpcResult, RequestOf, ResponseOf } from '../src/shared/ipc'
 import type { TestHost } from './host'
 
+/** The window's default size (the tray popover), and a wide one where the detail sits beside the list. */
+export const DEFAULT_WINDOW = { width: 420, height: 640 } as const
+export const WIDE_WINDOW = { width: 1100, height: 800 } as const
+
 /** One bridge call from inside the page; throws on a failure so a setup step cannot pass silently. */
 export async function invoke<C extends InvokeChannel>(page: Page, channel: C, request?: RequestOf<C>): Promise<ResponseOf<C>> {
   const result = (await page.evaluate(
@@ -48,4 +52,45 @@ export async function expectNoSeriousViolations(page: Page, screen: string): Pro
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
   expect(serious).toEqual([])
+}
+
+/**
+ * Nothing scrolls or sticks out sideways: the page is no wider than the window, no box scrolls
+ * horizontally, and no visible element reaches past the window's right edge.
+ */
+export async function expectNoHorizontalOverflow(page: Page, screen: string): Promise<void> {
+  // The page's DOM as far as this check reads it (the e2e code compiles without the DOM lib).
+  interface El {
+    tagName: string
+    id: string
+    classList: Iterable<string> & { length: number }
+    scrollWidth: number
+    clientWidth: number
+    getBoundingClientRect(): { width: number; height: number; right: number }
+    ownerDocument: { defaultView: { getComputedStyle(el: El): { overflowX: string; visibility: string } } | null }
+    parentElement: El | null
+  }
+  const problems = await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { documentElement: El; querySelectorAll(s: string): Iterable<El> } }).document
+    const root = doc.documentElement
+    const width = root.clientWidth
+    const out: string[] = []
+    if (root.scrollWidth > width) out.push(`the page is ${root.scrollWidth} px wide in ${width}`)
+    const name = (el: El): string => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`
+    for (const el of doc.querySelectorAll('body *')) {
+      const style = el.ownerDocument.defaultView!.getComputedStyle(el)
+      if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
+        out.push(`${name(el)} scrolls sideways (${el.scrollWidth} in ${el.clientWidth})`)
+      }
+      const box = el.getBoundingClientRect()
+      if (box.width > 1 && box.height > 1 && box.right > width + 1 && style.visibility !== 'hidden') {
+        // Cut off by a box that clips (a line ending in an ellipsis) is not sticking out.
+        let clip = el.parentElement
+        while (clip && el.ownerDocument.defaultView!.getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement
+        if (!clip || clip.getBoundingClientRect().right > width + 1) out.push(`${name(el)} reaches ${Math.round(box.right)} px`)
+      }
+    }
+    return out
+  })
+  expect(problems, `horizontal overflow on ${screen}`).toEqual([])
 }

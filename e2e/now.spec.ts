@@ -1,0 +1,76 @@
+// The Now screen through the real renderer: what is new across the watched projects, each item
+// acknowledged on its own, all at once, or by opening its task; the tray's attention follows
+// (the host records the tray model's view, as main would draw it). Projects no longer acknowledge.
+import type { APIRequestContext } from '@playwright/test'
+import { openHash } from './window.helpers'
+import { expect, test } from './support/fixtures'
+
+test.use({ hostOptions: { service: { manualClock: true } } })
+
+const trayOf = async (request: APIRequestContext, url: string) =>
+  (await (await request.get(`${url}__host/control/tray`)).json()) as { state: string; menu: { kind: string; label?: string }[] }
+
+test('each item can be seen on its own, by opening its task, or all at once; the tray follows', async ({ app, host, request }) => {
+  await host.controller.handlers['demo:start']()
+  const [first, second] = host.controller.getState().projects.map((p) => p.watched.projectId)
+  if (!first || !second) throw new Error('the demo has fewer than two projects')
+  const a = host.service.control.addTask(first, { name: 'Will fail A', status: 'in_progress', script: 'run-forever' })
+  const b = host.service.control.addTask(second, { name: 'Will fail B', status: 'in_progress', script: 'run-forever' })
+  const c = host.service.control.addTask(second, { name: 'Will complete C', status: 'in_progress', script: 'run-forever' })
+  await host.controller.handlers['monitor:poll-now']()
+  await openHash(app, '#/now')
+  // Running tasks show their progress.
+  const running = app.getByRole('list', { name: 'Running tasks' })
+  await expect(running.locator(`[data-task-id="${a.id}"]`)).toContainText('Will fail A')
+  await expect(running.locator(`[data-task-id="${a.id}"] progress`)).toHaveCount(1)
+
+  host.service.control.setTaskStatus(a.id, 'failed')
+  host.service.control.setTaskStatus(b.id, 'failed')
+  host.service.control.setTaskStatus(c.id, 'completed')
+  await host.controller.handlers['monitor:poll-now']()
+  const items = app.getByRole('list', { name: 'New since you last looked' }).locator('li')
+  await expect(items).toHaveCount(3)
+  await expect(app.locator(`li[data-kind="failed"][data-task-id="${a.id}"]`)).toContainText('Will fail A')
+  await expect(app.locator(`li[data-kind="completed"][data-task-id="${c.id}"]`)).toContainText('Will complete C')
+  await expect.poll(async () => (await trayOf(request, host.url)).state).toBe('attention')
+  expect((await trayOf(request, host.url)).menu[0]).toEqual({ kind: 'label', label: '2 newly failed' })
+  await expect(app.getByTestId('nav-attention')).toContainText('2')
+
+  // Looking at the projects acknowledges nothing.
+  await openHash(app, '#/projects')
+  await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
+  await openHash(app, `#/projects/${first}`)
+  await expect(app.locator('[data-task-id]').first()).toBeVisible()
+  await openHash(app, '#/now')
+  await expect(items).toHaveCount(3)
+
+  // One item.
+  await app.getByRole('button', { name: 'Mark Will fail B seen' }).click()
+  await expect(items).toHaveCount(2)
+  await expect(app.locator(`li[data-task-id="${b.id}"]`)).toHaveCount(0)
+  await expect.poll(async () => (await trayOf(request, host.url)).menu[0]).toEqual({ kind: 'label', label: '1 newly failed' })
+
+  // Opening an item's task sees that item only.
+  await app.locator(`li[data-task-id="${a.id}"]`).getByRole('link', { name: 'Will fail A' }).click()
+  await expect(app.getByRole('heading', { name: 'Will fail A', level: 1 })).toBeVisible()
+  await expect.poll(async () => (await trayOf(request, host.url)).state).not.toBe('attention')
+  await openHash(app, '#/now')
+  await expect(items).toHaveCount(1)
+  await expect(items.first()).toHaveAttribute('data-task-id', c.id)
+
+  // A new failure asks again; Mark all seen clears every item.
+  const d = host.service.control.addTask(first, { name: 'Will fail D', status: 'in_progress', script: 'run-forever' })
+  await host.controller.handlers['monitor:poll-now']()
+  host.service.control.setTaskStatus(d.id, 'failed')
+  await host.controller.handlers['monitor:poll-now']()
+  await expect(items).toHaveCount(2)
+  // Newest first.
+  await expect(items.first()).toHaveAttribute('data-task-id', d.id)
+  await expect.poll(async () => (await trayOf(request, host.url)).state).toBe('attention')
+  await app.getByRole('button', { name: 'Mark all seen' }).click()
+  await expect(app.getByTestId('nothing-new')).toBeVisible()
+  await expect.poll(async () => (await trayOf(request, host.url)).state).not.toBe('attention')
+  await expect(app.getByTestId('nav-attention')).toHaveCount(0)
+  const attention = host.controller.getState().projects.map((p) => p.attention)
+  expect(attention.every((x) => x.failedTaskIds.length === 0 && !x.budgetCrossed)).toBe(true)
+})
