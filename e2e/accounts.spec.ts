@@ -42,6 +42,10 @@ test('two connections are watched at once; each change is notified once, labelle
 
   // The window lists both and opens the second account's project, its tasks from its own service.
   await app.reload()
+  // The Now screen, shown first, has both accounts' items.
+  await expect(app.locator(`li[data-kind="failed"][data-task-id="${t2.id}"]`)).toContainText('Garden planner')
+  await expect(app.locator(`li[data-kind="completed"][data-task-id="${t1.id}"]`)).toContainText('Office app')
+  await app.getByRole('link', { name: 'Projects', exact: true }).click()
   await app.getByRole('link', { name: 'Garden planner' }).first().click()
   await expect(app.getByText('Plant calendar')).toBeVisible()
 })
