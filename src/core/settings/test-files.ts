@@ -62,7 +62,7 @@ export async function writeFixture(dir: string): Promise<Fixture> {
     draft.polling.activeIntervalMs = 3000
     draft.notifications.quietHours = { enabled: true, start: '21:30', end: '06:45' }
     draft.window = { x: 10, y: 20, width: 500, height: 700, maximized: false }
-    draft.attention = { 'conn-work': { 'proj-conn-work-1': { acknowledgedAt: null, failedTaskIds: ['t9', 't10'], budgetCrossed: true } } }
+    draft.attention = { 'conn-work': { 'proj-conn-work-1': { acknowledgedAt: null, failedTaskIds: ['t9', 't10'], budgetCrossed: true, completedTaskIds: [], tasks: { t9: { name: 'Nine', at: '2026-01-01T00:00:00.000Z' }, t10: { name: 'Ten', at: '2026-01-01T00:00:00.000Z' } }, budgetCrossedAt: '2026-01-01T00:00:00.000Z' } } }
   })
   await store.ciphertexts.set('conn-work', 'Y2lwaGVydGV4dC13b3Jr')
   await store.ciphertexts.set('conn-uni', 'Y2lwaGVydGV4dC11bmk=')
