@@ -46,6 +46,9 @@ test('two connections are watched at once; each change is notified once, labelle
   await expect(app.locator(`li[data-kind="failed"][data-task-id="${t2.id}"]`)).toContainText('Garden planner')
   await expect(app.locator(`li[data-kind="completed"][data-task-id="${t1.id}"]`)).toContainText('Office app')
   await app.getByRole('link', { name: 'Projects', exact: true }).click()
+  // Each account's projects under its name.
+  await expect(app.getByRole('list', { name: 'Projects of Work' })).toContainText('Office app')
+  await expect(app.getByRole('list', { name: 'Projects of Home' })).toContainText('Garden planner')
   await app.getByRole('link', { name: 'Garden planner' }).first().click()
   await expect(app.getByText('Plant calendar')).toBeVisible()
 })

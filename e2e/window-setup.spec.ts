@@ -1,8 +1,13 @@
 import { openSettings } from '../src/core/settings/store'
+import { DEFAULT_SERVICE_URL } from '../src/shared/base-url'
 import { expect, test } from './support/fixtures'
 
 test('first run: the form checks what is typed, saves the connection and never keeps the key', async ({ app, host }) => {
   await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
+  // The real service is offered, prefilled and editable.
+  await expect(app.getByLabel('Service address (base URL)')).toHaveValue(DEFAULT_SERVICE_URL)
+  await expect(app.getByLabel('Name', { exact: true })).toHaveValue('Workser')
+  await app.getByLabel('Name', { exact: true }).fill('')
   await app.getByRole('button', { name: 'Connect' }).click()
   await expect(app.getByText('Give the connection a name.')).toBeVisible()
   await expect(app.getByText('Enter the API key.')).toBeVisible()

@@ -33,7 +33,7 @@ export interface TestHostOptions {
   port?: number
   /** Start the demo (connection, watched demo projects) before returning. */
   demo?: boolean
-  service?: { seed?: number; speed?: number; manualClock?: boolean; publishingDomain?: string }
+  service?: { seed?: number; speed?: number; manualClock?: boolean; publishingDomain?: string; extensions?: boolean }
   /** Default: a fresh temp dir, removed on close. */
   settingsDir?: string
   /** Default out/renderer when built there; null serves a placeholder page. */
@@ -88,7 +88,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     // At 10× the demo's running task finishes within a few seconds.
     speed: options.service?.speed ?? 10,
     manualClock: options.service?.manualClock ?? false,
-    ...(options.service?.publishingDomain ? { publishingDomain: options.service.publishingDomain } : {})
+    ...(options.service?.publishingDomain ? { publishingDomain: options.service.publishingDomain } : {}),
+    ...(options.service?.extensions !== undefined ? { extensions: options.service.extensions } : {})
   })
   const ownDir = options.settingsDir === undefined
   const settingsDir = options.settingsDir ?? (await mkdtemp(join(tmpdir(), 'agent-tray-host-')))
