@@ -6,6 +6,7 @@
 import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from './monitor'
 import type {
   Connection,
+  ConnectionNotifications,
   NotificationPrefs,
   PollingPrefs,
   SecretBackend,
@@ -42,6 +43,8 @@ export interface ConnectionView extends Connection {
   hasKey: boolean
   /** Why no key is sent to this connection until the user fixes it (a plain-http address), or null. */
   problem: string | null
+  /** This account's notifications: muted, or paused until a time still to come (else null). */
+  notifications: ConnectionNotifications
 }
 
 export interface ProjectView {
@@ -144,6 +147,11 @@ export interface InvokeContract {
   }
   'connection:remove': { request: { connectionId: string }; response: void }
   'connection:activate': { request: { connectionId: string }; response: void }
+  /** Mutes one account's notifications, or pauses them for some minutes (null lifts a pause). */
+  'connection:set-notifications': {
+    request: { connectionId: string; muted?: boolean; pauseMinutes?: number | null }
+    response: ConnectionView
+  }
   'demo:start': { request: void; response: void }
   'project:get': { request: OnConnection & { projectId: string }; response: Project }
   'project:create': { request: OnConnection & { project: ProjectCreate; watch: boolean }; response: Project }
@@ -202,6 +210,7 @@ export const INVOKE_CHANNELS = [
   'connection:save',
   'connection:remove',
   'connection:activate',
+  'connection:set-notifications',
   'demo:start',
   'project:get',
   'project:create',

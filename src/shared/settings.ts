@@ -79,6 +79,15 @@ export interface Settings {
   hideDockIcon: boolean
   /** What the user has not seen yet, per connection id, then per watched project id. */
   attention: Record<string, Record<string, ProjectAttention>>
+  /** Per connection id: its notifications muted, or paused until a time; absent is neither. */
+  connectionNotifications: Record<string, ConnectionNotifications>
+}
+
+/** One account's notifications, beside the app-wide pause and quiet hours. */
+export interface ConnectionNotifications {
+  muted: boolean
+  /** ISO time until which this connection's notifications are held back; null when not paused. */
+  pausedUntil: string | null
 }
 
 /**

@@ -98,7 +98,7 @@ describe('connections', () => {
     const state = rig.controller.getState()
     expect(state.activeConnectionId).toBe(id)
     expect(state.connections).toEqual([
-      { id, name: 'Local', baseUrl: rig.service.url, publishingDomain: rig.service.publishingDomain, hasKey: true, problem: null }
+      { id, name: 'Local', baseUrl: rig.service.url, publishingDomain: rig.service.publishingDomain, hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } }
     ])
     await flushState()
     expect(JSON.stringify(rig.events)).not.toContain(API_KEY)
@@ -158,7 +158,7 @@ describe('connections', () => {
     expect(await rig.secrets.get(id)).toBe('other-key-2')
     // Another path on the same origin keeps the key.
     await rig.controller.handlers['connection:save']({ connection: { ...move, baseUrl: `${other.url}/` } })
-    expect(rig.controller.getState().connections[0]).toMatchObject({ hasKey: true, problem: null })
+    expect(rig.controller.getState().connections[0]).toMatchObject({ hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } })
   })
 
   it('refuses plain http to another machine before any key is checked or stored', async () => {
@@ -191,7 +191,7 @@ describe('connections', () => {
     expect(clients).toBe(0)
     expect(parts.controller.monitor).toBeNull()
     expect(parts.controller.getState().connections).toEqual([
-      { id: 'old', name: 'Old', baseUrl: 'http://agents.example.com', publishingDomain: '', hasKey: true, problem: expect.stringMatching(/must use https/) }
+      { id: 'old', name: 'Old', baseUrl: 'http://agents.example.com', publishingDomain: '', hasKey: true, problem: expect.stringMatching(/must use https/), notifications: { muted: false, pausedUntil: null } }
     ])
     const result = await dispatch(parts.controller.handlers, 'project:tasks', { projectId: 'p1' })
     expect(result).toEqual({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/must use https.*Change the connection's address in Settings/) } })

@@ -29,6 +29,14 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     ]
   },
   'connection:remove': { good: [{ connectionId: 'c1' }], bad: [[{ connectionId: '' }, /connectionId: must not be empty/], [{}, /connectionId/]] },
+  'connection:set-notifications': {
+    good: [{ connectionId: 'c1', muted: true }, { connectionId: 'c1', pauseMinutes: 60 }, { connectionId: 'c1', pauseMinutes: null }],
+    bad: [
+      [{ connectionId: 'c1', pauseMinutes: 0 }, /pauseMinutes: must be at least 1/],
+      [{ connectionId: 'c1', muted: 'yes' }, /muted/],
+      [{ muted: true }, /connectionId/]
+    ]
+  },
   'connection:activate': { good: [{ connectionId: 'c-2' }], bad: [[{ connectionId: '../x' }, /connectionId: may contain only/]] },
   'demo:start': { good: [undefined], bad: [[{ now: true }, /takes no request/]] },
   'project:get': {

@@ -189,6 +189,11 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   }),
   'connection:remove': z.strictObject({ connectionId: idSchema }),
   'connection:activate': z.strictObject({ connectionId: idSchema }),
+  'connection:set-notifications': z.strictObject({
+    connectionId: idSchema,
+    muted: z.boolean().optional(),
+    pauseMinutes: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1440, 'must be at most 1440 (a day)').nullable().optional()
+  }),
   'demo:start': noRequest,
   'project:get': projectIdRequest,
   'project:create': z.strictObject({ ...onConnection, project: projectCreateSchema, watch: z.boolean() }),

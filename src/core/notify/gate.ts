@@ -1,7 +1,8 @@
 // The notification gate: the one place that decides whether a round of changes may be told now.
-// It owns pause, quiet hours and mute, keeps budget crossings that arrive while notifications are
-// held back (budget-hold.ts), and looks again once a minute while any wait. What a notification
-// says is the policy's (policy.ts); what the OS shows is the notifier's.
+// It owns pause, quiet hours and mute (app-wide, per account and per project), keeps budget
+// crossings that arrive while notifications are held back (budget-hold.ts), and looks again once a
+// minute while any wait. What a notification says is the policy's (policy.ts); what the OS shows
+// is the notifier's.
 import type { TzOffset } from '../../shared/cost'
 import type { Settings } from '../../shared/settings'
 import type { Clock, TimerHandle } from '../util/clock'
@@ -55,22 +56,37 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
     const settings = deps.settings()
     const at = new Date(deps.clock.now())
     const watchedOf = (id: string) => settings.watched[id] ?? []
-    // Muted projects are not wanted at all, held or not.
+    const account = (id: string) => settings.connectionNotifications[id]
+    const accountMuted = (id: string) => account(id)?.muted === true
+    const accountPaused = (id: string) => {
+      const until = account(id)?.pausedUntil
+      return typeof until === 'string' && Date.parse(until) > at.getTime()
+    }
+    // Muted projects, and every project of a muted account, are not wanted at all, held or not.
     const muted = connectionId === null ? new Set<string>() : new Set(watchedOf(connectionId).filter((w) => w.muted).map((w) => w.projectId))
-    let events = batch.events.filter((e) => !muted.has(e.projectId))
+    let events = connectionId !== null && accountMuted(connectionId) ? [] : batch.events.filter((e) => !muted.has(e.projectId))
     if (heldBackAt(settings, at)) {
       hold.hold(events)
       if (hold.size > 0) scheduleRecheck()
       return
     }
+    // One account paused: its round waits (its budget crossings are told once it is not).
+    if (connectionId !== null && accountPaused(connectionId)) {
+      hold.hold(events)
+      events = []
+    }
     if (hold.size > 0) {
       // Told only if it still holds: still watched, not muted since, the same budget.
       const released = hold.release((e) => {
+        if (accountMuted(e.connectionId)) return undefined
         const w = watchedOf(e.connectionId).find((x) => x.projectId === e.projectId)
         return w && { budgetUsd: w.budgetUsd, muted: w.muted }
       })
-      events = [...events, ...released]
+      const stillPaused = released.filter((e) => accountPaused(e.connectionId))
+      hold.hold(stillPaused)
+      events = [...events, ...released.filter((e) => !accountPaused(e.connectionId))]
     }
+    if (hold.size > 0) scheduleRecheck()
     if (events.length === 0) return
     let decided: Notification[]
     try {

@@ -39,6 +39,7 @@ export function defaultSettings(): Settings {
     shortcut: DEFAULT_SHORTCUT,
     pinned: false,
     hideDockIcon: true,
+    connectionNotifications: {},
     attention: {}
   }
 }
@@ -134,6 +135,11 @@ const projectAttentionSchema = z.object({
   budgetCrossedAt: z.string().nullable().default(null)
 })
 
+const connectionNotificationsSchema = z.object({
+  muted: z.boolean().default(false),
+  pausedUntil: z.string().nullable().default(null)
+})
+
 /** The show/hide shortcut by the one rule (src/shared/accelerator.ts). */
 const shortcutSchema = z.string().refine((s) => checkAccelerator(s).ok, 'must be a shortcut such as CommandOrControl+Shift+A')
 
@@ -168,7 +174,8 @@ export function settingsSchemaAt(now: Date) {
       shortcut: shortcutSchema.default(DEFAULT_SHORTCUT),
       pinned: z.boolean().default(false),
       hideDockIcon: z.boolean().default(true),
-      attention: attentionSchema.default(() => ({}))
+      attention: attentionSchema.default(() => ({})),
+      connectionNotifications: z.record(z.string(), connectionNotificationsSchema).default(() => ({}))
     })
     .transform(withActive)
 }
@@ -308,7 +315,8 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
     pinned: z.boolean().catch(false),
     hideDockIcon: z.boolean().catch(true),
     // Losing what was unseen only costs a missed "attention"; never the rest of the file.
-    attention: lenientRecord(lenientRecord(projectAttentionSchema)).optional().transform((a) => a ?? {})
+    attention: lenientRecord(lenientRecord(projectAttentionSchema)).optional().transform((a) => a ?? {}),
+    connectionNotifications: lenientRecord(connectionNotificationsSchema).optional().transform((c) => c ?? {})
   }).transform((settings): Settings => {
     // An active connection that no longer exists would point the app at nothing.
     const ids = new Set(settings.connections.map((c) => c.id))

@@ -22,7 +22,7 @@ export function project(
 
 export function appState(projects: ProjectView[], over: Partial<AppState> = {}): AppState {
   return {
-    connections: [{ id: 'c1', name: 'Work', baseUrl: 'https://agents.example.com', publishingDomain: '', hasKey: true, problem: null }],
+    connections: [{ id: 'c1', name: 'Work', baseUrl: 'https://agents.example.com', publishingDomain: '', hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } }],
     activeConnectionId: 'c1',
     projects,
     monitor: { paused: false, notificationsPausedUntil: null },

@@ -121,8 +121,8 @@ describe('several accounts', () => {
   const two = (projects: ReturnType<typeof project>[]) =>
     appState(projects, {
       connections: [
-        { id: 'c1', name: 'Work', baseUrl: 'https://a.example', publishingDomain: '', hasKey: true, problem: null },
-        { id: 'c2', name: 'Personal', baseUrl: 'https://a.example', publishingDomain: '', hasKey: true, problem: null }
+        { id: 'c1', name: 'Work', baseUrl: 'https://a.example', publishingDomain: '', hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } },
+        { id: 'c2', name: 'Personal', baseUrl: 'https://a.example', publishingDomain: '', hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } }
       ]
     })
 

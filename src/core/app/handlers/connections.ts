@@ -11,10 +11,17 @@ import { forbidden, invalidArgument } from '../errors'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
-type ConnectionHandlers = Pick<Handlers, 'connection:save' | 'connection:remove' | 'connection:activate' | 'demo:start'>
+type ConnectionHandlers = Pick<Handlers, 'connection:save' | 'connection:remove' | 'connection:activate' | 'connection:set-notifications' | 'demo:start'>
 
 export function connectionView(ctx: AppContext, connection: Connection): ConnectionView {
-  return { ...connection, hasKey: ctx.session.hasKey(connection.id), problem: keyTransportProblem(connection.baseUrl) }
+  const prefs = ctx.settings().connectionNotifications[connection.id]
+  const pausedUntil = prefs?.pausedUntil && Date.parse(prefs.pausedUntil) > ctx.clock.now() ? prefs.pausedUntil : null
+  return {
+    ...connection,
+    hasKey: ctx.session.hasKey(connection.id),
+    problem: keyTransportProblem(connection.baseUrl),
+    notifications: { muted: prefs?.muted ?? false, pausedUntil }
+  }
 }
 
 function requireConnection(settings: Settings, connectionId: string): Connection {
@@ -86,6 +93,7 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
       draft.connections = draft.connections.filter((c) => c.id !== connectionId)
       delete draft.watched[connectionId]
       delete draft.attention[connectionId]
+      delete draft.connectionNotifications[connectionId]
       if (draft.activeConnectionId === connectionId) draft.activeConnectionId = draft.connections[0]?.id ?? null
     })
     await deps.secrets.delete(connectionId)
@@ -105,6 +113,21 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
       draft.activeConnectionId = connectionId
     })
     await session.sync()
+  }
+
+  /** Mutes or pauses one account; the window is told when a pause ends. */
+  async function setNotifications(request: Parameters<Handlers['connection:set-notifications']>[0]): Promise<ConnectionView> {
+    const { connectionId, muted, pauseMinutes } = request
+    requireConnection(ctx.settings(), connectionId)
+    const pausedUntil = pauseMinutes === undefined ? undefined : pauseMinutes === null ? null : new Date(ctx.clock.now() + pauseMinutes * 60_000).toISOString()
+    const saved = await ctx.update((draft) => {
+      const prefs = (draft.connectionNotifications[connectionId] ??= { muted: false, pausedUntil: null })
+      if (muted !== undefined) prefs.muted = muted
+      if (pausedUntil !== undefined) prefs.pausedUntil = pausedUntil
+    })
+    if (pauseMinutes) ctx.clock.setTimeout(() => ctx.stopped || ctx.changed(), pauseMinutes * 60_000 + 1)
+    ctx.changed()
+    return connectionView(ctx, requireConnection(saved, connectionId))
   }
 
   let demoStart: Promise<void> | null = null
@@ -140,6 +163,7 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     'connection:save': (request) => session.exclusive(() => save(request)),
     'connection:remove': ({ connectionId }) => session.exclusive(() => remove(connectionId)),
     'connection:activate': ({ connectionId }) => session.exclusive(() => activate(connectionId)),
+    'connection:set-notifications': (request) => setNotifications(request),
     'demo:start': () => session.exclusive(() => startDemo())
   }
 }
