@@ -88,7 +88,7 @@ test('an account muted in Settings is told nothing; one paused for an hour waits
   await homeRow.getByRole('checkbox', { name: 'Mute notifications of Home' }).check()
   await expect.poll(() => host.controller.getState().connections.find((c) => c.id === home.id)?.notifications.muted).toBe(true)
   const workRow = app.locator(`[data-connection-id="${work.id}"]`)
-  await workRow.getByRole('button', { name: 'Pause notifications of Work for an hour' }).click()
+  await workRow.getByRole('button', { name: 'Pause for an hour: notifications of Work' }).click()
   await expect(workRow).toContainText('Paused until')
 
   host.service.control.setTaskStatus(t1.id, 'completed')
@@ -99,6 +99,7 @@ test('an account muted in Settings is told nothing; one paused for an hour waits
 
   // Resumed, Work is told again; Home stays muted.
   await workRow.getByRole('button', { name: 'Resume notifications of Work' }).click()
+  await expect.poll(() => host.controller.getState().connections.find((c) => c.id === work.id)?.notifications.pausedUntil).toBeNull()
   const t3 = host.service.control.addTask(office.id, { name: 'Second office task', status: 'in_progress', script: 'run-forever' })
   const t4 = second.control.addTask(garden.id, { name: 'Second garden task', status: 'in_progress', script: 'run-forever' })
   await host.controller.pollNow()
