@@ -22,6 +22,8 @@ import type {
   Task
 } from './service'
 import type { TaskSummary } from './task-summary'
+import type { AboutInfo, DesktopNote, WindowErrorReport } from './desktop'
+import type { UpdateState } from './update'
 
 /** What the window needs to draw the app's state; pushed on every change. */
 export interface AppState {
@@ -36,6 +38,10 @@ export interface AppState {
   /** A one-time notice, e.g. "settings file was corrupt and was repaired". */
   notices: string[]
   demo: boolean
+  /** The app's own updates (core/update). */
+  update: UpdateState
+  /** What this desktop needs explained (Linux tray, Wayland shortcut, sound), for Settings. */
+  desktopNotes: DesktopNote[]
 }
 
 export interface ConnectionView extends Connection {
@@ -75,6 +81,8 @@ export interface SettingsView {
   pinned: boolean
   /** macOS: no Dock icon while the app lives only in the tray. */
   hideDockIcon: boolean
+  /** Check for updates at start and every few hours (a check the user asks for runs either way). */
+  checkForUpdates: boolean
 }
 
 /** Something new the user has not seen: keyed by connection, project and task (none for a budget). */
@@ -187,6 +195,17 @@ export interface InvokeContract {
   'shell:open-external': { request: { url: string }; response: void }
   /** Puts one line of text (e.g. a published site's URL) on the system clipboard. */
   'clipboard:write-text': { request: { text: string }; response: void }
+  /** Checks for an update now; the outcome arrives as AppState.update. */
+  'update:check': { request: void; response: void }
+  /** Quits and installs the downloaded update ('Restart to update'); refused when none is ready. */
+  'update:install': { request: void; response: void }
+  'app:about': { request: void; response: AboutInfo }
+  /** Copies the diagnostics (About, the state, never a key) to the clipboard; returns what was copied. */
+  'app:copy-diagnostics': { request: void; response: { text: string } }
+  /** Shows the log file in the file manager. */
+  'logs:open': { request: void; response: void }
+  /** The window's own unexpected error, for the log (no generic logging channel exists). */
+  'app:report-error': { request: WindowErrorReport; response: void }
 }
 
 export interface EventContract {
@@ -198,6 +217,8 @@ export interface EventContract {
   'navigate:task': { projectId: string; taskId: string; connectionId?: string }
   /** Open the window on the settings screen (the tray's Preferences… item). */
   'navigate:settings': Record<string, never>
+  /** Open the window on a project (a deep link). */
+  'navigate:project': { projectId: string }
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -232,7 +253,13 @@ export const INVOKE_CHANNELS = [
   'attention:acknowledge',
   'now:get',
   'shell:open-external',
-  'clipboard:write-text'
+  'clipboard:write-text',
+  'update:check',
+  'update:install',
+  'app:about',
+  'app:copy-diagnostics',
+  'logs:open',
+  'app:report-error'
 ] as const satisfies readonly InvokeChannel[]
 
 export const EVENT_CHANNELS = [
@@ -240,7 +267,8 @@ export const EVENT_CHANNELS = [
   'monitor:event',
   'notification:shown',
   'navigate:task',
-  'navigate:settings'
+  'navigate:settings',
+  'navigate:project'
 ] as const satisfies readonly EventChannel[]
 
 // Fails the build when a channel is added to the contract but not to the list above.

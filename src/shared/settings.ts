@@ -77,6 +77,10 @@ export interface Settings {
   pinned: boolean
   /** macOS: no Dock icon while the app lives only in the tray (src/main/dock.ts). */
   hideDockIcon: boolean
+  /** Check for updates at start and every few hours. */
+  checkForUpdates: boolean
+  /** The user was told (once) that the desktop shows no tray icon (Linux without a StatusNotifier host). */
+  trayNoticeShown: boolean
   /** What the user has not seen yet, per connection id, then per watched project id. */
   attention: Record<string, Record<string, ProjectAttention>>
   /** Per connection id: its notifications muted, or paused until a time; absent is neither. */

@@ -38,6 +38,8 @@ export function buildAppState(ctx: AppContext): AppState {
     },
     secrets: { backend: ctx.deps.secrets.backend, detail: ctx.deps.secrets.detail },
     notices: ctx.notices.list(),
-    demo: ctx.demo.active
+    demo: ctx.demo.active,
+    update: ctx.desktop.updater.state,
+    desktopNotes: ctx.desktop.notes()
   }
 }

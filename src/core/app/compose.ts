@@ -16,6 +16,12 @@ import type { AppControllerDeps, DemoService } from './deps'
 import { dispatch } from './dispatch'
 import { forwardEvents, registerIpcHandlers, type FrameLike, type IpcMainLike } from './ipc'
 import { wireLifecycle, type PowerEvents, type StartOnlineWatcher } from './lifecycle'
+import type { AboutInfo, DesktopNote } from '../../shared/desktop'
+import { parseDeepLink } from '../../shared/deep-link'
+import { rememberKeys } from '../log/known-keys'
+import { redactSecrets } from '../secrets/redact'
+import { createUpdater, type AppUpdaterLike } from '../update/updater'
+import { systemClock } from '../util/clock'
 
 /** The window, as the app drives it: shown on demand, sent the contract's events. */
 export interface WindowPort {
@@ -58,6 +64,14 @@ export interface AppPorts {
   random?: () => number
   tz?: AppControllerDeps['tz']
   stateIntervalMs?: number
+  /** electron-updater's autoUpdater; null or absent where this build cannot update itself (`updatesUnavailable` says why). */
+  updater?: AppUpdaterLike | null
+  updatesUnavailable?: string
+  /** Versions, platform and directories for About. */
+  about?: () => Omit<AboutInfo, 'keyStore' | 'update'>
+  copyText?(text: string): void
+  /** Shows the log file in the file manager. */
+  openLogs?(): Promise<void>
 }
 
 export interface ComposedApp {
@@ -67,29 +81,65 @@ export interface ComposedApp {
   start(options?: { demo?: boolean }): Promise<void>
   /** A click on a notification the app showed. */
   notificationClicked(click: NotificationClick): void
+  /** An agent-tray:// link from outside (launch, second launch, open-url): opens the window there, or is refused and logged. */
+  openDeepLink(text: string): void
+  /** Takes every key this run has held out of a text: the log's redaction. */
+  redact(text: string): string
+  /** Notes this desktop needs explained (Linux tray, Wayland shortcut, sound), shown in Settings. */
+  setDesktopNote(note: DesktopNote, shown: boolean): void
   /** Stops polling and unhooks every port; writes what is pending. */
   stop(): Promise<void>
 }
 
 export function composeApp(ports: AppPorts): ComposedApp {
-  const { log } = ports
+  const keys = rememberKeys(ports.secrets)
+  // The one redaction (core/secrets/redact.ts): the key as sent, JSON-escaped or URL-encoded.
+  const redactKeys = (text: string): string => redactSecrets(text, keys.list())
+  const log = (message: string): void => ports.log(redactKeys(message))
   const onError = ports.onError ?? ((context: string, error: unknown) => log(`${context}: ${firstLine(error)}`))
+  let notes: DesktopNote[] = []
+  let changed = (): void => {}
+  const updater = createUpdater({
+    updater: ports.updater ?? null,
+    ...(ports.updatesUnavailable !== undefined ? { unavailable: ports.updatesUnavailable } : {}),
+    enabled: ports.settings.read().checkForUpdates,
+    clock: ports.clock ?? systemClock,
+    onChange: () => changed(),
+    log
+  })
   const controller = createAppController({
     settings: ports.settings,
-    secrets: ports.secrets,
+    secrets: keys.store,
     createClient: ports.createClient ?? ((connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey })),
     openExternal: ports.openExternal,
     ...(ports.startDemo ? { startDemo: ports.startDemo } : {}),
     notify: ports.notify,
     onError,
-    onSettingsChanged: () => ports.onSettingsChanged?.(ports.settings.read()),
+    onSettingsChanged: () => {
+      const current = ports.settings.read()
+      updater.setEnabled(current.checkForUpdates)
+      ports.onSettingsChanged?.(current)
+    },
     ...(ports.writeClipboardText ? { writeClipboardText: (text: string) => ports.writeClipboardText?.(text) } : {}),
     ...(ports.changeShortcut ? { changeShortcut: (accelerator: string) => ports.changeShortcut?.(accelerator) ?? null } : {}),
     ...(ports.clock ? { clock: ports.clock } : {}),
     ...(ports.random ? { random: ports.random } : {}),
     ...(ports.tz !== undefined ? { tz: ports.tz } : {}),
-    ...(ports.stateIntervalMs !== undefined ? { stateIntervalMs: ports.stateIntervalMs } : {})
+    ...(ports.stateIntervalMs !== undefined ? { stateIntervalMs: ports.stateIntervalMs } : {}),
+    desktop: {
+      updater,
+      about: ports.about ?? (() => ({ version: '0.0.0', electron: null, chrome: null, node: process.versions.node, platform: `${process.platform} ${process.arch}`, settingsDir: '', logFile: null })),
+      copyText: (text) => {
+        if (!ports.copyText) throw new Error('no clipboard')
+        ports.copyText(text)
+      },
+      openLogs: () => ports.openLogs?.() ?? Promise.reject(new Error('no log file')),
+      notes: () => notes,
+      log,
+      redact: redactKeys
+    }
   })
+  changed = () => controller.stateChanged()
 
   const tray = createTrayModel({
     initial: controller.getState(),
@@ -103,6 +153,8 @@ export function composeApp(ports: AppPorts): ComposedApp {
       },
       pollNow: () => controller.pollNow(),
       pauseNotifications: (minutes) => controller.pauseNotifications(minutes),
+      installUpdate: () => updater.install(),
+      openLogs: () => ports.openLogs?.() ?? Promise.resolve(),
       quit: () => ports.quit(),
       log
     }
@@ -125,7 +177,10 @@ export function composeApp(ports: AppPorts): ComposedApp {
     powerMonitor: ports.power,
     watchOnline: ports.watchOnline,
     controller,
-    onOnlineChange: (online) => tray.setOnline(online),
+    onOnlineChange: (online) => {
+      tray.setOnline(online)
+      updater.setOnline(online)
+    },
     log
   })
   ports.onSettingsChanged?.(ports.settings.read())
@@ -136,6 +191,7 @@ export function composeApp(ports: AppPorts): ComposedApp {
     tray,
     async start(options = {}) {
       await controller.start()
+      updater.start()
       if (options.demo) await controller.startDemo().catch((e: unknown) => log(`demo: ${firstLine(e)}`))
       // First run, or the demo: open the window so there is something to see.
       if (options.demo || controller.getState().connections.length === 0) ports.window.show()
@@ -144,9 +200,27 @@ export function composeApp(ports: AppPorts): ComposedApp {
       if (click.type === 'task') controller.openTask(click.projectId, click.taskId, click.connectionId)
       else ports.window.show()
     },
+    openDeepLink(text) {
+      const parsed = parseDeepLink(text)
+      if (!parsed.ok) {
+        // Quoted and cut: the text came from any program on this machine.
+        log(`deep link refused: ${JSON.stringify(text.slice(0, 120))} ${parsed.problem}`)
+        return
+      }
+      ports.window.show()
+      if (parsed.link.kind === 'task') controller.openTask(parsed.link.projectId, parsed.link.taskId)
+      else controller.openProject(parsed.link.projectId)
+    },
+    redact: redactKeys,
+    setDesktopNote(note, shown) {
+      const others = notes.filter((n) => n.id !== note.id)
+      notes = shown ? [...others, note] : others
+      controller.stateChanged()
+    },
     async stop() {
       if (stopped) return
       stopped = true
+      updater.stop()
       disposeLifecycle()
       unregister()
       for (const off of unsubscribe) off()

@@ -8,6 +8,7 @@ import type { NotificationGate } from '../notify/gate'
 import type { Clock } from '../util/clock'
 import type { Emitter } from '../util/emitter'
 import type { AppControllerDeps } from './deps'
+import type { DesktopDeps } from './desktop'
 import type { Notices } from './notices'
 import type { Session } from './session'
 
@@ -20,6 +21,7 @@ export interface AppContext {
   readonly gate: NotificationGate
   readonly notices: Notices
   readonly events: Emitter<EventContract>
+  readonly desktop: DesktopDeps
   /** The app runs its demo (the 'demo' connection was set up in this run). */
   readonly demo: { active: boolean }
   settings(): Settings

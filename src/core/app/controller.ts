@@ -18,6 +18,8 @@ import type { AppControllerDeps } from './deps'
 import { invalidArgument } from './errors'
 import { attentionHandlers } from './handlers/attention'
 import { connectionHandlers } from './handlers/connections'
+import { desktopHandlers } from './handlers/desktop'
+import { noDesktop } from './desktop'
 import { notificationControls } from './handlers/notifications'
 import { projectHandlers } from './handlers/projects'
 import { settingsHandlers } from './handlers/settings'
@@ -37,6 +39,8 @@ export interface AppController {
   /** Stops polling, writes what is pending; the controller cannot be started again. */
   stop(): Promise<void>
   getState(): AppState
+  /** Something outside the controller that AppState shows changed (updates, desktop notes): push it. */
+  stateChanged(): void
   /** The network went away or came back: polling pauses meanwhile. */
   setOnline(online: boolean): void
   /** The machine sleeps (or wakes): polling pauses meanwhile, and resumes with a poll of everything. */
@@ -50,6 +54,8 @@ export interface AppController {
   startDemo(): Promise<void>
   /** Opens the window on a task (e.g. a notification click): emits 'navigate:task' and focuses it. */
   openTask(projectId: string, taskId: string, connectionId?: string): void
+  /** Opens the window on a project (a deep link): emits 'navigate:project'. */
+  openProject(projectId: string): void
   /** The service sent a record that could not be read and was skipped: a notice, at most one per resource kind per minute. */
   reportInvalidRecord(issue: InvalidRecordIssue): void
   /** The monitor of the active connection, for tests and diagnostics. */
@@ -130,6 +136,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     gate,
     notices,
     events,
+    desktop: deps.desktop ?? noDesktop(),
     demo: { active: false },
     settings: () => deps.settings.read(),
     update,
@@ -148,13 +155,15 @@ export function createAppController(deps: AppControllerDeps): AppController {
     ...taskHandlers(ctx),
     ...attentionHandlers(ctx),
     ...notifications.handlers,
-    ...systemHandlers(ctx)
+    ...systemHandlers(ctx),
+    ...desktopHandlers(ctx)
   }
 
   return {
     handlers,
     on: (channel, listener) => events.on(channel, listener),
     getState: () => buildAppState(ctx),
+    stateChanged: changed,
     async start() {
       if (stopped) return
       notices.add(deps.settings.takeNotices())
@@ -186,6 +195,15 @@ export function createAppController(deps: AppControllerDeps): AppController {
       open?.monitor.focusTask(taskId)
       open?.monitor.focusProject(projectId)
       events.emit('navigate:task', connectionId === undefined ? { projectId, taskId } : { projectId, taskId, connectionId })
+    },
+    openProject(projectId) {
+      try {
+        // The connection watching it, else the active one (a link names no account).
+        session.resolve({ projectId }).monitor.focusProject(projectId)
+      } catch {
+        // Not open (no key): the window still opens on the project and says why.
+      }
+      events.emit('navigate:project', { projectId })
     },
     get monitor() {
       return session.active()?.monitor ?? null

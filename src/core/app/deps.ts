@@ -8,6 +8,7 @@ import type { InvalidRecordIssue } from '../client/parse'
 import type { SettingsStore } from '../settings/store'
 import type { Connection } from '../../shared/settings'
 import type { SecretStore } from '../secrets/types'
+import type { DesktopDeps } from './desktop'
 
 /** Where API keys live, by connection id (core/secrets); the key never leaves it but to a client. */
 export type AppSecrets = SecretStore
@@ -53,4 +54,6 @@ export interface AppControllerDeps {
    * kept). Absent where there is no global shortcut; the setting is then only stored.
    */
   changeShortcut?(accelerator: string): string | null
+  /** Updates, About, the clipboard, the log (core/app/desktop.ts); absent: none of these. */
+  desktop?: DesktopDeps
 }

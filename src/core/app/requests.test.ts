@@ -225,6 +225,23 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ url: 'javascript:alert(1)' }, /url/],
       [{ url: 'https://example.com', then: 'x' }, /Unrecognized key/]
     ]
+  },
+  'update:check': { good: [undefined], bad: [[{ force: true }, /takes no request/]] },
+  'update:install': { good: [undefined], bad: [[{ now: true }, /takes no request/]] },
+  'app:about': { good: [undefined], bad: [['x', /takes no request/]] },
+  'app:copy-diagnostics': { good: [undefined], bad: [[{ withKey: true }, /takes no request/]] },
+  'logs:open': { good: [undefined], bad: [[{ path: '/etc' }, /takes no request/]] },
+  'app:report-error': {
+    good: [
+      { kind: 'error', message: 'TypeError: x is undefined', stack: 'TypeError: x\n    at f (app://agent-tray/index.js:1:2)' },
+      { kind: 'unhandledrejection', message: 'a \u001b control is written out in the log, not refused' }
+    ],
+    bad: [
+      [{ kind: 'log', message: 'any line' }, /kind/],
+      [{ kind: 'error', message: 'x'.repeat(1001) }, /message: must be at most 1000 characters/],
+      [{ kind: 'error', message: 'x', stack: 'y'.repeat(8001) }, /stack: must be at most 8000 characters/],
+      [{ kind: 'error', message: 'x', level: 'info' }, /Unrecognized key/]
+    ]
   }
 }
 

@@ -13,6 +13,7 @@ import { isImageUrl } from '../../shared/image-url'
 import { isEmail, isReturnUrl, MAX_EMAIL_LENGTH } from '../../shared/project-fields'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import { isSafeExternalUrl } from '../../shared/url'
+import { MAX_WINDOW_ERROR_MESSAGE, MAX_WINDOW_ERROR_STACK } from '../../shared/desktop'
 
 const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
 
@@ -154,7 +155,8 @@ export const settingsUpdateSchema = z.strictObject({
   allowBasicTextSecrets: z.boolean().optional(),
   shortcut: shortcutSchema.optional(),
   pinned: z.boolean().optional(),
-  hideDockIcon: z.boolean().optional()
+  hideDockIcon: z.boolean().optional(),
+  checkForUpdates: z.boolean().optional()
 })
 
 /** One item (a task's or the budget crossing) needs its project; a task and the budget are not one item. */
@@ -226,7 +228,18 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   'attention:acknowledge': acknowledgementSchema,
   'now:get': noRequest,
   'shell:open-external': z.strictObject({ url: webUrl }),
-  'clipboard:write-text': z.strictObject({ text: nonBlankLine(2048) })
+  'clipboard:write-text': z.strictObject({ text: nonBlankLine(2048) }),
+  'update:check': noRequest,
+  'update:install': noRequest,
+  'app:about': noRequest,
+  'app:copy-diagnostics': noRequest,
+  'logs:open': noRequest,
+  // Text for the log only: bounded, and control characters are written out there, not refused here.
+  'app:report-error': z.strictObject({
+    kind: z.enum(['error', 'unhandledrejection']),
+    message: z.string().max(MAX_WINDOW_ERROR_MESSAGE, `must be at most ${MAX_WINDOW_ERROR_MESSAGE} characters`),
+    stack: z.string().max(MAX_WINDOW_ERROR_STACK, `must be at most ${MAX_WINDOW_ERROR_STACK} characters`).optional()
+  })
 }
 
 export function isInvokeChannel(channel: string): channel is InvokeChannel {

@@ -19,8 +19,17 @@ describe('settings view', () => {
 
   it('gives the window every view key and nothing else (no connections, no window bounds)', () => {
     expect(Object.keys(toSettingsView(defaultSettings())).sort()).toEqual(
-      ['allowBasicTextSecrets', 'hideDockIcon', 'launchAtLogin', 'notifications', 'pinned', 'polling', 'shortcut', 'theme'].sort()
+      ['allowBasicTextSecrets', 'checkForUpdates', 'hideDockIcon', 'launchAtLogin', 'notifications', 'pinned', 'polling', 'shortcut', 'theme'].sort()
     )
+  })
+
+  it('checks for updates unless turned off, and changes only that when asked', () => {
+    const settings = defaultSettings()
+    expect(toSettingsView(settings).checkForUpdates).toBe(true)
+    const before = structuredClone(settings)
+    applySettingsUpdate(settings, { checkForUpdates: false })
+    expect(settings).toEqual({ ...before, checkForUpdates: false })
+    expect(settingsUpdateSchema.safeParse({ checkForUpdates: 'no' }).success).toBe(false)
   })
 
   it('accepts only a boolean for allowBasicTextSecrets in settings:update', () => {

@@ -11,7 +11,8 @@ export function toSettingsView(settings: Settings): SettingsView {
     allowBasicTextSecrets: settings.allowBasicTextSecrets,
     shortcut: settings.shortcut,
     pinned: settings.pinned,
-    hideDockIcon: settings.hideDockIcon
+    hideDockIcon: settings.hideDockIcon,
+    checkForUpdates: settings.checkForUpdates
   }
 }
 
@@ -25,4 +26,5 @@ export function applySettingsUpdate(draft: Settings, update: Partial<SettingsVie
   if (update.shortcut !== undefined) draft.shortcut = update.shortcut
   if (update.pinned !== undefined) draft.pinned = update.pinned
   if (update.hideDockIcon !== undefined) draft.hideDockIcon = update.hideDockIcon
+  if (update.checkForUpdates !== undefined) draft.checkForUpdates = update.checkForUpdates
 }

@@ -39,6 +39,8 @@ export function defaultSettings(): Settings {
     shortcut: DEFAULT_SHORTCUT,
     pinned: false,
     hideDockIcon: true,
+    checkForUpdates: true,
+    trayNoticeShown: false,
     connectionNotifications: {},
     attention: {}
   }
@@ -174,6 +176,8 @@ export function settingsSchemaAt(now: Date) {
       shortcut: shortcutSchema.default(DEFAULT_SHORTCUT),
       pinned: z.boolean().default(false),
       hideDockIcon: z.boolean().default(true),
+      checkForUpdates: z.boolean().default(true),
+      trayNoticeShown: z.boolean().default(false),
       attention: attentionSchema.default(() => ({})),
       connectionNotifications: z.record(z.string(), connectionNotificationsSchema).default(() => ({}))
     })
@@ -314,6 +318,8 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
     shortcut: shortcutSchema.catch(DEFAULT_SHORTCUT),
     pinned: z.boolean().catch(false),
     hideDockIcon: z.boolean().catch(true),
+    checkForUpdates: z.boolean().catch(true),
+    trayNoticeShown: z.boolean().catch(false),
     // Losing what was unseen only costs a missed "attention"; never the rest of the file.
     attention: lenientRecord(lenientRecord(projectAttentionSchema)).optional().transform((a) => a ?? {}),
     connectionNotifications: lenientRecord(connectionNotificationsSchema).optional().transform((c) => c ?? {})

@@ -29,6 +29,8 @@ export function appState(projects: ProjectView[], over: Partial<AppState> = {}):
     secrets: { backend: 'keychain', detail: '' },
     notices: [],
     demo: false,
+    update: { phase: 'idle', checks: true, lastCheckedAt: null, nextCheckAt: null, offline: false },
+    desktopNotes: [],
     ...over
   }
 }

@@ -31,11 +31,24 @@ describe('buildTrayMenu', () => {
       'Pause Notifications for an Hour',
       '---',
       'Preferences…',
+      'Open Logs',
       'Quit Agent Tray'
     ])
     expect(action(items, 'Quit Agent Tray').action).toEqual({ type: 'quit' })
+    expect(action(items, 'Open Logs').action).toEqual({ type: 'open-logs' })
     expect(action(items, 'Preferences…').action).toEqual({ type: 'preferences' })
     expect(action(items, 'Pause Notifications for an Hour').action).toEqual({ type: 'pause-notifications', minutes: 60 })
+  })
+
+  it('offers Restart to Update once a version is downloaded, and shows a download in progress', () => {
+    const ready = menu(appState([], { update: { phase: 'ready', version: '1.4.0' } }))
+    expect(action(ready, 'Restart to Update (1.4.0)').action).toEqual({ type: 'install-update' })
+    const downloading = menu(appState([], { update: { phase: 'downloading', version: '1.4.0', percent: 37.6, transferredBytes: 376, totalBytes: 1000 } }))
+    expect(labels(downloading)).toContain('Downloading version 1.4.0: 37%')
+    expect(labels(downloading).some((l) => l.startsWith('Restart to Update'))).toBe(false)
+    for (const update of [{ phase: 'checking' } as const, { phase: 'error', message: 'x', at: '2026-01-01T00:00:00Z', nextCheckAt: null } as const]) {
+      expect(labels(menu(appState([], { update }))).some((l) => /Update|Download/.test(l))).toBe(false)
+    }
   })
 
   it('offers to resume notifications while they are paused', () => {

@@ -2,6 +2,7 @@
 // item's action to a call; rebuilding is skipped when the model key has not changed.
 import type { AppState } from '../../shared/ipc'
 import { escapeUnsafeCharacters } from '../../shared/controls'
+import { describeUpdate } from '../../shared/update'
 import { compareTaskStatus } from '../../shared/status'
 import { projectDisplayName } from '../../shared/watched-project'
 import type { TraySummary } from './state'
@@ -15,6 +16,8 @@ export type TrayAction =
   | { type: 'pause-notifications'; minutes: number }
   | { type: 'resume-notifications' }
   | { type: 'preferences' }
+  | { type: 'install-update' }
+  | { type: 'open-logs' }
   | { type: 'quit' }
 
 export type TrayMenuItem =
@@ -74,10 +77,24 @@ export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
           enabled: true
         },
     { kind: 'separator' },
+    ...updateItems(app.update),
     { kind: 'action', label: 'Preferences…', action: { type: 'preferences' }, enabled: true },
+    { kind: 'action', label: 'Open Logs', action: { type: 'open-logs' }, enabled: true },
     { kind: 'action', label: 'Quit Agent Tray', action: { type: 'quit' }, enabled: true }
   )
   return items
+}
+
+/** 'Restart to Update' once a version is downloaded; while one downloads, its progress. */
+function updateItems(update: AppState['update']): TrayMenuItem[] {
+  if (update.phase === 'ready') {
+    return [{ kind: 'action', label: `Restart to Update (${menuText(update.version)})`, action: { type: 'install-update' }, enabled: true }, { kind: 'separator' }]
+  }
+  if (update.phase === 'available' || update.phase === 'downloading') {
+    // Whole percents only: the menu is rebuilt when its text changes.
+    return [{ kind: 'label', label: menuText(describeUpdate(update)) }, { kind: 'separator' }]
+  }
+  return []
 }
 
 function statusLine(s: TraySummary): string {

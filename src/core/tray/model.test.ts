@@ -12,6 +12,8 @@ function rig() {
     openSettings: () => calls.push('settings'),
     pollNow: async () => void calls.push('poll'),
     pauseNotifications: async (m) => void calls.push(`pause ${m}`),
+    installUpdate: () => calls.push('install'),
+    openLogs: async () => void calls.push('logs'),
     quit: () => calls.push('quit'),
     log: (m) => calls.push(`log ${m}`)
   }
@@ -63,9 +65,11 @@ describe('the tray model', () => {
     r.model.perform({ type: 'poll-now' })
     r.model.perform({ type: 'pause-notifications', minutes: 60 })
     r.model.perform({ type: 'resume-notifications' })
+    r.model.perform({ type: 'install-update' })
+    r.model.perform({ type: 'open-logs' })
     r.model.perform({ type: 'quit' })
     await Promise.resolve()
-    expect(r.calls).toEqual(['show', 'task p/t', 'settings', 'poll', 'pause 60', 'pause null', 'quit'])
+    expect(r.calls).toEqual(['show', 'task p/t', 'settings', 'poll', 'pause 60', 'pause null', 'install', 'logs', 'quit'])
     const failing = createTrayModel({
       initial: appState([]),
       render: () => {},

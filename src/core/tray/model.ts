@@ -20,6 +20,9 @@ export interface TrayActions {
   openSettings(): void
   pollNow(): Promise<void>
   pauseNotifications(minutes: number | null): Promise<void>
+  /** 'Restart to update': quits and installs the downloaded version. */
+  installUpdate(): void
+  openLogs(): Promise<void>
   quit(): void
   log(message: string): void
 }
@@ -98,6 +101,10 @@ export function createTrayModel(options: {
           return void actions.pauseNotifications(null).catch(failed('resume'))
         case 'preferences':
           return actions.openSettings()
+        case 'install-update':
+          return actions.installUpdate()
+        case 'open-logs':
+          return void actions.openLogs().catch(failed('logs'))
         case 'quit':
           return actions.quit()
       }

@@ -1,0 +1,39 @@
+// The keys this process has held, so the log can take them out of every line: the key store
+// wrapped to remember each key that goes in or comes out. A key passes through here before any
+// client or log line can see it (the controller gets its keys only from the store).
+import type { SecretStore } from '../secrets/types'
+
+export interface KnownKeys {
+  store: SecretStore
+  /** Every key seen in this run (removed keys too: a line may still quote one). */
+  list(): string[]
+  /** A key that did not come through the store (e.g. the demo's). */
+  add(key: string): void
+}
+
+export function rememberKeys(inner: SecretStore): KnownKeys {
+  const keys = new Set<string>()
+  const add = (key: string | null): void => {
+    if (key) keys.add(key)
+  }
+  const store: SecretStore = {
+    get backend() {
+      return inner.backend
+    },
+    get detail() {
+      return inner.detail
+    },
+    async get(connectionId) {
+      const key = await inner.get(connectionId)
+      add(key)
+      return key
+    },
+    async set(connectionId, apiKey) {
+      add(apiKey)
+      await inner.set(connectionId, apiKey)
+    },
+    delete: (connectionId) => inner.delete(connectionId),
+    has: (connectionId) => inner.has(connectionId)
+  }
+  return { store, list: () => [...keys], add }
+}
