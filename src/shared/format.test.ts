@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDuration, formatRelativeTime, formatTokens, formatUsd } from './format'
+import { formatDuration, formatRelativeTime, formatRunTime, formatTokens, formatUsd } from './format'
 
 describe('formatUsd', () => {
   it('keeps up to 6 decimals for small amounts and cents for large ones', () => {
@@ -59,5 +59,15 @@ describe('formatRelativeTime', () => {
     expect(formatRelativeTime('2025-03-10T12:00:30.000Z', now)).toBe('just now')
     expect(formatRelativeTime('2025-01-01T00:00:00.000Z', now)).toBe('2025-01-01')
     expect(formatRelativeTime('not a date', now)).toBe('–')
+  })
+})
+
+describe('formatRunTime', () => {
+  it('says a run time in words for a sentence', () => {
+    expect([0, 44_600, 59_400, 60_000, 240_000, 3_570_000, 3_600_000, 3_900_000, 86_400_000, 93_600_000].map(formatRunTime)).toEqual([
+      '0 s', '45 s', '59 s', '1 min', '4 min', '1 h', '1 h', '1 h 5 min', '1 d', '1 d 2 h'
+    ])
+    expect(formatRunTime(-1)).toBeNull()
+    expect(formatRunTime(Number.NaN)).toBeNull()
   })
 })

@@ -112,6 +112,19 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${Math.floor(totalHours / 24)}d ${totalHours % 24}h`
 }
 
+/** How long something ran, in words for a sentence: "45 s", "4 min", "1 h 5 min", "2 d 3 h". */
+export function formatRunTime(ms: number): string | null {
+  if (!Number.isFinite(ms) || ms < 0) return null
+  const seconds = Math.round(ms / 1000)
+  if (seconds < 60) return `${seconds} s`
+  const minutes = Math.round(ms / 60_000)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`
+  const days = Math.floor(hours / 24)
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`
+}
+
 function pad(n: number): string {
   return String(n).padStart(2, '0')
 }

@@ -37,15 +37,25 @@ interface EventBase {
   at: string
 }
 
+/** What a notification says of a task beside its status: how long it ran and what it cost. */
+interface TaskFacts {
+  /** The task's created_at and updated_at as the service sent them (absent in events from older builds). */
+  createdAt?: string
+  updatedAt?: string
+  /** total_price; null when the service sent none. */
+  totalPrice?: number | null
+}
+
 export type MonitorEvent =
-  | (EventBase & { kind: 'task-added'; taskId: string; taskName: string; status: TaskStatus | Unknown })
-  | (EventBase & {
-      kind: 'task-status'
-      taskId: string
-      taskName: string
-      from: TaskStatus | Unknown
-      to: TaskStatus | Unknown
-    })
+  | (EventBase & TaskFacts & { kind: 'task-added'; taskId: string; taskName: string; status: TaskStatus | Unknown })
+  | (EventBase &
+      TaskFacts & {
+        kind: 'task-status'
+        taskId: string
+        taskName: string
+        from: TaskStatus | Unknown
+        to: TaskStatus | Unknown
+      })
   | (EventBase & { kind: 'step-added'; taskId: string; stepId: string; stepName: string; status: StepStatus | Unknown })
   | (EventBase & {
       kind: 'step-status'

@@ -65,12 +65,14 @@ describe('diffProject', () => {
       ids
     )
     const base = { connectionId: 'c1', projectId: 'p1', at: T1 }
+    // A task's status events carry its times and price as the service sent them, for the notification's words.
+    const facts = (price: number | null) => ({ createdAt: task('x').created_at, updatedAt: task('x').updated_at, totalPrice: price })
     expect(result.events).toEqual([
-      { ...base, kind: 'task-status', taskId: 'a', taskName: 'Task a', from: 'todo', to: 'in_progress' },
+      { ...base, kind: 'task-status', taskId: 'a', taskName: 'Task a', from: 'todo', to: 'in_progress', ...facts(0.25) },
       { ...base, kind: 'step-status', taskId: 'a', stepId: 's1', stepName: 'step s1', from: 'pending', to: 'completed' },
       { ...base, kind: 'step-added', taskId: 'a', stepId: 's2', stepName: 'step s2', status: 'in_progress' },
       { ...base, kind: 'task-price', taskId: 'a', taskName: 'Task a', from: 0.1, to: 0.25 },
-      { ...base, kind: 'task-added', taskId: 'b', taskName: 'Task b', status: 'completed' }
+      { ...base, kind: 'task-added', taskId: 'b', taskName: 'Task b', status: 'completed', ...facts(null) }
     ])
     expect(result.changedTaskIds).toEqual(['a', 'b'])
   })

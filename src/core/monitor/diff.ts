@@ -157,13 +157,13 @@ export function diffProject(
 
     const j = lookup.indexOf(task.id, i)
     if (j === undefined) {
-      events.push({ ...base, kind: 'task-added', taskId: task.id, taskName: task.name, status })
+      events.push({ ...base, kind: 'task-added', taskId: task.id, taskName: task.name, status, ...taskFacts(task) })
       changed.add(task.id)
       continue
     }
     const was = previous.statuses[j] as TaskStatus | Unknown
     if (was !== status) {
-      events.push({ ...base, kind: 'task-status', taskId: task.id, taskName: task.name, from: was, to: status })
+      events.push({ ...base, kind: 'task-status', taskId: task.id, taskName: task.name, from: was, to: status, ...taskFacts(task) })
       changed.add(task.id)
     }
     const steps = Object.hasOwn(previous.steps, task.id) ? previous.steps[task.id] : undefined
@@ -185,6 +185,11 @@ export function diffProject(
 }
 
 type Base = { connectionId: string; projectId: string; at: string }
+
+/** What a notification tells beside the status: when the task began and last changed, its price. */
+function taskFacts(task: Task): { createdAt: string; updatedAt: string; totalPrice: number | null } {
+  return { createdAt: task.created_at, updatedAt: task.updated_at, totalPrice: task.total_price }
+}
 
 /** Exact: every step added or changed. True when there was any. */
 function stepEvents(before: StepRecord, task: Task, base: Base, events: MonitorEvent[]): boolean {

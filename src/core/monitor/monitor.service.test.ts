@@ -94,8 +94,17 @@ describe('monitor over HTTP', () => {
 
     const names: Record<string, string> = { [projectId]: 'Shop' }
     const notes = decideNotifications(cycles[0]!, DEFAULT_NOTIFICATION_PREFS, { projectName: (_c, p) => names[p] ?? '' })
+    // How long it ran and what it cost come from the service's task, over HTTP.
     expect(notes).toEqual([
-      { kind: 'task', title: 'Task completed', body: "Task 'Add login' completed in project 'Shop'", connectionId: 'conn', projectId, taskId: taskIds[0] }
+      {
+        kind: 'task',
+        title: 'Task completed',
+        body: expect.stringMatching(/^Shop: 'Add login' completed in \d+ (s|min) · \$\d+\.\d+$/),
+        connectionId: 'conn',
+        projectId,
+        taskId: taskIds[0],
+        outcome: 'completed'
+      }
     ])
 
     // Nothing changed: no events, no details fetched.
@@ -205,7 +214,7 @@ describe('monitor over HTTP', () => {
     const notes = decideNotifications(away, DEFAULT_NOTIFICATION_PREFS, { projectName: (_c, p) => names[p] ?? '' })
     expect(notes).toHaveLength(1)
     expect(notes[0]).toMatchObject({ kind: 'away', title: 'While you were away' })
-    expect(notes[0]!.body).toMatch(/^3 tasks finished: 2 completed, 1 failed in projects /)
+    expect(notes[0]!.body).toMatch(/^3 tasks finished: 1 failed, 2 completed in projects /)
 
     // Nothing seen is repeated.
     await second.monitor.pollNow()

@@ -60,7 +60,7 @@ describe('the notification gate', () => {
     const r = rig()
     r.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
     expect(r.told).toEqual([
-      { kind: 'task', title: 'Task completed', body: "Task 'Task t1' completed in project 'SHOP'", connectionId: 'c1', projectId: 'shop', taskId: 't1' }
+      { kind: 'task', title: 'Task completed', body: "SHOP: 'Task t1' completed", connectionId: 'c1', projectId: 'shop', taskId: 't1', outcome: 'completed' }
     ])
   })
 
@@ -74,7 +74,7 @@ describe('the notification gate', () => {
     const r = rig()
     r.settings.watched.c1 = [watched('shop', { muted: true }), watched('blog')]
     r.gate.announce('c1', { events: [completed('c1', 'shop'), over('c1', 'shop'), completed('c1', 'blog', 't2')], away: false })
-    expect(r.told.map((n) => n.body)).toEqual(["Task 'Task t2' completed in project 'BLOG'"])
+    expect(r.told.map((n) => n.body)).toEqual(["BLOG: 'Task t2' completed"])
   })
 
   it('stays silent while paused, and speaks once the pause is over', () => {

@@ -23,8 +23,28 @@ describe('decideNotifications', () => {
       context()
     )
     expect(out).toEqual([
-      { kind: 'task', title: 'Task completed', body: "Task 'Add login' completed in project 'Shop'", connectionId: 'c1', projectId: 'shop', taskId: 'a' }
+      { kind: 'task', title: 'Task completed', body: "Shop: 'Add login' completed", connectionId: 'c1', projectId: 'shop', taskId: 'a', outcome: 'completed' }
     ])
+  })
+
+  it('says how long a finished task ran and what it cost, a failure first in its title', () => {
+    const facts = { createdAt: '2025-03-10T11:56:00.000Z', updatedAt: '2025-03-10T12:00:10.000Z', totalPrice: 0.57 }
+    const one = (to: string, over: Partial<MonitorEvent> = {}) =>
+      decideNotifications({ events: [{ ...status('shop', 'a', 'in_progress', to, 'Add a contact form'), ...facts, ...over } as MonitorEvent], away: false }, prefs(), {
+        projectName: () => 'Recipe Box'
+      })[0]
+    expect(one('completed')).toMatchObject({ title: 'Task completed', body: "Recipe Box: 'Add a contact form' completed in 4 min · $0.57", outcome: 'completed' })
+    expect(one('failed')).toMatchObject({ title: 'Task failed', body: "Recipe Box: 'Add a contact form' failed after 4 min · $0.57", outcome: 'failed' })
+    expect(one('cancelled')).toMatchObject({ body: "Recipe Box: 'Add a contact form' was cancelled after 4 min · $0.57" })
+    // What the service did not say is left out, never guessed.
+    expect(one('completed', { totalPrice: null } as Partial<MonitorEvent>)!.body).toBe("Recipe Box: 'Add a contact form' completed in 4 min")
+    expect(one('completed', { updatedAt: 'not a date' } as Partial<MonitorEvent>)!.body).toBe("Recipe Box: 'Add a contact form' completed · $0.57")
+    expect(one('completed', { createdAt: '2025-03-10T12:00:00.000Z', totalPrice: 0.000123 } as Partial<MonitorEvent>)!.body).toBe(
+      "Recipe Box: 'Add a contact form' completed in 10 s · $0.000123"
+    )
+    expect(one('completed', { createdAt: '2025-03-10T09:55:00.000Z' } as Partial<MonitorEvent>)!.body).toMatch(/completed in 2 h 5 min · /)
+    const away = decideNotifications({ events: [{ ...status('shop', 'a', 'in_progress', 'failed', 'X'), ...facts } as MonitorEvent], away: true }, prefs(), context())
+    expect(away[0]).toMatchObject({ kind: 'away', title: 'While you were away: task failed', body: "Shop: 'X' failed after 4 min · $0.57" })
   })
 
   it('follows each transition toggle; started is off by default', () => {
@@ -38,9 +58,9 @@ describe('decideNotifications', () => {
       const [n] = decideNotifications({ events, away: false }, p, context())
       return n?.title ?? null
     }
-    expect(count(prefs())).toBe('3 tasks finished: 1 completed, 1 failed, 1 cancelled')
+    expect(count(prefs())).toBe('3 tasks finished: 1 failed, 1 completed, 1 cancelled')
     const t = DEFAULT_NOTIFICATION_PREFS.transitions
-    expect(count(prefs({ transitions: { ...t, started: true } }))).toBe('4 task updates: 1 completed, 1 failed, 1 cancelled, 1 started')
+    expect(count(prefs({ transitions: { ...t, started: true } }))).toBe('4 task updates: 1 failed, 1 completed, 1 cancelled, 1 started')
     expect(count(prefs({ transitions: { ...t, failed: false, cancelled: false } }))).toBe('Task completed')
     expect(count(prefs({ transitions: { ...t, completed: false, cancelled: false } }))).toBe('Task failed')
     expect(count(prefs({ transitions: { ...t, completed: false, failed: false } }))).toBe('Task cancelled')
@@ -66,7 +86,7 @@ describe('decideNotifications', () => {
       prefs(),
       context()
     )
-    expect(out).toMatchObject([{ kind: 'task', title: 'Task failed', body: "Task 'Fix CSS' failed in project 'Blog'", taskId: 'n' }])
+    expect(out).toMatchObject([{ kind: 'task', title: 'Task failed', body: "Blog: 'Fix CSS' failed", taskId: 'n' }])
   })
 
   it('coalesces several changes across projects into one summary', () => {
@@ -82,7 +102,7 @@ describe('decideNotifications', () => {
       prefs(),
       context()
     )
-    expect(out).toEqual([{ kind: 'summary', title: '3 tasks finished: 2 completed, 1 failed', body: "In projects 'Shop', 'Blog'" }])
+    expect(out).toEqual([{ kind: 'summary', title: '3 tasks finished: 1 failed, 2 completed', body: "In projects 'Shop', 'Blog'" }])
   })
 
   it('keeps only the last change of a task within a round', () => {
@@ -101,10 +121,10 @@ describe('decideNotifications', () => {
       { ...base, projectId: 'shop', kind: 'step-status', taskId: 'a', stepId: 's', stepName: 's', from: 'pending', to: 'completed' } as MonitorEvent
     ]
     expect(decideNotifications({ events, away: true }, prefs(), context())).toEqual([
-      { kind: 'away', title: 'While you were away', body: "2 tasks finished: 1 completed, 1 failed in project 'Shop'", connectionId: 'c1', projectId: 'shop' }
+      { kind: 'away', title: 'While you were away', body: "2 tasks finished: 1 failed, 1 completed in project 'Shop'", connectionId: 'c1', projectId: 'shop' }
     ])
     expect(decideNotifications({ events: events.slice(0, 1), away: true }, prefs(), context())).toMatchObject([
-      { kind: 'away', title: 'While you were away', body: "Task 'Ta' completed in project 'Shop'", taskId: 'a' }
+      { kind: 'away', title: 'While you were away: task completed', body: "Shop: 'Ta' completed", taskId: 'a' }
     ])
   })
 

@@ -2,7 +2,7 @@
 // worded: one specific notification for one change, one summary for several, one "while you were
 // away" after a restart. Pure. Whether a round may be told now (pause, quiet hours, mute) is the
 // gate's decision (gate.ts), made before this is called.
-import { formatUsd } from '../../shared/format'
+import { formatRunTime, formatUsd } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
 import { minutesOfDay } from '../../shared/time-of-day'
 import type { NotifiableTransition, NotificationPrefs, QuietHours } from '../../shared/settings'
@@ -15,6 +15,8 @@ export interface Notification {
   projectId?: string
   taskId?: string
   kind: 'task' | 'summary' | 'away' | 'budget'
+  /** For one task's notification: how it ended (or that it started); the desktop adapts to it (urgency, actions). */
+  outcome?: NotifiableTransition
 }
 
 export interface NotificationBatch {
@@ -33,6 +35,24 @@ interface TaskChange {
   projectId: string
   taskId: string
   taskName: string
+  createdAt?: string
+  updatedAt?: string
+  totalPrice?: number | null
+}
+
+/**
+ * One task's change as a sentence: "Recipe Box: 'Add a contact form' completed in 4 min · $0.57";
+ * an ended task says how long it ran and what it cost, when the service said.
+ */
+export function taskSentence(change: Pick<TaskChange, 'transition' | 'taskName' | 'createdAt' | 'updatedAt' | 'totalPrice'>, projectName: string): string {
+  const head = `${projectName}: '${change.taskName}'`
+  if (change.transition === 'started') return `${head} started`
+  const ranMs = change.createdAt && change.updatedAt ? Date.parse(change.updatedAt) - Date.parse(change.createdAt) : Number.NaN
+  const ran = formatRunTime(ranMs)
+  const verb = change.transition === 'completed' ? 'completed' : change.transition === 'failed' ? 'failed' : 'was cancelled'
+  const when = ran === null ? '' : change.transition === 'completed' ? ` in ${ran}` : ` after ${ran}`
+  const cost = typeof change.totalPrice === 'number' && Number.isFinite(change.totalPrice) ? ` · ${formatUsd(change.totalPrice)}` : ''
+  return `${head} ${verb}${when}${cost}`
 }
 
 /** The transition an event stands for, if it is one the user can be told about. */
@@ -67,7 +87,8 @@ export function notificationsPaused(prefs: NotificationPrefs, now: Date): boolea
   return Number.isFinite(until) && until > now.getTime()
 }
 
-const ORDER: NotifiableTransition[] = ['completed', 'failed', 'cancelled', 'started']
+// A failure is said first.
+const ORDER: NotifiableTransition[] = ['failed', 'completed', 'cancelled', 'started']
 
 export function decideNotifications(
   batch: NotificationBatch,
@@ -95,20 +116,26 @@ export function decideNotifications(
     if (event.kind !== 'task-status' && event.kind !== 'task-added') continue
     const key = `${event.projectId}\u0000${event.taskId}`
     byTask.delete(key)
-    byTask.set(key, { transition, connectionId: event.connectionId, projectId: event.projectId, taskId: event.taskId, taskName: event.taskName })
+    const change: TaskChange = { transition, connectionId: event.connectionId, projectId: event.projectId, taskId: event.taskId, taskName: event.taskName }
+    if (event.createdAt !== undefined) change.createdAt = event.createdAt
+    if (event.updatedAt !== undefined) change.updatedAt = event.updatedAt
+    if (event.totalPrice !== undefined) change.totalPrice = event.totalPrice
+    byTask.set(key, change)
   }
 
   const changes = [...byTask.values()]
   const out: Notification[] = []
   if (changes.length === 1) {
     const c = changes[0]!
+    // The title says the outcome first; the body says where, how long and how much.
     out.push({
       kind: batch.away ? 'away' : 'task',
-      title: batch.away ? 'While you were away' : `Task ${c.transition}`,
-      body: `Task '${c.taskName}' ${c.transition} in project '${name(c)}'`,
+      title: batch.away ? `While you were away: task ${c.transition}` : `Task ${c.transition}`,
+      body: taskSentence(c, name(c)),
       connectionId: c.connectionId,
       projectId: c.projectId,
-      taskId: c.taskId
+      taskId: c.taskId,
+      outcome: c.transition
     })
   } else if (changes.length > 1) {
     const counts = ORDER.map((t) => [t, changes.filter((c) => c.transition === t).length] as const).filter(([, n]) => n > 0)
