@@ -29,10 +29,21 @@ import { isTrustedFrame } from './sender'
 import { registerShowHideShortcut } from './shortcut'
 import { createTray } from './tray'
 import { createWindowManager } from './window'
+import { deepLinkInArgv } from '../core/desktop/deep-link-argv'
+import { APP_ID } from '../core/desktop/app-id'
+import { shortcutNote } from '../core/desktop/shortcut-note'
+import { aboutFacts, loadUpdater, registerLinkScheme, startMainLog } from './desktop'
+import { checkTrayHost } from './tray-host'
+import { acceleratorLabel } from '../shared/accelerator'
 
 if (app.isPackaged) refuseDebuggingSwitches(process.argv, process.platform, (code, why) => (process.stderr.write(why), process.exit(code)))
 
-const log = (message: string): void => console.log(`[agent-tray] ${message}`)
+// The lock and the log's directory live in userData, so it is set first: the settings directory,
+// shared with the CLI. Then the log file: everything after it, unexpected errors included, is
+// written there (redacted).
+app.setPath('userData', settingsDir())
+const mainLog = startMainLog()
+const log = mainLog.log
 const mainDir = dirname(fileURLToPath(import.meta.url))
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
 // Production serves out/renderer at app://agent-tray/ (never file://); development, the dev server.
@@ -51,16 +62,29 @@ const demoRequested = isDemoLaunch(process.argv, process.env)
 /** What a second launch or a dock click may ask for, once start() has composed the app. */
 const whenReady = createReadyQueue<ComposedApp>((key, e) => log(`${key}: ${firstLine(e)}`))
 
-// The lock lives in userData, so userData is set first: the settings directory, shared with the CLI.
-app.setPath('userData', settingsDir())
 if (!app.requestSingleInstanceLock({ demo: demoRequested } satisfies SecondInstanceData)) {
   app.quit()
 } else {
+  // Windows toasts carry the app's name and follow its notification settings by this id.
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID)
+  registerLinkScheme(app, log)
+  // A link on this first launch (Windows, Linux), and macOS's way of handing one over at any time.
+  const launchLink = deepLinkInArgv(process.argv)
+  if (launchLink !== null) whenReady.run('link', (a) => a.openDeepLink(launchLink))
+  app.on('open-url', (event, url) => {
+    event.preventDefault()
+    whenReady.run('link', (a) => a.openDeepLink(url))
+  })
+  app.on('render-process-gone', (_event, _contents, details) => log(`window: renderer gone (${details.reason}, exit ${details.exitCode})`))
+  app.on('child-process-gone', (_event, details) => log(`${details.type}: process gone (${details.reason}, exit ${details.exitCode})`))
   // Before 'ready' (Electron allows it only then): our page's scheme, standard and secure.
   protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
   // Registered now: a launch or a click while we start is kept, not lost.
-  app.on('second-instance', (_event, _argv, _cwd, data) => {
+  app.on('second-instance', (_event, argv, _cwd, data) => {
     whenReady.run('show', (a) => a.tray.perform({ type: 'open-window' }))
+    // A second launch with a link (agent-tray open, the OS's handler) hands it over here.
+    const link = deepLinkInArgv(argv)
+    if (link !== null) whenReady.run('link', (a) => a.openDeepLink(link))
     if (secondLaunchWantsDemo(data)) whenReady.run('demo', (a) => void a.controller.startDemo().catch((e: unknown) => log(`demo: ${firstLine(e)}`)))
   })
   app.on('activate', () => whenReady.run('show', (a) => a.tray.perform({ type: 'open-window' })))
@@ -104,7 +128,15 @@ async function start(): Promise<void> {
     onVisibilityChange: applyDock,
     log
   })
-  const notifier = createNotifier({ iconPath, sound: () => settings.read().notifications.sound, onClick: (click) => composed?.notificationClicked(click), log })
+  const notifier = createNotifier({
+    iconPath,
+    sound: () => settings.read().notifications.sound,
+    onClick: (click) => composed?.notificationClicked(click),
+    hasInterface: (projectId) => composed?.controller.getState().projects.some((p) => p.watched.projectId === projectId && !!p.project?.prebuilt_url) ?? false,
+    openInterface: (projectId) => composed?.openInterface(projectId),
+    log
+  })
+  const updates = await loadUpdater(app, { info: log, warn: log, error: (m: unknown) => log(String(m)) })
   tray = createTray({
     trayDir: join(resourcesDir, 'tray'),
     platform: process.platform,
@@ -141,6 +173,12 @@ async function start(): Promise<void> {
     quit: () => app.quit(),
     writeClipboardText: (text) => clipboard.writeText(text),
     changeShortcut: (accelerator) => shortcut.change(accelerator),
+    updater: updates.updater,
+    ...(updates.unavailable !== undefined ? { updatesUnavailable: updates.unavailable } : {}),
+    about: () => aboutFacts(app, dir, mainLog.file),
+    copyText: (text) => clipboard.writeText(text),
+    openLogs: async () => shell.showItemInFolder(mainLog.file),
+    onError: (context, error) => mainLog.error(context, error),
     onSettingsChanged: (current) => {
       nativeTheme.themeSource = current.theme
       if (current.pinned !== pinned) {
@@ -158,6 +196,12 @@ async function start(): Promise<void> {
     log
   })
   composed = composedApp
+  mainLog.setRedactor(composedApp.redact)
+  for (const note of notifier.notes()) composedApp.setDesktopNote(note, true)
+
+  const missingShortcut = shortcutNote({ platform: process.platform, registered: shortcut.registered, env: process.env, keys: acceleratorLabel(shortcut.accelerator, process.platform === 'darwin') })
+  if (missingShortcut) composedApp.setDesktopNote(missingShortcut, true)
+  void checkTrayHost({ settings, composed: composedApp, tell: (title, body) => notifier.tell(title, body), log })
 
   // The window's bounds first, while it still exists; then everything else, in order.
   const steps = [

@@ -1,6 +1,12 @@
 // Desktop notifications. The policy (what to notify, coalescing bursts) is core/notify's; the
-// mapping to OS options (escaping included) is core/tray's; this file shows them and routes clicks.
+// mapping to OS options (escaping included) is core/tray's; what each platform adds (urgency, actions) and who plays
+// the sound are core/desktop's; this file shows them and routes clicks.
+import { execFile } from 'node:child_process'
 import { Notification } from 'electron'
+import type { DesktopNote } from '../shared/desktop'
+import { notificationExtras } from '../core/desktop/notification-extras'
+import { findSoundTools } from '../core/desktop/on-path'
+import { soundNote, soundPlan } from '../core/desktop/sound'
 import type { Notification as CoreNotification } from '../core/notify/policy'
 import type { DesktopNotification } from '../core/tray/notification'
 import { toDesktopNotification } from '../core/tray/notification'
@@ -9,24 +15,35 @@ export function createNotifier(deps: {
   iconPath: string
   sound: () => boolean
   onClick: (click: DesktopNotification['click']) => void
+  /** Whether a project has a prebuilt interface to open (macOS's action). */
+  hasInterface: (projectId: string) => boolean
+  openInterface: (projectId: string) => void
   log: (message: string) => void
-}): { notify(n: CoreNotification): void; tell(title: string, body: string): void } {
+}): { notify(n: CoreNotification): void; tell(title: string, body: string): void; notes(): DesktopNote[] } {
   // A shown notification must stay referenced, or it may be collected and its click lost.
   const live = new Set<Notification>()
   let unsupportedLogged = false
+  const tools = findSoundTools(process.env)
 
-  function show(desktop: DesktopNotification): void {
+  function show(n: CoreNotification, wantSound: boolean): void {
     if (!Notification.isSupported()) {
       if (!unsupportedLogged) deps.log('notifications: not supported on this system; the window still lists changes')
       unsupportedLogged = true
       return
     }
-    const note = new Notification({ ...desktop.options, icon: deps.iconPath })
+    const sound = soundPlan(process.platform, wantSound, tools)
+    const desktop = toDesktopNotification(n, { sound: !sound.silent }, process.platform)
+    const extras = notificationExtras(n, process.platform, { hasInterface: deps.hasInterface })
+    const note = new Notification({ ...desktop.options, icon: deps.iconPath, ...(extras.urgency ? { urgency: extras.urgency } : {}), ...(extras.actions ? { actions: extras.actions } : {}) })
     live.add(note)
     const forget = (): void => void live.delete(note)
     note.on('click', () => {
       forget()
       deps.onClick(desktop.click)
+    })
+    note.on('action', () => {
+      forget()
+      if (extras.action) deps.openInterface(extras.action.projectId)
     })
     note.on('close', forget)
     note.on('failed', (_e, error) => {
@@ -34,15 +51,21 @@ export function createNotifier(deps: {
       deps.log(`notifications: could not show one: ${error}`)
     })
     note.show()
+    if (sound.play) execFile(sound.play.command, sound.play.args, { timeout: 10_000 }, (error) => error && deps.log(`notifications: sound: ${error.message}`))
   }
 
   return {
     notify(n) {
-      show(toDesktopNotification(n, { sound: deps.sound() }, process.platform))
+      show(n, deps.sound())
     },
     /** A message from the app itself (e.g. a shortcut that could not be registered). */
     tell(title, body) {
-      show(toDesktopNotification({ title, body, kind: 'summary' }, { sound: false }, process.platform))
+      show({ title, body, kind: 'summary' }, false)
+    },
+    /** What Settings should say about notifications on this desktop. */
+    notes() {
+      const note = soundNote(process.platform, tools)
+      return note ? [note] : []
     }
   }
 }

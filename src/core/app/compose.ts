@@ -18,6 +18,7 @@ import { forwardEvents, registerIpcHandlers, type FrameLike, type IpcMainLike } 
 import { wireLifecycle, type PowerEvents, type StartOnlineWatcher } from './lifecycle'
 import type { AboutInfo, DesktopNote } from '../../shared/desktop'
 import { parseDeepLink } from '../../shared/deep-link'
+import { isSafeExternalUrl } from '../../shared/url'
 import { rememberKeys } from '../log/known-keys'
 import { redactSecrets } from '../secrets/redact'
 import { createUpdater, type AppUpdaterLike } from '../update/updater'
@@ -81,6 +82,8 @@ export interface ComposedApp {
   start(options?: { demo?: boolean }): Promise<void>
   /** A click on a notification the app showed. */
   notificationClicked(click: NotificationClick): void
+  /** A notification's 'Open the agent interface': the project's prebuilt interface in the browser, or the window on the project. */
+  openInterface(projectId: string): void
   /** An agent-tray:// link from outside (launch, second launch, open-url): opens the window there, or is refused and logged. */
   openDeepLink(text: string): void
   /** Takes every key this run has held out of a text: the log's redaction. */
@@ -212,6 +215,12 @@ export function composeApp(ports: AppPorts): ComposedApp {
       else controller.openProject(parsed.link.projectId)
     },
     redact: redactKeys,
+    openInterface(projectId) {
+      const url = controller.getState().projects.find((p) => p.watched.projectId === projectId)?.project?.prebuilt_url
+      if (url && isSafeExternalUrl(url)) return void ports.openExternal(url).catch((e: unknown) => onError('opening the agent interface', e))
+      ports.window.show()
+      controller.openProject(projectId)
+    },
     setDesktopNote(note, shown) {
       const others = notes.filter((n) => n.id !== note.id)
       notes = shown ? [...others, note] : others

@@ -64,11 +64,14 @@ describe('the tray host on Linux', () => {
   })
 
   it('tells once, on Linux only, and keeps the note in Settings while it lasts', () => {
-    expect(shouldTellTrayHidden('linux', 'missing', false)).toEqual({ note: true, notify: true })
-    expect(shouldTellTrayHidden('linux', 'missing', true)).toEqual({ note: true, notify: false })
-    expect(shouldTellTrayHidden('linux', 'unknown', false)).toEqual({ note: false, notify: false })
-    expect(shouldTellTrayHidden('linux', 'present', false)).toEqual({ note: false, notify: false })
-    expect(shouldTellTrayHidden('darwin', 'missing', false)).toEqual({ note: false, notify: false })
+    expect(shouldTellTrayHidden('linux', 'missing', false)).toEqual({ note: true, notify: true, remember: true })
+    expect(shouldTellTrayHidden('linux', 'missing', true)).toEqual({ note: true, notify: false, remember: null })
+    expect(shouldTellTrayHidden('linux', 'unknown', false)).toEqual({ note: false, notify: false, remember: null })
+    expect(shouldTellTrayHidden('linux', 'unknown', true)).toEqual({ note: false, notify: false, remember: null })
+    expect(shouldTellTrayHidden('linux', 'present', false)).toEqual({ note: false, notify: false, remember: null })
+    // A host seen again: should it go missing later, the user is told again.
+    expect(shouldTellTrayHidden('linux', 'present', true)).toEqual({ note: false, notify: false, remember: false })
+    expect(shouldTellTrayHidden('darwin', 'missing', false)).toEqual({ note: false, notify: false, remember: null })
   })
 
   it('asks a real session bus: with no StatusNotifier watcher on it, missing; with no bus, unknown', async () => {

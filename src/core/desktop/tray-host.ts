@@ -31,10 +31,14 @@ export function trayHostFromReplies(replies: { watcherOwned: string | null; host
   return host === false ? 'missing' : host === true ? 'present' : 'unknown'
 }
 
-/** Whether to tell the user, and once only: a known missing host on Linux, not told before. */
-export function shouldTellTrayHidden(platform: string, host: TrayHost, toldBefore: boolean): { note: boolean; notify: boolean } {
+/**
+ * Whether to tell the user: the note in Settings while the host is missing, a notification once
+ * (remembered), and told again should it go missing after a host was seen.
+ */
+export function shouldTellTrayHidden(platform: string, host: TrayHost, toldBefore: boolean): { note: boolean; notify: boolean; remember: boolean | null } {
   const hidden = platform === 'linux' && host === 'missing'
-  return { note: hidden, notify: hidden && !toldBefore }
+  const remember = hidden && !toldBefore ? true : host === 'present' && toldBefore ? false : null
+  return { note: hidden, notify: hidden && !toldBefore, remember }
 }
 
 type Run = (args: string[]) => Promise<string | null>
