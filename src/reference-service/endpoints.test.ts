@@ -81,6 +81,8 @@ describe('POST /projects', () => {
     [{ files_requirement: [{ file_type: 'image', url: 'https://x.example/gallery' }] }, 'files_requirement[0].url'],
     [{ user_email: 'not-an-email' }, 'user_email'],
     [{ return_url: 'javascript:alert(1)' }, 'return_url'],
+    [{ return_url: 'file:///etc/passwd' }, 'return_url'],
+    [{ return_url: 'not a url' }, 'return_url'],
     [{ ref_id: 12 }, 'ref_id'],
     [[], 'body']
   ])('rejects %j naming %s', async (body, field) => {
@@ -111,6 +113,12 @@ describe('GET and PATCH /projects/{id}', () => {
     expect(res.json()).toEqual(project)
   })
 
+  it("takes an app's own link as return_url, so the prebuilt interface can send the user back to the desktop", async () => {
+    const res = await api('PATCH', `/projects/${project.id}`, { body: { return_url: `agent-tray://projects/${project.id}` } })
+    expect(res.status).toBe(200)
+    expect((res.json() as WireProject).return_url).toBe(`agent-tray://projects/${project.id}`)
+  })
+
   it('updates the five fields and updated_at', async () => {
     service.control.advance(5000)
     const update = { name: 'After', description: 'd', user_email: 'y@example.com', return_url: 'http://localhost:3000/x', ref_id: 'ref' }
@@ -133,7 +141,7 @@ describe('GET and PATCH /projects/{id}', () => {
   it.each([
     [{ name: 1 }, 'name'],
     [{ user_email: 'nope' }, 'user_email'],
-    [{ return_url: 'mailto:a@b.c' }, 'return_url'],
+    [{ return_url: 'vbscript:msgbox(1)' }, 'return_url'],
     [{ name: 'fine', ref_id: false }, 'ref_id']
   ])('rejects %j naming %s, unchanged', async (body, field) => {
     expectError(await api('PATCH', `/projects/${project.id}`, { body }), 400, 'bad_request', field)

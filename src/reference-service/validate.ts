@@ -1,6 +1,7 @@
 // Request bodies of the interface, checked field by field. Every failure names the field, and
 // nothing is applied unless the whole body is valid.
 import { isImageUrl } from '../shared/image-url'
+import { isReturnUrl } from '../shared/project-fields'
 import { PROJECT_UPDATE_FIELDS, type FileRequirement, type ProjectCreate, type ProjectUpdate } from '../shared/service'
 import { badRequest } from './errors'
 import type { TaskCreate } from './types'
@@ -34,10 +35,6 @@ export function isHttpUrl(value: string): boolean {
 
 function checkEmail(value: string | undefined, field: string): void {
   if (value !== undefined && value !== '' && !EMAIL.test(value)) throw badRequest(field, `"${field}" is not a valid e-mail address.`)
-}
-
-function checkUrl(value: string | undefined, field: string): void {
-  if (value !== undefined && value !== '' && !isHttpUrl(value)) throw badRequest(field, `"${field}" must be an http or https URL.`)
 }
 
 function filesRequirement(value: unknown): FileRequirement[] | undefined {
@@ -98,8 +95,15 @@ export function parseProjectCreate(raw: unknown): ProjectCreate {
   const files = filesRequirement(body.files_requirement)
   if (files !== undefined) out.files_requirement = files
   checkEmail(out.user_email, 'user_email')
-  checkUrl(out.return_url, 'return_url')
+  checkReturnUrl(out.return_url)
   return out
+}
+
+/** The interface's "URL the prebuilt interface uses to send the user back to the client application": an app's own link too. */
+function checkReturnUrl(value: string | undefined): void {
+  if (value !== undefined && value !== '' && !isReturnUrl(value)) {
+    throw badRequest('return_url', '"return_url" must be an absolute URL (an http(s) page or an app link such as agent-tray://projects/ID), not a script or file URL.')
+  }
 }
 
 export function parseProjectUpdate(raw: unknown): ProjectUpdate {
@@ -116,7 +120,7 @@ export function parseProjectUpdate(raw: unknown): ProjectUpdate {
     if (value !== undefined) out[field] = value
   }
   checkEmail(out.user_email, 'user_email')
-  checkUrl(out.return_url, 'return_url')
+  checkReturnUrl(out.return_url)
   return out
 }
 

@@ -162,7 +162,8 @@ export interface InvokeContract {
   }
   'demo:start': { request: void; response: void }
   'project:get': { request: OnConnection & { projectId: string }; response: Project }
-  'project:create': { request: OnConnection & { project: ProjectCreate; watch: boolean }; response: Project }
+  /** `returnToApp`: set the new project's return_url to its agent-tray:// link (when none was given). */
+  'project:create': { request: OnConnection & { project: ProjectCreate; watch: boolean; returnToApp?: boolean }; response: Project }
   'project:update': { request: OnConnection & { projectId: string; update: ProjectUpdate }; response: Project }
   'project:watch': { request: OnConnection & { projectId: string }; response: WatchedProject }
   'project:unwatch': { request: OnConnection & { projectId: string }; response: void }

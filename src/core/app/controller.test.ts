@@ -381,6 +381,18 @@ describe('projects', () => {
     expect(published.status).toBe('success')
   })
 
+  it("sets a new project's return URL to its agent-tray:// link when asked, and only then", async () => {
+    await connect()
+    const linked = await rig.controller.handlers['project:create']({ project: { name: 'Linked' }, watch: true, returnToApp: true })
+    expect(linked.return_url).toBe(`agent-tray://projects/${linked.id}`)
+    expect(rig.service.control.listProjects().find((p) => p.id === linked.id)?.return_url).toBe(`agent-tray://projects/${linked.id}`)
+    const plain = await rig.controller.handlers['project:create']({ project: { name: 'Plain' }, watch: false })
+    expect(plain.return_url ?? '').toBe('')
+    // A return URL the user gave wins.
+    const own = await rig.controller.handlers['project:create']({ project: { name: 'Own', return_url: 'https://example.com/back' }, watch: false, returnToApp: true })
+    expect(own.return_url).toBe('https://example.com/back')
+  })
+
   it('creates without watching when asked', async () => {
     await connect()
     const created = await rig.controller.handlers['project:create']({ project: { name: 'Loose' }, watch: false })

@@ -52,6 +52,7 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
   'project:create': {
     good: [
       { project: {}, watch: false },
+      { project: { name: 'Linked' }, watch: true, returnToApp: true },
       {
         project: {
           software_product_id: 'sp_1',
@@ -71,6 +72,7 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       }
     ],
     bad: [
+      [{ project: {}, watch: true, returnToApp: 'yes' }, /returnToApp/],
       [{ project: {} }, /watch/],
       [{ project: { project_type: 'mobile' }, watch: true }, /project\.project_type: must be "web"/],
       [{ project: { files_requirement: [{ file_type: 'pdf', url: 'https://x.com/a.pdf' }] }, watch: true }, /project\.files_requirement\.0\.file_type/],

@@ -198,7 +198,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   }),
   'demo:start': noRequest,
   'project:get': projectIdRequest,
-  'project:create': z.strictObject({ ...onConnection, project: projectCreateSchema, watch: z.boolean() }),
+  'project:create': z.strictObject({ ...onConnection, project: projectCreateSchema, watch: z.boolean(), returnToApp: z.boolean().optional() }),
   'project:update': z.strictObject({ ...onConnection, projectId: idSchema, update: projectUpdateSchema }),
   'project:watch': projectIdRequest,
   'project:unwatch': projectIdRequest,

@@ -7,6 +7,7 @@ import type { Project } from '../../../shared/service'
 import type { WatchedProject } from '../../../shared/settings'
 import { newWatchedProject } from '../../../shared/watched-project'
 import { isServiceError, ServiceError } from '../../client/errors'
+import { deepLinkUrl } from '../../../shared/deep-link'
 import type { AppContext } from '../context'
 import { invalidArgument } from '../errors'
 import type { OpenConnection } from '../session'
@@ -52,9 +53,12 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
       const open = session.resolve({ connectionId, projectId })
       return seen(open, await open.client.getProject(projectId))
     },
-    'project:create': async ({ connectionId, project, watch }) => {
+    'project:create': async ({ connectionId, project, watch, returnToApp }) => {
       const open = session.resolve({ connectionId })
-      const created = await open.client.createProject(project)
+      let created = await open.client.createProject(project)
+      // The link needs the project's id, so it is set right after: the prebuilt interface then
+      // sends the user back to this app, on this project.
+      if (returnToApp && !project.return_url) created = await open.client.updateProject(created.id, { return_url: deepLinkUrl(created.id) })
       if (watch) await addWatched(open, created)
       return created
     },
