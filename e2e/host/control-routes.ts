@@ -8,6 +8,8 @@ import type { TrayAction } from '../../src/core/tray/menu'
 import type { TrayView } from '../../src/core/tray/model'
 import type { EventChannel, EventContract } from '../../src/shared/ipc'
 import type { TaskStatus } from '../../src/shared/service'
+import type { DesktopNote } from '../../src/shared/desktop'
+import type { ScriptedUpdater } from './updater'
 
 export interface HostRecords {
   notifications: Notification[]
@@ -17,10 +19,12 @@ export interface HostRecords {
   /** How often the app asked to show its window. */
   windowShown: number
   quit: number
-  /** What the window copied, in order. */
+  /** What the app put on the clipboard: what the window copied, and 'Copy diagnostics'. */
   clipboard: string[]
   /** The shortcut last taken from the (stand-in) platform; null until changed. */
   shortcut: string | null
+  /** How often the app asked to show its log file. */
+  logsOpened: number
 }
 
 export interface ControlParts {
@@ -31,6 +35,7 @@ export interface ControlParts {
   setOnline(online: boolean): void
   /** Sends an event to the window directly, bypassing the app. */
   emit: <E extends EventChannel>(channel: E, payload: EventContract[E]) => void
+  updater: ScriptedUpdater
 }
 
 export type ControlReply = { status: number; body: unknown }
@@ -101,6 +106,24 @@ export function handleControl(
         return ok()
       case 'POST notification-click':
         app.notificationClicked(body as Parameters<ComposedApp['notificationClicked']>[0])
+        return ok()
+      case 'POST deep-link':
+        // A link from outside, as main takes it from a launch's argv or macOS's open-url.
+        app.openDeepLink(field(body, 'url', (v) => typeof v === 'string'))
+        return ok()
+      case 'POST update-event':
+        // What electron-updater would emit: 'checking-for-update', 'update-available' {version}, 'download-progress' {percent, transferred, total}, 'update-downloaded' {version}, 'update-not-available', 'error' {message}.
+        if (body === null || typeof body !== 'object') return bad('a JSON object is needed')
+        {
+          const { event, ...payload } = body as { event?: unknown; message?: unknown }
+          if (!isString(event)) return bad('"event" is missing')
+          parts.updater.emitUpdate(event as string, event === 'error' ? new Error(String(payload.message ?? 'update error')) : payload)
+        }
+        return ok()
+      case 'GET update-calls':
+        return ok(parts.updater.calls)
+      case 'POST desktop-note':
+        app.setDesktopNote(field<DesktopNote>(body, 'note', (v) => typeof v === 'object' && v !== null), field(body, 'shown', (v) => typeof v === 'boolean'))
         return ok()
       default:
         return { status: 404, body: { error: `No control route ${method} ${route}` } }

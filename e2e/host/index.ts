@@ -21,6 +21,7 @@ import type { PollingPrefs } from '../../src/shared/settings'
 import type { HostRecords } from './control-routes'
 import { createEventHub } from './events'
 import { createHttpIpcMain, hostMainFrame } from './ipc-over-http'
+import { createScriptedUpdater, type ScriptedUpdater } from './updater'
 import { startHostServer } from './server'
 
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url))
@@ -57,8 +58,10 @@ export interface TestHost {
   records: HostRecords
   /** Errors that reached the user as 'internal' (a test may assert there were none). */
   internalErrors: unknown[]
-  /** What main would have logged, e.g. a request refused by the sender check. */
+  /** What main would have logged, e.g. a request refused by the sender check (redacted as the log file is). */
   log: string[]
+  /** The stand-in for electron-updater that control routes drive. */
+  updater: ScriptedUpdater
   close(): Promise<void>
 }
 
@@ -99,7 +102,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     draft.polling = { ...polling }
   })
 
-  const records: HostRecords = { notifications: [], opened: [], tray: null, windowShown: 0, quit: 0, clipboard: [], shortcut: null }
+  const records: HostRecords = { notifications: [], opened: [], tray: null, windowShown: 0, quit: 0, clipboard: [], shortcut: null, logsOpened: 0 }
+  const updater = createScriptedUpdater()
   const internalErrors: unknown[] = []
   const log: string[] = []
   const events = createEventHub()
@@ -136,6 +140,18 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       records.shortcut = accelerator
       return null
     },
+    updater,
+    about: () => ({
+      version: '0.1.0',
+      electron: null,
+      chrome: null,
+      node: process.versions.node,
+      platform: `${process.platform} ${process.arch}`,
+      settingsDir,
+      logFile: join(settingsDir, 'logs', 'main.log')
+    }),
+    copyText: (text) => void records.clipboard.push(text),
+    openLogs: async () => void records.logsOpened++,
     log: (message) => log.push(message),
     onError: (context, error) => internalErrors.push({ context, error })
   })
@@ -152,7 +168,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     rendererDir,
     ipcMain,
     events,
-    control: { service, app, records, power, setOnline: (online: boolean) => network.set(online) },
+    control: { service, app, records, power, setOnline: (online: boolean) => network.set(online), updater },
     onInternalError: (channel, error) => internalErrors.push({ channel, error }),
     log: (message) => log.push(message)
   })
@@ -170,6 +186,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     records,
     internalErrors,
     log,
+    updater,
     async close() {
       if (closed) return
       closed = true

@@ -1,6 +1,9 @@
 import { mount } from 'svelte'
 import App from './App.svelte'
 import './app.css'
+import { reportWindowErrors } from './lib/error-report'
+
+reportWindowErrors()
 
 const target = document.getElementById('app')
 if (!target) throw new Error('The page has no #app element.')

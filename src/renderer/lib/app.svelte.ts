@@ -54,6 +54,7 @@ export class AppModel {
         }),
         b.on('navigate:task', ({ projectId, taskId }) => this.go({ name: 'task', projectId, taskId })),
         b.on('navigate:settings', () => this.go({ name: 'settings' })),
+        b.on('navigate:project', ({ projectId }) => this.go({ name: 'project', projectId })),
         b.on('notification:shown', ({ title, body }) => this.announce(`${title}: ${body}`))
       )
     } catch {
