@@ -39,4 +39,6 @@ export interface CliDeps {
   signal?: AbortSignal
   now(): Date
   newId(): string
+  /** Hands a link to the desktop's opener (`open`). */
+  openLink(url: string): Promise<void>
 }

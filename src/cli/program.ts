@@ -8,6 +8,7 @@ import { SettingsValidationError } from '../core/settings/store'
 import { projectCreate, projectGet, projectUpdate } from './commands/project'
 import { loginCommand, logoutCommand } from './commands/login'
 import { publishCommand } from './commands/publish'
+import { openCommand } from './commands/open'
 import { stepsCommand, tasksCommand } from './commands/tasks'
 import { usageCommand } from './commands/usage'
 import { productProjectsCommand } from './commands/products'
@@ -246,6 +247,18 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
         if (flags.task !== undefined) checkId(flags.task, 'task')
         return watchCommand(ctx, checkIds(ids, 'project'), checkProjectFlag(flags))
       })
+    )
+
+  program
+    .command('open')
+    .description('open the Agent Tray window on a project or a task (hands an agent-tray:// link to the running app)')
+    .argument('[projectId]')
+    .argument('[taskId]')
+    .option('--print', 'print the link instead of opening it')
+    .action(
+      run((projectId: string | undefined, taskId: string | undefined, flags: { print?: boolean }) =>
+        openCommand(ctx, projectId === undefined ? undefined : checkId(projectId, 'project'), taskId === undefined ? undefined : checkId(taskId, 'task'), flags)
+      )
     )
 
   program

@@ -5,6 +5,7 @@ import { openSettings } from '../core/settings/store'
 import { settingsDir } from '../core/settings/paths'
 import type { CliDeps, SecretPort } from './deps'
 import { sleep } from '../core/sleep'
+import { openLink } from './open-link'
 
 export interface RealDepsOptions {
   env: Record<string, string | undefined>
@@ -25,6 +26,7 @@ export function realDeps(o: RealDepsOptions): CliDeps {
     sleep,
     now: () => new Date(),
     newId: () => randomUUID(),
+    openLink: (url) => openLink(url, { platform: process.platform, env: o.env }),
     ...(o.signal ? { signal: o.signal } : {})
   }
 }

@@ -9,6 +9,12 @@ describe('deep links', () => {
     expect(parseDeepLink(deepLinkUrl('p-1', 't:2'))).toEqual({ ok: true, link: { kind: 'task', projectId: 'p-1', taskId: 't:2' } })
   })
 
+  it('takes the projects list, which opens the window', () => {
+    expect(deepLinkUrl()).toBe('agent-tray://projects')
+    expect(parseDeepLink('agent-tray://projects')).toEqual({ ok: true, link: { kind: 'projects' } })
+    expect(parseDeepLink('agent-tray://projects/')).toEqual({ ok: true, link: { kind: 'projects' } })
+  })
+
   it('takes a UUID, a trailing slash and an upper-case scheme', () => {
     const id = '3f2c8a4e-1b2d-4c5e-8f9a-0b1c2d3e4f5a'
     expect(parseDeepLink(`agent-tray://projects/${id}/`)).toEqual({ ok: true, link: { kind: 'project', projectId: id } })
@@ -20,7 +26,7 @@ describe('deep links', () => {
     ['a look-alike scheme', 'agent-trayx://projects/p1'],
     ['no slashes', 'agent-tray:projects/p1'],
     ['another host', 'agent-tray://settings'],
-    ['no project id', 'agent-tray://projects/'],
+    ['an empty project id', 'agent-tray://projects//'],
     ['a query', 'agent-tray://projects/p1?x=1'],
     ['a fragment', 'agent-tray://projects/p1#x'],
     ['an escape', 'agent-tray://projects/p%2F1'],

@@ -1,4 +1,5 @@
-// The app's own links, agent-tray://projects/ID and agent-tray://projects/ID/tasks/ID: the one
+// The app's own links, agent-tray://projects (the window), agent-tray://projects/ID and
+// agent-tray://projects/ID/tasks/ID: the one
 // rule for building them (the command's `open`, the return URL offered when a project is created)
 // and for reading one that arrives from outside (first launch, a second launch, macOS open-url).
 // Strict on purpose: a link is a request from any program on the machine, so anything but these
@@ -9,12 +10,13 @@ export const DEEP_LINK_SCHEME = 'agent-tray'
 /** Longer than any link of ours can be (two ids at their bound); longer input is refused unread. */
 const MAX_LINK_LENGTH = 512
 
-export type DeepLink = { kind: 'project'; projectId: string } | { kind: 'task'; projectId: string; taskId: string }
+export type DeepLink = { kind: 'projects' } | { kind: 'project'; projectId: string } | { kind: 'task'; projectId: string; taskId: string }
 
 export type DeepLinkParse = { ok: true; link: DeepLink } | { ok: false; problem: string }
 
-/** The link to a project or one of its tasks; ids must pass the id rule (it leaves nothing to escape). */
-export function deepLinkUrl(projectId: string, taskId?: string): string {
+/** The link to the projects, a project or one of its tasks; ids must pass the id rule (it leaves nothing to escape). */
+export function deepLinkUrl(projectId?: string, taskId?: string): string {
+  if (projectId === undefined) return `${DEEP_LINK_SCHEME}://projects`
   for (const id of taskId === undefined ? [projectId] : [projectId, taskId]) {
     const problem = idProblem(id)
     if (problem !== null) throw new Error(`An id in a link ${problem}.`)
@@ -38,6 +40,7 @@ export function parseDeepLink(text: string): DeepLinkParse {
   // A trailing slash is what some launchers add; one is allowed.
   const parts = (rest.endsWith('/') ? rest.slice(0, -1) : rest).split('/')
   if (parts[0]?.toLowerCase() !== 'projects') return fail('names no project (agent-tray://projects/ID)')
+  if (parts.length === 1) return { ok: true, link: { kind: 'projects' } }
   const projectId = parts[1] ?? ''
   const projectProblem = idProblem(projectId)
   if (projectProblem !== null) return fail(`has a project id that ${projectProblem}`)

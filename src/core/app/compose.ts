@@ -212,7 +212,7 @@ export function composeApp(ports: AppPorts): ComposedApp {
       }
       ports.window.show()
       if (parsed.link.kind === 'task') controller.openTask(parsed.link.projectId, parsed.link.taskId)
-      else controller.openProject(parsed.link.projectId)
+      else if (parsed.link.kind === 'project') controller.openProject(parsed.link.projectId)
     },
     redact: redactKeys,
     openInterface(projectId) {
