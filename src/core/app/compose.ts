@@ -166,6 +166,7 @@ export function composeApp(ports: AppPorts): ComposedApp {
   // The window opens on 'navigate:task' first (subscribed before the forwarding), then gets it.
   const unsubscribe = [
     controller.on('navigate:task', () => ports.window.show()),
+    controller.on('navigate:project', () => ports.window.show()),
     forwardEvents(controller, ports.window),
     controller.on('app:state', (state) => tray.setState(state)),
     controller.on('monitor:event', (event) => tray.takeEvent(event))
@@ -210,15 +211,15 @@ export function composeApp(ports: AppPorts): ComposedApp {
         log(`deep link refused: ${JSON.stringify(text.slice(0, 120))} ${parsed.problem}`)
         return
       }
-      ports.window.show()
+      // A task or a project: its navigate event shows the window (below); the list, here.
       if (parsed.link.kind === 'task') controller.openTask(parsed.link.projectId, parsed.link.taskId)
       else if (parsed.link.kind === 'project') controller.openProject(parsed.link.projectId)
+      else ports.window.show()
     },
     redact: redactKeys,
     openInterface(projectId) {
       const url = controller.getState().projects.find((p) => p.watched.projectId === projectId)?.project?.prebuilt_url
       if (url && isSafeExternalUrl(url)) return void ports.openExternal(url).catch((e: unknown) => onError('opening the agent interface', e))
-      ports.window.show()
       controller.openProject(projectId)
     },
     setDesktopNote(note, shown) {
