@@ -150,7 +150,6 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       settingsDir,
       logFile: join(settingsDir, 'logs', 'main.log')
     }),
-    copyText: (text) => void records.clipboard.push(text),
     openLogs: async () => void records.logsOpened++,
     log: (message) => log.push(message),
     onError: (context, error) => internalErrors.push({ context, error })

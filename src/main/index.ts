@@ -176,7 +176,6 @@ async function start(): Promise<void> {
     updater: updates.updater,
     ...(updates.unavailable !== undefined ? { updatesUnavailable: updates.unavailable } : {}),
     about: () => aboutFacts(app, dir, mainLog.file),
-    copyText: (text) => clipboard.writeText(text),
     openLogs: async () => shell.showItemInFolder(mainLog.file),
     onError: (context, error) => mainLog.error(context, error),
     onSettingsChanged: (current) => {

@@ -52,7 +52,7 @@ export interface AppPorts {
   quit(): void
   /** After the settings changed (theme, launch at login, the pin, the Dock: what only the platform applies). */
   onSettingsChanged?(settings: Settings): void
-  /** Puts text on the system clipboard (the window's Copy). */
+  /** Puts text on the system clipboard (the window's Copy, and Copy diagnostics). */
   writeClipboardText?(text: string): void
   /** Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is kept). */
   changeShortcut?(accelerator: string): string | null
@@ -70,7 +70,6 @@ export interface AppPorts {
   updatesUnavailable?: string
   /** Versions, platform and directories for About. */
   about?: () => Omit<AboutInfo, 'keyStore' | 'update'>
-  copyText?(text: string): void
   /** Shows the log file in the file manager. */
   openLogs?(): Promise<void>
 }
@@ -132,10 +131,6 @@ export function composeApp(ports: AppPorts): ComposedApp {
     desktop: {
       updater,
       about: ports.about ?? (() => ({ version: '0.0.0', electron: null, chrome: null, node: process.versions.node, platform: `${process.platform} ${process.arch}`, settingsDir: '', logFile: null })),
-      copyText: (text) => {
-        if (!ports.copyText) throw new Error('no clipboard')
-        ports.copyText(text)
-      },
       openLogs: () => ports.openLogs?.() ?? Promise.reject(new Error('no log file')),
       notes: () => notes,
       log,

@@ -1,5 +1,5 @@
 // The desktop around the controller, as the composition hands it over: the updater, the About
-// facts, the clipboard, the log and the notes this desktop needs explained. Without one (the
+// facts, the log and the notes this desktop needs explained. Without one (the
 // controller's own tests) nothing updates and the desktop's actions are refused.
 import type { AboutInfo, DesktopNote } from '../../shared/desktop'
 import { createUpdater, type Updater } from '../update/updater'
@@ -10,7 +10,6 @@ export interface DesktopDeps {
   updater: Updater
   /** Versions, platform and directories, for About. */
   about(): Omit<AboutInfo, 'keyStore' | 'update'>
-  copyText(text: string): void
   /** Shows the log file in the file manager. */
   openLogs(): Promise<void>
   /** What this desktop needs explained, for Settings. */
@@ -25,9 +24,6 @@ export function noDesktop(): DesktopDeps {
   return {
     updater: createUpdater({ updater: null, unavailable: 'not part of this run', enabled: false, clock: systemClock, onChange: () => {}, log: () => {} }),
     about: () => ({ version: '0.0.0', electron: null, chrome: null, node: process.versions.node, platform: `${process.platform} ${process.arch}`, settingsDir: '', logFile: null }),
-    copyText: () => {
-      throw forbidden('There is no clipboard here.')
-    },
     openLogs: () => Promise.reject(forbidden('There is no log file here.')),
     notes: () => [],
     log: () => {},

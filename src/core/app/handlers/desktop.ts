@@ -29,7 +29,9 @@ export function desktopHandlers(ctx: AppContext): Pick<Handlers, DesktopChannels
     'app:about': async () => aboutInfo(ctx),
     'app:copy-diagnostics': async () => {
       const text = ctx.desktop.redact(diagnosticsText(aboutInfo(ctx), buildAppState(ctx), new Date(ctx.clock.now())))
-      ctx.desktop.copyText(text)
+      // The same clipboard as the window's 'clipboard:write-text'.
+      if (!ctx.deps.writeClipboardText) throw forbidden('There is no clipboard to copy to here.')
+      ctx.deps.writeClipboardText(text)
       return { text }
     },
     'logs:open': async () => {
