@@ -135,7 +135,8 @@ test('a deep link opens the window on the project or the task; anything else is 
 
 test("a project created with 'send me back' gets its agent-tray:// link as return URL", async ({ app, host }) => {
   await connect(app, host)
-  await app.getByRole('button', { name: 'Create a project' }).click()
+  await openHash(app, '#/projects')
+  await app.getByRole('button', { name: 'New project' }).click()
   const form = app.locator('form[aria-labelledby="create-heading"]')
   await form.getByLabel('Name (required)').fill('Comes back')
   const option = form.getByRole('checkbox', { name: /send me back to Agent Tray/ })
@@ -148,7 +149,7 @@ test("a project created with 'send me back' gets its agent-tray:// link as retur
   // With a return URL of the user's own, the option is off.
   await expect(app.getByRole('heading', { name: 'Comes back', level: 1 })).toBeVisible()
   await openHash(app, '#/projects')
-  await app.getByRole('button', { name: 'Create a project' }).click()
+  await app.getByRole('button', { name: 'New project' }).click()
   const again = app.locator('form[aria-labelledby="create-heading"]')
   await again.getByLabel('Return URL').fill('https://client.example.com/back')
   await expect(again.getByRole('checkbox', { name: /send me back to Agent Tray/ })).toBeDisabled()
