@@ -133,12 +133,12 @@ describe('the notification gate', () => {
     r.settings.connectionNotifications = { c2: { muted: false, pausedUntil: new Date(NOON + 90_000).toISOString() } }
     r.gate.announce('c2', { events: [completed('c2', 'site'), over('c2', 'site')], away: false })
     r.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
-    expect(r.told.map((n) => n.body)).toEqual(["Task 'Task t1' completed in project 'SHOP'"])
+    expect(r.told.map((n) => [n.kind, n.projectId])).toEqual([['task', 'shop']])
     await r.clock.advance(HELD_RECHECK_MS)
     expect(r.told).toHaveLength(1)
     // Once the pause is over, the held budget crossing is told; the task news of the paused round is not.
     await r.clock.advance(HELD_RECHECK_MS)
-    expect(r.told.map((n) => n.title)).toEqual(['Task completed', "Budget reached in project 'SITE'"])
+    expect(r.told.map((n) => [n.kind, n.projectId])).toEqual([['task', 'shop'], ['budget', 'site']])
   })
 
   it('looks again no more after dispose', async () => {
