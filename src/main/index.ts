@@ -106,7 +106,8 @@ async function start(): Promise<void> {
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: join(mainDir, '../renderer'), log }))
 
   const dir = settingsDir()
-  const settings = await openSettings({ dir, conf: new ElectronStore(settingsConfOptions(dir)) })
+  // A factory: the store's own errors (a directory in place of config.json) become one readable line.
+  const settings = await openSettings({ dir, conf: () => new ElectronStore(settingsConfOptions(dir)) })
   const secrets = await chooseSecretStore({ loadKeytar, safeStorage, allowBasicText: settings.read().allowBasicTextSecrets, ciphertexts: settings.ciphertexts })
   const demo = createDemoRunner()
   const syncDock = createDockSync(app.dock)

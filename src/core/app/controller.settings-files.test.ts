@@ -90,11 +90,12 @@ it('config.json and state.json replaced by directories while the app runs: nothi
   // Reading: the settings read last, with the reason in the store's notices.
   const state = controller.getState()
   expect(names(state)).toEqual(['One', 'Two', 'Three'])
-  expect(settings.takeNotices()).toEqual([expect.stringMatching(/config\.json is a directory, not a settings file/)])
+  // The window is told with the next push, not only at the next start.
+  expect((await pushedState()).notices).toContainEqual(expect.stringMatching(/config\.json is a directory, not a settings file/))
 
   // A change: refused as a result, never thrown out of the handler's dispatch.
   const refused = await dispatch(controller.handlers, 'settings:update', { theme: 'dark' })
-  expect(refused.ok).toBe(false)
+  expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/config\.json is a directory, not a settings file/) } })
   expect(fs.statSync(file('config.json')).isDirectory()).toBe(true)
 
   // Polling goes on; saving what it saw fails, and is reported rather than thrown.

@@ -8,6 +8,7 @@ import type { InvalidRecordIssue } from '../client/parse'
 import type { Monitor } from '../monitor/monitor'
 import { createNotificationGate } from '../notify/gate'
 import { SettingsEditError } from '../settings/edit'
+import { SettingsFileError } from '../settings/file-error'
 import { SettingsValidationError } from '../settings/store'
 import { systemClock } from '../util/clock'
 import { Emitter } from '../util/emitter'
@@ -15,7 +16,7 @@ import { buildAppState } from './app-state'
 import { createCoalescer } from './coalesce'
 import type { AppContext } from './context'
 import type { AppControllerDeps } from './deps'
-import { invalidArgument } from './errors'
+import { AppError, invalidArgument } from './errors'
 import { attentionHandlers } from './handlers/attention'
 import { connectionHandlers } from './handlers/connections'
 import { desktopHandlers } from './handlers/desktop'
@@ -66,7 +67,15 @@ export function createAppController(deps: AppControllerDeps): AppController {
   const clock = deps.clock ?? systemClock
   const reportError = (context: string, error: unknown): void => deps.onError?.(context, error)
   const events = new Emitter<EventContract>((e) => reportError('event listener', e))
-  const statePush = createCoalescer(() => events.emit('app:state', buildAppState(ctx)), deps.stateIntervalMs ?? 100, clock)
+  // A settings file repaired (or found unusable) while the app runs is told with the next push.
+  const statePush = createCoalescer(
+    () => {
+      notices.add(deps.settings.takeNotices())
+      events.emit('app:state', buildAppState(ctx))
+    },
+    deps.stateIntervalMs ?? 100,
+    clock
+  )
   const changed = (): void => statePush.request()
   const notices = new Notices()
   let stopped = false
@@ -76,6 +85,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
       return await deps.settings.update(mutate)
     } catch (error) {
       if (error instanceof SettingsValidationError || error instanceof SettingsEditError) throw invalidArgument(error.message)
+      // The settings file cannot be used (a directory in its place, no permission): said as it is.
+      if (error instanceof SettingsFileError) throw new AppError('internal', error.message)
       throw error
     }
   }
