@@ -63,6 +63,20 @@ describe('login on a terminal', () => {
     for (const f of filesUnder(configDir)) expect(f.text, f.file).not.toContain(KEY)
   })
 
+  it("a key stored for one origin is never sent to another: --base-url elsewhere asks for that service's own key", async () => {
+    await run(['login', '--base-url', service.url], { stdin: `${KEY}\n` })
+    // The same machine on another port is another origin, so another connection.
+    const elsewhere = await startReferenceService({ apiKey: 'other-key-1b2c3d', port: 0, seed: 12, manualClock: true })
+    try {
+      const r = await run(['tasks', '00000000-0000-4000-8000-000000000001', '--base-url', elsewhere.url])
+      expect(r.code).toBe(EXIT.auth)
+      expect(r.err).toContain(`No API key for ${elsewhere.url}`)
+      expect(elsewhere.control.stats().requests).toBe(0)
+    } finally {
+      await elsewhere.close()
+    }
+  })
+
   it('a rejected key stores nothing; an empty answer is a usage error', async () => {
     const dir = tempDir()
     const wrong = await run(['login', '--base-url', service.url], { env: { AGENT_TRAY_CONFIG_DIR: dir }, isTTY: true, deps: { promptHidden: async () => 'nope-nope-nope' } })
