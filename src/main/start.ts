@@ -1,0 +1,172 @@
+// The app's start once Electron is ready: builds the platform's adapters (window, tray,
+// notifications, the key store, IPC, power and network events, the shortcut) and hands them to the
+// app's one composition (core/app/compose.ts). Nothing here decides.
+import { join } from 'node:path'
+import { app, clipboard, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
+import ElectronStore from 'electron-store'
+import { composeApp, type ComposedApp } from '../core/app/compose'
+import { watchOnline } from '../core/app/online'
+import { APP_SCHEME, createAppProtocolHandler } from './app-protocol'
+import { chooseSecretStore } from '../core/secrets/choose'
+import { loadKeytar } from '../core/secrets/keytar-store'
+import { firstLine } from '../core/secrets/types'
+import { settingsDir } from '../core/settings/paths'
+import { openSettings, settingsConfOptions } from '../core/settings/store'
+import type { Settings } from '../shared/settings'
+import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
+import { createDemoRunner } from './demo'
+import { createDockSync, dockIconVisible } from './dock'
+import { applyLaunchAtLogin } from './login'
+import { createNotifier } from './notifications'
+import { createQuitHandler } from './quit'
+import type { ReadyQueue } from './ready-queue'
+import type { RendererLocation } from './renderer-origin'
+import { hardenSession } from './security'
+import { isTrustedFrame } from './sender'
+import { registerShowHideShortcut } from './shortcut'
+import { createTray } from './tray'
+import { createWindowManager } from './window'
+import { shortcutNote } from '../core/desktop/shortcut-note'
+import { aboutFacts, loadUpdater, type MainLog } from './desktop'
+import { checkTrayHost } from './tray-host'
+import { acceleratorLabel } from '../shared/accelerator'
+
+/** What the process entry (index.ts) worked out before Electron was ready. */
+export interface StartContext {
+  mainLog: MainLog
+  loc: RendererLocation
+  mainDir: string
+  resourcesDir: string
+  openExternal: (url: string) => Promise<void>
+  demoRequested: boolean
+  whenReady: ReadyQueue<ComposedApp>
+}
+
+export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal, demoRequested, whenReady }: StartContext): Promise<void> {
+  const log = mainLog.log
+  const iconPath = join(resourcesDir, 'icon.png')
+  const timers = { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) }
+  // Before the saved theme is applied: the tray icon's ink follows the system's panel.
+  const systemDarkAtStart = nativeTheme.shouldUseDarkColors
+  hardenSession(session.defaultSession, loc.devServerUrl ? devContentSecurityPolicy(loc.devServerUrl) : CONTENT_SECURITY_POLICY)
+  // Before any window: the page and its assets come from here, each answer with our CSP.
+  protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: join(mainDir, '../renderer'), log }))
+
+  const dir = settingsDir()
+  // A factory: the store's own errors (a directory in place of config.json) become one readable line.
+  const settings = await openSettings({ dir, conf: () => new ElectronStore(settingsConfOptions(dir)) })
+  const secrets = await chooseSecretStore({ loadKeytar, safeStorage, allowBasicText: settings.read().allowBasicTextSecrets, ciphertexts: settings.ciphertexts })
+  const demo = createDemoRunner()
+  const syncDock = createDockSync(app.dock)
+  const applyDock = (windowVisible: boolean): void => {
+    const { hideDockIcon, pinned } = settings.read()
+    syncDock(dockIconVisible({ platform: process.platform, hideDockIcon, pinned, windowVisible }))
+  }
+  // The tray exists before the window asks where it is; the composed app before any click reaches these.
+  let tray: ReturnType<typeof createTray> | null = null
+  let composed: ComposedApp | null = null
+  const windows = createWindowManager({
+    loc,
+    preloadPath: join(mainDir, '../preload/index.cjs'),
+    iconPath,
+    readWindowState: () => settings.read().window,
+    saveWindowState: (state) => settings.update((draft) => void (draft.window = state)).then(() => undefined),
+    pinned: () => settings.read().pinned,
+    trayBounds: () => tray?.bounds() ?? null,
+    onVisibilityChange: applyDock,
+    log
+  })
+  const notifier = createNotifier({
+    iconPath,
+    sound: () => settings.read().notifications.sound,
+    onClick: (click) => composed?.notificationClicked(click),
+    hasInterface: (projectId) => composed?.controller.getState().projects.some((p) => p.watched.projectId === projectId && !!p.project?.prebuilt_url) ?? false,
+    openInterface: (projectId) => composed?.openInterface(projectId),
+    log
+  })
+  const updates = await loadUpdater(app, { info: log, warn: log, error: (m: unknown) => log(String(m)) })
+  tray = createTray({
+    trayDir: join(resourcesDir, 'tray'),
+    platform: process.platform,
+    perform: (action) => composed?.tray.perform(action),
+    onClick: (bounds) => windows.toggleFromTray(bounds && bounds.width > 0 ? bounds : null),
+    systemDarkAtStart
+  })
+  const shortcut = registerShowHideShortcut({
+    globalShortcut,
+    accelerator: settings.read().shortcut,
+    toggle: () => windows.toggle(),
+    log,
+    tellUser: (message) => notifier.tell('Shortcut unavailable', message),
+    // Told once, not on every launch; the flag clears once the keys are ours again.
+    notice: {
+      shown: settings.read().shortcutNoticeShown,
+      remember: (shown) => void settings.update((draft) => void (draft.shortcutNoticeShown = shown)).catch((e: unknown) => log(`shortcut: ${firstLine(e)}`))
+    }
+  })
+  const composedApp = composeApp({
+    settings,
+    secrets,
+    window: windows,
+    notify: (n) => notifier.notify(n),
+    renderTray: (view) => tray?.render(view),
+    openExternal,
+    ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, windows.mainFrames(), loc) },
+    power: powerMonitor,
+    watchOnline: (onChange) => watchOnline({ isOnline: () => net.isOnline(), onChange, timers: { setInterval, clearInterval: (h) => clearInterval(h as NodeJS.Timeout) } }),
+    startDemo: () => demo.start(),
+    quit: () => app.quit(),
+    writeClipboardText: (text) => clipboard.writeText(text),
+    changeShortcut: (accelerator) => shortcut.change(accelerator),
+    updater: updates.updater,
+    ...(updates.unavailable !== undefined ? { updatesUnavailable: updates.unavailable } : {}),
+    about: () => aboutFacts(app, dir, mainLog.file),
+    openLogs: async () => shell.showItemInFolder(mainLog.file),
+    onError: (context, error) => mainLog.error(context, error),
+    onSettingsChanged: followSettings({ windows, applyDock, log }),
+    log
+  })
+  composed = composedApp
+  mainLog.setRedactor(composedApp.redact)
+  for (const note of notifier.notes()) composedApp.setDesktopNote(note, true)
+
+  const missingShortcut = shortcutNote({ platform: process.platform, registered: shortcut.registered, env: process.env, keys: acceleratorLabel(shortcut.accelerator, process.platform === 'darwin') })
+  if (missingShortcut) composedApp.setDesktopNote(missingShortcut, true)
+  void checkTrayHost({ settings, composed: composedApp, tell: (title, body) => notifier.tell(title, body), log })
+
+  // The window's bounds first, while it still exists; then everything else, in order.
+  const steps = [
+    { name: 'window bounds', run: () => windows.flushBounds() },
+    { name: 'shortcut', run: () => shortcut.dispose() },
+    { name: 'app', run: () => composedApp.stop() },
+    { name: 'demo', run: () => demo.close() },
+    { name: 'tray', run: () => tray?.destroy() }
+  ]
+  app.on('before-quit', createQuitHandler({ steps, quit: () => app.quit(), timers, log }))
+
+  await composedApp.start({ demo: demoRequested })
+  whenReady.ready(composedApp)
+  log(`started${demoRequested ? ' in demo mode' : ''}; settings in ${dir}`)
+}
+
+/** What the platform follows of the settings: theme, pin, dock icon, launch at login (applied only when it changes). */
+function followSettings(deps: {
+  windows: { setPinned: (pinned: boolean) => void; isVisible: () => boolean }
+  applyDock: (windowVisible: boolean) => void
+  log: (line: string) => void
+}): (current: Settings) => void {
+  let pinned: boolean | null = null
+  let launchAtLogin: boolean | null = null
+  return (current) => {
+    nativeTheme.themeSource = current.theme
+    if (pinned !== null && current.pinned !== pinned) deps.windows.setPinned(current.pinned)
+    pinned = current.pinned
+    deps.applyDock(deps.windows.isVisible())
+    if (launchAtLogin === current.launchAtLogin) return
+    launchAtLogin = current.launchAtLogin
+    const exec = process.env.APPIMAGE ?? process.execPath
+    void applyLaunchAtLogin({ enabled: current.launchAtLogin, platform: process.platform, app, packaged: app.isPackaged, exec, env: process.env, log: deps.log }).catch(
+      (e: unknown) => deps.log(`login: ${firstLine(e)}`)
+    )
+  }
+}
