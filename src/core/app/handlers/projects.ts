@@ -110,7 +110,8 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
     },
     'project:publish': async ({ connectionId, projectId, hostname }) => {
       const open = session.resolve({ connectionId, projectId })
-      const domain = open.connection.publishingDomain
+      // From the settings, not the open connection: a domain learnt since it opened counts at once.
+      const domain = ctx.settings().connections.find((c) => c.id === open.connection.id)?.publishingDomain ?? open.connection.publishingDomain
       if (domain !== '') {
         const reasons = checkPublishHostname(hostname, domain)
         if (reasons.length > 0) throw invalidArgument(reasons.join(' '))
