@@ -142,7 +142,9 @@ async function handle(message: ToSoakWorker): Promise<FromSoakWorker | null> {
       return { type: 'done', nextAt: clock?.nextAt() ?? null }
     case 'heap': {
       // Run with --expose-gc: a full collection, then what is still held.
-      ;(globalThis as { gc?: () => void }).gc?.()
+      const gc = (globalThis as { gc?: () => void }).gc
+      if (typeof gc !== 'function') throw new Error('The soak worker needs --expose-gc to measure its heap.')
+      gc()
       return { type: 'done', nextAt: clock?.nextAt() ?? null, heapMb: process.memoryUsage().heapUsed / 1024 / 1024 }
     }
     case 'stop': {
