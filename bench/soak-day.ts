@@ -245,7 +245,8 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
     while (t < end) {
       const heapAt = processStartAt + HOUR
       const childNext = nextAt === null ? Infinity : nextAt - start
-      // Timer by timer where the app has timers due, in chunks of the active interval otherwise.
+      // A chunk of the active interval (the app's timers due in it fire in order, seeing the service
+      // at most one interval ahead), or straight on to the app's next timer when none is due sooner.
       const target = Math.min(
         Math.max(t + CHUNK, childNext),
         script[next]?.at ?? Infinity,
