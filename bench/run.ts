@@ -12,6 +12,7 @@ import { runPolling } from './polling'
 import type { BenchOptions, Check, MeasureResult } from './result'
 import { runScale } from './scale'
 import { REPO_ROOT } from './service-process'
+import { runSoak } from './soak'
 import { round } from './stats'
 import { runWindow } from './window'
 
@@ -20,7 +21,8 @@ const MEASURES: Record<string, (options: BenchOptions) => Promise<MeasureResult>
   latency: runLatency,
   scale: runScale,
   window: runWindow,
-  idle: runIdle
+  idle: runIdle,
+  soak: runSoak
 }
 
 function usage(message: string): never {

@@ -34,6 +34,8 @@ interface Opened extends OpenConnection {
   readonly lastSeen: LatestWriter<Record<string, ProjectSnapshot>>
   readonly projectFetches: Set<string>
   readonly unsubscribe: (() => void)[]
+  /** The last round's announcement; rounds are told in order, so it settles after every earlier one. */
+  told: Promise<void>
 }
 
 export interface SessionDeps {
@@ -60,6 +62,8 @@ export interface Session {
   stop(): Promise<void>
   /** Opens the wanted connections and closes the rest; `reopen` rebuilds one (a new address or key). */
   sync(options?: { reopen?: string }): Promise<void>
+  /** Resolves once every round of changes seen so far is told (each after its last seen state is written). */
+  told(): Promise<void>
   /** Runs connection changes one at a time. */
   exclusive<T>(work: () => Promise<T>): Promise<T>
   get(connectionId: string): OpenConnection | undefined
@@ -107,6 +111,7 @@ export function createSession(deps: SessionDeps): Session {
     current.lastSeen.write(current.monitor.snapshot())
     current.monitor.dispose()
     await current.lastSeen.settled()
+    await current.told
     await current.attention.settled()
     await current.client.close().catch((e: unknown) => deps.onError('closing the service client', e))
   }
@@ -138,14 +143,21 @@ export function createSession(deps: SessionDeps): Session {
       (book) => saveAttention(connectionId, book),
       (e) => deps.onError('saving what needs attention', e)
     )
-    const next: Opened = { connection, client, monitor, lastSeen, attention, projects: new Map(), projectFetches: new Set(), unsubscribe: [] }
+    const next: Opened = { connection, client, monitor, lastSeen, attention, projects: new Map(), projectFetches: new Set(), unsubscribe: [], told: Promise.resolve() }
     next.unsubscribe.push(
       monitor.on('event', (event) => {
         attention.take(event)
         deps.onEvent(next, event)
         deps.changed()
       }),
-      monitor.on('cycle', (cycle) => deps.onCycle(next, cycle)),
+      // Told once what was seen is written: a crash before the write repeats nothing on the next
+      // start (the changes are told then, as 'While you were away'), one after it has nothing to repeat.
+      monitor.on('cycle', (cycle) => {
+        next.told = lastSeen
+          .settled()
+          .then(() => deps.onCycle(next, cycle))
+          .catch((e: unknown) => deps.onError('telling a round of changes', e))
+      }),
       monitor.on('state', (state) => lastSeen.write(state)),
       monitor.on('tasks', ({ projectId }) => {
         fetchProjectOnce(next, projectId)
@@ -264,6 +276,9 @@ export function createSession(deps: SessionDeps): Session {
       })
     },
     sync: (options) => sync(options),
+    told: async () => {
+      await Promise.all([...opened.values()].map((o) => o.told))
+    },
     exclusive,
     get: (connectionId) => opened.get(connectionId),
     active,

@@ -102,7 +102,25 @@ describe('decideNotifications', () => {
       prefs(),
       context()
     )
-    expect(out).toEqual([{ kind: 'summary', title: '3 tasks finished: 1 failed, 2 completed', body: "In projects 'Shop', 'Blog'" }])
+    expect(out).toEqual([{ kind: 'summary', title: '3 tasks finished: 1 failed, 2 completed', body: "In projects 'Shop', 'Blog'", taskIds: ['a', 'b', 'c'] }])
+  })
+
+  it('names every task a summary tells of once, each task by its last change', () => {
+    const out = decideNotifications(
+      {
+        events: [
+          status('shop', 'a', 'todo', 'in_progress'),
+          status('blog', 'b', 'in_progress', 'cancelled'),
+          status('shop', 'a', 'in_progress', 'failed'),
+          status('shop', 'x', 'todo', 'in_progress')
+        ],
+        away: false
+      },
+      prefs(),
+      context()
+    )
+    // 'x' only started (not told by default); 'a' is told once, by its failure.
+    expect(out).toMatchObject([{ kind: 'summary', title: '2 tasks finished: 1 failed, 1 cancelled', taskIds: ['b', 'a'] }])
   })
 
   it('keeps only the last change of a task within a round', () => {
@@ -121,7 +139,7 @@ describe('decideNotifications', () => {
       { ...base, projectId: 'shop', kind: 'step-status', taskId: 'a', stepId: 's', stepName: 's', from: 'pending', to: 'completed' } as MonitorEvent
     ]
     expect(decideNotifications({ events, away: true }, prefs(), context())).toEqual([
-      { kind: 'away', title: 'While you were away', body: "2 tasks finished: 1 failed, 1 completed in project 'Shop'", connectionId: 'c1', projectId: 'shop' }
+      { kind: 'away', title: 'While you were away', body: "2 tasks finished: 1 failed, 1 completed in project 'Shop'", connectionId: 'c1', projectId: 'shop', taskIds: ['a', 'b'] }
     ])
     expect(decideNotifications({ events: events.slice(0, 1), away: true }, prefs(), context())).toMatchObject([
       { kind: 'away', title: 'While you were away: task completed', body: "Shop: 'Ta' completed", taskId: 'a' }

@@ -14,6 +14,8 @@ export interface Notification {
   connectionId?: string
   projectId?: string
   taskId?: string
+  /** Every task a summary (or a "While you were away" of several) tells of, so each is accounted for once. */
+  taskIds?: string[]
   kind: 'task' | 'summary' | 'away' | 'budget'
   /** For one task's notification: how it ended (or that it started); the desktop adapts to it (urgency, actions). */
   outcome?: NotifiableTransition
@@ -146,9 +148,10 @@ export function decideNotifications(
       projects.length === 1
         ? `in project '${name(projects[0]!)}'`
         : `in projects ${projects.map((p) => `'${name(p)}'`).join(', ')}`
+    const taskIds = changes.map((c) => c.taskId)
     const summary: Notification = batch.away
-      ? { kind: 'away', title: 'While you were away', body: `${head} ${where}` }
-      : { kind: 'summary', title: head, body: where.charAt(0).toUpperCase() + where.slice(1) }
+      ? { kind: 'away', title: 'While you were away', body: `${head} ${where}`, taskIds }
+      : { kind: 'summary', title: head, body: where.charAt(0).toUpperCase() + where.slice(1), taskIds }
     if (projects.length === 1) {
       summary.connectionId = projects[0]!.connectionId
       summary.projectId = projects[0]!.projectId

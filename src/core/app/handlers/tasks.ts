@@ -43,6 +43,8 @@ export function taskHandlers(ctx: AppContext): TaskHandlers {
       const open = session.open()
       if (open.length === 0) session.requireActive()
       await Promise.all(open.map((o) => o.monitor.pollNow()))
+      // Refresh is done when what it found is told.
+      await session.told()
     }
   }
 }

@@ -1,0 +1,67 @@
+// The soak's property in `npm test` (its figures are in `npm run bench -- --only soak`): a short
+// simulated day against the reference service, with a graceful restart after a down time and a
+// SIGKILL inside a write of state.json, tells every task's end exactly once. And the count itself:
+// a repeat, a miss, a task the service never ended and a wrong outcome are each found.
+import { describe, expect, it } from 'vitest'
+import type { Notification } from '../src/core/notify/policy'
+import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
+import { countSoak } from './soak-count'
+import { runSoakDay } from './soak-day'
+
+const MINUTE = 60_000
+
+describe('countSoak', () => {
+  const task = (taskId: string, outcome: Notification['outcome']): Notification => ({ kind: 'task', title: '', body: '', taskId, outcome })
+
+  it('counts each task once per notification that tells of it, a summary for each task it names', () => {
+    const count = countSoak(
+      [
+        { taskId: 'a', to: 'completed' },
+        { taskId: 'b', to: 'failed' },
+        { taskId: 'c', to: 'cancelled' }
+      ],
+      [
+        task('a', 'completed'),
+        { kind: 'away', title: 'While you were away', body: '', taskIds: ['a', 'b'] },
+        { kind: 'summary', title: '', body: '', taskIds: ['a'] },
+        task('d', 'failed'),
+        task('b', 'completed'),
+        { kind: 'budget', title: '', body: '', projectId: 'p' }
+      ]
+    )
+    expect(count).toEqual({ expected: 3, told: 3, missed: ['c'], repeated: ['a', 'a', 'b'], unexpected: ['d'], wrongOutcome: ['b'] })
+  })
+
+  it('finds nothing wrong when each end is told once', () => {
+    const count = countSoak([{ taskId: 'a', to: 'failed' }], [task('a', 'failed')])
+    expect(count).toMatchObject({ missed: [], repeated: [], unexpected: [], wrongOutcome: [] })
+  })
+})
+
+it('a short day with a restart after a down time and a kill mid-write: every end told once, the files readable', { timeout: 60_000 }, async () => {
+  const day = await runSoakDay({
+    hours: 1.5,
+    projects: 5,
+    tasks: 24,
+    runningAtStart: 1,
+    restartEveryMs: 60 * MINUTE,
+    downtimeEvery: 1,
+    downtimeMs: 10 * MINUTE,
+    killArmAtMs: 15 * MINUTE,
+    killDowntimeMs: 2 * MINUTE,
+    ageLockAfterKill: true,
+    polling: DEFAULT_POLLING_PREFS,
+    seed: 4
+  })
+  const count = countSoak(day.transitions, day.notifications.map((n) => n.notification))
+  expect(day.restarts.map((r) => [r.kind, r.filesReadable])).toEqual([
+    ['kill', true],
+    ['graceful', true]
+  ])
+  expect(day.finalFilesReadable).toBe(true)
+  expect(day.appErrors).toEqual([])
+  expect(day.stillRunning).toBe(0)
+  expect(count.expected).toBeGreaterThan(15)
+  expect(day.notifications.some((n) => n.notification.kind === 'away')).toBe(true)
+  expect(count).toMatchObject({ missed: [], repeated: [], unexpected: [], wrongOutcome: [] })
+})
