@@ -13,7 +13,7 @@ export interface BudgetCheck {
 
 export function checkBudget(
   announced: ProjectSnapshot['budgetNotified'],
-  tasks: readonly Task[],
+  tasks: readonly Pick<Task, 'id' | 'status' | 'total_price'>[],
   budgetUsd: number | null,
   base: { connectionId: string; projectId: string; at: string },
   usagesByTask?: UsagesByTask

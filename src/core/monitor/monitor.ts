@@ -2,104 +2,26 @@
 // the differences into events, keeps the latest tasks and task details for the UI, and hands the
 // caller the last seen state to persist so a restart neither repeats nor misses a change.
 import type { UsagesByTask } from '../../shared/cost'
-import type {
-  CompactProjectSnapshot,
-  MonitorEvent,
-  ProjectHealth,
-  ProjectSnapshot,
-  ServiceErrorInfo,
-  ServiceErrorKind
-} from '../../shared/monitor'
+import type { CompactProjectSnapshot, MonitorEvent, ProjectHealth, ProjectSnapshot } from '../../shared/monitor'
 import type { StepsAndUsages, Task } from '../../shared/service'
 import { DEFAULT_POLLING_PREFS, type PollingPrefs } from '../../shared/settings'
 import { isActive } from '../../shared/status'
 import { checkBudget } from './budget'
 import { systemClock, type Clock, type TimerHandle } from '../util/clock'
-import { compactSnapshot, diffProject, hasTask } from './diff'
+import { compactSnapshot, diffProject, hasTask, type ListedTask } from './diff'
 import { Emitter } from '../util/emitter'
+import { nextHealth, readError, type ErrorReading } from './health'
 import { LruMap } from '../util/lru'
-import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome, type ScheduleOptions } from './scheduler'
+import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome } from './scheduler'
 import { summarizeTasks, summaryCost, type ProjectSummary } from './summary'
+import type { MonitorEvents, MonitorOptions, TaskSource, WatchOptions } from './types'
+import { PollWaiters } from './waiters'
 
-/** A conditional task list: `changed: false` when the server answered 304 to the ETag sent. */
-export type TasksIfChanged = { changed: true; tasks: Task[]; etag: string | null } | { changed: false }
+export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged, WatchOptions } from './types'
+export { readError } from './health'
 
-/** What the monitor needs of the service; the service client satisfies it as is. */
-export interface TaskSource {
-  listTasks(projectId: string, signal?: AbortSignal): Promise<Task[]>
-  /** Optional: the list only if it changed since `etag` (null: unconditionally, asking for an ETag). */
-  listTasksIfChanged?(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TasksIfChanged>
-  getStepsAndUsages(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages>
-}
-
-/** The changes of one polling round, for the notification policy to coalesce. */
-export interface MonitorCycle {
-  events: MonitorEvent[]
-  /** The changes happened while the app was closed: announce them as one summary. */
-  away: boolean
-}
-
-export interface MonitorEvents {
-  /** Every change, as it is seen. */
-  event: MonitorEvent
-  /** The changes of a round of polls, once the round is over. */
-  cycle: MonitorCycle
-  /** The last seen state of this connection, whenever it changed: persist it as is. */
-  state: Record<string, ProjectSnapshot>
-  /** A project's fresh task list (after every successful poll). */
-  tasks: { projectId: string; tasks: Task[] }
-  /** Fresh steps and usages of a task. */
-  details: { taskId: string; details: StepsAndUsages }
-}
-
-export interface WatchOptions {
-  /** USD; null for none. */
-  budgetUsd?: number | null
-}
-
-export interface MonitorOptions {
-  connectionId: string
-  source: TaskSource
-  /** Project ids to watch from the start, optionally with a budget. */
-  projects?: ReadonlyArray<string | ({ projectId: string } & WatchOptions)>
-  polling?: PollingPrefs
-  /** This connection's part of the persisted LastSeenState. */
-  initialState?: Record<string, ProjectSnapshot>
-  clock?: Clock
-  /** [0, 1), for jitter. */
-  random?: () => number
-  /** How many tasks' steps and usages to keep. */
-  detailsCacheSize?: number
-  /** How many projects' full task lists to keep besides the focused one's (recently loaded ones). */
-  keptTaskLists?: number
-  schedule?: Partial<ScheduleOptions>
-}
-
-interface Waiter {
-  /** The poll must have started at or after this sequence number. */
-  minSeq: number
-  resolve: () => void
-}
-
-interface ErrorReading {
-  info: ServiceErrorInfo
-  kind: ServiceErrorKind
-  retryAfterMs?: number
-}
-
-/** Reads a thrown error duck-typed, so any source with the client's error shape works. */
-export function readError(error: unknown): ErrorReading {
-  const e = error as { kind?: unknown; retryAfterMs?: unknown; toInfo?: unknown; message?: unknown } | null
-  if (e && typeof e.kind === 'string') {
-    const kind = e.kind as ServiceErrorKind
-    const info: ServiceErrorInfo =
-      typeof e.toInfo === 'function' ? (e.toInfo as () => ServiceErrorInfo).call(e) : { kind, message: String(e.message ?? kind) }
-    const retryAfterMs = typeof e.retryAfterMs === 'number' ? e.retryAfterMs : undefined
-    return retryAfterMs === undefined ? { info, kind } : { info, kind, retryAfterMs }
-  }
-  const message = error instanceof Error ? error.message : String(error)
-  return { info: { kind: 'network', message }, kind: 'network' }
-}
+/** A poll's answer: unchanged (304), or the list, as digests or in full (then `full` is kept). */
+type Fetched = { changed: false } | { changed: true; tasks: readonly ListedTask[]; full: Task[] | null; etag: string | null }
 
 export class Monitor {
   readonly connectionId: string
@@ -124,8 +46,7 @@ export class Monitor {
   private readonly detailsInFlight = new Map<string, Promise<StepsAndUsages>>()
   private readonly controllers = new Map<string, AbortController>()
   private readonly pollSeq = new Map<string, number>()
-  private readonly waiters = new Map<string, Waiter[]>()
-  private idleWaiters: (() => void)[] = []
+  private readonly waiters = new PollWaiters()
 
   private focusedTaskId: string | null = null
   private paused = true
@@ -193,14 +114,7 @@ export class Monitor {
   pollNow(projectId?: string): Promise<void> {
     if (this.disposed) return Promise.resolve()
     const ids = projectId === undefined ? this.scheduler.ids() : this.scheduler.has(projectId) ? [projectId] : []
-    const done = ids.map(
-      (id) =>
-        new Promise<void>((resolve) => {
-          const list = this.waiters.get(id) ?? []
-          list.push({ minSeq: (this.pollSeq.get(id) ?? 0) + 1, resolve })
-          this.waiters.set(id, list)
-        })
-    )
+    const done = ids.map((id) => this.waiters.waitFor(id, (this.pollSeq.get(id) ?? 0) + 1))
     for (const id of ids) this.scheduler.force(id)
     this.tick()
     return Promise.all(done).then(() => undefined)
@@ -209,7 +123,7 @@ export class Monitor {
   /** Resolves once no poll is in flight or waiting to start right now. */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve()
-    return new Promise((resolve) => this.idleWaiters.push(resolve))
+    return this.waiters.waitForIdle()
   }
 
   watch(projectId: string, options: WatchOptions = {}): void {
@@ -233,7 +147,7 @@ export class Monitor {
     if (this.focusedProjectId === projectId) this.focusedProjectId = null
     this.health.delete(projectId)
     this.awayPending.delete(projectId)
-    this.resolveWaiters(projectId, Number.POSITIVE_INFINITY)
+    this.waiters.finished(projectId, Number.POSITIVE_INFINITY)
     if (this.snapshots.delete(projectId)) this.emitState()
     this.maybeFlush(this.clock.now())
     this.tick()
@@ -287,8 +201,8 @@ export class Monitor {
     this.clearTimer()
     for (const c of this.controllers.values()) c.abort()
     this.controllers.clear()
-    for (const id of [...this.waiters.keys()]) this.resolveWaiters(id, Number.POSITIVE_INFINITY)
-    this.resolveIdle(true)
+    this.waiters.releaseAll()
+    this.waiters.settle(true, () => true)
     this.emitter.removeAll()
   }
 
@@ -393,7 +307,7 @@ export class Monitor {
       const answer = await this.fetchTasks(projectId, controller.signal)
       if (controller.signal.aborted) return
       if (answer.changed) {
-        await this.takeTasks(projectId, answer.tasks, answer.etag, controller.signal)
+        await this.takeTasks(projectId, answer, controller.signal)
         outcome = { ok: true, active: answer.tasks.some((t) => isActive(t.status)) }
       } else {
         await this.refreshFocusedDetails(projectId, controller.signal)
@@ -413,7 +327,7 @@ export class Monitor {
     const nextAt = this.scheduler.finished(projectId, outcome, now) ?? now
     this.setHealth(projectId, failure, now, nextAt)
     this.maybeFlush(now)
-    this.resolveWaiters(projectId, seq)
+    this.waiters.finished(projectId, seq)
     this.tick()
   }
 
@@ -421,11 +335,24 @@ export class Monitor {
     return this.focusedProjectId === projectId || this.kept.has(projectId)
   }
 
-  /** Conditional when the source can and nothing needs the full list: a 304 skips parse and diff. */
-  private async fetchTasks(projectId: string, signal: AbortSignal): Promise<TasksIfChanged> {
-    if (!this.source.listTasksIfChanged) return { changed: true, tasks: await this.source.listTasks(projectId, signal), etag: null }
-    const etag = this.wantsList(projectId) ? null : (this.etags.get(projectId) ?? null)
-    return this.source.listTasksIfChanged(projectId, etag, signal)
+  /**
+   * Conditional when the source can and nothing needs the full list: a 304 skips parse and diff.
+   * Digests where the source has them and nobody needs the full list (its ended tasks' steps unbuilt).
+   */
+  private async fetchTasks(projectId: string, signal: AbortSignal): Promise<Fetched> {
+    const source = this.source
+    if (this.wantsList(projectId) || (!source.listTasksIfChanged && !source.listTaskDigestsIfChanged)) {
+      const etag = this.wantsList(projectId) ? null : (this.etags.get(projectId) ?? null)
+      const answer = source.listTasksIfChanged
+        ? await source.listTasksIfChanged(projectId, etag, signal)
+        : { changed: true as const, tasks: await source.listTasks(projectId, signal), etag: null }
+      return answer.changed ? { changed: true, tasks: answer.tasks, full: answer.tasks, etag: answer.etag } : answer
+    }
+    const etag = this.etags.get(projectId) ?? null
+    const answer: { changed: false } | { changed: true; tasks: readonly ListedTask[]; etag: string | null } = source.listTaskDigestsIfChanged
+      ? await source.listTaskDigestsIfChanged(projectId, etag, signal)
+      : await (source.listTasksIfChanged as NonNullable<TaskSource['listTasksIfChanged']>)(projectId, etag, signal)
+    return answer.changed ? { changed: true, tasks: answer.tasks, full: null, etag: answer.etag } : answer
   }
 
   private async refreshFocusedDetails(projectId: string, signal: AbortSignal): Promise<void> {
@@ -439,13 +366,14 @@ export class Monitor {
     }
   }
 
-  private async takeTasks(projectId: string, tasks: Task[], etag: string | null, signal: AbortSignal): Promise<void> {
+  private async takeTasks(projectId: string, answer: Fetched & { changed: true }, signal: AbortSignal): Promise<void> {
+    const { tasks, full, etag } = answer
     const at = new Date(this.clock.now()).toISOString()
     const previous = this.snapshots.get(projectId)
     const away = this.awayPending.has(projectId)
     const ids = { connectionId: this.connectionId, projectId }
     const { events, snapshot, changedTaskIds } = diffProject(previous, tasks, at, ids, { detailedTaskId: this.focusedTaskId })
-    if (this.wantsList(projectId)) this.kept.set(projectId, tasks)
+    if (full && this.wantsList(projectId)) this.kept.set(projectId, full)
 
     // Only what changed, and what someone is looking at: never every task every round.
     const wanted = new Set(changedTaskIds)
@@ -472,7 +400,7 @@ export class Monitor {
     else this.etags.delete(projectId)
     this.awayPending.delete(projectId)
 
-    this.emitter.emit('tasks', { projectId, tasks })
+    this.emitter.emit('tasks', { projectId })
     for (const e of events) this.emitter.emit('event', e)
     if (events.length > 0) {
       ;(away ? this.pendingAway : this.pendingLive).push(...events)
@@ -501,28 +429,10 @@ export class Monitor {
   }
 
   private setHealth(projectId: string, failure: ErrorReading | null, now: number, nextAt: number): void {
-    const before = this.health.get(projectId) ?? { state: 'unknown' }
-    let health: ProjectHealth
-    if (!failure) {
-      health = { state: 'ok', polledAt: new Date(now).toISOString() }
-    } else {
-      const since = before.state === 'error' ? before.since : new Date(now).toISOString()
-      health = { state: 'error', error: failure.info, since, nextPollAt: new Date(nextAt).toISOString() }
-    }
+    const { health, changed } = nextHealth(this.health.get(projectId) ?? { state: 'unknown' }, failure, now, nextAt)
     this.health.set(projectId, health)
-    const changed =
-      before.state !== health.state ||
-      (before.state === 'error' &&
-        health.state === 'error' &&
-        (before.error.kind !== health.error.kind || before.error.message !== health.error.message))
     if (changed) {
-      this.emitter.emit('event', {
-        kind: 'project-health',
-        connectionId: this.connectionId,
-        projectId,
-        at: new Date(now).toISOString(),
-        health
-      })
+      this.emitter.emit('event', { kind: 'project-health', connectionId: this.connectionId, projectId, at: new Date(now).toISOString(), health })
     }
   }
 
@@ -540,26 +450,13 @@ export class Monitor {
     if (live.length > 0) this.emitter.emit('cycle', { events: live, away: false })
   }
 
-  private resolveWaiters(projectId: string, seq: number): void {
-    const list = this.waiters.get(projectId)
-    if (!list) return
-    const keep = list.filter((w) => w.minSeq > seq)
-    for (const w of list) if (w.minSeq <= seq) w.resolve()
-    if (keep.length > 0) this.waiters.set(projectId, keep)
-    else this.waiters.delete(projectId)
-  }
-
   private isIdle(): boolean {
     if (this.scheduler.inFlightCount() > 0) return false
     return this.scheduler.due(this.clock.now(), this.paused).length === 0
   }
 
   private resolveIdle(force: boolean): void {
-    if (this.idleWaiters.length === 0) return
-    if (!force && !this.isIdle()) return
-    const waiters = this.idleWaiters
-    this.idleWaiters = []
-    for (const w of waiters) w()
+    this.waiters.settle(force, () => this.isIdle())
   }
 }
 
