@@ -2,26 +2,26 @@
 // the differences into events, keeps the latest tasks and task details for the UI, and hands the
 // caller the last seen state to persist so a restart neither repeats nor misses a change.
 import type { UsagesByTask } from '../../shared/cost'
-import type { CompactProjectSnapshot, MonitorEvent, ProjectHealth, ProjectSnapshot } from '../../shared/monitor'
+import type { CompactProjectSnapshot, ProjectHealth, ProjectSnapshot } from '../../shared/monitor'
 import type { StepsAndUsages, Task } from '../../shared/service'
 import { DEFAULT_POLLING_PREFS, type PollingPrefs } from '../../shared/settings'
 import { isActive } from '../../shared/status'
-import { checkBudget } from './budget'
+import { settleBudget } from './budget'
 import { systemClock, type Clock, type TimerHandle } from '../util/clock'
-import { compactSnapshot, diffProject, hasTask, type ListedTask } from './diff'
+import { compactSnapshot, diffProject, hasTask } from './diff'
 import { Emitter } from '../util/emitter'
 import { nextHealth, readError, type ErrorReading } from './health'
 import { LruMap } from '../util/lru'
+import { Rounds } from './rounds'
+import { TaskDetails } from './details'
 import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome } from './scheduler'
 import { summarizeTasks, summaryCost, type ProjectSummary } from './summary'
 import type { MonitorEvents, MonitorOptions, TaskSource, WatchOptions } from './types'
 import { PollWaiters } from './waiters'
+import { fetchList, type Fetched } from './fetch-list'
 
 export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged, WatchOptions } from './types'
 export { readError } from './health'
-
-/** A poll's answer: unchanged (304), or the list, as digests or in full (then `full` is kept). */
-type Fetched = { changed: false } | { changed: true; tasks: readonly ListedTask[]; full: Task[] | null; etag: string | null }
 
 export class Monitor {
   readonly connectionId: string
@@ -42,8 +42,7 @@ export class Monitor {
   private readonly etags = new Map<string, string>()
   private focusedProjectId: string | null = null
   private readonly health = new Map<string, ProjectHealth>()
-  private readonly details: LruMap<string, StepsAndUsages>
-  private readonly detailsInFlight = new Map<string, Promise<StepsAndUsages>>()
+  private readonly details: TaskDetails
   private readonly controllers = new Map<string, AbortController>()
   private readonly pollSeq = new Map<string, number>()
   private readonly waiters = new PollWaiters()
@@ -52,20 +51,15 @@ export class Monitor {
   private paused = true
   private disposed = false
   private timer: TimerHandle | null = null
-  private pendingLive: MonitorEvent[] = []
-  private pendingAway: MonitorEvent[] = []
-  private pendingSince: number | null = null
+  private readonly rounds = new Rounds()
 
   constructor(options: MonitorOptions) {
     this.connectionId = options.connectionId
     this.source = options.source
     this.clock = options.clock ?? systemClock
     this.polling = options.polling ?? DEFAULT_POLLING_PREFS
-    this.scheduler = new Scheduler(this.polling, options.random ?? Math.random, {
-      ...DEFAULT_SCHEDULE_OPTIONS,
-      ...options.schedule
-    })
-    this.details = new LruMap(options.detailsCacheSize ?? 100)
+    this.scheduler = new Scheduler(this.polling, options.random ?? Math.random, { ...DEFAULT_SCHEDULE_OPTIONS, ...options.schedule })
+    this.details = new TaskDetails(this.source, options.detailsCacheSize ?? 100, (taskId, details) => this.emitter.emit('details', { taskId, details }))
     this.kept = new LruMap(options.keptTaskLists ?? 3)
     for (const [projectId, snapshot] of Object.entries(options.initialState ?? {})) {
       this.snapshots.set(projectId, compactSnapshot(snapshot))
@@ -252,18 +246,12 @@ export class Monitor {
 
   /** Steps and usages of a task: cached, or fetched (also with `refresh`). */
   getTaskDetails(taskId: string, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<StepsAndUsages> {
-    if (!options.refresh) {
-      const cached = this.details.get(taskId)
-      if (cached) return Promise.resolve(cached)
-    }
-    return this.fetchDetails(taskId, options.signal)
+    return this.details.get(taskId, options.refresh ?? false, options.signal)
   }
 
   /** Usage records of the tasks whose details are cached, for the cost model. */
   usagesByTask(): UsagesByTask {
-    const out: Record<string, StepsAndUsages['usages']> = {}
-    for (const [taskId, d] of this.details.entries()) out[taskId] = d.usages
-    return out
+    return this.details.usagesByTask()
   }
 
   /** What the project's tasks still todo or in progress have cost so far. */
@@ -292,7 +280,7 @@ export class Monitor {
         this.tick()
       }, Math.max(0, wake - now))
     }
-    this.resolveIdle(false)
+    this.waiters.settle(false, () => this.isIdle())
   }
 
   private async poll(projectId: string): Promise<void> {
@@ -304,7 +292,8 @@ export class Monitor {
     let outcome: PollOutcome
     let failure: ErrorReading | null = null
     try {
-      const answer = await this.fetchTasks(projectId, controller.signal)
+      const options = { wantsFull: this.wantsList(projectId), etag: this.etags.get(projectId) ?? null }
+      const answer = await fetchList(this.source, projectId, options, controller.signal)
       if (controller.signal.aborted) return
       if (answer.changed) {
         await this.takeTasks(projectId, answer, controller.signal)
@@ -335,32 +324,12 @@ export class Monitor {
     return this.focusedProjectId === projectId || this.kept.has(projectId)
   }
 
-  /**
-   * Conditional when the source can and nothing needs the full list: a 304 skips parse and diff.
-   * Digests where the source has them and nobody needs the full list (its ended tasks' steps unbuilt).
-   */
-  private async fetchTasks(projectId: string, signal: AbortSignal): Promise<Fetched> {
-    const source = this.source
-    if (this.wantsList(projectId) || (!source.listTasksIfChanged && !source.listTaskDigestsIfChanged)) {
-      const etag = this.wantsList(projectId) ? null : (this.etags.get(projectId) ?? null)
-      const answer = source.listTasksIfChanged
-        ? await source.listTasksIfChanged(projectId, etag, signal)
-        : { changed: true as const, tasks: await source.listTasks(projectId, signal), etag: null }
-      return answer.changed ? { changed: true, tasks: answer.tasks, full: answer.tasks, etag: answer.etag } : answer
-    }
-    const etag = this.etags.get(projectId) ?? null
-    const answer: { changed: false } | { changed: true; tasks: readonly ListedTask[]; etag: string | null } = source.listTaskDigestsIfChanged
-      ? await source.listTaskDigestsIfChanged(projectId, etag, signal)
-      : await (source.listTasksIfChanged as NonNullable<TaskSource['listTasksIfChanged']>)(projectId, etag, signal)
-    return answer.changed ? { changed: true, tasks: answer.tasks, full: null, etag: answer.etag } : answer
-  }
-
   private async refreshFocusedDetails(projectId: string, signal: AbortSignal): Promise<void> {
     const taskId = this.focusedTaskId
     const snapshot = this.snapshots.get(projectId)
     if (!taskId || !snapshot || !hasTask(snapshot, taskId)) return
     try {
-      await this.fetchDetails(taskId, signal)
+      await this.details.fetch(taskId, signal)
     } catch {
       // As in takeTasks: the last good details stay cached.
     }
@@ -381,19 +350,14 @@ export class Monitor {
     for (const taskId of wanted) {
       if (signal.aborted) return
       try {
-        await this.fetchDetails(taskId, signal)
+        await this.details.fetch(taskId, signal)
       } catch {
         // Details are a bonus; the last good ones stay cached and the next change retries.
       }
     }
     if (signal.aborted) return
 
-    const budget = checkBudget(previous?.budgetNotified ?? null, tasks, this.budgets.get(projectId) ?? null, { ...ids, at }, this.usagesByTask())
-    if (budget.budgetNotified) snapshot.budgetNotified = budget.budgetNotified
-    else delete snapshot.budgetNotified
-    if (budget.event) events.push(budget.event)
-
-    const budgetChanged = JSON.stringify(previous?.budgetNotified ?? null) !== JSON.stringify(budget.budgetNotified ?? null)
+    const budgetChanged = settleBudget(previous, snapshot, events, tasks, this.budgets.get(projectId) ?? null, { ...ids, at }, this.usagesByTask())
     this.snapshots.set(projectId, snapshot)
     this.summaries.set(projectId, summarizeTasks(tasks))
     if (etag !== null) this.etags.set(projectId, etag)
@@ -402,10 +366,7 @@ export class Monitor {
 
     this.emitter.emit('tasks', { projectId })
     for (const e of events) this.emitter.emit('event', e)
-    if (events.length > 0) {
-      ;(away ? this.pendingAway : this.pendingLive).push(...events)
-      this.pendingSince ??= this.clock.now()
-    }
+    this.rounds.add(events, away, this.clock.now())
     if (!previous || events.length > 0 || budgetChanged) this.emitState()
   }
 
@@ -413,50 +374,22 @@ export class Monitor {
     if (this.emitter.has('state')) this.emitter.emit('state', this.snapshot())
   }
 
-  private fetchDetails(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages> {
-    const running = this.detailsInFlight.get(taskId)
-    if (running) return running
-    const promise = this.source
-      .getStepsAndUsages(taskId, signal)
-      .then((details) => {
-        this.details.set(taskId, details)
-        this.emitter.emit('details', { taskId, details })
-        return details
-      })
-      .finally(() => this.detailsInFlight.delete(taskId))
-    this.detailsInFlight.set(taskId, promise)
-    return promise
-  }
 
   private setHealth(projectId: string, failure: ErrorReading | null, now: number, nextAt: number): void {
     const { health, changed } = nextHealth(this.health.get(projectId) ?? { state: 'unknown' }, failure, now, nextAt)
     this.health.set(projectId, health)
-    if (changed) {
-      this.emitter.emit('event', { kind: 'project-health', connectionId: this.connectionId, projectId, at: new Date(now).toISOString(), health })
-    }
+    if (changed) this.emitter.emit('event', { kind: 'project-health', connectionId: this.connectionId, projectId, at: new Date(now).toISOString(), health })
   }
 
   /** A round ends when no poll is in flight, or has gone on long enough to report what it has. */
   private maybeFlush(now: number, force = false): void {
-    if (this.pendingSince === null) return
-    const longEnough = now - this.pendingSince >= this.polling.activeIntervalMs
-    if (!force && this.scheduler.inFlightCount() > 0 && !longEnough) return
-    const away = this.pendingAway
-    const live = this.pendingLive
-    this.pendingAway = []
-    this.pendingLive = []
-    this.pendingSince = null
-    if (away.length > 0) this.emitter.emit('cycle', { events: away, away: true })
-    if (live.length > 0) this.emitter.emit('cycle', { events: live, away: false })
+    const inFlight = this.scheduler.inFlightCount()
+    for (const cycle of this.rounds.close(now, { inFlight, maxMs: this.polling.activeIntervalMs, force })) this.emitter.emit('cycle', cycle)
   }
 
   private isIdle(): boolean {
     if (this.scheduler.inFlightCount() > 0) return false
     return this.scheduler.due(this.clock.now(), this.paused).length === 0
-  }
-
-  private resolveIdle(force: boolean): void {
-    this.waiters.settle(force, () => this.isIdle())
   }
 }
 
