@@ -85,6 +85,9 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
     for (const c of steady) {
       if (c.lists !== expected) notes.push(`A steady cycle saw ${c.lists} changed lists where ${expected} projects had a running task moving on.`)
     }
+    const missed = (figure: string, why: string): void => {
+      if (checks.some((c) => c.figure === figure && !c.met)) notes.push(`${figure} missed: ${why}`)
+    }
     const checks: Check[] = [
       check('client_cpu_ms', cold.cpu_ms, '<=', round(big.parse_floor_ms * 1.5)),
       check('cpu_vs_parse', ratio, '<=', 1.5),
@@ -95,6 +98,26 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
       check('steady_cycle_ms', steadyWall, '<=', 2000),
       check('cold_cycle_ms', cold.wall_ms, '<=', 2000)
     ]
+    missed(
+      'cpu_vs_parse',
+      'receiving the bytes over HTTP/1.1 (undici, socket reads; loopback TCP work is charged to the receiver and sender) costs about 0.8× the floor on its own before any parsing, and the monitor parses the whole body (JSON.parse cannot skip the ended tasks\' steps). Closing it needs the steps not to be parsed at all (a byte-level reader that validates and fingerprints them) or the service to send less: a list without steps, or a "changed since" filter.'
+    )
+    missed(
+      'peak_rss_mb',
+      `the process holds ${big.baseline_rss_mb} MB at start (Node, tsx, undici, zod, warmed up) and the cycle adds ${round(peak - big.baseline_rss_mb)} MB: four 750 KB lists in flight, each parsed to several MB of objects, and V8's young generation. Running the monitor from bundled JavaScript instead of tsx, fewer lists in flight, or not parsing ended tasks' steps would close it.`
+    )
+    missed(
+      'curve_cpu_spread',
+      'the CPU per project falls as the size grows (fixed costs of a cycle and JIT tiers weigh most at 10 projects): the cost grows no faster than linearly, but not within 25 % at 10 projects.'
+    )
+    missed(
+      'curve_memory_spread',
+      'at 10 projects the monitor keeps well under 1 MB, within the noise of a heap measured after a full collection; 100 and 1,000 projects keep about the same per project.'
+    )
+    missed(
+      'steady_client_cpu_ms',
+      `a steady cycle is ${steady[0]?.requests ?? 0} requests (${steady[0]?.not_modified ?? 0} answered 304): each costs the client about ${round(steadyCpu / Math.max(1, steady[0]?.requests ?? 1), 2)} ms of CPU in undici and the socket, while the ${expected} changed lists cost little. Only fewer requests close it: a service endpoint for what changed across projects, or HTTP/2 multiplexing.`
+    )
     return {
       figures: {
         client_cpu_ms: round(cold.cpu_ms),
