@@ -12,6 +12,8 @@ export interface Check {
 export interface MeasureResult {
   /** The headline figures, under the names of the results file. */
   figures: Record<string, number>
+  /** Figures that are tables (e.g. scale's curve), written beside the headline figures. */
+  tables?: Record<string, unknown>
   checks: Check[]
   /** Supporting figures (counts, raw samples summarised, settings used). */
   details: Record<string, unknown>

@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick] [-- --only polling,latency]`: runs the measures, prints a table and
 // writes bench/results.json. Figures from a shared machine are noisy: each is a median or a
 // ratio taken within one run, and the machine and its load are recorded beside them.
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -75,12 +75,23 @@ function forFile(result: MeasureResult | { error: string }, seconds: number): Re
   }
   return {
     ...result.figures,
+    ...result.tables,
     target,
     met,
     all_met: result.checks.every((c) => c.met),
     details: result.details,
     notes: result.notes,
     seconds
+  }
+}
+
+/** The last results, to merge into; an unreadable file is started afresh. */
+function earlier(file: string): Record<string, unknown> {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as unknown
+    return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {}
+  } catch {
+    return {}
   }
 }
 
@@ -93,7 +104,14 @@ async function main(): Promise<void> {
   log(`bench (${args.quick ? 'quick' : 'full'}) on ${machine.cpu_model}, ${machine.cores} cores, Node ${machine.node}, load ${machine.load_average_1m}`)
   const started = performance.now()
   const results: Record<string, MeasureResult | { error: string }> = {}
-  const file: Record<string, unknown> = { machine, mode: args.quick ? 'quick' : 'full' }
+  const out = path.join(REPO_ROOT, 'bench/results.json')
+  // --only reruns some measures: the others keep their figures from the last run, with its machine.
+  const partial = args.only.length < Object.keys(MEASURES).length && existsSync(out)
+  const file: Record<string, unknown> = {
+    ...(partial ? earlier(out) : {}),
+    machine,
+    mode: args.quick ? 'quick' : 'full'
+  }
   for (const name of args.only) {
     const began = performance.now()
     try {
@@ -105,11 +123,11 @@ async function main(): Promise<void> {
     const seconds = round((performance.now() - began) / 1000)
     log(`${name}: ${seconds} s`)
     for (const note of 'notes' in (results[name] as object) ? (results[name] as MeasureResult).notes : []) log(`${name}: ${note}`)
-    file[name] = forFile(results[name] as MeasureResult, seconds)
+    // Each measure says when it ran and under what load: a merged file holds several runs.
+    file[name] = { ...forFile(results[name] as MeasureResult, seconds), ran_at: new Date().toISOString(), load_average_1m: round(os.loadavg()[0] ?? 0, 2) }
   }
   file.total_seconds = round((performance.now() - started) / 1000)
   file.load_average_after = round(os.loadavg()[0] ?? 0, 2)
-  const out = path.join(REPO_ROOT, 'bench/results.json')
   writeFileSync(out, `${JSON.stringify(file, null, 2)}\n`)
   process.stdout.write(`${table(results)}\n\ntotal ${file.total_seconds} s; results in ${path.relative(process.cwd(), out) || out}\n`)
   // Every measure ran and wrote its figures: a missed target is a finding, not a crash.

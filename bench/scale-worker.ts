@@ -1,51 +1,67 @@
-// The scale measure's child: a monitor with the default polling prefs watching every project of
-// the fixture, timing full poll cycles and sampling its own memory. The first cycle is cold (no
-// list known yet: every list is downloaded, parsed and baselined); the later ones are steady
-// (conditional requests: lists unchanged since the last cycle come back 304 and are skipped).
+// The scale measure's child: a monitor with the default polling prefs watching one size of the
+// fixture. It first warms up on a project outside the measured set (so the figures are the work
+// per project, not the JIT's one-off start), then times one cold full cycle (no list known yet:
+// every list downloaded, parsed and baselined), then the physical floor on the same bytes (each
+// list fetched again and only decoded and JSON.parsed), then steady full cycles, each after the
+// service's clock moved on so that the projects with a running task changed and the rest did not.
 import { readFileSync } from 'node:fs'
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { createServiceClient } from '../src/core/client/index'
+import { Pool } from 'undici'
+import { createServiceClient, type ServiceClient } from '../src/core/client/index'
 import { Monitor } from '../src/core/monitor/index'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
+import { controlClient } from './service-process'
 import { serveWorker } from './worker-process'
 
 export interface ScaleInput {
   url: string
   apiKey: string
   projectIds: string[]
-  cycles: number
+  /** Projects of the same shape outside `projectIds`, polled before anything is measured. */
+  warmupProjectIds: string[]
+  steadyCycles: number
+  /** How far the service's (manual) clock moves before each steady cycle. */
+  advanceMs: number
   /** The service's process, to charge it its own CPU time per cycle (Linux only). */
   servicePid?: number
 }
 
+export interface CycleFigures {
+  wall_ms: number
+  cpu_ms: number
+  /** CPU time of the service process over the cycle; null where /proc cannot tell. */
+  service_cpu_ms: number | null
+  /** Lists that came in full (changed), and steps-and-usages fetched. */
+  lists: number
+  details: number
+  bytes: number
+  requests: number
+  not_modified: number
+}
+
 export interface ScaleOutput {
-  cycles: {
-    kind: 'cold' | 'steady'
-    wall_ms: number
-    cpu_ms: number
-    /** CPU time of the service process over the cycle; null where /proc cannot tell. */
-    service_cpu_ms: number | null
-    /** Lists that came in full (changed), and steps-and-usages fetched. */
-    lists: number
-    details: number
-    bytes: number
-    requests: number
-    not_modified: number
-  }[]
+  cold: CycleFigures
+  steady: CycleFigures[]
+  /** CPU time of decoding (UTF-8) and JSON.parse of the cold cycle's list bodies, and their size. */
+  parse_floor_ms: number
+  parse_floor_bytes: number
+  /** RSS and heap (after a full collection) once warmed up, before the cold cycle. */
   baseline_rss_mb: number
+  baseline_heap_mb: number
+  /** Peak RSS over the cold and steady cycles (sampled), and the kernel's high-water mark by the cold cycle's end. */
   peak_rss_mb: number
   max_rss_mb: number
-  /** Heap in use right after the last cycle, and after a forced full collection (what is retained). */
+  /** Heap after a full collection once the cold cycle is over: what the monitor keeps. */
+  heap_after_cold_mb: number
   heap_used_mb: number
   heap_after_gc_mb: number
   heap_limit_mb: number
-  tasks_held: number
-  steps_held: number
   summaries_held: number
 }
 
-const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10
+const MB = 1024 * 1024
+const mb = (bytes: number): number => Math.round((bytes / MB) * 100) / 100
 
 /** utime + stime of a process from /proc (in USER_HZ ticks, 100 a second on Linux); null elsewhere. */
 function processCpuMs(pid: number | undefined): number | null {
@@ -65,18 +81,46 @@ function collector(): () => void {
   return runInNewContext('gc') as () => void
 }
 
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(since)
+  return (used.user + used.system) / 1000
+}
+
+/**
+ * The floor: every list body fetched again (the same bytes, the clock has not moved) and only
+ * decoded and parsed. Only that synchronous part is timed, four fetches in flight as the monitor has.
+ */
+async function parseFloor(input: ScaleInput): Promise<{ ms: number; bytes: number }> {
+  const pool = new Pool(new URL(input.url).origin, { connections: 4 })
+  let ms = 0
+  let bytes = 0
+  let next = 0
+  const one = async (): Promise<void> => {
+    while (next < input.projectIds.length) {
+      const id = input.projectIds[next++] as string
+      const res = await pool.request({ path: `/projects/${encodeURIComponent(id)}/tasks`, method: 'GET', headers: { 'x-api-key': input.apiKey } })
+      const body = Buffer.from(await res.body.arrayBuffer())
+      if (res.statusCode !== 200) throw new Error(`The floor's fetch of ${id} got HTTP ${res.statusCode}.`)
+      const began = process.cpuUsage()
+      JSON.parse(body.toString('utf8'))
+      ms += cpuMs(began)
+      bytes += body.length
+    }
+  }
+  await Promise.all([one(), one(), one(), one()])
+  await pool.close()
+  return { ms, bytes }
+}
+
 serveWorker<ScaleInput, ScaleOutput>(async (input) => {
-  const baseline = process.memoryUsage().rss
-  let peak = baseline
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
-  }, 20)
+  const gc = collector()
+  const control = controlClient(input.url, input.apiKey)
   let bytes = 0
   let requests = 0
   let notModified = 0
   let lists = 0
   let details = 0
-  const client = createServiceClient({
+  const client: ServiceClient = createServiceClient({
     baseUrl: input.url,
     apiKey: input.apiKey,
     onResponse: (r) => {
@@ -87,9 +131,25 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
       else if (r.status === 200 && r.path.endsWith('/steps-and-usages')) details += 1
     }
   })
+
+  // Warm-up: the same code paths, cold and steady, on projects that are not measured, by monitors
+  // thrown away.
+  for (let i = 0; i < 2; i++) {
+    const warm = new Monitor({ connectionId: 'warm-up', source: client, projects: input.warmupProjectIds, polling: DEFAULT_POLLING_PREFS })
+    await warm.pollNow()
+    await warm.pollNow()
+    warm.dispose()
+  }
+  gc()
+  const baselineRss = process.memoryUsage().rss
+  const baselineHeap = process.memoryUsage().heapUsed
+  let peak = baselineRss
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }, 20)
+
   const monitor = new Monitor({ connectionId: 'bench', source: client, projects: input.projectIds, polling: DEFAULT_POLLING_PREFS })
-  const cycles: ScaleOutput['cycles'] = []
-  for (let i = 0; i < input.cycles; i++) {
+  const cycle = async (): Promise<CycleFigures> => {
     bytes = 0
     requests = 0
     notModified = 0
@@ -100,46 +160,64 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
     const began = performance.now()
     // Paused, so only the forced full cycle runs: every project, at the default concurrency.
     await monitor.pollNow()
-    const used = process.cpuUsage(cpu)
-    cycles.push({
-      kind: i === 0 ? 'cold' : 'steady',
-      wall_ms: performance.now() - began,
-      cpu_ms: (used.user + used.system) / 1000,
-      service_cpu_ms: serviceCpu === null ? null : (processCpuMs(input.servicePid) ?? serviceCpu) - serviceCpu,
+    const wall = performance.now() - began
+    const used = cpuMs(cpu)
+    const serviceAfter = processCpuMs(input.servicePid)
+    return {
+      wall_ms: wall,
+      cpu_ms: used,
+      service_cpu_ms: serviceCpu === null || serviceAfter === null ? null : serviceAfter - serviceCpu,
       lists,
       details,
       bytes,
       requests,
       not_modified: notModified
-    })
-  }
-  clearInterval(sampler)
-  peak = Math.max(peak, process.memoryUsage().rss)
-  let tasks = 0
-  let steps = 0
-  let summaries = 0
-  for (const id of input.projectIds) {
-    if (monitor.getSummary(id)) summaries += 1
-    for (const t of monitor.getTasks(id) ?? []) {
-      tasks += 1
-      steps += t.steps.length
     }
   }
+
+  const cold = await cycle()
+  clearInterval(sampler)
+  peak = Math.max(peak, process.memoryUsage().rss)
+  gc()
+  const heapAfterCold = process.memoryUsage().heapUsed
+  // The kernel's high-water mark, read before the floor's own parsing could raise it.
+  const maxRssCold = process.resourceUsage().maxRSS * 1024
+
+  // Not charged to the monitor's memory: the sampler is stopped while the floor runs.
+  const floor = await parseFloor(input)
+  gc()
+
+  const steadySampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }, 20)
+  const steady: CycleFigures[] = []
+  for (let i = 0; i < input.steadyCycles; i++) {
+    await control.advance(input.advanceMs)
+    steady.push(await cycle())
+  }
+  clearInterval(steadySampler)
+  peak = Math.max(peak, process.memoryUsage().rss)
+
+  let summaries = 0
+  for (const id of input.projectIds) if (monitor.getSummary(id)) summaries += 1
   const heapUsed = process.memoryUsage().heapUsed
-  collector()()
+  gc()
   const heapAfterGc = process.memoryUsage().heapUsed
   monitor.dispose()
   await client.close()
   return {
-    cycles,
-    baseline_rss_mb: mb(baseline),
+    cold,
+    steady,
+    parse_floor_ms: floor.ms,
+    parse_floor_bytes: floor.bytes,
+    baseline_rss_mb: mb(baselineRss),
+    baseline_heap_mb: mb(baselineHeap),
     peak_rss_mb: mb(peak),
-    max_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
+    max_rss_mb: mb(maxRssCold),
+    heap_after_cold_mb: mb(heapAfterCold),
     heap_used_mb: mb(heapUsed),
     heap_after_gc_mb: mb(heapAfterGc),
     heap_limit_mb: mb(getHeapStatistics().heap_size_limit),
-    tasks_held: tasks,
-    steps_held: steps,
     summaries_held: summaries
   }
 })

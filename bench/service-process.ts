@@ -34,7 +34,7 @@ export interface ServiceProcessOptions {
   maxOldSpaceMb?: number
 }
 
-function controlClient(url: string, apiKey: string): RemoteControl {
+export function controlClient(url: string, apiKey: string): RemoteControl {
   const call = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${url}/__control/${route}`, {
       method,

@@ -13,7 +13,13 @@ export function runWorker<I, O>(file: string, input: I, options: WorkerOptions =
   return new Promise<O>((resolve, reject) => {
     const child = fork(file, [], {
       cwd: REPO_ROOT,
-      execArgv: [...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : []), '--import', 'tsx'],
+      execArgv: [
+        ...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : []),
+        // BENCH_CPU_PROF=dir: a V8 CPU profile of the measured child, to read before changing code.
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        '--import',
+        'tsx'
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc']
     })
     let answered = false

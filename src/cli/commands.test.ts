@@ -499,6 +499,12 @@ function liveRun(args: string[], env: Record<string, string | undefined> = {}) {
             const r = await client.listTasksIfChanged(...a)
             polls++
             return r
+          },
+          // ... as digests when nothing needs the full list.
+          listTaskDigestsIfChanged: async (...a: Parameters<typeof client.listTaskDigestsIfChanged>) => {
+            const r = await client.listTaskDigestsIfChanged(...a)
+            polls++
+            return r
           }
         }
       }

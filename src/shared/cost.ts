@@ -153,7 +153,8 @@ export interface ProjectCost {
   unpricedTaskIds: string[]
 }
 
-export function projectCost(tasks: readonly Task[], usagesByTask?: UsagesByTask): ProjectCost {
+/** Reads each task's id, status and total_price only: a task list's digest will do. */
+export function projectCost(tasks: readonly Pick<Task, 'id' | 'status' | 'total_price'>[], usagesByTask?: UsagesByTask): ProjectCost {
   let total = 0
   let running = 0
   const unpriced: string[] = []

@@ -345,6 +345,7 @@ function limited(client: ServiceClient, limiter: Limiter): TaskSource {
   return {
     listTasks: (projectId, signal) => limiter.run(() => client.listTasks(projectId, signal)),
     listTasksIfChanged: (projectId, etag, signal) => limiter.run(() => client.listTasksIfChanged(projectId, etag, signal)),
+    listTaskDigestsIfChanged: (projectId, etag, signal) => limiter.run(() => client.listTaskDigestsIfChanged(projectId, etag, signal)),
     getStepsAndUsages: (taskId, signal) => limiter.run(() => client.getStepsAndUsages(taskId, signal))
   }
 }

@@ -24,10 +24,12 @@ import {
   parseSteps,
   parseStepsAndUsages,
   parseTask,
+  parseTaskDigests,
   parseTasks,
   type InvalidRecordIssue
 } from './parse'
 import { decideKeyCheck, KEY_CHECK_PROJECT_ID, madeUpKeyLike } from './key-check'
+import type { TaskDigestsIfChanged } from './digest'
 import { leasePool } from './pool'
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay, type RetryPolicy } from './retry'
 import { secretRedactor } from '../secrets/redact'
@@ -59,6 +61,11 @@ export interface ServiceClient {
    * null asks unconditionally). A server without ETags always gives the list, with `etag: null`.
    */
   listTasksIfChanged(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TasksIfChanged>
+  /**
+   * As listTasksIfChanged, as digests (digest.ts): an ended task's steps are checked, counted and
+   * fingerprinted but not built. For the monitor, which keeps no more of them.
+   */
+  listTaskDigestsIfChanged(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TaskDigestsIfChanged>
   /** A `{status:'failed'}` answer is returned, not thrown: the caller decides. */
   publish(projectId: string, hostname: string, signal?: AbortSignal): Promise<PublishResult>
   listSteps(taskId: string, signal?: AbortSignal): Promise<TaskStep[]>
@@ -265,6 +272,20 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   }
 
+  /** GET a project's task list, read by `read`, only if it changed since `etag` (null: unconditionally). */
+  function conditionalList<T>(
+    projectId: string,
+    etag: string | null,
+    signal: AbortSignal | undefined,
+    read: (json: unknown, report: (issue: InvalidRecordIssue) => void) => T[]
+  ): Promise<{ changed: true; tasks: T[]; etag: string | null } | { changed: false }> {
+    type Answer = { changed: true; tasks: T[]; etag: string | null } | { changed: false }
+    const path = `/projects/${segment(projectId, 'project')}/tasks`
+    const parse = (j: unknown, headers: RawHeaders): Answer => ({ changed: true, tasks: read(j, report), etag: usableEtag(headers.etag) })
+    const conditional: Conditional<Answer> | undefined = etag === null ? undefined : { ifNoneMatch: etag, unchanged: () => ({ changed: false }) }
+    return call('GET', path, undefined, signal, 'a list of tasks', parse, conditional)
+  }
+
   return {
     createProject: (body, signal) => call('POST', '/projects', body, signal, 'a project', parseProject),
     getProject: async (projectId, signal) =>
@@ -279,17 +300,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       call('GET', `/projects/${segment(projectId, 'project')}/tasks`, undefined, signal, 'a list of tasks', (j) =>
         parseTasks(j, report)
       ),
-    listTasksIfChanged: async (projectId, etag, signal) => {
-      const path = `/projects/${segment(projectId, 'project')}/tasks`
-      const parse = (j: unknown, headers: RawHeaders): TasksIfChanged => ({
-        changed: true,
-        tasks: parseTasks(j, report),
-        etag: usableEtag(headers.etag)
-      })
-      const conditional: Conditional<TasksIfChanged> | undefined =
-        etag === null ? undefined : { ifNoneMatch: etag, unchanged: () => ({ changed: false }) }
-      return call('GET', path, undefined, signal, 'a list of tasks', parse, conditional)
-    },
+    listTasksIfChanged: async (projectId, etag, signal) => conditionalList(projectId, etag, signal, parseTasks),
+    listTaskDigestsIfChanged: async (projectId, etag, signal) => conditionalList(projectId, etag, signal, parseTaskDigests),
     publish: async (projectId, hostname, signal) =>
       call('POST', `/projects/${segment(projectId, 'project')}/publish`, { hostname }, signal, 'a publish result', parsePublishResult),
     listSteps: async (taskId, signal) =>

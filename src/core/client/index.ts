@@ -4,5 +4,8 @@ export type { ServiceClient, ServiceClientOptions, TaskCreate, TasksIfChanged } 
 export { ServiceError, isServiceError } from './errors'
 export type { ServiceErrorDetails } from './errors'
 export type { InvalidRecordIssue } from './parse'
+export { digestTask, isDigest } from './digest'
+export type { TaskDigest, TaskDigestsIfChanged } from './digest'
+export { stepsOf } from './parse'
 export { parseRetryAfter, retryDelay, DEFAULT_RETRY } from './retry'
 export type { RetryPolicy } from './retry'

@@ -4,7 +4,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { STEP_STATUSES, STEP_TYPES, TASK_STATUSES } from '../../shared/service'
 import { fastStep, fastTask } from './fast'
-import { parseSteps, parseStepsAndUsages, parseTasks, withSchemasOnly, type InvalidRecordIssue } from './parse'
+import { digestTask } from './digest'
+import { parseSteps, parseStepsAndUsages, parseTaskDigests, parseTasks, stepsOf, withSchemasOnly, type InvalidRecordIssue } from './parse'
 
 /** Mostly the right kind of value, sometimes any other: both paths get exercised. */
 const odd = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.double(), fc.boolean(), fc.constant(''), fc.string(), fc.constant([]), fc.constant({}), fc.constant('12.5'))
@@ -65,6 +66,52 @@ describe('the fast path agrees with the schemas', () => {
       }),
       { numRuns: 500 }
     )
+  })
+
+  it('task digests: the same tasks, steps, fingerprints and reports as parseTasks, fast or through the schemas', () => {
+    const list = fc.array(fc.oneof({ weight: 8, arbitrary: task }, { weight: 1, arbitrary: odd }), { maxLength: 6 })
+    fc.assert(
+      fc.property(list, fc.boolean(), (tasks, schemasOnly) => {
+        const body = JSON.parse(JSON.stringify(tasks)) as unknown
+        const run = <T>(f: () => T): T => (schemasOnly ? withSchemasOnly(f) : f())
+        const fullIssues: InvalidRecordIssue[] = []
+        const digestIssues: InvalidRecordIssue[] = []
+        const full = run(() => parseTasks(body, (i) => fullIssues.push(i)))
+        const digests = run(() => parseTaskDigests(body, (i) => digestIssues.push(i)))
+        expect(digestIssues).toStrictEqual(fullIssues)
+        expect(digests.length).toBe(full.length)
+        digests.forEach((d, i) => {
+          const expected = digestTask(full[i] as (typeof full)[number])
+          const { steps, rawSteps, ...head } = d
+          const { steps: expectedSteps, rawSteps: _none, ...expectedHead } = expected
+          expect(head).toStrictEqual(expectedHead)
+          // Ended tasks' steps are built only when asked for, and then equal parseTasks's.
+          if (d.status === 'todo' || d.status === 'in_progress') expect(steps).not.toBeNull()
+          if (steps === null) expect(rawSteps).not.toBeNull()
+          expect(run(() => stepsOf(d))).toStrictEqual(expectedSteps)
+        })
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it('task digests keep an ended task\'s steps unbuilt, and report a broken one once', () => {
+    const good = { id: 's1', status: 'completed', updated_at: '2026-11-23T10:00:00.000Z' }
+    const body = [
+      { id: 't1', status: 'completed', steps: [good, { ...good, id: 's2', updated_at: '2026-11-23T11:00:00.000Z' }] },
+      { id: 't2', status: 'failed', steps: [good, 'not a step', { id: 7, status: 'completed' }] },
+      { id: 't3', status: 'in_progress', steps: [good] }
+    ]
+    const issues: InvalidRecordIssue[] = []
+    const [t1, t2, t3] = parseTaskDigests(body, (i) => issues.push(i))
+    expect(t1).toMatchObject({ steps: null, stepCount: 2, stepsActivityMs: Date.parse('2026-11-23T11:00:00.000Z') })
+    // The schema's way still reads what it can (a numeric id), and drops what it cannot.
+    expect(t2).toMatchObject({ stepCount: 2, rawSteps: null })
+    expect(t2?.steps?.map((s) => s.id)).toEqual(['s1', '7'])
+    expect(t3?.steps).toHaveLength(1)
+    expect(issues).toEqual([expect.objectContaining({ resource: 'step', index: 1, path: '[1].steps[1]' })])
+    expect(stepsOf(t1!).map((s) => s.id)).toEqual(['s1', 's2'])
+    expect(issues).toHaveLength(1)
   })
 
   it('step lists and steps with usages', () => {

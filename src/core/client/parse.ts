@@ -3,7 +3,9 @@
 import type { z } from 'zod'
 import type { Project, PublishResult, StepsAndUsages, Task, TaskStep, UsageRecord } from '../../shared/service'
 import { ServiceError, shorten } from './errors'
-import { fastStep, fastTask, type TaskHead } from './fast'
+import { isActive } from '../../shared/status'
+import { digestOf, StepsFold, type TaskDigest } from './digest'
+import { fastStep, fastTask, isFastStep, type TaskHead } from './fast'
 import {
   isPlainObject,
   projectSchema,
@@ -208,6 +210,58 @@ export function parseTasks(body: unknown, report: ReportInvalidRecord = ignore):
     }
     return tasks
   })
+}
+
+/**
+ * A task list as digests (digest.ts): what parseTasks reads, reporting the same records in the same
+ * order, but an ended task's steps are only checked and folded, not built. Parsed later with
+ * stepsOf, they are the steps parseTasks would have given.
+ */
+export function parseTaskDigests(body: unknown, report: ReportInvalidRecord = ignore): TaskDigest[] {
+  return guard('tasks', () => {
+    const items = expectList(body, 'tasks')
+    const heads: { task: TaskHead; rawSteps: unknown[]; index: number }[] = []
+    for (let index = 0; index < items.length; index++) {
+      const head = parseRecord(items[index], index, taskHeadSchema, 'task', '', report, fastTask)
+      if (head) heads.push({ task: head.task, rawSteps: head.rawSteps, index })
+    }
+    const tasks: TaskDigest[] = []
+    for (const { task, rawSteps, index } of heads) {
+      const base = `[${index}].steps`
+      if (isActive(task.status)) {
+        const steps = parseList(rawSteps, stepSchema, 'step', base, report, fastStep)
+        const fold = new StepsFold()
+        for (const s of steps) fold.add(s.id, s.status, s.updated_at)
+        tasks.push(digestOf(task, steps, null, fold))
+        continue
+      }
+      const fold = new StepsFold()
+      let valid = true
+      for (let i = 0; i < rawSteps.length; i++) {
+        const raw = rawSteps[i]
+        if (fastPath && isFastStep(raw)) {
+          fold.add(raw.id as string, raw.status as string, typeof raw.updated_at === 'string' ? raw.updated_at : '')
+          continue
+        }
+        const step = parseRecord(raw, i, stepSchema, 'step', base, report, null)
+        if (step) fold.add(step.id, step.status, step.updated_at)
+        valid = false
+      }
+      // Steps that needed the schema are parsed now, so stepsOf never reads an invalid one again.
+      const steps = valid ? null : parseList(rawSteps, stepSchema, 'step', base, ignore, fastStep)
+      tasks.push(digestOf(task, steps, steps ? null : rawSteps, fold))
+    }
+    return tasks
+  })
+}
+
+/** A digest's steps: as parsed, or parsed now from the raw ones (all of which passed the fast check). */
+export function stepsOf(task: TaskDigest): TaskStep[] {
+  if (task.steps) return task.steps
+  const steps = parseList(task.rawSteps ?? [], stepSchema, 'step', '', ignore, fastStep)
+  task.steps = steps
+  task.rawSteps = null
+  return steps
 }
 
 export function parseStepsAndUsages(body: unknown, report: ReportInvalidRecord = ignore): StepsAndUsages {

@@ -3,7 +3,7 @@
 // announced is kept in the project's snapshot so a restart does not announce it again; one that
 // falls in quiet hours or a pause is held back by the app, not dropped (core/notify/budget-hold.ts).
 import { budgetCrossing, budgetState, projectCost, type UsagesByTask } from '../../shared/cost'
-import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
+import type { CompactProjectSnapshot, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import type { Task } from '../../shared/service'
 
 export interface BudgetCheck {
@@ -13,7 +13,7 @@ export interface BudgetCheck {
 
 export function checkBudget(
   announced: ProjectSnapshot['budgetNotified'],
-  tasks: readonly Task[],
+  tasks: readonly Pick<Task, 'id' | 'status' | 'total_price'>[],
   budgetUsd: number | null,
   base: { connectionId: string; projectId: string; at: string },
   usagesByTask?: UsagesByTask
@@ -29,4 +29,24 @@ export function checkBudget(
     event: crossed ? { ...base, kind: 'budget', level: crossed, spentUsd, budgetUsd } : null,
     budgetNotified: notified ? { budgetUsd, level: notified } : null
   }
+}
+
+/**
+ * The budget checked after a poll: what is announced goes into the next snapshot, a crossing into
+ * the poll's events. True when what was announced changed (the state must be saved).
+ */
+export function settleBudget(
+  previous: ProjectSnapshot | undefined,
+  snapshot: CompactProjectSnapshot,
+  events: MonitorEvent[],
+  tasks: readonly Pick<Task, 'id' | 'status' | 'total_price'>[],
+  budgetUsd: number | null,
+  base: { connectionId: string; projectId: string; at: string },
+  usagesByTask: UsagesByTask
+): boolean {
+  const budget = checkBudget(previous?.budgetNotified ?? null, tasks, budgetUsd, base, usagesByTask)
+  if (budget.budgetNotified) snapshot.budgetNotified = budget.budgetNotified
+  else delete snapshot.budgetNotified
+  if (budget.event) events.push(budget.event)
+  return JSON.stringify(previous?.budgetNotified ?? null) !== JSON.stringify(budget.budgetNotified ?? null)
 }

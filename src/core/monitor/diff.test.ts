@@ -1,6 +1,8 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Task, TaskStep } from '../../shared/service'
-import { diffProject, lastSeenTask } from './diff'
+import { STEP_STATUSES, TASK_STATUSES, type Task, type TaskStep } from '../../shared/service'
+import { parseTaskDigests } from '../client/parse'
+import { diffProject, lastSeenTask, type ListedTask } from './diff'
 import { stepsFingerprint } from './fingerprint'
 
 const ids = { connectionId: 'c1', projectId: 'p1' }
@@ -188,5 +190,32 @@ describe('diffProject: compact last seen state', () => {
     const { snapshot } = diffProject(undefined, [a, b], T0, ids)
     const result = diffProject(snapshot, [{ ...b, status: 'completed' }, a], T1, ids)
     expect(result.events.map((e) => (e.kind === 'task-status' ? `${e.taskId}:${e.to}` : e.kind))).toEqual(['b:completed'])
+  })
+})
+
+describe('diffProject over digests', () => {
+  /** Two polls of a few tasks, whose statuses, prices and steps change in between (or not). */
+  const stepsArb = fc.array(fc.record({ id: fc.constantFrom('s1', 's2', 's3', 's4'), status: fc.constantFrom(...STEP_STATUSES) }), { maxLength: 4 })
+  const taskArb = fc.record({
+    id: fc.constantFrom('a', 'b', 'c', 'd'),
+    status: fc.constantFrom(...TASK_STATUSES),
+    total_price: fc.constantFrom(null, 0.5, 1),
+    steps: stepsArb
+  })
+  const listArb = fc.uniqueArray(taskArb, { selector: (t) => t.id, maxLength: 4 }).map((list) =>
+    list.map((t) => task(t.id, { status: t.status, total_price: t.total_price, steps: t.steps.map((s) => step(s.id, s.status)) }))
+  )
+  const asDigests = (tasks: Task[]): ListedTask[] => parseTaskDigests(JSON.parse(JSON.stringify(tasks)))
+
+  it('gives the events, snapshot and changed tasks the full lists give, the looked-at task included', () => {
+    fc.assert(
+      fc.property(listArb, listArb, fc.constantFrom(null, 'a', 'b'), (before, after, detailed) => {
+        const options = { detailedTaskId: detailed }
+        const full = diffProject(diffProject(undefined, before, T0, ids, options).snapshot, after, T1, ids, options)
+        const digest = diffProject(diffProject(undefined, asDigests(before), T0, ids, options).snapshot, asDigests(after), T1, ids, options)
+        expect(digest).toStrictEqual(full)
+      }),
+      { numRuns: 500 }
+    )
   })
 })

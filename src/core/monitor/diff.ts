@@ -6,10 +6,20 @@
 // only its step count and fingerprint (see fingerprint.ts). Should its steps change after it ended
 // (rare), the event is coarser: the steps beyond the old count are reported as added, or, when the
 // count did not grow, the last step as changed from 'unknown'. Either way the task is re-baselined.
+import { isDigest, type TaskDigest } from '../client/digest'
+import { stepsOf } from '../client/parse'
 import type { CompactProjectSnapshot, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
-import { TASK_STATUSES, type StepStatus, type Task, type TaskStatus, type Unknown } from '../../shared/service'
+import { TASK_STATUSES, type StepStatus, type Task, type TaskStatus, type TaskStep, type Unknown } from '../../shared/service'
 import { isActive } from '../../shared/status'
 import { recordFingerprint, stepsFingerprint } from './fingerprint'
+
+/** A task as listed: in full, or as a digest whose ended tasks' steps are parsed only on demand. */
+export type ListedTask = Task | TaskDigest
+
+const stepCountOf = (task: ListedTask): number => (isDigest(task) ? task.stepCount : task.steps.length)
+const fingerprintOf = (task: ListedTask): number => (isDigest(task) ? task.stepsFingerprint : stepsFingerprint(task.steps))
+/** The steps themselves: for a digest's ended task, parsed now (only a change or a closer look needs them). */
+const stepsOfTask = (task: ListedTask): readonly TaskStep[] => (isDigest(task) ? stepsOf(task) : task.steps)
 
 export interface DiffResult {
   events: MonitorEvent[]
@@ -125,7 +135,7 @@ class PreviousTasks {
  */
 export function diffProject(
   previousSnapshot: ProjectSnapshot | undefined,
-  tasks: readonly Task[],
+  tasks: readonly ListedTask[],
   at: string,
   ids: { connectionId: string; projectId: string },
   options: DiffOptions = {}
@@ -138,11 +148,11 @@ export function diffProject(
   const next = emptySnapshot(at)
 
   for (let i = 0; i < tasks.length; i++) {
-    const task = tasks[i] as Task
+    const task = tasks[i] as ListedTask
     const status = internStatus(task.status)
     const price = task.total_price
-    const stepCount = task.steps.length
-    const fingerprint = stepsFingerprint(task.steps)
+    const stepCount = stepCountOf(task)
+    const fingerprint = fingerprintOf(task)
     next.taskIds.push(task.id)
     next.statuses.push(status)
     next.prices.push(price)
@@ -150,7 +160,7 @@ export function diffProject(
     next.stepFingerprints.push(fingerprint)
     if (isActive(status) || task.id === options.detailedTaskId) {
       const steps = idRecord<StepStatus | Unknown>()
-      for (const step of task.steps) steps[step.id] = step.status
+      for (const step of stepsOfTask(task)) steps[step.id] = step.status
       next.steps[task.id] = steps
     }
     if (!previous || !lookup) continue
@@ -187,14 +197,14 @@ export function diffProject(
 type Base = { connectionId: string; projectId: string; at: string }
 
 /** What a notification tells beside the status: when the task began and last changed, its price. */
-function taskFacts(task: Task): { createdAt: string; updatedAt: string; totalPrice: number | null } {
+function taskFacts(task: ListedTask): { createdAt: string; updatedAt: string; totalPrice: number | null } {
   return { createdAt: task.created_at, updatedAt: task.updated_at, totalPrice: task.total_price }
 }
 
 /** Exact: every step added or changed. True when there was any. */
-function stepEvents(before: StepRecord, task: Task, base: Base, events: MonitorEvent[]): boolean {
+function stepEvents(before: StepRecord, task: ListedTask, base: Base, events: MonitorEvent[]): boolean {
   let any = false
-  for (const step of task.steps) {
+  for (const step of stepsOfTask(task)) {
     const was = Object.hasOwn(before, step.id) ? before[step.id] : undefined
     if (was === undefined) {
       events.push({ ...base, kind: 'step-added', taskId: task.id, stepId: step.id, stepName: step.name, status: step.status })
@@ -208,8 +218,8 @@ function stepEvents(before: StepRecord, task: Task, base: Base, events: MonitorE
 }
 
 /** From a fingerprint alone: the steps past the old count as added, else the last step as changed. */
-function coarseStepEvents(countBefore: number, task: Task, base: Base, events: MonitorEvent[]): void {
-  const steps = task.steps
+function coarseStepEvents(countBefore: number, task: ListedTask, base: Base, events: MonitorEvent[]): void {
+  const steps = stepsOfTask(task)
   if (steps.length > countBefore) {
     for (const step of steps.slice(countBefore)) {
       events.push({ ...base, kind: 'step-added', taskId: task.id, stepId: step.id, stepName: step.name, status: step.status })

@@ -8,21 +8,28 @@ const STEP_CODE: ReadonlyMap<string, number> = new Map(STEP_STATUSES.map((s, i) 
 const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
 
+/** The fingerprint of no steps; fold each step into it in order (foldStep), as stepsFingerprint does. */
+export const FINGERPRINT_START = FNV_OFFSET | 0
+
+/** One more step folded into a fingerprint: for readers that never build the step objects (client/digest.ts). */
+export function foldStep(h: number, id: string, status: StepStatus | Unknown | string): number {
+  h = Math.imul(h ^ id.length, FNV_PRIME)
+  for (let c = 0; c < id.length; c++) h = Math.imul(h ^ id.charCodeAt(c), FNV_PRIME)
+  return Math.imul(h ^ (STEP_CODE.get(status) ?? 0), FNV_PRIME) | 0
+}
+
 /**
  * FNV-1a over the ordered (id, status) pairs: each id's length, its UTF-16 code units, then a code
  * for the status (the length prefix keeps "ab"+"c" apart from "a"+"bc"). Signed 32-bit, so V8
  * stores it as a small integer.
  */
 export function stepsFingerprint(steps: ReadonlyArray<{ id: string; status: StepStatus | Unknown }>): number {
-  let h = FNV_OFFSET
+  let h = FINGERPRINT_START
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i] as { id: string; status: StepStatus | Unknown }
-    const id = step.id
-    h = Math.imul(h ^ id.length, FNV_PRIME)
-    for (let c = 0; c < id.length; c++) h = Math.imul(h ^ id.charCodeAt(c), FNV_PRIME)
-    h = Math.imul(h ^ (STEP_CODE.get(step.status) ?? 0), FNV_PRIME)
+    h = foldStep(h, step.id, step.status)
   }
-  return h | 0
+  return h
 }
 
 /** The same fingerprint from a step id → status record (the older, full last seen state). */

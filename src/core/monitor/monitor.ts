@@ -2,104 +2,26 @@
 // the differences into events, keeps the latest tasks and task details for the UI, and hands the
 // caller the last seen state to persist so a restart neither repeats nor misses a change.
 import type { UsagesByTask } from '../../shared/cost'
-import type {
-  CompactProjectSnapshot,
-  MonitorEvent,
-  ProjectHealth,
-  ProjectSnapshot,
-  ServiceErrorInfo,
-  ServiceErrorKind
-} from '../../shared/monitor'
+import type { CompactProjectSnapshot, ProjectHealth, ProjectSnapshot } from '../../shared/monitor'
 import type { StepsAndUsages, Task } from '../../shared/service'
 import { DEFAULT_POLLING_PREFS, type PollingPrefs } from '../../shared/settings'
 import { isActive } from '../../shared/status'
-import { checkBudget } from './budget'
+import { settleBudget } from './budget'
 import { systemClock, type Clock, type TimerHandle } from '../util/clock'
 import { compactSnapshot, diffProject, hasTask } from './diff'
 import { Emitter } from '../util/emitter'
+import { nextHealth, readError, type ErrorReading } from './health'
 import { LruMap } from '../util/lru'
-import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome, type ScheduleOptions } from './scheduler'
+import { Rounds } from './rounds'
+import { TaskDetails } from './details'
+import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome } from './scheduler'
 import { summarizeTasks, summaryCost, type ProjectSummary } from './summary'
+import type { MonitorEvents, MonitorOptions, TaskSource, WatchOptions } from './types'
+import { PollWaiters } from './waiters'
+import { fetchList, type Fetched } from './fetch-list'
 
-/** A conditional task list: `changed: false` when the server answered 304 to the ETag sent. */
-export type TasksIfChanged = { changed: true; tasks: Task[]; etag: string | null } | { changed: false }
-
-/** What the monitor needs of the service; the service client satisfies it as is. */
-export interface TaskSource {
-  listTasks(projectId: string, signal?: AbortSignal): Promise<Task[]>
-  /** Optional: the list only if it changed since `etag` (null: unconditionally, asking for an ETag). */
-  listTasksIfChanged?(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TasksIfChanged>
-  getStepsAndUsages(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages>
-}
-
-/** The changes of one polling round, for the notification policy to coalesce. */
-export interface MonitorCycle {
-  events: MonitorEvent[]
-  /** The changes happened while the app was closed: announce them as one summary. */
-  away: boolean
-}
-
-export interface MonitorEvents {
-  /** Every change, as it is seen. */
-  event: MonitorEvent
-  /** The changes of a round of polls, once the round is over. */
-  cycle: MonitorCycle
-  /** The last seen state of this connection, whenever it changed: persist it as is. */
-  state: Record<string, ProjectSnapshot>
-  /** A project's fresh task list (after every successful poll). */
-  tasks: { projectId: string; tasks: Task[] }
-  /** Fresh steps and usages of a task. */
-  details: { taskId: string; details: StepsAndUsages }
-}
-
-export interface WatchOptions {
-  /** USD; null for none. */
-  budgetUsd?: number | null
-}
-
-export interface MonitorOptions {
-  connectionId: string
-  source: TaskSource
-  /** Project ids to watch from the start, optionally with a budget. */
-  projects?: ReadonlyArray<string | ({ projectId: string } & WatchOptions)>
-  polling?: PollingPrefs
-  /** This connection's part of the persisted LastSeenState. */
-  initialState?: Record<string, ProjectSnapshot>
-  clock?: Clock
-  /** [0, 1), for jitter. */
-  random?: () => number
-  /** How many tasks' steps and usages to keep. */
-  detailsCacheSize?: number
-  /** How many projects' full task lists to keep besides the focused one's (recently loaded ones). */
-  keptTaskLists?: number
-  schedule?: Partial<ScheduleOptions>
-}
-
-interface Waiter {
-  /** The poll must have started at or after this sequence number. */
-  minSeq: number
-  resolve: () => void
-}
-
-interface ErrorReading {
-  info: ServiceErrorInfo
-  kind: ServiceErrorKind
-  retryAfterMs?: number
-}
-
-/** Reads a thrown error duck-typed, so any source with the client's error shape works. */
-export function readError(error: unknown): ErrorReading {
-  const e = error as { kind?: unknown; retryAfterMs?: unknown; toInfo?: unknown; message?: unknown } | null
-  if (e && typeof e.kind === 'string') {
-    const kind = e.kind as ServiceErrorKind
-    const info: ServiceErrorInfo =
-      typeof e.toInfo === 'function' ? (e.toInfo as () => ServiceErrorInfo).call(e) : { kind, message: String(e.message ?? kind) }
-    const retryAfterMs = typeof e.retryAfterMs === 'number' ? e.retryAfterMs : undefined
-    return retryAfterMs === undefined ? { info, kind } : { info, kind, retryAfterMs }
-  }
-  const message = error instanceof Error ? error.message : String(error)
-  return { info: { kind: 'network', message }, kind: 'network' }
-}
+export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged, WatchOptions } from './types'
+export { readError } from './health'
 
 export class Monitor {
   readonly connectionId: string
@@ -120,31 +42,24 @@ export class Monitor {
   private readonly etags = new Map<string, string>()
   private focusedProjectId: string | null = null
   private readonly health = new Map<string, ProjectHealth>()
-  private readonly details: LruMap<string, StepsAndUsages>
-  private readonly detailsInFlight = new Map<string, Promise<StepsAndUsages>>()
+  private readonly details: TaskDetails
   private readonly controllers = new Map<string, AbortController>()
   private readonly pollSeq = new Map<string, number>()
-  private readonly waiters = new Map<string, Waiter[]>()
-  private idleWaiters: (() => void)[] = []
+  private readonly waiters = new PollWaiters()
 
   private focusedTaskId: string | null = null
   private paused = true
   private disposed = false
   private timer: TimerHandle | null = null
-  private pendingLive: MonitorEvent[] = []
-  private pendingAway: MonitorEvent[] = []
-  private pendingSince: number | null = null
+  private readonly rounds = new Rounds()
 
   constructor(options: MonitorOptions) {
     this.connectionId = options.connectionId
     this.source = options.source
     this.clock = options.clock ?? systemClock
     this.polling = options.polling ?? DEFAULT_POLLING_PREFS
-    this.scheduler = new Scheduler(this.polling, options.random ?? Math.random, {
-      ...DEFAULT_SCHEDULE_OPTIONS,
-      ...options.schedule
-    })
-    this.details = new LruMap(options.detailsCacheSize ?? 100)
+    this.scheduler = new Scheduler(this.polling, options.random ?? Math.random, { ...DEFAULT_SCHEDULE_OPTIONS, ...options.schedule })
+    this.details = new TaskDetails(this.source, options.detailsCacheSize ?? 100, (taskId, details) => this.emitter.emit('details', { taskId, details }))
     this.kept = new LruMap(options.keptTaskLists ?? 3)
     for (const [projectId, snapshot] of Object.entries(options.initialState ?? {})) {
       this.snapshots.set(projectId, compactSnapshot(snapshot))
@@ -193,14 +108,7 @@ export class Monitor {
   pollNow(projectId?: string): Promise<void> {
     if (this.disposed) return Promise.resolve()
     const ids = projectId === undefined ? this.scheduler.ids() : this.scheduler.has(projectId) ? [projectId] : []
-    const done = ids.map(
-      (id) =>
-        new Promise<void>((resolve) => {
-          const list = this.waiters.get(id) ?? []
-          list.push({ minSeq: (this.pollSeq.get(id) ?? 0) + 1, resolve })
-          this.waiters.set(id, list)
-        })
-    )
+    const done = ids.map((id) => this.waiters.waitFor(id, (this.pollSeq.get(id) ?? 0) + 1))
     for (const id of ids) this.scheduler.force(id)
     this.tick()
     return Promise.all(done).then(() => undefined)
@@ -209,7 +117,7 @@ export class Monitor {
   /** Resolves once no poll is in flight or waiting to start right now. */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve()
-    return new Promise((resolve) => this.idleWaiters.push(resolve))
+    return this.waiters.waitForIdle()
   }
 
   watch(projectId: string, options: WatchOptions = {}): void {
@@ -233,7 +141,7 @@ export class Monitor {
     if (this.focusedProjectId === projectId) this.focusedProjectId = null
     this.health.delete(projectId)
     this.awayPending.delete(projectId)
-    this.resolveWaiters(projectId, Number.POSITIVE_INFINITY)
+    this.waiters.finished(projectId, Number.POSITIVE_INFINITY)
     if (this.snapshots.delete(projectId)) this.emitState()
     this.maybeFlush(this.clock.now())
     this.tick()
@@ -287,8 +195,8 @@ export class Monitor {
     this.clearTimer()
     for (const c of this.controllers.values()) c.abort()
     this.controllers.clear()
-    for (const id of [...this.waiters.keys()]) this.resolveWaiters(id, Number.POSITIVE_INFINITY)
-    this.resolveIdle(true)
+    this.waiters.releaseAll()
+    this.waiters.settle(true, () => true)
     this.emitter.removeAll()
   }
 
@@ -338,18 +246,12 @@ export class Monitor {
 
   /** Steps and usages of a task: cached, or fetched (also with `refresh`). */
   getTaskDetails(taskId: string, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<StepsAndUsages> {
-    if (!options.refresh) {
-      const cached = this.details.get(taskId)
-      if (cached) return Promise.resolve(cached)
-    }
-    return this.fetchDetails(taskId, options.signal)
+    return this.details.get(taskId, options.refresh ?? false, options.signal)
   }
 
   /** Usage records of the tasks whose details are cached, for the cost model. */
   usagesByTask(): UsagesByTask {
-    const out: Record<string, StepsAndUsages['usages']> = {}
-    for (const [taskId, d] of this.details.entries()) out[taskId] = d.usages
-    return out
+    return this.details.usagesByTask()
   }
 
   /** What the project's tasks still todo or in progress have cost so far. */
@@ -378,7 +280,7 @@ export class Monitor {
         this.tick()
       }, Math.max(0, wake - now))
     }
-    this.resolveIdle(false)
+    this.waiters.settle(false, () => this.isIdle())
   }
 
   private async poll(projectId: string): Promise<void> {
@@ -390,10 +292,11 @@ export class Monitor {
     let outcome: PollOutcome
     let failure: ErrorReading | null = null
     try {
-      const answer = await this.fetchTasks(projectId, controller.signal)
+      const options = { wantsFull: this.wantsList(projectId), etag: this.etags.get(projectId) ?? null }
+      const answer = await fetchList(this.source, projectId, options, controller.signal)
       if (controller.signal.aborted) return
       if (answer.changed) {
-        await this.takeTasks(projectId, answer.tasks, answer.etag, controller.signal)
+        await this.takeTasks(projectId, answer, controller.signal)
         outcome = { ok: true, active: answer.tasks.some((t) => isActive(t.status)) }
       } else {
         await this.refreshFocusedDetails(projectId, controller.signal)
@@ -413,7 +316,7 @@ export class Monitor {
     const nextAt = this.scheduler.finished(projectId, outcome, now) ?? now
     this.setHealth(projectId, failure, now, nextAt)
     this.maybeFlush(now)
-    this.resolveWaiters(projectId, seq)
+    this.waiters.finished(projectId, seq)
     this.tick()
   }
 
@@ -421,31 +324,25 @@ export class Monitor {
     return this.focusedProjectId === projectId || this.kept.has(projectId)
   }
 
-  /** Conditional when the source can and nothing needs the full list: a 304 skips parse and diff. */
-  private async fetchTasks(projectId: string, signal: AbortSignal): Promise<TasksIfChanged> {
-    if (!this.source.listTasksIfChanged) return { changed: true, tasks: await this.source.listTasks(projectId, signal), etag: null }
-    const etag = this.wantsList(projectId) ? null : (this.etags.get(projectId) ?? null)
-    return this.source.listTasksIfChanged(projectId, etag, signal)
-  }
-
   private async refreshFocusedDetails(projectId: string, signal: AbortSignal): Promise<void> {
     const taskId = this.focusedTaskId
     const snapshot = this.snapshots.get(projectId)
     if (!taskId || !snapshot || !hasTask(snapshot, taskId)) return
     try {
-      await this.fetchDetails(taskId, signal)
+      await this.details.fetch(taskId, signal)
     } catch {
       // As in takeTasks: the last good details stay cached.
     }
   }
 
-  private async takeTasks(projectId: string, tasks: Task[], etag: string | null, signal: AbortSignal): Promise<void> {
+  private async takeTasks(projectId: string, answer: Fetched & { changed: true }, signal: AbortSignal): Promise<void> {
+    const { tasks, full, etag } = answer
     const at = new Date(this.clock.now()).toISOString()
     const previous = this.snapshots.get(projectId)
     const away = this.awayPending.has(projectId)
     const ids = { connectionId: this.connectionId, projectId }
     const { events, snapshot, changedTaskIds } = diffProject(previous, tasks, at, ids, { detailedTaskId: this.focusedTaskId })
-    if (this.wantsList(projectId)) this.kept.set(projectId, tasks)
+    if (full && this.wantsList(projectId)) this.kept.set(projectId, full)
 
     // Only what changed, and what someone is looking at: never every task every round.
     const wanted = new Set(changedTaskIds)
@@ -453,31 +350,23 @@ export class Monitor {
     for (const taskId of wanted) {
       if (signal.aborted) return
       try {
-        await this.fetchDetails(taskId, signal)
+        await this.details.fetch(taskId, signal)
       } catch {
         // Details are a bonus; the last good ones stay cached and the next change retries.
       }
     }
     if (signal.aborted) return
 
-    const budget = checkBudget(previous?.budgetNotified ?? null, tasks, this.budgets.get(projectId) ?? null, { ...ids, at }, this.usagesByTask())
-    if (budget.budgetNotified) snapshot.budgetNotified = budget.budgetNotified
-    else delete snapshot.budgetNotified
-    if (budget.event) events.push(budget.event)
-
-    const budgetChanged = JSON.stringify(previous?.budgetNotified ?? null) !== JSON.stringify(budget.budgetNotified ?? null)
+    const budgetChanged = settleBudget(previous, snapshot, events, tasks, this.budgets.get(projectId) ?? null, { ...ids, at }, this.usagesByTask())
     this.snapshots.set(projectId, snapshot)
     this.summaries.set(projectId, summarizeTasks(tasks))
     if (etag !== null) this.etags.set(projectId, etag)
     else this.etags.delete(projectId)
     this.awayPending.delete(projectId)
 
-    this.emitter.emit('tasks', { projectId, tasks })
+    this.emitter.emit('tasks', { projectId })
     for (const e of events) this.emitter.emit('event', e)
-    if (events.length > 0) {
-      ;(away ? this.pendingAway : this.pendingLive).push(...events)
-      this.pendingSince ??= this.clock.now()
-    }
+    this.rounds.add(events, away, this.clock.now())
     if (!previous || events.length > 0 || budgetChanged) this.emitState()
   }
 
@@ -485,81 +374,22 @@ export class Monitor {
     if (this.emitter.has('state')) this.emitter.emit('state', this.snapshot())
   }
 
-  private fetchDetails(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages> {
-    const running = this.detailsInFlight.get(taskId)
-    if (running) return running
-    const promise = this.source
-      .getStepsAndUsages(taskId, signal)
-      .then((details) => {
-        this.details.set(taskId, details)
-        this.emitter.emit('details', { taskId, details })
-        return details
-      })
-      .finally(() => this.detailsInFlight.delete(taskId))
-    this.detailsInFlight.set(taskId, promise)
-    return promise
-  }
 
   private setHealth(projectId: string, failure: ErrorReading | null, now: number, nextAt: number): void {
-    const before = this.health.get(projectId) ?? { state: 'unknown' }
-    let health: ProjectHealth
-    if (!failure) {
-      health = { state: 'ok', polledAt: new Date(now).toISOString() }
-    } else {
-      const since = before.state === 'error' ? before.since : new Date(now).toISOString()
-      health = { state: 'error', error: failure.info, since, nextPollAt: new Date(nextAt).toISOString() }
-    }
+    const { health, changed } = nextHealth(this.health.get(projectId) ?? { state: 'unknown' }, failure, now, nextAt)
     this.health.set(projectId, health)
-    const changed =
-      before.state !== health.state ||
-      (before.state === 'error' &&
-        health.state === 'error' &&
-        (before.error.kind !== health.error.kind || before.error.message !== health.error.message))
-    if (changed) {
-      this.emitter.emit('event', {
-        kind: 'project-health',
-        connectionId: this.connectionId,
-        projectId,
-        at: new Date(now).toISOString(),
-        health
-      })
-    }
+    if (changed) this.emitter.emit('event', { kind: 'project-health', connectionId: this.connectionId, projectId, at: new Date(now).toISOString(), health })
   }
 
   /** A round ends when no poll is in flight, or has gone on long enough to report what it has. */
   private maybeFlush(now: number, force = false): void {
-    if (this.pendingSince === null) return
-    const longEnough = now - this.pendingSince >= this.polling.activeIntervalMs
-    if (!force && this.scheduler.inFlightCount() > 0 && !longEnough) return
-    const away = this.pendingAway
-    const live = this.pendingLive
-    this.pendingAway = []
-    this.pendingLive = []
-    this.pendingSince = null
-    if (away.length > 0) this.emitter.emit('cycle', { events: away, away: true })
-    if (live.length > 0) this.emitter.emit('cycle', { events: live, away: false })
-  }
-
-  private resolveWaiters(projectId: string, seq: number): void {
-    const list = this.waiters.get(projectId)
-    if (!list) return
-    const keep = list.filter((w) => w.minSeq > seq)
-    for (const w of list) if (w.minSeq <= seq) w.resolve()
-    if (keep.length > 0) this.waiters.set(projectId, keep)
-    else this.waiters.delete(projectId)
+    const inFlight = this.scheduler.inFlightCount()
+    for (const cycle of this.rounds.close(now, { inFlight, maxMs: this.polling.activeIntervalMs, force })) this.emitter.emit('cycle', cycle)
   }
 
   private isIdle(): boolean {
     if (this.scheduler.inFlightCount() > 0) return false
     return this.scheduler.due(this.clock.now(), this.paused).length === 0
-  }
-
-  private resolveIdle(force: boolean): void {
-    if (this.idleWaiters.length === 0) return
-    if (!force && !this.isIdle()) return
-    const waiters = this.idleWaiters
-    this.idleWaiters = []
-    for (const w of waiters) w()
   }
 }
 

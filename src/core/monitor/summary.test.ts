@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { costOnDay, localDateKey, projectCost, type UsagesByTask } from '../../shared/cost'
 import type { Task, TaskStatus, UsageRecord } from '../../shared/service'
 import { isActive } from '../../shared/status'
+import { digestTask } from '../client/digest'
+import { parseTaskDigests } from '../client/parse'
 import { summarizeTasks, summaryCost, summaryCostToday } from './summary'
 
 const NOW = Date.parse('2026-03-29T01:30:00.000Z')
@@ -63,6 +65,9 @@ describe('summarizeTasks', () => {
         (tasks, tz, prices) => {
           const usagesByTask: UsagesByTask = Object.fromEntries(tasks.filter((_, i) => i % 2 === 0).map((t) => [t.id, prices.map(usage)]))
           const s = summarizeTasks(tasks)
+          // The same summary from digests, whether their steps were built or only folded.
+          expect(summarizeTasks(tasks.map(digestTask))).toStrictEqual(s)
+          expect(summarizeTasks(parseTaskDigests(JSON.parse(JSON.stringify(tasks))))).toStrictEqual(s)
           expect(s.total).toBe(tasks.length)
           expect(s.running).toBe(tasks.filter((t) => isActive(t.status)).length)
           expect(s.failed).toBe(tasks.filter((t) => t.status === 'failed').length)

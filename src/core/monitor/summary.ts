@@ -2,8 +2,10 @@
 // activity, and each task's price, creation time and activity in flat arrays. The figures it gives
 // equal what shared/cost gives for the full list (tested), without keeping the tasks and steps.
 import { localDateKey, roundUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
-import type { Task } from '../../shared/service'
+import { isDigest } from '../client/digest'
 import { isActive } from '../../shared/status'
+import { isoMs } from '../util/iso-time'
+import type { ListedTask } from './diff'
 
 export interface ProjectSummary {
   running: number
@@ -32,7 +34,7 @@ export const EMPTY_SUMMARY: ProjectSummary = {
   unpriced: new Map()
 }
 
-export function summarizeTasks(tasks: readonly Task[]): ProjectSummary {
+export function summarizeTasks(tasks: readonly ListedTask[]): ProjectSummary {
   const n = tasks.length
   const createdMs = new Float64Array(n)
   const price = new Float64Array(n)
@@ -42,13 +44,13 @@ export function summarizeTasks(tasks: readonly Task[]): ProjectSummary {
   let failed = 0
   let latest = Number.NEGATIVE_INFINITY
   for (let i = 0; i < n; i++) {
-    const task = tasks[i] as Task
+    const task = tasks[i] as ListedTask
     if (isActive(task.status)) {
       running++
       active[i] = 1
     }
     if (task.status === 'failed') failed++
-    createdMs[i] = Date.parse(task.created_at)
+    createdMs[i] = isoMs(task.created_at)
     const p = task.total_price
     if (typeof p === 'number' && Number.isFinite(p)) price[i] = p
     else {
@@ -56,14 +58,15 @@ export function summarizeTasks(tasks: readonly Task[]): ProjectSummary {
       unpriced.set(i, task.id)
     }
     latest = laterOf(latest, task.updated_at)
-    for (const step of task.steps) latest = laterOf(latest, step.updated_at)
+    if (isDigest(task)) latest = task.stepsActivityMs > latest ? task.stepsActivityMs : latest
+    else for (const step of task.steps) latest = laterOf(latest, step.updated_at)
   }
   const lastActivityAt = Number.isFinite(latest) ? new Date(latest).toISOString() : null
   return { running, failed, total: n, lastActivityAt, createdMs, price, active, unpriced }
 }
 
 function laterOf(best: number, iso: string): number {
-  const ms = Date.parse(iso)
+  const ms = isoMs(iso)
   return ms > best ? ms : best
 }
 
