@@ -1,11 +1,12 @@
 // A cost report as CSV: one row per group, the columns of its grouping, amounts in USD with the
 // service's six decimals, and the totals last.
 import type { CostReport, CostReportRow } from './cost-report'
-import { toCsv, type CsvCell } from './csv'
+import { toCsv as toCsvWith, type CsvCell, type CsvLineEnd } from './csv'
 
 const usd = (v: number): number => Number(v.toFixed(6))
 
-export function costReportCsv(report: CostReport): string {
+export function costReportCsv(report: CostReport, lineEnd: CsvLineEnd = '\r\n'): string {
+  const toCsv = (header: string[], rows: CsvCell[][]): string => toCsvWith(header, rows, lineEnd)
   const money = (r: Pick<CostReportRow, 'costUsd' | 'estimatedUsd' | 'taskCount'>): CsvCell[] => [usd(r.costUsd), usd(r.estimatedUsd), r.taskCount]
   const tokens = (r: Pick<CostReportRow, 'calls' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens'>): CsvCell[] => [r.calls, r.inputTokens, r.outputTokens, r.cacheReadTokens]
   const t = report.totals
