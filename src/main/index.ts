@@ -3,7 +3,8 @@
 // (core/app/compose.ts), which the e2e host runs with its own adapters. Nothing here decides.
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, clipboard, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
+import { saveFileWithDialog } from './save-file'
 import ElectronStore from 'electron-store'
 import { composeApp, type ComposedApp } from '../core/app/compose'
 import { watchOnline } from '../core/app/online'
@@ -173,6 +174,7 @@ async function start(): Promise<void> {
     startDemo: () => demo.start(),
     quit: () => app.quit(),
     writeClipboardText: (text) => clipboard.writeText(text),
+    saveFile: (suggestedName, contents) => saveFileWithDialog(BrowserWindow.getFocusedWindow(), suggestedName, contents),
     changeShortcut: (accelerator) => shortcut.change(accelerator),
     updater: updates.updater,
     ...(updates.unavailable !== undefined ? { updatesUnavailable: updates.unavailable } : {}),

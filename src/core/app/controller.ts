@@ -21,6 +21,7 @@ import type { AppControllerDeps } from './deps'
 import { AppError, invalidArgument } from './errors'
 import { attentionHandlers } from './handlers/attention'
 import { connectionHandlers } from './handlers/connections'
+import { costHandlers } from './handlers/costs'
 import { desktopHandlers } from './handlers/desktop'
 import { noDesktop } from './desktop'
 import { notificationControls } from './handlers/notifications'
@@ -173,6 +174,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     ...connectionHandlers(ctx),
     ...projectHandlers(ctx),
     ...taskHandlers(ctx),
+    ...costHandlers(ctx),
     ...attentionHandlers(ctx),
     ...notifications.handlers,
     ...systemHandlers(ctx),
