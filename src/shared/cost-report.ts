@@ -16,8 +16,8 @@ export type CostStack = (typeof COST_STACKS)[number]
 export const DEFAULT_RANGE_DAYS = 30
 /** The longest range a report covers (ten years of days). */
 export const MAX_RANGE_DAYS = 3_660
-/** A chart shows this many stacks; the rest are one "Other". */
-export const MAX_STACKS = 8
+/** A chart shows this many stacks (the window has six bar colours); the rest are one "Other". */
+export const MAX_STACKS = 6
 
 /** Inclusive local days, "YYYY-MM-DD". */
 export interface CostRange {
