@@ -25,6 +25,8 @@ export interface HostRecords {
   shortcut: string | null
   /** How often the app asked to show its log file. */
   logsOpened: number
+  /** Files saved through the save dialog's stand-in (Export CSV): where, and the name offered. */
+  saved: { suggestedName: string; path: string }[]
 }
 
 export interface ControlParts {
@@ -66,6 +68,8 @@ export function handleControl(
         return ok(records.opened)
       case 'GET clipboard':
         return ok(records.clipboard)
+      case 'GET saved':
+        return ok(records.saved)
       case 'POST faults':
         service.control.setFaults(body as FaultPlan)
         return ok()

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -102,7 +102,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     draft.polling = { ...polling }
   })
 
-  const records: HostRecords = { notifications: [], opened: [], tray: null, windowShown: 0, quit: 0, clipboard: [], shortcut: null, logsOpened: 0 }
+  const records: HostRecords = { notifications: [], opened: [], tray: null, windowShown: 0, quit: 0, clipboard: [], shortcut: null, logsOpened: 0, saved: [] }
   const updater = createScriptedUpdater()
   const internalErrors: unknown[] = []
   const log: string[] = []
@@ -134,6 +134,14 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     }),
     quit: () => void records.quit++,
     writeClipboardText: (text) => void records.clipboard.push(text),
+    // The save dialog's stand-in: the file goes under the settings directory, where the test reads it.
+    saveFile: async (suggestedName, contents) => {
+      const path = join(settingsDir, 'saved', `${records.saved.length + 1}-${suggestedName}`)
+      await mkdir(join(settingsDir, 'saved'), { recursive: true })
+      await writeFile(path, contents)
+      records.saved.push({ suggestedName, path })
+      return path
+    },
     // As main's shortcut does: keys another application holds are refused with the reason.
     changeShortcut: (accelerator) => {
       if ((options.shortcutsTaken ?? []).includes(accelerator)) return `${accelerator} cannot be used: another application has it, or the system keeps it.`

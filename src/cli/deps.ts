@@ -1,6 +1,8 @@
 // What the commands need from the core, as small interfaces: main.ts wires the real parts,
 // tests may wire the same real parts against a temp dir and a test keyring.
 import type { InvalidRecordIssue, ServiceClient } from '../core/client'
+import type { UsageStore } from '../core/costs/usage-store'
+import type { TzOffset } from '../shared/cost'
 import type { Settings } from '../shared/settings'
 
 export type CliClient = ServiceClient
@@ -38,6 +40,10 @@ export interface CliDeps {
   /** Ends `watch` (Ctrl-C in main, the test in tests). */
   signal?: AbortSignal
   now(): Date
+  /** The user's time zone, for which day a cost belongs to (`costs`). */
+  tz: TzOffset
+  /** The usage records' cache next to state.json (`costs`). */
+  openUsages(): Promise<UsageStore>
   newId(): string
   /** Hands a link to the desktop's opener (`open`). */
   openLink(url: string): Promise<void>

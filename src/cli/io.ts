@@ -14,6 +14,11 @@ export interface CliIo {
   /** Whether stdin is a terminal (then the key is prompted for without echo). */
   isTTY: boolean
   env: Record<string, string | undefined>
+  /**
+   * The terminal behind stderr, for a progress bar (carriage returns and erase-line): set only when
+   * stderr is a terminal. Only our own words go here, never text from the service.
+   */
+  progress?: Writable
 }
 
 /** Reads stdin to its end (for `--api-key-stdin` and `login` without a terminal). */

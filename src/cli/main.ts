@@ -34,7 +34,14 @@ export async function main(argv: string[]): Promise<number> {
       },
       isKeychainUnavailable: (e) => e instanceof KeychainUnavailableError
     })
-    const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, isTTY: process.stdin.isTTY === true, env: process.env }
+    const io = {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+      isTTY: process.stdin.isTTY === true,
+      env: process.env,
+      ...(process.stderr.isTTY === true ? { progress: process.stderr } : {})
+    }
     return await runCli(argv, io, deps)
   } finally {
     process.off('SIGINT', onSigint)

@@ -11,6 +11,8 @@ import { publishCommand } from './commands/publish'
 import { openCommand } from './commands/open'
 import { stepsCommand, tasksCommand } from './commands/tasks'
 import { usageCommand } from './commands/usage'
+import { costsCommand, type CostsFlags } from './commands/costs'
+import { COST_GROUPINGS } from '../shared/cost-report'
 import { productProjectsCommand } from './commands/products'
 import { taskCreateCommand, type TaskCreateFlags } from './commands/task-create'
 import { watchCommand } from './commands/watch'
@@ -228,6 +230,15 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .argument('<taskId>')
     .option('--project <projectId>', "the task's project, to compare with its total_price (default: searched in the watch list)")
     .action(run((id: string, flags: { project?: string }) => usageCommand(ctx, checkId(id, 'task'), checkProjectFlag(flags))))
+  program
+    .command('costs')
+    .description('what the watched projects cost, counted on the local day each call was made (default: the last 30 days, by day)')
+    .option('--project <projectIds...>', 'these projects instead of the watched ones')
+    .option('--since <date>', 'the first day, YYYY-MM-DD (default: 29 days before --until)')
+    .option('--until <date>', 'the last day, YYYY-MM-DD (default: today)')
+    .addOption(new Option('--by <grouping>', 'rows by day, month, project, model (with calls and tokens) or task').choices(COST_GROUPINGS).default('day'))
+    .option('--csv', 'print CSV (RFC 4180 quoting, one line per row)')
+    .action(run((flags: CostsFlags) => costsCommand(ctx, { ...flags, ...(flags.project ? { project: checkIds(flags.project, 'project') } : {}) })))
   program
     .command('publish')
     .description('publish a project to a sub-domain of the service')

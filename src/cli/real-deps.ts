@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { createServiceClient } from '../core/client'
 import { openSettings } from '../core/settings/store'
+import { openUsageStore } from '../core/costs/usage-store'
 import { settingsDir } from '../core/settings/paths'
 import type { CliDeps, SecretPort } from './deps'
 import { sleep } from '../core/sleep'
@@ -25,6 +26,9 @@ export function realDeps(o: RealDepsOptions): CliDeps {
     promptHidden: o.promptHidden,
     sleep,
     now: () => new Date(),
+    tz: (at) => -at.getTimezoneOffset(),
+    // A damaged cache is rebuilt and says so only with --debug: it is a cache, nothing to act on.
+    openUsages: () => openUsageStore({ dir: settingsDir(o.env) }),
     newId: () => randomUUID(),
     openLink: (url) => openLink(url, { platform: process.platform, env: o.env }),
     ...(o.signal ? { signal: o.signal } : {})

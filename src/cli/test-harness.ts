@@ -24,6 +24,8 @@ export interface RunOptions {
   deps?: Partial<CliDeps>
   /** Sees stdout as it is written (for commands that run until stopped). */
   onStdout?: (text: string) => void
+  /** Stands for the terminal behind stderr (as when stderr is a TTY): gets the progress bar. */
+  progress?: (text: string) => void
 }
 
 /** The real client, without retries: a failing request fails at once, so error tests stay fast. */
@@ -55,6 +57,7 @@ export function makeRunner(base: { service?: ReferenceService; configDir: string
   return async (args: string[], o: RunOptions = {}): Promise<RunResult> => {
     const env = { AGENT_TRAY_CONFIG_DIR: base.configDir, ...base.env, ...o.env }
     const io = captureIo({ env, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), isTTY: o.isTTY ?? false })
+    if (o.progress) io.progress = { write: o.progress }
     if (o.onStdout) {
       const write = io.stdout.write
       io.stdout = { write: (text: string) => (o.onStdout?.(text), write(text)) }

@@ -2,7 +2,7 @@
 // notifications, the key store, IPC, power and network events, the shortcut) and hands them to the
 // app's one composition (core/app/compose.ts). Nothing here decides.
 import { join } from 'node:path'
-import { app, clipboard, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
 import ElectronStore from 'electron-store'
 import { composeApp, type ComposedApp } from '../core/app/compose'
 import { watchOnline } from '../core/app/online'
@@ -15,6 +15,7 @@ import { openSettings, settingsConfOptions } from '../core/settings/store'
 import type { Settings } from '../shared/settings'
 import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
 import { createDemoRunner } from './demo'
+import { saveFileWithDialog } from './save-file'
 import { createDockSync, dockIconVisible } from './dock'
 import { applyLaunchAtLogin } from './login'
 import { createNotifier } from './notifications'
@@ -117,6 +118,7 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
     startDemo: () => demo.start(),
     quit: () => app.quit(),
     writeClipboardText: (text) => clipboard.writeText(text),
+    saveFile: (suggestedName, contents) => saveFileWithDialog(BrowserWindow.getFocusedWindow(), suggestedName, contents),
     changeShortcut: (accelerator) => shortcut.change(accelerator),
     updater: updates.updater,
     ...(updates.unavailable !== undefined ? { updatesUnavailable: updates.unavailable } : {}),

@@ -3,8 +3,8 @@
 // task was created. The task's total_price stays the authority for how much: what its known
 // records do not account for (none fetched yet, or a running task's latest calls) is put on the
 // day the task last changed and marked as an estimate.
-import { localDateKey, mismatchTolerance, roundUsd, type TzOffset, type UsagesByTask } from './cost'
-import type { Task, UsageRecord } from './service'
+import { localDateKey, mismatchTolerance, roundUsd, type CostUsage, type TzOffset, type UsagesByTask } from './cost'
+import type { Task } from './service'
 
 export type CostPeriod = 'day' | 'month'
 
@@ -29,10 +29,25 @@ function finite(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v)
 }
 
+/**
+ * What a task's known records do not account for, in USD, to be put on its updated_at period as an
+ * estimate: total_price minus the records' sum; all of total_price when no records are known; 0
+ * when the gap is rounding only, or when there is no total_price (the records alone are then the cost).
+ */
+export function unaccountedUsd(task: Pick<AttributedTask, 'total_price'>, usages: readonly CostUsage[] | undefined): number {
+  if (!finite(task.total_price)) return 0
+  let recordSum = 0
+  for (const usage of usages ?? []) if (finite(usage.final_price)) recordSum += usage.final_price
+  const unaccounted = task.total_price - recordSum
+  // Rounding between the records and the total is not an estimate; a real gap is.
+  if (usages === undefined || Math.abs(unaccounted) > mismatchTolerance(usages.length)) return roundUsd(unaccounted)
+  return 0
+}
+
 /** One task's cost per period. Records with an unreadable created_at count on the task's updated_at. */
 export function taskCostByPeriod(
   task: AttributedTask,
-  usages: readonly UsageRecord[] | undefined,
+  usages: readonly CostUsage[] | undefined,
   tz: TzOffset,
   period: CostPeriod
 ): PeriodShare[] {
@@ -45,17 +60,11 @@ export function taskCostByPeriod(
     if (estimated) share.estimatedUsd += usd
     shares.set(key, share)
   }
-  let recordSum = 0
   for (const usage of usages ?? []) {
     if (!finite(usage.final_price)) continue
-    recordSum += usage.final_price
     add(periodKey(usage.created_at, tz, period) ?? fallbackKey, usage.final_price, false)
   }
-  if (finite(task.total_price)) {
-    const unaccounted = task.total_price - recordSum
-    // Rounding between the records and the total is not an estimate; a real gap is.
-    if (usages === undefined || Math.abs(unaccounted) > mismatchTolerance(usages.length)) add(fallbackKey, unaccounted, true)
-  }
+  add(fallbackKey, unaccountedUsd(task, usages), true)
   return [...shares.values()].map((s) => ({ key: s.key, costUsd: roundUsd(s.costUsd), estimatedUsd: roundUsd(s.estimatedUsd) }))
 }
 

@@ -44,6 +44,12 @@ export interface TaskCost extends TokenTotals {
   mismatch: CostMismatch | null
 }
 
+/**
+ * What the cost model reads of a usage record: a full record will do, and so does the compact copy
+ * the usage store keeps (core/costs), which leaves out the provider's request and response.
+ */
+export type CostUsage = Pick<UsageRecord, 'provider' | 'model' | 'usage_metadata' | 'final_price' | 'created_at'>
+
 /** Minutes east of UTC (e.g. 120 for UTC+2), fixed or as a function of the instant (for DST). */
 export type TzOffset = number | ((at: Date) => number)
 
@@ -73,7 +79,7 @@ function emptyTotals(): TokenTotals {
   return { inputTokens: 0, outputTokens: 0, totalTokens: 0, cacheReadTokens: null }
 }
 
-function addTokens(into: TokenTotals, usage: UsageRecord): void {
+function addTokens(into: TokenTotals, usage: CostUsage): void {
   const m = usage.usage_metadata
   into.inputTokens += isNumber(m?.input_tokens) ? m.input_tokens : 0
   into.outputTokens += isNumber(m?.output_tokens) ? m.output_tokens : 0
@@ -83,12 +89,12 @@ function addTokens(into: TokenTotals, usage: UsageRecord): void {
   if (cache !== null) into.cacheReadTokens = (into.cacheReadTokens ?? 0) + cache
 }
 
-function priceOf(usage: UsageRecord): number {
+function priceOf(usage: CostUsage): number {
   return isNumber(usage.final_price) ? usage.final_price : 0
 }
 
 /** The cost of one task from its usage records, with its total_price to compare against. */
-export function taskCost(usages: readonly UsageRecord[], totalPrice: number | null): TaskCost {
+export function taskCost(usages: readonly CostUsage[], totalPrice: number | null): TaskCost {
   const totals = emptyTotals()
   const providers = new Map<string, CostRow>()
   const models = new Map<string, CostRow>()
@@ -134,7 +140,7 @@ export function taskCost(usages: readonly UsageRecord[], totalPrice: number | nu
 }
 
 /** Usage records per task id, where known (e.g. the monitor's details cache). */
-export type UsagesByTask = Readonly<Record<string, readonly UsageRecord[] | undefined>>
+export type UsagesByTask = Readonly<Record<string, readonly CostUsage[] | undefined>>
 
 /** What one task costs: total_price, else the sum of its usage records when known, else 0. */
 export function taskCostUsd(task: Pick<Task, 'id' | 'total_price'>, usagesByTask?: UsagesByTask): number {

@@ -24,6 +24,7 @@ import type {
 import type { TaskSummary } from './task-summary'
 import type { AboutInfo, DesktopNote, WindowErrorReport } from './desktop'
 import type { UpdateState } from './update'
+import type { CostChart, CostGrouping, CostReport, CostStack } from './cost-report'
 
 /** What the window needs to draw the app's state; pushed on every change. */
 export interface AppState {
@@ -130,6 +131,25 @@ export interface AttentionAcknowledgement {
   budget?: true
 }
 
+/** Which costs: days (YYYY-MM-DD, local; default the last 30), grouping, and projects (default every watched one). */
+export interface CostsRequest {
+  since?: string
+  until?: string
+  grouping: CostGrouping
+  projectIds?: string[]
+}
+
+/** The Costs screen: the report, its chart over days (or months) stacked by project or model. */
+export interface CostsView {
+  report: CostReport
+  chart: CostChart
+  chartPeriod: 'day' | 'month'
+  /** Tasks whose usage records are still being fetched: their cost is an estimate until then. */
+  pendingTasks: number
+  /** Tasks whose records could not be fetched (estimated from total_price). */
+  failedTasks: number
+}
+
 /** A failed call: the same shape for every channel. */
 export interface IpcFailure {
   ok: false
@@ -207,6 +227,14 @@ export interface InvokeContract {
   'logs:open': { request: void; response: void }
   /** The window's own unexpected error, for the log (no generic logging channel exists). */
   'app:report-error': { request: WindowErrorReport; response: void }
+  /**
+   * A cost report over every open connection's watched projects. Without `complete`, answers at
+   * once (records still missing are fetched in the background, their cost estimated meanwhile);
+   * with it, once the missing records are in.
+   */
+  'costs:report': { request: CostsRequest & { stackBy: CostStack; complete?: boolean }; response: CostsView }
+  /** Saves the report as CSV where the user chooses (a save dialog); the file's path, or null when cancelled. */
+  'costs:export-csv': { request: CostsRequest; response: { path: string | null } }
 }
 
 export interface EventContract {
@@ -260,7 +288,9 @@ export const INVOKE_CHANNELS = [
   'app:about',
   'app:copy-diagnostics',
   'logs:open',
-  'app:report-error'
+  'app:report-error',
+  'costs:report',
+  'costs:export-csv'
 ] as const satisfies readonly InvokeChannel[]
 
 export const EVENT_CHANNELS = [

@@ -54,6 +54,11 @@ export interface AppPorts {
   onSettingsChanged?(settings: Settings): void
   /** Puts text on the system clipboard (the window's Copy, and Copy diagnostics). */
   writeClipboardText?(text: string): void
+  /**
+   * Asks where to save a file (a save dialog, `suggestedName` offered) and writes `contents` there:
+   * the path, or null when the user cancelled. Absent where files cannot be saved.
+   */
+  saveFile?(suggestedName: string, contents: string): Promise<string | null>
   /** Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is kept). */
   changeShortcut?(accelerator: string): string | null
   log(message: string): void
@@ -123,6 +128,7 @@ export function composeApp(ports: AppPorts): ComposedApp {
       ports.onSettingsChanged?.(current)
     },
     ...(ports.writeClipboardText ? { writeClipboardText: (text: string) => ports.writeClipboardText?.(text) } : {}),
+    ...(ports.saveFile ? { saveFile: ports.saveFile } : {}),
     ...(ports.changeShortcut ? { changeShortcut: (accelerator: string) => ports.changeShortcut?.(accelerator) ?? null } : {}),
     ...(ports.clock ? { clock: ports.clock } : {}),
     ...(ports.random ? { random: ports.random } : {}),

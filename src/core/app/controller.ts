@@ -2,10 +2,12 @@
 // the Electron main process and in the e2e test host alike, and only the transport differs. It
 // puts together the open connections (session.ts), the notification gate (core/notify/gate.ts),
 // the notices, and one handler group per capability (handlers/*.ts), and pushes AppState.
+import path from 'node:path'
 import type { AppState, EventChannel, EventContract, Handlers } from '../../shared/ipc'
 import { projectDisplayName } from '../../shared/watched-project'
 import type { InvalidRecordIssue } from '../client/parse'
 import type { Monitor } from '../monitor/monitor'
+import { openUsageStore } from '../costs/usage-store'
 import { createNotificationGate } from '../notify/gate'
 import { SettingsEditError } from '../settings/edit'
 import { SettingsFileError } from '../settings/file-error'
@@ -19,6 +21,7 @@ import type { AppControllerDeps } from './deps'
 import { AppError, invalidArgument } from './errors'
 import { attentionHandlers } from './handlers/attention'
 import { connectionHandlers } from './handlers/connections'
+import { costHandlers } from './handlers/costs'
 import { desktopHandlers } from './handlers/desktop'
 import { noDesktop } from './desktop'
 import { notificationControls } from './handlers/notifications'
@@ -108,7 +111,14 @@ export function createAppController(deps: AppControllerDeps): AppController {
     onCycle: (open, cycle) => gate.announce(open.connection.id, cycle),
     onInvalidRecord: reportInvalidRecord,
     changed,
-    onError: reportError
+    onError: reportError,
+    // Next to state.json; a damaged or unusable cache is rebuilt or kept in memory, told to the log only.
+    openUsages: () =>
+      openUsageStore({
+        dir: path.dirname(deps.settings.statePath),
+        now: () => new Date(clock.now()),
+        onNotice: (message) => reportError('usage records', new Error(message))
+      })
   })
 
   const gate = createNotificationGate({
@@ -164,6 +174,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     ...connectionHandlers(ctx),
     ...projectHandlers(ctx),
     ...taskHandlers(ctx),
+    ...costHandlers(ctx),
     ...attentionHandlers(ctx),
     ...notifications.handlers,
     ...systemHandlers(ctx),

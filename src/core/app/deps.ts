@@ -50,6 +50,11 @@ export interface AppControllerDeps {
   /** Puts text on the system clipboard; absent where there is none. */
   writeClipboardText?(text: string): void
   /**
+   * Asks where to save a file (a save dialog, `suggestedName` offered) and writes `contents` there:
+   * the path, or null when the user cancelled. Absent where files cannot be saved.
+   */
+  saveFile?(suggestedName: string, contents: string): Promise<string | null>
+  /**
    * Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is
    * kept). Absent where there is no global shortcut; the setting is then only stored.
    */

@@ -244,6 +244,25 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ kind: 'error', message: 'x', stack: 'y'.repeat(8001) }, /stack: must be at most 8000 characters/],
       [{ kind: 'error', message: 'x', level: 'info' }, /Unrecognized key/]
     ]
+  },
+  'costs:report': {
+    good: [
+      { grouping: 'day', stackBy: 'project' },
+      { grouping: 'model', stackBy: 'model', since: '2026-02-01', until: '2026-02-28', projectIds: ['p1'], complete: true }
+    ],
+    bad: [
+      [{ grouping: 'week', stackBy: 'project' }, /grouping/],
+      [{ grouping: 'day', stackBy: 'task' }, /stackBy/],
+      [{ grouping: 'day', stackBy: 'project', since: '2026-02-30' }, /since: must be a date as YYYY-MM-DD/],
+      [{ grouping: 'day', stackBy: 'project', projectIds: ['../x'] }, /projectIds/]
+    ]
+  },
+  'costs:export-csv': {
+    good: [{ grouping: 'task' }, { grouping: 'day', until: '2026-03-01' }],
+    bad: [
+      [{ grouping: 'task', path: '/etc/passwd' }, /Unrecognized key/],
+      [{ grouping: 'day', until: '1 March' }, /until: must be a date/]
+    ]
   }
 }
 

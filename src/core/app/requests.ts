@@ -14,6 +14,7 @@ import { isEmail, isReturnUrl, MAX_EMAIL_LENGTH } from '../../shared/project-fie
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import { isSafeExternalUrl } from '../../shared/url'
 import { MAX_WINDOW_ERROR_MESSAGE, MAX_WINDOW_ERROR_STACK } from '../../shared/desktop'
+import { COST_GROUPINGS, COST_STACKS, parseDay } from '../../shared/cost-report'
 
 const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
 
@@ -178,6 +179,14 @@ const budgetUsd = z
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
   })
 
+const costDay = z.string().max(10, 'must be a date as YYYY-MM-DD').refine((s) => parseDay(s) !== null, 'must be a date as YYYY-MM-DD')
+const costsRequest = {
+  since: costDay.optional(),
+  until: costDay.optional(),
+  grouping: z.enum(COST_GROUPINGS),
+  projectIds: z.array(idSchema).max(1000, 'must list at most 1000 projects').optional()
+}
+
 export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } = {
   'app:get-state': noRequest,
   'connection:save': z.strictObject({
@@ -239,7 +248,9 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     kind: z.enum(['error', 'unhandledrejection']),
     message: z.string().max(MAX_WINDOW_ERROR_MESSAGE, `must be at most ${MAX_WINDOW_ERROR_MESSAGE} characters`),
     stack: z.string().max(MAX_WINDOW_ERROR_STACK, `must be at most ${MAX_WINDOW_ERROR_STACK} characters`).optional()
-  })
+  }),
+  'costs:report': z.strictObject({ ...costsRequest, stackBy: z.enum(COST_STACKS), complete: z.boolean().optional() }),
+  'costs:export-csv': z.strictObject(costsRequest)
 }
 
 export function isInvokeChannel(channel: string): channel is InvokeChannel {

@@ -5,9 +5,11 @@
 // is stored, never kept here alone.
 import { keyTransportProblem } from '../../shared/base-url'
 import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
-import type { Project } from '../../shared/service'
+import type { Project, Task } from '../../shared/service'
 import type { Connection, PollingPrefs, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
 import type { ServiceClient } from '../client/client'
+import { BACKGROUND_WINDOW_MS, createUsageFetcher, type UsageFetcher } from '../costs/usage-fetcher'
+import type { UsageStore } from '../costs/usage-store'
 import type { InvalidRecordIssue } from '../client/parse'
 import { createMonitor, type Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
 import type { SecretStore } from '../secrets/types'
@@ -53,6 +55,14 @@ export interface SessionDeps {
   onInvalidRecord(issue: InvalidRecordIssue): void
   changed(): void
   onError(context: string, error: unknown): void
+  /** Opens the usage records' cache (core/costs) at start; absent or null: none are kept or fetched. */
+  openUsages?(): Promise<UsageStore | null>
+}
+
+/** The usage records known for cost reports, and the polite fetcher of missing ones. */
+export interface SessionUsages {
+  readonly store: UsageStore
+  readonly fetcher: UsageFetcher
 }
 
 export interface Session {
@@ -89,6 +99,8 @@ export interface Session {
   /** A project is watched (now) or no longer. */
   watch(open: OpenConnection, watched: WatchedProject, project?: Project): void
   unwatch(connectionId: string, projectId: string): void
+  /** Usage records for cost reports, once started (null without a cache). */
+  usages(): SessionUsages | null
 }
 
 export function createSession(deps: SessionDeps): Session {
@@ -100,6 +112,7 @@ export function createSession(deps: SessionDeps): Session {
   let online = true
   let suspended = false
   let serial: Promise<unknown> = Promise.resolve()
+  let usages: SessionUsages | null = null
 
   const settingsNow = (): Settings => deps.store.read()
   const watchedOf = (connectionId: string): WatchedProject[] => settingsNow().watched[connectionId] ?? []
@@ -159,15 +172,31 @@ export function createSession(deps: SessionDeps): Session {
           .catch((e: unknown) => deps.onError('telling a round of changes', e))
       }),
       monitor.on('state', (state) => lastSeen.write(state)),
-      monitor.on('tasks', ({ projectId }) => {
+      monitor.on('tasks', ({ projectId, tasks }) => {
         fetchProjectOnce(next, projectId)
+        fetchUsagesInBackground(connectionId, tasks)
         deps.changed()
       }),
-      monitor.on('details', () => deps.changed())
+      monitor.on('details', ({ taskId, details }) => {
+        // What the monitor fetched anyway is not downloaded again for cost reports.
+        usages?.store.offerDetails(connectionId, taskId, details.usages)
+        deps.changed()
+      })
     )
     opened.set(connectionId, next)
     for (const w of watchedOf(connectionId)) fetchProjectOnce(next, w.projectId)
     if (shouldRun()) monitor.start()
+  }
+
+  /** The records of recently changed tasks, so this and last month's costs are by day, not estimates. */
+  function fetchUsagesInBackground(connectionId: string, tasks: readonly Omit<Task, 'steps'>[]): void {
+    if (!usages) return
+    usages.store.noteTasks(connectionId, tasks)
+    const since = deps.clock.now() - BACKGROUND_WINDOW_MS
+    const recent = tasks.filter((t) => !(Date.parse(t.updated_at) < since))
+    void usages.fetcher.ensure(connectionId, recent).then((p) => {
+      if (p.done > 0) deps.changed()
+    })
   }
 
   async function saveAttention(connectionId: string, book: Record<string, ProjectAttention>): Promise<void> {
@@ -265,6 +294,20 @@ export function createSession(deps: SessionDeps): Session {
     async start() {
       if (started || stopped) return
       started = true
+      const store = await deps.openUsages?.().catch((e: unknown) => (deps.onError('opening the usage records', e), null))
+      if (store) {
+        usages = {
+          store,
+          fetcher: createUsageFetcher({
+            store,
+            fetch: (connectionId, taskId) => {
+              const open = opened.get(connectionId)
+              if (!open) return Promise.reject(new Error('The connection is closed.'))
+              return limiter.run(() => open.client.getStepsAndUsages(taskId))
+            }
+          })
+        }
+      }
       await Promise.all(settingsNow().connections.map(async (c) => keyKnown.set(c.id, await deps.secrets.has(c.id))))
       await exclusive(() => sync())
     },
@@ -274,6 +317,7 @@ export function createSession(deps: SessionDeps): Session {
       await exclusive(async () => {
         for (const current of [...opened.values()]) await close(current)
       })
+      await usages?.store.flush()
     },
     sync: (options) => sync(options),
     told: async () => {
@@ -329,6 +373,7 @@ export function createSession(deps: SessionDeps): Session {
       if (opened.get(open.connection.id) === open) open.monitor.watch(watched.projectId, { budgetUsd: watched.budgetUsd })
       deps.changed()
     },
+    usages: () => usages,
     unwatch(connectionId, projectId) {
       const open = opened.get(connectionId)
       if (!open) return

@@ -364,7 +364,7 @@ export class Monitor {
     else this.etags.delete(projectId)
     this.awayPending.delete(projectId)
 
-    this.emitter.emit('tasks', { projectId })
+    this.emitter.emit('tasks', { projectId, tasks })
     for (const e of events) this.emitter.emit('event', e)
     this.rounds.add(events, away, this.clock.now())
     if (!previous || events.length > 0 || budgetChanged) this.emitState()

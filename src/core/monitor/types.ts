@@ -36,8 +36,8 @@ export interface MonitorEvents {
   cycle: MonitorCycle
   /** The last seen state of this connection, whenever it changed: persist it as is. */
   state: Record<string, ProjectSnapshot>
-  /** A project's list was read (after every successful poll that was not a 304); getTasks has it if kept. */
-  tasks: { projectId: string }
+  /** A project's list was read (after every successful poll that was not a 304); getTasks has it if kept. Its tasks' own fields, steps left out. */
+  tasks: { projectId: string; tasks: readonly Omit<Task, 'steps'>[] }
   /** Fresh steps and usages of a task. */
   details: { taskId: string; details: StepsAndUsages }
 }

@@ -99,7 +99,7 @@ function stamp(date: Date): string {
 }
 
 /** One JSON file handled the same way: read, interpret, repair under the lock, write atomically. */
-class DocumentFile<T> {
+export class DocumentFile<T> {
   /** The document as last read, for when the file cannot be read any more (see read). */
   private last: T | null = null
   /** The read failure already told since the last good read, so it is told once. */

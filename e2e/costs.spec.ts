@@ -1,0 +1,143 @@
+// The Costs screen against the reference service: its figures checked against sums computed here
+// straight from the service's own answers (each call on the local day it was made, total_price
+// the authority), every grouping, the chart stacked by project and by model, a task whose records
+// disagree with its total_price, and Export CSV through the host's save port; at 420 × 640 and wide.
+import { readFileSync } from 'node:fs'
+import type { Page } from '@playwright/test'
+import { formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
+import type { TestHost } from './host'
+import { DEFAULT_WINDOW, WIDE_WINDOW, connect, expectNoHorizontalOverflow, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
+import { expect, test } from './support/fixtures'
+
+interface RawTask { id: string; total_price: number; updated_at: string }
+interface RawUsage { provider: string; model: string; final_price: number; created_at: string }
+
+// The page and this process run on the same machine, in the same time zone.
+const localDay = (iso: string): string => {
+  const at = new Date(iso)
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 10)
+}
+
+async function get<T>(host: TestHost, path: string): Promise<T> {
+  const res = await fetch(`${host.service.url}${path}`, { headers: { 'x-api-key': host.serviceApiKey } })
+  expect(res.status).toBe(200)
+  return (await res.json()) as T
+}
+
+/** Two watched projects (one named like a spreadsheet formula) and a task whose total_price the records do not reach. */
+async function setUp(app: Page, host: TestHost) {
+  await connect(app, host)
+  const control = host.service.control
+  const recipe = control.createProject({ name: 'Recipe Box', firstTask: false })
+  const formula = control.createProject({ name: '=HYPERLINK("http://x.test","Garden")', firstTask: false })
+  control.addTask(recipe.id, { name: 'Add search', status: 'completed' })
+  control.addTask(recipe.id, { name: 'Fix the layout', status: 'failed' })
+  const skewed = control.addTask(formula.id, { name: 'Plant list', status: 'completed' })
+  control.setTaskTotalPrice(skewed.id, 7.25)
+  for (const projectId of [recipe.id, formula.id]) await invoke(app, 'project:watch', { projectId })
+  await invoke(app, 'monitor:poll-now')
+  return { projectIds: [recipe.id, formula.id], skewed: skewed.id }
+}
+
+/** What the screen must show, from the service's records. */
+async function expected(host: TestHost, projectIds: string[]) {
+  const byDay = new Map<string, number>()
+  /** Days with cost that total_price has beyond the records: an estimate there. */
+  const estimated = new Map<string, number>()
+  const calls = new Map<string, number>()
+  let total = 0
+  for (const projectId of projectIds) {
+    for (const task of await get<RawTask[]>(host, `/projects/${projectId}/tasks`)) {
+      const { usages } = await get<{ usages: RawUsage[] }>(host, `/tasks/${task.id}/steps-and-usages`)
+      let sum = 0
+      for (const u of usages) {
+        sum += u.final_price
+        byDay.set(localDay(u.created_at), (byDay.get(localDay(u.created_at)) ?? 0) + u.final_price)
+        calls.set(`${u.provider} ${u.model}`, (calls.get(`${u.provider} ${u.model}`) ?? 0) + 1)
+      }
+      if (Math.abs(task.total_price - sum) > 1e-6 * Math.max(1, usages.length)) {
+        const day = localDay(task.updated_at)
+        byDay.set(day, (byDay.get(day) ?? 0) + task.total_price - sum)
+        estimated.set(day, (estimated.get(day) ?? 0) + task.total_price - sum)
+      }
+      total += task.total_price
+    }
+  }
+  return { byDay, estimated, calls, total, estimatedTotal: [...estimated.values()].reduce((a, b) => a + b, 0) }
+}
+
+const rowCells = (app: Page) =>
+  app.locator('table.cost-rows tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-key') ?? '', ...[...tr.children].map((c) => c.textContent!.replace(/\s+/g, ' ').trim())]))
+
+for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
+  test.describe(`${viewport.width} × ${viewport.height}`, () => {
+    test.use({ viewport })
+
+    test('per day, per model and per task, as the service’s records add up, with Export CSV', async ({ app, host }) => {
+      const { projectIds, skewed } = await setUp(app, host)
+      const want = await expected(host, projectIds)
+      const days = [...want.byDay].filter(([, usd]) => Math.abs(usd) > 1e-9).sort(([a], [b]) => b.localeCompare(a))
+      const decimals = usdColumnDecimals([...days.map(([, usd]) => usd), want.total])
+
+      await openHash(app, '#/costs')
+      await expect(app.getByRole('heading', { name: 'Costs', level: 1 })).toBeVisible()
+      // Once every record is in, the total is total_price's; only what the skewed task's records do
+      // not reach is an estimate (~), on the day it last changed.
+      await expect(app.getByTestId('cost-total')).toHaveText(`~${formatUsdFixed(want.total, decimals)}`)
+      await expect(app.getByRole('status').filter({ hasText: 'Fetching the usage records' })).toHaveCount(0)
+      await expect(app.getByTestId('estimate-note')).toContainText(`~ includes ${formatUsdFixed(want.estimatedTotal, decimals)} estimated`)
+      expect(await rowCells(app)).toEqual(
+        days.map(([day, usd]) => [day, day, `${want.estimated.has(day) ? '~' : ''}${formatUsdFixed(usd, decimals)}`, expect.stringMatching(/^\d+$/)])
+      )
+      const chart = app.getByRole('img', { name: 'Cost per day by project' })
+      await expect(chart).toBeVisible()
+      await expect(chart.locator('rect.bar').first()).toBeAttached()
+      await expect(app.getByRole('list', { name: 'Chart colours' }).getByRole('listitem')).toHaveText(['=HYPERLINK("http://x.test","Garden")', 'Recipe Box'])
+      await expectNoHorizontalOverflow(app, 'costs by day')
+
+      await app.getByLabel('Rows by').selectOption('model')
+      await app.getByLabel('Chart by').selectOption('model')
+      await expect(app.getByRole('img', { name: 'Cost per day by model' })).toBeVisible()
+      await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'model')
+      const models = (await rowCells(app)).filter(([key]) => key !== '')
+      expect(Object.fromEntries(models.map(([, label, callCount]) => [label, Number(callCount)]))).toEqual(Object.fromEntries(want.calls))
+      // The skewed task's total_price beyond its records is cost no record itemizes: its own row.
+      await expect(app.locator('table.cost-rows tbody tr[data-key=""]')).toContainText('not itemized (estimate)')
+      await expectNoHorizontalOverflow(app, 'costs by model')
+
+      await app.getByLabel('Rows by').selectOption('task')
+      const row = app.locator(`table.cost-rows tbody tr[data-key="${skewed}"]`)
+      await expect(row).toContainText('Plant list')
+      await expect(row).toContainText(/records \$\d+\.\d{6} · total_price \$7\.250000/)
+      await expectNoSeriousViolations(app, 'costs by task')
+
+      await app.getByRole('button', { name: 'Export CSV' }).click()
+      await expect(app.getByTestId('announcer')).toContainText('Saved the costs as')
+      await expect.poll(() => host.records.saved.length).toBe(1)
+      const csv = readFileSync(host.records.saved[0]!.path, 'utf8')
+      const lines = csv.split('\r\n')
+      expect(lines[0]).toBe('task_id,task,project_id,project,cost_usd,estimated_usd,records_usd,total_price_usd')
+      // The project's name from the service is shown as text in a spreadsheet, never run.
+      expect(lines.find((l) => l.startsWith(skewed))).toContain(`"'=HYPERLINK(""http://x.test"",""Garden"")",7.25,`)
+      expect(lines.at(-2)).toMatch(new RegExp(`^,total,,,${Number(want.total.toFixed(6))},`))
+    })
+  })
+}
+
+test('what is not fetched yet is an estimate on the day the task last changed, then replaced by the records', async ({ app, host }) => {
+  await connect(app, host)
+  const control = host.service.control
+  const project = control.createProject({ name: 'Slow records', firstTask: false })
+  const task = control.addTask(project.id, { name: 'Big job', status: 'completed' })
+  // The records are slow to come: the report answers at once, with the task's total_price as an estimate.
+  control.setFaults({ rules: [{ kind: 'latency', ms: 4_000, pathPrefix: `/tasks/${task.id}/steps-and-usages` }] })
+  await invoke(app, 'project:watch', { projectId: project.id })
+  await openHash(app, '#/costs')
+  await expect(app.getByRole('status').filter({ hasText: 'Fetching the usage records' })).toBeVisible()
+  await expect(app.getByTestId('cost-total')).toHaveText(/^~\$/)
+  await expect(app.getByTestId('estimate-note')).toBeVisible()
+  // Then the records are in: no estimate left, the same total.
+  await expect(app.getByTestId('estimate-note')).toHaveCount(0, { timeout: 15_000 })
+  await expect(app.getByTestId('cost-total')).toHaveText(/^\$/)
+  control.clearFaults()
+})

@@ -1,0 +1,65 @@
+// `costs`: what the watched projects (or those given) cost over a range of local days, by day,
+// month, project, model or task. A cost is counted on the day its usage records were created;
+// records not yet known are fetched (a progress bar on a terminal), and kept in usage-cache.json
+// so the next run and the tray app do not fetch them again.
+import { createUsageFetcher } from '../../core/costs/usage-fetcher'
+import { reportTasks, tasksInRange, type ProjectTasks } from '../../core/costs/report-data'
+import { periodKey } from '../../shared/cost-period'
+import { costReport, resolveRange, type CostGrouping } from '../../shared/cost-report'
+import { costReportCsv } from '../../shared/cost-report-csv'
+import { printJson, withClient, type Context } from '../context'
+import { usageError } from '../errors'
+import { EXIT, type ExitCode } from '../exit-codes'
+import { progressBar } from '../progress'
+import { renderCostReport } from '../render-costs'
+
+export interface CostsFlags {
+  project?: string[]
+  since?: string
+  until?: string
+  by?: CostGrouping
+  csv?: boolean
+}
+
+export async function costsCommand(ctx: Context, flags: CostsFlags): Promise<ExitCode> {
+  const { tz } = ctx.deps
+  const now = ctx.deps.now()
+  const today = periodKey(now, tz, 'day') ?? now.toISOString().slice(0, 10)
+  const resolved = resolveRange({ since: flags.since, until: flags.until }, today)
+  if (!resolved.ok) throw usageError(resolved.error)
+  if (flags.csv && ctx.opts.json) throw usageError('Give --json or --csv, not both.')
+  const { range } = resolved
+  const grouping = flags.by ?? 'day'
+
+  return withClient(ctx, async ({ client, connection, stored }) => {
+    const settings = await ctx.deps.settings()
+    const current = settings.read()
+    const watched = stored ? (current.watched[connection.id] ?? []) : []
+    const ids = flags.project ?? watched.map((w) => w.projectId)
+    if (ids.length === 0) {
+      throw usageError(`No watched projects on ${connection.baseUrl}: add some with \`agent-tray watch-list add\`, or give --project ID.`)
+    }
+    const projects: ProjectTasks[] = []
+    for (const projectId of ids) {
+      const name = watched.find((w) => w.projectId === projectId)?.name || (await client.getProject(projectId)).name
+      projects.push({ projectId, projectName: name || projectId, tasks: await client.listTasks(projectId) })
+    }
+
+    const store = await ctx.deps.openUsages()
+    const fetcher = createUsageFetcher({ store, concurrency: current.polling.maxConcurrency, fetch: (_c, taskId) => client.getStepsAndUsages(taskId) })
+    // For people only: never in --json or --csv, never when stderr is not a terminal.
+    const bar = progressBar(ctx.opts.json || flags.csv ? undefined : ctx.io.progress, 'Fetching usage records')
+    const fetched = await fetcher.ensure(connection.id, tasksInRange(projects, range, tz), (p) => bar.update(p.done, p.total))
+    bar.end()
+    await store.flush()
+    if (fetched.failed > 0 && !ctx.opts.json && !flags.csv) {
+      ctx.io.stderr.write(`agent-tray: the usage records of ${fetched.failed} task${fetched.failed === 1 ? '' : 's'} could not be fetched: their cost is estimated from total_price.\n`)
+    }
+
+    const report = costReport(reportTasks(connection.id, projects, store, range, tz), range, grouping, tz)
+    if (ctx.opts.json) printJson(ctx, { ...report, projectIds: ids, fetchFailures: fetched.failed })
+    else if (flags.csv) ctx.io.stdout.write(costReportCsv(report, '\n'))
+    else ctx.io.stdout.write(renderCostReport(report, ids.length))
+    return EXIT.ok
+  })
+}

@@ -1,0 +1,153 @@
+// The usage store and its fetcher against the reference service over real HTTP: requests counted
+// by the service's own stats, a restart is a second store on the same directory.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startReferenceService, type ReferenceService } from '../../reference-service/index'
+import type { Task } from '../../shared/service'
+import { createServiceClient, type ServiceClient } from '../client/index'
+import { createLimiter } from '../util/limiter'
+import { USAGE_CACHE_FILE } from './usage-cache-document'
+import { createUsageFetcher } from './usage-fetcher'
+import { openUsageStore, type UsageStore } from './usage-store'
+
+const KEY = 'usage-store-key'
+const DETAILS = 'GET /tasks/{id}/steps-and-usages'
+let service: ReferenceService
+let client: ServiceClient
+let dir: string
+const dirs: string[] = []
+
+beforeAll(async () => {
+  service = await startReferenceService({ apiKey: KEY, port: 0, seed: 7, manualClock: true })
+  client = createServiceClient({ baseUrl: service.url, apiKey: KEY, retry: { retries: 0 } })
+})
+afterAll(async () => {
+  await client.close()
+  await service.close()
+})
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-store-'))
+  dirs.push(dir)
+  service.control.resetStats()
+})
+const stores: UsageStore[] = []
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.flush()
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+
+const detailRequests = (): number => service.control.stats().byRoute[DETAILS]?.requests ?? 0
+/** The shared polling limit, as the session's `limited()` gives it. */
+const pollingLimit = createLimiter(4)
+const fetchVia = (_connectionId: string, taskId: string) => pollingLimit.run(() => client.getStepsAndUsages(taskId))
+
+function projectWithTasks(): { projectId: string; running: string } {
+  const project = service.control.createProject({ name: 'Costs', firstTask: false })
+  service.control.addTask(project.id, { name: 'done', status: 'completed' })
+  service.control.addTask(project.id, { name: 'failed', status: 'failed' })
+  const running = service.control.addTask(project.id, { name: 'running', status: 'in_progress', script: 'run-forever' })
+  return { projectId: project.id, running: running.id }
+}
+
+async function open(maxTasks?: number) {
+  const notices: string[] = []
+  const store = await openUsageStore({ dir, ...(maxTasks ? { maxTasks } : {}), onNotice: (n) => notices.push(n) })
+  stores.push(store)
+  return { store, notices, fetcher: createUsageFetcher({ store, fetch: fetchVia }) }
+}
+
+describe('usage store and fetcher', () => {
+  it('fetches each missing task once, ended tasks never again, an active one again only once it changed', async () => {
+    const { projectId, running } = projectWithTasks()
+    const { store, fetcher } = await open()
+    const tasks = await client.listTasks(projectId)
+    const first = await fetcher.ensure('c1', tasks)
+    expect(first).toEqual({ total: 3, done: 3, failed: 0 })
+    expect(detailRequests()).toBe(3)
+    for (const t of tasks) expect(store.usages('c1', t.id)).toEqual(expect.any(Array))
+
+    expect(await fetcher.ensure('c1', tasks)).toEqual({ total: 0, done: 0, failed: 0 })
+    expect(detailRequests()).toBe(3)
+
+    service.control.advance(10 * 60_000)
+    const later = await client.listTasks(projectId)
+    const changed = later.find((t) => t.id === running)!
+    expect(changed.updated_at).not.toBe(tasks.find((t) => t.id === running)!.updated_at)
+    expect(await fetcher.ensure('c1', later)).toEqual({ total: 1, done: 1, failed: 0 })
+    expect(detailRequests()).toBe(4)
+  })
+
+  it('asks once for a task wanted by two reports at the same time', async () => {
+    const { projectId } = projectWithTasks()
+    const { fetcher } = await open()
+    const tasks = await client.listTasks(projectId)
+    const [a, b] = await Promise.all([fetcher.ensure('c1', tasks), fetcher.ensure('c1', tasks)])
+    expect(a.done + b.done).toBe(6)
+    expect(detailRequests()).toBe(3)
+  })
+
+  it('keeps the records across a restart: nothing is downloaded again', async () => {
+    const { projectId } = projectWithTasks()
+    const before = await open()
+    const tasks = await client.listTasks(projectId)
+    await before.fetcher.ensure('c1', tasks)
+    await before.store.flush()
+    expect(detailRequests()).toBe(3)
+
+    const after = await open()
+    expect(await after.fetcher.ensure('c1', tasks)).toEqual({ total: 0, done: 0, failed: 0 })
+    expect(detailRequests()).toBe(3)
+    const details = await client.getStepsAndUsages(tasks[0]!.id)
+    expect(after.store.usages('c1', tasks[0]!.id)?.map((u) => u.final_price)).toEqual(details.usages.map((u) => u.final_price))
+    // Only what the cost model reads is kept, not the provider's request and response.
+    expect(fs.readFileSync(path.join(dir, USAGE_CACHE_FILE), 'utf8')).not.toContain('request_data')
+  })
+
+  it('takes what the monitor fetched anyway when it accounts for the listed task', async () => {
+    const { projectId } = projectWithTasks()
+    const { store, fetcher } = await open()
+    const tasks = await client.listTasks(projectId)
+    store.noteTasks('c1', tasks)
+    for (const t of tasks) store.offerDetails('c1', t.id, (await client.getStepsAndUsages(t.id)).usages)
+    expect(detailRequests()).toBe(3)
+    expect(await fetcher.ensure('c1', tasks)).toEqual({ total: 0, done: 0, failed: 0 })
+    expect(detailRequests()).toBe(3)
+  })
+
+  it('does not retry a task whose fetch failed until it changes, and counts the failure', async () => {
+    const { projectId } = projectWithTasks()
+    const { fetcher } = await open()
+    const tasks = await client.listTasks(projectId)
+    const ghost: Task = { ...tasks[0]!, id: 'no-such-task' }
+    expect(await fetcher.ensure('c1', [ghost])).toEqual({ total: 1, done: 1, failed: 1 })
+    expect(await fetcher.ensure('c1', [ghost])).toEqual({ total: 0, done: 0, failed: 0 })
+    expect(await fetcher.ensure('c1', [{ ...ghost, updated_at: '2030-01-01T00:00:00.000Z' }])).toEqual({ total: 1, done: 1, failed: 1 })
+  })
+
+  it('rebuilds a damaged cache without an error, keeping the damaged file aside', async () => {
+    const { projectId } = projectWithTasks()
+    fs.writeFileSync(path.join(dir, USAGE_CACHE_FILE), '{"version":1,"tasks":{"c1":{"x":{"projectId":')
+    const { store, fetcher, notices } = await open()
+    expect(notices.join('\n')).toMatch(/rebuilt/)
+    expect(fs.readdirSync(dir).some((f) => f.startsWith(`${USAGE_CACHE_FILE}.corrupt-`))).toBe(true)
+    const tasks = await client.listTasks(projectId)
+    await fetcher.ensure('c1', tasks)
+    await store.flush()
+    const reopened = await open()
+    expect(reopened.notices).toEqual([])
+    expect(tasks.every((t) => reopened.store.usages('c1', t.id) !== undefined)).toBe(true)
+  })
+
+  it('keeps at most the bound, the most recently updated tasks first', async () => {
+    const { projectId } = projectWithTasks()
+    const { store, fetcher } = await open(2)
+    const tasks = await client.listTasks(projectId)
+    await fetcher.ensure('c1', tasks)
+    await store.flush()
+    const newest = [...tasks].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, 2).map((t) => t.id)
+    const reopened = await open(2)
+    expect(tasks.filter((t) => reopened.store.usages('c1', t.id) !== undefined).map((t) => t.id).sort()).toEqual(newest.sort())
+  })
+})

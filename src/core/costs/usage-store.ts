@@ -1,0 +1,213 @@
+// The usage records known per task, for attributing cost to the days it was spent: fed by what the
+// monitor fetches anyway and by the background fetcher (usage-fetcher.ts), kept in
+// usage-cache.json next to state.json so a restart downloads nothing again. An ended task's
+// records are complete and kept for good; an active task's are current only while the task has
+// not changed since (same updated_at and total_price).
+import path from 'node:path'
+import Conf from 'conf'
+import type { CostUsage } from '../../shared/cost'
+import { mismatchTolerance } from '../../shared/cost'
+import type { Task } from '../../shared/service'
+import { createLatestWriter } from '../app/latest-writer'
+import { checkSettingsFile, onFile } from '../settings/file-error'
+import { DocumentFile, settingsConfOptions } from '../settings/store'
+import {
+  compactUsage,
+  interpretUsageCache,
+  USAGE_CACHE_FILE,
+  type CachedTaskUsages,
+  type UsageCacheDocument
+} from './usage-cache-document'
+
+/**
+ * At most this many tasks' records are kept (the most recently updated ones): about 250 bytes a
+ * record, so some tens of MB at worst. A task dropped from the cache is fetched again if a report
+ * needs it, and counted as an estimate until then.
+ */
+export const MAX_CACHED_TASKS = 5_000
+
+/** What the store reads of a task: the list's task will do. */
+export type UsageTask = Pick<Task, 'id' | 'project_id' | 'status' | 'updated_at' | 'total_price'>
+
+export interface UsageStore {
+  readonly path: string
+  /** The records known for a task (possibly from before its last change), or undefined. */
+  usages(connectionId: string, taskId: string): readonly CostUsage[] | undefined
+  /** Whether the known records are all there will be for the task as it is now (no fetch needed). */
+  isCurrent(connectionId: string, task: UsageTask): boolean
+  /** Whether records were kept for good: the task had ended when they were fetched. */
+  isFinal(connectionId: string, taskId: string): boolean
+  /** Keeps records fetched after `task` was listed (so they are at least as new as it). */
+  put(connectionId: string, task: UsageTask, usages: readonly CostUsage[]): void
+  /** A project's fresh task list: records offered before it are stamped with it where they account for it. */
+  noteTasks(connectionId: string, tasks: readonly UsageTask[]): void
+  /** Records the monitor fetched anyway (its details): kept when they account for the task as last listed. */
+  offerDetails(connectionId: string, taskId: string, usages: readonly CostUsage[]): void
+  /** Resolves once every change so far is written. */
+  flush(): Promise<void>
+}
+
+export interface UsageStoreOptions {
+  /** The directory of state.json. */
+  dir: string
+  maxTasks?: number
+  now?: () => Date
+  /** A damaged cache kept aside and rebuilt, a write that failed: for the log, never the user. */
+  onNotice?: (message: string) => void
+}
+
+const ENDED = new Set(['completed', 'failed', 'cancelled'])
+
+/** An ended task never changes again (the service's rule): its records are kept for good. */
+export function hasEnded(status: string): boolean {
+  return ENDED.has(status)
+}
+
+function recordSum(usages: readonly CostUsage[]): number {
+  let sum = 0
+  for (const u of usages) if (Number.isFinite(u.final_price)) sum += u.final_price
+  return sum
+}
+
+/** The records account for the task's whole cost, so they are current whatever else changed. */
+function accountsFor(task: UsageTask, usages: readonly CostUsage[]): boolean {
+  if (typeof task.total_price !== 'number') return false
+  return Math.abs(task.total_price - recordSum(usages)) <= mismatchTolerance(usages.length)
+}
+
+/** Opens the cache; a file that cannot be used leaves a store that keeps records in memory only. */
+export async function openUsageStore(options: UsageStoreOptions): Promise<UsageStore> {
+  const now = options.now ?? (() => new Date())
+  const tell = options.onNotice ?? (() => undefined)
+  const maxTasks = options.maxTasks ?? MAX_CACHED_TASKS
+  const file = path.join(options.dir, USAGE_CACHE_FILE)
+  let doc: UsageCacheDocument = { version: 1, tasks: {} }
+  let disk: DocumentFile<UsageCacheDocument> | null = null
+  const notices: string[] = []
+  const drainNotices = (): void => {
+    for (const n of notices.splice(0)) tell(`${n} (usage-cache.json is a cache of the service's usage records: what is missing is fetched again.)`)
+  }
+  try {
+    checkSettingsFile(file)
+    const conf = onFile(file, 'read', () => new Conf({ ...settingsConfOptions(options.dir), configName: 'usage-cache' }))
+    disk = new DocumentFile<UsageCacheDocument>(
+      conf,
+      interpretUsageCache,
+      (d) => ({ ...d }),
+      (damage) => `${file} was damaged (${damage.kind}) and was rebuilt from what could be read.`,
+      now,
+      notices
+    )
+    doc = await disk.update()
+  } catch (error) {
+    disk = null
+    tell(`Usage records are kept in memory only: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  drainNotices()
+
+  // Entries changed since the last write, merged into what is on disk then (another process may
+  // have written its own).
+  const dirty = new Map<string, Change>()
+  const lastListed = new Map<string, UsageTask>()
+  const offered = new Map<string, CostUsage[]>()
+  const key = (connectionId: string, taskId: string): string => `${connectionId}\u0000${taskId}`
+
+  const writer = createLatestWriter<null>(
+    async () => {
+      if (!disk) return
+      const changes = [...dirty.values()]
+      dirty.clear()
+      const merged = await disk.update((onDisk) => {
+        merge(onDisk, changes)
+        bound(onDisk, maxTasks)
+      })
+      // What was kept while the file was written goes on top, and out with the next write.
+      merge(merged, [...dirty.values()])
+      doc = merged
+      drainNotices()
+    },
+    (error) => tell(`Could not save usage records: ${error instanceof Error ? error.message : String(error)}`)
+  )
+
+  const entryOf = (connectionId: string, taskId: string): CachedTaskUsages | undefined => doc.tasks[connectionId]?.[taskId]
+
+  function put(connectionId: string, task: UsageTask, usages: readonly CostUsage[]): void {
+    const there = entryOf(connectionId, task.id)
+    if (there && hasEnded(there.status)) return
+    const entry: CachedTaskUsages = {
+      projectId: task.project_id,
+      status: task.status,
+      updatedAt: task.updated_at,
+      totalPrice: typeof task.total_price === 'number' && Number.isFinite(task.total_price) ? task.total_price : null,
+      fetchedAt: now().toISOString(),
+      usages: usages.map(compactUsage)
+    }
+    ;(doc.tasks[connectionId] ??= {})[task.id] = entry
+    if (memoryCount(doc) > maxTasks) bound(doc, maxTasks)
+    dirty.set(key(connectionId, task.id), { connectionId, taskId: task.id, entry })
+    writer.write(null)
+  }
+
+  return {
+    path: file,
+    usages: (connectionId, taskId) => entryOf(connectionId, taskId)?.usages,
+    isCurrent(connectionId, task) {
+      const entry = entryOf(connectionId, task.id)
+      if (!entry) return false
+      if (hasEnded(entry.status)) return true
+      const total = typeof task.total_price === 'number' ? task.total_price : null
+      return entry.updatedAt === task.updated_at && entry.totalPrice === total
+    },
+    isFinal: (connectionId, taskId) => hasEnded(entryOf(connectionId, taskId)?.status ?? ''),
+    put,
+    noteTasks(connectionId, tasks) {
+      for (const task of tasks) {
+        const k = key(connectionId, task.id)
+        lastListed.set(k, task)
+        const usages = offered.get(k)
+        if (usages === undefined) continue
+        offered.delete(k)
+        // The monitor fetches a changed task's details before it hands out the list: when they
+        // account for the listed total they are current for it.
+        if (accountsFor(task, usages)) put(connectionId, task, usages)
+      }
+    },
+    offerDetails(connectionId, taskId, usages) {
+      const k = key(connectionId, taskId)
+      const listed = lastListed.get(k)
+      if (listed && accountsFor(listed, usages)) put(connectionId, listed, usages)
+      offered.set(k, [...usages])
+      // Offers wait for the next list only briefly: a bound, whatever the monitor does.
+      if (offered.size > 1_000) offered.delete(offered.keys().next().value!)
+    },
+    flush: () => writer.settled()
+  }
+}
+
+type Change = { connectionId: string; taskId: string; entry: CachedTaskUsages }
+
+function merge(doc: UsageCacheDocument, changes: readonly Change[]): void {
+  for (const { connectionId, taskId, entry } of changes) {
+    const there = doc.tasks[connectionId]?.[taskId]
+    // A final entry is never replaced by one fetched while the task still ran.
+    if (there && hasEnded(there.status) && !hasEnded(entry.status)) continue
+    ;(doc.tasks[connectionId] ??= {})[taskId] = entry
+  }
+}
+
+function memoryCount(doc: UsageCacheDocument): number {
+  let n = 0
+  for (const entries of Object.values(doc.tasks)) n += Object.keys(entries).length
+  return n
+}
+
+/** Keeps the `max` most recently updated tasks. */
+function bound(doc: UsageCacheDocument, max: number): void {
+  if (memoryCount(doc) <= max) return
+  const all: { connectionId: string; taskId: string; updatedAt: string }[] = []
+  for (const [connectionId, entries] of Object.entries(doc.tasks)) {
+    for (const [taskId, entry] of Object.entries(entries)) all.push({ connectionId, taskId, updatedAt: entry.updatedAt })
+  }
+  all.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
+  for (const drop of all.slice(max)) delete doc.tasks[drop.connectionId]![drop.taskId]
+}

@@ -1,0 +1,17 @@
+// Saving a file the window asked for (Export CSV): the platform's save dialog, in the Downloads
+// folder by default; the contents are written only where the user chose. Electron-only, so kept
+// to translation (ARCHITECTURE.md, "What only a real Electron run can confirm").
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { app, dialog, type BrowserWindow } from 'electron'
+
+export async function saveFileWithDialog(parent: BrowserWindow | null, suggestedName: string, contents: string): Promise<string | null> {
+  const options = {
+    defaultPath: path.join(app.getPath('downloads'), path.basename(suggestedName)),
+    filters: [{ name: 'CSV', extensions: ['csv'] }]
+  }
+  const result = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options)
+  if (result.canceled || !result.filePath) return null
+  await writeFile(result.filePath, contents, { mode: 0o600 })
+  return result.filePath
+}

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest'
+import type { CostUsage } from './cost'
+import { costChart, costReport, resolveRange, type CostReportTask } from './cost-report'
+import { costReportCsv } from './cost-report-csv'
+import { csvField, toCsv } from './csv'
+
+const PARIS_WINTER = 60
+const NEW_YORK_WINTER = -300
+
+function usage(final_price: number, created_at: string, model = 'gpt-4.1', tokens = { input: 100, output: 10, cache: undefined as number | undefined }): CostUsage {
+  return {
+    provider: 'openai',
+    model,
+    final_price,
+    created_at,
+    usage_metadata: {
+      input_tokens: tokens.input,
+      output_tokens: tokens.output,
+      total_tokens: tokens.input + tokens.output,
+      ...(tokens.cache !== undefined ? { cache_read_tokens: tokens.cache } : {})
+    }
+  }
+}
+
+function item(id: string, total: number | null, updated_at: string, usages: CostUsage[] | undefined, project = 'p1'): CostReportTask {
+  return { projectId: project, projectName: `Project ${project}`, task: { id, name: `Task ${id}`, total_price: total, updated_at }, usages }
+}
+
+// A task that ran from 22:50 to 00:40 UTC on 10-11 March 2026.
+const acrossMidnight = item('t1', 0.75, '2026-03-11T00:40:00.000Z', [usage(0.25, '2026-03-10T22:50:00.000Z'), usage(0.5, '2026-03-10T23:20:00.000Z')])
+const range = { since: '2026-03-01', until: '2026-03-31' }
+
+describe('costReport by day', () => {
+  it('puts each call on its local day: across midnight in Paris, the same day in UTC', () => {
+    expect(costReport([acrossMidnight], range, 'day', PARIS_WINTER).rows.map((r) => [r.key, r.costUsd])).toEqual([
+      ['2026-03-10', 0.25],
+      ['2026-03-11', 0.5]
+    ])
+    expect(costReport([acrossMidnight], range, 'day', 0).rows.map((r) => [r.key, r.costUsd])).toEqual([['2026-03-10', 0.75]])
+  })
+
+  it('counts only the part of a task inside the range', () => {
+    const report = costReport([acrossMidnight], { since: '2026-03-11', until: '2026-03-31' }, 'day', PARIS_WINTER)
+    expect(report.rows.map((r) => [r.key, r.costUsd])).toEqual([['2026-03-11', 0.5]])
+    expect(report.totals.costUsd).toBe(0.5)
+  })
+
+  it('marks as estimates a task without records (on its updated_at day) and what records do not cover', () => {
+    const noRecords = item('t2', 1.2, '2026-03-12T10:00:00.000Z', undefined)
+    const partly = item('t3', 1, '2026-03-12T11:00:00.000Z', [usage(0.4, '2026-03-11T10:00:00.000Z')])
+    const report = costReport([noRecords, partly], range, 'day', 0)
+    expect(report.rows).toEqual([
+      expect.objectContaining({ key: '2026-03-11', costUsd: 0.4, estimatedUsd: 0, taskCount: 1 }),
+      expect.objectContaining({ key: '2026-03-12', costUsd: 1.8, estimatedUsd: 1.8, taskCount: 2 })
+    ])
+    expect(report.unfetchedTasks).toBe(1)
+    expect(report.totals).toEqual(expect.objectContaining({ costUsd: 2.2, estimatedUsd: 1.8, taskCount: 2 }))
+  })
+})
+
+describe('costReport by month', () => {
+  it('splits a task across a month boundary in the user’s zone', () => {
+    const task = item('t', 3, '2026-05-01T06:00:00.000Z', [usage(1, '2026-04-30T20:00:00.000Z'), usage(2, '2026-05-01T04:30:00.000Z')])
+    const months = { since: '2026-04-01', until: '2026-05-31' }
+    expect(costReport([task], months, 'month', PARIS_WINTER).rows.map((r) => [r.key, r.costUsd])).toEqual([
+      ['2026-04', 1],
+      ['2026-05', 2]
+    ])
+    expect(costReport([task], months, 'month', NEW_YORK_WINTER).rows.map((r) => [r.key, r.costUsd])).toEqual([['2026-04', 3]])
+  })
+})
+
+describe('costReport by project, model and task', () => {
+  const a = item('a', 0.6, '2026-03-05T10:00:00.000Z', [
+    usage(0.5, '2026-03-05T09:00:00.000Z', 'gpt-4.1', { input: 1000, output: 100, cache: 400 }),
+    usage(0.1, '2026-03-05T09:30:00.000Z', 'gpt-4.1-mini', { input: 50, output: 5, cache: undefined })
+  ])
+  const b = item('b', 2, '2026-03-06T10:00:00.000Z', [usage(1.5, '2026-03-06T09:00:00.000Z', 'gpt-4.1', { input: 2000, output: 200, cache: 0 })], 'p2')
+
+  it('sums per project, costliest first', () => {
+    expect(costReport([a, b], range, 'project', 0).rows.map((r) => [r.key, r.label, r.costUsd, r.taskCount])).toEqual([
+      ['p2', 'Project p2', 2, 1],
+      ['p1', 'Project p1', 0.6, 1]
+    ])
+  })
+
+  it('gives calls and input, output and cache-read tokens per model; what no record itemizes is its own row, last', () => {
+    const report = costReport([a, b], range, 'model', 0)
+    expect(report.rows.map((r) => [r.key, r.calls, r.inputTokens, r.outputTokens, r.cacheReadTokens, r.costUsd, r.estimatedUsd])).toEqual([
+      ['openai/gpt-4.1', 2, 3000, 300, 400, 2, 0],
+      ['openai/gpt-4.1-mini', 1, 50, 5, null, 0.1, 0],
+      ['', 0, 0, 0, null, 0.5, 0.5]
+    ])
+    expect(report.totals).toEqual(expect.objectContaining({ calls: 3, inputTokens: 3050, outputTokens: 305, cacheReadTokens: 400, costUsd: 2.6 }))
+  })
+
+  it('shows both the records’ sum and total_price for a task where they disagree, total_price counting', () => {
+    const report = costReport([a, b], range, 'task', 0)
+    expect(report.rows.find((r) => r.key === 'b')).toEqual(
+      expect.objectContaining({ costUsd: 2, estimatedUsd: 0.5, mismatch: { recordsUsd: 1.5, totalPriceUsd: 2 }, projectName: 'Project p2' })
+    )
+    expect(report.rows.find((r) => r.key === 'a')?.mismatch).toBeNull()
+    expect(report.mismatchedTasks).toBe(1)
+  })
+})
+
+describe('resolveRange', () => {
+  it('defaults to the last 30 days up to today, and says what is wrong with a bad date', () => {
+    expect(resolveRange({}, '2026-03-31')).toEqual({ ok: true, range: { since: '2026-03-02', until: '2026-03-31' } })
+    expect(resolveRange({ since: '2026-02-30' }, '2026-03-31')).toEqual({ ok: false, error: expect.stringContaining('--since must be a date as YYYY-MM-DD') })
+    expect(resolveRange({ since: '2026-03-10', until: '2026-03-01' }, '2026-03-31')).toEqual({ ok: false, error: '--since (2026-03-10) is after --until (2026-03-01).' })
+  })
+})
+
+describe('costChart', () => {
+  it('fills every day of the range and stacks by project', () => {
+    const chart = costChart([acrossMidnight], { since: '2026-03-09', until: '2026-03-12' }, 'day', 'project', PARIS_WINTER)
+    expect(chart).toEqual({
+      categories: ['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12'],
+      stacks: [{ key: 'p1', name: 'Project p1', values: [0, 0.25, 0.5, 0] }]
+    })
+  })
+})
+
+describe('CSV', () => {
+  it('quotes as RFC 4180 and keeps a formula from the service from running', () => {
+    expect(csvField('plain')).toBe('plain')
+    expect(csvField('a,b')).toBe('"a,b"')
+    expect(csvField('say "hi"')).toBe('"say ""hi"""')
+    expect(csvField('two\nlines')).toBe('"two\nlines"')
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) expect(csvField(`${start}1+1`).startsWith(`'${start}`) || csvField(`${start}1+1`).startsWith(`"'${start}`)).toBe(true)
+    expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`)
+    expect(csvField(-0.5)).toBe('-0.5')
+    expect(toCsv(['a', 'b'], [[1, null]])).toBe('a,b\r\n1,\r\n')
+  })
+
+  it('writes a report with its grouping’s columns and the totals last', () => {
+    const hostile = item('t9', 0.3, '2026-03-05T10:00:00.000Z', [usage(0.3, '2026-03-05T09:00:00.000Z')])
+    hostile.task.name = '=cmd|" /C calc"!A0'
+    const csv = costReportCsv(costReport([hostile], range, 'task', 0))
+    expect(csv).toBe(
+      'task_id,task,project_id,project,cost_usd,estimated_usd,records_usd,total_price_usd\r\n' +
+        `t9,"'=cmd|"" /C calc""!A0",p1,Project p1,0.3,0,,\r\n` +
+        ',total,,,0.3,0,,\r\n'
+    )
+    expect(costReportCsv(costReport([acrossMidnight], range, 'day', PARIS_WINTER))).toBe(
+      'day,cost_usd,estimated_usd,tasks\r\n2026-03-10,0.25,0,1\r\n2026-03-11,0.5,0,1\r\ntotal,0.75,0,1\r\n'
+    )
+  })
+})

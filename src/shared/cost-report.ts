@@ -1,0 +1,245 @@
+// A cost report over a range of local days: rows by day, month, project, model or task, with
+// totals, estimate marks and where a task's records disagree with its total_price. One function
+// for the command, the window and the CSV, so they agree to the cent. Each task is cut into pieces
+// by cost-period's rule (records on their local day, what they do not account for on the task's
+// updated_at day as an estimate), and every grouping sums the pieces that fall in the range.
+import { cacheReadTokensOf, roundUsd, taskCost, type CostUsage, type TzOffset } from './cost'
+import { periodKey, unaccountedUsd } from './cost-period'
+import type { Task } from './service'
+
+export const COST_GROUPINGS = ['day', 'month', 'project', 'model', 'task'] as const
+export type CostGrouping = (typeof COST_GROUPINGS)[number]
+export const COST_STACKS = ['project', 'model'] as const
+export type CostStack = (typeof COST_STACKS)[number]
+
+/** The default range: the last 30 days, today included. */
+export const DEFAULT_RANGE_DAYS = 30
+/** The longest range a report covers (ten years of days). */
+export const MAX_RANGE_DAYS = 3_660
+/** A chart shows this many stacks (the window has six bar colours); the rest are one "Other". */
+export const MAX_STACKS = 6
+
+/** Inclusive local days, "YYYY-MM-DD". */
+export interface CostRange {
+  since: string
+  until: string
+}
+
+export interface CostReportTask {
+  projectId: string
+  projectName: string
+  task: Pick<Task, 'id' | 'name' | 'total_price' | 'updated_at'>
+  /** Its usage records; undefined when not fetched (its cost is then an estimate). */
+  usages: readonly CostUsage[] | undefined
+}
+
+export interface CostReportRow {
+  /** The day, the month, the project id, "provider/model" ('' for cost no record itemizes), the task id. */
+  key: string
+  /** What a person reads: the day, the month, the project's name, the model, the task's name. */
+  label: string
+  costUsd: number
+  /** The part of costUsd that is an estimate (total_price not itemized by records). */
+  estimatedUsd: number
+  taskCount: number
+  /** Model and task rows: calls and tokens of the records in the range. */
+  calls: number
+  inputTokens: number
+  outputTokens: number
+  /** null when no record said anything about cache reads. */
+  cacheReadTokens: number | null
+  /** Model rows: the provider. */
+  provider?: string
+  /** Task rows: the project, and the records' sum vs total_price when they disagree beyond rounding. */
+  projectId?: string
+  projectName?: string
+  mismatch?: { recordsUsd: number; totalPriceUsd: number } | null
+}
+
+export interface CostReport extends CostRange {
+  grouping: CostGrouping
+  rows: CostReportRow[]
+  totals: Omit<CostReportRow, 'key' | 'label' | 'provider' | 'projectId' | 'projectName' | 'mismatch'>
+  /** Tasks with cost in the range whose records are not known: their cost is on their updated_at day, as an estimate. */
+  unfetchedTasks: number
+  /** Tasks whose records disagree with total_price beyond rounding (both are shown in task rows). */
+  mismatchedTasks: number
+}
+
+interface Piece {
+  day: string
+  projectId: string
+  projectName: string
+  taskId: string
+  taskName: string
+  provider: string
+  /** '' for what no record itemizes. */
+  model: string
+  costUsd: number
+  estimated: boolean
+  record: CostUsage | null
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** A calendar day as typed ("2026-03-01"); null when it is not one. */
+export function parseDay(text: string): string | null {
+  const m = DAY.exec(text.trim())
+  if (!m) return null
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
+  return date.toISOString().slice(0, 10) === text.trim() ? text.trim() : null
+}
+
+/** The day `n` days after (or before) `day`. */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + n * 86_400_000).toISOString().slice(0, 10)
+}
+
+/** Days from since to until, inclusive. */
+export function rangeDays(range: CostRange): number {
+  return Math.round((Date.parse(`${range.until}T00:00:00Z`) - Date.parse(`${range.since}T00:00:00Z`)) / 86_400_000) + 1
+}
+
+/** The range asked for, with the defaults (the last 30 days up to today); an error message when it is not a range. */
+export function resolveRange(
+  asked: { since?: string | undefined; until?: string | undefined },
+  today: string
+): { ok: true; range: CostRange } | { ok: false; error: string } {
+  const until = asked.until === undefined ? today : parseDay(asked.until)
+  if (until === null) return { ok: false, error: `--until must be a date as YYYY-MM-DD, such as ${today}; got "${asked.until}".` }
+  const since = asked.since === undefined ? addDays(until, -(DEFAULT_RANGE_DAYS - 1)) : parseDay(asked.since)
+  if (since === null) return { ok: false, error: `--since must be a date as YYYY-MM-DD, such as ${addDays(today, -29)}; got "${asked.since}".` }
+  if (since > until) return { ok: false, error: `--since (${since}) is after --until (${until}).` }
+  const range = { since, until }
+  if (rangeDays(range) > MAX_RANGE_DAYS) return { ok: false, error: `The range is ${rangeDays(range)} days; at most ${MAX_RANGE_DAYS} are reported at once.` }
+  return { ok: true, range }
+}
+
+function piecesOf(item: CostReportTask, tz: TzOffset): Piece[] {
+  const { task } = item
+  const fallback = periodKey(task.updated_at, tz, 'day')
+  const base = { projectId: item.projectId, projectName: item.projectName, taskId: task.id, taskName: task.name }
+  const out: Piece[] = []
+  for (const usage of item.usages ?? []) {
+    if (!Number.isFinite(usage.final_price)) continue
+    const day = periodKey(usage.created_at, tz, 'day') ?? fallback
+    if (day === null) continue
+    out.push({ ...base, day, provider: usage.provider, model: usage.model, costUsd: usage.final_price, estimated: false, record: usage })
+  }
+  const gap = unaccountedUsd(task, item.usages)
+  if (gap !== 0 && fallback !== null) out.push({ ...base, day: fallback, provider: '', model: '', costUsd: gap, estimated: true, record: null })
+  return out
+}
+
+function emptyRow(key: string, label: string): CostReportRow {
+  return { key, label, costUsd: 0, estimatedUsd: 0, taskCount: 0, calls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: null }
+}
+
+function addPiece(row: CostReportRow, piece: Piece, tasks: Set<string>): void {
+  row.costUsd = roundUsd(row.costUsd + piece.costUsd)
+  if (piece.estimated) row.estimatedUsd = roundUsd(row.estimatedUsd + piece.costUsd)
+  tasks.add(piece.taskId)
+  row.taskCount = tasks.size
+  const m = piece.record?.usage_metadata
+  if (!piece.record) return
+  row.calls += 1
+  row.inputTokens += Number.isFinite(m?.input_tokens) ? m!.input_tokens : 0
+  row.outputTokens += Number.isFinite(m?.output_tokens) ? m!.output_tokens : 0
+  const cache = cacheReadTokensOf(m)
+  if (cache !== null) row.cacheReadTokens = (row.cacheReadTokens ?? 0) + cache
+}
+
+/** Which row a piece goes to, and its label. */
+function groupOf(grouping: CostGrouping, piece: Piece): { key: string; label: string } {
+  switch (grouping) {
+    case 'day':
+      return { key: piece.day, label: piece.day }
+    case 'month':
+      return { key: piece.day.slice(0, 7), label: piece.day.slice(0, 7) }
+    case 'project':
+      return { key: piece.projectId, label: piece.projectName }
+    case 'model':
+      return piece.record ? { key: `${piece.provider}/${piece.model}`, label: `${piece.provider} ${piece.model}` } : { key: '', label: 'not itemized (estimate)' }
+    case 'task':
+      return { key: piece.taskId, label: piece.taskName }
+  }
+}
+
+function inRange(range: CostRange) {
+  return (p: Piece): boolean => p.day >= range.since && p.day <= range.until
+}
+
+/** The report: rows (by time oldest first, otherwise costliest first) and totals over the range. */
+export function costReport(items: readonly CostReportTask[], range: CostRange, grouping: CostGrouping, tz: TzOffset): CostReport {
+  const rows = new Map<string, { row: CostReportRow; tasks: Set<string> }>()
+  const totals = { row: emptyRow('', ''), tasks: new Set<string>() }
+  const unfetched = new Set<string>()
+  let mismatched = 0
+  const keep = inRange(range)
+  for (const item of items) {
+    const pieces = piecesOf(item, tz).filter(keep)
+    if (pieces.length === 0) continue
+    if (item.usages === undefined) unfetched.add(item.task.id)
+    const check = item.usages ? taskCost(item.usages, typeof item.task.total_price === 'number' ? item.task.total_price : null).mismatch : null
+    if (check) mismatched++
+    for (const piece of pieces) {
+      const { key, label } = groupOf(grouping, piece)
+      let group = rows.get(key)
+      if (!group) {
+        group = { row: emptyRow(key, label), tasks: new Set() }
+        if (grouping === 'model' && piece.record) group.row.provider = piece.provider
+        if (grouping === 'task') {
+          group.row.projectId = piece.projectId
+          group.row.projectName = piece.projectName
+          group.row.mismatch = check ? { recordsUsd: check.sum, totalPriceUsd: check.total } : null
+        }
+        rows.set(key, group)
+      }
+      addPiece(group.row, piece, group.tasks)
+      addPiece(totals.row, piece, totals.tasks)
+    }
+  }
+  const list = [...rows.values()].map((g) => g.row)
+  if (grouping === 'day' || grouping === 'month') list.sort((a, b) => a.key.localeCompare(b.key))
+  // Costliest first; the estimate no record itemizes last among models.
+  else list.sort((a, b) => Number(a.key === '' && grouping === 'model') - Number(b.key === '' && grouping === 'model') || b.costUsd - a.costUsd || a.label.localeCompare(b.label))
+  const { costUsd, estimatedUsd, taskCount, calls, inputTokens, outputTokens, cacheReadTokens } = totals.row
+  const sum = { costUsd, estimatedUsd, taskCount, calls, inputTokens, outputTokens, cacheReadTokens }
+  return { ...range, grouping, rows: list, totals: sum, unfetchedTasks: unfetched.size, mismatchedTasks: mismatched }
+}
+
+export interface CostChart {
+  /** Days or months, oldest first, every one in the range. */
+  categories: string[]
+  stacks: { key: string; name: string; values: number[] }[]
+}
+
+/** Cost per day (or month) in the range, stacked by project or model: the costliest MAX_STACKS, the rest as "Other". */
+export function costChart(items: readonly CostReportTask[], range: CostRange, period: 'day' | 'month', stackBy: CostStack, tz: TzOffset): CostChart {
+  const categories: string[] = []
+  for (let d = range.since; d <= range.until; d = addDays(d, 1)) {
+    const key = period === 'day' ? d : d.slice(0, 7)
+    if (categories[categories.length - 1] !== key) categories.push(key)
+  }
+  const index = new Map(categories.map((c, i) => [c, i]))
+  const stacks = new Map<string, { key: string; name: string; values: number[]; total: number }>()
+  const keep = inRange(range)
+  for (const item of items) {
+    for (const piece of piecesOf(item, tz).filter(keep)) {
+      const { key, label } = groupOf(stackBy, piece)
+      const stack = stacks.get(key) ?? { key, name: label, values: categories.map(() => 0), total: 0 }
+      const i = index.get(period === 'day' ? piece.day : piece.day.slice(0, 7))!
+      stack.values[i] = roundUsd(stack.values[i]! + piece.costUsd)
+      stack.total += piece.costUsd
+      stacks.set(key, stack)
+    }
+  }
+  const sorted = [...stacks.values()].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name))
+  const shown = sorted.slice(0, sorted.length > MAX_STACKS ? MAX_STACKS - 1 : MAX_STACKS)
+  const rest = sorted.slice(shown.length)
+  const out = shown.map(({ key, name, values }) => ({ key, name, values }))
+  if (rest.length > 0) {
+    out.push({ key: '\u0000other', name: `Other (${rest.length})`, values: categories.map((_, i) => roundUsd(rest.reduce((s, r) => s + r.values[i]!, 0))) })
+  }
+  return { categories, stacks: out }
+}

@@ -1,0 +1,23 @@
+// CSV as RFC 4180 has it (comma-separated, CRLF line ends, a field quoted when it holds a comma,
+// a quote or a line break, quotes doubled), safe to open in a spreadsheet: text from the service
+// that starts like a formula (= + - @, a tab or a carriage return) gets a leading apostrophe, so
+// it is shown, never run (OWASP's "CSV injection").
+export type CsvCell = string | number | null
+
+const FORMULA_START = /^[=+\-@\t\r]/
+const NEEDS_QUOTES = /[",\r\n]/
+
+/** One field. Numbers are ours and written as they are; text is guarded; null is empty. */
+export function csvField(value: CsvCell): string {
+  if (value === null) return ''
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
+  const guarded = FORMULA_START.test(value) ? `'${value}` : value
+  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded
+}
+
+/** CRLF ends lines as RFC 4180 says (files); the command prints LF, as terminals and pipes expect. */
+export type CsvLineEnd = '\r\n' | '\n'
+
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[], lineEnd: CsvLineEnd = '\r\n'): string {
+  return [header, ...rows].map((row) => row.map(csvField).join(',')).join(lineEnd) + lineEnd
+}
