@@ -7,6 +7,7 @@ import { keyTransportProblem } from '../../shared/base-url'
 import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import type { Project } from '../../shared/service'
 import type { Connection, PollingPrefs, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
+import { SpendBook } from '../budgets/spend-book'
 import type { ServiceClient } from '../client/client'
 import type { InvalidRecordIssue } from '../client/parse'
 import { createMonitor, type Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
@@ -28,6 +29,8 @@ export interface OpenConnection {
   readonly attention: AttentionBook
   /** Its projects as last fetched (GET /projects/{id}). */
   readonly projects: Map<string, Project>
+  /** What its budgets read of its projects' tasks (core/budgets). */
+  readonly spend: SpendBook
 }
 
 interface Opened extends OpenConnection {
@@ -123,7 +126,7 @@ export function createSession(deps: SessionDeps): Session {
     const monitor = createMonitor({
       connectionId,
       source: limited(client, limiter),
-      projects: watchedOf(connectionId).map((w) => ({ projectId: w.projectId, budgetUsd: w.budgetUsd })),
+      projects: watchedOf(connectionId).map((w) => w.projectId),
       polling: settings.polling,
       initialState: deps.store.readLastSeen()[connectionId] ?? {},
       clock: deps.clock,
@@ -138,7 +141,8 @@ export function createSession(deps: SessionDeps): Session {
       (book) => saveAttention(connectionId, book),
       (e) => deps.onError('saving what needs attention', e)
     )
-    const next: Opened = { connection, client, monitor, lastSeen, attention, projects: new Map(), projectFetches: new Set(), unsubscribe: [] }
+    const spend = new SpendBook()
+    const next: Opened = { connection, client, monitor, lastSeen, attention, spend, projects: new Map(), projectFetches: new Set(), unsubscribe: [] }
     next.unsubscribe.push(
       monitor.on('event', (event) => {
         attention.take(event)
@@ -147,7 +151,8 @@ export function createSession(deps: SessionDeps): Session {
       }),
       monitor.on('cycle', (cycle) => deps.onCycle(next, cycle)),
       monitor.on('state', (state) => lastSeen.write(state)),
-      monitor.on('tasks', ({ projectId }) => {
+      monitor.on('tasks', ({ projectId, tasks }) => {
+        spend.takeTasks(projectId, tasks, deps.clock.now(), monitor.usagesByTask())
         fetchProjectOnce(next, projectId)
         deps.changed()
       }),
@@ -311,13 +316,14 @@ export function createSession(deps: SessionDeps): Session {
     rememberProject,
     watch(open, watched, project) {
       if (project) open.projects.set(project.id, project)
-      if (opened.get(open.connection.id) === open) open.monitor.watch(watched.projectId, { budgetUsd: watched.budgetUsd })
+      if (opened.get(open.connection.id) === open) open.monitor.watch(watched.projectId)
       deps.changed()
     },
     unwatch(connectionId, projectId) {
       const open = opened.get(connectionId)
       if (!open) return
       open.monitor.unwatch(projectId)
+      open.spend.forget(projectId)
       open.attention.forget(projectId)
       open.projects.delete(projectId)
       deps.changed()

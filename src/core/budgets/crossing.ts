@@ -4,14 +4,9 @@
 // (or a raised limit) falls back below may be told again when it is crossed again.
 import { budgetCrossing, type BudgetLevel } from '../../shared/cost'
 import { budgetLevel, type Budget } from '../../shared/budgets'
+import type { ToldCrossing } from '../settings/state-document'
 
-/** What was told of one budget: in which period, at which level, for which limit and warning. */
-export interface ToldCrossing {
-  periodKey: string
-  level: BudgetLevel
-  limitUsd: number
-  warnRatio: number
-}
+export type { ToldCrossing }
 
 export interface CrossingCheck {
   /** The level to tell now, or null. */

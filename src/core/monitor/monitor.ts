@@ -13,7 +13,6 @@ import type {
 import type { StepsAndUsages, Task } from '../../shared/service'
 import { DEFAULT_POLLING_PREFS, type PollingPrefs } from '../../shared/settings'
 import { isActive } from '../../shared/status'
-import { checkBudget } from './budget'
 import { systemClock, type Clock, type TimerHandle } from '../util/clock'
 import { compactSnapshot, diffProject, hasTask } from './diff'
 import { Emitter } from '../util/emitter'
@@ -52,16 +51,11 @@ export interface MonitorEvents {
   details: { taskId: string; details: StepsAndUsages }
 }
 
-export interface WatchOptions {
-  /** USD; null for none. */
-  budgetUsd?: number | null
-}
-
 export interface MonitorOptions {
   connectionId: string
   source: TaskSource
-  /** Project ids to watch from the start, optionally with a budget. */
-  projects?: ReadonlyArray<string | ({ projectId: string } & WatchOptions)>
+  /** Project ids to watch from the start. */
+  projects?: ReadonlyArray<string | { projectId: string }>
   polling?: PollingPrefs
   /** This connection's part of the persisted LastSeenState. */
   initialState?: Record<string, ProjectSnapshot>
@@ -112,7 +106,6 @@ export class Monitor {
   private readonly snapshots = new Map<string, CompactProjectSnapshot>()
   /** Projects whose next successful poll compares against a snapshot from before this run. */
   private readonly awayPending = new Set<string>()
-  private readonly budgets = new Map<string, number | null>()
   /** Full task lists only of projects someone looks at or loaded lately; the rest keep a summary. */
   private readonly kept: LruMap<string, Task[]>
   private readonly summaries = new Map<string, ProjectSummary>()
@@ -152,7 +145,7 @@ export class Monitor {
     }
     for (const p of options.projects ?? []) {
       if (typeof p === 'string') this.watch(p)
-      else this.watch(p.projectId, p)
+      else this.watch(p.projectId)
     }
   }
 
@@ -212,9 +205,8 @@ export class Monitor {
     return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
 
-  watch(projectId: string, options: WatchOptions = {}): void {
+  watch(projectId: string): void {
     if (this.disposed) return
-    if (options.budgetUsd !== undefined) this.budgets.set(projectId, options.budgetUsd)
     if (this.scheduler.has(projectId)) return
     this.scheduler.add(projectId, this.clock.now())
     if (!this.health.has(projectId)) this.health.set(projectId, { state: 'unknown' })
@@ -226,7 +218,6 @@ export class Monitor {
     this.controllers.get(projectId)?.abort()
     this.controllers.delete(projectId)
     this.scheduler.remove(projectId)
-    this.budgets.delete(projectId)
     this.kept.delete(projectId)
     this.summaries.delete(projectId)
     this.etags.delete(projectId)
@@ -241,14 +232,6 @@ export class Monitor {
 
   watched(): string[] {
     return this.scheduler.ids()
-  }
-
-  /** The budget is checked on the project's next poll, which asks for the full list. */
-  setBudget(projectId: string, budgetUsd: number | null): void {
-    if ((this.budgets.get(projectId) ?? null) === budgetUsd) return
-    this.budgets.set(projectId, budgetUsd)
-    // A 304 would skip the check: forget the ETag so the next poll compares spend with the new budget.
-    this.etags.delete(projectId)
   }
 
   setPolling(prefs: PollingPrefs): void {
@@ -460,12 +443,8 @@ export class Monitor {
     }
     if (signal.aborted) return
 
-    const budget = checkBudget(previous?.budgetNotified ?? null, tasks, this.budgets.get(projectId) ?? null, { ...ids, at }, this.usagesByTask())
-    if (budget.budgetNotified) snapshot.budgetNotified = budget.budgetNotified
-    else delete snapshot.budgetNotified
-    if (budget.event) events.push(budget.event)
-
-    const budgetChanged = JSON.stringify(previous?.budgetNotified ?? null) !== JSON.stringify(budget.budgetNotified ?? null)
+    // Budgets are checked by core/budgets on the 'tasks' list below, after the round.
+    delete snapshot.budgetNotified
     this.snapshots.set(projectId, snapshot)
     this.summaries.set(projectId, summarizeTasks(tasks))
     if (etag !== null) this.etags.set(projectId, etag)
@@ -478,7 +457,7 @@ export class Monitor {
       ;(away ? this.pendingAway : this.pendingLive).push(...events)
       this.pendingSince ??= this.clock.now()
     }
-    if (!previous || events.length > 0 || budgetChanged) this.emitState()
+    if (!previous || events.length > 0 || previous.budgetNotified !== undefined) this.emitState()
   }
 
   private emitState(): void {
