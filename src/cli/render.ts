@@ -156,7 +156,9 @@ export function renderEvent(e: MonitorEvent): string {
       return `${at}  ${id(e.projectId)}  ${h.state === 'ok' ? 'reachable' : 'unknown'}`
     }
     case 'budget':
-      return `${at}  ${id(e.projectId)}  budget ${e.level === 'over' ? 'exceeded' : 'nearly reached'}: ${formatUsd(e.spentUsd)} of ${formatUsd(e.budgetUsd)}`
+      return `${at}  ${e.projectId === null ? 'all projects' : id(e.projectId)}  ${e.period === 'total' ? 'total' : e.periodKey} budget ${e.level === 'over' ? 'reached' : 'nearly reached'}: ${formatUsd(e.spentUsd)} of ${formatUsd(e.budgetUsd)}`
+    case 'task-cost-unusual':
+      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} ${oneLine(e.taskName)} costs more than usual: ${formatUsd(e.costUsd)} (usual ${formatUsd(e.usualUsd)})`
     default:
       return `${at}  ${id((e as { projectId: string }).projectId)}  ${(e as { kind: string }).kind}`
   }

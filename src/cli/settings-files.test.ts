@@ -77,8 +77,8 @@ describe('a damaged config.json does not stop a command', () => {
   const damaged: [string, () => string | Buffer, RegExp, number[]][] = [
     ['cut inside the watched projects', () => config.slice(0, config.indexOf(projectIds[2]!) + 4), /was cut short; recovered 2 watched projects and 2 connections/, [0, 1]],
     ['bytes changed in the middle', () => config.replace(`"projectId": "${projectIds[1]}"`, `"projectId": "${projectIds[1]}\u0001]`), /was damaged and could be read only in part; recovered 3 watched projects/, [0, 2, 3]],
-    ['written by a newer version', () => config.replace('"version": 2', '"version": 3'), /written by a newer Agent Tray \(file version 3\); this version recovered 4 watched projects and 2 connections/, [0, 1, 2, 3]],
-    ['written by a newer version and cut', () => config.replace('"version": 2', '"version": 4').slice(0, config.indexOf(projectIds[3]!) + 4), /newer Agent Tray \(file version 4\); this version recovered 3 watched projects/, [0, 1, 2]],
+    ['written by a newer version', () => config.replace('"version": 3', '"version": 4'), /written by a newer Agent Tray \(file version 4\); this version recovered 4 watched projects and 2 connections/, [0, 1, 2, 3]],
+    ['written by a newer version and cut', () => config.replace('"version": 3', '"version": 4').slice(0, config.indexOf(projectIds[3]!) + 4), /newer Agent Tray \(file version 4\); this version recovered 3 watched projects/, [0, 1, 2]],
     ['wrong types at any depth', () => config.replace('"muted": false', '"muted": "no"').replace('"theme": "system"', '"theme": [1]'), /Some entries of .*config\.json were invalid and were dropped or reset to defaults \(watched\.conn-ref, theme\); recovered 4 watched projects/, [0, 1, 2, 3]]
   ]
   for (const [what, bytes, told, whole] of damaged) {
@@ -117,12 +117,12 @@ describe('a damaged config.json does not stop a command', () => {
     })
   }
 
-  it('the file from the issue, `{"version": 3, "conn`: tasks, watch-list list and logout run', async () => {
-    fs.writeFileSync(file('config.json'), '{"version": 3, "conn')
+  it('the file from the issue (then a newer version), `{"version": 4, "conn`: tasks, watch-list list and logout run', async () => {
+    fs.writeFileSync(file('config.json'), '{"version": 4, "conn')
     const env = { AGENT_TRAY_BASE_URL: service.url, AGENT_TRAY_API_KEY: KEY }
     const tasks = await run(['tasks', projectIds[1]!], { env })
     expect(tasks.code).toBe(0)
-    expect(errLines(tasks)).toEqual([expect.stringMatching(/^agent-tray: .*config\.json was written by a newer Agent Tray \(file version 3\).* The original was kept as .*config\.json\.newer-/)])
+    expect(errLines(tasks)).toEqual([expect.stringMatching(/^agent-tray: .*config\.json was written by a newer Agent Tray \(file version 4\).* The original was kept as .*config\.json\.newer-/)])
     expect((await run(['watch-list', 'list'], { env })).code).toBe(0)
     expect((await run(['logout'], { env })).code).toBe(0)
   })
@@ -184,13 +184,13 @@ describe('a settings file that cannot be used: one line, exit 12', () => {
 
 describe('as a child process', () => {
   it('a newer version cut inside the watched projects: the whole ones are listed, the original kept aside', async () => {
-    const newerCut = config.replace('"version": 2', '"version": 3').slice(0, config.indexOf(projectIds[2]!) + 4)
+    const newerCut = config.replace('"version": 3', '"version": 4').slice(0, config.indexOf(projectIds[2]!) + 4)
     fs.writeFileSync(file('config.json'), newerCut)
     const r = await spawnCli(['watch-list', 'list'], { AGENT_TRAY_CONFIG_DIR: dir }).done
     expect(r.code).toBe(0)
     expect(r.out).toContain(projectIds[0])
     expect(r.out).toContain(projectIds[1])
-    expect(r.err).toMatch(/^agent-tray: .*config\.json was written by a newer Agent Tray \(file version 3\); this version recovered 2 watched projects and 2 connections from it/)
+    expect(r.err).toMatch(/^agent-tray: .*config\.json was written by a newer Agent Tray \(file version 4\); this version recovered 2 watched projects and 2 connections from it/)
     expect(fs.readFileSync(file(asides()[0]!), 'utf8')).toBe(newerCut)
   })
 

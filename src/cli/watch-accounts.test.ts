@@ -26,13 +26,14 @@ afterAll(async () => {
   await home.close()
 })
 
-function setUp(homeKey: string) {
+function setUp(homeKey: string, workBudgetUsd: number | null = null) {
   const dir = tempDir()
   const w = work.control.createProject({ name: 'Office app' })
   const h = home.control.createProject({ name: 'Garden planner' })
   const tw = work.control.addTask(w.id, { name: 'Work task', status: 'todo', script: 'run-forever' })
   const th = home.control.addTask(h.id, { name: 'Home task', status: 'todo', script: 'run-forever' })
-  const watched = (projectId: string) => [{ projectId, name: '', muted: false, budgetUsd: null, addedAt: '2026-01-01T00:00:00.000Z' }]
+  // Version 2's per-project budget: migrated to the project's total budget.
+  const watched = (projectId: string, budgetUsd: number | null = null) => [{ projectId, name: '', muted: false, budgetUsd, addedAt: '2026-01-01T00:00:00.000Z' }]
   fs.writeFileSync(
     path.join(dir, 'config.json'),
     JSON.stringify({
@@ -42,12 +43,12 @@ function setUp(homeKey: string) {
         { id: 'w', name: 'Work', baseUrl: work.url, publishingDomain: '' },
         { id: 'h', name: 'Home', baseUrl: home.url, publishingDomain: '' }
       ],
-      watched: { w: watched(w.id), h: watched(h.id) }
+      watched: { w: watched(w.id, workBudgetUsd), h: watched(h.id) }
     })
   )
   keys.set('w', 'work-key-1')
   keys.set('h', homeKey)
-  return { dir, tw, th }
+  return { dir, tw, th, w }
 }
 
 async function watchUntil(dir: string, args: string[], done: (out: string) => boolean) {
@@ -93,5 +94,13 @@ describe('watch, every account at once', () => {
     const r = await watchUntil(dir, [], (out) => /\[Work\].*In progress/.test(out))
     expect(r.code).toBe(EXIT.ok)
     expect(r.err).toMatch(/\[Home\] .*Stopped watching this connection\./)
+  }, 20_000)
+
+  it("prints a budget's crossing with the other changes (a version 2 project budget, now its total budget)", async () => {
+    const { dir, tw, w } = setUp('home-key-2', 0.5)
+    work.control.setTaskTotalPrice(tw.id, 1)
+    setTimeout(() => work.control.setTaskStatus(tw.id, 'in_progress'), 400)
+    const r = await watchUntil(dir, [], (out) => /budget reached/.test(out))
+    expect(r.out).toMatch(new RegExp(`\\[Work\\] .*${w.id}  total budget reached: \\$1\\.00 of \\$0\\.50`))
   }, 20_000)
 })

@@ -3,6 +3,7 @@
 // for each invoke channel and the preload must expose a function for each (checked at compile
 // time with `Handlers` and `Bridge`). The API key only ever travels renderer -> main, inside
 // `connection:save`; nothing main sends back carries it.
+import type { Budget, BudgetStatus } from './budgets'
 import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from './monitor'
 import type {
   Connection,
@@ -43,6 +44,8 @@ export interface AppState {
   update: UpdateState
   /** What this desktop needs explained (Linux tray, Wayland shortcut, sound), for Settings. */
   desktopNotes: DesktopNote[]
+  /** Every budget of the open connections, where it stands in its current period (core/budgets). */
+  budgets: BudgetStatus[]
 }
 
 export interface ConnectionView extends Connection {
@@ -65,6 +68,8 @@ export interface ProjectView {
   lastActivityAt: string | null
   costTodayUsd: number
   costTotalUsd: number
+  /** The limit of the project's total budget; null without one (its other budgets: AppState.budgets). */
+  budgetUsd: number | null
   /** What the user has not seen yet: tasks seen failing and a budget crossed since they last looked. */
   attention: { failedTaskIds: string[]; budgetCrossed: boolean }
 }
@@ -114,6 +119,8 @@ export interface RunningTaskView {
   /** total_price so far (USD); null when the service sent none. */
   costUsd: number | null
   startedAt: string
+  /** Set when it costs more than usual: the median cost of the project's completed tasks (USD). */
+  usualCostUsd?: number
 }
 
 /** The Now screen: what needs the user across every open connection, newest first, and what runs. */
@@ -149,6 +156,8 @@ export interface CostsView {
   /** Tasks whose records could not be fetched (estimated from total_price). */
   failedTasks: number
 }
+/** A budget as the window sends it: without an id it is new (or replaces the one of its scope and period). */
+export type BudgetInput = Omit<Budget, 'id'> & { id?: string }
 
 /** A failed call: the same shape for every channel. */
 export interface IpcFailure {
@@ -187,10 +196,14 @@ export interface InvokeContract {
   'project:update': { request: OnConnection & { projectId: string; update: ProjectUpdate }; response: Project }
   'project:watch': { request: OnConnection & { projectId: string }; response: WatchedProject }
   'project:unwatch': { request: OnConnection & { projectId: string }; response: void }
+  /** `budgetUsd` sets the project's total budget (null removes it); other budgets: 'budget:save'. */
   'project:set-watch-options': {
     request: OnConnection & { projectId: string; muted?: boolean; budgetUsd?: number | null }
     response: WatchedProject
   }
+  /** Adds a budget, or replaces the one with its id (or for its scope and period); on the connection named, else the active one. */
+  'budget:save': { request: OnConnection & { budget: BudgetInput }; response: Budget }
+  'budget:remove': { request: OnConnection & { budgetId: string }; response: void }
   /** The project's tasks as the list needs them: summaries, not steps (a list may hold 10,000). */
   'project:tasks': { request: OnConnection & { projectId: string }; response: TaskSummary[] }
   /** One task in full, or null when the project has no such task. */
@@ -268,6 +281,8 @@ export const INVOKE_CHANNELS = [
   'project:watch',
   'project:unwatch',
   'project:set-watch-options',
+  'budget:save',
+  'budget:remove',
   'project:tasks',
   'project:task',
   'project:publish',

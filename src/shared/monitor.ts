@@ -1,5 +1,6 @@
 // What the monitor reports: typed change events, per-project health, and the last seen state
 // it persists so a restart neither repeats nor misses a notification.
+import type { BudgetPeriod } from './budgets'
 import type { StepStatus, TaskStatus, Unknown } from './service'
 
 /** The kinds of failure a caller can act on (the service client's typed errors). */
@@ -67,8 +68,23 @@ export type MonitorEvent =
     })
   | (EventBase & { kind: 'task-price'; taskId: string; taskName: string; from: number | null; to: number | null })
   | (EventBase & { kind: 'project-health'; health: ProjectHealth })
-  /** The project's spending crossed a level of its budget (announced once per crossing). */
-  | (EventBase & { kind: 'budget'; level: 'near' | 'over'; spentUsd: number; budgetUsd: number })
+  /**
+   * Spending crossed a budget's warning ('near') or limit ('over') in its period, told once per
+   * level and period (core/budgets). projectId is null for a budget of the whole account.
+   */
+  | (Omit<EventBase, 'projectId'> & {
+      kind: 'budget'
+      projectId: string | null
+      budgetId: string
+      period: BudgetPeriod
+      /** "2026-11-23", "2026-11" or "total". */
+      periodKey: string
+      level: 'near' | 'over'
+      spentUsd: number
+      budgetUsd: number
+    })
+  /** A running task has cost more than 3 × the median of the project's completed tasks (told once per task). */
+  | (EventBase & { kind: 'task-cost-unusual'; taskId: string; taskName: string; costUsd: number; usualUsd: number })
 
 export type MonitorEventKind = MonitorEvent['kind']
 

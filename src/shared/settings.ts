@@ -1,4 +1,5 @@
 // What the app and the command remember between runs (one file, shared by both).
+import type { Budget } from './budgets'
 
 export interface Connection {
   id: string
@@ -16,8 +17,6 @@ export interface WatchedProject {
   /** Its software product, once known: the window offers the products seen to list their projects. */
   softwareProductId?: string
   muted: boolean
-  /** USD per project; null for no budget. */
-  budgetUsd: number | null
   addedAt: string
 }
 
@@ -36,6 +35,8 @@ export interface NotificationPrefs {
   sound: boolean
   /** ISO time until which notifications are paused; null when not paused. */
   pausedUntil: string | null
+  /** Tell when a running task costs more than usual (core/budgets/unusual.ts); the window flags it either way. */
+  unusualCost: boolean
 }
 
 export interface PollingPrefs {
@@ -85,6 +86,8 @@ export interface Settings {
   attention: Record<string, Record<string, ProjectAttention>>
   /** Per connection id: its notifications muted, or paused until a time; absent is neither. */
   connectionNotifications: Record<string, ConnectionNotifications>
+  /** Spending limits per connection id (shared/budgets.ts). */
+  budgets: Record<string, Budget[]>
 }
 
 /** One account's notifications, beside the app-wide pause and quiet hours. */
@@ -117,7 +120,8 @@ export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {
   transitions: { started: false, completed: true, failed: true, cancelled: true },
   quietHours: { enabled: false, start: '22:00', end: '07:00' },
   sound: true,
-  pausedUntil: null
+  pausedUntil: null,
+  unusualCost: false
 }
 
 export const DEFAULT_POLLING_PREFS: PollingPrefs = {

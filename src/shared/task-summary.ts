@@ -21,6 +21,8 @@ export interface TaskSummary {
   step_counts: StepCounts
   /** The most recently updated step, when there is one: a running task changes through its steps. */
   last_step?: LastStep
+  /** Set on a running task that costs more than usual: the median cost of the project's completed tasks (USD). */
+  usual_cost_usd?: number
 }
 
 export interface LastStep {

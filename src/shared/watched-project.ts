@@ -5,13 +5,12 @@ import type { WatchedProject } from './settings'
 export function newWatchedProject(
   projectId: string,
   addedAt: Date,
-  options: { name?: string; muted?: boolean; budgetUsd?: number | null; softwareProductId?: string } = {}
+  options: { name?: string; muted?: boolean; softwareProductId?: string } = {}
 ): WatchedProject {
   const entry: WatchedProject = {
     projectId,
     name: options.name ?? '',
     muted: options.muted ?? false,
-    budgetUsd: options.budgetUsd ?? null,
     addedAt: addedAt.toISOString()
   }
   if (options.softwareProductId) entry.softwareProductId = options.softwareProductId

@@ -1,7 +1,10 @@
 // `watch [projectId...]`: one line (or JSON line) per change in the watched projects until Ctrl-C.
 // `watch --task ID [--exit-status]`: follows one task to its end, exiting like `gh run watch`.
 import type { MonitorEvent, ServiceErrorInfo } from '../../shared/monitor'
+import { followBudgets } from '../../core/budgets/follow'
 import { Monitor } from '../../core/monitor/monitor'
+import { systemClock } from '../../core/util/clock'
+import { localTz } from '../../core/app/project-view'
 import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
 import { isEnded, taskStatusLabel } from '../../shared/status'
 import { API_KEY_ENV, BASE_URL_ENV, resolveApiKey, withClient, type Context } from '../context'
@@ -45,7 +48,7 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
       }
     }
     const settings = c.stored ? (await ctx.deps.settings()).read() : undefined
-    const budgets = new Map((settings?.watched[c.connection.id] ?? []).map((w) => [w.projectId, w.budgetUsd]))
+    const budgets = settings?.budgets[c.connection.id] ?? []
     const polling = { ...(settings?.polling ?? DEFAULT_POLLING_PREFS) }
     if (flags.intervalMs !== undefined) polling.activeIntervalMs = polling.idleIntervalMs = flags.intervalMs
     if (!ctx.opts.json) {
@@ -56,12 +59,14 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
     const monitor = new Monitor({
       connectionId: c.connection.id,
       source: c.client,
-      projects: ids.map((projectId) => ({ projectId, budgetUsd: budgets.get(projectId) ?? null })),
+      projects: ids,
       polling
     })
     // A rejected key will not heal by polling again: stop and say so (exit 3).
     const stop = new AbortController()
     let rejected: ServiceErrorInfo | undefined
+    // An account's budget adds up what this watch sees: the projects given, or its watch list.
+    followBudgets(monitor, { budgets, projectIds: ids, clock: systemClock, tz: localTz, onEvent: (e) => printEvent(ctx, e) })
     monitor.on('event', (e) => {
       printEvent(ctx, e)
       if (e.kind === 'project-health' && e.health.state === 'error' && e.health.error.kind === 'auth') {
@@ -118,8 +123,15 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
       const monitor = new Monitor({
         connectionId: connection.id,
         source: client,
-        projects: watched.map((w) => ({ projectId: w.projectId, budgetUsd: w.budgetUsd })),
+        projects: watched.map((w) => w.projectId),
         polling
+      })
+      followBudgets(monitor, {
+        budgets: settings.budgets[connection.id] ?? [],
+        projectIds: watched.map((w) => w.projectId),
+        clock: systemClock,
+        tz: localTz,
+        onEvent: (e) => void ctx.io.stdout.write((ctx.opts.json ? JSON.stringify({ connection: connection.name, ...e }) : `[${oneLine(connection.name)}] ${renderEvent(e)}`) + '\n')
       })
       monitor.on('event', (e) => {
         ctx.io.stdout.write((ctx.opts.json ? JSON.stringify({ connection: connection.name, ...e }) : `[${oneLine(connection.name)}] ${renderEvent(e)}`) + '\n')

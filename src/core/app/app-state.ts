@@ -12,8 +12,10 @@ export function buildAppState(ctx: AppContext): AppState {
     const open = ctx.session.get(connection.id)
     const monitor = open?.monitor ?? null
     const usages = monitor?.usagesByTask()
+    const budgets = settings.budgets[connection.id] ?? []
     return (settings.watched[connection.id] ?? []).map((w) =>
       buildProjectView({
+        budgetUsd: budgets.find((b) => b.projectId === w.projectId && b.period === 'total')?.limitUsd ?? null,
         connectionId: connection.id,
         watched: w,
         project: open?.projects.get(w.projectId) ?? null,
@@ -40,6 +42,7 @@ export function buildAppState(ctx: AppContext): AppState {
     notices: ctx.notices.list(),
     demo: ctx.demo.active,
     update: ctx.desktop.updater.state,
-    desktopNotes: ctx.desktop.notes()
+    desktopNotes: ctx.desktop.notes(),
+    budgets: ctx.budgets.statuses()
   }
 }

@@ -36,11 +36,11 @@ describe('applyAttentionEvent', () => {
   })
 
   it('records a budget crossed over once, with its time', () => {
-    const event: MonitorEvent = { ...base, at: '2026-01-02T00:00:00.000Z', kind: 'budget', level: 'over', spentUsd: 2, budgetUsd: 1 }
+    const event: MonitorEvent = { ...base, at: '2026-01-02T00:00:00.000Z', kind: 'budget', budgetId: 'b1', period: 'total', periodKey: 'total', level: 'over', spentUsd: 2, budgetUsd: 1 }
     const crossed = applyAttentionEvent(undefined, event)!
     expect(crossed).toMatchObject({ budgetCrossed: true, budgetCrossedAt: '2026-01-02T00:00:00.000Z' })
     expect(applyAttentionEvent(crossed, event)).toBeNull()
-    expect(applyAttentionEvent(undefined, { ...event, level: 'near' })).toBeNull()
+    expect(applyAttentionEvent(undefined, { ...event, level: 'near' } as MonitorEvent)).toBeNull()
   })
 })
 
@@ -48,7 +48,7 @@ describe('attention items', () => {
   it('are keyed by connection, project and task, and sort newest first', () => {
     let a = applyAttentionEvent(undefined, status('old', 'failed', '2026-01-01T09:00:00.000Z'))!
     a = applyAttentionEvent(a, status('new', 'completed', '2026-01-01T11:00:00.000Z'))!
-    a = applyAttentionEvent(a, { ...base, at: '2026-01-01T10:00:00.000Z', kind: 'budget', level: 'over', spentUsd: 2, budgetUsd: 1 })!
+    a = applyAttentionEvent(a, { ...base, at: '2026-01-01T10:00:00.000Z', kind: 'budget', budgetId: 'b1', period: 'total', periodKey: 'total', level: 'over', spentUsd: 2, budgetUsd: 1 })!
     const items = newestFirst(attentionItems(a, { ...base, projectName: 'Shop' }))
     expect(items.map((i) => [i.kind, i.taskId ?? null])).toEqual([
       ['completed', 'new'],
@@ -65,7 +65,7 @@ describe('the attention book', () => {
     const book = createAttentionBook({}, async (b) => void saved.push(structuredClone(b)), () => undefined)
     book.take(status('a', 'failed'))
     book.take(status('b', 'completed'))
-    book.take({ ...base, at: '2026-01-01T10:00:00.000Z', kind: 'budget', level: 'over', spentUsd: 2, budgetUsd: 1 })
+    book.take({ ...base, at: '2026-01-01T10:00:00.000Z', kind: 'budget', budgetId: 'b1', period: 'total', periodKey: 'total', level: 'over', spentUsd: 2, budgetUsd: 1 })
     const at = new Date('2026-01-03T00:00:00.000Z')
     expect(book.acknowledgeItem('p', { taskId: 'a' }, at)).toBe(true)
     expect(book.acknowledgeItem('p', { taskId: 'a' }, at)).toBe(false)

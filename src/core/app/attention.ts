@@ -132,6 +132,8 @@ export function createAttentionBook(
 
   return {
     take(event) {
+      // A budget of the whole account is no one project's: the tray follows it by its state (tray/state.ts).
+      if (event.projectId === null) return false
       const next = applyAttentionEvent(book.get(event.projectId), event)
       return next !== null && set(event.projectId, next)
     },

@@ -8,9 +8,10 @@ import type { NotificationGate } from '../notify/gate'
 import type { Clock } from '../util/clock'
 import type { Emitter } from '../util/emitter'
 import type { AppControllerDeps } from './deps'
+import type { AppBudgets } from './budgets'
 import type { DesktopDeps } from './desktop'
 import type { Notices } from './notices'
-import type { Session } from './session'
+import type { OpenConnection as OpenSession, Session } from './session'
 
 export interface AppContext {
   readonly deps: AppControllerDeps
@@ -19,6 +20,9 @@ export interface AppContext {
   readonly tz: TzOffset
   readonly session: Session
   readonly gate: NotificationGate
+  readonly budgets: AppBudgets
+  /** Checks a connection's budgets now (after an edit): news is told as after a round. */
+  checkBudgets(open: OpenSession): void
   readonly notices: Notices
   readonly events: Emitter<EventContract>
   readonly desktop: DesktopDeps

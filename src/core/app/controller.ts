@@ -4,6 +4,7 @@
 // the notices, and one handler group per capability (handlers/*.ts), and pushes AppState.
 import path from 'node:path'
 import type { AppState, EventChannel, EventContract, Handlers } from '../../shared/ipc'
+import type { MonitorEvent } from '../../shared/monitor'
 import { projectDisplayName } from '../../shared/watched-project'
 import type { InvalidRecordIssue } from '../client/parse'
 import type { Monitor } from '../monitor/monitor'
@@ -15,11 +16,13 @@ import { SettingsValidationError } from '../settings/store'
 import { systemClock } from '../util/clock'
 import { Emitter } from '../util/emitter'
 import { buildAppState } from './app-state'
+import { createAppBudgets } from './budgets'
 import { createCoalescer } from './coalesce'
 import type { AppContext } from './context'
 import type { AppControllerDeps } from './deps'
 import { AppError, invalidArgument } from './errors'
 import { attentionHandlers } from './handlers/attention'
+import { budgetHandlers } from './handlers/budgets'
 import { connectionHandlers } from './handlers/connections'
 import { costHandlers } from './handlers/costs'
 import { desktopHandlers } from './handlers/desktop'
@@ -31,7 +34,8 @@ import { systemHandlers } from './handlers/system'
 import { taskHandlers } from './handlers/tasks'
 import { Notices } from './notices'
 import { localTz } from './project-view'
-import { createSession } from './session'
+import { createLatestWriter } from './latest-writer'
+import { createSession, type OpenConnection } from './session'
 
 export { DEMO_CONNECTION_ID } from './handlers/connections'
 
@@ -108,7 +112,11 @@ export function createAppController(deps: AppControllerDeps): AppController {
     // Every account at once: each connection with a key is open.
     wanted: (settings) => settings.connections.map((c) => c.id),
     onEvent: (_open, event) => events.emit('monitor:event', event),
-    onCycle: (open, cycle) => gate.announce(open.connection.id, cycle),
+    onCycle: (open, cycle) => {
+      // The round's budget news goes with it: to the attention book, the window, and the gate.
+      const news = announceBudgets(open)
+      gate.announce(open.connection.id, news.length === 0 ? cycle : { ...cycle, events: [...cycle.events, ...news] })
+    },
     onInvalidRecord: reportInvalidRecord,
     changed,
     onError: reportError,
@@ -121,6 +129,12 @@ export function createAppController(deps: AppControllerDeps): AppController {
       })
   })
 
+  // Held budget crossings are saved whole at each change; only the newest set is written.
+  const heldWriter = createLatestWriter(
+    (held: Parameters<typeof deps.settings.writeBudgetMemory>[0]['held'] & object) => deps.settings.writeBudgetMemory({ held }),
+    (e) => reportError('saving held budget crossings', e)
+  )
+
   const gate = createNotificationGate({
     clock,
     tz: deps.tz ?? localTz,
@@ -132,6 +146,10 @@ export function createAppController(deps: AppControllerDeps): AppController {
     connectionLabel: (connectionId) => {
       const connections = deps.settings.read().connections
       return connections.length > 1 ? (connections.find((c) => c.id === connectionId)?.name ?? null) : null
+    },
+    held: {
+      read: () => deps.settings.readBudgetMemory().held,
+      write: (held) => heldWriter.write(held)
     },
     deliver: (n) => {
       try {
@@ -148,6 +166,19 @@ export function createAppController(deps: AppControllerDeps): AppController {
     onError: reportError
   })
 
+  const budgets = createAppBudgets({ deps, clock, tz: deps.tz ?? localTz, session, settings: () => deps.settings.read(), reportError })
+
+  /** What is news of a connection's budgets, taken like a monitor event; returned for the gate. */
+  function announceBudgets(open: OpenConnection): MonitorEvent[] {
+    const news = budgets.check(open)
+    for (const event of news) {
+      open.attention.take(event)
+      events.emit('monitor:event', event)
+    }
+    if (news.length > 0) changed()
+    return news
+  }
+
   const ctx: AppContext = {
     deps,
     clock,
@@ -155,6 +186,11 @@ export function createAppController(deps: AppControllerDeps): AppController {
     tz: deps.tz ?? localTz,
     session,
     gate,
+    budgets,
+    checkBudgets: (open) => {
+      const news = announceBudgets(open)
+      if (news.length > 0) gate.announce(open.connection.id, { events: news, away: false })
+    },
     notices,
     events,
     desktop: deps.desktop ?? noDesktop(),
@@ -176,6 +212,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     ...taskHandlers(ctx),
     ...costHandlers(ctx),
     ...attentionHandlers(ctx),
+    ...budgetHandlers(ctx),
     ...notifications.handlers,
     ...systemHandlers(ctx),
     ...desktopHandlers(ctx)
@@ -197,6 +234,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
       notifications.dispose()
       gate.dispose()
       await session.stop()
+      await budgets.settled()
+      await heldWriter.settled()
       statePush.cancel()
       events.removeAll()
     },

@@ -167,7 +167,8 @@ describe('diagnostics', () => {
         notices: [],
         demo: false,
         update: { phase: 'unavailable', reason: 'a development build' },
-        desktopNotes: [{ id: 'tray-hidden', title: 'No tray', text: 't' }]
+        desktopNotes: [{ id: 'tray-hidden', title: 'No tray', text: 't' }],
+        budgets: []
       },
       new Date(0)
     )

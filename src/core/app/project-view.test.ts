@@ -3,7 +3,7 @@ import type { Task, TaskStep } from '../../shared/service'
 import type { WatchedProject } from '../../shared/settings'
 import { buildProjectView, lastActivity } from './project-view'
 
-const watched: WatchedProject = { projectId: 'p1', name: 'Shop', muted: false, budgetUsd: null, addedAt: '2026-01-01T00:00:00.000Z' }
+const watched: WatchedProject = { projectId: 'p1', name: 'Shop', muted: false, addedAt: '2026-01-01T00:00:00.000Z' }
 
 function step(updated_at: string): TaskStep {
   return { id: `s-${updated_at}`, task_id: 't', name: 's', description: '', status: 'completed', type: null, metadata: {}, created_at: updated_at, updated_at }

@@ -23,6 +23,8 @@ export interface ProjectViewInput {
   usagesByTask?: UsagesByTask
   /** What the user has not seen yet (core/app/attention); nothing when absent. */
   attention?: ProjectView['attention']
+  /** The limit of the project's total budget, when it has one. */
+  budgetUsd?: number | null
 }
 
 export function buildProjectView(input: ProjectViewInput): ProjectView {
@@ -36,6 +38,7 @@ export function buildProjectView(input: ProjectViewInput): ProjectView {
     lastActivityAt: summary.lastActivityAt,
     costTodayUsd: summaryCostToday(summary, input.now, input.tz, input.usagesByTask),
     costTotalUsd: summaryCost(summary, input.usagesByTask).totalUsd,
+    budgetUsd: input.budgetUsd ?? null,
     attention: input.attention ?? { failedTaskIds: [], budgetCrossed: false }
   }
 }

@@ -105,6 +105,20 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ projectId: id, muted: 'yes' }, /muted/]
     ]
   },
+  'budget:save': {
+    good: [
+      { budget: { projectId: null, period: 'month', limitUsd: 100, warnRatio: 0.8 } },
+      { connectionId: id, budget: { id, projectId: id, period: 'day', limitUsd: 0, warnRatio: 0.5 } }
+    ],
+    bad: [
+      [{ budget: { projectId: null, period: 'week', limitUsd: 1, warnRatio: 0.8 } }, /period/],
+      [{ budget: { projectId: null, period: 'day', limitUsd: -1, warnRatio: 0.8 } }, /limitUsd: The limit must be an amount in USD/],
+      [{ budget: { projectId: null, period: 'day', limitUsd: 1, warnRatio: 1 } }, /warnRatio: The warning must be between 5 % and 99 %/],
+      [{ budget: { projectId: null, period: 'day', limitUsd: 1 } }, /warnRatio/],
+      [{ budget: { projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8, extra: 1 } }, /Unrecognized/]
+    ]
+  },
+  'budget:remove': { good: [{ budgetId: id }], bad: [[{}, /budgetId/], [{ budgetId: '' }, /budgetId/]] },
   'project:tasks': { good: [{ projectId: id }], bad: [[{ project: id }, /projectId|Unrecognized/]] },
   'project:task': {
     good: [{ projectId: id, taskId: 'task_1' }],
@@ -151,7 +165,8 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
           transitions: { started: false, completed: true, failed: true, cancelled: true },
           quietHours: { enabled: true, start: '22:00', end: '07:00' },
           sound: false,
-          pausedUntil: '2030-01-01T00:00:00.000Z'
+          pausedUntil: '2030-01-01T00:00:00.000Z',
+          unusualCost: true
         }
       }
     ],

@@ -7,6 +7,7 @@ import { addPollingIssues } from '../settings/schema'
 import { checkAccelerator } from '../../shared/accelerator'
 import { checkBaseUrl } from '../../shared/base-url'
 import { budgetProblem } from '../../shared/budget'
+import { BUDGET_PERIODS, budgetProblems, type BudgetPeriod } from '../../shared/budgets'
 import { idProblem } from '../../shared/ids'
 import { publishingDomainProblem } from '../../shared/hostname'
 import { isImageUrl } from '../../shared/image-url'
@@ -133,7 +134,8 @@ const notificationPrefsSchema = z.strictObject({
   }),
   quietHours: z.strictObject({ enabled: z.boolean(), start: hhmm, end: hhmm }),
   sound: z.boolean(),
-  pausedUntil: z.iso.datetime({ offset: true, error: 'must be an ISO date-time or null' }).nullable()
+  pausedUntil: z.iso.datetime({ offset: true, error: 'must be an ISO date-time or null' }).nullable(),
+  unusualCost: z.boolean()
 })
 
 const pollingPrefsSchema = z
@@ -186,6 +188,18 @@ const costsRequest = {
   grouping: z.enum(COST_GROUPINGS),
   projectIds: z.array(idSchema).max(1000, 'must list at most 1000 projects').optional()
 }
+/** A budget by the one rule (src/shared/budgets.ts), each problem on its field. */
+const budgetInputSchema = z
+  .strictObject({
+    id: idSchema.optional(),
+    projectId: idSchema.nullable(),
+    period: z.enum(BUDGET_PERIODS as [BudgetPeriod, ...BudgetPeriod[]]),
+    limitUsd: z.number(),
+    warnRatio: z.number()
+  })
+  .superRefine((budget, ctx) => {
+    for (const [field, message] of Object.entries(budgetProblems(budget))) ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
+  })
 
 export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } = {
   'app:get-state': noRequest,
@@ -217,6 +231,8 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     muted: z.boolean().optional(),
     budgetUsd: budgetUsd.optional()
   }),
+  'budget:save': z.strictObject({ ...onConnection, budget: budgetInputSchema }),
+  'budget:remove': z.strictObject({ ...onConnection, budgetId: idSchema }),
   'project:tasks': projectIdRequest,
   'project:task': z.strictObject({ ...onConnection, projectId: idSchema, taskId: idSchema }),
   'project:publish': z.strictObject({

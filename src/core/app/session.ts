@@ -7,6 +7,7 @@ import { keyTransportProblem } from '../../shared/base-url'
 import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import type { Project, Task } from '../../shared/service'
 import type { Connection, PollingPrefs, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
+import { SpendBook } from '../budgets/spend-book'
 import type { ServiceClient } from '../client/client'
 import { BACKGROUND_WINDOW_MS, createUsageFetcher, type UsageFetcher } from '../costs/usage-fetcher'
 import type { UsageStore } from '../costs/usage-store'
@@ -30,6 +31,8 @@ export interface OpenConnection {
   readonly attention: AttentionBook
   /** Its projects as last fetched (GET /projects/{id}). */
   readonly projects: Map<string, Project>
+  /** What its budgets read of its projects' tasks (core/budgets). */
+  readonly spend: SpendBook
 }
 
 interface Opened extends OpenConnection {
@@ -141,7 +144,7 @@ export function createSession(deps: SessionDeps): Session {
     const monitor = createMonitor({
       connectionId,
       source: limited(client, limiter),
-      projects: watchedOf(connectionId).map((w) => ({ projectId: w.projectId, budgetUsd: w.budgetUsd })),
+      projects: watchedOf(connectionId).map((w) => w.projectId),
       polling: settings.polling,
       initialState: deps.store.readLastSeen()[connectionId] ?? {},
       clock: deps.clock,
@@ -156,7 +159,8 @@ export function createSession(deps: SessionDeps): Session {
       (book) => saveAttention(connectionId, book),
       (e) => deps.onError('saving what needs attention', e)
     )
-    const next: Opened = { connection, client, monitor, lastSeen, attention, projects: new Map(), projectFetches: new Set(), unsubscribe: [], told: Promise.resolve() }
+    const spend = new SpendBook()
+    const next: Opened = { connection, client, monitor, lastSeen, attention, spend, projects: new Map(), projectFetches: new Set(), unsubscribe: [], told: Promise.resolve() }
     next.unsubscribe.push(
       monitor.on('event', (event) => {
         attention.take(event)
@@ -173,6 +177,7 @@ export function createSession(deps: SessionDeps): Session {
       }),
       monitor.on('state', (state) => lastSeen.write(state)),
       monitor.on('tasks', ({ projectId, tasks }) => {
+        spend.takeTasks(projectId, tasks, deps.clock.now(), monitor.usagesByTask())
         fetchProjectOnce(next, projectId)
         fetchUsagesInBackground(connectionId, tasks)
         deps.changed()
@@ -370,7 +375,7 @@ export function createSession(deps: SessionDeps): Session {
     rememberProject,
     watch(open, watched, project) {
       if (project) open.projects.set(project.id, project)
-      if (opened.get(open.connection.id) === open) open.monitor.watch(watched.projectId, { budgetUsd: watched.budgetUsd })
+      if (opened.get(open.connection.id) === open) open.monitor.watch(watched.projectId)
       deps.changed()
     },
     usages: () => usages,
@@ -378,6 +383,7 @@ export function createSession(deps: SessionDeps): Session {
       const open = opened.get(connectionId)
       if (!open) return
       open.monitor.unwatch(projectId)
+      open.spend.forget(projectId)
       open.attention.forget(projectId)
       open.projects.delete(projectId)
       deps.changed()

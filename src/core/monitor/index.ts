@@ -1,6 +1,6 @@
 // The monitor's public surface, for the main process, the command and tests.
 export { Monitor, createMonitor, readError } from './monitor'
-export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged, WatchOptions } from './monitor'
+export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged } from './monitor'
 export { EMPTY_SUMMARY, summarizeTasks, summaryCost, summaryCostToday } from './summary'
 export type { ProjectSummary } from './summary'
 export { ManualClock, flushMicrotasks, systemClock } from '../util/clock'
@@ -10,4 +10,3 @@ export type { PollOutcome, ScheduleEntry, ScheduleOptions } from './scheduler'
 export { compactSnapshot, diffProject, hasTask, isCompact, lastSeenTask } from './diff'
 export type { DiffOptions, DiffResult, LastSeenTask } from './diff'
 export { stepsFingerprint } from './fingerprint'
-export { checkBudget } from './budget'

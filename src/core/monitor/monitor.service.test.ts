@@ -221,20 +221,6 @@ describe('monitor over HTTP', () => {
     expect(second.cycles).toHaveLength(1)
   })
 
-  it('announces a budget crossing once', async () => {
-    const { projectId } = newProject('Costly', [{ name: 'Big', status: 'completed' }])
-    const { monitor, events } = startMonitor({ source: recordingSource(), projects: [{ projectId, budgetUsd: null }] })
-    await monitor.pollNow()
-    const spent = (await monitor.loadTasks(projectId)).reduce((s, t) => s + (t.total_price ?? 0), 0)
-    expect(spent).toBeGreaterThan(0)
-    monitor.setBudget(projectId, spent / 2)
-    await monitor.pollNow()
-    await monitor.pollNow()
-    const budget = events.filter((e) => e.kind === 'budget')
-    expect(budget).toMatchObject([{ kind: 'budget', level: 'over', budgetUsd: spent / 2 }])
-    expect(monitor.snapshot()[projectId]?.budgetNotified).toEqual({ budgetUsd: spent / 2, level: 'over' })
-  })
-
   it('polls conditionally through the client: 304s while nothing changes, the change as soon as it happens', async () => {
     const { projectId, taskIds } = newProject('Quiet', [
       { name: 'Running', status: 'in_progress' },

@@ -307,7 +307,7 @@ describe('Monitor: schedule', () => {
   })
 })
 
-describe('Monitor: restart and budget', () => {
+describe('Monitor: restart', () => {
   it('reports changes made while closed as one away cycle, then live ones', async () => {
     const { source, make } = setup()
     source.setTask('p1', { id: 'a', status: 'in_progress' })
@@ -333,34 +333,6 @@ describe('Monitor: restart and budget', () => {
     await second.monitor.pollNow()
     expect(second.cycles).toHaveLength(2)
     expect(second.cycles[1]).toMatchObject({ away: false, events: [{ kind: 'task-status', taskId: 'x', to: 'cancelled' }] })
-    second.monitor.dispose()
-  })
-
-  it('announces a budget crossing once, even across a restart', async () => {
-    const { source, make } = setup()
-    source.setTask('p1', { id: 'a', status: 'in_progress', total_price: 4 })
-    const first = make({ projects: [{ projectId: 'p1', budgetUsd: 10 }] })
-    await first.monitor.pollNow()
-    expect(kinds(first.events)).toEqual([])
-    // Near the budget (85 %) is no announcement; reaching it is, once.
-    source.setTask('p1', { id: 'a', total_price: 8.5 })
-    await first.monitor.pollNow()
-    expect(first.events.filter((e) => e.kind === 'budget')).toEqual([])
-    source.setTask('p1', { id: 'a', total_price: 10.5 })
-    await first.monitor.pollNow()
-    await first.monitor.pollNow()
-    const budgetEvents = first.events.filter((e) => e.kind === 'budget')
-    expect(budgetEvents).toMatchObject([{ kind: 'budget', level: 'over', spentUsd: 10.5, budgetUsd: 10 }])
-    expect(first.monitor.getRunningCost('p1')).toBe(10.5)
-    const saved = first.monitor.snapshot()
-    expect(saved.p1?.budgetNotified).toEqual({ budgetUsd: 10, level: 'over' })
-    first.monitor.dispose()
-
-    const second = make({ projects: [{ projectId: 'p1', budgetUsd: 10 }], initialState: saved })
-    await second.monitor.pollNow()
-    source.setTask('p1', { id: 'a', total_price: 11 })
-    await second.monitor.pollNow()
-    expect(second.events.filter((e) => e.kind === 'budget')).toEqual([])
     second.monitor.dispose()
   })
 })
@@ -505,22 +477,6 @@ describe('Monitor: conditional polls', () => {
     await monitor.idle()
     expect(source.sent.slice(1).every((e) => e === 'W/"1"')).toBe(true)
     expect(source.sent.length).toBeGreaterThanOrEqual(3)
-    monitor.dispose()
-  })
-
-  it('checks a new budget on the next poll even when the list has not changed', async () => {
-    const { source, monitor, events } = etagSetup()
-    source.setTask('p1', { id: 'a', status: 'completed', total_price: 2 })
-    monitor.watch('p1')
-    await monitor.pollNow()
-    monitor.setBudget('p1', 1)
-    await monitor.pollNow()
-    expect(source.sent).toEqual([null, null])
-    expect(events.filter((e) => e.kind === 'budget')).toMatchObject([{ projectId: 'p1', level: 'over', budgetUsd: 1 }])
-    // The same budget again changes nothing: conditional as before.
-    monitor.setBudget('p1', 1)
-    await monitor.pollNow()
-    expect(source.sent).toEqual([null, null, 'W/"1"'])
     monitor.dispose()
   })
 

@@ -6,7 +6,6 @@ import type { CompactProjectSnapshot, ProjectHealth, ProjectSnapshot } from '../
 import type { StepsAndUsages, Task } from '../../shared/service'
 import { DEFAULT_POLLING_PREFS, type PollingPrefs } from '../../shared/settings'
 import { isActive } from '../../shared/status'
-import { settleBudget } from './budget'
 import { systemClock, type Clock, type TimerHandle } from '../util/clock'
 import { compactSnapshot, diffProject, hasTask } from './diff'
 import { Emitter } from '../util/emitter'
@@ -16,11 +15,11 @@ import { Rounds } from './rounds'
 import { TaskDetails } from './details'
 import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome } from './scheduler'
 import { summarizeTasks, summaryCost, type ProjectSummary } from './summary'
-import type { MonitorEvents, MonitorOptions, TaskSource, WatchOptions } from './types'
+import type { MonitorEvents, MonitorOptions, TaskSource } from './types'
 import { PollWaiters } from './waiters'
 import { fetchList, type Fetched } from './fetch-list'
 
-export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged, WatchOptions } from './types'
+export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged } from './types'
 export { readError } from './health'
 
 export class Monitor {
@@ -34,7 +33,6 @@ export class Monitor {
   private readonly snapshots = new Map<string, CompactProjectSnapshot>()
   /** Projects whose next successful poll compares against a snapshot from before this run. */
   private readonly awayPending = new Set<string>()
-  private readonly budgets = new Map<string, number | null>()
   /** Full task lists only of projects someone looks at or loaded lately; the rest keep a summary. */
   private readonly kept: LruMap<string, Task[]>
   private readonly summaries = new Map<string, ProjectSummary>()
@@ -67,7 +65,7 @@ export class Monitor {
     }
     for (const p of options.projects ?? []) {
       if (typeof p === 'string') this.watch(p)
-      else this.watch(p.projectId, p)
+      else this.watch(p.projectId)
     }
   }
 
@@ -120,9 +118,8 @@ export class Monitor {
     return this.waiters.waitForIdle()
   }
 
-  watch(projectId: string, options: WatchOptions = {}): void {
+  watch(projectId: string): void {
     if (this.disposed) return
-    if (options.budgetUsd !== undefined) this.budgets.set(projectId, options.budgetUsd)
     if (this.scheduler.has(projectId)) return
     this.scheduler.add(projectId, this.clock.now())
     if (!this.health.has(projectId)) this.health.set(projectId, { state: 'unknown' })
@@ -134,7 +131,6 @@ export class Monitor {
     this.controllers.get(projectId)?.abort()
     this.controllers.delete(projectId)
     this.scheduler.remove(projectId)
-    this.budgets.delete(projectId)
     this.kept.delete(projectId)
     this.summaries.delete(projectId)
     this.etags.delete(projectId)
@@ -149,14 +145,6 @@ export class Monitor {
 
   watched(): string[] {
     return this.scheduler.ids()
-  }
-
-  /** The budget is checked on the project's next poll, which asks for the full list. */
-  setBudget(projectId: string, budgetUsd: number | null): void {
-    if ((this.budgets.get(projectId) ?? null) === budgetUsd) return
-    this.budgets.set(projectId, budgetUsd)
-    // A 304 would skip the check: forget the ETag so the next poll compares spend with the new budget.
-    this.etags.delete(projectId)
   }
 
   setPolling(prefs: PollingPrefs): void {
@@ -357,7 +345,8 @@ export class Monitor {
     }
     if (signal.aborted) return
 
-    const budgetChanged = settleBudget(previous, snapshot, events, tasks, this.budgets.get(projectId) ?? null, { ...ids, at }, this.usagesByTask())
+    // Budgets are checked by core/budgets on the 'tasks' list below, after the round.
+    delete snapshot.budgetNotified
     this.snapshots.set(projectId, snapshot)
     this.summaries.set(projectId, summarizeTasks(tasks))
     if (etag !== null) this.etags.set(projectId, etag)
@@ -367,7 +356,7 @@ export class Monitor {
     this.emitter.emit('tasks', { projectId, tasks })
     for (const e of events) this.emitter.emit('event', e)
     this.rounds.add(events, away, this.clock.now())
-    if (!previous || events.length > 0 || budgetChanged) this.emitState()
+    if (!previous || events.length > 0 || previous.budgetNotified !== undefined) this.emitState()
   }
 
   private emitState(): void {

@@ -42,16 +42,11 @@ export interface MonitorEvents {
   details: { taskId: string; details: StepsAndUsages }
 }
 
-export interface WatchOptions {
-  /** USD; null for none. */
-  budgetUsd?: number | null
-}
-
 export interface MonitorOptions {
   connectionId: string
   source: TaskSource
-  /** Project ids to watch from the start, optionally with a budget. */
-  projects?: ReadonlyArray<string | ({ projectId: string } & WatchOptions)>
+  /** Project ids to watch from the start. */
+  projects?: ReadonlyArray<string | { projectId: string }>
   polling?: PollingPrefs
   /** This connection's part of the persisted LastSeenState. */
   initialState?: Record<string, ProjectSnapshot>

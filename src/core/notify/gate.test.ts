@@ -3,16 +3,23 @@ import type { MonitorEvent } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type Settings, type WatchedProject } from '../../shared/settings'
 import { defaultSettings } from '../settings/schema'
 import { ManualClock } from '../util/clock'
+import type { Budget } from '../../shared/budgets'
+import type { BudgetEvent } from './budget-hold'
 import { createNotificationGate, HELD_RECHECK_MS } from './gate'
 import type { Notification } from './policy'
 
 const NOON = Date.parse('2025-03-10T12:00:00.000Z')
 
 function watched(projectId: string, over: Partial<WatchedProject> = {}): WatchedProject {
-  return { projectId, name: projectId.toUpperCase(), muted: false, budgetUsd: 10, addedAt: '2025-01-01T00:00:00.000Z', ...over }
+  return { projectId, name: projectId.toUpperCase(), muted: false, addedAt: '2025-01-01T00:00:00.000Z', ...over }
 }
 
-function rig(tz = 0, labelled = false) {
+/** A total budget of $10 on each project (id "total-<project>"). */
+function totals(...projectIds: string[]): Budget[] {
+  return projectIds.map((projectId) => ({ id: `total-${projectId}`, projectId, period: 'total', limitUsd: 10, warnRatio: 0.8 }))
+}
+
+function rig(tz = 0, labelled = false, saved: BudgetEvent[] = []) {
   const clock = new ManualClock(NOON)
   const settings: Settings = defaultSettings()
   settings.connections = [
@@ -20,7 +27,9 @@ function rig(tz = 0, labelled = false) {
     { id: 'c2', name: 'Home', baseUrl: 'https://b.example', publishingDomain: '' }
   ]
   settings.watched = { c1: [watched('shop'), watched('blog')], c2: [watched('site')] }
+  settings.budgets = { c1: totals('shop', 'blog'), c2: totals('site') }
   const told: Notification[] = []
+  const held: BudgetEvent[][] = []
   const errors: unknown[] = []
   const gate = createNotificationGate({
     clock,
@@ -29,9 +38,10 @@ function rig(tz = 0, labelled = false) {
     projectName: (c, p) => settings.watched[c]?.find((w) => w.projectId === p)?.name ?? '',
     connectionLabel: (c) => (labelled ? (settings.connections.find((x) => x.id === c)?.name ?? null) : null),
     deliver: (n) => told.push(n),
-    onError: (_c, e) => errors.push(e)
+    onError: (_c, e) => errors.push(e),
+    held: { read: () => saved, write: (events) => held.push(events) }
   })
-  return { clock, settings, told, errors, gate }
+  return { clock, settings, told, errors, gate, held }
 }
 
 const completed = (connectionId: string, projectId: string, taskId = 't1'): MonitorEvent => ({
@@ -45,12 +55,15 @@ const completed = (connectionId: string, projectId: string, taskId = 't1'): Moni
   to: 'completed'
 })
 
-const over = (connectionId: string, projectId: string): MonitorEvent => ({
+const over = (connectionId: string, projectId: string): BudgetEvent => ({
   kind: 'budget',
   level: 'over',
   connectionId,
   projectId,
   at: new Date(NOON).toISOString(),
+  budgetId: `total-${projectId}`,
+  period: 'total',
+  periodKey: 'total',
   spentUsd: 10.5,
   budgetUsd: 10
 })
@@ -111,7 +124,7 @@ describe('the notification gate', () => {
     expect(r.told).toEqual([])
     await r.clock.advance(HELD_RECHECK_MS)
     // The task news of the paused round is gone; both crossings are told, each with its own project's name.
-    expect(r.told.map((n) => n.title)).toEqual(["Budget reached in project 'SHOP'", "Budget reached in project 'SITE'"])
+    expect(r.told.map((n) => n.title)).toEqual(["Budget reached: project 'SHOP', total", "Budget reached: project 'SITE', total"])
     await r.clock.advance(HELD_RECHECK_MS * 3)
     expect(r.told).toHaveLength(2)
   })
@@ -120,7 +133,7 @@ describe('the notification gate', () => {
     const r = rig()
     r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, pausedUntil: new Date(NOON + 30_000).toISOString() }
     r.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
-    r.settings.watched.c1 = [watched('shop', { budgetUsd: 50 })]
+    r.settings.budgets.c1 = [{ ...totals('shop')[0]!, limitUsd: 50 }]
     await r.clock.advance(HELD_RECHECK_MS)
     expect(r.told).toEqual([])
   })
@@ -148,5 +161,24 @@ describe('the notification gate', () => {
     r.gate.dispose()
     await r.clock.advance(HELD_RECHECK_MS * 2)
     expect(r.told).toEqual([])
+  })
+
+  it('saves what it holds and tells it after a restart, once quiet hours are over', async () => {
+    const first = rig()
+    first.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, quietHours: { enabled: true, start: '11:00', end: '13:00' } }
+    first.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
+    expect(first.told).toEqual([])
+    const saved = first.held.at(-1)!
+    expect(saved).toEqual([over('c1', 'shop')])
+    first.gate.dispose()
+
+    // A new run, still in quiet hours: it waits; once they end, it is told, and nothing is left saved.
+    const second = rig(0, false, saved)
+    second.settings.notifications = first.settings.notifications
+    await second.clock.advance(HELD_RECHECK_MS)
+    expect(second.told).toEqual([])
+    await second.clock.advance(60 * 60_000)
+    expect(second.told.map((n) => n.title)).toEqual(["Budget reached: project 'SHOP', total"])
+    expect(second.held.at(-1)).toEqual([])
   })
 })

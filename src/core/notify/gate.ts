@@ -1,12 +1,12 @@
 // The notification gate: the one place that decides whether a round of changes may be told now.
 // It owns pause, quiet hours and mute (app-wide, per account and per project), keeps budget
-// crossings that arrive while notifications are held back (budget-hold.ts), and looks again once a
-// minute while any wait. What a notification says is the policy's (policy.ts); what the OS shows
+// crossings that arrive while notifications are held back (budget-hold.ts, saved across restarts),
+// and looks again once a minute while any wait. What a notification says is the policy's (policy.ts); what the OS shows
 // is the notifier's.
 import type { TzOffset } from '../../shared/cost'
 import type { Settings } from '../../shared/settings'
 import type { Clock, TimerHandle } from '../util/clock'
-import { BudgetHold } from './budget-hold'
+import { BudgetHold, type BudgetEvent } from './budget-hold'
 import { decideNotifications, inQuietHours, notificationsPaused, type Notification, type NotificationBatch } from './policy'
 
 /** While notifications are held back, how often the gate looks again at what waits. */
@@ -22,6 +22,8 @@ export interface NotificationGateDeps {
   connectionLabel: (connectionId: string) => string | null
   deliver: (notification: Notification) => void
   onError: (context: string, error: unknown) => void
+  /** Where held budget crossings are kept across restarts (state.json); in memory only without it. */
+  held?: { read(): BudgetEvent[]; write(events: BudgetEvent[]): void }
 }
 
 export interface NotificationGate {
@@ -33,7 +35,7 @@ export interface NotificationGate {
 }
 
 export function createNotificationGate(deps: NotificationGateDeps): NotificationGate {
-  const hold = new BudgetHold()
+  const hold = new BudgetHold(deps.held?.read() ?? [], (events) => deps.held?.write(events))
   let recheck: TimerHandle | null = null
   let disposed = false
 
@@ -64,7 +66,7 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
     }
     // Muted projects, and every project of a muted account, are not wanted at all, held or not.
     const muted = connectionId === null ? new Set<string>() : new Set(watchedOf(connectionId).filter((w) => w.muted).map((w) => w.projectId))
-    let events = connectionId !== null && accountMuted(connectionId) ? [] : batch.events.filter((e) => !muted.has(e.projectId))
+    let events = connectionId !== null && accountMuted(connectionId) ? [] : batch.events.filter((e) => e.projectId === null || !muted.has(e.projectId))
     if (heldBackAt(settings, at)) {
       hold.hold(events)
       if (hold.size > 0) scheduleRecheck()
@@ -76,11 +78,14 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
       events = []
     }
     if (hold.size > 0) {
-      // Told only if it still holds: still watched, not muted since, the same budget.
+      // Told only if it still holds: the budget still there with the same limit, its project still watched, not muted since.
       const released = hold.release((e) => {
         if (accountMuted(e.connectionId)) return undefined
+        const budget = (settings.budgets[e.connectionId] ?? []).find((b) => b.id === e.budgetId)
+        if (!budget) return undefined
+        if (e.projectId === null) return { limitUsd: budget.limitUsd, muted: false }
         const w = watchedOf(e.connectionId).find((x) => x.projectId === e.projectId)
-        return w && { budgetUsd: w.budgetUsd, muted: w.muted }
+        return w && { limitUsd: budget.limitUsd, muted: w.muted }
       })
       const stillPaused = released.filter((e) => accountPaused(e.connectionId))
       hold.hold(stillPaused)
@@ -100,6 +105,9 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
       deps.deliver(label === null ? n : { ...n, title: `${n.title} · ${label}` })
     }
   }
+
+  // What waited when the app last ran is looked at again soon, as if it had just been held.
+  if (hold.size > 0) scheduleRecheck()
 
   return {
     announce: (connectionId, batch) => round(batch, connectionId),

@@ -151,7 +151,8 @@ describe('decideNotifications', () => {
       {
         events: [
           status('shop', 'a', 'in_progress', 'completed'),
-          { ...base, projectId: 'shop', kind: 'budget', level: 'over', spentUsd: 10.5, budgetUsd: 10 }
+          { ...base, projectId: 'shop', kind: 'budget', budgetId: 'b1', period: 'day', periodKey: '2025-03-10', level: 'over', spentUsd: 10.5, budgetUsd: 10 },
+          { ...base, projectId: null, kind: 'budget', budgetId: 'b2', period: 'month', periodKey: '2025-03', level: 'near', spentUsd: 80, budgetUsd: 100 }
         ],
         away: false
       },
@@ -160,7 +161,23 @@ describe('decideNotifications', () => {
     )
     expect(out).toEqual([
       expect.objectContaining({ kind: 'task' }),
-      { kind: 'budget', connectionId: 'c1', projectId: 'shop', title: "Budget reached in project 'Shop'", body: '$10.50 spent of a $10.00 budget.' }
+      { kind: 'budget', connectionId: 'c1', projectId: 'shop', title: "Budget reached: project 'Shop', daily", body: '$10.50 spent on 2025-03-10 of a $10.00 budget.' },
+      { kind: 'budget', connectionId: 'c1', title: 'Nearing the monthly budget of all watched projects', body: '$80.00 spent in 2025-03 of a $100.00 budget.' }
+    ])
+  })
+
+  it('tells a task costing more than usual only when that notification is on', () => {
+    const event = { ...base, projectId: 'shop', kind: 'task-cost-unusual' as const, taskId: 'a', taskName: 'Ta', costUsd: 4, usualUsd: 1 }
+    expect(decideNotifications({ events: [event], away: false }, prefs(), context())).toEqual([])
+    expect(decideNotifications({ events: [event], away: false }, { ...prefs(), unusualCost: true }, context())).toEqual([
+      {
+        kind: 'cost',
+        connectionId: 'c1',
+        projectId: 'shop',
+        taskId: 'a',
+        title: 'Costing more than usual',
+        body: "Shop: 'Ta' has cost $4.00 so far; its completed tasks cost $1.00 (median)."
+      }
     ])
   })
 })

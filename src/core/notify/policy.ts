@@ -2,6 +2,7 @@
 // worded: one specific notification for one change, one summary for several, one "while you were
 // away" after a restart. Pure. Whether a round may be told now (pause, quiet hours, mute) is the
 // gate's decision (gate.ts), made before this is called.
+import { periodTitle } from '../../shared/budgets'
 import { formatRunTime, formatUsd } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
 import { minutesOfDay } from '../../shared/time-of-day'
@@ -16,7 +17,7 @@ export interface Notification {
   taskId?: string
   /** Every task a summary (or a "While you were away" of several) tells of, so each is accounted for once. */
   taskIds?: string[]
-  kind: 'task' | 'summary' | 'away' | 'budget'
+  kind: 'task' | 'summary' | 'away' | 'budget' | 'cost'
   /** For one task's notification: how it ended (or that it started); the desktop adapts to it (urgency, actions). */
   outcome?: NotifiableTransition
 }
@@ -29,6 +30,23 @@ export interface NotificationBatch {
 export interface NotificationContext {
   /** A watched project's name, as every surface shows it. */
   projectName: (connectionId: string, projectId: string) => string
+}
+
+type BudgetEvent = Extract<MonitorEvent, { kind: 'budget' }>
+
+/** "Budget reached: project 'Shop', daily" and "$10.40 spent on 2026-11-23 of a $10.00 budget." */
+export function budgetNotification(event: BudgetEvent, projectName: string | null): Notification {
+  const scope = projectName === null ? 'all watched projects' : `project '${projectName}'`
+  const period = periodTitle(event.period).toLowerCase()
+  const when = event.period === 'day' ? `on ${event.periodKey}` : event.period === 'month' ? `in ${event.periodKey}` : 'in total'
+  const n: Notification = {
+    kind: 'budget',
+    connectionId: event.connectionId,
+    title: event.level === 'over' ? `Budget reached: ${scope}, ${period}` : `Nearing the ${period} budget of ${scope}`,
+    body: `${formatUsd(event.spentUsd)} spent ${when} of a ${formatUsd(event.budgetUsd)} budget.`
+  }
+  if (event.projectId !== null) n.projectId = event.projectId
+  return n
 }
 
 interface TaskChange {
@@ -94,7 +112,7 @@ const ORDER: NotifiableTransition[] = ['failed', 'completed', 'cancelled', 'star
 
 export function decideNotifications(
   batch: NotificationBatch,
-  prefs: Pick<NotificationPrefs, 'transitions'>,
+  prefs: Pick<NotificationPrefs, 'transitions'> & Partial<Pick<NotificationPrefs, 'unusualCost'>>,
   context: NotificationContext
 ): Notification[] {
   const name = (c: { connectionId: string; projectId: string }): string => context.projectName(c.connectionId, c.projectId) || c.projectId
@@ -104,12 +122,18 @@ export function decideNotifications(
   const budgets: Notification[] = []
   for (const event of batch.events) {
     if (event.kind === 'budget') {
+      budgets.push(budgetNotification(event, event.projectId === null ? null : name({ connectionId: event.connectionId, projectId: event.projectId })))
+      continue
+    }
+    if (event.kind === 'task-cost-unusual') {
+      if (prefs.unusualCost !== true) continue
       budgets.push({
-        kind: 'budget',
+        kind: 'cost',
         connectionId: event.connectionId,
         projectId: event.projectId,
-        title: event.level === 'over' ? `Budget reached in project '${name(event)}'` : `Nearing the budget of project '${name(event)}'`,
-        body: `${formatUsd(event.spentUsd)} spent of a ${formatUsd(event.budgetUsd)} budget.`
+        taskId: event.taskId,
+        title: 'Costing more than usual',
+        body: `${name(event)}: '${event.taskName}' has cost ${formatUsd(event.costUsd)} so far; its completed tasks cost ${formatUsd(event.usualUsd)} (median).`
       })
       continue
     }

@@ -61,7 +61,7 @@ describe('chooseSecretStore with a keychain that answers', () => {
     const apiKey = 'sk-live-keychain-5b1e77d0'
     await settings.update((draft) => {
       addConnection(draft, { name: 'Work', baseUrl: 'https://api.example.com' }, 'work')
-      watchProject(draft, 'work', 'p1', new Date(), { budgetUsd: 3 })
+      watchProject(draft, 'work', 'p1', new Date())
     })
     await secrets.set('work', apiKey)
     await settings.writeLastSeen('work', { p1: { polledAt: new Date().toISOString(), tasks: {} } })

@@ -52,14 +52,15 @@ export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<Conf
     migrated = { doc: rest, from: SETTINGS_VERSION }
   }
   if (migrated.from > SETTINGS_VERSION) {
-    // Its other settings may mean something else by now; the connections and watched projects
-    // are what the user would lose, and they are read the same way as from a damaged file.
+    // Its other settings may mean something else by now; the connections, watched projects and
+    // budgets are what the user would lose, and they are read the same way as from a damaged file.
     const salvaged = lenientSettingsSchema(now).parse(migrated.doc)
     const settings: Settings = {
       ...defaultSettings(),
       activeConnectionId: salvaged.activeConnectionId,
       connections: salvaged.connections,
-      watched: salvaged.watched
+      watched: salvaged.watched,
+      budgets: salvaged.budgets
     }
     return {
       doc: { settings, safeStorageKeys },

@@ -78,27 +78,28 @@ describe('config.json', () => {
   })
 
   it('written by a newer version: kept aside as .newer; connections, watched projects and keys kept, the rest default', async () => {
-    const { store, notice, aside } = await openDamaged('config.json', config().replace('"version": 2', '"version": 3'))
+    const { store, notice, aside } = await openDamaged('config.json', config().replace('"version": 3', '"version": 4'))
     expect(aside).toMatch(/^config\.json\.newer-2025-03-04T05-06-07-089Z$/)
-    expect(notice).toMatch(/written by a newer Agent Tray \(file version 3\); this version recovered 12 watched projects and 3 connections from it/)
+    expect(notice).toMatch(/written by a newer Agent Tray \(file version 4\); this version recovered 12 watched projects and 3 connections from it/)
     expect(store.read()).toEqual({
       ...defaultSettings(),
       activeConnectionId: 'conn-home',
       connections: fixture.settings.connections,
-      watched: fixture.settings.watched
+      watched: fixture.settings.watched,
+      budgets: fixture.settings.budgets
     })
     expect(await store.ciphertexts.get('conn-work')).toBe(fixture.safeStorageKeys['conn-work'])
   })
 
-  it('written by a newer version and cut short, as early as `{"version": 3, "conn`', async () => {
-    const { store, notice, aside } = await openDamaged('config.json', '{"version": 3, "conn')
+  it('written by a newer version and cut short, as early as `{"version": 4, "conn`', async () => {
+    const { store, notice, aside } = await openDamaged('config.json', '{"version": 4, "conn')
     expect(aside).toMatch(/^config\.json\.newer-/)
-    expect(notice).toMatch(/newer Agent Tray \(file version 3\); this version recovered 0 watched projects and 0 connections/)
+    expect(notice).toMatch(/newer Agent Tray \(file version 4\); this version recovered 0 watched projects and 0 connections/)
     expect(store.read()).toEqual(defaultSettings())
   })
 
   it('written by a newer version and cut inside the watched projects: the whole ones are kept', async () => {
-    const text = config().replace('"version": 2', '"version": 3')
+    const text = config().replace('"version": 3', '"version": 4')
     const { store } = await openDamaged('config.json', text.slice(0, text.indexOf('"proj-conn-uni-0"')))
     expect(projectIds(store.read())).toEqual(projectIds(fixture.settings).slice(0, 8))
     expect(store.read().connections).toEqual(fixture.settings.connections)
@@ -108,7 +109,7 @@ describe('config.json', () => {
     for (const version of ['1', '0', '-2', '"2"']) {
       fs.rmSync(dir, { recursive: true })
       fs.mkdirSync(dir)
-      const { store } = await openDamaged('config.json', config().replace('"version": 2,', `"version": ${version},\n\t"theme": 7,`))
+      const { store } = await openDamaged('config.json', config().replace('"version": 3,', `"version": ${version},\n\t"theme": 7,`))
       expect(store.read().connections).toEqual(fixture.settings.connections)
       expect(store.read().watched).toEqual(fixture.settings.watched)
     }

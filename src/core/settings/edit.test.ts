@@ -85,23 +85,22 @@ describe('connections', () => {
 describe('watched projects', () => {
   it('watches once per connection, updating options on a second watch', () => {
     const s = withTwoConnections()
-    const p = watchProject(s, 'a', ' p1 ', NOW, { name: 'Shop', budgetUsd: 2.5 })
-    expect(p).toEqual({ projectId: 'p1', name: 'Shop', muted: false, budgetUsd: 2.5, addedAt: NOW.toISOString() })
+    const p = watchProject(s, 'a', ' p1 ', NOW, { name: 'Shop' })
+    expect(p).toEqual({ projectId: 'p1', name: 'Shop', muted: false, addedAt: NOW.toISOString() })
     watchProject(s, 'a', 'p1', new Date(0), { muted: true })
     watchProject(s, 'b', 'p1', NOW)
     expect(s.watched.a).toEqual([{ ...p, muted: true }])
     expect(s.watched.b).toHaveLength(1)
     expect(() => watchProject(s, 'zz', 'p1', NOW)).toThrow(/No connection zz/)
     expect(() => watchProject(s, 'a', '  ', NOW)).toThrow(/project id must not be empty/)
-    expect(() => watchProject(s, 'a', 'p2', NOW, { budgetUsd: -1 })).toThrow(/budget/)
     expect(settingsSchema.safeParse(s).success).toBe(true)
   })
 
   it('sets options and unwatches', () => {
     const s = withTwoConnections()
     watchProject(s, 'a', 'p1', NOW)
-    setWatchOptions(s, 'a', 'p1', { budgetUsd: null, name: 'N' })
-    expect(s.watched.a?.[0]).toMatchObject({ budgetUsd: null, name: 'N' })
+    setWatchOptions(s, 'a', 'p1', { name: 'N' })
+    expect(s.watched.a?.[0]).toMatchObject({ name: 'N' })
     expect(() => setWatchOptions(s, 'a', 'p9', { muted: true })).toThrow(/not watched/)
     expect(unwatchProject(s, 'a', 'p1')).toBe(true)
     expect(unwatchProject(s, 'a', 'p1')).toBe(false)

@@ -2,7 +2,6 @@
 // `store.update((draft) => watchProject(draft, ...))`. Each one throws SettingsEditError with a
 // message fit for the user when the change makes no sense, before anything is written.
 import { checkBaseUrl, parseBaseUrl, sameOrigin } from '../../shared/base-url'
-import { budgetProblem } from '../../shared/budget'
 import { idProblem } from '../../shared/ids'
 import type { Connection, Settings, WatchedProject } from '../../shared/settings'
 import { newWatchedProject } from '../../shared/watched-project'
@@ -95,6 +94,7 @@ export function removeConnection(draft: Settings, id: string): boolean {
   const before = draft.connections.length
   draft.connections = draft.connections.filter((c) => c.id !== id)
   delete draft.watched[id]
+  delete draft.budgets[id]
   if (draft.activeConnectionId === id) draft.activeConnectionId = draft.connections[0]?.id ?? null
   return draft.connections.length < before
 }
@@ -107,13 +107,6 @@ export function setActiveConnection(draft: Settings, id: string): void {
 export interface WatchOptions {
   name?: string
   muted?: boolean
-  budgetUsd?: number | null
-}
-
-function checkBudget(budgetUsd: number | null | undefined): void {
-  if (budgetUsd === undefined) return
-  const problem = budgetProblem(budgetUsd)
-  if (problem !== null) throw new SettingsEditError(`The budget ${problem} (got ${budgetUsd}).`)
 }
 
 /** Watches a project (or updates it when already watched); returns the entry. */
@@ -130,7 +123,6 @@ export function watchProject(
   if (!draft.connections.some((c) => c.id === connectionId)) {
     throw new SettingsEditError(`No connection ${connectionId}`)
   }
-  checkBudget(options.budgetUsd)
   const list = (draft.watched[connectionId] ??= [])
   const existing = list.find((p) => p.projectId === id)
   if (existing) return setWatchOptions(draft, connectionId, id, options)
@@ -145,6 +137,9 @@ export function unwatchProject(draft: Settings, connectionId: string, projectId:
   if (!list) return false
   const kept = list.filter((p) => p.projectId !== projectId)
   draft.watched[connectionId] = kept
+  // Its budgets go with it; the account's own (projectId null) stay.
+  const budgets = draft.budgets[connectionId]
+  if (budgets) draft.budgets[connectionId] = budgets.filter((b) => b.projectId !== projectId)
   return kept.length < list.length
 }
 
@@ -156,9 +151,7 @@ export function setWatchOptions(
 ): WatchedProject {
   const project = draft.watched[connectionId]?.find((p) => p.projectId === projectId)
   if (!project) throw new SettingsEditError(`Project ${projectId} is not watched`)
-  checkBudget(options.budgetUsd)
   if (options.name !== undefined) project.name = options.name
   if (options.muted !== undefined) project.muted = options.muted
-  if (options.budgetUsd !== undefined) project.budgetUsd = options.budgetUsd
   return project
 }

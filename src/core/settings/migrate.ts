@@ -6,10 +6,13 @@
 //     "watchedProjects": ["<project id>", …], "pollIntervalMs"?: 5000,
 //     "notifyOnComplete"?: true, "notifyOnFailure"?: true,
 //     "theme"?: "system", "launchAtLogin"?: false }
-// Version 2 (current, the Settings type of src/shared/settings.ts) has several connections, each
-// with its own watched projects and per-project options. The v1 service becomes the connection
-// with id "default" (a fixed id, so two processes migrating the same file agree), and its
-// projects are watched there. Nothing of v1 is dropped.
+// Version 2 has several connections, each with its own watched projects and per-project options.
+// The v1 service becomes the connection with id "default" (a fixed id, so two processes migrating
+// the same file agree), and its projects are watched there. Nothing of v1 is dropped.
+// Version 3 (current, the Settings type of src/shared/settings.ts) keeps budgets apart from the
+// watched projects, per connection: a v2 project's `budgetUsd` becomes that project's total budget
+// (id "total-<project id>", warning at the default share), so nothing of v2 is dropped either.
+import { DEFAULT_WARN_RATIO } from '../../shared/budgets'
 import { defaultSettings, SETTINGS_VERSION } from './schema'
 
 export type JsonObject = Record<string, unknown>
@@ -60,7 +63,6 @@ export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
             projectId: projectId.trim(),
             name: '',
             muted: false,
-            budgetUsd: null,
             addedAt: now.toISOString()
           }))
         }
@@ -73,14 +75,60 @@ export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
   }
 }
 
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export function migrateV2toV3(v2: JsonObject): JsonObject {
+  return { ...liftProjectBudgets(v2), version: 3 }
+}
+
+/**
+ * Moves every watched project's `budgetUsd` into the connection's budgets. Also run on a file
+ * taken as current whose version is missing or damaged: a v2 file's budgets are kept even then.
+ */
+function liftProjectBudgets(v2: JsonObject): JsonObject {
+  const watched = isObject(v2.watched) ? v2.watched : {}
+  // Budgets already there are kept (a file taken as current may have both).
+  const budgets: Record<string, unknown[]> = {}
+  if (isObject(v2.budgets)) for (const [id, list] of Object.entries(v2.budgets)) if (Array.isArray(list)) budgets[id] = [...list]
+  const nextWatched: JsonObject = {}
+  let lifted = false
+  for (const [connectionId, list] of Object.entries(watched)) {
+    if (!Array.isArray(list)) {
+      nextWatched[connectionId] = list
+      continue
+    }
+    nextWatched[connectionId] = list.map((entry: unknown) => {
+      if (!isObject(entry)) return entry
+      if (!Object.hasOwn(entry, 'budgetUsd')) return entry
+      lifted = true
+      const { budgetUsd, ...rest } = entry
+      // An amount the schema refuses is left to it: the whole budget then counts as damage, told.
+      if (typeof rest.projectId === 'string' && budgetUsd !== null && budgetUsd !== undefined) {
+        ;(budgets[connectionId] ??= []).push({
+          id: `total-${rest.projectId}`,
+          projectId: rest.projectId,
+          period: 'total',
+          limitUsd: budgetUsd,
+          warnRatio: DEFAULT_WARN_RATIO
+        })
+      }
+      return rest
+    })
+  }
+  return lifted ? { ...v2, watched: nextWatched, budgets } : v2
+}
+
 const MIGRATIONS: Record<number, (doc: JsonObject, now: Date) => JsonObject> = {
-  1: migrateV1toV2
+  1: migrateV1toV2,
+  2: migrateV2toV3
 }
 
 /**
  * The version of a file. Without a usable version number (none, damaged, edited by hand) the keys
- * decide: v1's keys make it v1, else it is taken as current. A "version 1" with only version 2's
- * keys is a damaged version 2: migrating it as v1 would drop its connections and watched projects.
+ * decide: v1's keys make it v1, else it is taken as current. A "version 1" with only later keys
+ * is a damaged later file: migrating it as v1 would drop its connections and watched projects.
  */
 export function versionOf(doc: JsonObject): number {
   const has = (key: string) => Object.hasOwn(doc, key)
@@ -103,5 +151,7 @@ export function migrate(doc: JsonObject, now: Date): { doc: JsonObject; from: nu
     current = step(current, now)
     version += 1
   }
+  // Taken as current without saying so (or damaged): a v2 project's budget must not be lost.
+  if (from === SETTINGS_VERSION && isObject(current.watched)) current = liftProjectBudgets(current)
   return { doc: current, from }
 }

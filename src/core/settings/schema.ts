@@ -1,4 +1,4 @@
-// The settings file's schema (version 2), in two forms: `strict` says whether a file is valid;
+// The settings file's schema (version 3), in two forms: `strict` says whether a file is valid;
 // `lenient` never fails and keeps every part that is valid, putting defaults in the rest, so a
 // damaged file loses only what is damaged (watched projects first of all).
 // In both, a key that is ABSENT takes its default: a file from an older build (or a hand edit)
@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { parseBaseUrl } from '../../shared/base-url'
 import { checkAccelerator, DEFAULT_SHORTCUT } from '../../shared/accelerator'
-import { budgetProblem } from '../../shared/budget'
+import { BUDGET_PERIODS, budgetListProblem, budgetProblems, MAX_BUDGETS_PER_CONNECTION, type Budget } from '../../shared/budgets'
 import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import {
@@ -19,7 +19,8 @@ import {
 } from '../../shared/settings'
 import { defaultConnectionName } from './edit'
 
-export const SETTINGS_VERSION = 2
+/** 3: budgets per account and project, per day, month or in total (a project's budgetUsd became a total budget). */
+export const SETTINGS_VERSION = 3
 
 export const DEFAULT_WINDOW = { width: 420, height: 640, maximized: false } as const
 
@@ -42,7 +43,8 @@ export function defaultSettings(): Settings {
     checkForUpdates: true,
     trayNoticeShown: false,
     connectionNotifications: {},
-    attention: {}
+    attention: {},
+    budgets: {}
   }
 }
 
@@ -58,7 +60,22 @@ const concurrency = bounded(POLLING_BOUNDS.maxConcurrency)
 export function addPollingIssues(prefs: PollingPrefs, ctx: z.RefinementCtx): void {
   for (const [field, message] of Object.entries(pollingProblems(prefs))) ctx.addIssue({ code: 'custom', message, path: [field] })
 }
-const budgetUsd = z.number().nullable().refine((value) => budgetProblem(value) === null, 'must be null or an amount in USD within bounds')
+/** One budget by the one rule (src/shared/budgets.ts), each problem on its field. */
+const budgetSchema: z.ZodType<Budget> = z
+  .object({
+    id: z.string().min(1),
+    projectId: z.string().min(1).nullable(),
+    period: z.enum(BUDGET_PERIODS as [Budget['period'], ...Budget['period'][]]),
+    limitUsd: z.number(),
+    warnRatio: z.number()
+  })
+  .superRefine((budget, ctx) => {
+    for (const [field, message] of Object.entries(budgetProblems(budget))) ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
+  })
+const budgetListSchema = z.array(budgetSchema).superRefine((list, ctx) => {
+  const problem = budgetListProblem(list)
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+})
 
 /** A connection without a name is called by its host, as addConnection does. */
 function named(connection: { id: string; name?: string | undefined; baseUrl: string; publishingDomain: string }): Connection {
@@ -82,7 +99,6 @@ export function watchedProjectSchemaAt(now: Date) {
     name: z.string().default(''),
     softwareProductId: z.string().optional(),
     muted: z.boolean().default(false),
-    budgetUsd: budgetUsd.default(null),
     addedAt: z.string().default(() => now.toISOString())
   })
 }
@@ -107,7 +123,8 @@ const notificationsSchema = z.object({
   transitions: transitionsSchema.default(() => ({ ...N.transitions })),
   quietHours: quietHoursSchema.default(() => ({ ...N.quietHours })),
   sound: z.boolean().default(N.sound),
-  pausedUntil: z.string().nullable().default(null)
+  pausedUntil: z.string().nullable().default(null),
+  unusualCost: z.boolean().default(N.unusualCost)
 })
 
 const pollingSchema = z
@@ -179,7 +196,8 @@ export function settingsSchemaAt(now: Date) {
       checkForUpdates: z.boolean().default(true),
       trayNoticeShown: z.boolean().default(false),
       attention: attentionSchema.default(() => ({})),
-      connectionNotifications: z.record(z.string(), connectionNotificationsSchema).default(() => ({}))
+      connectionNotifications: z.record(z.string(), connectionNotificationsSchema).default(() => ({})),
+      budgets: z.record(z.string(), budgetListSchema).default(() => ({}))
     })
     .transform(withActive)
 }
@@ -232,7 +250,6 @@ function lenientWatchedProject(now: Date): z.ZodType<WatchedProject> {
     name: z.string().catch(''),
     softwareProductId: z.string().optional().catch(undefined),
     muted: z.boolean().catch(false),
-    budgetUsd: budgetUsd.catch(null),
     addedAt: z.string().catch(() => now.toISOString())
   })
 }
@@ -250,6 +267,12 @@ const lenientConnection = z
 function dedupeProjects(projects: WatchedProject[]): WatchedProject[] {
   const seen = new Set<string>()
   return projects.filter((project) => !seen.has(project.projectId) && seen.add(project.projectId))
+}
+
+function firstPerSlot(list: Budget[]): Budget[] {
+  const kept: Budget[] = []
+  for (const b of list) if (kept.length < MAX_BUDGETS_PER_CONNECTION && budgetListProblem([...kept, b]) === null) kept.push(b)
+  return kept
 }
 
 /** Never fails: every field that is valid is kept, the rest take their defaults. */
@@ -282,7 +305,8 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
           })
           .catch(() => ({ ...n.quietHours })),
         sound: z.boolean().catch(n.sound),
-        pausedUntil: z.string().nullable().catch(null)
+        pausedUntil: z.string().nullable().catch(null),
+        unusualCost: z.boolean().catch(n.unusualCost)
       })
       .catch(() => structuredClone(n)),
     polling: z
@@ -322,7 +346,9 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
     trayNoticeShown: z.boolean().catch(false),
     // Losing what was unseen only costs a missed "attention"; never the rest of the file.
     attention: lenientRecord(lenientRecord(projectAttentionSchema)).optional().transform((a) => a ?? {}),
-    connectionNotifications: lenientRecord(connectionNotificationsSchema).optional().transform((c) => c ?? {})
+    connectionNotifications: lenientRecord(connectionNotificationsSchema).optional().transform((c) => c ?? {}),
+    // Every whole budget is kept; a second one for the same scope and period, or past the bound, is not.
+    budgets: lenientRecord(lenientArray(budgetSchema).transform(firstPerSlot)).optional().transform((b) => b ?? {})
   }).transform((settings): Settings => {
     // An active connection that no longer exists would point the app at nothing.
     const ids = new Set(settings.connections.map((c) => c.id))

@@ -3,7 +3,8 @@
 // re-baselined on its next poll), but it is handled the same way: never a crash, never silent.
 import { z } from 'zod'
 import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
-import type { CompactProjectSnapshot, FullProjectSnapshot, LastSeenState, ProjectSnapshot } from '../../shared/monitor'
+import { BUDGET_PERIODS, type BudgetPeriod } from '../../shared/budgets'
+import type { CompactProjectSnapshot, FullProjectSnapshot, LastSeenState, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import { issuePaths, readJsonObject, type Damage } from './damage'
 import type { Interpreted } from './config-document'
 import { lenientRecord } from './schema'
@@ -14,10 +15,31 @@ export const STATE_VERSION = 2
 /** Budgets already notified: connection id → project id → the budget (USD) that was crossed. */
 export type BudgetsNotified = Record<string, Record<string, number>>
 
+/** What was told of one budget in its current period (core/budgets/crossing.ts). */
+export interface ToldCrossing {
+  periodKey: string
+  level: 'near' | 'over'
+  limitUsd: number
+  warnRatio: number
+}
+
+export type HeldBudgetEvent = Extract<MonitorEvent, { kind: 'budget' }>
+
+/** What the budgets remember between runs, so each crossing is told once, held ones included. */
+export interface BudgetMemory {
+  /** Connection id → budget id → what was told of it. */
+  told: Record<string, Record<string, ToldCrossing>>
+  /** Crossings the notification gate holds back (quiet hours, a pause) until it opens. */
+  held: HeldBudgetEvent[]
+  /** Connection id → the tasks told as costing more than usual, latest last (bounded by core/budgets). */
+  unusualTold: Record<string, string[]>
+}
+
 export interface StateDocument {
   version: number
   lastSeen: LastSeenState
   budgetsNotified: BudgetsNotified
+  budgets: BudgetMemory
 }
 
 const taskStatus = z.enum([...TASK_STATUSES, 'unknown'])
@@ -57,23 +79,72 @@ const compactSnapshotSchema: z.ZodType<CompactProjectSnapshot> = z
     'the task columns differ in length'
   )
 
+const toldSchema = z.object({
+  periodKey: z.string(),
+  level: z.enum(['near', 'over']),
+  limitUsd: z.number(),
+  warnRatio: z.number()
+})
+
+const heldSchema: z.ZodType<HeldBudgetEvent> = z.object({
+  kind: z.literal('budget'),
+  connectionId: z.string(),
+  projectId: z.string().nullable(),
+  at: z.string(),
+  budgetId: z.string(),
+  period: z.enum(BUDGET_PERIODS as [BudgetPeriod, ...BudgetPeriod[]]),
+  periodKey: z.string(),
+  level: z.enum(['near', 'over']),
+  spentUsd: z.number(),
+  budgetUsd: z.number()
+})
+
+export function emptyBudgetMemory(): BudgetMemory {
+  return { told: {}, held: [], unusualTold: {} }
+}
+
+/** Absent in files from before budgets had periods: nothing told, nothing held. */
+const budgetMemorySchema = z
+  .object({
+    told: z.record(z.string(), z.record(z.string(), toldSchema)).default(() => ({})),
+    held: z.array(heldSchema).default(() => []),
+    unusualTold: z.record(z.string(), z.array(z.string())).default(() => ({}))
+  })
+  .default(emptyBudgetMemory)
+
+/** A damaged part costs only itself: a crossing told again, or one held lost. */
+const lenientBudgetMemory = z
+  .object({
+    told: lenientRecord(lenientRecord(toldSchema)),
+    held: z.unknown().optional().transform((v) => (Array.isArray(v) ? v.flatMap((e) => {
+      const parsed = heldSchema.safeParse(e)
+      return parsed.success ? [parsed.data] : []
+    }) : [])),
+    unusualTold: lenientRecord(z.array(z.string()))
+  })
+  .catch(emptyBudgetMemory)
+  .optional()
+  .transform((m) => m ?? emptyBudgetMemory())
+
 /** Either form, told apart by its shape (`form: 'compact'`); the full one is what version 1 wrote. */
 export const projectSnapshotSchema: z.ZodType<ProjectSnapshot> = z.union([compactSnapshotSchema, fullSnapshotSchema])
 
 const stateSchema = z.object({
   version: z.union([z.literal(1), z.literal(STATE_VERSION)]).transform(() => STATE_VERSION),
   lastSeen: z.record(z.string(), z.record(z.string(), projectSnapshotSchema)),
-  budgetsNotified: z.record(z.string(), z.record(z.string(), z.number()))
+  budgetsNotified: z.record(z.string(), z.record(z.string(), z.number())),
+  budgets: budgetMemorySchema
 })
 
 const lenientStateSchema = z.object({
   version: z.unknown().optional().transform(() => STATE_VERSION),
   lastSeen: lenientRecord(lenientRecord(projectSnapshotSchema)),
-  budgetsNotified: lenientRecord(lenientRecord(z.number()))
+  budgetsNotified: lenientRecord(lenientRecord(z.number())),
+  budgets: lenientBudgetMemory
 })
 
 export function freshState(): StateDocument {
-  return { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {} }
+  return { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {}, budgets: emptyBudgetMemory() }
 }
 
 /**

@@ -29,7 +29,8 @@ function goodFile(): Settings {
   const s = defaultSettings()
   addConnection(s, { name: 'Work', baseUrl: 'https://api.work.example' }, 'c1')
   addConnection(s, { name: 'Home', baseUrl: 'https://api.home.example/' }, 'c2')
-  watchProject(s, 'c1', 'p1', NOW, { name: 'Shop', budgetUsd: 5 })
+  watchProject(s, 'c1', 'p1', NOW, { name: 'Shop' })
+  s.budgets.c1 = [{ id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 5, warnRatio: 0.8 }]
   watchProject(s, 'c1', 'p2', NOW)
   watchProject(s, 'c2', 'p3', NOW, { muted: true })
   s.theme = 'dark'
@@ -120,7 +121,7 @@ describe('attention (what the user has not seen yet)', () => {
 describe('files that lack keys (older builds, hand edits) are valid, not damaged', () => {
   it('whole missing sections and fields take their defaults: no copy aside, no notice, no rewrite', async () => {
     const text = JSON.stringify({
-      version: 2,
+      version: 3,
       connections: [{ id: 'c1', baseUrl: 'https://api.work.example' }],
       watched: { c1: [{ projectId: 'p1' }, { projectId: 'p2', muted: true }] },
       notifications: { sound: false, quietHours: { enabled: true } },
@@ -138,8 +139,8 @@ describe('files that lack keys (older builds, hand edits) are valid, not damaged
       connections: [{ id: 'c1', name: 'api.work.example', baseUrl: 'https://api.work.example', publishingDomain: '' }],
       watched: {
         c1: [
-          { projectId: 'p1', name: '', muted: false, budgetUsd: null, addedAt: NOW.toISOString() },
-          { projectId: 'p2', name: '', muted: true, budgetUsd: null, addedAt: NOW.toISOString() }
+          { projectId: 'p1', name: '', muted: false, addedAt: NOW.toISOString() },
+          { projectId: 'p2', name: '', muted: true, addedAt: NOW.toISOString() }
         ]
       },
       notifications: { ...d.notifications, sound: false, quietHours: { ...d.notifications.quietHours, enabled: true } },
@@ -217,7 +218,7 @@ describe('damaged settings files', () => {
     expect(notice).toMatch(/cut short/)
     const settings = store.read()
     expect(settings.watched.c1?.map((p) => p.projectId)).toEqual(['p1', 'p2'])
-    expect(settings.watched.c1?.[0]).toMatchObject({ name: 'Shop', budgetUsd: 5 })
+    expect(settings.watched.c1?.[0]).toMatchObject({ name: 'Shop' })
     expect(settings.connections.map((c) => c.id)).toEqual(['c1', 'c2'])
     // p3's entry was cut before its fields; the prefs after the cut take their defaults.
     expect(settings.theme).toBe('system')
@@ -239,8 +240,9 @@ describe('damaged settings files', () => {
       connections: [...file.connections, { id: 'c3', baseUrl: 'ftp://nope' }],
       watched: {
         ...file.watched,
-        c2: [{ projectId: 'p3', muted: 'no', budgetUsd: -4 }, { name: 'no id' }, 17, { projectId: 'p4' }]
-      }
+        c2: [{ projectId: 'p3', muted: 'no' }, { name: 'no id' }, 17, { projectId: 'p4' }]
+      },
+      budgets: { c1: [...(file.budgets.c1 ?? []), { id: 'bad', projectId: 'p2', period: 'week', limitUsd: -4, warnRatio: 0.8 }] }
     }
     const { store, notice } = await openDamaged(JSON.stringify(damaged))
     expect(notice).toMatch(/reset to defaults/)
@@ -254,9 +256,11 @@ describe('damaged settings files', () => {
     expect(s.connections.map((c) => c.id)).toEqual(['c1', 'c2'])
     expect(s.watched.c1).toEqual(file.watched.c1)
     expect(s.watched.c2).toEqual([
-      { projectId: 'p3', name: '', muted: false, budgetUsd: null, addedAt: NOW.toISOString() },
-      { projectId: 'p4', name: '', muted: false, budgetUsd: null, addedAt: NOW.toISOString() }
+      { projectId: 'p3', name: '', muted: false, addedAt: NOW.toISOString() },
+      { projectId: 'p4', name: '', muted: false, addedAt: NOW.toISOString() }
     ])
+    // The whole budget is kept; the damaged one goes.
+    expect(s.budgets).toEqual(file.budgets)
   })
 
   it('wrong top-level type: kept aside, defaults in use', async () => {
@@ -276,7 +280,8 @@ describe('damaged settings files', () => {
       ...defaultSettings(),
       activeConnectionId: 'c2',
       connections: file.connections,
-      watched: file.watched
+      watched: file.watched,
+      budgets: file.budgets
     })
     expect(await store.ciphertexts.get('c1')).toBe('Y2lwaGVy')
   })
@@ -292,6 +297,49 @@ describe('damaged settings files', () => {
     expect(store.takeNotices()).toHaveLength(1)
     expect(asides()).toHaveLength(1)
     expect(onDisk()).toMatchObject({ theme: 'system', launchAtLogin: true })
+  })
+})
+
+describe('migration v2 → v3', () => {
+  it("moves each project's budgetUsd into a total budget of its connection, and the file still loads", async () => {
+    const v2 = {
+      version: 2,
+      connections: [
+        { id: 'c1', name: 'Work', baseUrl: 'https://api.work.example', publishingDomain: '' },
+        { id: 'c2', name: 'Home', baseUrl: 'https://api.home.example', publishingDomain: '' }
+      ],
+      watched: {
+        c1: [
+          { projectId: 'p1', name: 'Shop', muted: false, budgetUsd: 25, addedAt: NOW.toISOString() },
+          { projectId: 'p2', name: '', muted: false, budgetUsd: null, addedAt: NOW.toISOString() }
+        ],
+        c2: [{ projectId: 'p3', name: '', muted: true, budgetUsd: 0.5, addedAt: NOW.toISOString() }]
+      }
+    }
+    fs.writeFileSync(configPath(), JSON.stringify(v2))
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([])
+    expect(asides()).toEqual([])
+    const s = store.read()
+    expect(s.budgets).toEqual({
+      c1: [{ id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 25, warnRatio: 0.8 }],
+      c2: [{ id: 'total-p3', projectId: 'p3', period: 'total', limitUsd: 0.5, warnRatio: 0.8 }]
+    })
+    expect(s.watched.c1?.map((w) => w.name)).toEqual(['Shop', ''])
+    const disk = onDisk()
+    expect(disk.version).toBe(3)
+    expect(JSON.stringify(disk.watched)).not.toContain('budgetUsd')
+  })
+
+  it('a v2 budget out of bounds is damage told and dropped, never the file', async () => {
+    fs.writeFileSync(
+      configPath(),
+      JSON.stringify({ version: 2, connections: [{ id: 'c1', baseUrl: 'https://a.example' }], watched: { c1: [{ projectId: 'p1', budgetUsd: -3 }] } })
+    )
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices().join(' ')).toMatch(/budgets/)
+    expect(store.read().watched.c1?.map((w) => w.projectId)).toEqual(['p1'])
+    expect(store.read().budgets).toEqual({ c1: [] })
   })
 })
 
@@ -320,7 +368,6 @@ describe('migration v1 → v2', () => {
           projectId,
           name: '',
           muted: false,
-          budgetUsd: null,
           addedAt: NOW.toISOString()
         }))
       },
@@ -332,9 +379,9 @@ describe('migration v1 → v2', () => {
       theme: 'light'
     }
     expect(store.read()).toEqual(expected)
-    // Written back as v2, with none of v1's keys left.
+    // Written back as the current version, with none of v1's keys left.
     const disk = onDisk()
-    expect(disk.version).toBe(2)
+    expect(disk.version).toBe(3)
     expect(disk).not.toHaveProperty('watchedProjects')
     expect(disk).not.toHaveProperty('apiBaseUrl')
   })

@@ -26,6 +26,7 @@ import {
   describeStateDamage,
   interpretState,
   projectSnapshotSchema,
+  type BudgetMemory,
   type BudgetsNotified,
   type StateDocument
 } from './state-document'
@@ -51,6 +52,9 @@ export interface SettingsStore {
   readBudgetsNotified(): BudgetsNotified
   /** Records (or with null, forgets) that a project's budget was notified. */
   setBudgetNotified(connectionId: string, projectId: string, budgetUsd: number | null): Promise<void>
+  readBudgetMemory(): BudgetMemory
+  /** Replaces the parts given (each part has one writer: the budget tracker, the notification gate). */
+  writeBudgetMemory(parts: Partial<BudgetMemory>): Promise<void>
   /** safeStorage ciphertexts (base64), kept in config.json but out of `Settings`. */
   readonly ciphertexts: CiphertextStore
 }
@@ -257,6 +261,12 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
         const forConnection = (doc.budgetsNotified[connectionId] ??= {})
         if (budgetUsd === null) delete forConnection[projectId]
         else forConnection[projectId] = budgetUsd
+      })
+    },
+    readBudgetMemory: () => clone(state.read().budgets),
+    async writeBudgetMemory(parts) {
+      await state.update((doc) => {
+        doc.budgets = { ...doc.budgets, ...clone(parts) }
       })
     },
     ciphertexts

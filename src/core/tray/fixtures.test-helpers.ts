@@ -1,4 +1,5 @@
 // AppState builders for the tray tests.
+import { budgetLevel } from '../../shared/budgets'
 import type { AppState, ProjectView } from '../../shared/ipc'
 
 export function project(
@@ -8,13 +9,14 @@ export function project(
   const { running = 0, failed = 0, budgetUsd = null, muted = false, newFailed = [], budgetCrossed = false, ...rest } = over
   return {
     connectionId: 'c1',
-    watched: { projectId: id, name: `Project ${id}`, muted, budgetUsd, addedAt: '2026-01-01T00:00:00.000Z' },
+    watched: { projectId: id, name: `Project ${id}`, muted, addedAt: '2026-01-01T00:00:00.000Z' },
     project: null,
     health: { state: 'ok', polledAt: '2026-01-01T00:00:00.000Z' },
     counts: { running, failed, total: running + failed },
     lastActivityAt: null,
     costTodayUsd: 0,
     costTotalUsd: 0,
+    budgetUsd,
     attention: { failedTaskIds: newFailed, budgetCrossed },
     ...rest
   }
@@ -31,6 +33,23 @@ export function appState(projects: ProjectView[], over: Partial<AppState> = {}):
     demo: false,
     update: { phase: 'idle', checks: true, lastCheckedAt: null, nextCheckAt: null, offline: false },
     desktopNotes: [],
+    // A project's budgetUsd stands for its total budget, with the state its total cost gives.
+    budgets: projects.flatMap((p) =>
+      p.budgetUsd === null
+        ? []
+        : [
+            {
+              connectionId: p.connectionId,
+              budget: { id: `total-${p.watched.projectId}`, projectId: p.watched.projectId, period: 'total' as const, limitUsd: p.budgetUsd, warnRatio: 0.8 },
+              periodKey: 'total',
+              spentUsd: p.costTotalUsd,
+              estimatedUsd: 0,
+              state: budgetLevel(p.costTotalUsd, { limitUsd: p.budgetUsd, warnRatio: 0.8 }),
+              burnUsdPerHour: 0,
+              projectedUsd: null
+            }
+          ]
+    ),
     ...over
   }
 }

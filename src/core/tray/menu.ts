@@ -53,7 +53,7 @@ export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
     for (const p of projects) {
       items.push({
         kind: 'submenu',
-        label: projectLabel(projectDisplayName(p.watched, p.project), p.counts, p.health.state === 'error', isOverBudget(p.watched.budgetUsd, p.costTotalUsd)),
+        label: projectLabel(projectDisplayName(p.watched, p.project), p.counts, p.health.state === 'error', isOverBudget(app, p.connectionId, p.watched.projectId)),
         items: projectItems(p.connectionId, p.watched.projectId, p.counts, input.tasksOf(p.connectionId, p.watched.projectId))
       })
     }

@@ -43,8 +43,11 @@ describe('summariseTray', () => {
     const seen = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1.01 })]), true)
     expect(seen.state).toBe('idle')
     expect(seen).toMatchObject({ overBudget: 1, budgetsCrossed: 0 })
+    // Reaching the limit is reaching it (as the notification says); just below is not.
     const at = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1 })]), true)
-    expect(at.overBudget).toBe(0)
+    expect(at.overBudget).toBe(1)
+    const below = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 0.99 })]), true)
+    expect(below.overBudget).toBe(0)
   })
 
   it('lets a muted project run without asking for attention', () => {

@@ -18,7 +18,7 @@ export interface TraySummary {
   running: number
   /** Failed tasks, old and new: information, not a call for attention. */
   failed: number
-  /** Projects whose total cost went past their budget (information too). */
+  /** Budgets at or past their limit in their current period (information too). */
   overBudget: number
   /** Tasks seen failing since the user last looked: these ask for attention. */
   newFailed: number
@@ -31,9 +31,9 @@ export interface TraySummary {
   notificationsPaused: boolean
 }
 
-/** Whether a project's total cost went past its budget (a budget of null means none). */
-export function isOverBudget(budgetUsd: number | null, costTotalUsd: number): boolean {
-  return budgetUsd !== null && Number.isFinite(budgetUsd) && costTotalUsd > budgetUsd
+/** Whether any budget of a project is at or past its limit in its current period. */
+export function isOverBudget(app: Pick<AppState, 'budgets'>, connectionId: string, projectId: string): boolean {
+  return app.budgets.some((b) => b.state === 'over' && b.connectionId === connectionId && b.budget.projectId === projectId)
 }
 
 export function summariseTray(app: AppState, online: boolean): TraySummary {
@@ -49,7 +49,6 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
     // A muted project still shows what runs, but does not ask for attention.
     if (!p.watched.muted) {
       failed += p.counts.failed
-      if (isOverBudget(p.watched.budgetUsd, p.costTotalUsd)) overBudget += 1
       newFailed += p.attention.failedTaskIds.length
       if (p.attention.budgetCrossed) budgetsCrossed += 1
     }
@@ -58,13 +57,22 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
       erroringIds.add(p.connectionId)
     }
   }
+  const mutedProjects = new Set(app.projects.filter((p) => p.watched.muted).map((p) => `${p.connectionId}\u0000${p.watched.projectId}`))
+  // A crossed limit asks for attention: a project's until the user saw it (the attention book), a
+  // whole account's while its period lasts (no one project's item to mark seen).
+  let accountsOver = 0
+  for (const b of app.budgets) {
+    if (b.state !== 'over') continue
+    if (b.budget.projectId === null) accountsOver += 1
+    if (b.budget.projectId === null || !mutedProjects.has(`${b.connectionId}\u0000${b.budget.projectId}`)) overBudget += 1
+  }
   // Which account is in trouble matters only when there are several.
   const erroringConnections = app.connections.length > 1 ? app.connections.filter((c) => erroringIds.has(c.id)).map((c) => c.name) : []
   const candidates: TrayState[] = ['idle']
   if (!online) candidates.push('offline')
   if (erroring > 0) candidates.push('error')
   // Only what is new asks: an old failure the user has seen must not pin the icon for good.
-  if (newFailed > 0 || budgetsCrossed > 0) candidates.push('attention')
+  if (newFailed > 0 || budgetsCrossed > 0 || accountsOver > 0) candidates.push('attention')
   if (running > 0) candidates.push('running')
   return {
     state: highest(candidates),

@@ -25,6 +25,11 @@ export function attentionHandlers(ctx: AppContext): Pick<Handlers, 'attention:ac
       }
       if (changed) ctx.changed()
     },
-    'now:get': async () => buildNowView(ctx.session.open(), watchedOf)
+    'now:get': async () => {
+      const view = await buildNowView(ctx.session.open(), watchedOf)
+      // A running task that costs more than usual carries the usual cost, for its flag.
+      const unusual = new Map(ctx.session.open().flatMap((open) => [...ctx.budgets.unusual(open)]))
+      return { ...view, running: view.running.map((t) => (unusual.has(t.taskId) ? { ...t, usualCostUsd: unusual.get(t.taskId)!.usualUsd } : t)) }
+    }
   }
 }

@@ -8,7 +8,10 @@ import type { WatchedProject } from '../../../shared/settings'
 import { newWatchedProject } from '../../../shared/watched-project'
 import { isServiceError, ServiceError } from '../../client/errors'
 import { deepLinkUrl } from '../../../shared/deep-link'
+import { setProjectTotalBudget } from '../../settings/budget-edit'
+import { unwatchProject } from '../../settings/edit'
 import type { AppContext } from '../context'
+import { newBudgetId } from './budgets'
 import { invalidArgument } from '../errors'
 import type { OpenConnection } from '../session'
 
@@ -86,8 +89,7 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
         named ?? settings.connections.find((c) => (settings.watched[c.id] ?? []).some((w) => w.projectId === projectId))?.id ?? settings.activeConnectionId
       if (connectionId === null) throw invalidArgument('No service connection is set up yet: add one in Settings.')
       await ctx.update((draft) => {
-        const list = draft.watched[connectionId]
-        if (list) draft.watched[connectionId] = list.filter((w) => w.projectId !== projectId)
+        unwatchProject(draft, connectionId, projectId)
       })
       session.unwatch(connectionId, projectId)
       ctx.changed()
@@ -100,11 +102,11 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
         const w = draft.watched[connectionId]?.find((x) => x.projectId === projectId)
         if (!w) return
         if (muted !== undefined) w.muted = muted
-        if (budgetUsd !== undefined) w.budgetUsd = budgetUsd
+        if (budgetUsd !== undefined) setProjectTotalBudget(draft, connectionId, projectId, budgetUsd, () => newBudgetId(ctx.random))
       })
       const watched = saved.watched[connectionId]?.find((w) => w.projectId === projectId)
       if (!watched) throw invalidArgument(`Project "${projectId}" is not watched.`)
-      if (budgetUsd !== undefined && session.get(connectionId) === open) open.monitor.setBudget(projectId, budgetUsd)
+      if (budgetUsd !== undefined && session.get(connectionId) === open) ctx.checkBudgets(open)
       ctx.changed()
       return watched
     },

@@ -10,7 +10,17 @@ type TaskHandlers = Pick<Handlers, 'project:tasks' | 'project:task' | 'task:crea
 export function taskHandlers(ctx: AppContext): TaskHandlers {
   const { session } = ctx
   return {
-    'project:tasks': async ({ connectionId, projectId }) => summariesOf(await session.resolve({ connectionId, projectId }).monitor.loadTasks(projectId)),
+    'project:tasks': async ({ connectionId, projectId }) => {
+      const open = session.resolve({ connectionId, projectId })
+      const summaries = summariesOf(await open.monitor.loadTasks(projectId))
+      // A running task that costs more than usual carries the usual cost, for its flag.
+      const unusual = ctx.budgets.unusual(open)
+      if (unusual.size === 0) return summaries
+      return summaries.map((t) => {
+        const flag = unusual.get(t.id)
+        return flag ? { ...t, usual_cost_usd: flag.usualUsd } : t
+      })
+    },
     'project:task': async ({ connectionId, projectId, taskId }) => {
       const tasks = await session.resolve({ connectionId, projectId }).monitor.loadTasks(projectId)
       return tasks.find((t) => t.id === taskId) ?? null

@@ -1,0 +1,53 @@
+// The app's budgets: after each round of a connection's polls (and after a budget is edited) the
+// tracker says what is news; each crossing goes to the attention book and the window like a
+// monitor event, and to the notification gate with the round. Also where every budget stands for
+// the window (AppState.budgets) and which running tasks cost more than usual.
+import type { BudgetStatus } from '../../shared/budgets'
+import type { MonitorEvent } from '../../shared/monitor'
+import { createBudgetTracker, type ConnectionBudgetInput } from '../budgets/tracker'
+import type { AppContext } from './context'
+import type { OpenConnection } from './session'
+
+export interface AppBudgets {
+  /** What is news of this connection's budgets now: to be told with `events` (the round's own). */
+  check(open: OpenConnection): MonitorEvent[]
+  /** Every open connection's budgets, as the window shows them. */
+  statuses(): BudgetStatus[]
+  /** The connection's running tasks that cost more than usual, with the usual cost. */
+  unusual(open: OpenConnection): Map<string, { costUsd: number; usualUsd: number; projectId: string }>
+  settled(): Promise<void>
+}
+
+type Deps = Pick<AppContext, 'settings' | 'clock' | 'tz' | 'session' | 'reportError' | 'deps'>
+
+export function createAppBudgets(ctx: Deps): AppBudgets {
+  const tracker = createBudgetTracker({
+    read: () => ctx.deps.settings.readBudgetMemory(),
+    write: ({ told, unusualTold }) => ctx.deps.settings.writeBudgetMemory({ ...(told ? { told } : {}), ...(unusualTold ? { unusualTold } : {}) }),
+    onError: ctx.reportError
+  })
+
+  function input(open: OpenConnection): ConnectionBudgetInput {
+    const settings = ctx.settings()
+    const connectionId = open.connection.id
+    return {
+      connectionId,
+      budgets: settings.budgets[connectionId] ?? [],
+      projectIds: (settings.watched[connectionId] ?? []).map((w) => w.projectId),
+      book: open.spend,
+      usagesByTask: open.monitor.usagesByTask(),
+      now: ctx.clock.now(),
+      tz: ctx.tz
+    }
+  }
+
+  return {
+    check(open) {
+      const { events } = tracker.check(input(open))
+      return events
+    },
+    statuses: () => ctx.session.open().flatMap((open) => tracker.statuses(input(open))),
+    unusual: (open) => tracker.unusualTasks(input(open)),
+    settled: () => tracker.settled()
+  }
+}

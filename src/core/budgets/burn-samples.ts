@@ -1,0 +1,46 @@
+// The total_price of each running task as the monitor saw it over time: the pace where no usage
+// records are known. Bounded: a few samples per task, only while it runs, only as far back as the
+// burn window needs.
+import { BURN_WINDOW_MS, type PriceSample } from './pace'
+
+/** A 5 s poll over the whole window would be 180 samples; what the rate needs is its ends. */
+export const MAX_SAMPLES_PER_TASK = 32
+
+export class BurnSamples {
+  private readonly byTask = new Map<string, PriceSample[]>()
+
+  /** Records the price of a running task; an ended task is forgotten. */
+  observe(taskId: string, priceUsd: number | null, running: boolean, atMs: number): void {
+    if (!running || priceUsd === null || !Number.isFinite(priceUsd)) {
+      if (!running) this.byTask.delete(taskId)
+      return
+    }
+    const ring = this.byTask.get(taskId) ?? []
+    const last = ring.at(-1)
+    if (last && last.priceUsd === priceUsd && ring.length > 1) {
+      // Unchanged: only the time of the latest sight moves on (keeps the ring for real changes).
+      const prev = ring.at(-2)
+      if (prev && prev.priceUsd === priceUsd) ring.pop()
+    }
+    ring.push({ atMs, priceUsd })
+    // Keep one sample at or before the window's start as the baseline, drop what is older.
+    while (ring.length > 1 && (ring[1] as PriceSample).atMs <= atMs - BURN_WINDOW_MS) ring.shift()
+    // Full: the oldest goes, so the baseline is always a price really seen at its time (the rate
+    // then covers a little less than the window, never a stale price).
+    while (ring.length > MAX_SAMPLES_PER_TASK) ring.shift()
+    this.byTask.set(taskId, ring)
+  }
+
+  /** Forgets the tasks not in `running` (ended, or gone from the list). */
+  keepOnly(running: ReadonlySet<string>): void {
+    for (const id of [...this.byTask.keys()]) if (!running.has(id)) this.byTask.delete(id)
+  }
+
+  samples(taskId: string): readonly PriceSample[] {
+    return this.byTask.get(taskId) ?? []
+  }
+
+  get size(): number {
+    return this.byTask.size
+  }
+}

@@ -1,0 +1,107 @@
+// What one connection's budgets read of its projects: for each watched project, the tasks that can
+// still count in a day or a month (changed in the last 40 days, or running), what all of them cost
+// together, what the completed ones cost (the "usual"), and the price of each running task over
+// time (the pace where no usage records are known). Fed by the monitor's task lists; the monitor
+// itself keeps only compact summaries of projects nobody looks at.
+import { costInPeriod } from '../../shared/cost-period'
+import { projectCost, roundUsd, taskCostUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
+import type { BudgetPeriod } from '../../shared/budgets'
+import type { Task } from '../../shared/service'
+import { isActive } from '../../shared/status'
+import { BurnSamples } from './burn-samples'
+import { taskBurnRate } from './pace'
+
+/** A month is at most 31 days, a time zone 14 hours from UTC: older changes cannot be in this month. */
+const RECENT_MS = 40 * 86_400_000
+/** The completed tasks a project's "usual" cost is taken from: its latest ones. */
+export const MAX_COMPLETED_KEPT = 200
+
+export interface TaskFacts {
+  id: string
+  name: string
+  total_price: number | null
+  updated_at: string
+  createdMs: number
+  running: boolean
+}
+
+interface ProjectBook {
+  /** Changed lately or running, in list order. */
+  recent: TaskFacts[]
+  /** Every task's cost together, as shared/cost's projectCost (at the time of the list). */
+  totalUsd: number
+  completedCosts: number[]
+}
+
+export interface SpendShare {
+  costUsd: number
+  estimatedUsd: number
+}
+
+export class SpendBook {
+  private readonly projects = new Map<string, ProjectBook>()
+  private readonly burn = new BurnSamples()
+
+  /** A project's fresh task list, seen at `atMs`. */
+  takeTasks(projectId: string, tasks: readonly Omit<Task, 'steps'>[], atMs: number, usagesByTask?: UsagesByTask): void {
+    const recent: TaskFacts[] = []
+    const completed: number[] = []
+    const before = this.projects.get(projectId)
+    for (const task of tasks) {
+      const running = isActive(task.status)
+      const price = typeof task.total_price === 'number' && Number.isFinite(task.total_price) ? task.total_price : null
+      this.burn.observe(task.id, price, running, atMs)
+      if (task.status === 'completed') completed.push(taskCostUsd(task, usagesByTask))
+      const updated = Date.parse(task.updated_at)
+      if (running || !(updated < atMs - RECENT_MS)) {
+        recent.push({ id: task.id, name: task.name, total_price: price, updated_at: task.updated_at, createdMs: Date.parse(task.created_at), running })
+      }
+    }
+    // Tasks of this project that stopped running (or left the list) leave the pace.
+    for (const t of before?.recent ?? []) if (t.running && !recent.some((r) => r.id === t.id && r.running)) this.burn.observe(t.id, null, false, atMs)
+    this.projects.set(projectId, {
+      recent,
+      totalUsd: projectCost(tasks, usagesByTask).totalUsd,
+      completedCosts: completed.slice(-MAX_COMPLETED_KEPT)
+    })
+  }
+
+  forget(projectId: string): void {
+    for (const t of this.projects.get(projectId)?.recent ?? []) this.burn.observe(t.id, null, false, 0)
+    this.projects.delete(projectId)
+  }
+
+  /** Whether the project's list was seen (before its first poll nothing is known of it). */
+  has(projectId: string): boolean {
+    return this.projects.has(projectId)
+  }
+
+  /** What the project spent in the period `key` (day or month, local time), or in total. */
+  spent(projectId: string, period: BudgetPeriod, key: string, tz: TzOffset, usagesByTask?: UsagesByTask): SpendShare {
+    const book = this.projects.get(projectId)
+    if (!book) return { costUsd: 0, estimatedUsd: 0 }
+    if (period === 'total') return { costUsd: book.totalUsd, estimatedUsd: 0 }
+    const share = costInPeriod(book.recent, usagesByTask, tz, period, key)
+    return { costUsd: share.costUsd, estimatedUsd: share.estimatedUsd }
+  }
+
+  running(projectId: string): readonly TaskFacts[] {
+    return (this.projects.get(projectId)?.recent ?? []).filter((t) => t.running)
+  }
+
+  completedCosts(projectId: string): readonly number[] {
+    return this.projects.get(projectId)?.completedCosts ?? []
+  }
+
+  /** USD per hour over the last 15 minutes of one running task (0 when too little was seen). */
+  taskRate(task: TaskFacts, now: number, usagesByTask?: UsagesByTask): number {
+    return taskBurnRate({ createdMs: task.createdMs, usages: usagesByTask?.[task.id], samples: this.burn.samples(task.id) }, now) ?? 0
+  }
+
+  /** The project's pace: its running tasks' rates together. */
+  projectRate(projectId: string, now: number, usagesByTask?: UsagesByTask): number {
+    let sum = 0
+    for (const t of this.running(projectId)) sum += this.taskRate(t, now, usagesByTask)
+    return roundUsd(sum)
+  }
+}

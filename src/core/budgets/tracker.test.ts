@@ -1,0 +1,118 @@
+// The budgets at work on task lists, with an injected clock and time zone: spend per period from
+// usage records where known (else the estimate), the pace and projection beside each budget, and
+// "costing more than usual" told once per task, remembered like the crossings.
+import { describe, expect, it } from 'vitest'
+import type { Budget } from '../../shared/budgets'
+import type { Task, UsageRecord } from '../../shared/service'
+import { emptyBudgetMemory, type BudgetMemory } from '../settings/state-document'
+import { SpendBook } from './spend-book'
+import { createBudgetTracker, type ConnectionBudgetInput } from './tracker'
+
+const at = (iso: string): number => Date.parse(iso)
+
+function task(id: string, over: Partial<Task> = {}): Task {
+  return {
+    id,
+    project_id: 'p1',
+    name: `Task ${id}`,
+    description: '',
+    status: 'completed',
+    text_requirement: '',
+    files_requirement: [],
+    created_at: '2026-11-20T10:00:00Z',
+    updated_at: '2026-11-20T11:00:00Z',
+    steps: [],
+    branch: '',
+    total_price: 1,
+    ...over
+  }
+}
+
+const usage = (taskId: string, createdAt: string, price: number): UsageRecord =>
+  ({ id: `${taskId}-${createdAt}`, task_id: taskId, created_at: createdAt, updated_at: createdAt, final_price: price, provider: 'p', model: 'm' }) as unknown as UsageRecord
+
+function rig(budgets: Budget[], memory: BudgetMemory = emptyBudgetMemory()) {
+  const writes: Partial<BudgetMemory>[] = []
+  const tracker = createBudgetTracker({ read: () => structuredClone(memory), write: async (p) => void writes.push(structuredClone(p)), onError: () => undefined })
+  const book = new SpendBook()
+  const input = (now: number, over: Partial<ConnectionBudgetInput> = {}): ConnectionBudgetInput => ({
+    connectionId: 'c1',
+    budgets,
+    projectIds: ['p1', 'p2'],
+    book,
+    now,
+    tz: 60,
+    ...over
+  })
+  return { tracker, book, input, writes }
+}
+
+describe('budgets over task lists', () => {
+  it("a day's spend is what the usage records say was spent that local day; the rest goes on the task's last change, estimated", () => {
+    const budgets: Budget[] = [{ id: 'd', projectId: 'p1', period: 'day', limitUsd: 10, warnRatio: 0.8 }]
+    const { tracker, book, input } = rig(budgets)
+    // Created yesterday (local), most of it spent yesterday; 3 of its 5 today.
+    const t = task('a', { status: 'in_progress', created_at: '2026-11-22T20:00:00Z', updated_at: '2026-11-23T09:00:00Z', total_price: 6 })
+    const usages = { a: [usage('a', '2026-11-22T21:00:00Z', 2), usage('a', '2026-11-23T08:00:00Z', 3)] }
+    const now = at('2026-11-23T09:30:00Z')
+    book.takeTasks('p1', [t], now, usages)
+    book.takeTasks('p2', [], now)
+    const [status] = tracker.statuses(input(now, { usagesByTask: usages }))
+    // 3 by the records today, and the 1 the records do not account for, put on today as an estimate.
+    expect(status).toMatchObject({ periodKey: '2026-11-23', spentUsd: 4, estimatedUsd: 1, state: 'ok' })
+    // Without records, the whole 6 counts on the day the task last changed, all estimated.
+    expect(tracker.statuses(input(now))[0]).toMatchObject({ spentUsd: 6, estimatedUsd: 6 })
+  })
+
+  it('gives each budget its pace and where the period ends at it (UTC+1)', () => {
+    const budgets: Budget[] = [
+      { id: 'd', projectId: null, period: 'day', limitUsd: 100, warnRatio: 0.8 },
+      { id: 't', projectId: 'p1', period: 'total', limitUsd: 100, warnRatio: 0.8 }
+    ]
+    const { tracker, book, input } = rig(budgets)
+    const running = (price: number) => task('r', { status: 'in_progress', created_at: '2026-11-23T18:00:00Z', updated_at: '2026-11-23T21:00:00Z', total_price: price })
+    // Seen at 2 at 21:45 UTC, at 3 at 22:00 UTC (23:00 local): 1 in 15 minutes is 4 per hour.
+    book.takeTasks('p1', [running(2)], at('2026-11-23T21:45:00Z'))
+    book.takeTasks('p1', [running(3)], at('2026-11-23T22:00:00Z'))
+    book.takeTasks('p2', [], at('2026-11-23T22:00:00Z'))
+    const [day, total] = tracker.statuses(input(at('2026-11-23T22:00:00Z')))
+    // An hour left of the local day: 3 + 4.
+    expect(day).toMatchObject({ burnUsdPerHour: 4, spentUsd: 3, projectedUsd: 7 })
+    expect(total).toMatchObject({ burnUsdPerHour: 4, spentUsd: 3, projectedUsd: null })
+  })
+
+  it('flags a running task past 3 × the median of its project\'s completed tasks, told once, remembered across a restart', () => {
+    const { tracker, book, input, writes } = rig([])
+    const now = at('2026-11-23T12:00:00Z')
+    const done = [task('a', { total_price: 1 }), task('b', { total_price: 2 }), task('c', { total_price: 10 })]
+    book.takeTasks('p1', [...done, task('r', { status: 'in_progress', total_price: 5 })], now)
+    book.takeTasks('p2', [task('x', { total_price: 1 }), task('y', { status: 'in_progress', total_price: 100 })], now)
+    expect(tracker.check(input(now)).events).toEqual([])
+
+    book.takeTasks('p1', [...done, task('r', { status: 'in_progress', total_price: 6.5 })], now)
+    const flagged = tracker.check(input(now)).events
+    // Median 2: 6.5 is more than 6. The other project has one completed task only: no "usual" yet.
+    expect(flagged).toEqual([
+      { kind: 'task-cost-unusual', connectionId: 'c1', projectId: 'p1', at: new Date(now).toISOString(), taskId: 'r', taskName: 'Task r', costUsd: 6.5, usualUsd: 2 }
+    ])
+    expect(tracker.unusualTasks(input(now)).get('r')).toEqual({ costUsd: 6.5, usualUsd: 2, projectId: 'p1' })
+    expect(tracker.check(input(now)).events).toEqual([])
+
+    const again = rig([], { ...emptyBudgetMemory(), unusualTold: writes.at(-1)!.unusualTold! })
+    again.book.takeTasks('p1', [...done, task('r', { status: 'in_progress', total_price: 8 })], now)
+    again.book.takeTasks('p2', [], now)
+    expect(again.tracker.check(again.input(now)).events).toEqual([])
+  })
+
+  it('after a start, what was told stands until every project in scope was seen again', () => {
+    const budgets: Budget[] = [{ id: 'm', projectId: null, period: 'month', limitUsd: 10, warnRatio: 0.8 }]
+    const now = at('2026-11-23T12:00:00Z')
+    const told = { c1: { m: { periodKey: '2026-11', level: 'over' as const, limitUsd: 10, warnRatio: 0.8 } } }
+    const { tracker, book, input } = rig(budgets, { ...emptyBudgetMemory(), told })
+    // Only p1 seen yet, spending low: no news, and the limit stays told.
+    book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 1 })], now)
+    expect(tracker.check(input(now)).events).toEqual([])
+    book.takeTasks('p2', [task('b', { updated_at: '2026-11-23T10:00:00Z', total_price: 12 })], now)
+    expect(tracker.check(input(now)).events).toEqual([])
+  })
+})

@@ -1,0 +1,134 @@
+// The app's budgets at work: after each round of a connection's polls, where each of its budgets
+// stands (evaluate.ts), which crossings are news (crossing.ts) and which running tasks cost more
+// than usual (unusual.ts). What was told is remembered in state.json, so a restart tells nothing
+// twice; whether and when a crossing is told is the notification gate's decision, not this one's.
+import type { TzOffset, UsagesByTask } from '../../shared/cost'
+import type { Budget, BudgetStatus } from '../../shared/budgets'
+import type { MonitorEvent } from '../../shared/monitor'
+import { createLatestWriter } from '../app/latest-writer'
+import type { BudgetMemory, HeldBudgetEvent, ToldCrossing } from '../settings/state-document'
+import { checkCrossing } from './crossing'
+import { evaluateBudgets } from './evaluate'
+import type { SpendBook } from './spend-book'
+import { costsMoreThanUsual, usualCost } from './unusual'
+
+/** Tasks remembered per connection as told "costing more than usual": far more than run at once. */
+export const MAX_UNUSUAL_TOLD = 500
+
+export type UnusualEvent = Extract<MonitorEvent, { kind: 'task-cost-unusual' }>
+
+export interface ConnectionBudgetInput {
+  connectionId: string
+  budgets: readonly Budget[]
+  projectIds: readonly string[]
+  book: SpendBook
+  usagesByTask?: UsagesByTask
+  now: number
+  tz: TzOffset
+}
+
+export interface BudgetCheck {
+  statuses: BudgetStatus[]
+  events: (HeldBudgetEvent | UnusualEvent)[]
+}
+
+export interface BudgetTracker {
+  /** Where the connection's budgets stand, and what is news since the last check. */
+  check(input: ConnectionBudgetInput): BudgetCheck
+  /** Where they stand, without telling anything (the window's view between polls). */
+  statuses(input: ConnectionBudgetInput): BudgetStatus[]
+  /** The running tasks flagged as costing more than usual, by task id (told or not). */
+  unusualTasks(input: Pick<ConnectionBudgetInput, 'book' | 'projectIds' | 'usagesByTask'>): Map<string, { costUsd: number; usualUsd: number; projectId: string }>
+  settled(): Promise<void>
+}
+
+export interface BudgetTrackerDeps {
+  read(): BudgetMemory
+  write(parts: Partial<BudgetMemory>): Promise<void>
+  onError(context: string, error: unknown): void
+}
+
+export function createBudgetTracker(deps: BudgetTrackerDeps): BudgetTracker {
+  const memory = deps.read()
+  const told: Record<string, Record<string, ToldCrossing>> = memory.told
+  const unusualTold: Record<string, string[]> = memory.unusualTold
+  const writer = createLatestWriter(
+    (parts: Partial<BudgetMemory>) => deps.write(parts),
+    (e) => deps.onError('saving what budgets told', e)
+  )
+
+  function unusualTasks(input: Pick<ConnectionBudgetInput, 'book' | 'projectIds' | 'usagesByTask'>) {
+    const out = new Map<string, { costUsd: number; usualUsd: number; projectId: string }>()
+    for (const projectId of input.projectIds) {
+      const usual = usualCost(input.book.completedCosts(projectId))
+      if (usual === null) continue
+      for (const task of input.book.running(projectId)) {
+        const cost = task.total_price ?? input.usagesByTask?.[task.id]?.reduce((s, u) => s + (Number.isFinite(u.final_price) ? u.final_price : 0), 0) ?? null
+        if (costsMoreThanUsual(cost, usual)) out.set(task.id, { costUsd: cost as number, usualUsd: usual, projectId })
+      }
+    }
+    return out
+  }
+
+  return {
+    statuses: (input) => evaluateBudgets(input),
+    unusualTasks,
+    check(input) {
+      const statuses = evaluateBudgets(input)
+      const at = new Date(input.now).toISOString()
+      const events: BudgetCheck['events'] = []
+      const mine = { ...(told[input.connectionId] ?? {}) }
+      let changed = false
+      for (const status of statuses) {
+        const { budget } = status
+        const previous = mine[budget.id] ?? null
+        const result = checkCrossing(budget, status.periodKey, status.spentUsd, previous)
+        // Before every project in its scope was polled (after a start) spending reads low: what
+        // was told stands until it can really fall back.
+        const scope = budget.projectId === null ? input.projectIds : [budget.projectId]
+        if (!scope.every((id) => input.book.has(id)) && previous && previous.periodKey === status.periodKey && previous.limitUsd === budget.limitUsd && previous.warnRatio === budget.warnRatio && result.told?.level !== 'over') {
+          if (result.told === null || previous.level === 'over') result.told = previous
+        }
+        if (JSON.stringify(result.told) !== JSON.stringify(mine[budget.id] ?? null)) changed = true
+        if (result.told) mine[budget.id] = result.told
+        else delete mine[budget.id]
+        if (result.crossed) {
+          events.push({
+            kind: 'budget',
+            connectionId: input.connectionId,
+            projectId: budget.projectId,
+            at,
+            budgetId: budget.id,
+            period: budget.period,
+            periodKey: status.periodKey,
+            level: result.crossed,
+            spentUsd: status.spentUsd,
+            budgetUsd: budget.limitUsd
+          })
+        }
+      }
+      // Budgets that no longer exist are forgotten.
+      const ids = new Set(input.budgets.map((b) => b.id))
+      for (const id of Object.keys(mine)) {
+        if (!ids.has(id)) {
+          delete mine[id]
+          changed = true
+        }
+      }
+      told[input.connectionId] = mine
+
+      const toldTasks = unusualTold[input.connectionId] ?? []
+      const names = new Map(input.projectIds.flatMap((p) => input.book.running(p).map((t) => [t.id, t.name] as const)))
+      for (const [taskId, flag] of unusualTasks(input)) {
+        if (toldTasks.includes(taskId)) continue
+        toldTasks.push(taskId)
+        changed = true
+        events.push({ kind: 'task-cost-unusual', connectionId: input.connectionId, projectId: flag.projectId, at, taskId, taskName: names.get(taskId) ?? '', costUsd: flag.costUsd, usualUsd: flag.usualUsd })
+      }
+      unusualTold[input.connectionId] = toldTasks.slice(-MAX_UNUSUAL_TOLD)
+      if (changed) writer.write({ told: structuredClone(told), unusualTold: structuredClone(unusualTold) })
+      return { statuses, events }
+    },
+    settled: () => writer.settled()
+  }
+}
