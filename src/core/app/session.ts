@@ -199,9 +199,7 @@ export function createSession(deps: SessionDeps): Session {
     usages.store.noteTasks(connectionId, tasks)
     const since = deps.clock.now() - BACKGROUND_WINDOW_MS
     const recent = tasks.filter((t) => !(Date.parse(t.updated_at) < since))
-    void usages.fetcher.ensure(connectionId, recent).then((p) => {
-      if (p.done > 0) deps.changed()
-    })
+    void usages.fetcher.ensure(connectionId, recent).then((p) => p.done > 0 && deps.changed())
   }
 
   async function saveAttention(connectionId: string, book: Record<string, ProjectAttention>): Promise<void> {
