@@ -2,14 +2,12 @@
 // stands (evaluate.ts), which crossings are news (crossing.ts) and which running tasks cost more
 // than usual (unusual.ts). What was told is remembered in state.json, so a restart tells nothing
 // twice; whether and when a crossing is told is the notification gate's decision, not this one's.
-import type { TzOffset, UsagesByTask } from '../../shared/cost'
-import type { Budget, BudgetStatus } from '../../shared/budgets'
+import type { BudgetStatus } from '../../shared/budgets'
 import type { MonitorEvent } from '../../shared/monitor'
 import { createLatestWriter } from '../app/latest-writer'
 import type { BudgetMemory, HeldBudgetEvent, ToldCrossing } from '../settings/state-document'
 import { checkCrossing } from './crossing'
-import { evaluateBudgets } from './evaluate'
-import type { SpendBook } from './spend-book'
+import { evaluateBudgets, type BudgetScopeInput } from './evaluate'
 import { costsMoreThanUsual, usualCost } from './unusual'
 
 /** Tasks remembered per connection as told "costing more than usual": far more than run at once. */
@@ -17,15 +15,8 @@ export const MAX_UNUSUAL_TOLD = 500
 
 export type UnusualEvent = Extract<MonitorEvent, { kind: 'task-cost-unusual' }>
 
-export interface ConnectionBudgetInput {
-  connectionId: string
-  budgets: readonly Budget[]
-  projectIds: readonly string[]
-  book: SpendBook
-  usagesByTask?: UsagesByTask
-  now: number
-  tz: TzOffset
-}
+/** What the tracker reads of one connection: what evaluate.ts reads to place its budgets. */
+export type ConnectionBudgetInput = BudgetScopeInput
 
 export interface BudgetCheck {
   statuses: BudgetStatus[]

@@ -194,15 +194,19 @@ export function parseSteps(body: unknown, report: ReportInvalidRecord = ignore):
   return guard('steps', () => parseList(expectList(body, 'steps'), stepSchema, 'step', '', report, fastStep))
 }
 
+/** Every task's own fields first (its steps are read after): issues are reported in that order. */
+function taskHeads(items: unknown[], report: ReportInvalidRecord): { task: TaskHead; rawSteps: unknown[]; index: number }[] {
+  const heads: { task: TaskHead; rawSteps: unknown[]; index: number }[] = []
+  for (let index = 0; index < items.length; index++) {
+    const head = parseRecord(items[index], index, taskHeadSchema, 'task', '', report, fastTask)
+    if (head) heads.push({ task: head.task, rawSteps: head.rawSteps, index })
+  }
+  return heads
+}
+
 export function parseTasks(body: unknown, report: ReportInvalidRecord = ignore): Task[] {
   return guard('tasks', () => {
-    const items = expectList(body, 'tasks')
-    // Every task's own fields first, then the steps: issues are reported in that order.
-    const heads: { task: TaskHead; rawSteps: unknown[]; index: number }[] = []
-    for (let index = 0; index < items.length; index++) {
-      const head = parseRecord(items[index], index, taskHeadSchema, 'task', '', report, fastTask)
-      if (head) heads.push({ task: head.task, rawSteps: head.rawSteps, index })
-    }
+    const heads = taskHeads(expectList(body, 'tasks'), report)
     const tasks: Task[] = []
     for (const { task, rawSteps, index } of heads) {
       const steps = parseList(rawSteps, stepSchema, 'step', `[${index}].steps`, report, fastStep)
@@ -219,12 +223,7 @@ export function parseTasks(body: unknown, report: ReportInvalidRecord = ignore):
  */
 export function parseTaskDigests(body: unknown, report: ReportInvalidRecord = ignore): TaskDigest[] {
   return guard('tasks', () => {
-    const items = expectList(body, 'tasks')
-    const heads: { task: TaskHead; rawSteps: unknown[]; index: number }[] = []
-    for (let index = 0; index < items.length; index++) {
-      const head = parseRecord(items[index], index, taskHeadSchema, 'task', '', report, fastTask)
-      if (head) heads.push({ task: head.task, rawSteps: head.rawSteps, index })
-    }
+    const heads = taskHeads(expectList(body, 'tasks'), report)
     const tasks: TaskDigest[] = []
     for (const { task, rawSteps, index } of heads) {
       const base = `[${index}].steps`
