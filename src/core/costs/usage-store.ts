@@ -163,7 +163,8 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
     noteTasks(connectionId, tasks) {
       for (const task of tasks) {
         const k = key(connectionId, task.id)
-        lastListed.set(k, task)
+        // Only the fields it reads: the monitor's tasks may hold their unparsed steps (digests).
+        lastListed.set(k, { id: task.id, project_id: task.project_id, status: task.status, updated_at: task.updated_at, total_price: task.total_price })
         const usages = offered.get(k)
         if (usages === undefined) continue
         offered.delete(k)
