@@ -246,3 +246,92 @@ describe('monitor over HTTP', () => {
     expect(monitor.getSummary(projectId)).toMatchObject({ running: 0, failed: 1 })
   })
 })
+
+describe('one record per project', () => {
+  /** The real client, noting the ETag each digest list was asked with. */
+  function etagRecordingSource(): TaskSource & { etags: (string | null)[] } {
+    const etags: (string | null)[] = []
+    return {
+      etags,
+      listTasks: (projectId, signal) => client.listTasks(projectId, signal),
+      listTasksIfChanged: (projectId, etag, signal) => client.listTasksIfChanged(projectId, etag, signal),
+      listTaskDigestsIfChanged: (projectId, etag, signal) => {
+        etags.push(etag)
+        return client.listTaskDigestsIfChanged(projectId, etag, signal)
+      },
+      getStepsAndUsages: (taskId, signal) => client.getStepsAndUsages(taskId, signal)
+    }
+  }
+
+  it('an unwatch forgets all of the project, even mid-poll; watched again, it starts as new', async () => {
+    const { projectId, taskIds } = newProject('Shop', [
+      { name: 'Checkout', status: 'in_progress' },
+      { name: 'Footer', status: 'completed' }
+    ])
+    const source = etagRecordingSource()
+    const { monitor, cycles, events } = startMonitor({ source, projects: [projectId] })
+    const states: Record<string, ProjectSnapshot>[] = []
+    monitor.on('state', (s) => states.push(s))
+    monitor.focusProject(projectId)
+    monitor.focusTask(taskIds[0]!)
+    await monitor.pollNow()
+    expect(monitor.getTasks(projectId)).toHaveLength(2)
+    expect(monitor.getSummary(projectId)).toMatchObject({ running: 1 })
+    expect(monitor.getHealth(projectId).state).toBe('ok')
+    expect(Object.keys(monitor.snapshot())).toEqual([projectId])
+    expect(monitor.getCachedDetails(taskIds[0]!)).toBeDefined()
+
+    // A poll hangs on the service; the project is unwatched while it waits.
+    service.control.setFaults({ rules: [{ kind: 'latency', ms: 60_000, pathPrefix: `/projects/${projectId}/tasks`, times: 1 }] })
+    service.control.setTaskStatus(taskIds[0]!, 'failed')
+    const waiting = monitor.pollNow(projectId)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const eventsBefore = events.length
+    monitor.unwatch(projectId)
+    await waiting
+    expect(monitor.watched()).toEqual([])
+    expect(monitor.snapshot()).toEqual({})
+    expect(states.at(-1)).toEqual({})
+    expect(monitor.getTasks(projectId)).toBeUndefined()
+    expect(monitor.getSummary(projectId)).toBeUndefined()
+    expect(monitor.getHealth(projectId)).toEqual({ state: 'unknown' })
+    expect(monitor.getRunningCost(projectId)).toBe(0)
+    expect(monitor.projectOfTask(taskIds[0]!)).toBeUndefined()
+    expect(monitor.focusedProject).toBeNull()
+    // What is the window's or the task's, not the project's, stays (ARCHITECTURE.md).
+    expect(monitor.focusedTask).toBe(taskIds[0])
+    expect(monitor.getCachedDetails(taskIds[0]!)).toBeDefined()
+    await monitor.idle()
+    expect(events.length).toBe(eventsBefore)
+
+    // Watched again: a fresh start. The first list is asked for unconditionally, and what changed
+    // while it was not watched is its new baseline, told neither live nor as "while you were away".
+    service.control.clearFaults()
+    monitor.watch(projectId)
+    await monitor.pollNow()
+    expect(source.etags).toEqual([null])
+    expect(cycles).toEqual([])
+    expect(monitor.getSummary(projectId)).toMatchObject({ running: 0, failed: 1 })
+    expect(monitor.getTasks(projectId)).toBeUndefined()
+  })
+
+  it('forgets the former state of a project not watched from the start', async () => {
+    const kept = newProject('Kept', [{ name: 'Build', status: 'in_progress' }])
+    const dropped = newProject('Dropped', [{ name: 'Deploy', status: 'in_progress' }])
+    let saved: Record<string, ProjectSnapshot> = {}
+    const first = startMonitor({ source: client, projects: [kept.projectId, dropped.projectId] })
+    first.monitor.on('state', (s) => (saved = structuredClone(s)))
+    await first.monitor.pollNow()
+    first.monitor.dispose()
+    expect(Object.keys(saved).sort()).toEqual([kept.projectId, dropped.projectId].sort())
+
+    // Unwatched while the app was closed (e.g. by `agent-tray watch-list remove`), then its task ends.
+    service.control.setTaskStatus(dropped.taskIds[0]!, 'completed')
+    const second = startMonitor({ source: client, projects: [kept.projectId], initialState: saved })
+    expect(Object.keys(second.monitor.snapshot())).toEqual([kept.projectId])
+    // Watched again in this run: no "While you were away" from a state it was not watching.
+    second.monitor.watch(dropped.projectId)
+    await second.monitor.pollNow()
+    expect(second.cycles).toEqual([])
+  })
+})

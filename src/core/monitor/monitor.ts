@@ -1,6 +1,6 @@
 // Watches the projects of one connection: polls their tasks on the scheduler's timetable, turns
-// the differences into events, keeps the latest tasks and task details for the UI, and hands the
-// caller the last seen state to persist so a restart neither repeats nor misses a change.
+// the differences into events, keeps one record per watched project (project-record.ts) for the UI,
+// and hands the caller the last seen state to persist so a restart neither repeats nor misses a change.
 import type { UsagesByTask } from '../../shared/cost'
 import type { CompactProjectSnapshot, ProjectHealth, ProjectSnapshot } from '../../shared/monitor'
 import type { StepsAndUsages, Task } from '../../shared/service'
@@ -10,13 +10,13 @@ import { systemClock, type Clock, type TimerHandle } from '../util/clock'
 import { compactSnapshot, diffProject, hasTask } from './diff'
 import { Emitter } from '../util/emitter'
 import { nextHealth, readError, type ErrorReading } from './health'
-import { LruMap } from '../util/lru'
 import { Rounds } from './rounds'
 import { TaskDetails } from './details'
+import { KeptLists, newProjectRecord, releaseWaiters, type ProjectRecord } from './project-record'
 import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome } from './scheduler'
 import { summarizeTasks, summaryCost, type ProjectSummary } from './summary'
 import type { MonitorEvents, MonitorOptions, TaskSource } from './types'
-import { PollWaiters } from './waiters'
+import { IdleWaiters } from './waiters'
 import { fetchList, type Fetched } from './fetch-list'
 
 export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged } from './types'
@@ -30,20 +30,15 @@ export class Monitor {
   private readonly scheduler: Scheduler
   private polling: PollingPrefs
 
-  private readonly snapshots = new Map<string, CompactProjectSnapshot>()
-  /** Projects whose next successful poll compares against a snapshot from before this run. */
-  private readonly awayPending = new Set<string>()
-  /** Full task lists only of projects someone looks at or loaded lately; the rest keep a summary. */
-  private readonly kept: LruMap<string, Task[]>
-  private readonly summaries = new Map<string, ProjectSummary>()
-  /** The ETag of the list each project's snapshot was taken from. */
-  private readonly etags = new Map<string, string>()
+  /** One per watched project, holding all that is known of it (project-record.ts). */
+  private readonly records = new Map<string, ProjectRecord>()
+  /** Last seen state from a former run, taken by each project's record when it is watched. */
+  private readonly formerState = new Map<string, CompactProjectSnapshot>()
+  private readonly kept: KeptLists
   private focusedProjectId: string | null = null
-  private readonly health = new Map<string, ProjectHealth>()
+  /** Steps and usages by task: not a project's, so they outlive an unwatch (ARCHITECTURE.md). */
   private readonly details: TaskDetails
-  private readonly controllers = new Map<string, AbortController>()
-  private readonly pollSeq = new Map<string, number>()
-  private readonly waiters = new PollWaiters()
+  private readonly idleWaiters = new IdleWaiters()
 
   private focusedTaskId: string | null = null
   private paused = true
@@ -56,17 +51,14 @@ export class Monitor {
     this.source = options.source
     this.clock = options.clock ?? systemClock
     this.polling = options.polling ?? DEFAULT_POLLING_PREFS
-    this.scheduler = new Scheduler(this.polling, options.random ?? Math.random, { ...DEFAULT_SCHEDULE_OPTIONS, ...options.schedule })
+    this.scheduler = new Scheduler(this.polling, options.random ?? Math.random, { ...DEFAULT_SCHEDULE_OPTIONS, ...options.schedule }, this.records)
     this.details = new TaskDetails(this.source, options.detailsCacheSize ?? 100, (taskId, details) => this.emitter.emit('details', { taskId, details }))
-    this.kept = new LruMap(options.keptTaskLists ?? 3)
-    for (const [projectId, snapshot] of Object.entries(options.initialState ?? {})) {
-      this.snapshots.set(projectId, compactSnapshot(snapshot))
-      this.awayPending.add(projectId)
-    }
-    for (const p of options.projects ?? []) {
-      if (typeof p === 'string') this.watch(p)
-      else this.watch(p.projectId)
-    }
+    this.kept = new KeptLists(this.records, options.keptTaskLists ?? 3)
+    for (const [projectId, snapshot] of Object.entries(options.initialState ?? {})) this.formerState.set(projectId, compactSnapshot(snapshot))
+    for (const p of options.projects ?? []) this.watch(typeof p === 'string' ? p : p.projectId)
+    // A project not watched from the start is not watched: its former state is forgotten, as an
+    // unwatch forgets it, and goes from the file with the next write.
+    this.formerState.clear()
   }
 
   on<K extends keyof MonitorEvents>(name: K, listener: (payload: MonitorEvents[K]) => void): () => void {
@@ -94,7 +86,7 @@ export class Monitor {
   resume(): void {
     if (this.disposed) return
     this.paused = false
-    for (const id of this.scheduler.ids()) this.scheduler.force(id)
+    for (const id of this.records.keys()) this.scheduler.force(id)
     this.tick()
   }
 
@@ -105,9 +97,9 @@ export class Monitor {
   /** Polls one project, or all, now; resolves when those polls (and their round) are done. */
   pollNow(projectId?: string): Promise<void> {
     if (this.disposed) return Promise.resolve()
-    const ids = projectId === undefined ? this.scheduler.ids() : this.scheduler.has(projectId) ? [projectId] : []
-    const done = ids.map((id) => this.waiters.waitFor(id, (this.pollSeq.get(id) ?? 0) + 1))
-    for (const id of ids) this.scheduler.force(id)
+    const records = projectId === undefined ? [...this.records.values()] : [this.records.get(projectId)].filter((r) => r !== undefined)
+    const done = records.map((r) => new Promise<void>((resolve) => r.waiters.push({ minSeq: r.pollSeq + 1, resolve })))
+    for (const r of records) this.scheduler.force(r.projectId)
     this.tick()
     return Promise.all(done).then(() => undefined)
   }
@@ -115,36 +107,35 @@ export class Monitor {
   /** Resolves once no poll is in flight or waiting to start right now. */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve()
-    return this.waiters.waitForIdle()
+    return this.idleWaiters.wait()
   }
 
   watch(projectId: string): void {
     if (this.disposed) return
-    if (this.scheduler.has(projectId)) return
-    this.scheduler.add(projectId, this.clock.now())
-    if (!this.health.has(projectId)) this.health.set(projectId, { state: 'unknown' })
+    if (this.records.has(projectId)) return
+    this.records.set(projectId, newProjectRecord(projectId, this.clock.now(), this.formerState.get(projectId)))
     if (!this.paused) this.tick()
   }
 
-  /** Stops watching and forgets the project, including its persisted snapshot. */
+  /**
+   * Stops watching and forgets the project: its record goes whole, its persisted snapshot with it.
+   * A poll in flight is aborted and tells nothing; changes it told before stay in the round.
+   */
   unwatch(projectId: string): void {
-    this.controllers.get(projectId)?.abort()
-    this.controllers.delete(projectId)
-    this.scheduler.remove(projectId)
-    this.kept.delete(projectId)
-    this.summaries.delete(projectId)
-    this.etags.delete(projectId)
+    const record = this.records.get(projectId)
+    if (!record) return
+    this.records.delete(projectId)
+    record.poll?.abort()
+    this.scheduler.removed(record)
+    releaseWaiters(record, Number.POSITIVE_INFINITY)
     if (this.focusedProjectId === projectId) this.focusedProjectId = null
-    this.health.delete(projectId)
-    this.awayPending.delete(projectId)
-    this.waiters.finished(projectId, Number.POSITIVE_INFINITY)
-    if (this.snapshots.delete(projectId)) this.emitState()
+    if (record.snapshot) this.emitState()
     this.maybeFlush(this.clock.now())
     this.tick()
   }
 
   watched(): string[] {
-    return this.scheduler.ids()
+    return [...this.records.keys()]
   }
 
   setPolling(prefs: PollingPrefs): void {
@@ -181,10 +172,11 @@ export class Monitor {
     this.disposed = true
     this.paused = true
     this.clearTimer()
-    for (const c of this.controllers.values()) c.abort()
-    this.controllers.clear()
-    this.waiters.releaseAll()
-    this.waiters.settle(true, () => true)
+    for (const r of this.records.values()) {
+      r.poll?.abort()
+      releaseWaiters(r, Number.POSITIVE_INFINITY)
+    }
+    this.idleWaiters.settle(true, () => true)
     this.emitter.removeAll()
   }
 
@@ -195,36 +187,40 @@ export class Monitor {
    * getSummary) and before the first successful poll. Use loadTasks to get any project's list.
    */
   getTasks(projectId: string): Task[] | undefined {
-    return this.kept.peek(projectId)
+    return this.records.get(projectId)?.list?.tasks
   }
 
   /** The kept list, or the list fetched now (kept for a while when the project is watched). */
   async loadTasks(projectId: string, signal?: AbortSignal): Promise<Task[]> {
-    const kept = this.kept.get(projectId)
+    const before = this.records.get(projectId)
+    const kept = before && this.kept.use(before)
     if (kept) return kept
     const tasks = await this.source.listTasks(projectId, signal)
-    if (!this.disposed && this.scheduler.has(projectId)) this.kept.set(projectId, tasks)
+    const record = this.records.get(projectId)
+    if (!this.disposed && record) this.kept.keep(record, tasks)
     return tasks
   }
 
   /** The watched project a task was last seen in. */
   projectOfTask(taskId: string): string | undefined {
-    for (const [projectId, snapshot] of this.snapshots) if (hasTask(snapshot, taskId)) return projectId
+    for (const r of this.records.values()) if (r.snapshot && hasTask(r.snapshot, taskId)) return r.projectId
     return undefined
   }
 
   /** Counts, latest activity and per-task prices of a watched project, after its first successful poll. */
   getSummary(projectId: string): ProjectSummary | undefined {
-    return this.summaries.get(projectId)
+    return this.records.get(projectId)?.summary
   }
 
   getHealth(projectId: string): ProjectHealth {
-    return this.health.get(projectId) ?? { state: 'unknown' }
+    return this.records.get(projectId)?.health ?? { state: 'unknown' }
   }
 
   /** The last seen state of this connection, to persist. */
   snapshot(): Record<string, ProjectSnapshot> {
-    return Object.fromEntries(this.snapshots)
+    const out: Record<string, ProjectSnapshot> = {}
+    for (const r of this.records.values()) if (r.snapshot) out[r.projectId] = r.snapshot
+    return out
   }
 
   /** Cached steps and usages, without fetching. */
@@ -244,7 +240,7 @@ export class Monitor {
 
   /** What the project's tasks still todo or in progress have cost so far. */
   getRunningCost(projectId: string): number {
-    const summary = this.summaries.get(projectId)
+    const summary = this.records.get(projectId)?.summary
     return summary ? summaryCost(summary, this.usagesByTask()).runningUsd : 0
   }
 
@@ -268,27 +264,28 @@ export class Monitor {
         this.tick()
       }, Math.max(0, wake - now))
     }
-    this.waiters.settle(false, () => this.isIdle())
+    this.idleWaiters.settle(false, () => this.isIdle())
   }
 
   private async poll(projectId: string): Promise<void> {
-    const seq = (this.pollSeq.get(projectId) ?? 0) + 1
-    this.pollSeq.set(projectId, seq)
+    const record = this.records.get(projectId)
+    if (!record) return
+    const seq = ++record.pollSeq
     const controller = new AbortController()
-    this.controllers.set(projectId, controller)
+    record.poll = controller
     this.scheduler.started(projectId)
     let outcome: PollOutcome
     let failure: ErrorReading | null = null
     try {
-      const options = { wantsFull: this.wantsList(projectId), etag: this.etags.get(projectId) ?? null }
+      const options = { wantsFull: this.wantsList(record), etag: record.etag }
       const answer = await fetchList(this.source, projectId, options, controller.signal)
       if (controller.signal.aborted) return
       if (answer.changed) {
-        await this.takeTasks(projectId, answer, controller.signal)
+        await this.takeTasks(record, answer, controller.signal)
         outcome = { ok: true, active: answer.tasks.some((t) => isActive(t.status)) }
       } else {
-        await this.refreshFocusedDetails(projectId, controller.signal)
-        outcome = { ok: true, active: (this.summaries.get(projectId)?.running ?? 0) > 0 }
+        await this.refreshFocusedDetails(record, controller.signal)
+        outcome = { ok: true, active: (record.summary?.running ?? 0) > 0 }
       }
     } catch (error) {
       if (controller.signal.aborted) return
@@ -297,25 +294,25 @@ export class Monitor {
         ? { ok: false, kind: failure.kind }
         : { ok: false, kind: failure.kind, retryAfterMs: failure.retryAfterMs }
     } finally {
-      if (this.controllers.get(projectId) === controller) this.controllers.delete(projectId)
+      if (record.poll === controller) record.poll = null
     }
-    if (this.disposed || !this.scheduler.has(projectId)) return
+    // Unwatched meanwhile (its poll was aborted above) or disposed: nothing to record.
+    if (this.disposed || this.records.get(projectId) !== record) return
     const now = this.clock.now()
     const nextAt = this.scheduler.finished(projectId, outcome, now) ?? now
-    this.setHealth(projectId, failure, now, nextAt)
+    this.setHealth(record, failure, now, nextAt)
     this.maybeFlush(now)
-    this.waiters.finished(projectId, seq)
+    releaseWaiters(record, seq)
     this.tick()
   }
 
-  private wantsList(projectId: string): boolean {
-    return this.focusedProjectId === projectId || this.kept.has(projectId)
+  private wantsList(record: ProjectRecord): boolean {
+    return this.focusedProjectId === record.projectId || record.list !== undefined
   }
 
-  private async refreshFocusedDetails(projectId: string, signal: AbortSignal): Promise<void> {
+  private async refreshFocusedDetails(record: ProjectRecord, signal: AbortSignal): Promise<void> {
     const taskId = this.focusedTaskId
-    const snapshot = this.snapshots.get(projectId)
-    if (!taskId || !snapshot || !hasTask(snapshot, taskId)) return
+    if (!taskId || !record.snapshot || !hasTask(record.snapshot, taskId)) return
     try {
       await this.details.fetch(taskId, signal)
     } catch {
@@ -323,14 +320,14 @@ export class Monitor {
     }
   }
 
-  private async takeTasks(projectId: string, answer: Fetched & { changed: true }, signal: AbortSignal): Promise<void> {
+  private async takeTasks(record: ProjectRecord, answer: Fetched & { changed: true }, signal: AbortSignal): Promise<void> {
     const { tasks, full, etag } = answer
+    const projectId = record.projectId
     const at = new Date(this.clock.now()).toISOString()
-    const previous = this.snapshots.get(projectId)
-    const away = this.awayPending.has(projectId)
+    const previous = record.snapshot
     const ids = { connectionId: this.connectionId, projectId }
     const { events, snapshot, changedTaskIds } = diffProject(previous, tasks, at, ids, { detailedTaskId: this.focusedTaskId })
-    if (full && this.wantsList(projectId)) this.kept.set(projectId, full)
+    if (full && this.wantsList(record)) this.kept.keep(record, full)
 
     // Only what changed, and what someone is looking at: never every task every round.
     const wanted = new Set(changedTaskIds)
@@ -347,11 +344,11 @@ export class Monitor {
 
     // Budgets are checked by core/budgets on the 'tasks' list below, after the round.
     delete snapshot.budgetNotified
-    this.snapshots.set(projectId, snapshot)
-    this.summaries.set(projectId, summarizeTasks(tasks))
-    if (etag !== null) this.etags.set(projectId, etag)
-    else this.etags.delete(projectId)
-    this.awayPending.delete(projectId)
+    const away = record.away
+    record.snapshot = snapshot
+    record.summary = summarizeTasks(tasks)
+    record.etag = etag
+    record.away = false
 
     this.emitter.emit('tasks', { projectId, tasks })
     for (const e of events) this.emitter.emit('event', e)
@@ -363,11 +360,10 @@ export class Monitor {
     if (this.emitter.has('state')) this.emitter.emit('state', this.snapshot())
   }
 
-
-  private setHealth(projectId: string, failure: ErrorReading | null, now: number, nextAt: number): void {
-    const { health, changed } = nextHealth(this.health.get(projectId) ?? { state: 'unknown' }, failure, now, nextAt)
-    this.health.set(projectId, health)
-    if (changed) this.emitter.emit('event', { kind: 'project-health', connectionId: this.connectionId, projectId, at: new Date(now).toISOString(), health })
+  private setHealth(record: ProjectRecord, failure: ErrorReading | null, now: number, nextAt: number): void {
+    const { health, changed } = nextHealth(record.health, failure, now, nextAt)
+    record.health = health
+    if (changed) this.emitter.emit('event', { kind: 'project-health', connectionId: this.connectionId, projectId: record.projectId, at: new Date(now).toISOString(), health })
   }
 
   /** A round ends when no poll is in flight, or has gone on long enough to report what it has. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { PollingPrefs } from '../../shared/settings'
-import { Scheduler, dueProjects, nextDelay, nextWakeAt, type ScheduleEntry } from './scheduler'
+import { Scheduler, dueProjects, newScheduleEntry, nextDelay, nextWakeAt, type ScheduleEntry } from './scheduler'
 
 const prefs: PollingPrefs = { activeIntervalMs: 5_000, idleIntervalMs: 60_000, maxConcurrency: 2 }
 const mid = (): number => 0.5 // no jitter
@@ -92,10 +92,17 @@ describe('dueProjects / nextWakeAt', () => {
   })
 })
 
+/** A scheduler over entries kept in a map, as the monitor keeps them in its project records. */
+function scheduler(): { s: Scheduler; entries: Map<string, ScheduleEntry>; add: (id: string, now: number) => void } {
+  const entries = new Map<string, ScheduleEntry>()
+  const s = new Scheduler(prefs, mid, options, entries)
+  return { s, entries, add: (id, now) => entries.set(id, newScheduleEntry(id, now)) }
+}
+
 describe('Scheduler', () => {
   it('follows a project through success, errors and recovery', () => {
-    const s = new Scheduler(prefs, mid, options)
-    s.add('p', 1_000)
+    const { s, entries, add } = scheduler()
+    add('p', 1_000)
     expect(s.due(1_000, false)).toEqual(['p'])
     s.started('p')
     expect(s.due(1_000, false)).toEqual([])
@@ -107,12 +114,12 @@ describe('Scheduler', () => {
     expect(s.finished('p', { ok: false, kind: 'server' }, 11_300)).toBe(21_300)
     s.started('p')
     expect(s.finished('p', { ok: true, active: false }, 21_400)).toBe(81_400)
-    expect(s.get('p')?.consecutiveErrors).toBe(0)
+    expect(entries.get('p')?.consecutiveErrors).toBe(0)
   })
 
   it('limits concurrency across all projects', () => {
-    const s = new Scheduler(prefs, mid, options)
-    for (const id of ['a', 'b', 'c']) s.add(id, 0)
+    const { s, add } = scheduler()
+    for (const id of ['a', 'b', 'c']) add(id, 0)
     const first = s.due(0, false)
     expect(first).toHaveLength(2)
     first.forEach((id) => s.started(id))
@@ -122,8 +129,8 @@ describe('Scheduler', () => {
   })
 
   it('polls again right after an in-flight poll when forced meanwhile', () => {
-    const s = new Scheduler(prefs, mid, options)
-    s.add('a', 0)
+    const { s, add } = scheduler()
+    add('a', 0)
     s.started('a')
     s.force('a')
     s.finished('a', { ok: true, active: false }, 50)
@@ -131,8 +138,8 @@ describe('Scheduler', () => {
   })
 
   it('brings shorter intervals forward when preferences change', () => {
-    const s = new Scheduler(prefs, mid, options)
-    s.add('a', 0)
+    const { s, add } = scheduler()
+    add('a', 0)
     s.started('a')
     s.finished('a', { ok: true, active: false }, 0)
     expect(s.wakeAt(false)).toBe(60_000)
@@ -143,15 +150,16 @@ describe('Scheduler', () => {
 
 describe('Scheduler.inFlightCount', () => {
   it('counts polls started and not yet finished, also when a project is removed mid-poll', () => {
-    const s = new Scheduler(prefs, mid, options)
-    for (const id of ['a', 'b', 'c']) s.add(id, 0)
+    const { s, entries, add } = scheduler()
+    for (const id of ['a', 'b', 'c']) add(id, 0)
     s.started('a')
     s.started('b')
     s.started('b')
     expect(s.inFlightCount()).toBe(2)
     s.finished('a', { ok: true, active: false }, 10)
     expect(s.inFlightCount()).toBe(1)
-    s.remove('b')
+    s.removed(entries.get('b')!)
+    entries.delete('b')
     s.finished('b', { ok: true, active: false }, 10)
     expect(s.inFlightCount()).toBe(0)
   })

@@ -100,16 +100,24 @@ export function nextWakeAt(entries: Iterable<ScheduleEntry>, options: { paused: 
   return at
 }
 
-/** The per-project schedule state, kept by the monitor. */
+/** A project new to the schedule: it polls right away. */
+export function newScheduleEntry(projectId: string, now: number): ScheduleEntry {
+  return { projectId, active: false, dueAt: now, inFlight: false, forced: false, again: false, consecutiveErrors: 0 }
+}
+
+/**
+ * When each project polls next. The entries are the caller's (the monitor keeps each inside its
+ * project's record, so forgetting a project forgets its schedule); the scheduler reads and writes them.
+ */
 export class Scheduler {
-  private readonly entries = new Map<string, ScheduleEntry>()
   /** Counted as polls start and finish: asked after every poll. */
   private inFlight = 0
 
   constructor(
     private prefs: PollingPrefs,
     private readonly random: () => number,
-    private readonly options: ScheduleOptions = DEFAULT_SCHEDULE_OPTIONS
+    private readonly options: ScheduleOptions,
+    private readonly entries: ReadonlyMap<string, ScheduleEntry>
   ) {}
 
   setPrefs(prefs: PollingPrefs, now: number): void {
@@ -128,35 +136,10 @@ export class Scheduler {
     return this.prefs.maxConcurrency
   }
 
-  /** A new project polls right away. */
-  add(projectId: string, now: number): void {
-    if (this.entries.has(projectId)) return
-    this.entries.set(projectId, {
-      projectId,
-      active: false,
-      dueAt: now,
-      inFlight: false,
-      forced: false,
-      again: false,
-      consecutiveErrors: 0
-    })
-  }
-
-  remove(projectId: string): void {
-    if (this.entries.get(projectId)?.inFlight) this.inFlight--
-    this.entries.delete(projectId)
-  }
-
-  has(projectId: string): boolean {
-    return this.entries.has(projectId)
-  }
-
-  get(projectId: string): Readonly<ScheduleEntry> | undefined {
-    return this.entries.get(projectId)
-  }
-
-  ids(): string[] {
-    return [...this.entries.keys()]
+  /** The entry is no longer the caller's to keep: a poll it had in flight no longer counts. */
+  removed(entry: ScheduleEntry): void {
+    if (entry.inFlight) this.inFlight--
+    entry.inFlight = false
   }
 
   force(projectId: string): void {
