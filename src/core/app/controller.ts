@@ -129,10 +129,10 @@ export function createAppController(deps: AppControllerDeps): AppController {
       })
   })
 
-  // Held budget crossings are saved whole at each change; only the newest set is written.
+  // What the gate holds is saved whole at each change; only the newest set is written.
   const heldWriter = createLatestWriter(
     (held: Parameters<typeof deps.settings.writeBudgetMemory>[0]['held'] & object) => deps.settings.writeBudgetMemory({ held }),
-    (e) => reportError('saving held budget crossings', e)
+    (e) => reportError('saving held notifications', e)
   )
 
   const gate = createNotificationGate({
@@ -146,6 +146,12 @@ export function createAppController(deps: AppControllerDeps): AppController {
     connectionLabel: (connectionId) => {
       const connections = deps.settings.read().connections
       return connections.length > 1 ? (connections.find((c) => c.id === connectionId)?.name ?? null) : null
+    },
+    unusualNow: (event) => {
+      const open = session.get(event.connectionId)
+      // Not open yet, or its project not listed since: whether it still costs more is not known yet.
+      if (!open || !open.spend.has(event.projectId)) return 'wait'
+      return budgets.unusual(open).get(event.taskId) ?? null
     },
     held: {
       read: () => deps.settings.readBudgetMemory().held,

@@ -9,7 +9,7 @@ import type { Project, Task } from '../../shared/service'
 import type { Connection, PollingPrefs, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
 import { SpendBook } from '../budgets/spend-book'
 import type { ServiceClient } from '../client/client'
-import { BACKGROUND_WINDOW_MS, createUsageFetcher, type UsageFetcher } from '../costs/usage-fetcher'
+import { createUsageFetcher, inBackgroundWindow, type UsageFetcher } from '../costs/usage-fetcher'
 import type { UsageStore } from '../costs/usage-store'
 import type { InvalidRecordIssue } from '../client/parse'
 import { createMonitor, type Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
@@ -197,8 +197,8 @@ export function createSession(deps: SessionDeps): Session {
   function fetchUsagesInBackground(connectionId: string, tasks: readonly Omit<Task, 'steps'>[]): void {
     if (!usages) return
     usages.store.noteTasks(connectionId, tasks)
-    const since = deps.clock.now() - BACKGROUND_WINDOW_MS
-    const recent = tasks.filter((t) => !(Date.parse(t.updated_at) < since))
+    const nowMs = deps.clock.now()
+    const recent = tasks.filter((t) => inBackgroundWindow(t, nowMs))
     void usages.fetcher.ensure(connectionId, recent).then((p) => p.done > 0 && deps.changed())
   }
 

@@ -9,7 +9,9 @@ import type { Task } from '../../shared/service'
 import { createServiceClient, type ServiceClient } from '../client/index'
 import { createLimiter } from '../util/limiter'
 import { USAGE_CACHE_FILE } from './usage-cache-document'
-import { createUsageFetcher } from './usage-fetcher'
+import { costReport, type CostRange } from '../../shared/cost-report'
+import { reportTasks, tasksInRange, type ProjectTasks } from './report-data'
+import { BACKGROUND_WINDOW_MS, createUsageFetcher } from './usage-fetcher'
 import { openUsageStore, type UsageStore } from './usage-store'
 
 const KEY = 'usage-store-key'
@@ -53,7 +55,8 @@ function projectWithTasks(): { projectId: string; running: string } {
 
 async function open(maxTasks?: number) {
   const notices: string[] = []
-  const store = await openUsageStore({ dir, ...(maxTasks ? { maxTasks } : {}), onNotice: (n) => notices.push(n) })
+  // On the service's clock, as the app's store is on the app's: which tasks are recent depends on it.
+  const store = await openUsageStore({ dir, ...(maxTasks ? { maxTasks } : {}), now: () => new Date(service.control.now()), onNotice: (n) => notices.push(n) })
   stores.push(store)
   return { store, notices, fetcher: createUsageFetcher({ store, fetch: fetchVia }) }
 }
@@ -149,5 +152,67 @@ describe('usage store and fetcher', () => {
     const newest = [...tasks].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, 2).map((t) => t.id)
     const reopened = await open(2)
     expect(tasks.filter((t) => reopened.store.usages('c1', t.id) !== undefined).map((t) => t.id).sort()).toEqual(newest.sort())
+  })
+
+  it('remembers the last listed state only of recent tasks whose records are not kept for good, however many it is shown; reports stay right', async () => {
+    const { store, fetcher } = await open()
+    const DAY_MS = 24 * 60 * 60_000
+    // Thirty tasks that ended before the background window, and a project listed once and then no longer.
+    const old = service.control.createProject({ name: 'Old', firstTask: false })
+    for (let i = 0; i < 30; i++) service.control.addTask(old.id, { name: `old ${i}`, status: 'completed' })
+    service.control.advance(BACKGROUND_WINDOW_MS + DAY_MS)
+    const gone = service.control.createProject({ name: 'Gone', firstTask: false })
+    service.control.addTask(gone.id, { name: 'left', status: 'completed' })
+    const { projectId, running } = projectWithTasks()
+    const oldTasks = await client.listTasks(old.id)
+    let tasks = await client.listTasks(projectId)
+    store.noteTasks('c1', await client.listTasks(gone.id))
+    // Listed again and again, as the monitor does: only the recent ones are remembered.
+    for (let poll = 0; poll < 3; poll++) {
+      store.noteTasks('c1', oldTasks)
+      store.noteTasks('c1', tasks)
+    }
+    expect(store.listedCount).toBe(4)
+    // The background fetch keeps the ended ones for good: they need no listed state any more.
+    await fetcher.ensure('c1', tasks)
+    expect(store.listedCount).toBe(2)
+
+    // What the monitor fetches of the running task after its list is still kept for it.
+    service.control.advance(60_000)
+    tasks = await client.listTasks(projectId)
+    store.noteTasks('c1', tasks)
+    const runningNow = tasks.find((t) => t.id === running)!
+    expect(store.isCurrent('c1', runningNow)).toBe(false)
+    store.offerDetails('c1', running, (await client.getStepsAndUsages(running)).usages)
+    expect(store.isCurrent('c1', runningNow)).toBe(true)
+
+    // The project no longer listed: its task is forgotten once it leaves the window.
+    service.control.advance(BACKGROUND_WINDOW_MS)
+    tasks = await client.listTasks(projectId)
+    store.noteTasks('c1', tasks)
+    expect(store.listedCount).toBe(1)
+
+    // A report over all of it, made as the Costs screen makes it, says what the service's own records say.
+    const projects: ProjectTasks[] = [
+      { projectId: old.id, projectName: 'Old', tasks: oldTasks },
+      { projectId: gone.id, projectName: 'Gone', tasks: await client.listTasks(gone.id) },
+      { projectId, projectName: 'Costs', tasks }
+    ]
+    const range: CostRange = { since: '2026-01-01', until: '2026-12-31' }
+    const inRange = tasksInRange(projects, range, 0)
+    expect(inRange).toHaveLength(34)
+    store.noteTasks('c1', inRange)
+    expect(await fetcher.ensure('c1', inRange)).toMatchObject({ failed: 0 })
+    const fromStore = costReport(reportTasks('c1', projects, store, range, 0), range, 'task', 0)
+    const fromService = costReport(
+      await Promise.all(projects.flatMap((p) => p.tasks.map(async (task) => ({ projectId: p.projectId, projectName: p.projectName, task, usages: (await client.getStepsAndUsages(task.id)).usages })))),
+      range,
+      'task',
+      0
+    )
+    expect(fromStore.unfetchedTasks).toBe(0)
+    expect(fromStore.totals.costUsd).toBeGreaterThan(0)
+    expect(fromStore).toEqual(fromService)
+    expect(store.listedCount).toBe(1)
   })
 })

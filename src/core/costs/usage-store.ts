@@ -18,6 +18,7 @@ import {
   type CachedTaskUsages,
   type UsageCacheDocument
 } from './usage-cache-document'
+import { inBackgroundWindow } from './usage-fetcher'
 
 /**
  * At most this many tasks' records are kept (the most recently updated ones): about 250 bytes a
@@ -25,6 +26,9 @@ import {
  * needs it, and counted as an estimate until then.
  */
 export const MAX_CACHED_TASKS = 5_000
+
+/** How often remembered tasks that have left the background window are forgotten (one no longer listed, e.g. its project unwatched, ages out). */
+const LISTED_SWEEP_MS = 60 * 60_000
 
 /** What the store reads of a task: the list's task will do. */
 export type UsageTask = Pick<Task, 'id' | 'project_id' | 'status' | 'updated_at' | 'total_price'>
@@ -43,6 +47,8 @@ export interface UsageStore {
   noteTasks(connectionId: string, tasks: readonly UsageTask[]): void
   /** Records the monitor fetched anyway (its details): kept when they account for the task as last listed. */
   offerDetails(connectionId: string, taskId: string, usages: readonly CostUsage[]): void
+  /** How many tasks' last listed state is remembered (see noteTasks for which): for tests and diagnostics. */
+  readonly listedCount: number
   /** Resolves once every change so far is written. */
   flush(): Promise<void>
 }
@@ -108,7 +114,12 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
   // Entries changed since the last write, merged into what is on disk then (another process may
   // have written its own).
   const dirty = new Map<string, Change>()
+  // The last listed state of a task, for details the monitor offers after the list (the task the
+  // window looks at): only of tasks changed within the background window (usage-fetcher.ts) whose
+  // records are not kept for good yet, so the running tasks and those still to fetch, not every
+  // task ever listed. An older task's offer waits for its next list (a report lists what it needs).
   const lastListed = new Map<string, UsageTask>()
+  let sweptAt = Number.NEGATIVE_INFINITY
   const offered = new Map<string, CostUsage[]>()
   const key = (connectionId: string, taskId: string): string => `${connectionId}\u0000${taskId}`
 
@@ -143,6 +154,7 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
       usages: usages.map(compactUsage)
     }
     ;(doc.tasks[connectionId] ??= {})[task.id] = entry
+    if (hasEnded(entry.status)) lastListed.delete(key(connectionId, task.id))
     if (memoryCount(doc) > maxTasks) bound(doc, maxTasks)
     dirty.set(key(connectionId, task.id), { connectionId, taskId: task.id, entry })
     writer.write(null)
@@ -161,10 +173,17 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
     isFinal: (connectionId, taskId) => hasEnded(entryOf(connectionId, taskId)?.status ?? ''),
     put,
     noteTasks(connectionId, tasks) {
+      const nowMs = now().getTime()
+      if (nowMs - sweptAt >= LISTED_SWEEP_MS) {
+        sweptAt = nowMs
+        for (const [k, listed] of lastListed) if (!inBackgroundWindow(listed, nowMs)) lastListed.delete(k)
+      }
       for (const task of tasks) {
         const k = key(connectionId, task.id)
+        const there = entryOf(connectionId, task.id)
+        if ((there && hasEnded(there.status)) || !inBackgroundWindow(task, nowMs)) lastListed.delete(k)
         // Only the fields it reads: the monitor's tasks may hold their unparsed steps (digests).
-        lastListed.set(k, { id: task.id, project_id: task.project_id, status: task.status, updated_at: task.updated_at, total_price: task.total_price })
+        else lastListed.set(k, { id: task.id, project_id: task.project_id, status: task.status, updated_at: task.updated_at, total_price: task.total_price })
         const usages = offered.get(k)
         if (usages === undefined) continue
         offered.delete(k)
@@ -180,6 +199,9 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
       offered.set(k, [...usages])
       // Offers wait for the next list only briefly: a bound, whatever the monitor does.
       if (offered.size > 1_000) offered.delete(offered.keys().next().value!)
+    },
+    get listedCount() {
+      return lastListed.size
     },
     flush: () => writer.settled()
   }

@@ -4,7 +4,7 @@ import { DEFAULT_NOTIFICATION_PREFS, type Settings, type WatchedProject } from '
 import { defaultSettings } from '../settings/schema'
 import { ManualClock } from '../util/clock'
 import type { Budget } from '../../shared/budgets'
-import type { BudgetEvent } from './budget-hold'
+import type { HeldEvent } from './hold'
 import { createNotificationGate, HELD_RECHECK_MS } from './gate'
 import type { Notification } from './policy'
 
@@ -19,7 +19,10 @@ function totals(...projectIds: string[]): Budget[] {
   return projectIds.map((projectId) => ({ id: `total-${projectId}`, projectId, period: 'total', limitUsd: 10, warnRatio: 0.8 }))
 }
 
-function rig(tz = 0, labelled = false, saved: BudgetEvent[] = []) {
+type BudgetEvent = Extract<HeldEvent, { kind: 'budget' }>
+type UnusualEvent = Extract<HeldEvent, { kind: 'task-cost-unusual' }>
+
+function rig(tz = 0, labelled = false, saved: HeldEvent[] = []) {
   const clock = new ManualClock(NOON)
   const settings: Settings = defaultSettings()
   settings.connections = [
@@ -28,8 +31,10 @@ function rig(tz = 0, labelled = false, saved: BudgetEvent[] = []) {
   ]
   settings.watched = { c1: [watched('shop'), watched('blog')], c2: [watched('site')] }
   settings.budgets = { c1: totals('shop', 'blog'), c2: totals('site') }
+  /** What each task costs now, as the budgets would say: absent is no longer more than usual. */
+  const costlyNow = new Map<string, { costUsd: number; usualUsd: number } | 'wait'>()
   const told: Notification[] = []
-  const held: BudgetEvent[][] = []
+  const held: HeldEvent[][] = []
   const errors: unknown[] = []
   const gate = createNotificationGate({
     clock,
@@ -39,9 +44,10 @@ function rig(tz = 0, labelled = false, saved: BudgetEvent[] = []) {
     connectionLabel: (c) => (labelled ? (settings.connections.find((x) => x.id === c)?.name ?? null) : null),
     deliver: (n) => told.push(n),
     onError: (_c, e) => errors.push(e),
+    unusualNow: (e) => costlyNow.get(e.taskId) ?? null,
     held: { read: () => saved, write: (events) => held.push(events) }
   })
-  return { clock, settings, told, errors, gate, held }
+  return { clock, settings, told, errors, gate, held, costlyNow }
 }
 
 const completed = (connectionId: string, projectId: string, taskId = 't1'): MonitorEvent => ({
@@ -67,6 +73,19 @@ const over = (connectionId: string, projectId: string): BudgetEvent => ({
   spentUsd: 10.5,
   budgetUsd: 10
 })
+
+const costly = (connectionId: string, projectId: string, taskId = 'r1', costUsd = 4): UnusualEvent => ({
+  kind: 'task-cost-unusual',
+  connectionId,
+  projectId,
+  at: new Date(NOON).toISOString(),
+  taskId,
+  taskName: `Task ${taskId}`,
+  costUsd,
+  usualUsd: 1
+})
+
+const QUIET_TILL_1300 = { ...DEFAULT_NOTIFICATION_PREFS, unusualCost: true, quietHours: { enabled: true, start: '11:00', end: '13:00' } }
 
 describe('the notification gate', () => {
   it('tells a round when nothing holds it back, with each project named as everywhere', () => {
@@ -180,5 +199,87 @@ describe('the notification gate', () => {
     await second.clock.advance(60 * 60_000)
     expect(second.told.map((n) => n.title)).toEqual(["Budget reached: project 'SHOP', total"])
     expect(second.held.at(-1)).toEqual([])
+  })
+
+  it('keeps a task costing more than usual seen in quiet hours, and tells it once they end with what it costs then', async () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    r.costlyNow.set('r1', { costUsd: 4, usualUsd: 1 })
+    r.gate.announce('c1', { events: [costly('c1', 'shop')], away: false })
+    expect(r.told).toEqual([])
+    expect(r.held.at(-1)).toEqual([costly('c1', 'shop')])
+    r.costlyNow.set('r1', { costUsd: 6.5, usualUsd: 1.5 })
+    await r.clock.advance(HELD_RECHECK_MS * 60)
+    expect(r.told).toEqual([
+      {
+        kind: 'cost',
+        connectionId: 'c1',
+        projectId: 'shop',
+        taskId: 'r1',
+        title: 'Costing more than usual',
+        body: "SHOP: 'Task r1' has cost $6.50 so far; its completed tasks cost $1.50 (median)."
+      }
+    ])
+    expect(r.held.at(-1)).toEqual([])
+    await r.clock.advance(HELD_RECHECK_MS * 3)
+    expect(r.told).toHaveLength(1)
+  })
+
+  it('drops a held costly task that ended or came back to usual, or whose project was muted, meanwhile', async () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    r.gate.announce('c1', { events: [costly('c1', 'shop', 'ended'), costly('c1', 'blog', 'muted'), costly('c1', 'shop', 'kept')], away: false })
+    r.costlyNow.set('muted', { costUsd: 4, usualUsd: 1 })
+    r.costlyNow.set('kept', { costUsd: 4, usualUsd: 1 })
+    r.settings.watched.c1 = [watched('shop'), watched('blog', { muted: true })]
+    await r.clock.advance(HELD_RECHECK_MS * 60)
+    expect(r.told.map((n) => n.taskId)).toEqual(['kept'])
+    expect(r.held.at(-1)).toEqual([])
+  })
+
+  it('keeps a held costly task waiting while whether it still costs more is not known (its project not listed yet)', async () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    r.gate.announce('c1', { events: [costly('c1', 'shop')], away: false })
+    r.costlyNow.set('r1', 'wait')
+    await r.clock.advance(HELD_RECHECK_MS * 60)
+    expect(r.told).toEqual([])
+    expect(r.held.at(-1)).toEqual([costly('c1', 'shop')])
+    r.costlyNow.set('r1', { costUsd: 5, usualUsd: 1 })
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told.map((n) => [n.kind, n.taskId])).toEqual([['cost', 'r1']])
+  })
+
+  it('a costly task of a paused account waits for the pause; of a muted account or project it is not told at all', async () => {
+    const r = rig()
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, unusualCost: true }
+    r.costlyNow.set('r1', { costUsd: 4, usualUsd: 1 }).set('r2', { costUsd: 4, usualUsd: 1 }).set('r3', { costUsd: 4, usualUsd: 1 })
+    r.settings.watched.c1 = [watched('shop', { muted: true }), watched('blog')]
+    r.settings.connectionNotifications = { c2: { muted: false, pausedUntil: new Date(NOON + 90_000).toISOString() } }
+    r.gate.announce('c1', { events: [costly('c1', 'shop', 'r1')], away: false })
+    r.gate.announce('c2', { events: [costly('c2', 'site', 'r2')], away: false })
+    expect(r.told).toEqual([])
+    await r.clock.advance(HELD_RECHECK_MS * 2)
+    expect(r.told.map((n) => [n.kind, n.taskId])).toEqual([['cost', 'r2']])
+    r.settings.connectionNotifications = { c2: { muted: true, pausedUntil: null } }
+    r.gate.announce('c2', { events: [costly('c2', 'site', 'r3')], away: false })
+    expect(r.told).toHaveLength(1)
+  })
+
+  it('a costly task held in quiet hours is saved, and told after a restart once they are over', async () => {
+    const first = rig()
+    first.settings.notifications = QUIET_TILL_1300
+    first.gate.announce('c1', { events: [costly('c1', 'shop')], away: false })
+    const saved = first.held.at(-1)!
+    expect(saved).toEqual([costly('c1', 'shop')])
+    first.gate.dispose()
+
+    const second = rig(0, false, saved)
+    second.settings.notifications = QUIET_TILL_1300
+    second.costlyNow.set('r1', { costUsd: 4, usualUsd: 1 })
+    await second.clock.advance(HELD_RECHECK_MS)
+    expect(second.told).toEqual([])
+    await second.clock.advance(60 * 60_000)
+    expect(second.told.map((n) => n.title)).toEqual(['Costing more than usual'])
   })
 })

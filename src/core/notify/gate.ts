@@ -1,13 +1,16 @@
 // The notification gate: the one place that decides whether a round of changes may be told now.
 // It owns pause, quiet hours and mute (app-wide, per account and per project), keeps budget
-// crossings that arrive while notifications are held back (budget-hold.ts, saved across restarts),
-// and looks again once a minute while any wait. What a notification says is the policy's (policy.ts); what the OS shows
-// is the notifier's.
+// crossings and tasks costing more than usual that arrive while notifications are held back
+// (hold.ts, saved across restarts), tells each once they are not if it still holds, and looks
+// again once a minute while any wait. What a notification says is the policy's (policy.ts); what
+// the OS shows is the notifier's.
 import type { TzOffset } from '../../shared/cost'
 import type { Settings } from '../../shared/settings'
 import type { Clock, TimerHandle } from '../util/clock'
-import { BudgetHold, type BudgetEvent } from './budget-hold'
+import { Hold, type HeldEvent, type HeldVerdict } from './hold'
 import { decideNotifications, inQuietHours, notificationsPaused, type Notification, type NotificationBatch } from './policy'
+
+type UnusualEvent = Extract<HeldEvent, { kind: 'task-cost-unusual' }>
 
 /** While notifications are held back, how often the gate looks again at what waits. */
 export const HELD_RECHECK_MS = 60_000
@@ -22,8 +25,14 @@ export interface NotificationGateDeps {
   connectionLabel: (connectionId: string) => string | null
   deliver: (notification: Notification) => void
   onError: (context: string, error: unknown) => void
-  /** Where held budget crossings are kept across restarts (state.json); in memory only without it. */
-  held?: { read(): BudgetEvent[]; write(events: BudgetEvent[]): void }
+  /**
+   * Whether a task held as costing more than usual still does: its cost and usual cost now; null
+   * when no longer (it ended, or its cost is usual again); 'wait' while that cannot be told yet
+   * (its project not listed since the start).
+   */
+  unusualNow: (event: UnusualEvent) => { costUsd: number; usualUsd: number } | null | 'wait'
+  /** Where held events are kept across restarts (state.json); in memory only without it. */
+  held?: { read(): HeldEvent[]; write(events: HeldEvent[]): void }
 }
 
 export interface NotificationGate {
@@ -35,7 +44,7 @@ export interface NotificationGate {
 }
 
 export function createNotificationGate(deps: NotificationGateDeps): NotificationGate {
-  const hold = new BudgetHold(deps.held?.read() ?? [], (events) => deps.held?.write(events))
+  const hold = new Hold(deps.held?.read() ?? [], (events) => deps.held?.write(events))
   let recheck: TimerHandle | null = null
   let disposed = false
 
@@ -52,6 +61,26 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
       recheck = null
       if (hold.size > 0) round({ events: [], away: false }, null)
     }, HELD_RECHECK_MS)
+  }
+
+  /**
+   * A held event is told only if it still holds: its account not muted, its project still watched
+   * and not muted; a budget still there with the same limit; a task still costing more than usual
+   * (told with what it costs now). A costly task that ended or came back to usual meanwhile is
+   * dropped: the notification would urge a look at a task there is no longer reason to look at.
+   */
+  function stillHolds(e: HeldEvent, settings: Settings): HeldVerdict {
+    if (settings.connectionNotifications[e.connectionId]?.muted === true) return null
+    if (e.projectId !== null) {
+      const w = (settings.watched[e.connectionId] ?? []).find((x) => x.projectId === e.projectId)
+      if (!w || w.muted) return null
+    }
+    if (e.kind === 'budget') {
+      const budget = (settings.budgets[e.connectionId] ?? []).find((b) => b.id === e.budgetId)
+      return budget && budget.limitUsd === e.budgetUsd ? e : null
+    }
+    const now = deps.unusualNow(e)
+    return now === null || now === 'wait' ? now : { ...e, costUsd: now.costUsd, usualUsd: now.usualUsd }
   }
 
   function round(batch: NotificationBatch, connectionId: string | null): void {
@@ -72,21 +101,13 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
       if (hold.size > 0) scheduleRecheck()
       return
     }
-    // One account paused: its round waits (its budget crossings are told once it is not).
+    // One account paused: its round waits (what outlasts it is told once it is not).
     if (connectionId !== null && accountPaused(connectionId)) {
       hold.hold(events)
       events = []
     }
     if (hold.size > 0) {
-      // Told only if it still holds: the budget still there with the same limit, its project still watched, not muted since.
-      const released = hold.release((e) => {
-        if (accountMuted(e.connectionId)) return undefined
-        const budget = (settings.budgets[e.connectionId] ?? []).find((b) => b.id === e.budgetId)
-        if (!budget) return undefined
-        if (e.projectId === null) return { limitUsd: budget.limitUsd, muted: false }
-        const w = watchedOf(e.connectionId).find((x) => x.projectId === e.projectId)
-        return w && { limitUsd: budget.limitUsd, muted: w.muted }
-      })
+      const released = hold.release((e) => stillHolds(e, settings))
       const stillPaused = released.filter((e) => accountPaused(e.connectionId))
       hold.hold(stillPaused)
       events = [...events, ...released.filter((e) => !accountPaused(e.connectionId))]

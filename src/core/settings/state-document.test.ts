@@ -126,3 +126,32 @@ describe('state.json from the previous build (full snapshots)', () => {
     expect(read.doc.lastSeen).toEqual({ c: { p1: compact, p2: full } })
   })
 })
+
+describe('what the notification gate holds (budgets.held)', () => {
+  const crossing = {
+    kind: 'budget',
+    connectionId: 'c',
+    projectId: null,
+    at: '2026-01-05T09:00:00.000Z',
+    budgetId: 'b',
+    period: 'month',
+    periodKey: '2026-01',
+    level: 'over',
+    spentUsd: 25,
+    budgetUsd: 20
+  }
+  const costly = { kind: 'task-cost-unusual', connectionId: 'c', projectId: 'p', at: '2026-01-05T09:00:00.000Z', taskId: 't', taskName: 'T', costUsd: 4, usualUsd: 1 }
+  const file = (held: unknown[]) => Buffer.from(JSON.stringify({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: { told: {}, held, unusualTold: {} } }))
+
+  it('reads back budget crossings and tasks costing more than usual', () => {
+    const read = interpretState(file([crossing, costly]))
+    expect(read.damage).toBeNull()
+    expect(read.doc.budgets.held).toEqual([crossing, costly])
+  })
+
+  it('drops a held entry that is not one of them, keeping the rest', () => {
+    const read = interpretState(file([crossing, { ...costly, costUsd: 'a lot' }, costly]))
+    expect(read.damage?.kind).toBe('invalid')
+    expect(read.doc.budgets.held).toEqual([crossing, costly])
+  })
+})

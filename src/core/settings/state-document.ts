@@ -24,13 +24,16 @@ export interface ToldCrossing {
 }
 
 export type HeldBudgetEvent = Extract<MonitorEvent, { kind: 'budget' }>
+export type HeldUnusualEvent = Extract<MonitorEvent, { kind: 'task-cost-unusual' }>
+/** What the notification gate holds back until it opens (core/notify/hold.ts). */
+export type HeldEvent = HeldBudgetEvent | HeldUnusualEvent
 
 /** What the budgets remember between runs, so each crossing is told once, held ones included. */
 export interface BudgetMemory {
   /** Connection id → budget id → what was told of it. */
   told: Record<string, Record<string, ToldCrossing>>
-  /** Crossings the notification gate holds back (quiet hours, a pause) until it opens. */
-  held: HeldBudgetEvent[]
+  /** Crossings and tasks costing more than usual that the notification gate holds back (quiet hours, a pause) until it opens. */
+  held: HeldEvent[]
   /** Connection id → the tasks told as costing more than usual, latest last (bounded by core/budgets). */
   unusualTold: Record<string, string[]>
 }
@@ -86,7 +89,7 @@ const toldSchema = z.object({
   warnRatio: z.number()
 })
 
-const heldSchema: z.ZodType<HeldBudgetEvent> = z.object({
+const heldBudgetSchema: z.ZodType<HeldBudgetEvent> = z.object({
   kind: z.literal('budget'),
   connectionId: z.string(),
   projectId: z.string().nullable(),
@@ -98,6 +101,19 @@ const heldSchema: z.ZodType<HeldBudgetEvent> = z.object({
   spentUsd: z.number(),
   budgetUsd: z.number()
 })
+
+const heldUnusualSchema: z.ZodType<HeldUnusualEvent> = z.object({
+  kind: z.literal('task-cost-unusual'),
+  connectionId: z.string(),
+  projectId: z.string(),
+  at: z.string(),
+  taskId: z.string(),
+  taskName: z.string(),
+  costUsd: z.number(),
+  usualUsd: z.number()
+})
+
+const heldSchema: z.ZodType<HeldEvent> = z.union([heldBudgetSchema, heldUnusualSchema])
 
 export function emptyBudgetMemory(): BudgetMemory {
   return { told: {}, held: [], unusualTold: {} }
