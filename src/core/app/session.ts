@@ -216,15 +216,9 @@ export function createSession(deps: SessionDeps): Session {
   function fetchProjectOnce(owner: Opened, projectId: string): void {
     if (owner.projects.has(projectId) || owner.projectFetches.has(projectId)) return
     owner.projectFetches.add(projectId)
-    owner.client
-      .getProject(projectId)
-      .then((project) => {
-        if (opened.get(owner.connection.id) === owner) rememberProject(owner, project)
-      })
-      .catch(() => {
-        // The poll's health already says what is wrong; try again on a later poll.
-        owner.projectFetches.delete(projectId)
-      })
+    // Not kept if unwatched meanwhile; on failure (the poll's health says why) a later poll tries again.
+    const remember = (project: Project): void => void (opened.get(owner.connection.id) === owner && owner.monitor.isWatched(projectId) && rememberProject(owner, project))
+    owner.client.getProject(projectId).then(remember, () => undefined).finally(() => owner.projectFetches.delete(projectId))
   }
 
   function rememberProject(open: OpenConnection, project: Project): void {

@@ -32,8 +32,6 @@ export class Monitor {
 
   /** One per watched project, holding all that is known of it (project-record.ts). */
   private readonly records = new Map<string, ProjectRecord>()
-  /** Last seen state from a former run, taken by each project's record when it is watched. */
-  private readonly formerState = new Map<string, CompactProjectSnapshot>()
   private readonly kept: KeptLists
   private focusedProjectId: string | null = null
   /** Steps and usages by task: not a project's, so they outlive an unwatch (ARCHITECTURE.md). */
@@ -54,11 +52,14 @@ export class Monitor {
     this.scheduler = new Scheduler(this.polling, options.random ?? Math.random, { ...DEFAULT_SCHEDULE_OPTIONS, ...options.schedule }, this.records)
     this.details = new TaskDetails(this.source, options.detailsCacheSize ?? 100, (taskId, details) => this.emitter.emit('details', { taskId, details }))
     this.kept = new KeptLists(this.records, options.keptTaskLists ?? 3)
-    for (const [projectId, snapshot] of Object.entries(options.initialState ?? {})) this.formerState.set(projectId, compactSnapshot(snapshot))
-    for (const p of options.projects ?? []) this.watch(typeof p === 'string' ? p : p.projectId)
-    // A project not watched from the start is not watched: its former state is forgotten, as an
-    // unwatch forgets it, and goes from the file with the next write.
-    this.formerState.clear()
+    // Only the projects watched from the start take their state from a former run. The others are
+    // not watched: their state is forgotten, as an unwatch forgets it, and leaves the file with the next write.
+    const former = options.initialState ?? {}
+    for (const p of options.projects ?? []) {
+      const projectId = typeof p === 'string' ? p : p.projectId
+      const snapshot = Object.hasOwn(former, projectId) ? former[projectId] : undefined
+      this.add(projectId, snapshot && compactSnapshot(snapshot))
+    }
   }
 
   on<K extends keyof MonitorEvents>(name: K, listener: (payload: MonitorEvents[K]) => void): () => void {
@@ -111,9 +112,13 @@ export class Monitor {
   }
 
   watch(projectId: string): void {
-    if (this.disposed) return
-    if (this.records.has(projectId)) return
-    this.records.set(projectId, newProjectRecord(projectId, this.clock.now(), this.formerState.get(projectId)))
+    this.add(projectId, undefined)
+  }
+
+  /** `former`: its last seen state from a former run, only for the projects watched from the start. */
+  private add(projectId: string, former: CompactProjectSnapshot | undefined): void {
+    if (this.disposed || this.records.has(projectId)) return
+    this.records.set(projectId, newProjectRecord(projectId, this.clock.now(), former))
     if (!this.paused) this.tick()
   }
 
@@ -136,6 +141,10 @@ export class Monitor {
 
   watched(): string[] {
     return [...this.records.keys()]
+  }
+
+  isWatched(projectId: string): boolean {
+    return this.records.has(projectId)
   }
 
   setPolling(prefs: PollingPrefs): void {
