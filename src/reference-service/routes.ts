@@ -1,4 +1,4 @@
-// The seven endpoints of service-interface.md §4, plus the prebuilt page that `prebuilt_url`
+// The seven endpoints of docs/service-interface.md §4, plus the prebuilt page that `prebuilt_url`
 // points at (a browser page: no API key).
 import { notFound, type ApiError } from './errors'
 import { etagMatches, json, notModified, weakEtag, type Reply } from './http'

@@ -1,4 +1,4 @@
-// The reference service's public types: the exact wire shapes of service-interface.md §2 (as this
+// The reference service's public types: the exact wire shapes of docs/service-interface.md §2 (as this
 // service sends them) and the programmatic control surface tests and the demo code against.
 import type { FileRequirement, ProjectCreate, StepStatus, StepType, TaskStatus } from '../shared/service'
 

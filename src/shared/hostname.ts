@@ -1,4 +1,4 @@
-// Publish hostnames (service-interface.md §4.5): `{sub}.{publishing domain}`, where the
+// Publish hostnames (docs/service-interface.md §4.5): `{sub}.{publishing domain}`, where the
 // publishing domain is the service's own. Pure checks shared by the service, renderer and CLI.
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/

@@ -1,5 +1,5 @@
 // Which URLs a files_requirement entry may carry: "only image URLs are accepted for now"
-// (service-interface.md §2.2). One rule for the reference service, the app and the window.
+// (docs/service-interface.md §2.2). One rule for the reference service, the app and the window.
 
 export const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'avif', 'bmp', 'ico'] as const
 

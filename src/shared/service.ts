@@ -1,4 +1,4 @@
-// The service's resources, in its own words (service-interface.md §2). These are the shapes the
+// The service's resources, in its own words (docs/service-interface.md §2). These are the shapes the
 // client works with after parsing: tolerant of what servers add or leave out (ARCHITECTURE.md, "What the client relies on").
 // Values the interface enumerates but a server may extend are kept as `'unknown'` with the raw
 // string beside them, so a new status never fails a list.

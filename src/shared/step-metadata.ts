@@ -1,4 +1,4 @@
-// A step's free-form `metadata` (service-interface.md §2.3), read into what a person needs to see
+// A step's free-form `metadata` (docs/service-interface.md §2.3), read into what a person needs to see
 // for each known tool. Unknown tools, and known tools whose keys have the wrong types, fall back
 // to a generic key/value view: a new or odd server never breaks the timeline.
 

@@ -1,4 +1,4 @@
-// `project create|get|update`: the project endpoints (service-interface.md §4.1–4.3).
+// `project create|get|update`: the project endpoints (docs/service-interface.md §4.1–4.3).
 import type { ProjectCreate, ProjectUpdate } from '../../shared/service'
 import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
 import { printJson, withClient, type Context } from '../context'

@@ -1,4 +1,4 @@
-// `tasks <projectId>` and `steps <taskId>`: the two list endpoints (service-interface.md §4.4, §4.6).
+// `tasks <projectId>` and `steps <taskId>`: the two list endpoints (docs/service-interface.md §4.4, §4.6).
 import { compareTaskStatus } from '../../shared/status'
 import { printJson, withClient, type Context } from '../context'
 import { EXIT, type ExitCode } from '../exit-codes'

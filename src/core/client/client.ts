@@ -1,4 +1,4 @@
-// The service client: the seven endpoints of service-interface.md §4 over one shared pool,
+// The service client: the seven endpoints of docs/service-interface.md §4 over one shared pool,
 // with retries for reads, typed errors, and every body parsed at the edge.
 import pkg from '../../../package.json' with { type: 'json' }
 import type {
