@@ -174,13 +174,16 @@ describe('costs', () => {
     expect(quiet).toBe('')
   })
 
-  it('refuses a bad date, a reversed range and an unknown grouping with exit 2 and one clear line', async () => {
+  it('refuses a bad date, a reversed range, a day after today and an unknown grouping with exit 2 and one clear line', async () => {
     const bad = await run(['costs', '--since', '2026-02-30'])
     expect(bad.code).toBe(EXIT.usage)
-    expect(bad.err).toBe('agent-tray: --since must be a date as YYYY-MM-DD, such as 2026-02-10; got "2026-02-30".\n')
+    expect(bad.err).toBe('agent-tray: --since must be a date as YYYY-MM-DD, such as 2026-02-10.\n')
     const reversed = await run(['costs', '--since', '2026-03-10', '--until', '2026-03-01'])
     expect(reversed.code).toBe(EXIT.usage)
-    expect(reversed.err).toContain('--since (2026-03-10) is after --until (2026-03-01)')
+    expect(reversed.err).toBe('agent-tray: --until must not be before --since (2026-03-10).\n')
+    const future = await run(['costs', '--until', '2026-03-12'])
+    expect(future.code).toBe(EXIT.usage)
+    expect(future.err).toBe('agent-tray: --until must not be after today (2026-03-11).\n')
     const by = await run(['costs', '--by', 'week'])
     expect(by.code).toBe(EXIT.usage)
     expect(by.err).toContain('week')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CostUsage } from './cost'
-import { costChart, costReport, resolveRange, type CostReportTask } from './cost-report'
+import { costChart, costReport, type CostReportTask } from './cost-report'
 import { costReportCsv } from './cost-report-csv'
 import { csvField, toCsv } from './csv'
 
@@ -101,14 +101,6 @@ describe('costReport by project, model and task', () => {
     )
     expect(report.rows.find((r) => r.key === 'a')?.mismatch).toBeNull()
     expect(report.mismatchedTasks).toBe(1)
-  })
-})
-
-describe('resolveRange', () => {
-  it('defaults to the last 30 days up to today, and says what is wrong with a bad date', () => {
-    expect(resolveRange({}, '2026-03-31')).toEqual({ ok: true, range: { since: '2026-03-02', until: '2026-03-31' } })
-    expect(resolveRange({ since: '2026-02-30' }, '2026-03-31')).toEqual({ ok: false, error: expect.stringContaining('--since must be a date as YYYY-MM-DD') })
-    expect(resolveRange({ since: '2026-03-10', until: '2026-03-01' }, '2026-03-31')).toEqual({ ok: false, error: '--since (2026-03-10) is after --until (2026-03-01).' })
   })
 })
 

@@ -2,9 +2,11 @@
 // totals, estimate marks and where a task's records disagree with its total_price. One function
 // for the command, the window and the CSV, so they agree to the cent. Each task is cut into pieces
 // by cost-period's rule (records on their local day, what they do not account for on the task's
-// updated_at day as an estimate), and every grouping sums the pieces that fall in the range.
+// updated_at day as an estimate), and every grouping sums the pieces that fall in the range
+// (its rule: cost-range.ts).
 import { cacheReadTokensOf, roundUsd, taskCost, type CostUsage, type TzOffset } from './cost'
 import { periodKey, unaccountedUsd } from './cost-period'
+import { addDays, type CostRange } from './cost-range'
 import type { Task } from './service'
 
 export const COST_GROUPINGS = ['day', 'month', 'project', 'model', 'task'] as const
@@ -12,18 +14,8 @@ export type CostGrouping = (typeof COST_GROUPINGS)[number]
 export const COST_STACKS = ['project', 'model'] as const
 export type CostStack = (typeof COST_STACKS)[number]
 
-/** The default range: the last 30 days, today included. */
-export const DEFAULT_RANGE_DAYS = 30
-/** The longest range a report covers (ten years of days). */
-export const MAX_RANGE_DAYS = 3_660
 /** A chart shows this many stacks (the window has six bar colours); the rest are one "Other". */
 export const MAX_STACKS = 6
-
-/** Inclusive local days, "YYYY-MM-DD". */
-export interface CostRange {
-  since: string
-  until: string
-}
 
 export interface CostReportTask {
   projectId: string
@@ -78,41 +70,6 @@ interface Piece {
   costUsd: number
   estimated: boolean
   record: CostUsage | null
-}
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** A calendar day as typed ("2026-03-01"); null when it is not one. */
-export function parseDay(text: string): string | null {
-  const m = DAY.exec(text.trim())
-  if (!m) return null
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
-  return date.toISOString().slice(0, 10) === text.trim() ? text.trim() : null
-}
-
-/** The day `n` days after (or before) `day`. */
-export function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + n * 86_400_000).toISOString().slice(0, 10)
-}
-
-/** Days from since to until, inclusive. */
-export function rangeDays(range: CostRange): number {
-  return Math.round((Date.parse(`${range.until}T00:00:00Z`) - Date.parse(`${range.since}T00:00:00Z`)) / 86_400_000) + 1
-}
-
-/** The range asked for, with the defaults (the last 30 days up to today); an error message when it is not a range. */
-export function resolveRange(
-  asked: { since?: string | undefined; until?: string | undefined },
-  today: string
-): { ok: true; range: CostRange } | { ok: false; error: string } {
-  const until = asked.until === undefined ? today : parseDay(asked.until)
-  if (until === null) return { ok: false, error: `--until must be a date as YYYY-MM-DD, such as ${today}; got "${asked.until}".` }
-  const since = asked.since === undefined ? addDays(until, -(DEFAULT_RANGE_DAYS - 1)) : parseDay(asked.since)
-  if (since === null) return { ok: false, error: `--since must be a date as YYYY-MM-DD, such as ${addDays(today, -29)}; got "${asked.since}".` }
-  if (since > until) return { ok: false, error: `--since (${since}) is after --until (${until}).` }
-  const range = { since, until }
-  if (rangeDays(range) > MAX_RANGE_DAYS) return { ok: false, error: `The range is ${rangeDays(range)} days; at most ${MAX_RANGE_DAYS} are reported at once.` }
-  return { ok: true, range }
 }
 
 function piecesOf(item: CostReportTask, tz: TzOffset): Piece[] {

@@ -5,7 +5,8 @@
 import { createUsageFetcher } from '../../core/costs/usage-fetcher'
 import { reportTasks, tasksInRange, type ProjectTasks } from '../../core/costs/report-data'
 import { periodKey } from '../../shared/cost-period'
-import { costReport, resolveRange, type CostGrouping } from '../../shared/cost-report'
+import { COMMAND_RANGE_NAMES, resolveRange } from '../../shared/cost-range'
+import { costReport, type CostGrouping } from '../../shared/cost-report'
 import { costReportCsv } from '../../shared/cost-report-csv'
 import { printJson, withClient, type Context } from '../context'
 import { usageError } from '../errors'
@@ -25,7 +26,7 @@ export async function costsCommand(ctx: Context, flags: CostsFlags): Promise<Exi
   const { tz } = ctx.deps
   const now = ctx.deps.now()
   const today = periodKey(now, tz, 'day') ?? now.toISOString().slice(0, 10)
-  const resolved = resolveRange({ since: flags.since, until: flags.until }, today)
+  const resolved = resolveRange({ since: flags.since, until: flags.until }, today, COMMAND_RANGE_NAMES)
   if (!resolved.ok) throw usageError(resolved.error)
   if (flags.csv && ctx.opts.json) throw usageError('Give --json or --csv, not both.')
   const { range } = resolved

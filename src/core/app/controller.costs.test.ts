@@ -114,6 +114,20 @@ describe('costs', () => {
     expect(report.report.totals.estimatedUsd).toBe(0)
   })
 
+  it('refuses a range that ends after today by its own clock, in the window’s words', async () => {
+    await watchedProject()
+    // The manual clock stands at MANUAL_START_TIME, 2026-01-05 in UTC.
+    await expect(controller.handlers['costs:report']({ grouping: 'day', stackBy: 'project', since: '2026-01-01', until: '2026-01-06' })).rejects.toMatchObject({
+      kind: 'invalid_argument',
+      message: 'The last day must not be after today (2026-01-05).'
+    })
+    await expect(controller.handlers['costs:export-csv']({ grouping: 'day', since: '2026-01-06' })).rejects.toMatchObject({
+      kind: 'invalid_argument',
+      message: 'The first day must not be after today (2026-01-05).'
+    })
+    expect(saved).toEqual([])
+  })
+
   it('saves the CSV through the save port, named after the range and grouping', async () => {
     await watchedProject()
     const result = await controller.handlers['costs:export-csv']({ grouping: 'project', since: '2026-01-01', until: '2026-01-05' })

@@ -66,6 +66,16 @@ describe('dispatch', () => {
     expect(calls).toEqual([])
   })
 
+  it('refuses a cost range whose last day is before its first, saying so, without calling the handler', async () => {
+    const { handlers, calls } = recordingHandlers(async () => 1)
+    const result = await dispatch(handlers, 'costs:report', { grouping: 'day', stackBy: 'project', since: '2026-03-10', until: '2026-03-01' })
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'invalid_argument', message: 'Invalid request for costs:report: until: must not be before since (2026-03-10).' }
+    })
+    expect(calls).toEqual([])
+  })
+
   it('never echoes a refused API key', async () => {
     const { handlers } = recordingHandlers(async () => 1)
     const key = `sk-${'x'.repeat(5000)}`

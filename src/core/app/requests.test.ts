@@ -269,6 +269,8 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ grouping: 'week', stackBy: 'project' }, /grouping/],
       [{ grouping: 'day', stackBy: 'task' }, /stackBy/],
       [{ grouping: 'day', stackBy: 'project', since: '2026-02-30' }, /since: must be a date as YYYY-MM-DD/],
+      [{ grouping: 'day', stackBy: 'project', since: '2026-03-10', until: '2026-03-01' }, /^until: must not be before since \(2026-03-10\)$/],
+      [{ grouping: 'day', stackBy: 'project', since: '2010-01-01', until: '2026-03-01' }, /^since: must be 2016-02-23 or later: a range covers at most 3660 days$/],
       [{ grouping: 'day', stackBy: 'project', projectIds: ['../x'] }, /projectIds/]
     ]
   },
@@ -276,7 +278,8 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     good: [{ grouping: 'task' }, { grouping: 'day', until: '2026-03-01' }],
     bad: [
       [{ grouping: 'task', path: '/etc/passwd' }, /Unrecognized key/],
-      [{ grouping: 'day', until: '1 March' }, /until: must be a date/]
+      [{ grouping: 'day', until: '1 March' }, /until: must be a date/],
+      [{ grouping: 'day', since: '2026-03-02', until: '2026-03-01' }, /^until: must not be before since \(2026-03-02\)$/]
     ]
   }
 }

@@ -15,7 +15,8 @@ import { isEmail, isReturnUrl, MAX_EMAIL_LENGTH } from '../../shared/project-fie
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import { isSafeExternalUrl } from '../../shared/url'
 import { MAX_WINDOW_ERROR_MESSAGE, MAX_WINDOW_ERROR_STACK } from '../../shared/desktop'
-import { COST_GROUPINGS, COST_STACKS, parseDay } from '../../shared/cost-report'
+import { costRangeProblem } from '../../shared/cost-range'
+import { COST_GROUPINGS, COST_STACKS } from '../../shared/cost-report'
 
 const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
 
@@ -181,12 +182,17 @@ const budgetUsd = z
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
   })
 
-const costDay = z.string().max(10, 'must be a date as YYYY-MM-DD').refine((s) => parseDay(s) !== null, 'must be a date as YYYY-MM-DD')
+const costDay = z.string().max(10, 'must be a date as YYYY-MM-DD')
 const costsRequest = {
   since: costDay.optional(),
   until: costDay.optional(),
   grouping: z.enum(COST_GROUPINGS),
   projectIds: z.array(idSchema).max(1000, 'must list at most 1000 projects').optional()
+}
+/** The range by the one rule (src/shared/cost-range.ts); today is the handler's to check, by its clock. */
+const checkCostRange = (range: { since?: string | undefined; until?: string | undefined }, ctx: z.RefinementCtx): void => {
+  const found = costRangeProblem(range, null)
+  if (found !== null) ctx.addIssue({ code: 'custom', message: found.problem, path: [found.field] })
 }
 /** A budget by the one rule (src/shared/budgets.ts), each problem on its field. */
 const budgetInputSchema = z
@@ -265,8 +271,8 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     message: z.string().max(MAX_WINDOW_ERROR_MESSAGE, `must be at most ${MAX_WINDOW_ERROR_MESSAGE} characters`),
     stack: z.string().max(MAX_WINDOW_ERROR_STACK, `must be at most ${MAX_WINDOW_ERROR_STACK} characters`).optional()
   }),
-  'costs:report': z.strictObject({ ...costsRequest, stackBy: z.enum(COST_STACKS), complete: z.boolean().optional() }),
-  'costs:export-csv': z.strictObject(costsRequest)
+  'costs:report': z.strictObject({ ...costsRequest, stackBy: z.enum(COST_STACKS), complete: z.boolean().optional() }).superRefine(checkCostRange),
+  'costs:export-csv': z.strictObject(costsRequest).superRefine(checkCostRange)
 }
 
 export function isInvokeChannel(channel: string): channel is InvokeChannel {

@@ -2,7 +2,8 @@
 // in the range, with the usage records known for them (see usage-store.ts).
 import { periodKey } from '../../shared/cost-period'
 import type { TzOffset } from '../../shared/cost'
-import type { CostRange, CostReportTask } from '../../shared/cost-report'
+import type { CostRange } from '../../shared/cost-range'
+import type { CostReportTask } from '../../shared/cost-report'
 import type { Task } from '../../shared/service'
 import type { UsageStore } from './usage-store'
 

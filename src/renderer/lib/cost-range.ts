@@ -1,6 +1,6 @@
 // The Costs screen's ranges, as local days ending today: the last 7, 30 or 90 days, this month,
 // last month, this year. The command takes any range (--since, --until); the window offers these.
-import { addDays, type CostRange } from '../../shared/cost-report'
+import { addDays, type CostRange } from '../../shared/cost-range'
 
 export const COST_RANGES = [
   { id: 'last-7', label: 'Last 7 days' },

@@ -2,7 +2,8 @@
 // its local day (core/costs, shared/cost-report), and the same report saved as CSV where the user
 // chooses. Missing usage records are fetched politely by the session's fetcher.
 import { periodKey } from '../../../shared/cost-period'
-import { costChart, costReport, rangeDays, resolveRange, type CostReportTask } from '../../../shared/cost-report'
+import { rangeDays, resolveRange, WINDOW_RANGE_NAMES } from '../../../shared/cost-range'
+import { costChart, costReport, type CostReportTask } from '../../../shared/cost-report'
 import { costReportCsv } from '../../../shared/cost-report-csv'
 import type { CostsRequest, Handlers } from '../../../shared/ipc'
 import { projectDisplayName } from '../../../shared/watched-project'
@@ -21,8 +22,9 @@ export function costHandlers(ctx: AppContext): CostHandlers {
   /** The report's input over every open connection; `complete`: wait for the missing records. */
   async function gather(request: CostsRequest, complete: boolean) {
     const today = periodKey(ctx.clock.now(), ctx.tz, 'day') ?? new Date(ctx.clock.now()).toISOString().slice(0, 10)
-    const resolved = resolveRange({ since: request.since, until: request.until }, today)
-    if (!resolved.ok) throw invalidArgument(resolved.error.replace(/^--since/, 'The first day').replace(/^--until/, 'The last day'))
+    // The request schema checked the days on their own and together; only here is today known.
+    const resolved = resolveRange({ since: request.since, until: request.until }, today, WINDOW_RANGE_NAMES)
+    if (!resolved.ok) throw invalidArgument(resolved.error)
     const { range } = resolved
     const usages = session.usages()
     const wanted = request.projectIds ? new Set(request.projectIds) : null
