@@ -16,7 +16,10 @@ describe('parseDay', () => {
   it('takes calendar days as YYYY-MM-DD only', () => {
     expect(parseDay('2026-02-28')).toBe('2026-02-28')
     expect(parseDay(' 2024-02-29 ')).toBe('2024-02-29')
-    for (const bad of ['2026-02-29', '2026-02-30', '2026-13-01', '2026-3-1', '1 March', '', '2026-03-01T00:00']) expect(parseDay(bad)).toBeNull()
+    expect(parseDay('2000-02-29')).toBe('2000-02-29')
+    expect(parseDay('0002-03-10')).toBe('0002-03-10')
+    expect(parseDay('2026-12-31')).toBe('2026-12-31')
+    for (const bad of ['2026-02-29', '1900-02-29', '2026-02-30', '2026-04-31', '2026-00-10', '2026-13-01', '2026-01-00', '2026-3-1', '1 March', '', '2026-03-01T00:00']) expect(parseDay(bad)).toBeNull()
   })
 })
 

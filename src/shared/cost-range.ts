@@ -37,8 +37,12 @@ export function parseDay(text: string): string | null {
   const day = text.trim()
   const m = DAY.exec(day)
   if (!m) return null
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
-  return date.toISOString().slice(0, 10) === day ? day : null
+  const [year, month, date] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  // By arithmetic, not Date.UTC, which reads years 0 to 99 as 1900 to 1999 (a date input holds
+  // "0002-03-10" while its year is being typed).
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  const length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+  return length !== undefined && date >= 1 && date <= length ? day : null
 }
 
 /** The day `n` days after (or before) `day`. */
