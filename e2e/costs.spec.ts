@@ -141,3 +141,116 @@ test('what is not fetched yet is an estimate on the day the task last changed, t
   await expect(app.getByTestId('cost-total')).toHaveText(/^\$/)
   control.clearFaults()
 })
+
+const DAY_MS = 86_400_000
+
+for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
+  test.describe(`a custom range at ${viewport.width} × ${viewport.height}`, () => {
+    // The service's clock starts three days back and is moved a day between tasks, so the seeded
+    // tasks cost on days before today, one day after another.
+    test.use({ viewport, hostOptions: { service: { manualClock: true, startTime: new Date(Date.now() - 3 * DAY_MS).toISOString() } } })
+
+    test('custom days: the totals of the days inside, with grouping and Export CSV, kept on the way back; an inline error for to before from', async ({ app, host }) => {
+      await connect(app, host)
+      const control = host.service.control
+      const project = control.createProject({ name: 'Recipe Box', firstTask: false })
+      control.addTask(project.id, { name: 'Three days ago', status: 'completed' })
+      control.advance(DAY_MS)
+      control.addTask(project.id, { name: 'Two days ago', status: 'completed' })
+      control.advance(DAY_MS)
+      control.addTask(project.id, { name: 'Yesterday', status: 'completed' })
+      await invoke(app, 'project:watch', { projectId: project.id })
+      await invoke(app, 'monitor:poll-now')
+
+      const want = await expected(host, [project.id])
+      const costDays = [...want.byDay].filter(([, usd]) => Math.abs(usd) > 1e-9).sort(([a], [b]) => a.localeCompare(b))
+      expect(costDays.length, 'the seeded tasks cost on at least three days').toBeGreaterThanOrEqual(3)
+      // The custom range leaves out the first day with cost: its total is smaller than the whole.
+      const from = costDays[1]![0]
+      const to = costDays.at(-1)![0]
+      const inside = costDays.filter(([day]) => day >= from && day <= to)
+      const insideUsd = inside.reduce((sum, [, usd]) => sum + usd, 0)
+      expect(insideUsd).toBeLessThan(want.total - 1e-6)
+      const decimals = usdColumnDecimals([...inside.map(([, usd]) => usd), insideUsd])
+      const today = localDay(new Date().toISOString())
+
+      const asked: { since?: string; until?: string }[] = []
+      app.on('request', (request) => {
+        if (request.url().endsWith(`/__ipc/invoke/${encodeURIComponent('costs:report')}`)) asked.push(request.postDataJSON() as { since?: string; until?: string })
+      })
+
+      await openHash(app, '#/costs')
+      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(want.total, usdColumnDecimals([...costDays.map(([, usd]) => usd), want.total])))
+
+      await app.getByLabel('Range', { exact: true }).selectOption('custom')
+      const since = app.getByLabel('From', { exact: true })
+      const until = app.getByLabel('To', { exact: true })
+      // Custom starts from the days shown (the last 30).
+      await expect(until).toHaveValue(today)
+      await since.fill(from)
+      await until.fill(to)
+      await app.getByRole('button', { name: 'Apply' }).click()
+      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(insideUsd, decimals))
+      await expect(app.locator('.summary')).toContainText(`from ${from} to ${to},`)
+      const shownDays = [...inside].reverse().map(([day, usd]) => [day, day, formatUsdFixed(usd, decimals), expect.stringMatching(/^\d+$/)])
+      expect(await rowCells(app)).toEqual(shownDays)
+      await expectNoHorizontalOverflow(app, 'costs, custom range')
+
+      // Grouping works on the same days.
+      await app.getByLabel('Rows by').selectOption('project')
+      await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'project')
+      expect(await rowCells(app)).toEqual([[project.id, 'Recipe Box', formatUsdFixed(insideUsd, decimals), expect.stringMatching(/^[1-9]\d*$/)]])
+
+      // Export CSV holds the rows shown: the same days, the same cents.
+      await app.getByLabel('Rows by').selectOption('day')
+      await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'day')
+      await app.getByRole('button', { name: 'Export CSV' }).click()
+      await expect.poll(() => host.records.saved.length).toBe(1)
+      expect(host.records.saved[0]!.path).toContain(`agent-tray-costs-${from}-to-${to}-by-day.csv`)
+      const csvRows = readFileSync(host.records.saved[0]!.path, 'utf8')
+        .split('\r\n')
+        .slice(1)
+        .filter((line) => /^\d{4}-/.test(line))
+        .map((line) => line.split(','))
+      // The table shows the newest day first; the file lists days oldest first.
+      const shown = (await rowCells(app)).map(([, day, cost, tasks]) => [day, cost, tasks]).reverse()
+      expect(csvRows.map(([day, cost, , tasks]) => [day, formatUsdFixed(Number(cost), decimals), tasks])).toEqual(shown)
+      expect(csvRows.map(([day, cost]) => [day, Number(cost)])).toEqual(inside.map(([day, usd]) => [day, Number(usd.toFixed(6))]))
+
+      // The range is kept while the window lives: away and back, still these days.
+      await openHash(app, '#/now')
+      await expect(app.getByTestId('cost-total')).toHaveCount(0)
+      await openHash(app, '#/costs')
+      await expect(app.getByLabel('Range', { exact: true })).toHaveValue('custom')
+      await expect(since).toHaveValue(from)
+      await expect(until).toHaveValue(to)
+      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(insideUsd, decimals))
+
+      // To before from: said at the field, what was typed stays, and no report is asked for.
+      const before = new Date(Date.parse(`${from}T12:00:00Z`) - DAY_MS).toISOString().slice(0, 10)
+      const askedBefore = asked.length
+      await until.fill(before)
+      await app.getByRole('button', { name: 'Apply' }).click()
+      await expect(app.locator('#cost-until-error')).toHaveText(`The last day must not be before the first day (${from}).`)
+      await expect(until).toHaveAttribute('aria-invalid', 'true')
+      await expect(until).toHaveValue(before)
+      await expect(since).toHaveValue(from)
+      await expectNoHorizontalOverflow(app, 'costs, custom range with an error')
+      // A day after today is refused the same way.
+      const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + DAY_MS).toISOString().slice(0, 10)
+      await until.fill(tomorrow)
+      await expect(app.locator('#cost-until-error')).toHaveText(`The last day must not be after today (${today}).`)
+      await app.getByRole('button', { name: 'Apply' }).click()
+      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(insideUsd, decimals))
+      // Put right, the message goes and the report follows.
+      await until.fill(from)
+      await expect(app.locator('#cost-until-error')).toHaveCount(0)
+      await app.getByRole('button', { name: 'Apply' }).click()
+      const fromUsd = want.byDay.get(from)!
+      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(fromUsd, usdColumnDecimals([fromUsd])))
+      // Requests go out in order: the refused Applies asked for nothing before this one.
+      expect(asked.slice(askedBefore)[0]).toMatchObject({ since: from, until: from })
+      expect(asked.every((r) => r.since !== undefined && r.until !== undefined && r.since <= r.until && r.until <= today)).toBe(true)
+    })
+  })
+}

@@ -34,7 +34,8 @@ export interface TestHostOptions {
   port?: number
   /** Start the demo (connection, watched demo projects) before returning. */
   demo?: boolean
-  service?: { seed?: number; speed?: number; manualClock?: boolean; publishingDomain?: string; extensions?: boolean }
+  /** startTime: where the service's simulated clock starts (ISO); default now, or MANUAL_START_TIME with manualClock. */
+  service?: { seed?: number; speed?: number; manualClock?: boolean; startTime?: string; publishingDomain?: string; extensions?: boolean }
   /** Default: a fresh temp dir, removed on close. */
   settingsDir?: string
   /** Default out/renderer when built there; null serves a placeholder page. */
@@ -91,6 +92,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     // At 10× the demo's running task finishes within a few seconds.
     speed: options.service?.speed ?? 10,
     manualClock: options.service?.manualClock ?? false,
+    ...(options.service?.startTime ? { startTime: options.service.startTime } : {}),
     ...(options.service?.publishingDomain ? { publishingDomain: options.service.publishingDomain } : {}),
     ...(options.service?.extensions !== undefined ? { extensions: options.service.extensions } : {})
   })

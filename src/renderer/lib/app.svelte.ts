@@ -5,6 +5,7 @@ import type { TaskSummary } from '../../shared/task-summary'
 import { SvelteSet } from 'svelte/reactivity'
 import { bridge, call } from './bridge'
 import type { IpcError } from '../../shared/ipc'
+import type { CostRangeChoice } from './cost-range'
 import { parseRoute, routeHash, type Route } from './route'
 
 export class AppModel {
@@ -14,6 +15,8 @@ export class AppModel {
   route = $state.raw<Route>(parseRoute(location.hash))
   /** Notices the user dismissed in this window. */
   readonly dismissed = new SvelteSet<string>()
+  /** The Costs screen's range, kept while the window lives (like its other choices, not in settings). */
+  costRange = $state.raw<CostRangeChoice>({ id: 'last-30' })
   /** Text for the polite live region: results and errors are read out. */
   announcement = $state('')
   /** A clock for relative times, ticking every 30 s. */

@@ -1,6 +1,8 @@
 // The Costs screen's ranges, as local days ending today: the last 7, 30 or 90 days, this month,
-// last month, this year. The command takes any range (--since, --until); the window offers these.
-import { addDays, type CostRange } from '../../shared/cost-range'
+// last month, this year; or a custom range of any days, checked by the one rule
+// (shared/cost-range.ts) the command's --since/--until and the window's request are checked by.
+import { addDays, resolveRange, WINDOW_RANGE_NAMES, type CostRange, type CostRangeField } from '../../shared/cost-range'
+import type { FieldErrors } from './forms'
 
 export const COST_RANGES = [
   { id: 'last-7', label: 'Last 7 days' },
@@ -12,6 +14,9 @@ export const COST_RANGES = [
 ] as const
 
 export type CostRangeId = (typeof COST_RANGES)[number]['id']
+
+/** What the user chose: a preset, or days of their own. */
+export type CostRangeChoice = { id: CostRangeId } | { id: 'custom'; range: CostRange }
 
 /** The range `id` stands for when today is `today` ("YYYY-MM-DD"). */
 export function costRange(id: CostRangeId, today: string): CostRange {
@@ -31,4 +36,22 @@ export function costRange(id: CostRangeId, today: string): CostRange {
     case 'this-year':
       return { since: `${today.slice(0, 4)}-01-01`, until: today }
   }
+}
+
+/** The days a choice stands for today. */
+export function chosenRange(choice: CostRangeChoice, today: string): CostRange {
+  return choice.id === 'custom' ? choice.range : costRange(choice.id, today)
+}
+
+/**
+ * The custom range's two date fields as the form holds them ('' while a field is empty or not a
+ * whole date: what a date input's value is then), checked by the one rule; each problem on its field.
+ */
+export function checkCustomRange(typed: CostRange, today: string): { ok: true; range: CostRange } | { ok: false; errors: FieldErrors<CostRangeField> } {
+  const errors: FieldErrors<CostRangeField> = {}
+  if (typed.since === '') errors.since = 'Enter the first day as a whole date.'
+  if (typed.until === '') errors.until = 'Enter the last day as a whole date.'
+  if (errors.since || errors.until) return { ok: false, errors }
+  const resolved = resolveRange(typed, today, WINDOW_RANGE_NAMES)
+  return resolved.ok ? resolved : { ok: false, errors: { [resolved.problem.field]: resolved.error } }
 }
