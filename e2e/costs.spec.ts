@@ -1,7 +1,8 @@
 // The Costs screen against the reference service: its figures checked against sums computed here
 // straight from the service's own answers (each call on the local day it was made, total_price
 // the authority), every grouping, the chart stacked by project and by model, a task whose records
-// disagree with its total_price, and Export CSV through the host's save port; at 420 × 640 and wide.
+// disagree with its total_price, and Export CSV through the host's save port; a custom range of
+// days (its totals, the rule's inline messages, kept across screens); at 420 × 640 and wide.
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
@@ -236,6 +237,7 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       await expect(until).toHaveValue(before)
       await expect(since).toHaveValue(from)
       await expectNoHorizontalOverflow(app, 'costs, custom range with an error')
+      await expectNoSeriousViolations(app, 'costs, custom range with an error')
       // A day after today is refused the same way.
       const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + DAY_MS).toISOString().slice(0, 10)
       await until.fill(tomorrow)

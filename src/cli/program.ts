@@ -235,7 +235,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .description('what the watched projects cost, counted on the local day each call was made (default: the last 30 days, by day)')
     .option('--project <projectIds...>', 'these projects instead of the watched ones')
     .option('--since <date>', 'the first day, YYYY-MM-DD (default: 29 days before --until)')
-    .option('--until <date>', 'the last day, YYYY-MM-DD (default: today)')
+    .option('--until <date>', 'the last day, YYYY-MM-DD, not after today (default: today)')
     .addOption(new Option('--by <grouping>', 'rows by day, month, project, model (with calls and tokens) or task').choices(COST_GROUPINGS).default('day'))
     .option('--csv', 'print CSV (RFC 4180 quoting, one line per row)')
     .action(run((flags: CostsFlags) => costsCommand(ctx, { ...flags, ...(flags.project ? { project: checkIds(flags.project, 'project') } : {}) })))
