@@ -74,3 +74,22 @@ test('each item can be seen on its own, by opening its task, or all at once; the
   const attention = host.controller.getState().projects.map((p) => p.attention)
   expect(attention.every((x) => x.failedTaskIds.length === 0 && !x.budgetCrossed)).toBe(true)
 })
+
+test('an account-wide budget over its limit asks in the window’s badge as it asks in the tray', async ({ app, host, request }) => {
+  await host.controller.handlers['demo:start']()
+  const [first] = host.controller.getState().projects.map((p) => p.watched.projectId)
+  if (!first) throw new Error('the demo has no project')
+  const task = host.service.control.addTask(first, { name: 'Costly', status: 'in_progress', script: 'run-forever' })
+  host.service.control.setTaskTotalPrice(task.id, 25)
+  await host.controller.handlers['monitor:poll-now']()
+  await openHash(app, '#/now')
+  await expect(app.getByTestId('nothing-new')).toBeVisible()
+  await expect(app.getByTestId('nav-attention')).toHaveCount(0)
+
+  // The whole account's limit: no project's item to mark seen, so it asks while its period lasts.
+  await host.controller.handlers['budget:save']({ budget: { projectId: null, period: 'total', limitUsd: 20, warnRatio: 0.8 } })
+  await host.controller.handlers['monitor:poll-now']()
+  await expect.poll(() => host.controller.getState().budgets.map((b) => b.state)).toEqual(['over'])
+  await expect.poll(async () => (await trayOf(request, host.url)).state).toBe('attention')
+  await expect(app.getByTestId('nav-attention')).toContainText('1')
+})

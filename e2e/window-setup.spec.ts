@@ -1,6 +1,7 @@
 import { openSettings } from '../src/core/settings/store'
 import { DEFAULT_SERVICE_URL } from '../src/shared/base-url'
 import { expect, test } from './support/fixtures'
+import { openHash } from './window.helpers'
 
 test('first run: the form checks what is typed, saves the connection and never keeps the key', async ({ app, host }) => {
   await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
@@ -79,4 +80,37 @@ test('a stored plain-http connection is kept and marked in Settings', async ({ a
   const old = app.locator('[data-connection-id="old"]')
   await expect(old.getByTestId('connection-problem')).toContainText('Not used until fixed')
   await expect(old.getByTestId('connection-problem')).toContainText('must use https')
+})
+
+test('a connection saved but not made active says so on the setup screen, and stays there', async ({ app, host }) => {
+  await host.controller.handlers['connection:save']({
+    connection: { name: 'First', baseUrl: host.service.url, publishingDomain: '' },
+    apiKey: host.serviceApiKey
+  })
+  await app.reload()
+  await openHash(app, '#/setup')
+  await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
+  // Between the save and the switch to it, the connection goes (removed elsewhere, e.g. by the
+  // command): the switch fails with the app's own error, which must be shown, not dropped.
+  await app.route(
+    (url) => decodeURIComponent(url.pathname).endsWith('/__ipc/invoke/connection:save'),
+    async (route) => {
+      const response = await route.fetch()
+      const body = (await response.json()) as { ok: boolean; value?: { id: string } }
+      if (body.ok && body.value) await host.controller.handlers['connection:remove']({ connectionId: body.value.id })
+      await route.fulfill({ response, json: body })
+    }
+  )
+  await app.getByLabel('Name', { exact: true }).fill('Second')
+  await app.getByLabel('Service address (base URL)').fill(host.service.url)
+  await app.getByLabel('API key').fill(host.serviceApiKey)
+  await app.getByRole('button', { name: 'Connect' }).click()
+
+  await expect(app.getByTestId('setup-activate-failed')).toContainText('Connection Second is saved, but could not be made the active one.')
+  const alert = app.getByRole('alert').filter({ has: app.getByText('Details') })
+  await alert.getByText('Details').click()
+  await expect(alert.getByText(/There is no connection with id "c-/)).toBeVisible()
+  await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
+  expect(host.controller.getState().activeConnectionId).toBe(host.controller.getState().connections[0]?.id)
+  expect(host.controller.getState().connections.map((c) => c.name)).toEqual(['First'])
 })

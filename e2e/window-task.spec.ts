@@ -220,3 +220,14 @@ test('steps: a short list is drawn whole with no box scrolling inside; the detai
   expect(narrowDetail.y - (narrowList.y + narrowList.height)).toBeLessThan(40)
   await expect(detail).toBeInViewport()
 })
+
+test('the breadcrumb names the task’s project as everywhere else: a project the service gives no name is shown by its id', async ({ app, host }) => {
+  const project = host.service.control.createProject({ name: '' })
+  const task = host.service.control.addTask(project.id, { name: 'In a nameless project', status: 'completed' })
+  await host.controller.handlers['project:watch']({ projectId: project.id })
+  await host.controller.handlers['monitor:poll-now']()
+  await expect.poll(() => host.controller.getState().projects.find((p) => p.watched.projectId === project.id)?.project?.id).toBe(project.id)
+  await openHash(app, `#/projects/${project.id}/tasks/${task.id}`)
+  await expect(app.getByRole('heading', { name: 'In a nameless project', level: 1 })).toBeVisible()
+  await expect(app.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link')).toHaveText(['Projects', project.id])
+})

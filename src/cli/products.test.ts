@@ -76,6 +76,10 @@ describe('agent-tray task create', () => {
     const gone = await runOn(plain)(['task', 'create', '--project', '00000000-0000-0000-0000-000000000000', '--name', 'N', '--text', 'T'])
     expect(gone.code).toBe(EXIT.notFound)
     expect((await runOn(plain)(['task', 'create', '--project', p.id, '--name', ' ', '--text', 'T'])).code).toBe(EXIT.usage)
+    // The app's rule (src/shared/task-fields.ts): a name the window and the app refuse is refused here too, before any request.
+    const long = await runOn(plain)(['task', 'create', '--project', p.id, '--name', 'x'.repeat(201), '--text', 'T'])
+    expect(long.code).toBe(EXIT.usage)
+    expect(long.err).toMatch(/--name must be at most 200 characters/)
   })
 })
 

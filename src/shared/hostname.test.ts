@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkPublishHostname, checkSubdomainLabel, hostnameFor, isValidSubdomainLabel, subdomainOf } from './hostname'
+import { checkPublishHostname, checkPublishSubdomain, checkSubdomainLabel, hostnameFor, isValidSubdomainLabel, subdomainOf } from './hostname'
 
 const D = 'apps.agent-tray.test'
 
@@ -42,6 +42,15 @@ describe('checkPublishHostname', () => {
 
   it('is not fooled by a domain that merely ends the same way', () => {
     expect(checkPublishHostname('x.evilapps.agent-tray.test', D)).not.toEqual([])
+  })
+})
+
+describe('checkPublishSubdomain', () => {
+  it('asks for a sub-domain when none is typed, else checks the hostname it makes', () => {
+    expect(checkPublishSubdomain('', D)).toEqual(['Enter a sub-domain.'])
+    expect(checkPublishSubdomain('my-app', D)).toEqual([])
+    expect(checkPublishSubdomain('My_App', D)).toEqual(checkPublishHostname('My_App.apps.agent-tray.test', D))
+    expect(checkPublishSubdomain('a.b', D).join(' ')).toMatch(/one level/)
   })
 })
 

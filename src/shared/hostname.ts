@@ -58,6 +58,12 @@ export function checkPublishHostname(hostname: string, publishingDomain: string)
   return [...reasons, ...checkSubdomainLabel(sub)]
 }
 
+/** Why the sub-domain typed under `publishingDomain` cannot be published (the window types only that part); empty when it can. */
+export function checkPublishSubdomain(sub: string, publishingDomain: string): string[] {
+  if (sub === '') return ['Enter a sub-domain.']
+  return checkPublishHostname(hostnameFor(sub, publishingDomain), publishingDomain)
+}
+
 /** The sub-domain of a hostname under `publishingDomain`, or undefined if it is not one. */
 export function subdomainOf(hostname: string, publishingDomain: string): string | undefined {
   const suffix = `.${publishingDomain.toLowerCase()}`

@@ -1,5 +1,6 @@
 // `task create --project ID --name N --text T [--watch]`: starts a task where the service offers it
 // (POST /tasks, outside the interface document); --watch then follows it to its end.
+import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
 import { printJson, withClient, type Context } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
@@ -15,8 +16,10 @@ export interface TaskCreateFlags {
 }
 
 export async function taskCreateCommand(ctx: Context, flags: TaskCreateFlags): Promise<ExitCode> {
-  if (flags.name.trim() === '') throw usageError('--name must not be empty.')
-  if (flags.text.trim() === '') throw usageError('--text must not be empty: say what the agent should do.')
+  const nameProblem = taskNameProblem(flags.name)
+  if (nameProblem !== null) throw usageError(`--name ${nameProblem}.`)
+  const textProblem = taskRequirementProblem(flags.text)
+  if (textProblem !== null) throw usageError(`--text ${textProblem}: say what the agent should do.`)
   if (flags.exitStatus && !flags.watch) throw usageError('--exit-status needs --watch.')
   const task = await withClient(ctx, ({ client }) => client.createTask({ projectId: flags.project, name: flags.name, textRequirement: flags.text }))
   if (ctx.opts.json) printJson(ctx, task)

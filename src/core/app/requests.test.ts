@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { INVOKE_CHANNELS, type InvokeChannel } from '../../shared/ipc'
 import { isInvokeChannel, requestSchemas } from './requests'
+import { MAX_TASK_NAME_LENGTH, MAX_TASK_REQUIREMENT_LENGTH } from '../../shared/task-fields'
 
 const id = 'proj_123'
 
@@ -147,6 +148,9 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     bad: [
       [{ projectId: id, name: ' ', textRequirement: 'T' }, /name: must not be empty/],
       [{ projectId: id, name: 'N', textRequirement: '  ' }, /textRequirement: must not be empty/],
+      [{ projectId: id, name: 'x'.repeat(MAX_TASK_NAME_LENGTH + 1), textRequirement: 'T' }, /name: must be at most 200 characters/],
+      [{ projectId: id, name: 'Two\nlines', textRequirement: 'T' }, /name: must be a single line/],
+      [{ projectId: id, name: 'N', textRequirement: 'x'.repeat(MAX_TASK_REQUIREMENT_LENGTH + 1) }, /textRequirement: must be at most 100000/],
       [{ projectId: id, name: 'N' }, /textRequirement/],
       [{ projectId: id, name: 'N', textRequirement: 'T', flow: 'x' }, /Unrecognized key/]
     ]

@@ -12,6 +12,7 @@ import { idProblem } from '../../shared/ids'
 import { publishingDomainProblem } from '../../shared/hostname'
 import { isImageUrl } from '../../shared/image-url'
 import { isEmail, isReturnUrl, MAX_EMAIL_LENGTH } from '../../shared/project-fields'
+import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import { isSafeExternalUrl } from '../../shared/url'
 import { MAX_WINDOW_ERROR_MESSAGE, MAX_WINDOW_ERROR_STACK } from '../../shared/desktop'
@@ -20,11 +21,15 @@ import { COST_GROUPINGS, COST_STACKS } from '../../shared/cost-report'
 
 const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
 
+/** A string checked by one of src/shared's rules (`problem` says why not, or null). */
+const ruled = (problem: (value: string) => string | null) =>
+  z.string().superRefine((value, ctx) => {
+    const why = problem(value)
+    if (why !== null) ctx.addIssue({ code: 'custom', message: why })
+  })
+
 /** Ids of projects, tasks, connections: the one rule of src/shared/ids.ts. */
-export const idSchema = z.string().superRefine((value, ctx) => {
-  const problem = idProblem(value)
-  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
-})
+export const idSchema = ruled(idProblem)
 
 /** Free text kept on one record: no control characters except newlines and tabs. */
 const text = (max: number) =>
@@ -247,7 +252,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     hostname: z.string().min(1, 'must not be empty').max(253, 'must be at most 253 characters')
   }),
   'product:projects': z.strictObject({ ...onConnection, productId: idSchema, order: z.enum(['asc', 'desc']) }),
-  'task:create': z.strictObject({ ...onConnection, projectId: idSchema, name: nonBlankLine(200), textRequirement: text(100_000).refine((s) => s.trim() !== '', 'must not be empty') }),
+  'task:create': z.strictObject({ ...onConnection, projectId: idSchema, name: ruled(taskNameProblem), textRequirement: ruled(taskRequirementProblem) }),
   'task:details': z.strictObject({ ...onConnection, taskId: idSchema }),
   'task:focus': z.strictObject({ ...onConnection, taskId: idSchema.nullable() }),
   'settings:get': noRequest,

@@ -1,5 +1,6 @@
 // What the tray icon shows, derived from the app's state. One state at a time, picked by
 // priority, so the icon answers "do I need to look?" at a glance.
+import { attentionTotal, countAttention } from '../../shared/attention-count'
 import type { AppState } from '../../shared/ipc'
 
 export type TrayState = 'idle' | 'running' | 'attention' | 'offline' | 'error'
@@ -40,39 +41,32 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
   let running = 0
   let failed = 0
   let overBudget = 0
-  let newFailed = 0
-  let budgetsCrossed = 0
   let erroring = 0
   const erroringIds = new Set<string>()
   for (const p of app.projects) {
     running += p.counts.running
     // A muted project still shows what runs, but does not ask for attention.
-    if (!p.watched.muted) {
-      failed += p.counts.failed
-      newFailed += p.attention.failedTaskIds.length
-      if (p.attention.budgetCrossed) budgetsCrossed += 1
-    }
+    if (!p.watched.muted) failed += p.counts.failed
     if (p.health.state === 'error') {
       erroring += 1
       erroringIds.add(p.connectionId)
     }
   }
   const mutedProjects = new Set(app.projects.filter((p) => p.watched.muted).map((p) => `${p.connectionId}\u0000${p.watched.projectId}`))
-  // A crossed limit asks for attention: a project's until the user saw it (the attention book), a
-  // whole account's while its period lasts (no one project's item to mark seen).
-  let accountsOver = 0
   for (const b of app.budgets) {
-    if (b.state !== 'over') continue
-    if (b.budget.projectId === null) accountsOver += 1
-    if (b.budget.projectId === null || !mutedProjects.has(`${b.connectionId}\u0000${b.budget.projectId}`)) overBudget += 1
+    if (b.state === 'over' && (b.budget.projectId === null || !mutedProjects.has(`${b.connectionId}\u0000${b.budget.projectId}`))) overBudget += 1
   }
+  // What asks (shared with the window's badge): new failures, budgets crossed since the user
+  // looked, account-wide limits crossed in their period.
+  const asking = countAttention(app)
+  const { newFailed, budgetsCrossed } = asking
   // Which account is in trouble matters only when there are several.
   const erroringConnections = app.connections.length > 1 ? app.connections.filter((c) => erroringIds.has(c.id)).map((c) => c.name) : []
   const candidates: TrayState[] = ['idle']
   if (!online) candidates.push('offline')
   if (erroring > 0) candidates.push('error')
   // Only what is new asks: an old failure the user has seen must not pin the icon for good.
-  if (newFailed > 0 || budgetsCrossed > 0 || accountsOver > 0) candidates.push('attention')
+  if (attentionTotal(asking) > 0) candidates.push('attention')
   if (running > 0) candidates.push('running')
   return {
     state: highest(candidates),

@@ -5,7 +5,9 @@ import {
   keyRequiredFor,
   editFormOf,
   emptyProjectForm,
+  newTaskValue,
   parseSeconds,
+  productIdValue,
   projectCreateBody,
   projectUpdateBody
 } from './forms'
@@ -147,5 +149,35 @@ describe('small parsers', () => {
     expect(parseSeconds('0.5', 'activeIntervalMs')).toEqual({ ok: false, error: 'Enter a number of seconds from 1 to 3600.' })
     expect(parseSeconds('4', 'idleIntervalMs')).toEqual({ ok: false, error: 'Enter a number of seconds from 5 to 86400.' })
     expect(parseSeconds('', 'idleIntervalMs').ok).toBe(false)
+  })
+})
+
+describe('newTaskValue', () => {
+  it('trims both fields and sends them when the shared rule takes them', () => {
+    expect(newTaskValue({ name: '  Add search ', requirement: ' A box\non top \n' })).toEqual({
+      ok: true,
+      value: { name: 'Add search', textRequirement: 'A box\non top' }
+    })
+  })
+
+  it('asks for what is missing in the form’s words, and names the cap the app would refuse', () => {
+    expect(newTaskValue({ name: ' ', requirement: '' })).toEqual({
+      ok: false,
+      errors: { name: 'Give the task a short name.', requirement: 'Say what the agent should do.' }
+    })
+    expect(newTaskValue({ name: 'x'.repeat(201), requirement: 'T' })).toEqual({ ok: false, errors: { name: 'The name must be at most 200 characters.' } })
+    expect(newTaskValue({ name: 'N', requirement: 'bell \u0007' })).toEqual({
+      ok: false,
+      errors: { requirement: 'What the agent should do must not contain control characters.' }
+    })
+  })
+})
+
+describe('productIdValue', () => {
+  it('takes a trimmed id by the shared id rule, and says why not otherwise', () => {
+    expect(productIdValue(' prod-1 ')).toEqual({ ok: true, productId: 'prod-1' })
+    expect(productIdValue('  ')).toEqual({ ok: false, error: 'Enter or pick a software product id.' })
+    expect(productIdValue('../x')).toEqual({ ok: false, error: 'A software product id may contain only letters, digits and . _ : - (not starting with .).' })
+    expect(productIdValue('x'.repeat(201))).toEqual({ ok: false, error: 'A software product id must be at most 200 characters.' })
   })
 })

@@ -4,8 +4,10 @@ import { checkBaseUrl, parseBaseUrl, sameOrigin } from '../../shared/base-url'
 import { publishingDomainProblem } from '../../shared/hostname'
 import { isImageUrl } from '../../shared/image-url'
 import { isEmail, isReturnUrl } from '../../shared/project-fields'
+import { idProblem } from '../../shared/ids'
 import { POLLING_BOUNDS } from '../../shared/polling'
 import { PROJECT_UPDATE_FIELDS, type Project, type ProjectCreate, type ProjectUpdate } from '../../shared/service'
+import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>
 export type Checked<T, K extends string> = { ok: true; value: T } | { ok: false; errors: FieldErrors<K> }
@@ -146,4 +148,30 @@ export function parseSeconds(text: string, field: 'activeIntervalMs' | 'idleInte
     return { ok: false, error: `Enter a number of seconds from ${min / 1000} to ${max / 1000}.` }
   }
   return { ok: true, ms }
+}
+
+export interface NewTaskForm {
+  name: string
+  requirement: string
+}
+
+/** A new task's name and requirement, trimmed, by the one rule the app checks again (src/shared/task-fields.ts). */
+export function newTaskValue(form: NewTaskForm): Checked<{ name: string; textRequirement: string }, keyof NewTaskForm> {
+  const errors: FieldErrors<keyof NewTaskForm> = {}
+  const name = form.name.trim()
+  const textRequirement = form.requirement.trim()
+  const nameProblem = taskNameProblem(name)
+  if (nameProblem !== null) errors.name = name === '' ? 'Give the task a short name.' : `The name ${nameProblem}.`
+  const textProblem = taskRequirementProblem(textRequirement)
+  if (textProblem !== null) errors.requirement = textRequirement === '' ? 'Say what the agent should do.' : `What the agent should do ${textProblem}.`
+  if (Object.keys(errors).length > 0) return { ok: false, errors }
+  return { ok: true, value: { name, textRequirement } }
+}
+
+/** A software product's id as typed, by the one id rule (src/shared/ids.ts) its request is checked with. */
+export function productIdValue(text: string): { ok: true; productId: string } | { ok: false; error: string } {
+  const productId = text.trim()
+  if (productId === '') return { ok: false, error: 'Enter or pick a software product id.' }
+  const problem = idProblem(productId)
+  return problem === null ? { ok: true, productId } : { ok: false, error: `A software product id ${problem}.` }
 }
