@@ -256,3 +256,35 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
     })
   })
 }
+
+test('a slow answer for an earlier choice never replaces the report of a later one', async ({ app, host }) => {
+  const { projectIds } = await setUp(app, host)
+  await openHash(app, '#/costs')
+  await expect(app.getByTestId('cost-total')).toBeVisible()
+  // The report by model is held until the one by project has been shown.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  let answered!: () => void
+  const slowAnswered = new Promise<void>((resolve) => (answered = resolve))
+  await app.route(
+    (url) => decodeURIComponent(url.pathname).endsWith('/__ipc/invoke/costs:report'),
+    async (route) => {
+      const body = route.request().postDataJSON() as { grouping?: string }
+      if (body.grouping !== 'model') return route.continue()
+      const response = await route.fetch()
+      await held
+      await route.fulfill({ response })
+      answered()
+    }
+  )
+  await app.getByLabel('Rows by').selectOption('model')
+  await app.getByLabel('Rows by').selectOption('project')
+  const projectRows = () => rowCells(app).then((rows) => rows.map(([key]) => key).filter((key) => key !== '').sort())
+  await expect.poll(projectRows).toEqual([...projectIds].sort())
+  release()
+  await slowAnswered
+  // Give the page a moment to take the late answer, as it would have before.
+  await app.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))))
+  expect(await projectRows()).toEqual([...projectIds].sort())
+  await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'project')
+})

@@ -3,18 +3,26 @@
 import type { Bridge, IpcError, IpcResult } from '../../shared/ipc'
 import { call } from './bridge'
 
-/** Something a screen fetched: the last value (kept on a failed refetch, shown as stale) and the last error. */
+/**
+ * Something a screen fetched: the last value (kept on a failed refetch, shown as stale) and the last
+ * error. The latest load wins: an answer that comes back after a later load was asked for is dropped,
+ * so a slow answer to an old request never replaces a newer one.
+ */
 export class Remote<T> {
   value = $state.raw<T | null>(null)
   error = $state.raw<IpcError | null>(null)
   readonly #fetch: (b: Bridge) => Promise<IpcResult<T>>
+  #latest = 0
 
   constructor(fetch: (b: Bridge) => Promise<IpcResult<T>>) {
     this.#fetch = fetch
   }
 
-  async load(): Promise<IpcResult<T>> {
-    const result = await call(this.#fetch)
+  /** The answer, or undefined when a later load was asked for meanwhile (then nothing is kept). */
+  async load(fetch: (b: Bridge) => Promise<IpcResult<T>> = this.#fetch): Promise<IpcResult<T> | undefined> {
+    const mine = ++this.#latest
+    const result = await call(fetch)
+    if (mine !== this.#latest) return undefined
     if (result.ok) {
       this.value = result.value
       this.error = null
