@@ -28,7 +28,7 @@ export interface NotificationBatch {
 }
 
 export interface NotificationContext {
-  /** A watched project's name, as every surface shows it. */
+  /** A watched project's name, as every surface shows it (projectDisplayName: never empty). */
   projectName: (connectionId: string, projectId: string) => string
 }
 
@@ -115,7 +115,7 @@ export function decideNotifications(
   prefs: Pick<NotificationPrefs, 'transitions'> & Partial<Pick<NotificationPrefs, 'unusualCost'>>,
   context: NotificationContext
 ): Notification[] {
-  const name = (c: { connectionId: string; projectId: string }): string => context.projectName(c.connectionId, c.projectId) || c.projectId
+  const name = (c: { connectionId: string; projectId: string }): string => context.projectName(c.connectionId, c.projectId)
 
   // The last notifying change of each task: a round may hold a task's start and its end.
   const byTask = new Map<string, TaskChange>()
