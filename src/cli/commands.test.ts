@@ -64,6 +64,37 @@ describe('project', () => {
     expect(oneErrorLine(r)).toContain('--project-type must be "web"')
   })
 
+  it('checks --file-url, --user-email and --return-url by the app’s own rules: usage (exit 2), nothing sent', async () => {
+    const before = service.control.listProjects().length
+    const cases: [string[], string][] = [
+      [['--file-url', 'https://img.test/a.png', '--file-url', 'https://img.test/notes.txt'], '--file-url must be the http(s) URL of an image'],
+      [['--file-url', 'ftp://img.test/a.png'], '--file-url must be the http(s) URL of an image'],
+      [['--user-email', 'ann@'], '--user-email must be an e-mail address'],
+      [['--user-email', `${'a'.repeat(250)}@x.io`], '--user-email must be an e-mail address'],
+      [['--return-url', 'javascript:alert(1)'], '--return-url must be an absolute URL'],
+      [['--return-url', '/back'], '--return-url must be an absolute URL']
+    ]
+    for (const [flags, message] of cases) {
+      const r = await run(['project', 'create', '--name', 'Checked', ...flags])
+      expect(r.code, flags.join(' ')).toBe(EXIT.usage)
+      expect(oneErrorLine(r), flags.join(' ')).toContain(message)
+    }
+    expect(service.control.listProjects().length).toBe(before)
+
+    const p = service.control.createProject({ name: 'Fields' })
+    for (const [flags, message] of [
+      [['--user-email', 'no at sign'], '--user-email must be'],
+      [['--return-url', 'data:text/html,hi'], '--return-url must be']
+    ] as const) {
+      const r = await run(['project', 'update', p.id, ...flags])
+      expect(r.code, flags.join(' ')).toBe(EXIT.usage)
+      expect(oneErrorLine(r)).toContain(message)
+    }
+    // What the rules allow goes through: an app's own link, and empty to clear.
+    const ok = json<Record<string, string>>(await run(['project', 'update', p.id, '--return-url', `agent-tray://projects/${p.id}`, '--user-email', '', '--json']))
+    expect(ok).toMatchObject({ return_url: `agent-tray://projects/${p.id}`, user_email: '' })
+  })
+
   it('gets and updates a project (only the five fields)', async () => {
     const p = service.control.createProject({ name: 'Before' })
     const got = await run(['project', 'get', p.id])
