@@ -172,7 +172,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     onError: reportError
   })
 
-  const budgets = createAppBudgets({ deps, clock, tz: deps.tz ?? localTz, session, settings: () => deps.settings.read(), reportError })
+  const budgets = createAppBudgets({ memory: deps.settings, clock, tz: deps.tz ?? localTz, session, settings: () => deps.settings.read(), reportError })
 
   /** What is news of a connection's budgets, taken like a monitor event; returned for the gate. */
   function announceBudgets(open: OpenConnection): MonitorEvent[] {
