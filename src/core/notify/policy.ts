@@ -100,13 +100,6 @@ export function inQuietHours(quiet: QuietHours, now: Date, tzOffsetMinutes?: num
   return start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end
 }
 
-/** Whether notifications are paused (prefs.pausedUntil in the future). */
-export function notificationsPaused(prefs: NotificationPrefs, now: Date): boolean {
-  if (!prefs.pausedUntil) return false
-  const until = Date.parse(prefs.pausedUntil)
-  return Number.isFinite(until) && until > now.getTime()
-}
-
 // A failure is said first.
 const ORDER: NotifiableTransition[] = ['failed', 'completed', 'cancelled', 'started']
 
