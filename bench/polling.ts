@@ -3,7 +3,8 @@
 // scripted changes, so both see the same history. Time is simulated on both sides (the
 // service's manual clock, the monitor's ManualClock) and moved together, timer by timer.
 import { createServiceClient, type ServiceClient } from '../src/core/client/index'
-import { ManualClock, Monitor, type MonitorCycle } from '../src/core/monitor/index'
+import { Monitor, type MonitorCycle } from '../src/core/monitor/index'
+import { ManualClock } from '../src/core/util/clock'
 import { decideNotifications, notifiableTransition } from '../src/core/notify/index'
 import { MANUAL_START_TIME, type ServiceStats } from '../src/reference-service/index'
 import type { MonitorEvent } from '../src/shared/monitor'

@@ -1,5 +1,5 @@
 // The end-to-end test host (test equipment, never shipped): the reference service, the app's own
-// composition (core/app/compose.ts, as src/main/index.ts runs it) on a temp settings dir, and an
+// composition (core/app/compose.ts, as src/main/start.ts runs it) on a temp settings dir, and an
 // HTTP server that serves the built renderer with a bridge standing in for Electron's preload.
 // Only the ports differ from the app: IPC over HTTP, events over Server-Sent Events, a session key
 // store, and records of what would reach the desktop (notifications, links, the tray, the window).

@@ -4,6 +4,7 @@ import path from 'node:path'
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceService, type ReferenceService } from '../reference-service'
+import { SINGLE_INTERVAL_BOUNDS } from '../shared/polling'
 import { EXIT } from './exit-codes'
 import { REDACTED } from './io'
 import { filesUnder, makeRunner, noKeychain, tempDir, testClient, type RunResult } from './test-harness'
@@ -61,6 +62,37 @@ describe('project', () => {
     const r = await run(['project', 'create', '--project-type', 'mobile'])
     expect(r.code).toBe(EXIT.usage)
     expect(oneErrorLine(r)).toContain('--project-type must be "web"')
+  })
+
+  it('checks --file-url, --user-email and --return-url by the app’s own rules: usage (exit 2), nothing sent', async () => {
+    const before = service.control.listProjects().length
+    const cases: [string[], string][] = [
+      [['--file-url', 'https://img.test/a.png', '--file-url', 'https://img.test/notes.txt'], '--file-url must be the http(s) URL of an image'],
+      [['--file-url', 'ftp://img.test/a.png'], '--file-url must be the http(s) URL of an image'],
+      [['--user-email', 'ann@'], '--user-email must be an e-mail address'],
+      [['--user-email', `${'a'.repeat(250)}@x.io`], '--user-email must be an e-mail address'],
+      [['--return-url', 'javascript:alert(1)'], '--return-url must be an absolute URL'],
+      [['--return-url', '/back'], '--return-url must be an absolute URL']
+    ]
+    for (const [flags, message] of cases) {
+      const r = await run(['project', 'create', '--name', 'Checked', ...flags])
+      expect(r.code, flags.join(' ')).toBe(EXIT.usage)
+      expect(oneErrorLine(r), flags.join(' ')).toContain(message)
+    }
+    expect(service.control.listProjects().length).toBe(before)
+
+    const p = service.control.createProject({ name: 'Fields' })
+    for (const [flags, message] of [
+      [['--user-email', 'no at sign'], '--user-email must be'],
+      [['--return-url', 'data:text/html,hi'], '--return-url must be']
+    ] as const) {
+      const r = await run(['project', 'update', p.id, ...flags])
+      expect(r.code, flags.join(' ')).toBe(EXIT.usage)
+      expect(oneErrorLine(r)).toContain(message)
+    }
+    // What the rules allow goes through: an app's own link, and empty to clear.
+    const ok = json<Record<string, string>>(await run(['project', 'update', p.id, '--return-url', `agent-tray://projects/${p.id}`, '--user-email', '', '--json']))
+    expect(ok).toMatchObject({ return_url: `agent-tray://projects/${p.id}`, user_email: '' })
   })
 
   it('gets and updates a project (only the five fields)', async () => {
@@ -300,7 +332,7 @@ describe('errors: one line on stderr and the exit code of its class', () => {
       [['tasks', '--frobnicate'], /^agent-tray: unknown option '--frobnicate' \(see agent-tray --help\)$/],
       [['tasks'], /^agent-tray: missing required argument 'projectId' \(see agent-tray --help\)$/],
       [['tasks', 'p', '--jsn'], /^agent-tray: unknown option '--jsn' \(Did you mean --json\?\) \(see agent-tray --help\)$/],
-      [['watch', '--interval-ms', 'soon'], /^agent-tray: option '--interval-ms <ms>' argument 'soon' is invalid\. Give a whole number/],
+      [['watch', '--interval-ms', 'soon'], /^agent-tray: option '--interval-ms <ms>' argument 'soon' is invalid\. The time between polls, in milliseconds, must be a whole number from 1000 to 3600000/],
       [['nonsense\u001b[2J'], /^agent-tray: unknown command 'nonsense\\u001b\[2J'/]
     ]
     for (const [args, line] of cases) {
@@ -308,6 +340,20 @@ describe('errors: one line on stderr and the exit code of its class', () => {
       expect(r.code, args.join(' ')).toBe(EXIT.usage)
       expect(oneErrorLine(r)).toMatch(line)
       expect(r.err).not.toMatch(/^error:/m)
+    }
+  })
+
+  it('an --interval-ms outside the app’s polling bounds → usage (exit 2), naming them', async () => {
+    const { min, max } = SINGLE_INTERVAL_BOUNDS
+    for (const args of [
+      ['watch', 'p', '--interval-ms', String(min - 1)],
+      ['watch', '--task', 't', '--interval-ms', '100'],
+      ['watch', 'p', '--interval-ms', String(max + 1)],
+      ['task', 'create', '--project', 'p', '--name', 'n', '--text', 't', '--watch', '--interval-ms', '1500.5']
+    ]) {
+      const r = await run(args)
+      expect(r.code, args.join(' ')).toBe(EXIT.usage)
+      expect(oneErrorLine(r), args.join(' ')).toMatch(new RegExp(`must be a whole number from ${min} to ${max} \\(the app polls no more often\\)`))
     }
   })
 
@@ -392,7 +438,7 @@ describe('watch', () => {
   it('--task --exit-status follows a task from todo to completed and exits 0', async () => {
     const p = service.control.createProject({ name: 'Follow' })
     const t = service.control.addTask(p.id, { name: 'Follow me', status: 'todo', script: 'run-forever' })
-    const live = liveRun(['watch', '--task', t.id, '--project', p.id, '--exit-status', '--interval-ms', '100'])
+    const live = liveRun(['watch', '--task', t.id, '--project', p.id, '--exit-status', '--interval-ms', '1000'])
     // One poll to find the task, one for the follow loop's baseline: then change it.
     await until(() => live.out().includes('To do') && live.polls() >= 2)
     service.control.setTaskStatus(t.id, 'in_progress')
@@ -409,7 +455,7 @@ describe('watch', () => {
     const p = service.control.createProject({ name: 'Failing' })
     const t = service.control.addTask(p.id, { name: 'Doomed', status: 'in_progress', script: 'run-forever' })
     await run(['watch-list', 'add', p.id], { env: { AGENT_TRAY_CONFIG_DIR: dir } })
-    const live = liveRun(['watch', '--task', t.id, '--exit-status', '--interval-ms', '100', '--json'], { AGENT_TRAY_CONFIG_DIR: dir })
+    const live = liveRun(['watch', '--task', t.id, '--exit-status', '--interval-ms', '1000', '--json'], { AGENT_TRAY_CONFIG_DIR: dir })
     await until(() => live.polls() >= 2)
     service.control.setTaskStatus(t.id, 'failed')
     const r = await live.done
@@ -437,7 +483,7 @@ describe('watch', () => {
   it('watch <projectId> prints one line per change until stopped', async () => {
     const p = service.control.createProject({ name: 'Live' })
     const t = service.control.addTask(p.id, { name: 'Live task', status: 'todo', script: 'run-forever' })
-    const live = liveRun(['watch', p.id, '--interval-ms', '100'])
+    const live = liveRun(['watch', p.id, '--interval-ms', '1000'])
     await until(() => live.polls() >= 1)
     service.control.setTaskStatus(t.id, 'in_progress')
     await until(() => live.out().includes('To do → In progress'))
@@ -451,7 +497,7 @@ describe('watch', () => {
 
   it('watch stops with exit 3 when the key is rejected, instead of polling forever', async () => {
     const p = service.control.createProject({ name: 'Locked out' })
-    const r = await run(['watch', p.id, '--interval-ms', '100'], { env: { AGENT_TRAY_API_KEY: 'revoked-key-4242' } })
+    const r = await run(['watch', p.id, '--interval-ms', '1000'], { env: { AGENT_TRAY_API_KEY: 'revoked-key-4242' } })
     expect(r.code).toBe(EXIT.auth)
     expect(r.err).toMatch(/agent-tray: .*API key was rejected/)
   })
@@ -463,7 +509,7 @@ describe('watch', () => {
     const env = { AGENT_TRAY_CONFIG_DIR: dir }
     expect((await run(['watch'], { env })).code).toBe(EXIT.usage)
     await run(['watch-list', 'add', p.id], { env })
-    const live = liveRun(['watch', '--json', '--interval-ms', '100'], env)
+    const live = liveRun(['watch', '--json', '--interval-ms', '1000'], env)
     await until(() => live.polls() >= 1)
     service.control.setTaskStatus(t.id, 'completed')
     await until(() => live.out().includes('"to":"completed"'))

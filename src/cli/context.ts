@@ -8,7 +8,7 @@ import {
   updateConnection
 } from '../core/settings/edit'
 import type { InvalidRecordIssue } from '../core/client'
-import { keyTransportProblem } from '../shared/base-url'
+import { defaultConnectionName, keyTransportProblem } from '../shared/base-url'
 import type { Connection } from '../shared/settings'
 import type { CliClient, CliDeps, SecretPort } from './deps'
 import { authError, keychainError, usageError } from './errors'
@@ -68,7 +68,7 @@ export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string):
   if (baseUrl !== undefined) {
     const found = findConnectionByUrl(settings, baseUrl)
     if (found) return { connection: found, stored: true }
-    const connection: Connection = { id: ctx.deps.newId(), name: URL.parse(baseUrl)?.host ?? baseUrl, baseUrl, publishingDomain: '' }
+    const connection: Connection = { id: ctx.deps.newId(), name: defaultConnectionName(baseUrl), baseUrl, publishingDomain: '' }
     return { connection, stored: false }
   }
   const active =

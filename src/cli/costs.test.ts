@@ -150,6 +150,17 @@ describe('costs', () => {
     expect(lines.at(-1)).toMatch(/^,total,\d+(\.\d+)?,/)
   })
 
+  it('names a project as every surface does: the service’s current name over the one remembered when it was watched', async () => {
+    const renamed = await call(service.url, 'PATCH', `/projects/${projectIds[0]}`, { key: KEY, body: { name: 'Recipe Box v2' } })
+    expect(renamed.status).toBe(200)
+    try {
+      const report = json<{ rows: { key: string; label: string }[] }>(await run(['costs', '--by', 'project', '--json']))
+      expect(report.rows.find((r) => r.key === projectIds[0])?.label).toBe('Recipe Box v2')
+    } finally {
+      await call(service.url, 'PATCH', `/projects/${projectIds[0]}`, { key: KEY, body: { name: 'Recipe Box' } })
+    }
+  })
+
   it('a range and a project: only what was spent then, there', async () => {
     const want = await expected()
     const report = json<Report>(await run(['costs', '--project', projectIds[0]!, '--since', '2026-03-11', '--until', '2026-03-11', '--json']))

@@ -137,7 +137,7 @@ describe('a service that puts escape sequences everywhere', () => {
     ['a 404 message', ['tasks', 'p-gone'], EXIT.notFound],
     ['a failed publish', ['publish', 'p1', 'shop.apps.example.com'], EXIT.publishFailed],
     ['a broken record and its warning', ['tasks', 'p1'], EXIT.invalidResponse],
-    ['watch --task', ['watch', '--task', 't1', '--project', 'p1', '--interval-ms', '100'], EXIT.invalidResponse]
+    ['watch --task', ['watch', '--task', 't1', '--project', 'p1', '--interval-ms', '1000'], EXIT.invalidResponse]
   ] as const)('%s', async (_what, args, code) => {
     const r = await at([...args])
     expect(r.code).toBe(code)
@@ -149,7 +149,7 @@ describe('a service that puts escape sequences everywhere', () => {
   it('watch: the event lines', async () => {
     const controller = new AbortController()
     let out = ''
-    const done = at(['watch', 'p-live', '--interval-ms', '100'], { signal: controller.signal, onStdout: (s) => (out += s) })
+    const done = at(['watch', 'p-live', '--interval-ms', '1000'], { signal: controller.signal, onStdout: (s) => (out += s) })
     const end = Date.now() + 10_000
     while (!out.includes('→') && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
     controller.abort()

@@ -118,8 +118,8 @@ describe('agent-tray as a process', () => {
     const ok = fast.control.addTask(p.id, { name: 'Will complete', status: 'todo', script: 'complete' })
     const bad = fast.control.addTask(p.id, { name: 'Will fail', status: 'todo', script: 'fail' })
     const [completed, failed] = await Promise.all([
-      spawnCli(['watch', '--task', ok.id, '--project', p.id, '--exit-status', '--interval-ms', '200'], env).done,
-      spawnCli(['watch', '--task', bad.id, '--project', p.id, '--exit-status', '--interval-ms', '200', '--json'], env).done
+      spawnCli(['watch', '--task', ok.id, '--project', p.id, '--exit-status', '--interval-ms', '1000'], env).done,
+      spawnCli(['watch', '--task', bad.id, '--project', p.id, '--exit-status', '--interval-ms', '1000', '--json'], env).done
     ])
     expect(completed.err).toBe('')
     expect(completed.code).toBe(EXIT.ok)
@@ -135,7 +135,7 @@ describe('agent-tray as a process', () => {
     const t = service.control.addTask(p.id, { name: 'Slow', status: 'todo', script: 'run-forever' })
     const tasksPolls = () => service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0
     const before = tasksPolls()
-    const live = spawnCli(['watch', p.id, '--interval-ms', '100'], env)
+    const live = spawnCli(['watch', p.id, '--interval-ms', '1000'], env)
     // Once the watch has its baseline (its first poll), change the task and see the change printed.
     await until(() => tasksPolls() > before, 20_000)
     service.control.setTaskStatus(t.id, 'in_progress')

@@ -60,7 +60,7 @@ describe('agent-tray task create', () => {
   it('starts a task and, with --watch, follows it to its end', async () => {
     const run = runOn(fast)
     const p = fast.control.createProject({ name: 'Tasks here' })
-    const r = await run(['task', 'create', '--project', p.id, '--name', 'Add search', '--text', 'A search box on the home page', '--watch', '--interval-ms', '100'])
+    const r = await run(['task', 'create', '--project', p.id, '--name', 'Add search', '--text', 'A search box on the home page', '--watch', '--interval-ms', '1000'])
     expect(r.code).toBe(EXIT.ok)
     expect(r.out).toMatch(/^Started task \S+ \(Add search\) in project /)
     expect(r.out).toMatch(/ended: (Completed|Failed|Cancelled)\n$/)

@@ -22,15 +22,20 @@ import type { CliDeps, SettingsPort } from './deps'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
 import { EXIT, EXIT_CODES_HELP, exitCodeForServiceError, type ExitCode } from './exit-codes'
 import { DEFAULT_SERVICE_URL } from '../shared/base-url'
+import { boundProblem, SINGLE_INTERVAL_BOUNDS } from '../shared/polling'
 import { checkId, checkIds } from './ids'
 import { guardedIo, redact, type CliIo } from './io'
 
 /** `--api-key`, `--api-key=…`, `--apikey`, `--api_key`: refused before parsing, so no parser message can echo the value. */
 const API_KEY_FLAG = /^--api[-_]?key(=|$)/i
 
+const INTERVAL_RANGE = `${SINGLE_INTERVAL_BOUNDS.min} to ${SINGLE_INTERVAL_BOUNDS.max} ms`
+
+/** --interval-ms: one interval for every poll, within the app's own polling bounds. */
 function intervalMs(value: string): number {
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 100 || n > 86_400_000) throw new InvalidArgumentError('Give a whole number of milliseconds, at least 100.')
+  const problem = boundProblem(n, SINGLE_INTERVAL_BOUNDS)
+  if (problem !== null) throw new InvalidArgumentError(`The time between polls, in milliseconds, ${problem} (the app polls no more often).`)
   return n
 }
 
@@ -211,7 +216,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .requiredOption('--text <requirement>', 'what the agent should do')
     .option('--watch', 'follow the task until it ends')
     .option('--exit-status', 'with --watch: exit 1 unless the task completed')
-    .addOption(new Option('--interval-ms <ms>', 'with --watch: time between polls').argParser(intervalMs))
+    .addOption(new Option('--interval-ms <ms>', `with --watch: time between polls (${INTERVAL_RANGE})`).argParser(intervalMs))
     .action(run((flags: TaskCreateFlags) => taskCreateCommand(ctx, checkProjectFlag(flags))))
 
   program
@@ -252,7 +257,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .option('--task <taskId>', 'follow this task until it ends')
     .option('--project <projectId>', "the task's project (default: searched in the watch list)")
     .option('--exit-status', 'with --task: exit 1 unless the task completed')
-    .addOption(new Option('--interval-ms <ms>', 'time between polls').argParser(intervalMs))
+    .addOption(new Option('--interval-ms <ms>', `time between polls (${INTERVAL_RANGE})`).argParser(intervalMs))
     .action(
       run((ids: string[], flags: Parameters<typeof watchCommand>[2]) => {
         if (flags.task !== undefined) checkId(flags.task, 'task')

@@ -55,7 +55,7 @@ async function watchUntil(dir: string, args: string[], done: (out: string) => bo
   const stop = new AbortController()
   let out = ''
   const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
-  const finished = run(['watch', '--interval-ms', '100', ...args], {
+  const finished = run(['watch', '--interval-ms', '1000', ...args], {
     signal: stop.signal,
     env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined },
     onStdout: (text) => {

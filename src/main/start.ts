@@ -81,7 +81,7 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
     iconPath,
     sound: () => settings.read().notifications.sound,
     onClick: (click) => composed?.notificationClicked(click),
-    hasInterface: (projectId) => composed?.controller.getState().projects.some((p) => p.watched.projectId === projectId && !!p.project?.prebuilt_url) ?? false,
+    hasInterface: (projectId) => composed?.hasInterface(projectId) ?? false,
     openInterface: (projectId) => composed?.openInterface(projectId),
     log
   })

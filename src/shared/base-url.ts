@@ -61,6 +61,11 @@ export function checkBaseUrl(input: string): BaseUrlCheck {
   return problem === null ? parsed : { ok: false, problem }
 }
 
+/** What a connection is called when the user gave no name: its host. */
+export function defaultConnectionName(baseUrl: string): string {
+  return URL.parse(baseUrl)?.host || baseUrl
+}
+
 /** Whether two base URLs reach the same origin (scheme, host, port): a key stays with its origin. */
 export function sameOrigin(a: string, b: string): boolean {
   const x = URL.parse(a)

@@ -1,6 +1,7 @@
-// The one set of bounds for polling, checked by the settings file, the window's requests and the
-// Settings form alike. Below a second, a tray app would hammer the service; above the maxima, it
-// would look broken.
+// The one set of bounds for polling, checked by the settings file, the window's requests, the
+// Settings form and the command (`watch --interval-ms`) alike, and the floor of the monitor's error
+// backoff. Below a second, a tray app would hammer the service (its rate limits are not published);
+// above the maxima, it would look broken.
 import type { PollingPrefs } from './settings'
 
 export const POLLING_BOUNDS = {
@@ -11,13 +12,24 @@ export const POLLING_BOUNDS = {
 
 export type PollingField = keyof typeof POLLING_BOUNDS
 
+/**
+ * One interval for every poll, active or idle (the command's --interval-ms): held to the active
+ * interval's bounds, the most often the app itself ever polls a project. Its minimum is also the
+ * floor of the scheduler's error backoff.
+ */
+export const SINGLE_INTERVAL_BOUNDS = POLLING_BOUNDS.activeIntervalMs
+
+/** What is wrong with a value for these bounds, or null: the one wording for every polling field. */
+export function boundProblem(value: number, bounds: { readonly min: number; readonly max: number }): string | null {
+  return Number.isInteger(value) && value >= bounds.min && value <= bounds.max ? null : `must be a whole number from ${bounds.min} to ${bounds.max}`
+}
+
 /** What is wrong with each field (idle >= active included), or an empty object. */
 export function pollingProblems(prefs: PollingPrefs): Partial<Record<PollingField, string>> {
   const problems: Partial<Record<PollingField, string>> = {}
   for (const field of Object.keys(POLLING_BOUNDS) as PollingField[]) {
-    const value = prefs[field]
-    const { min, max } = POLLING_BOUNDS[field]
-    if (!Number.isInteger(value) || value < min || value > max) problems[field] = `must be a whole number from ${min} to ${max}`
+    const problem = boundProblem(prefs[field], POLLING_BOUNDS[field])
+    if (problem !== null) problems[field] = problem
   }
   if (problems.activeIntervalMs === undefined && problems.idleIntervalMs === undefined && prefs.idleIntervalMs < prefs.activeIntervalMs) {
     problems.idleIntervalMs = 'must not be shorter than activeIntervalMs'

@@ -8,6 +8,7 @@ import { periodKey } from '../../shared/cost-period'
 import { COMMAND_RANGE_NAMES, resolveRange } from '../../shared/cost-range'
 import { costReport, type CostGrouping } from '../../shared/cost-report'
 import { costReportCsv } from '../../shared/cost-report-csv'
+import { projectDisplayName } from '../../shared/watched-project'
 import { printJson, withClient, type Context } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
@@ -42,8 +43,9 @@ export async function costsCommand(ctx: Context, flags: CostsFlags): Promise<Exi
     }
     const projects: ProjectTasks[] = []
     for (const projectId of ids) {
-      const name = watched.find((w) => w.projectId === projectId)?.name || (await client.getProject(projectId)).name
-      projects.push({ projectId, projectName: name || projectId, tasks: await client.listTasks(projectId) })
+      const entry = watched.find((w) => w.projectId === projectId) ?? { projectId, name: '' }
+      const projectName = projectDisplayName(entry, await client.getProject(projectId))
+      projects.push({ projectId, projectName, tasks: await client.listTasks(projectId) })
     }
 
     const store = await ctx.deps.openUsages()

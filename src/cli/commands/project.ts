@@ -1,4 +1,6 @@
 // `project create|get|update`: the project endpoints (docs/service-interface.md §4.1–4.3).
+import { IMAGE_EXTENSIONS, isImageUrl } from '../../shared/image-url'
+import { isEmail, isReturnUrl } from '../../shared/project-fields'
 import type { ProjectCreate, ProjectUpdate } from '../../shared/service'
 import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
 import { printJson, withClient, type Context } from '../context'
@@ -33,17 +35,25 @@ export function createBody(flags: CreateFlags): ProjectCreate {
   if (flags.textRequirement !== undefined) body.text_requirement = flags.textRequirement
   if (flags.fileUrl && flags.fileUrl.length > 0) {
     for (const url of flags.fileUrl) {
-      const parsed = URL.parse(url)
-      if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-        throw usageError(`--file-url must be an http(s) URL of an image, not "${url}".`)
-      }
+      if (!isImageUrl(url)) throw usageError(`--file-url must be the http(s) URL of an image (a path ending in .${IMAGE_EXTENSIONS.join(', .')}), not "${url}".`)
     }
     body.files_requirement = flags.fileUrl.map((url) => ({ file_type: 'image', url }))
   }
   if (flags.userEmail !== undefined) body.user_email = flags.userEmail
   if (flags.returnUrl !== undefined) body.return_url = flags.returnUrl
   if (flags.refId !== undefined) body.ref_id = flags.refId
+  checkProjectFields(body)
   return body
+}
+
+/** The e-mail and return URL as the app checks them (shared/project-fields.ts); empty clears a field. */
+function checkProjectFields(body: Pick<ProjectCreate, 'user_email' | 'return_url'>): void {
+  if (body.user_email !== undefined && body.user_email !== '' && !isEmail(body.user_email)) {
+    throw usageError('--user-email must be an e-mail address such as ann@example.com (or empty, to leave it blank).')
+  }
+  if (body.return_url !== undefined && body.return_url !== '' && !isReturnUrl(body.return_url)) {
+    throw usageError('--return-url must be an absolute URL such as https://example.com/back, and not a script or file link (or empty, to leave it blank).')
+  }
 }
 
 export async function projectCreate(ctx: Context, flags: CreateFlags): Promise<ExitCode> {
@@ -93,6 +103,7 @@ export function updateBody(flags: UpdateFlags): ProjectUpdate {
   if (Object.keys(body).length === 0) {
     throw usageError('Nothing to update: give at least one of --name, --description, --user-email, --return-url, --ref-id.')
   }
+  checkProjectFields(body)
   return body
 }
 

@@ -25,8 +25,8 @@ export interface WatchFlags {
   intervalMs?: number
 }
 
-/** For --task: how often the task's project is polled unless --interval-ms says otherwise. */
-export const DEFAULT_INTERVAL_MS = 5_000
+/** For --task: how often the task's project is polled unless --interval-ms says otherwise (the app's active interval). */
+export const DEFAULT_INTERVAL_MS = DEFAULT_POLLING_PREFS.activeIntervalMs
 
 export async function watchCommand(ctx: Context, projectIds: string[], flags: WatchFlags): Promise<ExitCode> {
   if (flags.task !== undefined) {

@@ -1,6 +1,7 @@
 // AppState, what the window draws: the connections, every connection's watched projects with what
 // its monitor knows of each, the pause, the key store and the notices.
 import type { AppState, ProjectView } from '../../shared/ipc'
+import { pauseShown } from '../notify/pause'
 import type { AppContext } from './context'
 import { connectionView } from './handlers/connections'
 import { buildProjectView } from './project-view'
@@ -29,14 +30,13 @@ export function buildAppState(ctx: AppContext): AppState {
     )
   })
   const open = ctx.session.open()
-  const pausedUntil = settings.notifications.pausedUntil
   return {
     connections: settings.connections.map((c) => connectionView(ctx, c)),
     activeConnectionId: settings.activeConnectionId,
     projects,
     monitor: {
       paused: open.length === 0 || open.every((o) => o.monitor.isPaused),
-      notificationsPausedUntil: pausedUntil !== null && Date.parse(pausedUntil) > now ? pausedUntil : null
+      notificationsPausedUntil: pauseShown(settings.notifications.pausedUntil, now)
     },
     secrets: { backend: ctx.deps.secrets.backend, detail: ctx.deps.secrets.detail },
     notices: ctx.notices.list(),

@@ -3,10 +3,13 @@
 // monitor event, and to the notification gate with the round. Also where every budget stands for
 // the window (AppState.budgets) and which running tasks cost more than usual.
 import type { BudgetStatus } from '../../shared/budgets'
+import type { TzOffset } from '../../shared/cost'
 import type { MonitorEvent } from '../../shared/monitor'
+import type { Settings } from '../../shared/settings'
 import { createBudgetTracker, type ConnectionBudgetInput } from '../budgets/tracker'
-import type { AppContext } from './context'
-import type { OpenConnection } from './session'
+import type { SettingsStore } from '../settings/store'
+import type { Clock } from '../util/clock'
+import type { OpenConnection, Session } from './session'
 
 export interface AppBudgets {
   /** What is news of this connection's budgets now: to be told with `events` (the round's own). */
@@ -18,12 +21,20 @@ export interface AppBudgets {
   settled(): Promise<void>
 }
 
-type Deps = Pick<AppContext, 'settings' | 'clock' | 'tz' | 'session' | 'reportError' | 'deps'>
+export interface AppBudgetsDeps {
+  settings(): Settings
+  /** Where what was told is kept (state.json), so a restart tells nothing twice. */
+  memory: Pick<SettingsStore, 'readBudgetMemory' | 'writeBudgetMemory'>
+  clock: Clock
+  tz: TzOffset
+  session: Pick<Session, 'open'>
+  reportError(context: string, error: unknown): void
+}
 
-export function createAppBudgets(ctx: Deps): AppBudgets {
+export function createAppBudgets(ctx: AppBudgetsDeps): AppBudgets {
   const tracker = createBudgetTracker({
-    read: () => ctx.deps.settings.readBudgetMemory(),
-    write: ({ told, unusualTold }) => ctx.deps.settings.writeBudgetMemory({ ...(told ? { told } : {}), ...(unusualTold ? { unusualTold } : {}) }),
+    read: () => ctx.memory.readBudgetMemory(),
+    write: ({ told, unusualTold }) => ctx.memory.writeBudgetMemory({ ...(told ? { told } : {}), ...(unusualTold ? { unusualTold } : {}) }),
     onError: ctx.reportError
   })
 

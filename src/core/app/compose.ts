@@ -1,4 +1,4 @@
-// The app's one composition, run by the Electron main process (src/main/index.ts) and by the e2e
+// The app's one composition, run by the Electron main process (src/main/start.ts) and by the e2e
 // test host alike: each passes its own platform ports (the key store, the notifier, the window,
 // the tray's view, the IPC transport, power and network events), and everything that decides
 // is built here from core. Only the ports differ between the app and its end-to-end tests.
@@ -86,6 +86,8 @@ export interface ComposedApp {
   start(options?: { demo?: boolean }): Promise<void>
   /** A click on a notification the app showed. */
   notificationClicked(click: NotificationClick): void
+  /** Whether a notification may offer 'Open the agent interface': the project has a prebuilt interface the app would open. */
+  hasInterface(projectId: string): boolean
   /** A notification's 'Open the agent interface': the project's prebuilt interface in the browser, or the window on the project. */
   openInterface(projectId: string): void
   /** An agent-tray:// link from outside (launch, second launch, open-url): opens the window there, or is refused and logged. */
@@ -190,6 +192,12 @@ export function composeApp(ports: AppPorts): ComposedApp {
   })
   ports.onSettingsChanged?.(ports.settings.read())
 
+  /** The project's prebuilt interface, if it is one the app may open in the browser. */
+  function interfaceUrl(projectId: string): string | null {
+    const url = controller.getState().projects.find((p) => p.watched.projectId === projectId)?.project?.prebuilt_url
+    return url && isSafeExternalUrl(url) ? url : null
+  }
+
   let stopped = false
   return {
     controller,
@@ -218,9 +226,10 @@ export function composeApp(ports: AppPorts): ComposedApp {
       else ports.window.show()
     },
     redact: redactKeys,
+    hasInterface: (projectId) => interfaceUrl(projectId) !== null,
     openInterface(projectId) {
-      const url = controller.getState().projects.find((p) => p.watched.projectId === projectId)?.project?.prebuilt_url
-      if (url && isSafeExternalUrl(url)) return void ports.openExternal(url).catch((e: unknown) => onError('opening the agent interface', e))
+      const url = interfaceUrl(projectId)
+      if (url !== null) return void ports.openExternal(url).catch((e: unknown) => onError('opening the agent interface', e))
       controller.openProject(projectId)
     },
     setDesktopNote(note, shown) {

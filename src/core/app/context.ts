@@ -5,6 +5,7 @@ import type { TzOffset } from '../../shared/cost'
 import type { EventContract } from '../../shared/ipc'
 import type { Settings } from '../../shared/settings'
 import type { NotificationGate } from '../notify/gate'
+import type { PauseTimers } from '../notify/pause'
 import type { Clock } from '../util/clock'
 import type { Emitter } from '../util/emitter'
 import type { AppControllerDeps } from './deps'
@@ -20,6 +21,8 @@ export interface AppContext {
   readonly tz: TzOffset
   readonly session: Session
   readonly gate: NotificationGate
+  /** Tell the window when a pause of notifications ends (one timer per pause). */
+  readonly pauses: PauseTimers
   readonly budgets: AppBudgets
   /** Checks a connection's budgets now (after an edit): news is told as after a round. */
   checkBudgets(open: OpenSession): void

@@ -10,6 +10,7 @@ import type { InvalidRecordIssue } from '../client/parse'
 import type { Monitor } from '../monitor/monitor'
 import { openUsageStore } from '../costs/usage-store'
 import { createNotificationGate } from '../notify/gate'
+import { createPauseTimers } from '../notify/pause'
 import { SettingsEditError } from '../settings/edit'
 import { SettingsFileError } from '../settings/file-error'
 import { SettingsValidationError } from '../settings/store'
@@ -135,6 +136,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     (e) => reportError('saving held notifications', e)
   )
 
+  const pauses = createPauseTimers(clock, changed)
   const gate = createNotificationGate({
     clock,
     tz: deps.tz ?? localTz,
@@ -172,7 +174,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     onError: reportError
   })
 
-  const budgets = createAppBudgets({ deps, clock, tz: deps.tz ?? localTz, session, settings: () => deps.settings.read(), reportError })
+  const budgets = createAppBudgets({ memory: deps.settings, clock, tz: deps.tz ?? localTz, session, settings: () => deps.settings.read(), reportError })
 
   /** What is news of a connection's budgets, taken like a monitor event; returned for the gate. */
   function announceBudgets(open: OpenConnection): MonitorEvent[] {
@@ -192,6 +194,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     tz: deps.tz ?? localTz,
     session,
     gate,
+    pauses,
     budgets,
     checkBudgets: (open) => {
       const news = announceBudgets(open)
@@ -237,7 +240,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     async stop() {
       if (stopped) return
       stopped = true
-      notifications.dispose()
+      pauses.dispose()
       gate.dispose()
       await session.stop()
       await budgets.settled()

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventChannel } from '../../shared/ipc'
 import { startReferenceService, type ReferenceService } from '../../reference-service'
+import { createServiceClient, type ServiceClient } from '../client'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
 import type { AppUpdaterLike } from '../update/updater'
@@ -42,6 +43,23 @@ let sent: { channel: EventChannel; payload: unknown }[]
 let shown: number
 let clipboard: string[]
 let updates: ReturnType<typeof fakeUpdater>
+let opened: string[]
+/** prebuilt_url as a hostile service would answer it, by project id. */
+let prebuiltAnswers: Map<string, string>
+
+/** The real client, but getProject answers prebuilt_url from `prebuiltAnswers` where it has one. */
+function answeringPrebuilt(client: ServiceClient): ServiceClient {
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      if (key !== 'getProject') return Reflect.get(target, key, receiver)
+      return async (projectId: string, signal?: AbortSignal) => {
+        const project = await target.getProject(projectId, signal)
+        const answer = prebuiltAnswers.get(projectId)
+        return answer === undefined ? project : { ...project, prebuilt_url: answer }
+      }
+    }
+  })
+}
 
 beforeEach(async () => {
   service = await startReferenceService({ apiKey: KEY, port: 0, seed: 3, manualClock: true })
@@ -51,12 +69,15 @@ beforeEach(async () => {
   shown = 0
   clipboard = []
   updates = fakeUpdater()
+  opened = []
+  prebuiltAnswers = new Map()
   app = composeApp({
     settings: await openSettings({ dir }),
     secrets: createSessionSecretStore('test'),
     window: { show: () => void shown++, send: (channel, payload) => void sent.push({ channel, payload }) },
     notify: () => {},
-    openExternal: async () => {},
+    openExternal: async (url) => void opened.push(url),
+    createClient: (connection, apiKey, options) => answeringPrebuilt(createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey })),
     ipc: { ipcMain: { handle: () => {}, removeHandler: () => {} }, isTrusted: () => true },
     power: new EventEmitter() as EventEmitter & PowerEvents,
     watchOnline: () => ({ check: () => {}, stop: () => {} }),
@@ -91,6 +112,22 @@ describe('the composed app on the desktop', () => {
     app.openDeepLink(`agent-tray://evil/${KEY}`)
     expect(shown).toBe(before + 3)
     expect(logged.at(-1)).toBe('deep link refused: "agent-tray://evil/[redacted]" names no project (agent-tray://projects/ID)')
+  })
+
+  it("offers and opens a project's agent interface only when its URL is one the app may open", async () => {
+    const safe = service.control.createProject({ name: 'Safe' })
+    const hostile = service.control.createProject({ name: 'Hostile' })
+    prebuiltAnswers.set(hostile.id, 'javascript:alert(1)')
+    for (const p of [safe, hostile]) await app.controller.handlers['project:watch']({ projectId: p.id })
+    await app.controller.handlers['monitor:poll-now']()
+    await expect.poll(() => app.controller.getState().projects.filter((p) => p.project !== null).length).toBe(2)
+    expect(app.hasInterface(safe.id)).toBe(true)
+    expect(app.hasInterface(hostile.id)).toBe(false)
+    expect(app.hasInterface('p-not-watched')).toBe(false)
+    app.openInterface(safe.id)
+    app.openInterface(hostile.id)
+    expect(opened).toEqual([safe.prebuilt_url])
+    expect(sent.filter((e) => e.channel === 'navigate:project').map((e) => e.payload)).toEqual([{ projectId: hostile.id }])
   })
 
   it('takes every key it has held out of every log line, and out of its redaction for the log file', () => {

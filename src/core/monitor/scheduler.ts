@@ -1,6 +1,7 @@
 // When each watched project polls next. Pure apart from the injected random source: the monitor
 // tells it what happened, it answers what is due and when to wake up.
 import type { ServiceErrorKind } from '../../shared/monitor'
+import { SINGLE_INTERVAL_BOUNDS } from '../../shared/polling'
 import type { PollingPrefs } from '../../shared/settings'
 
 export type PollOutcome =
@@ -30,7 +31,7 @@ export function nextDelay(
   if (outcome.kind === 'auth' || outcome.kind === 'not_found') return jitter(prefs.idleIntervalMs)
   const cap = Math.max(options.maxBackoffMs, prefs.idleIntervalMs)
   const exponent = Math.min(Math.max(consecutiveErrors - 1, 0), 30)
-  const backoff = Math.min(cap, Math.max(prefs.activeIntervalMs, 1000) * 2 ** exponent)
+  const backoff = Math.min(cap, Math.max(prefs.activeIntervalMs, SINGLE_INTERVAL_BOUNDS.min) * 2 ** exponent)
   if (outcome.kind === 'rate_limited' && outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0) {
     // The server's wait is a floor: jitter only ever adds to it.
     const wait = Math.max(outcome.retryAfterMs, backoff)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MonitorEvent } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type Settings, type WatchedProject } from '../../shared/settings'
+import { projectDisplayName } from '../../shared/watched-project'
 import { defaultSettings } from '../settings/schema'
 import { ManualClock } from '../util/clock'
 import type { Budget } from '../../shared/budgets'
@@ -40,7 +41,7 @@ function rig(tz = 0, labelled = false, saved: HeldEvent[] = []) {
     clock,
     tz,
     settings: () => settings,
-    projectName: (c, p) => settings.watched[c]?.find((w) => w.projectId === p)?.name ?? '',
+    projectName: (c, p) => projectDisplayName(settings.watched[c]?.find((w) => w.projectId === p) ?? { projectId: p, name: '' }),
     connectionLabel: (c) => (labelled ? (settings.connections.find((x) => x.id === c)?.name ?? null) : null),
     deliver: (n) => told.push(n),
     onError: (_c, e) => errors.push(e),

@@ -8,7 +8,8 @@ import type { TzOffset } from '../../shared/cost'
 import type { Settings } from '../../shared/settings'
 import type { Clock, TimerHandle } from '../util/clock'
 import { Hold, type HeldEvent, type HeldVerdict } from './hold'
-import { decideNotifications, inQuietHours, notificationsPaused, type Notification, type NotificationBatch } from './policy'
+import { pauseInEffect } from './pause'
+import { decideNotifications, inQuietHours, type Notification, type NotificationBatch } from './policy'
 
 type UnusualEvent = Extract<HeldEvent, { kind: 'task-cost-unusual' }>
 
@@ -52,7 +53,7 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
 
   function heldBackAt(settings: Settings, at: Date): boolean {
     const prefs = settings.notifications
-    return notificationsPaused(prefs, at) || inQuietHours(prefs.quietHours, at, offsetAt(at))
+    return pauseInEffect(prefs.pausedUntil, at.getTime()) || inQuietHours(prefs.quietHours, at, offsetAt(at))
   }
 
   function scheduleRecheck(): void {
@@ -89,10 +90,7 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
     const watchedOf = (id: string) => settings.watched[id] ?? []
     const account = (id: string) => settings.connectionNotifications[id]
     const accountMuted = (id: string) => account(id)?.muted === true
-    const accountPaused = (id: string) => {
-      const until = account(id)?.pausedUntil
-      return typeof until === 'string' && Date.parse(until) > at.getTime()
-    }
+    const accountPaused = (id: string) => pauseInEffect(account(id)?.pausedUntil, at.getTime())
     // Muted projects, and every project of a muted account, are not wanted at all, held or not.
     const muted = connectionId === null ? new Set<string>() : new Set(watchedOf(connectionId).filter((w) => w.muted).map((w) => w.projectId))
     let events = connectionId !== null && accountMuted(connectionId) ? [] : batch.events.filter((e) => e.projectId === null || !muted.has(e.projectId))

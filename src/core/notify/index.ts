@@ -1,2 +1,3 @@
-export { decideNotifications, inQuietHours, notifiableTransition, notificationsPaused } from './policy'
+export { decideNotifications, inQuietHours, notifiableTransition } from './policy'
+export { pauseInEffect } from './pause'
 export type { Notification, NotificationBatch, NotificationContext } from './policy'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MonitorEvent } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type NotificationPrefs } from '../../shared/settings'
+import { projectDisplayName } from '../../shared/watched-project'
 import { decideNotifications, inQuietHours, type NotificationContext } from './policy'
 
 const at = '2025-03-10T12:00:00.000Z'
@@ -11,7 +12,7 @@ function status(projectId: string, taskId: string, from: string, to: string, tas
 }
 
 const NAMES: Record<string, string> = { shop: 'Shop', blog: 'Blog' }
-const context = (): NotificationContext => ({ projectName: (_connectionId, projectId) => NAMES[projectId] ?? '' })
+const context = (): NotificationContext => ({ projectName: (_connectionId, projectId) => projectDisplayName({ projectId, name: NAMES[projectId] ?? '' }) })
 
 const prefs = (over: Partial<NotificationPrefs> = {}): NotificationPrefs => ({ ...DEFAULT_NOTIFICATION_PREFS, ...over })
 

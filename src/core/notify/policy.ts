@@ -28,7 +28,7 @@ export interface NotificationBatch {
 }
 
 export interface NotificationContext {
-  /** A watched project's name, as every surface shows it. */
+  /** A watched project's name, as every surface shows it (projectDisplayName: never empty). */
   projectName: (connectionId: string, projectId: string) => string
 }
 
@@ -100,13 +100,6 @@ export function inQuietHours(quiet: QuietHours, now: Date, tzOffsetMinutes?: num
   return start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end
 }
 
-/** Whether notifications are paused (prefs.pausedUntil in the future). */
-export function notificationsPaused(prefs: NotificationPrefs, now: Date): boolean {
-  if (!prefs.pausedUntil) return false
-  const until = Date.parse(prefs.pausedUntil)
-  return Number.isFinite(until) && until > now.getTime()
-}
-
 // A failure is said first.
 const ORDER: NotifiableTransition[] = ['failed', 'completed', 'cancelled', 'started']
 
@@ -115,7 +108,7 @@ export function decideNotifications(
   prefs: Pick<NotificationPrefs, 'transitions'> & Partial<Pick<NotificationPrefs, 'unusualCost'>>,
   context: NotificationContext
 ): Notification[] {
-  const name = (c: { connectionId: string; projectId: string }): string => context.projectName(c.connectionId, c.projectId) || c.projectId
+  const name = (c: { connectionId: string; projectId: string }): string => context.projectName(c.connectionId, c.projectId)
 
   // The last notifying change of each task: a round may hold a task's start and its end.
   const byTask = new Map<string, TaskChange>()

@@ -1,7 +1,7 @@
 // Changes to settings as pure functions on a draft, for the app and the command alike:
 // `store.update((draft) => watchProject(draft, ...))`. Each one throws SettingsEditError with a
 // message fit for the user when the change makes no sense, before anything is written.
-import { checkBaseUrl, parseBaseUrl, sameOrigin } from '../../shared/base-url'
+import { checkBaseUrl, defaultConnectionName, parseBaseUrl, sameOrigin } from '../../shared/base-url'
 import { idProblem } from '../../shared/ids'
 import type { Connection, Settings, WatchedProject } from '../../shared/settings'
 import { newWatchedProject } from '../../shared/watched-project'
@@ -37,11 +37,6 @@ export function findConnection(settings: Settings, idOrName: string): Connection
 export function findConnectionByUrl(settings: Settings, baseUrl: string): Connection | undefined {
   const parsed = parseBaseUrl(baseUrl)
   return parsed.ok ? settings.connections.find((c) => c.baseUrl === parsed.baseUrl) : undefined
-}
-
-/** What a connection is called when the user gave no name: its host. */
-export function defaultConnectionName(baseUrl: string): string {
-  return URL.parse(baseUrl)?.host || baseUrl
 }
 
 /** Adds a connection (the first one becomes active) and returns it. `id` comes from the caller. */

@@ -12,16 +12,14 @@
 // Version 3 (current, the Settings type of src/shared/settings.ts) keeps budgets apart from the
 // watched projects, per connection: a v2 project's `budgetUsd` becomes that project's total budget
 // (id "total-<project id>", warning at the default share), so nothing of v2 is dropped either.
+import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
 import { DEFAULT_WARN_RATIO } from '../../shared/budgets'
+import { newWatchedProject } from '../../shared/watched-project'
 import { defaultSettings, SETTINGS_VERSION } from './schema'
 
 export type JsonObject = Record<string, unknown>
 
 export const MIGRATED_CONNECTION_ID = 'default'
-
-function hostOf(url: unknown): string {
-  return (typeof url === 'string' && URL.parse(url)?.host) || 'Default'
-}
 
 export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
   const {
@@ -37,7 +35,11 @@ export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
     ? watchedProjects.filter((id): id is string => typeof id === 'string' && id.trim() !== '')
     : []
   const id = MIGRATED_CONNECTION_ID
-  const hasService = typeof apiBaseUrl === 'string' && apiBaseUrl !== ''
+  const given = typeof apiBaseUrl === 'string' ? apiBaseUrl : ''
+  const hasService = given !== ''
+  // Stored as every connection is (shared/base-url.ts); one the rule refuses is left to the schema, which says so.
+  const parsed = parseBaseUrl(given)
+  const baseUrl = parsed.ok ? parsed.baseUrl : given
   const defaults = defaultSettings()
   const transitions = { ...defaults.notifications.transitions }
   if (typeof notifyOnComplete === 'boolean') transitions.completed = notifyOnComplete
@@ -51,20 +53,15 @@ export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
       ? [
           {
             id,
-            name: hostOf(apiBaseUrl),
-            baseUrl: apiBaseUrl.replace(/\/+$/, ''),
+            name: defaultConnectionName(baseUrl),
+            baseUrl,
             publishingDomain: typeof publishingDomain === 'string' ? publishingDomain : ''
           }
         ]
       : [],
     watched: ids.length
       ? {
-          [id]: ids.map((projectId) => ({
-            projectId: projectId.trim(),
-            name: '',
-            muted: false,
-            addedAt: now.toISOString()
-          }))
+          [id]: ids.map((projectId) => newWatchedProject(projectId.trim(), now))
         }
       : {},
     polling: {

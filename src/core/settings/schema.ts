@@ -4,7 +4,7 @@
 // In both, a key that is ABSENT takes its default: a file from an older build (or a hand edit)
 // that lacks a newer optional key is valid, not damaged. Only a present, wrong value is damage.
 import { z } from 'zod'
-import { parseBaseUrl } from '../../shared/base-url'
+import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
 import { checkAccelerator, DEFAULT_SHORTCUT } from '../../shared/accelerator'
 import { BUDGET_PERIODS, budgetListProblem, budgetProblems, MAX_BUDGETS_PER_CONNECTION, type Budget } from '../../shared/budgets'
 import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
@@ -17,7 +17,6 @@ import {
   type Settings,
   type WatchedProject
 } from '../../shared/settings'
-import { defaultConnectionName } from './edit'
 
 /** 3: budgets per account and project, per day, month or in total (a project's budgetUsd became a total budget). */
 export const SETTINGS_VERSION = 3

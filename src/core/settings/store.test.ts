@@ -5,7 +5,7 @@ import Conf from 'conf'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
-import { addConnection, watchProject } from './edit'
+import { addConnection, findConnectionByUrl, watchProject } from './edit'
 import { defaultSettings, settingsSchema } from './schema'
 import { openSettings, settingsConfOptions, SettingsValidationError } from './store'
 
@@ -384,6 +384,14 @@ describe('migration v1 → v2', () => {
     expect(disk.version).toBe(3)
     expect(disk).not.toHaveProperty('watchedProjects')
     expect(disk).not.toHaveProperty('apiBaseUrl')
+  })
+
+  it('stores the v1 service as every connection is stored, so the same address finds it later', async () => {
+    fs.writeFileSync(configPath(), JSON.stringify({ version: 1, apiBaseUrl: ' HTTPS://API.Example.COM:443/v1// ', watchedProjects: ['p1'] }))
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([])
+    expect(store.read().connections).toEqual([{ id: 'default', name: 'api.example.com', baseUrl: 'https://api.example.com/v1', publishingDomain: '' }])
+    expect(findConnectionByUrl(store.read(), 'https://api.example.com/v1/')?.id).toBe('default')
   })
 
   it('takes a file without a version but with v1 keys as v1', async () => {

@@ -116,6 +116,13 @@ describe('buildTrayMenu', () => {
     expect(items.some((i) => i.kind === 'submenu' && i.label === 'R&&D site (unreachable)')).toBe(true)
   })
 
+  it('names a project known by neither name by its id, as every surface does', () => {
+    const unnamed = project('p-7f3a', { project: { id: 'p-7f3a', name: '' } as never })
+    unnamed.watched.name = ''
+    const items = menu(appState([unnamed]))
+    expect(items.some((i) => i.kind === 'submenu' && i.label === 'p-7f3a')).toBe(true)
+  })
+
   it('says what the state is on the first line', () => {
     expect(labels(menu(appState([project('a', { failed: 2, newFailed: ['t'], budgetUsd: 0, costTotalUsd: 1, budgetCrossed: true })])))[0]).toBe(
       '1 newly failed, 1 budget crossed'

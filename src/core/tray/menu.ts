@@ -131,7 +131,7 @@ function projectLabel(
   if (overBudget) marks.push('over budget')
   if (erroring) marks.push('unreachable')
   // Menu labels treat '&' as a mnemonic marker on Windows and Linux; double it to show it.
-  const safe = menuText(name || 'Unnamed project')
+  const safe = menuText(name)
   return marks.length > 0 ? `${safe} (${marks.join(', ')})` : safe
 }
 

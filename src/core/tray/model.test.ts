@@ -73,10 +73,19 @@ describe('the tray model', () => {
     const failing = createTrayModel({
       initial: appState([]),
       render: () => {},
-      actions: { ...({} as TrayActions), pollNow: () => Promise.reject(new Error('offline\nmore')), log: (m) => r.calls.push(m) }
+      actions: {
+        ...({} as TrayActions),
+        pollNow: () => Promise.reject(new Error('offline\nmore')),
+        // The first line said, as every error line of the app is (firstLine): a blank one skipped.
+        pauseNotifications: () => Promise.reject(new Error('\n  settings locked\nat write')),
+        log: (m) => r.calls.push(m)
+      }
     })
     failing.perform({ type: 'poll-now' })
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(r.calls.at(-1)).toBe('tray poll: offline')
+    failing.perform({ type: 'pause-notifications', minutes: 60 })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(r.calls.at(-1)).toBe('tray pause: settings locked')
   })
 })

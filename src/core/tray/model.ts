@@ -6,6 +6,7 @@ import type { MonitorEvent } from '../../shared/monitor'
 import { buildTrayMenu, type TrayAction, type TrayMenuItem } from './menu'
 import { summariseTray, trayTooltip, type TrayState } from './state'
 import { applyMonitorEvent, keepWatched, tasksOf, type TrayTasks } from './tasks'
+import { firstLine } from '../secrets/types'
 
 export interface TrayView {
   state: TrayState
@@ -64,7 +65,7 @@ export function createTrayModel(options: {
     options.render(view)
   }
 
-  const failed = (what: string) => (e: unknown) => actions.log(`tray ${what}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`)
+  const failed = (what: string) => (e: unknown) => actions.log(`tray ${what}: ${firstLine(e)}`)
 
   options.render(view)
   return {

@@ -5,6 +5,7 @@ import { keyTransportProblem } from '../../../shared/base-url'
 import type { Connection, Settings } from '../../../shared/settings'
 import { newWatchedProject } from '../../../shared/watched-project'
 import { ServiceError } from '../../client/errors'
+import { pauseEnd, pauseShown } from '../../notify/pause'
 import { addConnection, SettingsEditError, updateConnection } from '../../settings/edit'
 import type { AppContext } from '../context'
 import { forbidden, invalidArgument } from '../errors'
@@ -15,7 +16,7 @@ type ConnectionHandlers = Pick<Handlers, 'connection:save' | 'connection:remove'
 
 export function connectionView(ctx: AppContext, connection: Connection): ConnectionView {
   const prefs = ctx.settings().connectionNotifications[connection.id]
-  const pausedUntil = prefs?.pausedUntil && Date.parse(prefs.pausedUntil) > ctx.clock.now() ? prefs.pausedUntil : null
+  const pausedUntil = pauseShown(prefs?.pausedUntil, ctx.clock.now())
   return {
     ...connection,
     hasKey: ctx.session.hasKey(connection.id),
@@ -96,6 +97,7 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
       delete draft.connectionNotifications[connectionId]
       if (draft.activeConnectionId === connectionId) draft.activeConnectionId = draft.connections[0]?.id ?? null
     })
+    ctx.pauses.forget(connectionId)
     await deps.secrets.delete(connectionId)
     session.keyStored(connectionId, false)
     await session.sync()
@@ -119,13 +121,13 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
   async function setNotifications(request: Parameters<Handlers['connection:set-notifications']>[0]): Promise<ConnectionView> {
     const { connectionId, muted, pauseMinutes } = request
     requireConnection(ctx.settings(), connectionId)
-    const pausedUntil = pauseMinutes === undefined ? undefined : pauseMinutes === null ? null : new Date(ctx.clock.now() + pauseMinutes * 60_000).toISOString()
+    const pausedUntil = pauseMinutes === undefined ? undefined : pauseMinutes === null ? null : pauseEnd(ctx.clock.now(), pauseMinutes)
     const saved = await ctx.update((draft) => {
       const prefs = (draft.connectionNotifications[connectionId] ??= { muted: false, pausedUntil: null })
       if (muted !== undefined) prefs.muted = muted
       if (pausedUntil !== undefined) prefs.pausedUntil = pausedUntil
     })
-    if (pauseMinutes) ctx.clock.setTimeout(() => ctx.stopped || ctx.changed(), pauseMinutes * 60_000 + 1)
+    if (pauseMinutes !== undefined) ctx.pauses.paused({ connectionId }, pauseMinutes)
     ctx.changed()
     return connectionView(ctx, requireConnection(saved, connectionId))
   }
