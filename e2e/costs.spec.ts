@@ -284,7 +284,7 @@ test('a slow answer for an earlier choice never replaces the report of a later o
   release()
   await slowAnswered
   // Give the page a moment to take the late answer, as it would have before.
-  await app.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))))
+  await app.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)))
   expect(await projectRows()).toEqual([...projectIds].sort())
   await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'project')
 })
