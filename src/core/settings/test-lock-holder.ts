@@ -1,0 +1,36 @@
+// Test helper run as a child process, to lock a file from another process for real:
+//   hold FILE LOG        takes the lock, appends 'child in' to LOG, prints 'inside', and holds the
+//                        lock until a line comes on stdin (or it is killed); then appends 'child out'.
+//   exclusive FILE COUNT takes the lock COUNT times (the stale time an hour, so only a dead holder's
+//                        lock is taken over); each time, inside, it makes `FILE.inside` and removes it
+//                        after a pause, so a second process inside at once fails to make it and exits 1.
+import fs from 'node:fs'
+import readline from 'node:readline'
+import { withFileLock } from './lock'
+
+const [mode, file, arg] = process.argv.slice(2)
+if (!file || !arg || (mode !== 'hold' && mode !== 'exclusive')) throw new Error('usage: test-lock-holder hold FILE LOG | exclusive FILE COUNT')
+
+if (mode === 'hold') {
+  const lines = readline.createInterface({ input: process.stdin })
+  const released = new Promise<void>((resolve) => lines.once('line', () => resolve()))
+  await withFileLock(file, async () => {
+    fs.appendFileSync(arg, 'child in\n')
+    process.stdout.write('inside\n')
+    await released
+    fs.appendFileSync(arg, 'child out\n')
+  })
+  lines.close()
+} else {
+  for (let n = 0; n < Number(arg); n++) {
+    await withFileLock(
+      file,
+      async () => {
+        fs.writeFileSync(`${file}.inside`, String(process.pid), { flag: 'wx' })
+        await new Promise((resolve) => setTimeout(resolve, 2))
+        fs.unlinkSync(`${file}.inside`)
+      },
+      { staleMs: 3_600_000 }
+    )
+  }
+}
