@@ -83,6 +83,13 @@ describe('a holder that died', () => {
     expect(readHolder(fs.readFileSync(path.join(dir, aside!, HOLDER_FILE)))?.pid).toBe(child.pid)
   })
 
+  it('killed while taking the lock, before it was handed the lock: its record is already there, so the lock is taken at once', async () => {
+    const child = run(['die-taking', file])
+    expect(await exited(child)).toEqual({ code: null, signal: 'SIGKILL' })
+    expect(readHolder(fs.readFileSync(path.join(lockDir, HOLDER_FILE)))?.pid).toBe(child.pid)
+    expect(await withFileLock(file, () => 'inside', { staleMs: HOUR, waits: 0 })).toBe('inside')
+  })
+
   it('three processes finding the same dead lock at once: it is taken over once, and no two are ever inside together', async () => {
     const child = await holder(path.join(dir, 'log'))
     child.kill('SIGKILL')

@@ -52,9 +52,9 @@ function statOrNull(file: string): fs.Stats | null {
 
 /**
  * Looks at a held lock and takes it over (moves it aside) if its holder certainly died or it is
- * stale. 'free': the lock is gone, try again now; 'held': wait. An empty lock directory (between
- * proper-lockfile's mkdir and the record, or an older Agent Tray's) is left to proper-lockfile's own
- * stale rule, the same rule.
+ * stale. 'free': the lock is gone, try again now; 'held': wait. An empty lock directory (an older
+ * Agent Tray's, or one whose record could not be written) is left to proper-lockfile's own stale
+ * rule, the same rule.
  */
 export function takeOverIfFree(lockDir: string, staleMs: number, now: number = Date.now()): 'free' | 'held' {
   const before = statOrNull(lockDir)
@@ -111,28 +111,35 @@ function removeOldTaken(lockDir: string, now: number): void {
   }
 }
 
+/** The record each lock of this process was made with, from its mkdir until its caller takes it. */
+const recorded = new Map<string, string>()
+
 /**
- * Writes this process's record into the lock it now holds. Writing into the directory moves its
- * mtime, which proper-lockfile checks as its own before each refresh: it is put back.
+ * The fs proper-lockfile makes locks with: node's, with a mkdir that writes the holder's record
+ * in the same synchronous step, so no await separates a lock from its record (a process killed in
+ * between would leave a lock only the mtime rule could take). Written before proper-lockfile reads
+ * the lock's mtime, which it checks as its own before each refresh. Its rmdir stays plain: a lock
+ * with a record is removed only by its holder or by takeOverIfFree.
  */
-function recordHolder(lockDir: string): string | null {
-  const record = holderRecord()
-  const before = statOrNull(lockDir)
-  if (!before) return null
-  try {
-    fs.writeFileSync(path.join(lockDir, HOLDER_FILE), record, { flag: 'wx', mode: 0o600 })
-    return record
-  } catch {
-    // Without a record the lock still works; after a crash it is taken by the mtime rule.
-    return null
-  } finally {
+const lockFs = Object.assign(Object.create(fs) as typeof fs, {
+  mkdir(dir: string, ...rest: unknown[]): void {
+    const callback = rest[rest.length - 1] as (error: NodeJS.ErrnoException | null) => void
     try {
-      fs.utimesSync(lockDir, before.atime, before.mtime)
-    } catch {
-      // proper-lockfile reports the lock compromised at its next refresh.
+      fs.mkdirSync(dir)
+    } catch (error) {
+      process.nextTick(callback, error)
+      return
     }
+    const record = holderRecord()
+    try {
+      fs.writeFileSync(path.join(dir, HOLDER_FILE), record, { flag: 'wx', mode: 0o600 })
+      recorded.set(dir, record)
+    } catch {
+      // Without a record the lock still works; after a crash it is taken by the mtime rule.
+    }
+    process.nextTick(callback, null)
   }
-}
+})
 
 /** Removes the record before the lock is released, unless the lock is no longer ours. */
 function forgetHolder(lockDir: string, record: string | null): void {
@@ -145,16 +152,32 @@ function forgetHolder(lockDir: string, record: string | null): void {
   }
 }
 
+/** A lock made but not handed over (proper-lockfile failed after its mkdir): removed, record and all. */
+function abandon(lockDir: string): void {
+  const record = recorded.get(lockDir)
+  if (record === undefined) return
+  recorded.delete(lockDir)
+  forgetHolder(lockDir, record)
+  try {
+    fs.rmdirSync(lockDir)
+  } catch {
+    // Then it is taken once stale.
+  }
+}
+
 async function takeLock(file: string, staleMs: number, waits: number, onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
   let waited = 0
   let freeRetries = 0
   for (;;) {
     try {
-      return await lockfile.lock(file, { realpath: false, stale: staleMs, onCompromised })
+      return await lockfile.lock(file, { realpath: false, stale: staleMs, fs: lockFs, onCompromised })
     } catch (error) {
       // ENOTEMPTY: proper-lockfile found it stale but cannot remove a lock with a record in it.
-      if (errorCode(error) !== 'ELOCKED' && errorCode(error) !== 'ENOTEMPTY') throw error
-      if (takeOverIfFree(`${file}.lock`, staleMs) === 'free' && freeRetries++ < FREE_RETRIES) continue
+      if (errorCode(error) !== 'ELOCKED' && errorCode(error) !== 'ENOTEMPTY') {
+        abandon(`${path.resolve(file)}.lock`)
+        throw error
+      }
+      if (takeOverIfFree(`${path.resolve(file)}.lock`, staleMs) === 'free' && freeRetries++ < FREE_RETRIES) continue
       if (waited >= waits) throw Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' })
       await pause(waited++)
     }
@@ -164,7 +187,7 @@ async function takeLock(file: string, staleMs: number, waits: number, onCompromi
 /** Runs `fn` while holding the lock of `file` (the file itself need not exist). */
 export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
   onFile(path.dirname(file), 'write', () => fs.mkdirSync(path.dirname(file), { recursive: true }))
-  const lockDir = `${file}.lock`
+  const lockDir = `${path.resolve(file)}.lock`
   let compromised: Error | null = null
   let release: () => Promise<void>
   let record: string | null
@@ -172,7 +195,8 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, op
     release = await takeLock(file, options.staleMs ?? STALE_MS, options.waits ?? WAITS, (error) => {
       compromised = error
     })
-    record = recordHolder(lockDir)
+    record = recorded.get(lockDir) ?? null
+    recorded.delete(lockDir)
   } catch (error) {
     const held = errorCode(error) === 'ELOCKED'
     throw new SettingsLockError(

@@ -4,27 +4,31 @@
 //   exclusive FILE COUNT takes the lock COUNT times (the stale time an hour, so only a dead holder's
 //                        lock is taken over); each time, inside, it makes `FILE.inside` and removes it
 //                        after a pause, so a second process inside at once fails to make it and exits 1.
+//   die-taking FILE      is killed (SIGKILL) while taking the lock: right after the lock's directory
+//                        is made, when proper-lockfile first sets its mtime, before the lock is its.
 import fs from 'node:fs'
 import readline from 'node:readline'
 import { withFileLock } from './lock'
 
-const [mode, file, arg] = process.argv.slice(2)
-if (!file || !arg || (mode !== 'hold' && mode !== 'exclusive')) throw new Error('usage: test-lock-holder hold FILE LOG | exclusive FILE COUNT')
+const [mode, file, arg = ''] = process.argv.slice(2)
+if (!file) throw new Error('usage: test-lock-holder hold FILE LOG | exclusive FILE COUNT | die-taking FILE')
 
-if (mode === 'hold') {
+async function hold(log: string): Promise<void> {
   const lines = readline.createInterface({ input: process.stdin })
   const released = new Promise<void>((resolve) => lines.once('line', () => resolve()))
-  await withFileLock(file, async () => {
-    fs.appendFileSync(arg, 'child in\n')
+  await withFileLock(file!, async () => {
+    fs.appendFileSync(log, 'child in\n')
     process.stdout.write('inside\n')
     await released
-    fs.appendFileSync(arg, 'child out\n')
+    fs.appendFileSync(log, 'child out\n')
   })
   lines.close()
-} else {
-  for (let n = 0; n < Number(arg); n++) {
+}
+
+async function exclusive(count: number): Promise<void> {
+  for (let n = 0; n < count; n++) {
     await withFileLock(
-      file,
+      file!,
       async () => {
         fs.writeFileSync(`${file}.inside`, String(process.pid), { flag: 'wx' })
         await new Promise((resolve) => setTimeout(resolve, 2))
@@ -34,3 +38,13 @@ if (mode === 'hold') {
     )
   }
 }
+
+async function dieTaking(): Promise<void> {
+  fs.utimes = (() => process.kill(process.pid, 'SIGKILL')) as unknown as typeof fs.utimes
+  await withFileLock(file!, () => undefined)
+}
+
+if (mode === 'hold') await hold(arg)
+else if (mode === 'exclusive') await exclusive(Number(arg))
+else if (mode === 'die-taking') await dieTaking()
+else throw new Error(`unknown mode ${mode}`)
