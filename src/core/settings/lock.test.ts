@@ -90,6 +90,13 @@ describe('a holder that died', () => {
     expect(await withFileLock(file, () => 'inside', { staleMs: HOUR, waits: 0 })).toBe('inside')
   })
 
+  it('killed while releasing the lock: it leaves no lock behind, not even an empty one', async () => {
+    const child = run(['die-releasing', file])
+    expect(await exited(child)).toEqual({ code: null, signal: 'SIGKILL' })
+    expect(fs.existsSync(lockDir)).toBe(false)
+    expect(await withFileLock(file, () => 'inside', { staleMs: HOUR, waits: 0 })).toBe('inside')
+  })
+
   it('three processes finding the same dead lock at once: it is taken over once, and no two are ever inside together', async () => {
     const child = await holder(path.join(dir, 'log'))
     child.kill('SIGKILL')
@@ -121,10 +128,11 @@ describe('a holder that died', () => {
     expect(taken()).toHaveLength(1)
   })
 
-  it('locks taken over are kept an hour, then removed at the next takeover', async () => {
+  it('locks taken over are kept an hour, then removed at the next takeover, with any a killed process left while releasing', async () => {
     const old = `${lockDir}.${'a'.repeat(32)}.taken`
     const recent = `${lockDir}.${'b'.repeat(32)}.taken`
-    for (const aside of [old, recent]) {
+    const released = `${lockDir}.${'c'.repeat(32)}.released`
+    for (const aside of [old, recent, released]) {
       fs.mkdirSync(aside)
       fs.writeFileSync(path.join(aside, HOLDER_FILE), '{}')
     }
@@ -134,6 +142,7 @@ describe('a holder that died', () => {
     fs.writeFileSync(path.join(lockDir, HOLDER_FILE), JSON.stringify({ ...(JSON.parse(holderRecord()) as Holder), pid: await deadPid() }))
     expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
     expect(fs.existsSync(old)).toBe(false)
+    expect(fs.existsSync(released)).toBe(false)
     expect(fs.existsSync(recent)).toBe(true)
     expect(taken()).toHaveLength(2)
   })

@@ -93,18 +93,20 @@ export function takeOverIfFree(lockDir: string, staleMs: number, now: number = D
   } catch {
     // Dated by its last refresh instead.
   }
-  removeOldTaken(lockDir, now)
+  removeLeftovers(lockDir, now)
   return 'free'
 }
 
-function removeOldTaken(lockDir: string, now: number): void {
+/** Removes locks taken over more than TAKEN_KEPT_MS ago, and any left by a process killed while releasing. */
+function removeLeftovers(lockDir: string, now: number): void {
   const dir = path.dirname(lockDir)
   const prefix = `${path.basename(lockDir)}.`
   try {
     for (const name of fs.readdirSync(dir)) {
-      if (!name.startsWith(prefix) || !name.endsWith('.taken')) continue
+      if (!name.startsWith(prefix)) continue
       const at = statOrNull(path.join(dir, name))?.mtimeMs
-      if (at !== undefined && at < now - TAKEN_KEPT_MS) fs.rmSync(path.join(dir, name), { recursive: true, force: true })
+      const old = name.endsWith('.taken') && at !== undefined && at < now - TAKEN_KEPT_MS
+      if (old || name.endsWith('.released')) fs.rmSync(path.join(dir, name), { recursive: true, force: true })
     }
   } catch {
     // Tidying only.
@@ -113,21 +115,27 @@ function removeOldTaken(lockDir: string, now: number): void {
 
 /** The record each lock of this process was made with, from its mkdir until its caller takes it. */
 const recorded = new Map<string, string>()
+/** Locks this process has just released itself (see release), for proper-lockfile's rmdir to skip. */
+const releasedHere = new Set<string>()
+
+function callbackOf(rest: unknown[]): (error: NodeJS.ErrnoException | null) => void {
+  return rest[rest.length - 1] as (error: NodeJS.ErrnoException | null) => void
+}
 
 /**
- * The fs proper-lockfile makes locks with: node's, with a mkdir that writes the holder's record
- * in the same synchronous step, so no await separates a lock from its record (a process killed in
- * between would leave a lock only the mtime rule could take). Written before proper-lockfile reads
- * the lock's mtime, which it checks as its own before each refresh. Its rmdir stays plain: a lock
- * with a record is removed only by its holder or by takeOverIfFree.
+ * The fs proper-lockfile makes and removes locks with: node's, with a mkdir that writes the
+ * holder's record in the same synchronous step (so no await separates a lock from its record; a
+ * process killed in between would leave an empty lock that only the mtime rule can take), written
+ * before proper-lockfile reads the mtime it checks as its own before each refresh. Its rmdir is a
+ * plain one (a lock with a record in it is removed only by its holder or by takeOverIfFree), and
+ * none at all for a lock this process has already released.
  */
 const lockFs = Object.assign(Object.create(fs) as typeof fs, {
   mkdir(dir: string, ...rest: unknown[]): void {
-    const callback = rest[rest.length - 1] as (error: NodeJS.ErrnoException | null) => void
     try {
       fs.mkdirSync(dir)
     } catch (error) {
-      process.nextTick(callback, error)
+      process.nextTick(callbackOf(rest), error)
       return
     }
     const record = holderRecord()
@@ -137,19 +145,37 @@ const lockFs = Object.assign(Object.create(fs) as typeof fs, {
     } catch {
       // Without a record the lock still works; after a crash it is taken by the mtime rule.
     }
-    process.nextTick(callback, null)
+    process.nextTick(callbackOf(rest), null)
+  },
+  rmdir(dir: string, ...rest: unknown[]): void {
+    if (releasedHere.delete(dir)) {
+      process.nextTick(callbackOf(rest), null)
+      return
+    }
+    fs.rmdir(dir, callbackOf(rest))
   }
 })
 
-/** Removes the record before the lock is released, unless the lock is no longer ours. */
-function forgetHolder(lockDir: string, record: string | null): void {
-  if (record === null) return
-  const file = path.join(lockDir, HOLDER_FILE)
+/**
+ * Releases a lock this process made, record and all, in one step: renamed away (then removed),
+ * so a process killed while releasing leaves no lock behind, not even an empty one. Only when the
+ * record in it is still this one: a lock taken over meanwhile is another's.
+ */
+function release(lockDir: string, record: string | null): boolean {
+  if (record === null) return false
+  const gone = `${lockDir}.${readHolder(Buffer.from(record))?.token}.released`
   try {
-    if (fs.readFileSync(file, 'utf8') === record) fs.unlinkSync(file)
+    if (fs.readFileSync(path.join(lockDir, HOLDER_FILE), 'utf8') !== record) return false
+    fs.renameSync(lockDir, gone)
   } catch {
-    // Gone: nothing to remove.
+    return false
   }
+  try {
+    fs.rmSync(gone, { recursive: true, force: true })
+  } catch {
+    // Left over; removed at the next takeover.
+  }
+  return true
 }
 
 /** A lock made but not handed over (proper-lockfile failed after its mkdir): removed, record and all. */
@@ -157,12 +183,7 @@ function abandon(lockDir: string): void {
   const record = recorded.get(lockDir)
   if (record === undefined) return
   recorded.delete(lockDir)
-  forgetHolder(lockDir, record)
-  try {
-    fs.rmdirSync(lockDir)
-  } catch {
-    // Then it is taken once stale.
-  }
+  release(lockDir, record)
 }
 
 async function takeLock(file: string, staleMs: number, waits: number, onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
@@ -189,10 +210,10 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, op
   onFile(path.dirname(file), 'write', () => fs.mkdirSync(path.dirname(file), { recursive: true }))
   const lockDir = `${path.resolve(file)}.lock`
   let compromised: Error | null = null
-  let release: () => Promise<void>
+  let unlock: () => Promise<void>
   let record: string | null
   try {
-    release = await takeLock(file, options.staleMs ?? STALE_MS, options.waits ?? WAITS, (error) => {
+    unlock = await takeLock(file, options.staleMs ?? STALE_MS, options.waits ?? WAITS, (error) => {
       compromised = error
     })
     record = recorded.get(lockDir) ?? null
@@ -213,7 +234,10 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, op
     }
     return result
   } finally {
-    if (!compromised) forgetHolder(lockDir, record)
-    await release().catch(() => undefined)
+    // unlock() stops proper-lockfile's refreshes; its rmdir (run at once) is skipped when release() removed the lock.
+    if (!compromised && release(lockDir, record)) releasedHere.add(lockDir)
+    const unlocked = unlock().catch(() => undefined)
+    releasedHere.delete(lockDir)
+    await unlocked
   }
 }

@@ -6,12 +6,14 @@
 //                        after a pause, so a second process inside at once fails to make it and exits 1.
 //   die-taking FILE      is killed (SIGKILL) while taking the lock: right after the lock's directory
 //                        is made, when proper-lockfile first sets its mtime, before the lock is its.
+//   die-releasing FILE   is killed (SIGKILL) while releasing the lock, at its first removal of a
+//                        directory.
 import fs from 'node:fs'
 import readline from 'node:readline'
 import { withFileLock } from './lock'
 
 const [mode, file, arg = ''] = process.argv.slice(2)
-if (!file) throw new Error('usage: test-lock-holder hold FILE LOG | exclusive FILE COUNT | die-taking FILE')
+if (!file) throw new Error('usage: test-lock-holder hold FILE LOG | exclusive FILE COUNT | die-taking FILE | die-releasing FILE')
 
 async function hold(log: string): Promise<void> {
   const lines = readline.createInterface({ input: process.stdin })
@@ -44,7 +46,15 @@ async function dieTaking(): Promise<void> {
   await withFileLock(file!, () => undefined)
 }
 
+async function dieReleasing(): Promise<void> {
+  const die = (() => process.kill(process.pid, 'SIGKILL')) as never
+  await withFileLock(file!, () => {
+    Object.assign(fs, { rmSync: die, rmdirSync: die, rmdir: die })
+  })
+}
+
 if (mode === 'hold') await hold(arg)
 else if (mode === 'exclusive') await exclusive(Number(arg))
 else if (mode === 'die-taking') await dieTaking()
+else if (mode === 'die-releasing') await dieReleasing()
 else throw new Error(`unknown mode ${mode}`)
