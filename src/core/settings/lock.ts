@@ -113,92 +113,109 @@ function removeLeftovers(lockDir: string, now: number): void {
   }
 }
 
-/** The record each lock of this process was made with, from its mkdir until its caller takes it. */
-const recorded = new Map<string, string>()
-/** Locks this process has just released itself (see release), for proper-lockfile's rmdir to skip. */
-const releasedHere = new Set<string>()
-
 function callbackOf(rest: unknown[]): (error: NodeJS.ErrnoException | null) => void {
   return rest[rest.length - 1] as (error: NodeJS.ErrnoException | null) => void
 }
 
 /**
- * The fs proper-lockfile makes and removes locks with: node's, with a mkdir that writes the
- * holder's record in the same synchronous step (so no await separates a lock from its record; a
- * process killed in between would leave an empty lock that only the mtime rule can take), written
- * before proper-lockfile reads the mtime it checks as its own before each refresh. Its rmdir is a
- * plain one (a lock with a record in it is removed only by its holder or by takeOverIfFree), and
- * none at all for a lock this process has already released.
+ * One try at the lock, with the fs proper-lockfile makes and removes it with: node's, with a mkdir
+ * that writes the holder's record in the same synchronous step (so no await separates a lock from
+ * its record: a process killed in between would leave an empty lock that only the mtime rule can
+ * take), before proper-lockfile reads the mtime it checks as its own before each refresh. Its
+ * rmdir is a plain one (a lock with a record in it is removed only by its holder or by
+ * takeOverIfFree), and none at all once release() has removed the lock.
  */
-const lockFs = Object.assign(Object.create(fs) as typeof fs, {
-  mkdir(dir: string, ...rest: unknown[]): void {
-    try {
-      fs.mkdirSync(dir)
-    } catch (error) {
-      process.nextTick(callbackOf(rest), error)
-      return
-    }
-    const record = holderRecord()
-    try {
-      fs.writeFileSync(path.join(dir, HOLDER_FILE), record, { flag: 'wx', mode: 0o600 })
-      recorded.set(dir, record)
-    } catch {
-      // Without a record the lock still works; after a crash it is taken by the mtime rule.
-    }
-    process.nextTick(callbackOf(rest), null)
-  },
-  rmdir(dir: string, ...rest: unknown[]): void {
-    if (releasedHere.delete(dir)) {
+interface Attempt {
+  readonly fs: typeof fs
+  /**
+   * Removes the lock this try made, record and all, in one step: renamed away (then removed), so
+   * a process killed while releasing leaves no lock behind, not even an empty one. Only while the
+   * record in it is still this try's: a lock taken over meanwhile is another's. Where the rename
+   * is refused (Windows, while another process reads the record), the record is removed and
+   * proper-lockfile's rmdir removes the lock.
+   */
+  release(lockDir: string): void
+}
+
+function newAttempt(): Attempt {
+  /** This try's record, once its mkdir made the lock. */
+  let record: string | null = null
+  let released = false
+  const attemptFs = Object.assign(Object.create(fs) as typeof fs, {
+    mkdir(dir: string, ...rest: unknown[]): void {
+      try {
+        fs.mkdirSync(dir)
+      } catch (error) {
+        process.nextTick(callbackOf(rest), error)
+        return
+      }
+      const made = holderRecord()
+      try {
+        fs.writeFileSync(path.join(dir, HOLDER_FILE), made, { flag: 'wx', mode: 0o600 })
+        record = made
+      } catch {
+        // Without a record the lock still works; after a crash it is taken by the mtime rule.
+      }
       process.nextTick(callbackOf(rest), null)
-      return
+    },
+    rmdir(dir: string, ...rest: unknown[]): void {
+      if (released) process.nextTick(callbackOf(rest), null)
+      else fs.rmdir(dir, callbackOf(rest))
     }
-    fs.rmdir(dir, callbackOf(rest))
+  })
+  return {
+    fs: attemptFs,
+    release(lockDir) {
+      if (record === null) return
+      const file = path.join(lockDir, HOLDER_FILE)
+      const gone = `${lockDir}.${readHolder(Buffer.from(record))?.token}.released`
+      try {
+        if (fs.readFileSync(file, 'utf8') !== record) return
+      } catch {
+        return
+      }
+      try {
+        fs.renameSync(lockDir, gone)
+      } catch {
+        try {
+          fs.unlinkSync(file)
+        } catch {
+          // Gone already.
+        }
+        return
+      }
+      released = true
+      try {
+        fs.rmSync(gone, { recursive: true, force: true })
+      } catch {
+        // Left over; removed at the next takeover.
+      }
+    }
   }
-})
-
-/**
- * Releases a lock this process made, record and all, in one step: renamed away (then removed),
- * so a process killed while releasing leaves no lock behind, not even an empty one. Only when the
- * record in it is still this one: a lock taken over meanwhile is another's.
- */
-function release(lockDir: string, record: string | null): boolean {
-  if (record === null) return false
-  const gone = `${lockDir}.${readHolder(Buffer.from(record))?.token}.released`
-  try {
-    if (fs.readFileSync(path.join(lockDir, HOLDER_FILE), 'utf8') !== record) return false
-    fs.renameSync(lockDir, gone)
-  } catch {
-    return false
-  }
-  try {
-    fs.rmSync(gone, { recursive: true, force: true })
-  } catch {
-    // Left over; removed at the next takeover.
-  }
-  return true
 }
 
-/** A lock made but not handed over (proper-lockfile failed after its mkdir): removed, record and all. */
-function abandon(lockDir: string): void {
-  const record = recorded.get(lockDir)
-  if (record === undefined) return
-  recorded.delete(lockDir)
-  release(lockDir, record)
-}
-
-async function takeLock(file: string, staleMs: number, waits: number, onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
+async function takeLock(
+  file: string,
+  staleMs: number,
+  waits: number,
+  onCompromised: (error: Error) => void
+): Promise<{ unlock: () => Promise<void>; attempt: Attempt }> {
+  const lockDir = `${path.resolve(file)}.lock`
   let waited = 0
   let freeRetries = 0
   for (;;) {
+    const attempt = newAttempt()
     try {
-      return await lockfile.lock(file, { realpath: false, stale: staleMs, fs: lockFs, onCompromised })
+      const unlock = await lockfile.lock(file, { realpath: false, stale: staleMs, fs: attempt.fs, onCompromised })
+      return { unlock, attempt }
     } catch (error) {
       // ENOTEMPTY: proper-lockfile found it stale but cannot remove a lock with a record in it.
       if (errorCode(error) !== 'ELOCKED' && errorCode(error) !== 'ENOTEMPTY') {
-        abandon(`${path.resolve(file)}.lock`)
+        // Made by this try but not handed over (proper-lockfile failed after its mkdir).
+        attempt.release(lockDir)
         throw error
       }
-      if (takeOverIfFree(`${path.resolve(file)}.lock`, staleMs) === 'free' && freeRetries++ < FREE_RETRIES) continue
+      if (takeOverIfFree(lockDir, staleMs) === 'free' && freeRetries++ < FREE_RETRIES) continue
       if (waited >= waits) throw Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' })
       await pause(waited++)
     }
@@ -210,18 +227,14 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, op
   onFile(path.dirname(file), 'write', () => fs.mkdirSync(path.dirname(file), { recursive: true }))
   const lockDir = `${path.resolve(file)}.lock`
   let compromised: Error | null = null
-  let unlock: () => Promise<void>
-  let record: string | null
+  let held: Awaited<ReturnType<typeof takeLock>>
   try {
-    unlock = await takeLock(file, options.staleMs ?? STALE_MS, options.waits ?? WAITS, (error) => {
+    held = await takeLock(file, options.staleMs ?? STALE_MS, options.waits ?? WAITS, (error) => {
       compromised = error
     })
-    record = recorded.get(lockDir) ?? null
-    recorded.delete(lockDir)
   } catch (error) {
-    const held = errorCode(error) === 'ELOCKED'
     throw new SettingsLockError(
-      held
+      errorCode(error) === 'ELOCKED'
         ? `Could not lock ${file}: another Agent Tray process has held it for too long; nothing was changed.`
         : describeFileFailure(lockDir, 'write', error),
       { cause: error }
@@ -234,10 +247,8 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, op
     }
     return result
   } finally {
-    // unlock() stops proper-lockfile's refreshes; its rmdir (run at once) is skipped when release() removed the lock.
-    if (!compromised && release(lockDir, record)) releasedHere.add(lockDir)
-    const unlocked = unlock().catch(() => undefined)
-    releasedHere.delete(lockDir)
-    await unlocked
+    if (!compromised) held.attempt.release(lockDir)
+    // Stops proper-lockfile's refreshes (and removes the lock where release() could not).
+    await held.unlock().catch(() => undefined)
   }
 }
