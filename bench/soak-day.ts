@@ -35,11 +35,6 @@ export interface SoakSetup {
   killArmAtMs: number
   /** Down time after the kill. */
   killDowntimeMs: number
-  /**
-   * Ages the dead process's lock on state.json past proper-lockfile's 10 s, as if the relaunch came
-   * later, so the next start does not wait for it (a test's shortcut; the bench measures the wait).
-   */
-  ageLockAfterKill?: boolean
   polling: PollingPrefs
   seed: number
 }
@@ -53,6 +48,8 @@ export interface SoakRestart {
   problem?: string
   /** Wall time the next start took (opening the files included), ms. */
   startWallMs: number
+  /** The part of it inside the app's process: opening the files (a dead process's lock taken over), composing, the first poll; ms. */
+  startInProcessMs: number
   /** Timers the stopped controller left on its clock (graceful restarts). */
   timersLeft?: number
 }
@@ -67,6 +64,8 @@ export interface SoakDay {
   appErrors: string[]
   stillRunning: number
   serviceRequests: number
+  /** The day's first start, a fresh process as after the kill (its projects set up too): wall time and the part inside the process, ms. */
+  firstStart: { wallMs: number; inProcessMs: number }
   wallMs: number
 }
 
@@ -177,7 +176,7 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
   const apiKey = `soak-${setup.seed}-key`
   const service: ReferenceService = await startReferenceService({ apiKey, port: 0, seed: setup.seed, manualClock: true })
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-tray-soak-'))
-  const day: SoakDay = { transitions: [], notifications: [], restarts: [], heap: null, finalFilesReadable: false, appErrors: [], stillRunning: 0, serviceRequests: 0, wallMs: 0 }
+  const day: SoakDay = { transitions: [], notifications: [], restarts: [], heap: null, finalFilesReadable: false, appErrors: [], stillRunning: 0, serviceRequests: 0, firstStart: { wallMs: 0, inProcessMs: 0 }, wallMs: 0 }
   const start = Date.parse(MANUAL_START_TIME)
   const end = setup.hours * HOUR
   const script = makeScript(setup)
@@ -215,7 +214,7 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
     }
     let nextAt: number | null = null
     let processStartAt = 0
-    const startWorker = async (fresh: boolean, setupProjects: boolean): Promise<number> => {
+    const startWorker = async (fresh: boolean, setupProjects: boolean): Promise<{ wallMs: number; inProcessMs: number }> => {
       const startedWall = performance.now()
       if (fresh) {
         await worker?.exited
@@ -231,9 +230,9 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
         ...(setupProjects ? { setup: { projectIds, polling: setup.polling } } : {})
       })
       nextAt = done.nextAt
-      return performance.now() - startedWall
+      return { wallMs: Math.round(performance.now() - startedWall), inProcessMs: Math.round(done.startMs ?? Number.NaN) }
     }
-    await startWorker(true, true)
+    day.firstStart = await startWorker(true, true)
     log(`soak: ${setup.projects} projects, ${script.length} scripted changes over ${setup.hours} simulated h`)
 
     const restartAts: number[] = []
@@ -272,23 +271,21 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
           const downMs = graceful % setup.downtimeEvery === 0 ? setup.downtimeMs : 0
           const atMin = t / MINUTE
           applyUntil(t + downMs)
-          const startWallMs = await startWorker(false, false)
+          const started = await startWorker(false, false)
           log(`soak: restarted at ${round1(atMin / 60)} simulated h after ${downMs / MINUTE} min down; ${day.notifications.length} notifications so far, ${Math.round((performance.now() - began) / 1000)} s`)
-          day.restarts.push({ kind: 'graceful', atMin: round1(atMin), downMin: downMs / MINUTE, filesReadable: files.ok, ...(files.problem ? { problem: files.problem } : {}), startWallMs: Math.round(startWallMs), timersLeft: stopped.timersLeft ?? 0 })
+          day.restarts.push({ kind: 'graceful', atMin: round1(atMin), downMin: downMs / MINUTE, filesReadable: files.ok, ...(files.problem ? { problem: files.problem } : {}), startWallMs: started.wallMs, startInProcessMs: started.inProcessMs, timersLeft: stopped.timersLeft ?? 0 })
         }
       } catch (error) {
         if (!(error instanceof WorkerGone) || !current().killed) throw error
         // Killed mid-write: the files as the crash left them, then a new process after a short down time.
         const files = checkFiles(dir)
         const atMin = t / MINUTE
-        const lock = path.join(dir, `${STATE_FILE}.lock`)
-        if (setup.ageLockAfterKill && fs.existsSync(lock)) fs.utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
         applyUntil(t + setup.killDowntimeMs)
-        const startWallMs = await startWorker(true, false)
+        const started = await startWorker(true, false)
         processStartAt = t
         heapFrom = null
-        day.restarts.push({ kind: 'kill', atMin: round1(atMin), downMin: setup.killDowntimeMs / MINUTE, filesReadable: files.ok, ...(files.problem ? { problem: files.problem } : {}), startWallMs: Math.round(startWallMs) })
-        log(`soak: killed while writing state.json at ${Math.round(atMin)} simulated min; the new process started in ${Math.round(startWallMs)} ms`)
+        day.restarts.push({ kind: 'kill', atMin: round1(atMin), downMin: setup.killDowntimeMs / MINUTE, filesReadable: files.ok, ...(files.problem ? { problem: files.problem } : {}), startWallMs: started.wallMs, startInProcessMs: started.inProcessMs })
+        log(`soak: killed while writing state.json at ${Math.round(atMin)} simulated min; the new process started in ${started.wallMs} ms (${started.inProcessMs} ms of it inside the process)`)
       }
     }
     const toMb = (await current().request({ type: 'heap' })).heapMb ?? Number.NaN

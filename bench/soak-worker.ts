@@ -38,7 +38,7 @@ export type ToSoakWorker =
   | { type: 'exit' }
 
 export type FromSoakWorker =
-  | { type: 'done'; nextAt: number | null; heapMb?: number; timersLeft?: number }
+  | { type: 'done'; nextAt: number | null; heapMb?: number; timersLeft?: number; startMs?: number }
   | { type: 'notification'; notification: Notification; at: number }
   /** Inside a write of state.json: the parent kills this process now. */
   | { type: 'writing-state' }
@@ -127,9 +127,11 @@ async function start(input: Extract<ToSoakWorker, { type: 'start' }>): Promise<v
 
 async function handle(message: ToSoakWorker): Promise<FromSoakWorker | null> {
   switch (message.type) {
-    case 'start':
+    case 'start': {
+      const began = performance.now()
       await start(message)
-      return { type: 'done', nextAt: clock?.nextAt() ?? null }
+      return { type: 'done', nextAt: clock?.nextAt() ?? null, startMs: performance.now() - began }
+    }
     case 'advance': {
       if (!clock || !app) throw new Error('advance before start')
       await clock.advance(message.ms)

@@ -49,7 +49,6 @@ it('a short day with a restart after a down time and a kill mid-write: every end
     downtimeMs: 10 * MINUTE,
     killArmAtMs: 15 * MINUTE,
     killDowntimeMs: 2 * MINUTE,
-    ageLockAfterKill: true,
     polling: DEFAULT_POLLING_PREFS,
     seed: 4
   })

@@ -53,8 +53,8 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
     `heap_growth_mb: heap used after a full collection (global.gc, --expose-gc) at the end of the day minus the same one simulated hour after the last process started (after the kill), in that one process through every graceful restart after it (${day.heap ? `${day.heap.fromMin} to ${day.heap.toMin} simulated min` : 'not measured'}). A graceful restart stops the composition and builds a new one from a newly opened store in the same process; the kill is a real SIGKILL, after which a new process starts.`,
     `The kill: the app is stopped by SIGKILL inside its write of state.json (lock taken, half the new content in a temporary file, state.json itself not yet replaced), at the first such write after a notification once the kill is armed.`
   ]
-  if (kill && kill.startWallMs > 5000) {
-    notes.push(`After the kill the next start waited ${round(kill.startWallMs / 1000)} s: the dead process's lock on state.json (proper-lockfile, stale after 10 s) is taken over only once stale.`)
+  if (kill) {
+    notes.push(`start_after_kill_ms: the start of the new process after the kill, inside that process (opening the files, where the dead process's lock on state.json is taken over; composing; the first poll), against ${day.firstStart.inProcessMs} ms for the day's first start (a fresh process too, its projects set up as well); the target allows 1 s more than that. With the fork and loading the code: ${kill.startWallMs} ms, against ${day.firstStart.wallMs} ms. A dead holder's lock is taken at once (src/core/settings/lock.ts); before, only once 10 s stale.`)
   }
   if (!kill) notes.push('MISSING: the kill never happened (no state write after a notification once armed).')
   for (const r of day.restarts) if (r.problem) notes.push(`After the ${r.kind} restart at ${r.atMin} min: ${r.problem}`)
@@ -69,7 +69,8 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
       missed: count.missed.length,
       repeated: count.repeated.length,
       heap_growth_mb: round(heapGrowth, 2),
-      restarts: day.restarts.length
+      restarts: day.restarts.length,
+      start_after_kill_ms: kill ? kill.startInProcessMs : Number.NaN
     },
     checks: [
       check('missed', count.missed.length, '<=', 0),
@@ -78,6 +79,7 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
       check('restarts', day.restarts.length, '>=', plannedRestarts(setup)),
       check('files_readable', readable ? 1 : 0, '>=', 1),
       check('killed_mid_write', kill ? 1 : 0, '>=', 1),
+      check('start_after_kill_ms', kill ? kill.startInProcessMs : Number.NaN, '<', day.firstStart.inProcessMs + 1000),
       check('unexpected', count.unexpected.length + count.wrongOutcome.length, '<=', 0)
     ],
     details: {
@@ -92,6 +94,7 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
       notifications_by_kind: kinds,
       still_running_at_end: day.stillRunning,
       restarts: day.restarts,
+      first_start: day.firstStart,
       heap_mb: day.heap && { from: round(day.heap.fromMb, 2), to: round(day.heap.toMb, 2), from_min: day.heap.fromMin, to_min: day.heap.toMin },
       service_requests: day.serviceRequests,
       app_errors: day.appErrors.length,
