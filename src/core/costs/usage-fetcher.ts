@@ -3,24 +3,12 @@
 // twice at once for a task, never again for a task whose records are current (an ended task's are
 // current for good), and not again in this run for a task that failed unchanged.
 import type { CostUsage } from '../../shared/cost'
-import { isoMs } from '../util/iso-time'
 import { createLimiter } from '../util/limiter'
 import type { UsageStore, UsageTask } from './usage-store'
 
 /** Background fetches queued on the shared limit at once: polls keep their turn between them. */
 export const BACKGROUND_FETCHES = 2
 
-/**
- * The app fetches in the background the records of tasks changed within this time: this and last
- * month's costs (budgets, the Costs screen's default range) are then by day, not estimates. A
- * report over an older range fetches its own. The usage store remembers listed tasks within it only.
- */
-export const BACKGROUND_WINDOW_MS = 62 * 24 * 60 * 60 * 1000
-
-/** Whether a task changed within the background window (an unreadable time counts as within). */
-export function inBackgroundWindow(task: Pick<UsageTask, 'updated_at'>, nowMs: number): boolean {
-  return !(isoMs(task.updated_at) < nowMs - BACKGROUND_WINDOW_MS)
-}
 
 export interface FetchProgress {
   /** Tasks whose records were missing when asked. */

@@ -18,7 +18,7 @@ import {
   type CachedTaskUsages,
   type UsageCacheDocument
 } from './usage-cache-document'
-import { inBackgroundWindow } from './usage-fetcher'
+import { inBackgroundWindow } from './background-window'
 
 /**
  * At most this many tasks' records are kept (the most recently updated ones): about 250 bytes a
