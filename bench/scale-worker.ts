@@ -12,7 +12,7 @@ import { createServiceClient, type ServiceClient } from '../src/core/client/inde
 import { Monitor } from '../src/core/monitor/index'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
 import { controlClient } from './service-process'
-import { serveWorker } from './worker-process'
+import { serveWorker } from './worker-serve'
 
 export interface ScaleInput {
   url: string
