@@ -3,9 +3,9 @@
 // when the bench moves the clock), the monitor in another, one fresh process per size, so the CPU
 // time and memory measured are the monitor's alone.
 // Per size: one cold full cycle (nothing known yet: every list downloaded, parsed and baselined),
-// the floor for the same bytes (decode + JSON.parse and nothing else), then steady full cycles
-// with 1 % of the projects changing: a running task in each of them moved on, the rest answer 304
-// to the monitor's If-None-Match.
+// then steady full cycles with 1 % of the projects changing: a running task in each of them moved
+// on, the rest answer 304 to the monitor's If-None-Match; last the floor for the same lists
+// (decode + JSON.parse and nothing else). The monitor runs bundled, as the app does (bundle.ts).
 import path from 'node:path'
 import { check, type BenchOptions, type Check, type MeasureResult } from './result'
 import type { CycleFigures, ScaleInput, ScaleOutput } from './scale-worker'
@@ -78,7 +78,7 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
 
     const notes: string[] = [
       `cold_cycle_ms: the first full cycle at ${largest} projects, nothing known yet; it moves ${round(cold.bytes / 1024 / 1024)} MB because GET /projects/{id}/tasks embeds every task's steps and the interface has no paging or "changed since" filter. The service process spent ${round((cold.service_cpu_ms ?? Number.NaN) / 1000)} s of CPU building them; the monitor ${round(cold.cpu_ms / 1000, 2)} s. Only the service can bring the wall time near 2 s.`,
-      'parse_floor_ms: the CPU time of Buffer#toString(utf8) + JSON.parse of the same list bodies, fetched again after the cold cycle on the unmoved clock; cpu_vs_parse = client_cpu_ms / parse_floor_ms.',
+      'parse_floor_ms: the CPU time of Buffer#toString(utf8) + JSON.parse of the same lists, fetched again after the steady cycles (the 1 % with a running task have moved on); cpu_vs_parse = client_cpu_ms / parse_floor_ms. It runs last so that the memory its parsing leaves in the process is not counted as the monitor\'s.',
       `curve: per size a fresh monitor process, warmed up on ${WARMUP_PROJECTS} projects outside the set. Memory per project is what the monitor keeps: its heap after a full collection once the cold cycle is over, less the heap at start. Peak RSS above start is listed beside it; it is bounded by the lists in flight (4), not by the projects.`
     ]
     const expected = Math.round(largest * CHANGING)
