@@ -104,7 +104,7 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
     )
     missed(
       'peak_rss_mb',
-      `the process holds ${big.baseline_rss_mb} MB at start (Node, tsx, undici, zod, warmed up) and the cycle adds ${round(peak - big.baseline_rss_mb)} MB: four 750 KB lists in flight, each parsed to several MB of objects, and V8's young generation. Running the monitor from bundled JavaScript instead of tsx, fewer lists in flight, or not parsing ended tasks' steps would close it.`
+      `the process holds ${big.baseline_rss_mb} MB at start (Node itself about 40, undici and zod about 25, the bundled monitor, warmed up; the start varies by tens of MB between processes) and the cycles add ${round(peak - big.baseline_rss_mb)} MB: four 750 KB lists in flight, each parsed to several MB of objects, and V8's young generation. Fewer lists in flight, or not parsing ended tasks' steps, would close it.`
     )
     missed(
       'curve_cpu_spread',
