@@ -23,7 +23,8 @@ const STEADY_CYCLES = 3
 /** Polled before measuring, by a monitor thrown away: enough lists for the JIT and one socket per slot. */
 const WARMUP_PROJECTS = 8
 
-const spread = (values: number[]): number => Math.max(...values) / Math.min(...values)
+/** max / min; NaN (never met) if a value is 0 or less, which no ratio of two sizes describes. */
+const spread = (values: number[]): number => (Math.min(...values) > 0 ? Math.max(...values) / Math.min(...values) : Number.NaN)
 
 export async function runScale(options: BenchOptions): Promise<MeasureResult> {
   const sizes = options.quick ? [10, 30, 100] : [10, 100, 1000]
