@@ -4,7 +4,7 @@
 import { createServiceClient } from '../src/core/client/index'
 import { Monitor } from '../src/core/monitor/index'
 import type { PollingPrefs } from '../src/shared/settings'
-import { serveWorker } from './worker-process'
+import { serveWorker } from './worker-serve'
 
 export interface IdleInput {
   url: string

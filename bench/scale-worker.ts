@@ -1,9 +1,11 @@
 // The scale measure's child: a monitor with the default polling prefs watching one size of the
 // fixture. It first warms up on a project outside the measured set (so the figures are the work
 // per project, not the JIT's one-off start), then times one cold full cycle (no list known yet:
-// every list downloaded, parsed and baselined), then the physical floor on the same bytes (each
-// list fetched again and only decoded and JSON.parsed), then steady full cycles, each after the
-// service's clock moved on so that the projects with a running task changed and the rest did not.
+// every list downloaded, parsed and baselined), then steady full cycles, each after the service's
+// clock moved on so that the projects with a running task changed and the rest did not, and last
+// the physical floor on the same lists (each fetched again and only decoded and JSON.parsed). The
+// floor comes last because the memory its parsing takes stays in the process (V8 keeps the heap
+// it grew to): run before the steady cycles, it was counted in their RSS as the monitor's.
 import { readFileSync } from 'node:fs'
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -12,7 +14,7 @@ import { createServiceClient, type ServiceClient } from '../src/core/client/inde
 import { Monitor } from '../src/core/monitor/index'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
 import { controlClient } from './service-process'
-import { serveWorker } from './worker-process'
+import { serveWorker } from './worker-serve'
 
 export interface ScaleInput {
   url: string
@@ -49,7 +51,7 @@ export interface ScaleOutput {
   /** RSS and heap (after a full collection) once warmed up, before the cold cycle. */
   baseline_rss_mb: number
   baseline_heap_mb: number
-  /** Peak RSS over the cold and steady cycles (sampled), and the kernel's high-water mark by the cold cycle's end. */
+  /** Peak RSS over the cold and steady cycles (sampled), and the kernel's high-water mark by their end. */
   peak_rss_mb: number
   max_rss_mb: number
   /** Heap after a full collection once the cold cycle is over: what the monitor keeps. */
@@ -87,8 +89,9 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
 }
 
 /**
- * The floor: every list body fetched again (the same bytes, the clock has not moved) and only
- * decoded and parsed. Only that synchronous part is timed, four fetches in flight as the monitor has.
+ * The floor: every list body fetched again and only decoded and parsed (the cold cycle's lists;
+ * the 1 % with a running task have moved on since). Only that synchronous part is timed, four
+ * fetches in flight as the monitor has.
  */
 async function parseFloor(input: ScaleInput): Promise<{ ms: number; bytes: number }> {
   const pool = new Pool(new URL(input.url).origin, { connections: 4 })
@@ -180,12 +183,6 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
   peak = Math.max(peak, process.memoryUsage().rss)
   gc()
   const heapAfterCold = process.memoryUsage().heapUsed
-  // The kernel's high-water mark, read before the floor's own parsing could raise it.
-  const maxRssCold = process.resourceUsage().maxRSS * 1024
-
-  // Not charged to the monitor's memory: the sampler is stopped while the floor runs.
-  const floor = await parseFloor(input)
-  gc()
 
   const steadySampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss)
@@ -197,12 +194,17 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
   }
   clearInterval(steadySampler)
   peak = Math.max(peak, process.memoryUsage().rss)
+  // The kernel's high-water mark, read before the floor's own parsing could raise it.
+  const maxRss = process.resourceUsage().maxRSS * 1024
 
   let summaries = 0
   for (const id of input.projectIds) if (monitor.getSummary(id)) summaries += 1
   const heapUsed = process.memoryUsage().heapUsed
   gc()
   const heapAfterGc = process.memoryUsage().heapUsed
+
+  // Last: not charged to the monitor's memory (see the top).
+  const floor = await parseFloor(input)
   monitor.dispose()
   await client.close()
   return {
@@ -213,7 +215,7 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
     baseline_rss_mb: mb(baselineRss),
     baseline_heap_mb: mb(baselineHeap),
     peak_rss_mb: mb(peak),
-    max_rss_mb: mb(maxRssCold),
+    max_rss_mb: mb(maxRss),
     heap_after_cold_mb: mb(heapAfterCold),
     heap_used_mb: mb(heapUsed),
     heap_after_gc_mb: mb(heapAfterGc),

@@ -3,9 +3,9 @@
 // when the bench moves the clock), the monitor in another, one fresh process per size, so the CPU
 // time and memory measured are the monitor's alone.
 // Per size: one cold full cycle (nothing known yet: every list downloaded, parsed and baselined),
-// the floor for the same bytes (decode + JSON.parse and nothing else), then steady full cycles
-// with 1 % of the projects changing: a running task in each of them moved on, the rest answer 304
-// to the monitor's If-None-Match.
+// then steady full cycles with 1 % of the projects changing: a running task in each of them moved
+// on, the rest answer 304 to the monitor's If-None-Match; last the floor for the same lists
+// (decode + JSON.parse and nothing else). The monitor runs bundled, as the app does (bundle.ts).
 import path from 'node:path'
 import { check, type BenchOptions, type Check, type MeasureResult } from './result'
 import type { CycleFigures, ScaleInput, ScaleOutput } from './scale-worker'
@@ -23,7 +23,8 @@ const STEADY_CYCLES = 3
 /** Polled before measuring, by a monitor thrown away: enough lists for the JIT and one socket per slot. */
 const WARMUP_PROJECTS = 8
 
-const spread = (values: number[]): number => Math.max(...values) / Math.min(...values)
+/** max / min; NaN (never met) if a value is 0 or less, which no ratio of two sizes describes. */
+const spread = (values: number[]): number => (Math.min(...values) > 0 ? Math.max(...values) / Math.min(...values) : Number.NaN)
 
 export async function runScale(options: BenchOptions): Promise<MeasureResult> {
   const sizes = options.quick ? [10, 30, 100] : [10, 100, 1000]
@@ -78,7 +79,7 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
 
     const notes: string[] = [
       `cold_cycle_ms: the first full cycle at ${largest} projects, nothing known yet; it moves ${round(cold.bytes / 1024 / 1024)} MB because GET /projects/{id}/tasks embeds every task's steps and the interface has no paging or "changed since" filter. The service process spent ${round((cold.service_cpu_ms ?? Number.NaN) / 1000)} s of CPU building them; the monitor ${round(cold.cpu_ms / 1000, 2)} s. Only the service can bring the wall time near 2 s.`,
-      'parse_floor_ms: the CPU time of Buffer#toString(utf8) + JSON.parse of the same list bodies, fetched again after the cold cycle on the unmoved clock; cpu_vs_parse = client_cpu_ms / parse_floor_ms.',
+      'parse_floor_ms: the CPU time of Buffer#toString(utf8) + JSON.parse of the same lists, fetched again after the steady cycles (the 1 % with a running task have moved on); cpu_vs_parse = client_cpu_ms / parse_floor_ms. It runs last so that the memory its parsing leaves in the process is not counted as the monitor\'s.',
       `curve: per size a fresh monitor process, warmed up on ${WARMUP_PROJECTS} projects outside the set. Memory per project is what the monitor keeps: its heap after a full collection once the cold cycle is over, less the heap at start. Peak RSS above start is listed beside it; it is bounded by the lists in flight (4), not by the projects.`
     ]
     const expected = Math.round(largest * CHANGING)
@@ -104,7 +105,7 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
     )
     missed(
       'peak_rss_mb',
-      `the process holds ${big.baseline_rss_mb} MB at start (Node, tsx, undici, zod, warmed up) and the cycle adds ${round(peak - big.baseline_rss_mb)} MB: four 750 KB lists in flight, each parsed to several MB of objects, and V8's young generation. Running the monitor from bundled JavaScript instead of tsx, fewer lists in flight, or not parsing ended tasks' steps would close it.`
+      `the process holds ${big.baseline_rss_mb} MB at start (Node itself about 40, undici and zod about 25, the bundled monitor, warmed up; the start varies by tens of MB between processes) and the cycles add ${round(peak - big.baseline_rss_mb)} MB: four 750 KB lists in flight, each parsed to several MB of objects, and V8's young generation. Fewer lists in flight, or not parsing ended tasks' steps, would close it.`
     )
     missed(
       'curve_cpu_spread',

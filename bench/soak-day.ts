@@ -12,6 +12,7 @@ import { interpretState } from '../src/core/settings/state-document'
 import type { Notification } from '../src/core/notify/policy'
 import { MANUAL_START_TIME, startReferenceService, type ReferenceService, type TaskScript } from '../src/reference-service/index'
 import type { PollingPrefs } from '../src/shared/settings'
+import { bundledWorker } from './bundle'
 import { intBetween, seededRandom } from './random'
 import { REPO_ROOT } from './service-process'
 import type { ServiceTransition } from './soak-count'
@@ -106,9 +107,10 @@ class SoakWorker {
   killed = false
 
   constructor(day: { notifications: SoakDay['notifications']; appErrors: string[] }) {
-    this.child = fork(path.join(REPO_ROOT, 'bench/soak-worker.ts'), [], {
+    // Bundled, as the app runs its code (bundle.ts).
+    this.child = fork(bundledWorker(path.join(REPO_ROOT, 'bench/soak-worker.ts')), [], {
       cwd: REPO_ROOT,
-      execArgv: ['--expose-gc', '--import', 'tsx'],
+      execArgv: ['--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc']
     })
     this.child.on('message', (raw) => {

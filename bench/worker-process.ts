@@ -1,7 +1,9 @@
 // One measure's client side in a child process of its own, so its CPU time and memory are
 // measured alone (not with the reference service, the other measures or the bench's own state).
-// The parent sends one input over IPC, the child answers with one result and exits.
+// The parent sends one input over IPC, the child (worker-serve.ts) answers with one result and
+// exits. The child runs the entry bundled (bundle.ts), as the app runs its code, not under tsx.
 import { fork } from 'node:child_process'
+import { bundledWorker } from './bundle'
 import { REPO_ROOT } from './service-process'
 
 export interface WorkerOptions {
@@ -9,16 +11,15 @@ export interface WorkerOptions {
   maxOldSpaceMb?: number
 }
 
+/** Forks the worker entry `file` (a `bench/*-worker.ts`) bundled, sends it `input`, resolves with its result. */
 export function runWorker<I, O>(file: string, input: I, options: WorkerOptions = {}): Promise<O> {
   return new Promise<O>((resolve, reject) => {
-    const child = fork(file, [], {
+    const child = fork(bundledWorker(file), [], {
       cwd: REPO_ROOT,
       execArgv: [
         ...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : []),
         // BENCH_CPU_PROF=dir: a V8 CPU profile of the measured child, to read before changing code.
-        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-        '--import',
-        'tsx'
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])
       ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc']
     })
@@ -34,16 +35,5 @@ export function runWorker<I, O>(file: string, input: I, options: WorkerOptions =
       if (!answered) reject(new Error(`The worker ${file} exited (${signal ?? `code ${code}`}) without a result.`))
     })
     child.send(input as object)
-  })
-}
-
-/** The child's side: runs `job` on the one input it is sent, answers, and exits. */
-export function serveWorker<I, O>(job: (input: I) => Promise<O>): void {
-  process.once('message', (input) => {
-    job(input as I).then(
-      (result) => process.send?.({ ok: true, result }, () => process.exit(0)),
-      (error: unknown) =>
-        process.send?.({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1))
-    )
   })
 }
