@@ -123,8 +123,8 @@ async function main(): Promise<void> {
     const seconds = round((performance.now() - began) / 1000)
     log(`${name}: ${seconds} s`)
     for (const note of 'notes' in (results[name] as object) ? (results[name] as MeasureResult).notes : []) log(`${name}: ${note}`)
-    // Each measure says when it ran and under what load: a merged file holds several runs.
-    file[name] = { ...forFile(results[name] as MeasureResult, seconds), ran_at: new Date().toISOString(), load_average_1m: round(os.loadavg()[0] ?? 0, 2) }
+    // Each measure says when it ran, on what and under what load: a merged file holds several runs.
+    file[name] = { ...forFile(results[name] as MeasureResult, seconds), ran_at: new Date().toISOString(), cpu_model: machine.cpu_model, load_average_1m: round(os.loadavg()[0] ?? 0, 2) }
   }
   file.total_seconds = round((performance.now() - started) / 1000)
   file.load_average_after = round(os.loadavg()[0] ?? 0, 2)
