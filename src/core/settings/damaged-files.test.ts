@@ -77,6 +77,16 @@ describe('config.json', () => {
     expect({ ...s, watched: {} }).toEqual({ ...fixture.settings, watched: {} })
   })
 
+  it("a whole line between two damaged ones (a byte before the connections' closer, the next line's indentation lost) is kept, and what it holds", async () => {
+    // damage.property.test.ts's counterexample of seed -1635775838, as it fell on the fixture before settings v3.
+    const text = config().replace('\n\t],\n\t"watched": {\n\t\t"conn-work": [', '\n\u0000\t],\n\t"watched": {\nn-work": [')
+    const { store } = await openDamaged('config.json', text)
+    const s = store.read()
+    expect(projectIds(s)).toEqual(projectIds(fixture.settings).filter((id) => !id.startsWith('conn-work/')))
+    expect(s.connections).toEqual(fixture.settings.connections)
+    expect({ ...s, watched: {} }).toEqual({ ...fixture.settings, watched: {} })
+  })
+
   it('written by a newer version: kept aside as .newer; connections, watched projects and keys kept, the rest default', async () => {
     const { store, notice, aside } = await openDamaged('config.json', config().replace('"version": 3', '"version": 4'))
     expect(aside).toMatch(/^config\.json\.newer-2025-03-04T05-06-07-089Z$/)
@@ -173,6 +183,19 @@ describe('state.json', () => {
     const kept = store.readLastSeen()
     expect(snapshotKeys(kept)).toEqual(snapshotKeys(fixture.lastSeen).filter((k) => k !== 'conn-work/proj-conn-work-1'))
     expect(kept['conn-uni']).toEqual(fixture.lastSeen['conn-uni'])
+  })
+
+  it("its first bytes lost and the first connection's line joined to the next: every other connection's snapshots are kept", async () => {
+    // `{\n\t` lost leaves `"version": 2,` readable at the left edge, where only the root's braces sit; `{\n\t"v` leaves it unreadable.
+    for (const lost of [3, 5]) {
+      for (const aside of asides('state.json')) fs.rmSync(file(aside))
+      const text = state().slice(lost).replace('"conn-work": {\n', '"conn-work": {\u00cb')
+      const { store } = await openDamaged('state.json', text)
+      const kept = store.readLastSeen()
+      expect(snapshotKeys(kept)).toEqual(snapshotKeys(fixture.lastSeen).filter((k) => !k.startsWith('conn-work/')))
+      expect(kept['conn-home']).toEqual(fixture.lastSeen['conn-home'])
+      expect(kept['conn-uni']).toEqual(fixture.lastSeen['conn-uni'])
+    }
   })
 
   it('written by a newer version: the snapshots that read as ours are kept; cut short too', async () => {

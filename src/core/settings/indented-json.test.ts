@@ -89,6 +89,29 @@ describe('readIndentedJson', () => {
     expect(read.value.watched).toEqual({ c1: doc.watched.c1 })
   })
 
+  it('a whole line between two damaged ones is kept: they may have held the closer and opener that change the depth', () => {
+    // `"watched": {` is whole, but the line before it (the connections' closer) reads as nothing and
+    // the one after it lost its indentation, so its nearest readable neighbours are two levels away.
+    const damaged = withLine(lineOf('"c1": ['), '1": [')
+      .split('\n')
+      .map((l, i, all) => (all[i + 1]?.includes('"watched": {') ? `\u0000${l}` : l))
+      .join('\n')
+    const read = readIndentedJson(damaged)
+    expect(read.value.watched).toEqual({ c2: doc.watched.c2 })
+    expect(read.value.connections).toEqual(doc.connections)
+    expect(read.value.theme).toBe('dark')
+  })
+
+  it("a whole line after a damaged start is kept: the file's start counts as a neighbour", () => {
+    // The root's `{` and the next key's start are cut away, and c1's item opener is joined to the
+    // line after it: `"connections": [` has no readable line before it and none at its depth after it.
+    const first = lineOf('"id": "c1"')
+    const damaged = [...lines.slice(0, first - 1), `${lines[first - 1]}\u000b${lines[first]}`, ...lines.slice(first + 1)].join('\n').slice(5)
+    const read = readIndentedJson(damaged)
+    expect(read.value.connections).toEqual([doc.connections[1]])
+    expect(read.value.watched).toEqual(doc.watched)
+  })
+
   it('a lost closer costs nothing: the next opener at its depth takes over', () => {
     const closer = lines.findIndex((l, i) => i > lineOf('"a {brace"') && l.trim() === '},')
     const read = readIndentedJson(withLine(closer, ''))

@@ -5,8 +5,11 @@
 //
 // A line's indentation is trusted only when it fits a neighbour: in this layout a line is one level
 // deeper than an opener before it, at the level of a value or closer before it, and one level up for
-// a closer. A line whose indentation was damaged fits neither neighbour and is left out, so it cannot
-// end, replace or join a container it does not belong to. Beyond that:
+// a closer. The neighbour is the nearest readable line (or the file's start), and each unreadable
+// line between may have been an opener or a closer, so a whole line between two damaged ones still
+// fits. A line whose indentation was damaged fits neither neighbour and is left out, so it cannot
+// end, replace or join a container it does not belong to (nor can a line at the left edge, where
+// only the root's braces sit). Beyond that:
 // - a container's lines go into it only while it is open: a closer at its depth ends it, and the
 //   next opener at that depth replaces it (so a lost closer costs nothing);
 // - a list item under an object, or a member under a list, is refused;
@@ -122,11 +125,20 @@ function readLine(content: string, depth: number): Line {
   return { depth, kind: 'unreadable' }
 }
 
-/** Whether `b` may come right after `a` in a file written by writeIndentedJson. */
-function follows(a: Line, b: Line): boolean {
-  if (a.kind === 'opener' || a.kind === 'unreadable') return b.kind !== 'closer' && b.depth === a.depth + 1
-  return b.kind === 'closer' ? b.depth === a.depth - 1 : b.depth === a.depth
+/**
+ * Whether `b` may come after `a` in a file written by writeIndentedJson, with `between` unreadable
+ * lines between them, each of which may have moved the level by one. Right after an opener comes a
+ * line one level deeper, never a closer (an empty container is written on one line).
+ */
+function follows(a: Line, b: Line, between = 0): boolean {
+  const opens = a.kind === 'opener' || a.kind === 'unreadable'
+  if (between === 0 && opens && b.kind === 'closer') return false
+  const level = opens ? a.depth + 1 : a.depth
+  return Math.abs((b.kind === 'closer' ? b.depth + 1 : b.depth) - level) <= between
 }
+
+/** Before the first line, as if after an opener one level above the root: the root's `{` comes next. */
+const FILE_START: Line = { depth: -1, kind: 'opener' }
 
 export function readIndentedJson(text: string): IndentedRead {
   const raw = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
@@ -137,7 +149,9 @@ export function readIndentedJson(text: string): IndentedRead {
     const depth = widths[i]! % unit === 0 ? widths[i]! / unit : -1
     // Cut short in a number, the last line may hold a different number: it is not trusted.
     const cutInNumber = i === nonBlank.length - 1 && raw.at(-1) === line && /\d$/.test(line)
-    return depth === -1 || cutInNumber ? { depth, kind: 'unreadable' } : readLine(line.trim(), depth)
+    // Only the root's braces sit at the left edge: any other line there lost its indentation.
+    const offEdge = depth === 0 && !/^[{}]$/.test(line.trim())
+    return depth === -1 || cutInNumber || offEdge ? { depth, kind: 'unreadable' } : readLine(line.trim(), depth)
   })
   const readable = (i: number) => lines[i]!.kind !== 'unreadable' && lines[i]!.depth !== -1
   const previous: number[] = []
@@ -150,9 +164,19 @@ export function readIndentedJson(text: string): IndentedRead {
     next[i] = last
     if (readable(i)) last = i
   }
-  /** The line's indentation fits the nearest readable line before or after it. */
-  const fits = (i: number) =>
-    (previous[i] !== -1 && follows(lines[previous[i]!]!, lines[i]!)) || (next[i] !== -1 && follows(lines[i]!, lines[next[i]!]!))
+  /**
+   * The line's indentation fits the nearest readable line before it (or the file's start) or after
+   * it. The unreadable lines between may have moved the level; but an unreadable line's own
+   * indentation may be what the damage changed, so it must fit a neighbour as if right next to it.
+   */
+  const fits = (i: number) => {
+    const between = (j: number) => (readable(i) ? Math.abs(j - i) - 1 : 0)
+    const before = previous[i] !== -1 ? lines[previous[i]!]! : readable(i) ? FILE_START : undefined
+    return (
+      (before !== undefined && follows(before, lines[i]!, between(previous[i]!))) ||
+      (next[i] !== -1 && follows(lines[i]!, lines[next[i]!]!, between(next[i]!)))
+    )
+  }
 
   const root: Container = { kind: 'object', value: {} }
   const open: Slot[] = [root]
