@@ -87,6 +87,26 @@ describe('config.json', () => {
     expect({ ...s, watched: {} }).toEqual({ ...fixture.settings, watched: {} })
   })
 
+  it("one project's id changed into another's (and the file damaged after it): the first of the two is kept, no project twice", async () => {
+    // Both entries look whole, and nothing tells which id was changed: a project is watched once, the first entry.
+    const text = config().replace('"projectId": "proj-conn-work-1"', '"projectId": "proj-conn-work-3"')
+    const cut = text.slice(0, text.indexOf('"projectId": "proj-conn-uni-0"'))
+    const { store } = await openDamaged('config.json', cut)
+    const work = store.read().watched['conn-work'] ?? []
+    expect(work.map((p) => p.projectId)).toEqual(['proj-conn-work-0', 'proj-conn-work-3', 'proj-conn-work-2'])
+    expect(work[1]).toEqual({ ...fixture.settings.watched['conn-work']![1]!, projectId: 'proj-conn-work-3' })
+  })
+
+  it('a project twice in a valid file (edited by hand): watched once, the first entry', async () => {
+    const text = config()
+    const settings = JSON.parse(text) as Settings
+    const work = settings.watched['conn-work']!
+    work.push({ ...work[0]!, name: 'Again' })
+    fs.writeFileSync(file('config.json'), JSON.stringify(settings, null, '\t'))
+    const store = await openSettings({ dir, now })
+    expect(store.read().watched['conn-work']).toEqual(fixture.settings.watched['conn-work'])
+  })
+
   it('written by a newer version: kept aside as .newer; connections, watched projects and keys kept, the rest default', async () => {
     const { store, notice, aside } = await openDamaged('config.json', config().replace('"version": 3', '"version": 4'))
     expect(aside).toMatch(/^config\.json\.newer-2025-03-04T05-06-07-089Z$/)

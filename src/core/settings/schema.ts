@@ -181,7 +181,8 @@ export function settingsSchemaAt(now: Date) {
       version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
       activeConnectionId: z.string().nullable().optional(),
       connections: z.array(connectionSchema).default(() => []),
-      watched: z.record(z.string(), z.array(watchedProjectSchemaAt(now))).default(() => ({})),
+      // A project is watched once per connection: the window keys its lists by project id.
+      watched: z.record(z.string(), z.array(watchedProjectSchemaAt(now)).transform(dedupeProjects)).default(() => ({})),
       notifications: notificationsSchema.default(() => structuredClone(N)),
       polling: pollingSchema.default(() => ({ ...DEFAULTS.polling })),
       launchAtLogin: z.boolean().default(false),
@@ -263,6 +264,7 @@ const lenientConnection = z
   })
   .transform(named)
 
+/** The first entry of each project id (a hand edit, or damage that turned one id into another's). */
 function dedupeProjects(projects: WatchedProject[]): WatchedProject[] {
   const seen = new Set<string>()
   return projects.filter((project) => !seen.has(project.projectId) && seen.add(project.projectId))
