@@ -27,6 +27,11 @@ beforeEach(async () => {
   service = await startReferenceService({ apiKey: API_KEY, port: 0, seed: 3, manualClock: true })
   dir = await mkdtemp(join(tmpdir(), 'agent-tray-pauses-'))
   clock = new ManualClock(Date.parse(MANUAL_START_TIME))
+  await startController()
+})
+
+/** The app on the test's settings directory, as a start reads it. */
+async function startController(): Promise<void> {
   controller = createAppController({
     settings: await openSettings({ dir }),
     secrets: createSessionSecretStore('Kept in memory for this test.'),
@@ -40,7 +45,7 @@ beforeEach(async () => {
   stopped = false
   controller.on('app:state', (state) => pushes.push(state))
   await controller.start()
-})
+}
 
 afterEach(async () => {
   if (!stopped) await controller.stop()
@@ -104,6 +109,24 @@ describe('pausing every account', () => {
     await controller.handlers['monitor:pause-notifications']({ minutes: null })
     expect(controller.getState().monitor.notificationsPausedUntil).toBeNull()
     expect(await pushesOver(60 * MINUTE)).toBe(0)
+  })
+})
+
+describe('a restart', () => {
+  it('keeps a stored pause ending on time: the window hears when each one ends', async () => {
+    const id = await account('Work')
+    await controller.handlers['monitor:pause-notifications']({ minutes: 10 })
+    await controller.handlers['connection:set-notifications']({ connectionId: id, pauseMinutes: 30 })
+    await controller.stop()
+    await startController()
+    expect(controller.getState().monitor.notificationsPausedUntil).not.toBeNull()
+    expect(accountPause(id)).not.toBeNull()
+    expect(await pushesOver(9 * MINUTE)).toBe(0)
+    expect(await pushesOver(MINUTE)).toBe(1)
+    expect(pushes.at(-1)?.monitor.notificationsPausedUntil).toBeNull()
+    expect(await pushesOver(19 * MINUTE)).toBe(0)
+    expect(await pushesOver(MINUTE)).toBe(1)
+    expect(pushes.at(-1)?.connections.find((c) => c.id === id)?.notifications.pausedUntil).toBeNull()
   })
 })
 

@@ -235,6 +235,10 @@ export function createAppController(deps: AppControllerDeps): AppController {
     async start() {
       if (stopped) return
       notices.add(deps.settings.takeNotices())
+      // A pause stored by an earlier run still ends on time: the window is told then.
+      const stored = deps.settings.read()
+      pauses.paused({ all: true }, stored.notifications.pausedUntil)
+      for (const [connectionId, prefs] of Object.entries(stored.connectionNotifications)) pauses.paused({ connectionId }, prefs.pausedUntil)
       await session.start()
     },
     async stop() {

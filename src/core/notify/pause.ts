@@ -29,8 +29,8 @@ export type PauseScope = { all: true } | { connectionId: string }
  * clears it, dispose clears them all. `ended` is called once a pause is over.
  */
 export interface PauseTimers {
-  /** After a pause of `minutes` was stored (null: lifted). */
-  paused(scope: PauseScope, minutes: number | null): void
+  /** After a pause lasting until `until` (ISO, as stored; null: none) was stored or read at start. */
+  paused(scope: PauseScope, until: string | null): void
   /** The account is gone: its pause with it. */
   forget(connectionId: string): void
   dispose(): void
@@ -48,15 +48,15 @@ export function createPauseTimers(clock: Clock, ended: () => void): PauseTimers 
     timers.delete(key)
   }
   return {
-    paused(scope, minutes) {
+    paused(scope, until) {
       const key = keyOf(scope)
       clear(key)
-      if (minutes === null || disposed) return
+      if (disposed || !pauseInEffect(until, clock.now())) return
       // One millisecond past the end: then the pause is no longer in effect (pauseInEffect is strict).
       const timer = clock.setTimeout(() => {
         timers.delete(key)
         ended()
-      }, minutes * 60_000 + 1)
+      }, Date.parse(until as string) - clock.now() + 1)
       timers.set(key, timer)
     },
     forget: (connectionId) => clear(connectionId),

@@ -127,7 +127,7 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
       if (muted !== undefined) prefs.muted = muted
       if (pausedUntil !== undefined) prefs.pausedUntil = pausedUntil
     })
-    if (pauseMinutes !== undefined) ctx.pauses.paused({ connectionId }, pauseMinutes)
+    if (pausedUntil !== undefined) ctx.pauses.paused({ connectionId }, pausedUntil)
     ctx.changed()
     return connectionView(ctx, requireConnection(saved, connectionId))
   }

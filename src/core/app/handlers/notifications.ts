@@ -17,7 +17,7 @@ export function notificationControls(ctx: AppContext): NotificationControls {
     await ctx.update((draft) => {
       draft.notifications.pausedUntil = until
     })
-    ctx.pauses.paused({ all: true }, minutes)
+    ctx.pauses.paused({ all: true }, until)
     ctx.changed()
   }
 
