@@ -5,6 +5,13 @@
 // paragraph separators, and the bidirectional embeddings, overrides and isolates, which reorder
 // what is shown around them (a name can then read as something else).
 
+/** A control character, where a value must be one line (names, ids, titles). */
+// eslint-disable-next-line no-control-regex
+export const LINE_CONTROL = /[\u0000-\u001f\u007f]/
+/** A control character but tab and newlines, where a value may have several lines. */
+// eslint-disable-next-line no-control-regex
+export const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
+
 /** Whether a UTF-16 code unit is one of those characters. */
 export function isUnsafeToShow(code: number): boolean {
   return (

@@ -1,14 +1,11 @@
 // A new task's fields (POST /tasks, outside the interface document): the one rule, checked by the
 // window's form, the app's request schema and the command, so none accepts what another refuses.
 
+import { LINE_CONTROL, TEXT_CONTROL } from './controls'
+
 export const MAX_TASK_NAME_LENGTH = 200
 export const MAX_TASK_REQUIREMENT_LENGTH = 100_000
 
-// eslint-disable-next-line no-control-regex
-const LINE_CONTROL = /[\u0000-\u001f\u007f]/
-/** Control characters but tab and newlines: a requirement may have several lines. */
-// eslint-disable-next-line no-control-regex
-const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
 /** Why `name` cannot name a new task, in words that fit after "The name ", or null when it can. */
 export function taskNameProblem(name: string): string | null {

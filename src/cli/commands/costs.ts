@@ -44,7 +44,8 @@ export async function costsCommand(ctx: Context, flags: CostsFlags): Promise<Exi
     const projects: ProjectTasks[] = []
     for (const projectId of ids) {
       const entry = watched.find((w) => w.projectId === projectId) ?? { projectId, name: '' }
-      const projectName = projectDisplayName(entry, await client.getProject(projectId))
+      // The name is a nicety: without the project's answer the remembered name, else the id.
+      const projectName = projectDisplayName(entry, await client.getProject(projectId).catch(() => undefined))
       projects.push({ projectId, projectName, tasks: await client.listTasks(projectId) })
     }
 

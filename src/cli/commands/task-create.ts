@@ -16,12 +16,15 @@ export interface TaskCreateFlags {
 }
 
 export async function taskCreateCommand(ctx: Context, flags: TaskCreateFlags): Promise<ExitCode> {
-  const nameProblem = taskNameProblem(flags.name)
+  // Trimmed as the window's form trims them (renderer/lib/forms.ts newTaskValue).
+  const name = flags.name.trim()
+  const text = flags.text.trim()
+  const nameProblem = taskNameProblem(name)
   if (nameProblem !== null) throw usageError(`--name ${nameProblem}.`)
-  const textProblem = taskRequirementProblem(flags.text)
+  const textProblem = taskRequirementProblem(text)
   if (textProblem !== null) throw usageError(`--text ${textProblem}: say what the agent should do.`)
   if (flags.exitStatus && !flags.watch) throw usageError('--exit-status needs --watch.')
-  const task = await withClient(ctx, ({ client }) => client.createTask({ projectId: flags.project, name: flags.name, textRequirement: flags.text }))
+  const task = await withClient(ctx, ({ client }) => client.createTask({ projectId: flags.project, name, textRequirement: text }))
   if (ctx.opts.json) printJson(ctx, task)
   else ctx.io.stdout.write(`Started task ${task.id} (${task.name}) in project ${task.project_id}.\n`)
   if (!flags.watch) return EXIT.ok

@@ -64,7 +64,7 @@ afterEach(async () => {
 const pollNow = () => controller.handlers['monitor:poll-now']()
 /** Once what the gate holds is saved in state.json (written in the background): the tasks held as costing more than usual. */
 async function heldTasks(expected: string[]): Promise<void> {
-  await vi.waitFor(() => expect(settings.readBudgetMemory().held.flatMap((e) => (e.kind === 'task-cost-unusual' ? [e.taskId] : []))).toEqual(expected))
+  await vi.waitFor(() => expect(settings.readBudgetMemory().held.flatMap((e) => (e.kind === 'task-cost-unusual' ? [e.taskId] : []))).toEqual(expected), { timeout: 10_000 })
 }
 const costTold = () => told.filter((n) => n.title.startsWith('Costing more than usual'))
 /** Quiet hours end at 11:00 local (10:00 UTC); the gate looks again once a minute. */

@@ -18,8 +18,9 @@ import { isSafeExternalUrl } from '../../shared/url'
 import { MAX_WINDOW_ERROR_MESSAGE, MAX_WINDOW_ERROR_STACK } from '../../shared/desktop'
 import { costRangeProblem } from '../../shared/cost-range'
 import { COST_GROUPINGS, COST_STACKS } from '../../shared/cost-report'
+import { LINE_CONTROL, TEXT_CONTROL } from '../../shared/controls'
+import { MAX_PAUSE_MINUTES } from '../notify/pause'
 
-const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
 
 /** A string checked by one of src/shared's rules (`problem` says why not, or null). */
 const ruled = (problem: (value: string) => string | null) =>
@@ -27,6 +28,13 @@ const ruled = (problem: (value: string) => string | null) =>
     const why = problem(value)
     if (why !== null) ctx.addIssue({ code: 'custom', message: why })
   })
+
+/** A pause of notifications, in minutes (core/notify/pause.ts). */
+const pauseMinutes = z
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(MAX_PAUSE_MINUTES, `must be at most ${MAX_PAUSE_MINUTES} (a day)`)
 
 /** Ids of projects, tasks, connections: the one rule of src/shared/ids.ts. */
 export const idSchema = ruled(idProblem)
@@ -36,14 +44,14 @@ const text = (max: number) =>
   z
     .string()
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), 'must not contain control characters') // eslint-disable-line no-control-regex
+    .refine((s) => !TEXT_CONTROL.test(s), 'must not contain control characters')
 
 /** One line of text, e.g. a name. */
 const line = (max: number) =>
   z
     .string()
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => !CONTROL.test(s), 'must be a single line without control characters')
+    .refine((s) => !LINE_CONTROL.test(s), 'must be a single line without control characters')
 
 const nonBlankLine = (max: number) => line(max).refine((s) => s.trim() !== '', 'must not be empty')
 
@@ -90,7 +98,7 @@ const apiKeySchema = z
       .string()
       .min(1, 'must not be empty')
       .max(4096, 'must be at most 4096 characters')
-      .refine((s) => !CONTROL.test(s), 'must not contain control characters')
+      .refine((s) => !LINE_CONTROL.test(s), 'must not contain control characters')
   )
 
 const noRequest = z
@@ -228,7 +236,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   'connection:set-notifications': z.strictObject({
     connectionId: idSchema,
     muted: z.boolean().optional(),
-    pauseMinutes: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1440, 'must be at most 1440 (a day)').nullable().optional()
+    pauseMinutes: pauseMinutes.nullable().optional()
   }),
   'demo:start': noRequest,
   'project:get': projectIdRequest,
@@ -259,7 +267,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   'settings:update': settingsUpdateSchema,
   'monitor:poll-now': noRequest,
   'monitor:pause-notifications': z.strictObject({
-    minutes: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1440, 'must be at most 1440 (a day)').nullable()
+    minutes: pauseMinutes.nullable()
   }),
   'attention:acknowledge': acknowledgementSchema,
   'now:get': noRequest,

@@ -4,6 +4,9 @@
 // the gate's decision (gate.ts).
 import type { Clock, TimerHandle } from '../util/clock'
 
+/** The longest pause one asks for: a day. Longer is muting. */
+export const MAX_PAUSE_MINUTES = 1440
+
 /** When a pause of `minutes` from `now` (ms) ends, as it is stored (ISO). */
 export function pauseEnd(now: number, minutes: number): string {
   return new Date(now + minutes * 60_000).toISOString()
