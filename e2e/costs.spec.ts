@@ -281,10 +281,12 @@ test('a slow answer for an earlier choice never replaces the report of a later o
   await app.getByLabel('Rows by').selectOption('project')
   const projectRows = () => rowCells(app).then((rows) => rows.map(([key]) => key).filter((key) => key !== '').sort())
   await expect.poll(projectRows).toEqual([...projectIds].sort())
+  const lateReachedPage = app.waitForResponse((r) => decodeURIComponent(r.url()).endsWith('/__ipc/invoke/costs:report') && (r.request().postDataJSON() as { grouping?: string }).grouping === 'model')
   release()
   await slowAnswered
-  // Give the page a moment to take the late answer, as it would have before.
-  await app.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)))
+  await (await lateReachedPage).finished()
+  // Give the page time to take the late answer, as it would have before.
+  await app.evaluate(() => new Promise((resolve) => setTimeout(resolve, 250)))
   expect(await projectRows()).toEqual([...projectIds].sort())
   await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'project')
 })
