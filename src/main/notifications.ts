@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process'
 import { Notification } from 'electron'
 import type { DesktopNote } from '../shared/desktop'
-import { notificationExtras } from '../core/desktop/notification-extras'
+import { notificationExtras, type InterfaceRef } from '../core/desktop/notification-extras'
 import { findSoundTools } from '../core/desktop/on-path'
 import { soundNote, soundPlan } from '../core/desktop/sound'
 import type { Notification as CoreNotification } from '../core/notify/policy'
@@ -16,8 +16,8 @@ export function createNotifier(deps: {
   sound: () => boolean
   onClick: (click: DesktopNotification['click']) => void
   /** Whether a project has a prebuilt interface to open (macOS's action). */
-  hasInterface: (projectId: string) => boolean
-  openInterface: (projectId: string) => void
+  hasInterface: (project: InterfaceRef) => boolean
+  openInterface: (project: InterfaceRef) => void
   log: (message: string) => void
 }): { notify(n: CoreNotification): void; tell(title: string, body: string): void; notes(): DesktopNote[] } {
   // A shown notification must stay referenced, or it may be collected and its click lost.
@@ -43,7 +43,7 @@ export function createNotifier(deps: {
     })
     note.on('action', () => {
       forget()
-      if (extras.action) deps.openInterface(extras.action.projectId)
+      if (extras.action) deps.openInterface(extras.action)
     })
     note.on('close', forget)
     note.on('failed', (_e, error) => {

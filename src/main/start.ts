@@ -81,8 +81,8 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
     iconPath,
     sound: () => settings.read().notifications.sound,
     onClick: (click) => composed?.notificationClicked(click),
-    hasInterface: (projectId) => composed?.hasInterface(projectId) ?? false,
-    openInterface: (projectId) => composed?.openInterface(projectId),
+    hasInterface: (project) => composed?.hasInterface(project) ?? false,
+    openInterface: (project) => composed?.openInterface(project),
     log
   })
   const updates = await loadUpdater(app, { info: log, warn: log, error: (m: unknown) => log(String(m)) })

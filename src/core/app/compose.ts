@@ -17,6 +17,7 @@ import { dispatch } from './dispatch'
 import { forwardEvents, registerIpcHandlers, type FrameLike, type IpcMainLike } from './ipc'
 import { wireLifecycle, type PowerEvents, type StartOnlineWatcher } from './lifecycle'
 import type { AboutInfo, DesktopNote } from '../../shared/desktop'
+import type { InterfaceRef } from '../desktop/notification-extras'
 import { parseDeepLink } from '../../shared/deep-link'
 import { isSafeExternalUrl } from '../../shared/url'
 import { rememberKeys } from '../log/known-keys'
@@ -87,9 +88,9 @@ export interface ComposedApp {
   /** A click on a notification the app showed. */
   notificationClicked(click: NotificationClick): void
   /** Whether a notification may offer 'Open the agent interface': the project has a prebuilt interface the app would open. */
-  hasInterface(projectId: string): boolean
+  hasInterface(project: InterfaceRef): boolean
   /** A notification's 'Open the agent interface': the project's prebuilt interface in the browser, or the window on the project. */
-  openInterface(projectId: string): void
+  openInterface(project: InterfaceRef): void
   /** An agent-tray:// link from outside (launch, second launch, open-url): opens the window there, or is refused and logged. */
   openDeepLink(text: string): void
   /** Takes every key this run has held out of a text: the log's redaction. */
@@ -192,9 +193,10 @@ export function composeApp(ports: AppPorts): ComposedApp {
   })
   ports.onSettingsChanged?.(ports.settings.read())
 
-  /** The project's prebuilt interface, if it is one the app may open in the browser. */
-  function interfaceUrl(projectId: string): string | null {
-    const url = controller.getState().projects.find((p) => p.watched.projectId === projectId)?.project?.prebuilt_url
+  /** The project's prebuilt interface, if it is one the app may open in the browser (on its account, when named). */
+  function interfaceUrl({ projectId, connectionId }: InterfaceRef): string | null {
+    const onAccount = (p: { connectionId: string }): boolean => connectionId === undefined || p.connectionId === connectionId
+    const url = controller.getState().projects.find((p) => p.watched.projectId === projectId && onAccount(p))?.project?.prebuilt_url
     return url && isSafeExternalUrl(url) ? url : null
   }
 
@@ -226,11 +228,11 @@ export function composeApp(ports: AppPorts): ComposedApp {
       else ports.window.show()
     },
     redact: redactKeys,
-    hasInterface: (projectId) => interfaceUrl(projectId) !== null,
-    openInterface(projectId) {
-      const url = interfaceUrl(projectId)
+    hasInterface: (project) => interfaceUrl(project) !== null,
+    openInterface(project) {
+      const url = interfaceUrl(project)
       if (url !== null) return void ports.openExternal(url).catch((e: unknown) => onError('opening the agent interface', e))
-      controller.openProject(projectId)
+      controller.openProject(project.projectId)
     },
     setDesktopNote(note, shown) {
       const others = notes.filter((n) => n.id !== note.id)

@@ -44,17 +44,17 @@ let shown: number
 let clipboard: string[]
 let updates: ReturnType<typeof fakeUpdater>
 let opened: string[]
-/** prebuilt_url as a hostile service would answer it, by project id. */
+/** prebuilt_url as a hostile service would answer it, by project id, or by `connection name/project id`. */
 let prebuiltAnswers: Map<string, string>
 
 /** The real client, but getProject answers prebuilt_url from `prebuiltAnswers` where it has one. */
-function answeringPrebuilt(client: ServiceClient): ServiceClient {
+function answeringPrebuilt(client: ServiceClient, connectionName: string): ServiceClient {
   return new Proxy(client, {
     get(target, key, receiver) {
       if (key !== 'getProject') return Reflect.get(target, key, receiver)
       return async (projectId: string, signal?: AbortSignal) => {
         const project = await target.getProject(projectId, signal)
-        const answer = prebuiltAnswers.get(projectId)
+        const answer = prebuiltAnswers.get(`${connectionName}/${projectId}`) ?? prebuiltAnswers.get(projectId)
         return answer === undefined ? project : { ...project, prebuilt_url: answer }
       }
     }
@@ -77,7 +77,7 @@ beforeEach(async () => {
     window: { show: () => void shown++, send: (channel, payload) => void sent.push({ channel, payload }) },
     notify: () => {},
     openExternal: async (url) => void opened.push(url),
-    createClient: (connection, apiKey, options) => answeringPrebuilt(createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey })),
+    createClient: (connection, apiKey, options) => answeringPrebuilt(createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey }), connection.name),
     ipc: { ipcMain: { handle: () => {}, removeHandler: () => {} }, isTrusted: () => true },
     power: new EventEmitter() as EventEmitter & PowerEvents,
     watchOnline: () => ({ check: () => {}, stop: () => {} }),
@@ -121,13 +121,29 @@ describe('the composed app on the desktop', () => {
     for (const p of [safe, hostile]) await app.controller.handlers['project:watch']({ projectId: p.id })
     await app.controller.handlers['monitor:poll-now']()
     await expect.poll(() => app.controller.getState().projects.filter((p) => p.project !== null).length, { timeout: 10_000 }).toBe(2)
-    expect(app.hasInterface(safe.id)).toBe(true)
-    expect(app.hasInterface(hostile.id)).toBe(false)
-    expect(app.hasInterface('p-not-watched')).toBe(false)
-    app.openInterface(safe.id)
-    app.openInterface(hostile.id)
+    expect(app.hasInterface({ projectId: safe.id })).toBe(true)
+    expect(app.hasInterface({ projectId: hostile.id })).toBe(false)
+    expect(app.hasInterface({ projectId: 'p-not-watched' })).toBe(false)
+    app.openInterface({ projectId: safe.id })
+    app.openInterface({ projectId: hostile.id })
     expect(opened).toEqual([safe.prebuilt_url])
     expect(sent.filter((e) => e.channel === 'navigate:project').map((e) => e.payload)).toEqual([{ projectId: hostile.id }])
+  })
+
+  it("with two accounts watching one project, offers and opens the interface of the notification's own account", async () => {
+    const shared = service.control.createProject({ name: 'Shared' })
+    const first = app.controller.getState().connections[0]!.id
+    const second = (await app.controller.handlers['connection:save']({ connection: { name: 'Second', baseUrl: service.url, publishingDomain: '' }, apiKey: KEY })).id
+    // The second account's service answers a prebuilt_url the app must not open.
+    prebuiltAnswers.set(`Second/${shared.id}`, 'javascript:alert(1)')
+    for (const connectionId of [first, second]) await app.controller.handlers['project:watch']({ connectionId, projectId: shared.id })
+    await expect.poll(() => app.controller.getState().projects.filter((p) => p.watched.projectId === shared.id && p.project !== null).length, { timeout: 10_000 }).toBe(2)
+    expect(app.hasInterface({ projectId: shared.id, connectionId: first })).toBe(true)
+    expect(app.hasInterface({ projectId: shared.id, connectionId: second })).toBe(false)
+    app.openInterface({ projectId: shared.id, connectionId: second })
+    expect(opened).toEqual([])
+    app.openInterface({ projectId: shared.id, connectionId: first })
+    expect(opened).toEqual([shared.prebuilt_url])
   })
 
   it('takes every key it has held out of every log line, and out of its redaction for the log file', () => {

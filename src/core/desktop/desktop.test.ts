@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { deepLinkInArgv } from './deep-link-argv'
-import { notificationExtras, OPEN_INTERFACE_ACTION } from './notification-extras'
+import { notificationExtras, OPEN_INTERFACE_ACTION, type InterfaceRef } from './notification-extras'
 import { shortcutNote } from './shortcut-note'
 import { MESSAGE_SOUND_FILE, soundNote, soundPlan, type SoundTools } from './sound'
 import { queryTrayHost, shouldTellTrayHidden, trayHostFromReplies } from './tray-host'
@@ -10,7 +10,7 @@ import type { Notification } from '../notify/policy'
 const note = (over: Partial<Notification>): Notification => ({ kind: 'task', title: 'Task failed', body: 'x', projectId: 'p1', taskId: 't1', ...over })
 
 describe('platform notification extras', () => {
-  const has = { hasInterface: (id: string) => id === 'p1' }
+  const has = { hasInterface: (p: InterfaceRef) => p.projectId === 'p1' && p.connectionId !== 'c-other' }
   it('makes a failure critical on Linux, anything else normal', () => {
     expect(notificationExtras(note({ outcome: 'failed' }), 'linux', has)).toEqual({ urgency: 'critical' })
     expect(notificationExtras(note({ outcome: 'completed' }), 'linux', has)).toEqual({ urgency: 'normal' })
@@ -25,6 +25,10 @@ describe('platform notification extras', () => {
     })
     expect(notificationExtras(note({ outcome: 'failed' }), 'darwin', has)).toEqual({})
     expect(notificationExtras(note({ outcome: 'completed', projectId: 'p2' }), 'darwin', has)).toEqual({})
+
+    // Asked, and opened, on the notification's own account: another may watch the same project id.
+    expect(notificationExtras(note({ outcome: 'completed', connectionId: 'c-work' }), 'darwin', has).action).toEqual({ type: 'open-interface', projectId: 'p1', connectionId: 'c-work' })
+    expect(notificationExtras(note({ outcome: 'completed', connectionId: 'c-other' }), 'darwin', has)).toEqual({})
   })
 })
 
