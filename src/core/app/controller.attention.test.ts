@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
-import { createServiceClient } from '../client'
 import { ManualClock } from '../util/clock'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { summariseTray } from '../tray/state'
+import { referenceControllerDeps } from './test-controller'
 import { createAppController, type AppController } from './controller'
 import { dispatch } from './dispatch'
 
@@ -26,15 +26,13 @@ let connectionId: string
 async function open(): Promise<void> {
   settings = await openSettings({ dir })
   clock = new ManualClock(Date.parse(MANUAL_START_TIME))
-  controller = createAppController({
-    settings,
-    secrets,
-    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
-    openExternal: async () => undefined,
-    clock,
-    random: () => 0.5,
-    tz: 0
-  })
+  controller = createAppController(
+    referenceControllerDeps({
+      settings,
+      secrets,
+      clock
+    })
+  )
   await controller.start()
 }
 

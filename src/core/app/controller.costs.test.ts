@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
-import { createServiceClient } from '../client'
 import { ManualClock } from '../util/clock'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
+import { referenceControllerDeps } from './test-controller'
 import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'test-key-costs'
@@ -22,16 +22,14 @@ const saved: { name: string; contents: string }[] = []
 
 async function open(): Promise<void> {
   const settings = await openSettings({ dir })
-  controller = createAppController({
-    settings,
-    secrets,
-    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
-    openExternal: async () => undefined,
-    saveFile: async (name, contents) => (saved.push({ name, contents }), `/saved/${name}`),
-    clock: new ManualClock(Date.parse(service.control.now())),
-    random: () => 0.5,
-    tz: 0
-  })
+  controller = createAppController(
+    referenceControllerDeps({
+      settings,
+      secrets,
+      saveFile: async (name, contents) => (saved.push({ name, contents }), `/saved/${name}`),
+      clock: new ManualClock(Date.parse(service.control.now()))
+    })
+  )
   await controller.start()
 }
 

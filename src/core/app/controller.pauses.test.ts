@@ -7,10 +7,10 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AppState } from '../../shared/ipc'
 import { MANUAL_START_TIME, startReferenceService, type ReferenceService } from '../../reference-service'
-import { createServiceClient } from '../client'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
+import { referenceControllerDeps } from './test-controller'
 import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'test-key-pauses-51c2'
@@ -32,15 +32,13 @@ beforeEach(async () => {
 
 /** The app on the test's settings directory, as a start reads it. */
 async function startController(): Promise<void> {
-  controller = createAppController({
-    settings: await openSettings({ dir }),
-    secrets: createSessionSecretStore('Kept in memory for this test.'),
-    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
-    openExternal: async () => undefined,
-    clock,
-    random: () => 0.5,
-    tz: 0
-  })
+  controller = createAppController(
+    referenceControllerDeps({
+      settings: await openSettings({ dir }),
+      secrets: createSessionSecretStore('Kept in memory for this test.'),
+      clock
+    })
+  )
   pushes = []
   stopped = false
   controller.on('app:state', (state) => pushes.push(state))

@@ -8,11 +8,11 @@ import path from 'node:path'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { EVENT_CHANNELS, type AppState } from '../../shared/ipc'
 import { MANUAL_START_TIME, startReferenceService, type ReferenceService } from '../../reference-service'
-import { createServiceClient } from '../client'
 import { createSessionSecretStore } from '../secrets'
 import { SettingsFileError } from '../settings/file-error'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { ManualClock } from '../util/clock'
+import { referenceControllerDeps } from './test-controller'
 import { createAppController, type AppController } from './controller'
 import { dispatch } from './dispatch'
 
@@ -31,16 +31,14 @@ beforeEach(async () => {
   settings = await openSettings({ dir })
   clock = new ManualClock(Date.parse(MANUAL_START_TIME))
   failures = []
-  controller = createAppController({
-    settings,
-    secrets: createSessionSecretStore('Kept in memory for this test.'),
-    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
-    openExternal: async () => undefined,
-    clock,
-    random: () => 0.5,
-    tz: 0,
-    onError: (context, error) => failures.push({ context, error })
-  })
+  controller = createAppController(
+    referenceControllerDeps({
+      settings,
+      secrets: createSessionSecretStore('Kept in memory for this test.'),
+      clock,
+      onError: (context, error) => failures.push({ context, error })
+    })
+  )
   states = []
   for (const channel of EVENT_CHANNELS) if (channel === 'app:state') controller.on(channel, (state) => states.push(state))
   await controller.start()

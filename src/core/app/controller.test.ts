@@ -9,6 +9,7 @@ import { ManualClock } from '../util/clock'
 import type { Notification } from '../notify/policy'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
+import { referenceControllerDeps } from './test-controller'
 import { createAppController, DEMO_CONNECTION_ID, type AppController } from './controller'
 import type { AppControllerDeps } from './deps'
 import { dispatch } from './dispatch'
@@ -35,19 +36,18 @@ async function makeController(dir: string, service: ReferenceService, secrets: S
   const clock = new ManualClock(Date.parse(MANUAL_START_TIME))
   const opened: string[] = []
   const notified: Notification[] = []
-  const controller = createAppController({
-    settings,
-    secrets,
-    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
-    openExternal: async (url) => {
-      opened.push(url)
-    },
-    notify: (n) => notified.push(n),
-    clock,
-    random: () => 0.5,
-    tz: 0,
-    ...extra
-  })
+  const controller = createAppController(
+    referenceControllerDeps({
+      settings,
+      secrets,
+      openExternal: async (url) => {
+        opened.push(url)
+      },
+      notify: (n) => notified.push(n),
+      clock,
+      ...extra
+    })
+  )
   const events = Object.fromEntries(EVENT_CHANNELS.map((c) => [c, []])) as unknown as Rig['events']
   for (const channel of EVENT_CHANNELS) controller.on(channel, (payload: unknown) => (events[channel] as unknown[]).push(payload))
   return { settings, clock, controller, opened, notified, events }

@@ -7,11 +7,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { MANUAL_START_TIME, startReferenceService, type ReferenceService } from '../../reference-service'
-import { createServiceClient } from '../client'
 import type { Notification } from '../notify/policy'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { ManualClock } from '../util/clock'
+import { referenceControllerDeps } from './test-controller'
 import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'told-after-write-key'
@@ -42,16 +42,14 @@ beforeEach(async () => {
   notified.length = 0
   held = []
   holding = true
-  controller = createAppController({
-    settings: holdingWrites(await openSettings({ dir })),
-    secrets: createSessionSecretStore('Kept in memory for this test.'),
-    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
-    openExternal: async () => undefined,
-    notify: (n) => notified.push(n),
-    clock,
-    random: () => 0.5,
-    tz: 0
-  })
+  controller = createAppController(
+    referenceControllerDeps({
+      settings: holdingWrites(await openSettings({ dir })),
+      secrets: createSessionSecretStore('Kept in memory for this test.'),
+      notify: (n) => notified.push(n),
+      clock
+    })
+  )
   await controller.start()
 })
 

@@ -8,10 +8,10 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { EventContract } from '../../shared/ipc'
 import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
-import { createServiceClient } from '../client'
 import { ManualClock } from '../util/clock'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
+import { referenceControllerDeps } from './test-controller'
 import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'test-key-unusual-cost'
@@ -28,16 +28,15 @@ async function open(at = Date.parse(MANUAL_START_TIME)): Promise<void> {
   settings = await openSettings({ dir })
   clock = new ManualClock(at)
   told = []
-  controller = createAppController({
-    settings,
-    secrets,
-    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
-    openExternal: async () => undefined,
-    clock,
-    random: () => 0.5,
-    // UTC+1: the service's 09:00 UTC start is 10:00 local, inside quiet hours 09:00 to 11:00.
-    tz: 60
-  })
+  controller = createAppController(
+    referenceControllerDeps({
+      settings,
+      secrets,
+      clock,
+      // UTC+1: the service's 09:00 UTC start is 10:00 local, inside quiet hours 09:00 to 11:00.
+      tz: 60
+    })
+  )
   controller.on('notification:shown', (n) => told.push(n))
   await controller.start()
 }
