@@ -218,7 +218,9 @@ export function createSession(deps: SessionDeps): Session {
     if (owner.projects.has(projectId) || owner.projectFetches.has(projectId)) return
     owner.projectFetches.add(projectId)
     // Not kept if unwatched meanwhile; on failure (the poll's health says why) a later poll tries again.
-    const remember = (project: Project): void => void (opened.get(owner.connection.id) === owner && owner.monitor.isWatched(projectId) && rememberProject(owner, project))
+    const remember = (project: Project): void => {
+      if (opened.get(owner.connection.id) === owner && owner.monitor.isWatched(projectId)) rememberProject(owner, project)
+    }
     owner.client.getProject(projectId).then(remember, () => undefined).finally(() => owner.projectFetches.delete(projectId))
   }
 
