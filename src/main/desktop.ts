@@ -5,7 +5,9 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { App } from 'electron'
-import electronLog from 'electron-log/main'
+// The Node logger, not electron-log/main: that one registers IPC listeners ('__ELECTRON_LOG__')
+// for renderers to log through, which would answer any frame outside the contract's sender check.
+import electronLog from 'electron-log/node'
 import type { AboutInfo } from '../shared/desktop'
 import { DEEP_LINK_SCHEME } from '../shared/deep-link'
 import { configureLog, type ElectronLogLike } from '../core/log/log-file'
@@ -24,8 +26,10 @@ export interface MainLog {
 }
 
 /** The log file in the platform's log directory, every entry redacted; unexpected errors caught. */
-export function startMainLog(): MainLog {
+export function startMainLog(app: App): MainLog {
   let redactor = (text: string): string => text
+  // Where electron-log/main would write: the platform's log directory for this app.
+  electronLog.transports.file.resolvePathFn = () => join(app.getPath('logs'), 'main.log')
   const file = configureLog(electronLog as unknown as ElectronLogLike, { redact: (text) => redactor(text) })
   catchUnexpected(process, (what, error) => electronLog.error(`${what}:`, error))
   return {

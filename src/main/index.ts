@@ -26,7 +26,7 @@ if (app.isPackaged) refuseDebuggingSwitches(process.argv, process.platform, (cod
 // shared with the CLI. Then the log file: everything after it, unexpected errors included, is
 // written there (redacted).
 app.setPath('userData', settingsDir())
-const mainLog = startMainLog()
+const mainLog = startMainLog(app)
 const log = mainLog.log
 const mainDir = dirname(fileURLToPath(import.meta.url))
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined

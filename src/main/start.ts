@@ -3,7 +3,6 @@
 // app's one composition (core/app/compose.ts). Nothing here decides.
 import { join } from 'node:path'
 import { app, BrowserWindow, clipboard, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
-import ElectronStore from 'electron-store'
 import { composeApp, type ComposedApp } from '../core/app/compose'
 import { watchOnline } from '../core/app/online'
 import { APP_SCHEME, createAppProtocolHandler } from './app-protocol'
@@ -11,7 +10,7 @@ import { chooseSecretStore } from '../core/secrets/choose'
 import { loadKeytar } from '../core/secrets/keytar-store'
 import { firstLine } from '../core/secrets/types'
 import { settingsDir } from '../core/settings/paths'
-import { openSettings, settingsConfOptions } from '../core/settings/store'
+import { openSettings } from '../core/settings/store'
 import type { Settings } from '../shared/settings'
 import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
 import { createDemoRunner } from './demo'
@@ -54,8 +53,9 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: join(mainDir, '../renderer'), log }))
 
   const dir = settingsDir()
-  // A factory: the store's own errors (a directory in place of config.json) become one readable line.
-  const settings = await openSettings({ dir, conf: () => new ElectronStore(settingsConfOptions(dir)) })
+  // Conf itself, as the command uses it: electron-store would add only an IPC listener
+  // ('electron-store-get-data') that answers any frame, outside the contract and its sender check.
+  const settings = await openSettings({ dir })
   const secrets = await chooseSecretStore({ loadKeytar, safeStorage, allowBasicText: settings.read().allowBasicTextSecrets, ciphertexts: settings.ciphertexts })
   const demo = createDemoRunner()
   const syncDock = createDockSync(app.dock)

@@ -1,4 +1,4 @@
-// The settings store shared by the app (electron-store) and the command (conf): the same file in
+// The settings store shared by the app and the command (both through conf): the same file in
 // the same directory, every change a locked read-modify-write that re-reads the file inside the
 // lock, every write atomic (conf writes through `atomically`), every damaged file kept aside and
 // repaired. A file that cannot be used at all (a directory in its place, no permission) is a
@@ -67,7 +67,7 @@ export interface OpenSettingsOptions {
   /** Defaults to settingsDir(). Ignored for config.json when `conf` is given (conf knows its path). */
   dir?: string
   /**
-   * e.g. `() => new ElectronStore(settingsConfOptions(dir))` in the app; a Conf is made when absent.
+   * e.g. `() => new Conf(settingsConfOptions(dir))`; a Conf is made when absent.
    * A function is better than a made store: the file is checked before the store's constructor
    * reads it, and what it throws becomes a SettingsFileError.
    */
