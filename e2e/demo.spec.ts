@@ -5,11 +5,13 @@
 // more from a folder laid out as electron-builder lays out a Linux app, with only the production
 // dependencies. ARCHITECTURE.md says what this proves and what only a real Electron can.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type Socket } from 'node:net'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, watch, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { INVOKE_CHANNELS } from '../src/shared/ipc'
+import { STARTING_TOOLTIP } from '../src/core/tray/model'
 import { startTestKeyring, type TestKeyring } from '../src/core/secrets/test-keyring'
 import { buildStandInZip, packagedLayout, removeQuietly, scratchProject, startMirror, type Mirror } from './stand-in/mirror'
 import { PROBE_ENV, QUIT_ENV } from './stand-in/probe'
@@ -21,8 +23,12 @@ test.setTimeout(300_000)
 /** A task's own notification (core/notify/policy.ts's titles), not a notice about the desktop. */
 const TASK_NOTIFICATION = /^Task (completed|failed|cancelled)/
 
+test.describe.configure({ mode: 'serial' })
+
 let work: string
 let zip: string
+/** The packaged layout the first test lays out, for the tests after it. */
+let packaged: string
 let mirror: Mirror
 let keyring: TestKeyring
 
@@ -45,22 +51,36 @@ interface Run {
   lines: RecordLine[]
 }
 
-/** Runs a command to its end; the stand-in quits the app once it has told of a task. */
-function run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+interface RunOptions {
+  /** Ask the app to quit once it has told of a task (the stand-in's probe does it). */
+  quitAfterTask?: boolean
+  /** End the process (SIGKILL) as soon as the record holds what this waits for. */
+  until?: (lines: RecordLine[]) => boolean
+}
+
+function readRecord(file: string): RecordLine[] {
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordLine)
+}
+
+/** Runs a command to its end, or until the stand-in's record holds what `until` waits for. */
+function run(command: string, args: string[], cwd: string, env: Record<string, string>, options: RunOptions = { quitAfterTask: true }): Promise<Run> {
   const recordFile = join(work, `record-${Date.now()}.jsonl`)
   writeFileSync(recordFile, '')
   const child = spawn(command, args, {
     cwd,
-    env: { ...process.env, ...keyring.env, ...env, [RECORD_ENV]: recordFile, [PROBE_ENV]: '1', [QUIT_ENV]: TASK_NOTIFICATION.source },
+    env: { ...process.env, ...keyring.env, ...env, [RECORD_ENV]: recordFile, [PROBE_ENV]: '1', ...(options.quitAfterTask ? { [QUIT_ENV]: TASK_NOTIFICATION.source } : {}) },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
+  const until = options.until
+  // The record grows a line at a time: each change is looked at, and the wait ends on the line it names.
+  const watcher = until ? watch(recordFile, () => until(readRecord(recordFile)) && child.kill('SIGKILL')) : null
   return new Promise((resolve) => {
     child.on('close', (code) => {
-      const lines = readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordLine)
-      resolve({ code, output, lines })
+      watcher?.close()
+      resolve({ code, output, lines: readRecord(recordFile) })
     })
   })
 }
@@ -124,10 +144,62 @@ test("the README's `npm run demo` gets Electron by its own steps and the app com
   expect(linesOf(demo, 'launch')[0]).toMatchObject({ packaged: false, args: ['.', '--demo'] })
 
   // The same app as electron-builder's output runs it: production dependencies only.
-  const packaged = packagedLayout(join(work, 'packaged'), zip, project)
+  packaged = packagedLayout(join(work, 'packaged'), zip, project)
   mkdirSync(join(work, 'config-packaged'))
   const installed = await run(packaged, ['--demo'], work, { AGENT_TRAY_CONFIG_DIR: join(work, 'config-packaged') })
   if (installed.code !== 0) console.log(installed.output)
   expectTheAppCameUp(installed)
   expect(linesOf(installed, 'launch')[0]).toMatchObject({ packaged: true })
 })
+
+test('a start-up failure is shown in a native error box with the reason and the log file, then the app exits 1', async () => {
+  // A directory where config.json should be: the settings cannot be opened.
+  const config = join(work, 'config-broken')
+  mkdirSync(join(config, 'config.json'), { recursive: true })
+  const r = await run(packaged, [], work, { AGENT_TRAY_CONFIG_DIR: config }, {})
+  const box = linesOf(r, 'dialog.showErrorBox')
+  expect(box).toHaveLength(1)
+  expect(box[0]).toMatchObject({ title: 'Agent Tray could not start' })
+  expect(String(box[0]!.content)).toContain('config.json')
+  expect(String(box[0]!.content)).toContain(join(config, 'logs', 'main.log'))
+  expect(linesOf(r, 'exit')).toEqual([expect.objectContaining({ code: 1 })])
+  expect(r.code).toBe(1)
+})
+
+test('with a keychain that never answers, the tray and the window come at once, say the app is starting, and answer the window', async () => {
+  // A session bus that accepts and never speaks: libsecret waits, as on a locked keychain.
+  const silent = await startSilentSocket(join(work, 'silent-bus'))
+  try {
+    const r = await run(packaged, [], work, { AGENT_TRAY_CONFIG_DIR: join(work, 'config-locked'), DBUS_SESSION_BUS_ADDRESS: `unix:path=${silent.path}` }, {
+      until: (lines) => lines.some((l) => l.kind === 'probe.channels')
+    })
+    expect(linesOf(r, 'refused')).toEqual([])
+    expect(linesOf(r, 'tray')).toHaveLength(1)
+    expect(linesOf(r, 'tray.setToolTip')[0]).toMatchObject({ toolTip: STARTING_TOOLTIP })
+    // First run: the window is shown at once, and its calls are answered while the keychain is asked.
+    expect(linesOf(r, 'page')[0]).toMatchObject({ status: 200 })
+    expect(linesOf(r, 'probe.own-frame')[0]).toMatchObject({ ok: true, secretsBackend: 'checking' })
+    expect(silent.connections()).toBeGreaterThanOrEqual(1)
+  } finally {
+    await silent.close()
+  }
+})
+
+/** A Unix socket that takes connections and never answers them. */
+async function startSilentSocket(path: string): Promise<{ path: string; connections: () => number; close: () => Promise<void> }> {
+  let count = 0
+  const sockets = new Set<Socket>()
+  const server = createServer((socket) => {
+    count++
+    sockets.add(socket)
+  })
+  await new Promise<void>((done) => server.listen(path, done))
+  return {
+    path,
+    connections: () => count,
+    close: () => {
+      for (const s of sockets) s.destroy()
+      return new Promise((done) => server.close(() => done()))
+    }
+  }
+}

@@ -17,9 +17,10 @@ export function startProbe(exposedByWindow: Map<electron.StandInWindow, Map<stri
   })
   electron.standInEvents.once('page-loaded', (win: electron.StandInWindow) => {
     void (async () => {
-      const bridge = exposedByWindow.get(win)?.get('agentTray') as Record<string, (request?: unknown) => Promise<{ ok: boolean; error?: { kind: string } }>> | undefined
+      type Answer = { ok: boolean; error?: { kind: string }; value?: { secrets?: { backend: string } } }
+      const bridge = exposedByWindow.get(win)?.get('agentTray') as Record<string, (request?: unknown) => Promise<Answer>> | undefined
       const own = bridge ? await bridge['app:get-state']!() : null
-      record('probe.own-frame', { ok: own?.ok ?? null, error: own?.error?.kind ?? null })
+      record('probe.own-frame', { ok: own?.ok ?? null, error: own?.error?.kind ?? null, secretsBackend: own?.value?.secrets?.backend ?? null })
       const foreign = new electron.StandInFrame()
       foreign.url = 'https://example.invalid/'
       const answer = (await electron.invokeFrom(foreign, null, 'app:get-state')) as { ok: boolean; error?: { kind: string } }

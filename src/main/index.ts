@@ -4,8 +4,9 @@
 // which the e2e host runs with its own adapters. Nothing here decides.
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, protocol, shell } from 'electron'
+import { app, dialog, protocol, shell } from 'electron'
 import type { ComposedApp } from '../core/app/compose'
+import { startupFailureBox } from '../core/app/startup-failure'
 import { deepLinkInArgv } from '../core/desktop/deep-link-argv'
 import { APP_ID } from '../core/desktop/app-id'
 import { firstLine } from '../core/secrets/types'
@@ -75,7 +76,10 @@ if (!app.requestSingleInstanceLock({ demo: demoRequested } satisfies SecondInsta
   // A tray app keeps running with no window.
   app.on('window-all-closed', () => {})
   app.whenReady().then(() => start({ mainLog, loc, mainDir, resourcesDir, openExternal, demoRequested, whenReady })).catch((e: unknown) => {
-    log(`startup failed: ${firstLine(e)}`)
+    mainLog.error('startup failed', e)
+    // No tray and no window to say it in: a native box, before the process ends.
+    const box = startupFailureBox(e, mainLog.file)
+    dialog.showErrorBox(box.title, box.content)
     app.exit(1)
   })
 }

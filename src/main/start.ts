@@ -25,6 +25,8 @@ import { hardenSession } from './security'
 import { isTrustedFrame } from './sender'
 import { registerShowHideShortcut } from './shortcut'
 import { createTray } from './tray'
+import { startingTrayView, type TrayView } from '../core/tray/model'
+import { createPendingSecretStore } from '../core/secrets/pending'
 import { createWindowManager } from './window'
 import { shortcutNote } from '../core/desktop/shortcut-note'
 import { aboutFacts, loadUpdater, type MainLog } from './desktop'
@@ -53,10 +55,12 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: join(mainDir, '../renderer'), log }))
 
   const dir = settingsDir()
-  // Conf itself, as the command uses it: electron-store would add only an IPC listener
-  // ('electron-store-get-data') that answers any frame, outside the contract and its sender check.
   const settings = await openSettings({ dir })
-  const secrets = await chooseSecretStore({ loadKeytar, safeStorage, allowBasicText: settings.read().allowBasicTextSecrets, ciphertexts: settings.ciphertexts })
+  // Not awaited: the keychain's probe may take 30 s (an unlock prompt); the tray and the window
+  // come first, and every key read waits for the chosen store (core/secrets/pending.ts).
+  const secrets = createPendingSecretStore(
+    chooseSecretStore({ loadKeytar, safeStorage, allowBasicText: settings.read().allowBasicTextSecrets, ciphertexts: settings.ciphertexts })
+  )
   const demo = createDemoRunner()
   const syncDock = createDockSync(app.dock)
   const applyDock = (windowVisible: boolean): void => {
@@ -85,7 +89,6 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
     openInterface: (project) => composed?.openInterface(project),
     log
   })
-  const updates = await loadUpdater(app, { info: log, warn: log, error: (m: unknown) => log(String(m)) })
   tray = createTray({
     trayDir: join(resourcesDir, 'tray'),
     platform: process.platform,
@@ -93,6 +96,11 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
     onClick: (bounds) => windows.toggleFromTray(bounds && bounds.width > 0 ? bounds : null),
     systemDarkAtStart
   })
+  // Until the app has started, the tray says so; the model's views are drawn from then on.
+  let starting = true
+  let lastView: TrayView | null = null
+  tray.render(startingTrayView())
+  const updates = await loadUpdater(app, { info: log, warn: log, error: (m: unknown) => log(String(m)) })
   const shortcut = registerShowHideShortcut({
     globalShortcut,
     accelerator: settings.read().shortcut,
@@ -110,7 +118,10 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
     secrets,
     window: windows,
     notify: (n) => notifier.notify(n),
-    renderTray: (view) => tray?.render(view),
+    renderTray: (view) => {
+      lastView = view
+      if (!starting) tray?.render(view)
+    },
     openExternal,
     ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, windows.mainFrames(), loc) },
     power: powerMonitor,
@@ -146,7 +157,12 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
   ]
   app.on('before-quit', createQuitHandler({ steps, quit: () => app.quit(), timers, log }))
 
+  // The window at once where there is nothing else to show yet (first run, the demo): its calls are
+  // answered now, and those that need a key wait for the key store.
+  if (demoRequested || settings.read().connections.length === 0) windows.show()
   await composedApp.start({ demo: demoRequested })
+  starting = false
+  if (lastView) tray.render(lastView)
   whenReady.ready(composedApp)
   log(`started${demoRequested ? ' in demo mode' : ''}; settings in ${dir}`)
 }

@@ -131,4 +131,5 @@ export const DEFAULT_POLLING_PREFS: PollingPrefs = {
 }
 
 /** Where the API key of a connection is kept, as the UI tells the user. */
-export type SecretBackend = 'keychain' | 'safe-storage' | 'session-only'
+/** Where API keys are kept; 'checking' while the app starts and the keychain has not answered yet. */
+export type SecretBackend = 'keychain' | 'safe-storage' | 'session-only' | 'checking'

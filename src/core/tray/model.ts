@@ -14,6 +14,25 @@ export interface TrayView {
   menu: TrayMenuItem[]
 }
 
+export const STARTING_TOOLTIP = 'Agent Tray — starting…'
+
+/**
+ * The tray while the app starts, before the key store has answered (a locked keychain may take
+ * 30 s): the icon is there at once and says so; the window and Quit already work.
+ */
+export function startingTrayView(): TrayView {
+  return {
+    state: 'idle',
+    tooltip: STARTING_TOOLTIP,
+    menu: [
+      { kind: 'label', label: 'Starting…' },
+      { kind: 'separator' },
+      { kind: 'action', label: 'Open Window', action: { type: 'open-window' }, enabled: true },
+      { kind: 'action', label: 'Quit Agent Tray', action: { type: 'quit' }, enabled: true }
+    ]
+  }
+}
+
 /** What the tray's actions act on. */
 export interface TrayActions {
   showWindow(): void

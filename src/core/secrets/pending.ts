@@ -1,0 +1,26 @@
+// The key store while the keychain is still being asked (chooseSecretStore probes it, and a locked
+// keychain may take 30 s to answer an unlock prompt): the app starts at once with this, and every
+// key read or write waits for the store that was chosen. Until then it says it is checking.
+import type { SecretStore } from './types'
+
+export const CHECKING_DETAIL = 'Checking the system keychain…'
+
+export function createPendingSecretStore(chosen: Promise<SecretStore>): SecretStore {
+  let settled: SecretStore | null = null
+  void chosen.then(
+    (store) => void (settled = store),
+    () => {}
+  )
+  return {
+    get backend() {
+      return settled?.backend ?? 'checking'
+    },
+    get detail() {
+      return settled?.detail ?? CHECKING_DETAIL
+    },
+    get: async (connectionId) => (await chosen).get(connectionId),
+    set: async (connectionId, apiKey) => (await chosen).set(connectionId, apiKey),
+    delete: async (connectionId) => (await chosen).delete(connectionId),
+    has: async (connectionId) => (await chosen).has(connectionId)
+  }
+}
