@@ -3,6 +3,7 @@ import { loadKeytar, createKeytarSecretStore, probeKeychain } from '../core/secr
 import { KeychainUnavailableError } from '../core/secrets/types'
 import { runCli } from './program'
 import { PromptCancelledError, readSecretFromTerminal } from '../core/secrets/prompt'
+import { endQuietlyWhenOutputCloses } from './closed-output'
 import { CliError } from './errors'
 import { EXIT } from './exit-codes'
 import { realDeps } from './real-deps'
@@ -19,6 +20,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   process.on('SIGINT', onSigint)
   process.on('SIGTERM', onSigint)
+  endQuietlyWhenOutputCloses([process.stdout, process.stderr], (code) => process.exit(code))
   try {
     const deps = realDeps({
       env: process.env,

@@ -1,7 +1,7 @@
 // `costs` for people: one table per grouping with the totals last; an estimate is marked "~" and
 // explained under the table; a task whose records disagree with its total_price shows both.
 import type { CostReport, CostReportRow } from '../shared/cost-report'
-import { formatTokens, formatUsdFixed, usdColumnDecimals } from '../shared/format'
+import { SERVICE_PRICE_DECIMALS, formatTokens, formatUsdFixed, usdColumnDecimals } from '../shared/format'
 import { alignRight, oneLine, renderTable } from './table'
 
 const GROUP_TITLE: Record<CostReport['grouping'], string> = { day: 'day', month: 'month', project: 'project', model: 'model', task: 'task' }
@@ -51,7 +51,7 @@ export function renderCostReport(report: CostReport, projectCount: number): stri
           oneLine(r.label, 40),
           oneLine(r.projectName ?? '', 24),
           cost(r),
-          r.mismatch ? `${formatUsdFixed(r.mismatch.recordsUsd, 6)} / ${formatUsdFixed(r.mismatch.totalPriceUsd, 6)}` : '',
+          r.mismatch ? `${formatUsdFixed(r.mismatch.recordsUsd, SERVICE_PRICE_DECIMALS)} / ${formatUsdFixed(r.mismatch.totalPriceUsd, SERVICE_PRICE_DECIMALS)}` : '',
           r.key
         ]),
         ['TOTAL', '', cost(t), '', '']

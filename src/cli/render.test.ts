@@ -18,8 +18,8 @@ describe('renderUsage', () => {
 
   it('shows calls, models and totals, and no flag when the sum matches total_price', () => {
     const text = renderUsage({ taskId: 't1', usages, cost: taskCost(usages, 0.512) })
-    expect(text).toMatch(/openai\/gpt-a\s+call\s+1\.2k\s+300\s+100\s+\$0\.012/)
-    expect(text).toMatch(/openai\/gpt-b\s+1\s+20k\s+900\s+–\s+\$0\.50/)
+    expect(text).toMatch(/openai\/gpt-a\s+call\s+1\.2k\s+300\s+100\s+\$0\.012000/)
+    expect(text).toMatch(/openai\/gpt-b\s+1\s+20k\s+900\s+–\s+\$0\.5000/)
     expect(text).toMatch(/Sum of calls:\s+\$0\.512/)
     expect(text).toMatch(/Task total_price:\s+\$0\.512/)
     expect(text).not.toContain('MISMATCH')
@@ -28,6 +28,15 @@ describe('renderUsage', () => {
   it('flags a mismatch, showing both figures', () => {
     const text = renderUsage({ taskId: 't1', usages, cost: taskCost(usages, 0.75) })
     expect(text).toContain("MISMATCH: the calls add up to $0.512 but the task's total_price is $0.75 (difference -$0.238).")
+  })
+
+  it('gives every COST column one precision: no trailing zeros dropped in one row and kept in the next', () => {
+    const mixed = [usage('u1', 'gpt-a', 0.011, { in: 10, out: 1 }), usage('u2', 'gpt-a', 0.007016, { in: 10, out: 1 }), usage('u3', 'gpt-b', 2, { in: 10, out: 1 })]
+    const text = renderUsage({ taskId: 't1', usages: mixed, cost: taskCost(mixed, 2.018016) })
+    const [calls, models] = text.split('By model:')
+    expect(calls!.match(/\$[\d.]+/g)).toEqual(['$0.011000', '$0.007016', '$2.000000'])
+    // The sums per model: 4 decimals for all, as the smallest ($0.018016) needs.
+    expect(models!.split('Input tokens')[0]!.match(/\$[\d.]+/g)).toEqual(['$2.0000', '$0.0180'])
   })
 
   it('says when there are no records', () => {

@@ -1,6 +1,6 @@
 // The human form of each result: aligned columns, status words, USD and tokens as the window shows
 // them (shared/format.ts). Pure: a result in, text out.
-import { formatTokens, formatUsd } from '../shared/format'
+import { SERVICE_PRICE_DECIMALS, formatTokens, formatUsd, formatUsdColumn, formatUsdFixed } from '../shared/format'
 import type { MonitorEvent } from '../shared/monitor'
 import type { Project, PublishResult, Task, TaskStep, UsageRecord } from '../shared/service'
 import type { TaskCost } from '../shared/cost'
@@ -37,9 +37,11 @@ function emptyList(what: string, unreadable: number, none: string): string {
 
 export function renderTasks(tasks: readonly Task[], unreadable = 0): string {
   if (tasks.length === 0) return emptyList('task', unreadable, 'No tasks yet.\n')
-  const rows = tasks.map((t) => {
+  // One precision for the whole COST column (shared/format.ts), so amounts line up and compare.
+  const costs = formatUsdColumn(tasks.map((t) => t.total_price))
+  const rows = tasks.map((t, i) => {
     const done = t.steps.filter((s) => !isStepActive(s.status)).length
-    return [t.id, taskStatusLabel(t.status, t.status_raw), `${done}/${t.steps.length}`, formatUsd(t.total_price), t.updated_at, oneLine(t.name)]
+    return [t.id, taskStatusLabel(t.status, t.status_raw), `${done}/${t.steps.length}`, costs[i]!, t.updated_at, oneLine(t.name)]
   })
   return renderTable(['ID', 'STATUS', 'STEPS', 'COST', 'UPDATED', 'NAME'], alignRight(rows, [3]))
 }
@@ -91,22 +93,25 @@ export function renderUsage(r: UsageReport): string {
   if (r.usages.length === 0) {
     return emptyList('usage record', r.unreadable ?? 0, `No usage records for task ${id(r.taskId)}.\n`) + (r.cost.totalPriceUsd !== null ? `Task total_price: ${formatUsd(r.cost.totalPriceUsd)}\n` : '')
   }
-  const calls = r.usages.map((u) => [
+  // A record's price as the service rounds it (6 decimals), every row alike; the sums per model in one precision.
+  const callCosts = r.usages.map((u) => formatUsdFixed(u.final_price, SERVICE_PRICE_DECIMALS))
+  const modelCosts = formatUsdColumn(r.cost.byModel.map((m) => m.costUsd))
+  const calls = r.usages.map((u, i) => [
     u.created_at,
     `${u.provider}/${u.model}`,
     oneLine(u.remark, 30),
     formatTokens(u.usage_metadata.input_tokens),
     formatTokens(u.usage_metadata.output_tokens),
     formatTokens(cacheReadTokensOf(u.usage_metadata)),
-    formatUsd(u.final_price)
+    callCosts[i]!
   ])
-  const models = r.cost.byModel.map((m) => [
+  const models = r.cost.byModel.map((m, i) => [
     `${m.provider}/${m.model}`,
     String(m.calls),
     formatTokens(m.inputTokens),
     formatTokens(m.outputTokens),
     formatTokens(m.cacheReadTokens),
-    formatUsd(m.costUsd)
+    modelCosts[i]!
   ])
   const c = r.cost
   const out = [

@@ -51,6 +51,9 @@ export function formatUsdFixed(value: number | null | undefined, decimals: numbe
   return `${sign}$${group(text)}`
 }
 
+/** The service rounds every price to 6 decimals: a usage record shown as it was billed. */
+export const SERVICE_PRICE_DECIMALS = 6
+
 /** A money cell where nothing is nothing: zero or absent is a dash, never a column of $0.0000. */
 export function formatUsdCell(value: number | null | undefined, decimals: number): string {
   if (value === null || value === undefined || !Number.isFinite(value) || value === 0) return '–'
