@@ -94,6 +94,7 @@ function expectTheAppCameUp(r: Run): void {
   void test.info().attach('stand-in record', { body: r.lines.map((l) => JSON.stringify(l)).join('\n'), contentType: 'text/plain' })
   expect(linesOf(r, 'refused'), 'nothing Electron would refuse').toEqual([])
   expect(linesOf(r, 'main-failed')).toEqual([])
+  expect(linesOf(r, 'deprecated'), "no API Electron 45 deprecates").toEqual([])
   // The tray, with an image file that exists, at once.
   const tray = linesOf(r, 'tray')
   expect(tray).toHaveLength(1)

@@ -135,7 +135,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       projectIds: service.control.seedDemo().projectIds
     }),
     quit: () => void records.quit++,
-    writeClipboardText: (text) => void records.clipboard.push(text),
+    writeClipboardText: async (text) => void records.clipboard.push(text),
     // The save dialog's stand-in: the file goes under the settings directory, where the test reads it.
     saveFile: async (suggestedName, contents) => {
       const path = join(settingsDir, 'saved', `${records.saved.length + 1}-${suggestedName}`)

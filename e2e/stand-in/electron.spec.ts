@@ -14,7 +14,7 @@ const preload = join(dir, 'preload.cjs')
 writeFileSync(image, 'png')
 writeFileSync(preload, '')
 
-test('before ready: the APIs that need ready are refused, the ones that must come first are taken', () => {
+test('before ready: the APIs that need ready are refused, the ones that must come first are taken', async () => {
   expect(() => new electron.Tray(image)).toThrow(/before the app is ready/)
   expect(() => new electron.BrowserWindow({})).toThrow(/before the app is ready/)
   expect(() => new electron.Notification({ title: 't' })).toThrow(/before the app is ready/)
@@ -22,8 +22,9 @@ test('before ready: the APIs that need ready are refused, the ones that must com
   expect(() => electron.session.defaultSession).toThrow(/before the app is ready/)
   expect(() => electron.protocol.handle('app', () => new Response(''))).toThrow(/before the app is ready/)
   expect(() => electron.globalShortcut.register('A', () => {})).toThrow(/before the app is ready/)
-  expect(() => electron.safeStorage.isEncryptionAvailable()).toThrow(/before the app is ready/)
+  expect(() => electron.safeStorage.getSelectedStorageBackend()).toThrow(/before the app is ready/)
   expect(() => electron.powerMonitor.on('lock-screen', () => {})).toThrow(/before the app is ready/)
+  await expect(electron.safeStorage.isAsyncEncryptionAvailable()).rejects.toThrow(/before the app is ready/)
   electron.protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true } }])
   electron.app.enableSandbox()
   electron.app.setPath('userData', dir)

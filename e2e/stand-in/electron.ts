@@ -658,8 +658,14 @@ export const clipboard = {
   }
 }
 
+/** Electron 45 deprecates these; the record says when the app still calls one. */
+function deprecated(what: string): void {
+  record('deprecated', { what })
+}
+
 export const safeStorage = {
   isEncryptionAvailable(): boolean {
+    deprecated('safeStorage.isEncryptionAvailable')
     needsReady('safeStorage')
     return false
   },
@@ -668,9 +674,11 @@ export const safeStorage = {
     return false
   },
   encryptString(): Buffer {
+    deprecated('safeStorage.encryptString')
     return refuse('safeStorage: encryption is not available')
   },
   decryptString(): string {
+    deprecated('safeStorage.decryptString')
     return refuse('safeStorage: encryption is not available')
   },
   async encryptStringAsync(): Promise<Buffer> {

@@ -54,7 +54,7 @@ export interface AppPorts {
   /** After the settings changed (theme, launch at login, the pin, the Dock: what only the platform applies). */
   onSettingsChanged?(settings: Settings): void
   /** Puts text on the system clipboard (the window's Copy, and Copy diagnostics). */
-  writeClipboardText?(text: string): void
+  writeClipboardText?(text: string): Promise<void>
   /**
    * Asks where to save a file (a save dialog, `suggestedName` offered) and writes `contents` there:
    * the path, or null when the user cancelled. Absent where files cannot be saved.
@@ -130,7 +130,7 @@ export function composeApp(ports: AppPorts): ComposedApp {
       updater.setEnabled(current.checkForUpdates)
       ports.onSettingsChanged?.(current)
     },
-    ...(ports.writeClipboardText ? { writeClipboardText: (text: string) => ports.writeClipboardText?.(text) } : {}),
+    ...(ports.writeClipboardText ? { writeClipboardText: async (text: string) => ports.writeClipboardText?.(text) } : {}),
     ...(ports.saveFile ? { saveFile: ports.saveFile } : {}),
     ...(ports.changeShortcut ? { changeShortcut: (accelerator: string) => ports.changeShortcut?.(accelerator) ?? null } : {}),
     ...(ports.clock ? { clock: ports.clock } : {}),

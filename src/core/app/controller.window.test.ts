@@ -30,7 +30,7 @@ async function start(extra: Partial<AppControllerDeps> = {}): Promise<void> {
     openExternal: async () => undefined,
     onSettingsChanged: () => void applied++,
     changeShortcut: (accelerator) => (accelerator === 'Control+Alt+T' ? 'Control+Alt+T is used by another application.' : (taken.push(accelerator), null)),
-    writeClipboardText: (text) => void copied.push(text),
+    writeClipboardText: async (text) => void copied.push(text),
     ...extra
   })
   await controller.start()
@@ -93,5 +93,12 @@ describe('the clipboard', () => {
     await controller.stop()
     await start({ writeClipboardText: undefined })
     expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'x' })).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/no clipboard/) } })
+  })
+
+  it('a clipboard write that fails is told to the window as a failure, not as copied', async () => {
+    await controller.stop()
+    await start({ writeClipboardText: async () => Promise.reject(new Error('the clipboard is owned by another process')) })
+    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'x' })).toMatchObject({ ok: false })
+    expect(await dispatch(controller.handlers, 'app:copy-diagnostics', undefined)).toMatchObject({ ok: false })
   })
 })

@@ -48,7 +48,8 @@ export interface AppControllerDeps {
   /** Told after settings change, e.g. so main can apply launch-at-login. */
   onSettingsChanged?(): void
   /** Puts text on the system clipboard; absent where there is none. */
-  writeClipboardText?(text: string): void
+  /** Electron's clipboard is asynchronous (since 44): a failed write rejects. */
+  writeClipboardText?(text: string): Promise<void>
   /**
    * Asks where to save a file (a save dialog, `suggestedName` offered) and writes `contents` there:
    * the path, or null when the user cancelled. Absent where files cannot be saved.

@@ -85,7 +85,7 @@ beforeEach(async () => {
     log: (m) => logged.push(m),
     updater: updates.updater,
     about: () => ({ version: '1.0.0', electron: '45.4.1', chrome: '140.0', node: '22.0.0', platform: 'linux x64', settingsDir: dir, logFile: join(dir, 'logs', 'main.log') }),
-    writeClipboardText: (text) => void clipboard.push(text),
+    writeClipboardText: async (text) => void clipboard.push(text),
     stateIntervalMs: 0
   })
   await app.start()

@@ -36,7 +36,7 @@ export async function chooseSecretStore(options: ChooseSecretStoreOptions): Prom
   if (safe) {
     let available = false
     try {
-      available = safe.isEncryptionAvailable()
+      available = await safe.isAsyncEncryptionAvailable()
     } catch (error) {
       safeProblem = `Electron's safeStorage failed: ${firstLine(error)}`
     }

@@ -10,18 +10,18 @@ import type { SafeStorageLike } from './types'
 function fakeSafeStorage(backend: string | undefined, available = true): SafeStorageLike {
   const key = crypto.randomBytes(32)
   return {
-    isEncryptionAvailable: () => available,
+    isAsyncEncryptionAvailable: async () => available,
     ...(backend ? { getSelectedStorageBackend: () => backend } : {}),
-    encryptString(text) {
+    async encryptStringAsync(text) {
       const iv = crypto.randomBytes(12)
       const cipher = crypto.createCipheriv('aes-256-gcm', key, iv)
       const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()])
       return Buffer.concat([iv, cipher.getAuthTag(), body])
     },
-    decryptString(data) {
+    async decryptStringAsync(data) {
       const decipher = crypto.createDecipheriv('aes-256-gcm', key, data.subarray(0, 12))
       decipher.setAuthTag(data.subarray(12, 28))
-      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8')
+      return { shouldReEncrypt: false, result: Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8') }
     }
   }
 }

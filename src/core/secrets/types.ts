@@ -26,13 +26,17 @@ export interface KeytarLike {
   findCredentials(service: string): Promise<Array<{ account: string; password: string }>>
 }
 
-/** The part of Electron's safeStorage we use; src/main passes `safeStorage` itself. */
+/**
+ * The part of Electron's safeStorage we use; src/main passes `safeStorage` itself. Its asynchronous
+ * calls: the synchronous isEncryptionAvailable/encryptString/decryptString are deprecated in 45.
+ */
 export interface SafeStorageLike {
-  isEncryptionAvailable(): boolean
+  isAsyncEncryptionAvailable(): Promise<boolean>
   /** Linux only: 'basic_text' | 'gnome_libsecret' | 'kwallet' | ... | 'unknown'. */
   getSelectedStorageBackend?(): string
-  encryptString(plainText: string): Buffer
-  decryptString(encrypted: Buffer): string
+  encryptStringAsync(plainText: string): Promise<Buffer>
+  /** `shouldReEncrypt`: the OS key was rotated or a better one is available; encrypt it again. */
+  decryptStringAsync(encrypted: Buffer): Promise<{ shouldReEncrypt: boolean; result: string }>
 }
 
 /** Where safeStorage ciphertexts (base64) are kept: the settings store's `ciphertexts`. */

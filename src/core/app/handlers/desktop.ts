@@ -31,7 +31,7 @@ export function desktopHandlers(ctx: AppContext): Pick<Handlers, DesktopChannels
       const text = ctx.desktop.redact(diagnosticsText(aboutInfo(ctx), buildAppState(ctx), new Date(ctx.clock.now())))
       // The same clipboard as the window's 'clipboard:write-text'.
       if (!ctx.deps.writeClipboardText) throw forbidden('There is no clipboard to copy to here.')
-      ctx.deps.writeClipboardText(text)
+      await ctx.deps.writeClipboardText(text)
       return { text }
     },
     'logs:open': async () => {

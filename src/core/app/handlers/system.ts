@@ -13,7 +13,8 @@ export function systemHandlers(ctx: AppContext): Pick<Handlers, 'shell:open-exte
     },
     'clipboard:write-text': async ({ text }) => {
       if (!ctx.deps.writeClipboardText) throw invalidArgument('There is no clipboard to copy to here.')
-      ctx.deps.writeClipboardText(text)
+      // Awaited: a write that failed is the window's failure, not an unhandled rejection told as done.
+      await ctx.deps.writeClipboardText(text)
     }
   }
 }
