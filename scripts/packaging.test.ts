@@ -1,7 +1,11 @@
-// What the packaged macOS app is signed with (electron-builder.yml), read as electron-builder reads
-// it: the hardened runtime on, and one minimal entitlements file for the app and every helper.
+// The packaging config (electron-builder.yml), read as electron-builder reads it: what the macOS
+// app is signed with, what is shipped, and where installed copies look for updates.
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
+import yaml from 'js-yaml'
+import { minimatch } from 'minimatch'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -44,5 +48,78 @@ describe('macOS signing', () => {
     expect(keys).toEqual(['com.apple.security.cs.allow-jit'])
     expect(keys).not.toContain('com.apple.security.cs.disable-library-validation')
     expect(keys).not.toContain('com.apple.security.cs.allow-unsigned-executable-memory')
+  })
+})
+
+/** electron-builder.yml as electron-builder reads it. */
+function builderConfig(): {
+  files: string[]
+  mac: { target: string[] }
+  electronFuses: Record<string, boolean>
+  publish: { provider: string }
+} {
+  return yaml.load(fs.readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8')) as never
+}
+
+/** Whether electron-builder's `files` patterns ship a path: the last pattern that matches decides. */
+function ships(patterns: readonly string[], file: string): boolean {
+  let shipped = false
+  for (const p of patterns) {
+    const negated = p.startsWith('!')
+    if (minimatch(file, negated ? p.slice(1) : p, { dot: true })) shipped = !negated
+  }
+  return shipped
+}
+
+describe('what is packaged', () => {
+  it("ships the app's main, preload and page, and not the command's or the benchmarks' bundles", () => {
+    const { files } = builderConfig()
+    for (const file of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'package.json']) expect(ships(files, file), file).toBe(true)
+    for (const file of ['out/cli/main.js', 'out/bench/scale-worker.js', 'out/main/index.js.map']) expect(ships(files, file), file).toBe(false)
+  })
+
+  it('builds a zip beside the dmg on macOS, the one MacUpdater installs from', () => {
+    expect(builderConfig().mac.target).toEqual(expect.arrayContaining(['dmg', 'zip']))
+  })
+
+  it('re-signs ad hoc after flipping the fuses, so a build without a Developer ID still launches', () => {
+    expect(builderConfig().electronFuses.resetAdHocDarwinSignature).toBe(true)
+  })
+})
+
+describe('the update feed (scripts/package.mjs)', () => {
+  /** Runs the packaging step's check from a copy of the project that is not a clone of anything. */
+  function check(args: string[], packageJson: Record<string, unknown> = {}): { code: number | null; err: string } {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-tray-package-'))
+    try {
+      fs.mkdirSync(path.join(dir, 'scripts'))
+      fs.copyFileSync(path.join(ROOT, 'scripts/package.mjs'), path.join(dir, 'scripts/package.mjs'))
+      fs.copyFileSync(path.join(ROOT, 'electron-builder.yml'), path.join(dir, 'electron-builder.yml'))
+      const pkg = { ...(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>), ...packageJson }
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg))
+      fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'))
+      const r = spawnSync(process.execPath, ['scripts/package.mjs', '--linux', '--check-only', ...args], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', GIT_CEILING_DIRECTORIES: path.dirname(dir) } })
+      return { code: r.status, err: r.stderr }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  it('fails a build that would ship with no update feed, instead of warning', () => {
+    const r = check([])
+    expect(r.code).toBe(1)
+    expect(r.err).toMatch(/no update feed/)
+  })
+
+  it("takes the GitHub owner and repo from the build's arguments or from package.json's repository", () => {
+    expect(check(['-c.publish.owner=acme', '-c.publish.repo=agent-tray']).code).toBe(0)
+    expect(check([], { repository: { type: 'git', url: 'git+https://github.com/acme/agent-tray.git' } }).code).toBe(0)
+  })
+
+  it('refuses a generic feed over plain http, and takes it over https', () => {
+    const http = check(['-c.publish.provider=generic', '-c.publish.url=http://updates.example.com/agent-tray/'])
+    expect(http.code).toBe(1)
+    expect(http.err).toMatch(/must use https/)
+    expect(check(['-c.publish.provider=generic', '-c.publish.url=https://updates.example.com/agent-tray/']).code).toBe(0)
   })
 })

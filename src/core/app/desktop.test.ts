@@ -25,6 +25,7 @@ function fakeUpdater() {
   const calls: string[] = []
   const updater: AppUpdaterLike = {
     autoDownload: true,
+    allowDowngrade: true,
     autoInstallOnAppQuit: false,
     checkForUpdates: async () => void calls.push('check'),
     downloadUpdate: async () => void calls.push('download'),

@@ -171,6 +171,16 @@ describe('updates against a local feed (electron-updater outside Electron)', () 
     expect(feed.requests.some((r) => r.startsWith('/latest-linux.yml'))).toBe(true)
   })
 
+  it('an older version in the feed is never downloaded, even on an updater that allowed downgrades', async () => {
+    feed = await serveFeed({ version: '0.9.0', file: randomBytes(1024) })
+    const updater = await realUpdater(feed.url)
+    updater.allowDowngrade = true
+    const states = await checkAndWait(updater, (s) => s.phase !== 'checking')
+    expect(updater.allowDowngrade).toBe(false)
+    expect(states[states.length - 1]).toMatchObject({ phase: 'idle' })
+    expect(feed.requests.some((r) => r.endsWith('.AppImage'))).toBe(false)
+  })
+
   it('the same version is up to date: nothing is downloaded', async () => {
     feed = await serveFeed({ version: '1.0.0', file: randomBytes(1024) })
     const states = await checkAndWait(await realUpdater(feed.url), (s) => s.phase !== 'checking')

@@ -9,6 +9,7 @@ import { initialUpdateModel, stepUpdate, type UpdateInput, type UpdateModel } fr
 /** The part of electron-updater's AppUpdater used here. */
 export interface AppUpdaterLike {
   autoDownload: boolean
+  allowDowngrade: boolean
   autoInstallOnAppQuit: boolean
   checkForUpdates(): Promise<unknown>
   downloadUpdate(): Promise<unknown>
@@ -96,6 +97,9 @@ export function createUpdater(deps: {
     // downloaded update, and it restarts nothing.
     updater.autoDownload = false
     updater.autoInstallOnAppQuit = true
+    // Never an older version than the one running, whatever the feed says: a feed taken over (or a
+    // stale mirror) must not be able to roll the app back to a release with a known hole.
+    updater.allowDowngrade = false
     for (const [event, listener] of listeners) updater.on(event, listener)
   }
 
