@@ -15,6 +15,7 @@ export function createScriptedUpdater(): ScriptedUpdater {
   const calls = { checks: 0, downloads: 0, installs: 0 }
   const updater = {
     autoDownload: true,
+    allowDowngrade: false,
     autoInstallOnAppQuit: false,
     calls,
     checkForUpdates: async () => {
