@@ -29,6 +29,7 @@ import { startingTrayView, type TrayView } from '../core/tray/model'
 import { createPendingSecretStore } from '../core/secrets/pending'
 import { createWindowManager } from './window'
 import { shortcutNote } from '../core/desktop/shortcut-note'
+import { waylandWindowNote } from '../core/desktop/wayland-window-note'
 import { aboutFacts, loadUpdater, type MainLog } from './desktop'
 import { checkTrayHost } from './tray-host'
 import { acceleratorLabel } from '../shared/accelerator'
@@ -145,6 +146,8 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
 
   const missingShortcut = shortcutNote({ platform: process.platform, registered: shortcut.registered, env: process.env, keys: acceleratorLabel(shortcut.accelerator, process.platform === 'darwin') })
   if (missingShortcut) composedApp.setDesktopNote(missingShortcut, true)
+  const wayland = waylandWindowNote({ platform: process.platform, env: process.env })
+  if (wayland) composedApp.setDesktopNote(wayland, true)
   void checkTrayHost({ settings, composed: composedApp, tell: (title, body) => notifier.tell(title, body), log })
 
   // The window's bounds first, while it still exists; then everything else, in order.

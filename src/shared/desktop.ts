@@ -21,7 +21,7 @@ export interface AboutInfo {
 
 /** Something about this desktop the user should know, with the fix. */
 export interface DesktopNote {
-  id: 'tray-hidden' | 'shortcut-unavailable' | 'sound-by-desktop'
+  id: 'tray-hidden' | 'shortcut-unavailable' | 'sound-by-desktop' | 'wayland-window'
   title: string
   text: string
 }

@@ -1,0 +1,33 @@
+// Run by `npm run dev` and `npm run demo` before Electron starts: on a Linux where AppArmor would
+// stop Electron's sandbox, says what to do and stops, instead of a crash about the SUID sandbox.
+import { readFileSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { createRequire } from 'node:module'
+import { linuxSandboxProblem } from '../src/core/desktop/linux-sandbox'
+
+const require = createRequire(import.meta.url)
+const readOrNull = (file: string): string | null => {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+}
+const chromeSandboxPath = join(dirname(require.resolve('electron/package.json')), 'dist', 'chrome-sandbox')
+let chromeSandbox: { uid: number; mode: number } | null = null
+try {
+  const s = statSync(chromeSandboxPath)
+  chromeSandbox = { uid: s.uid, mode: s.mode }
+} catch {
+  // No helper (not downloaded yet, or not Linux).
+}
+const problem = linuxSandboxProblem({
+  platform: process.platform,
+  restrictUserns: readOrNull('/proc/sys/kernel/apparmor_restrict_unprivileged_userns'),
+  chromeSandbox,
+  chromeSandboxPath
+})
+if (problem) {
+  process.stderr.write(`${problem}\n`)
+  process.exit(1)
+}

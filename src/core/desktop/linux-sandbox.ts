@@ -1,0 +1,28 @@
+// Ubuntu 24.04 and later let AppArmor stop unprivileged user namespaces, which Chromium's sandbox
+// needs unless its `chrome-sandbox` helper is setuid root. Electron then dies at launch with a
+// line about the SUID sandbox before any of our code runs, so the check is made before launching
+// (scripts/linux-sandbox.ts, run by `npm run dev` and `npm run demo`), with what to do.
+
+export interface LinuxSandboxFacts {
+  platform: string
+  /** /proc/sys/kernel/apparmor_restrict_unprivileged_userns, or null where the file is absent. */
+  restrictUserns: string | null
+  /** chrome-sandbox beside the Electron binary: owner and mode, or null where it is absent. */
+  chromeSandbox: { uid: number; mode: number } | null
+  chromeSandboxPath: string
+}
+
+/** What stops Electron's sandbox from starting here, with what to do; null when nothing does. */
+export function linuxSandboxProblem(facts: LinuxSandboxFacts): string | null {
+  if (facts.platform !== 'linux') return null
+  if (facts.restrictUserns?.trim() !== '1') return null
+  const helper = facts.chromeSandbox
+  // A setuid-root helper needs no user namespace: the sandbox starts.
+  if (helper && helper.uid === 0 && (helper.mode & 0o4000) !== 0) return null
+  return [
+    'AppArmor restricts unprivileged user namespaces here (Ubuntu 24.04 and later), so Electron cannot start its sandbox.',
+    'Either give Electron an AppArmor profile that allows them (see the README, "Linux notes"), or make its sandbox helper setuid root:',
+    `  sudo chown root:root ${facts.chromeSandboxPath} && sudo chmod 4755 ${facts.chromeSandboxPath}`,
+    'An installed .deb sets the helper up itself; the AppImage needs the profile.'
+  ].join('\n')
+}

@@ -1,0 +1,16 @@
+// Under Wayland the compositor places windows: the popover's position at the tray icon is
+// ignored (it opens where the desktop puts it) and skipTaskbar does nothing (it shows in the task
+// bar). Said once in Settings, with what still works, rather than leaving the user to wonder.
+import type { DesktopNote } from '../../shared/desktop'
+import { isWayland } from './shortcut-note'
+
+export function waylandWindowNote(options: { platform: string; env: Record<string, string | undefined> }): DesktopNote | null {
+  if (options.platform !== 'linux' || !isWayland(options.env)) return null
+  return {
+    id: 'wayland-window',
+    title: 'Under Wayland the window opens where your desktop puts it',
+    text:
+      'Wayland does not let an app place its own window, so the window opens where the desktop puts it rather than at the tray icon, and it shows in the task bar. ' +
+      'Pin it to keep it where you put it, or start Agent Tray with --ozone-platform=x11 to run it through XWayland, where it opens at the icon.'
+  }
+}
