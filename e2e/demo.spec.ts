@@ -4,9 +4,8 @@
 // `electron` that records every call and refuses what Electron refuses. Then the same app once
 // more from a folder laid out as electron-builder lays out a Linux app, with only the production
 // dependencies. ARCHITECTURE.md says what this proves and what only a real Electron can.
-import { spawn } from 'node:child_process'
 import { createServer, type Socket } from 'node:net'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, watch, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
@@ -15,7 +14,8 @@ import { STARTING_TOOLTIP } from '../src/core/tray/model'
 import { startTestKeyring, type TestKeyring } from '../src/core/secrets/test-keyring'
 import { buildStandInZip, packagedLayout, removeQuietly, scratchProject, startMirror, type Mirror } from './stand-in/mirror'
 import { PROBE_ENV, QUIT_ENV } from './stand-in/probe'
-import { RECORD_ENV, type RecordLine } from './stand-in/record'
+import { launch, type Launched } from './stand-in/launch'
+import type { RecordLine } from './stand-in/record'
 
 // npm ci's copy, a build and the demo's first minute: well inside this on a loaded 2-core machine.
 test.setTimeout(300_000)
@@ -45,11 +45,7 @@ test.afterAll(async () => {
   if (work && !process.env.KEEP_DEMO_WORK) removeQuietly(work)
 })
 
-interface Run {
-  code: number | null
-  output: string
-  lines: RecordLine[]
-}
+type Run = Launched
 
 interface RunOptions {
   /** Ask the app to quit once it has told of a task (the stand-in's probe does it). */
@@ -58,30 +54,15 @@ interface RunOptions {
   until?: (lines: RecordLine[]) => boolean
 }
 
-function readRecord(file: string): RecordLine[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordLine)
-}
+let runs = 0
 
 /** Runs a command to its end, or until the stand-in's record holds what `until` waits for. */
 function run(command: string, args: string[], cwd: string, env: Record<string, string>, options: RunOptions = { quitAfterTask: true }): Promise<Run> {
-  const recordFile = join(work, `record-${Date.now()}.jsonl`)
-  writeFileSync(recordFile, '')
-  const child = spawn(command, args, {
+  return launch(command, args, {
     cwd,
-    env: { ...process.env, ...keyring.env, ...env, [RECORD_ENV]: recordFile, [PROBE_ENV]: '1', ...(options.quitAfterTask ? { [QUIT_ENV]: TASK_NOTIFICATION.source } : {}) },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  const until = options.until
-  // The record grows a line at a time: each change is looked at, and the wait ends on the line it names.
-  const watcher = until ? watch(recordFile, () => until(readRecord(recordFile)) && child.kill('SIGKILL')) : null
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      watcher?.close()
-      resolve({ code, output, lines: readRecord(recordFile) })
-    })
+    env: { ...process.env, ...keyring.env, ...env, [PROBE_ENV]: '1', ...(options.quitAfterTask ? { [QUIT_ENV]: TASK_NOTIFICATION.source } : {}) },
+    recordFile: join(work, `record-${++runs}.jsonl`),
+    ...(options.until ? { until: options.until } : {})
   })
 }
 
