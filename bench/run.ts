@@ -13,6 +13,7 @@ import type { BenchOptions, Check, MeasureResult } from './result'
 import { runScale } from './scale'
 import { REPO_ROOT } from './service-process'
 import { runSoak } from './soak'
+import { runStartup } from './startup'
 import { round } from './stats'
 import { runWindow } from './window'
 
@@ -22,7 +23,8 @@ const MEASURES: Record<string, (options: BenchOptions) => Promise<MeasureResult>
   scale: runScale,
   window: runWindow,
   idle: runIdle,
-  soak: runSoak
+  soak: runSoak,
+  startup: runStartup
 }
 
 function usage(message: string): never {
