@@ -1,5 +1,6 @@
-// Run by `npm run dev` and `npm run demo` before Electron starts: on a Linux where AppArmor would
-// stop Electron's sandbox, says what to do and stops, instead of a crash about the SUID sandbox.
+// Run by `npm run dev` and `npm run demo` before Electron starts: on a Linux where AppArmor may
+// stop Electron's sandbox, says what to do before Electron's own line about the SUID sandbox. It
+// does not stop the launch: a profile that allows the sandbox is invisible without root.
 import { readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createRequire } from 'node:module'
@@ -27,7 +28,4 @@ const problem = linuxSandboxProblem({
   chromeSandbox,
   chromeSandboxPath
 })
-if (problem) {
-  process.stderr.write(`${problem}\n`)
-  process.exit(1)
-}
+if (problem) process.stderr.write(`${problem}\n`)

@@ -122,4 +122,14 @@ describe('the update feed (scripts/package.mjs)', () => {
     expect(http.err).toMatch(/must use https/)
     expect(check(['-c.publish.provider=generic', '-c.publish.url=https://updates.example.com/agent-tray/']).code).toBe(0)
   })
+
+  it('reads the arguments as electron-builder does: --config spelled out, values after a space, a platform\'s own publish', () => {
+    const spelledOut = check(['--config.publish.provider', 'generic', '--config.publish.url', 'http://updates.example.com/agent-tray/', '-c.publish.owner=acme', '-c.publish.repo=agent-tray'])
+    expect(spelledOut.code).toBe(1)
+    expect(spelledOut.err).toMatch(/must use https/)
+    const linuxOnly = check(['-c.linux.publish.provider=generic', '-c.linux.publish.url=http://updates.example.com/agent-tray/', '-c.publish.owner=acme', '-c.publish.repo=agent-tray'])
+    expect(linuxOnly.code).toBe(1)
+    expect(linuxOnly.err).toMatch(/must use https/)
+    expect(check(['-c.linux.publish.provider=generic', '-c.linux.publish.url=https://updates.example.com/agent-tray/']).code).toBe(0)
+  })
 })

@@ -20,14 +20,17 @@ describe('renderUsage', () => {
     const text = renderUsage({ taskId: 't1', usages, cost: taskCost(usages, 0.512) })
     expect(text).toMatch(/openai\/gpt-a\s+call\s+1\.2k\s+300\s+100\s+\$0\.012000/)
     expect(text).toMatch(/openai\/gpt-b\s+1\s+20k\s+900\s+–\s+\$0\.5000/)
-    expect(text).toMatch(/Sum of calls:\s+\$0\.512/)
-    expect(text).toMatch(/Task total_price:\s+\$0\.512/)
+    expect(text).toMatch(/Sum of calls:\s+\$0\.512000\n/)
+    expect(text).toMatch(/Task total_price:\s+\$0\.512000\n/)
     expect(text).not.toContain('MISMATCH')
   })
 
   it('flags a mismatch, showing both figures', () => {
     const text = renderUsage({ taskId: 't1', usages, cost: taskCost(usages, 0.75) })
     expect(text).toContain("MISMATCH: the calls add up to $0.512 but the task's total_price is $0.75 (difference -$0.238).")
+    // One under the other, in one precision: not $0.512 above $0.75.
+    expect(text).toMatch(/Sum of calls:\s+\$0\.512000\n/)
+    expect(text).toMatch(/Task total_price:\s+\$0\.750000\n/)
   })
 
   it('gives every COST column one precision: no trailing zeros dropped in one row and kept in the next', () => {

@@ -124,8 +124,9 @@ export function renderUsage(r: UsageReport): string {
       ['Output tokens', formatTokens(c.outputTokens)],
       ['Cache-read tokens', formatTokens(c.cacheReadTokens)],
       ['Total tokens', formatTokens(c.totalTokens)],
-      ['Sum of calls', formatUsd(c.usageSumUsd)],
-      ['Task total_price', c.totalPriceUsd === null ? `– (${r.totalNote ?? 'not known'})` : formatUsd(c.totalPriceUsd)]
+      // The two figures a reader compares, one under the other: both at the service's precision.
+      ['Sum of calls', formatUsdFixed(c.usageSumUsd, SERVICE_PRICE_DECIMALS)],
+      ['Task total_price', c.totalPriceUsd === null ? `– (${r.totalNote ?? 'not known'})` : formatUsdFixed(c.totalPriceUsd, SERVICE_PRICE_DECIMALS)]
     ])
   ]
   if (c.mismatch) {

@@ -1,12 +1,13 @@
-// `npm run reference-service -- --port 4010 [--api-key KEY] [--seed N] [--speed X] [--host H]
-//   [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions]`
-// The key is best given in AGENT_TRAY_SERVICE_API_KEY (process arguments are visible to others).
+// `AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- --port 4010 [--seed N] [--speed X]
+//   [--host H] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions]`
+// The key comes from the environment only: a process's arguments are readable by every local user
+// (`ps`), so `--api-key` is refused, as `agent-tray` refuses it.
 import { parseArgs } from 'node:util'
 import { startReferenceService } from './server'
 
 const USAGE =
-  'usage: npm run reference-service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions] [--api-key KEY]\n' +
-  'The API key is read from AGENT_TRAY_SERVICE_API_KEY when --api-key is not given.'
+  'usage: AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions]\n' +
+  'The API key is read from AGENT_TRAY_SERVICE_API_KEY only: a command line is visible to every local user.'
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`)
@@ -30,7 +31,6 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         speed: { type: 'string' },
         'publishing-domain': { type: 'string' },
-        'api-key': { type: 'string' },
         'manual-clock': { type: 'boolean' },
         demo: { type: 'boolean' },
         'no-extensions': { type: 'boolean' },
@@ -39,14 +39,16 @@ async function main(): Promise<void> {
       strict: true
     }).values
   } catch (e) {
+    // Named without its value, which would otherwise be echoed back.
+    if (process.argv.some((a) => /^--api-?key(=|$)/i.test(a))) fail('--api-key is not accepted: set AGENT_TRAY_SERVICE_API_KEY instead.')
     fail((e as Error).message)
   }
   if (args.help) {
     process.stdout.write(`${USAGE}\n`)
     return
   }
-  const apiKey = args['api-key'] ?? process.env.AGENT_TRAY_SERVICE_API_KEY
-  if (!apiKey) fail('No API key: set AGENT_TRAY_SERVICE_API_KEY or pass --api-key.')
+  const apiKey = process.env.AGENT_TRAY_SERVICE_API_KEY
+  if (!apiKey) fail('No API key: set AGENT_TRAY_SERVICE_API_KEY.')
   const port = number(args.port, 'port', 0)
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0–65535, got ${port}.`)
   const speed = number(args.speed, 'speed', 1)

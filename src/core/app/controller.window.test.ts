@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEFAULT_SHORTCUT } from '../../shared/accelerator'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
+import { CLIPBOARD_FAILED } from './clipboard'
 import { createAppController, type AppController } from './controller'
 import type { AppControllerDeps } from './deps'
 import { dispatch } from './dispatch'
@@ -97,8 +98,12 @@ describe('the clipboard', () => {
 
   it('a clipboard write that fails is told to the window as a failure, not as copied', async () => {
     await controller.stop()
-    await start({ writeClipboardText: async () => Promise.reject(new Error('the clipboard is owned by another process')) })
-    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'x' })).toMatchObject({ ok: false })
-    expect(await dispatch(controller.handlers, 'app:copy-diagnostics', undefined)).toMatchObject({ ok: false })
+    const logged: string[] = []
+    await start({ writeClipboardText: async () => Promise.reject(new Error('the clipboard is owned by another process')), onError: (context, e) => void logged.push(`${context}: ${(e as Error).message}`) })
+    // In words the window can show (not "something went wrong while handling clipboard:write-text"), and logged.
+    const failed = { ok: false, error: { kind: 'internal', message: CLIPBOARD_FAILED } }
+    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'x' })).toEqual(failed)
+    expect(await dispatch(controller.handlers, 'app:copy-diagnostics', undefined)).toEqual(failed)
+    expect(logged).toEqual(['clipboard write: the clipboard is owned by another process', 'clipboard write: the clipboard is owned by another process'])
   })
 })

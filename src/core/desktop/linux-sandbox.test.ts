@@ -10,6 +10,10 @@ describe('linuxSandboxProblem', () => {
     expect(problem).toContain('sudo chown root:root /p/chrome-sandbox && sudo chmod 4755 /p/chrome-sandbox')
   })
 
+  it('says the sandbox may still start: a profile that allows it cannot be seen without root', () => {
+    expect(linuxSandboxProblem(base)).toMatch(/unless an AppArmor profile allows them for Electron/)
+  })
+
   it('is no problem with a setuid-root helper, without the restriction, or off Linux', () => {
     expect(linuxSandboxProblem({ ...base, chromeSandbox: { uid: 0, mode: 0o104755 } })).toBeNull()
     expect(linuxSandboxProblem({ ...base, chromeSandbox: { uid: 0, mode: 0o100755 } })).not.toBeNull()

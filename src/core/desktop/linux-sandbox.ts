@@ -1,7 +1,9 @@
 // Ubuntu 24.04 and later let AppArmor stop unprivileged user namespaces, which Chromium's sandbox
 // needs unless its `chrome-sandbox` helper is setuid root. Electron then dies at launch with a
 // line about the SUID sandbox before any of our code runs, so the check is made before launching
-// (scripts/linux-sandbox.ts, run by `npm run dev` and `npm run demo`), with what to do.
+// (scripts/linux-sandbox.ts, run by `npm run dev` and `npm run demo`), with what to do. It warns
+// and lets the launch go on: an AppArmor profile that allows Electron's namespaces cannot be seen
+// without root (the loaded profiles are root's to read), so the restriction alone proves nothing.
 
 export interface LinuxSandboxFacts {
   platform: string
@@ -12,7 +14,7 @@ export interface LinuxSandboxFacts {
   chromeSandboxPath: string
 }
 
-/** What stops Electron's sandbox from starting here, with what to do; null when nothing does. */
+/** What may stop Electron's sandbox from starting here, with what to do; null when nothing does. */
 export function linuxSandboxProblem(facts: LinuxSandboxFacts): string | null {
   if (facts.platform !== 'linux') return null
   if (facts.restrictUserns?.trim() !== '1') return null
@@ -20,8 +22,8 @@ export function linuxSandboxProblem(facts: LinuxSandboxFacts): string | null {
   // A setuid-root helper needs no user namespace: the sandbox starts.
   if (helper && helper.uid === 0 && (helper.mode & 0o4000) !== 0) return null
   return [
-    'AppArmor restricts unprivileged user namespaces here (Ubuntu 24.04 and later), so Electron cannot start its sandbox.',
-    'Either give Electron an AppArmor profile that allows them (see the README, "Linux notes"), or make its sandbox helper setuid root:',
+    'AppArmor restricts unprivileged user namespaces here (Ubuntu 24.04 and later): unless an AppArmor profile allows them for Electron, it cannot start its sandbox and stops with a line about the SUID sandbox.',
+    'Then either give Electron an AppArmor profile that allows them (see the README, "Linux notes"), or make its sandbox helper setuid root:',
     `  sudo chown root:root ${facts.chromeSandboxPath} && sudo chmod 4755 ${facts.chromeSandboxPath}`,
     'An installed .deb sets the helper up itself; the AppImage needs the profile.'
   ].join('\n')

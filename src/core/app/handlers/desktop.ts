@@ -3,6 +3,7 @@
 import type { AboutInfo } from '../../../shared/desktop'
 import type { Handlers } from '../../../shared/ipc'
 import { buildAppState } from '../app-state'
+import { copyText } from '../clipboard'
 import type { AppContext } from '../context'
 import { diagnosticsText } from '../diagnostics'
 import { forbidden } from '../errors'
@@ -30,8 +31,7 @@ export function desktopHandlers(ctx: AppContext): Pick<Handlers, DesktopChannels
     'app:copy-diagnostics': async () => {
       const text = ctx.desktop.redact(diagnosticsText(aboutInfo(ctx), buildAppState(ctx), new Date(ctx.clock.now())))
       // The same clipboard as the window's 'clipboard:write-text'.
-      if (!ctx.deps.writeClipboardText) throw forbidden('There is no clipboard to copy to here.')
-      await ctx.deps.writeClipboardText(text)
+      await copyText(ctx, text, () => forbidden('There is no clipboard to copy to here.'))
       return { text }
     },
     'logs:open': async () => {

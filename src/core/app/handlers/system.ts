@@ -2,6 +2,7 @@
 // putting a line of text on the clipboard (the renderer has no clipboard permission of its own).
 import type { Handlers } from '../../../shared/ipc'
 import { isSafeExternalUrl } from '../../../shared/url'
+import { copyText } from '../clipboard'
 import type { AppContext } from '../context'
 import { forbidden, invalidArgument } from '../errors'
 
@@ -12,9 +13,7 @@ export function systemHandlers(ctx: AppContext): Pick<Handlers, 'shell:open-exte
       await ctx.deps.openExternal(url)
     },
     'clipboard:write-text': async ({ text }) => {
-      if (!ctx.deps.writeClipboardText) throw invalidArgument('There is no clipboard to copy to here.')
-      // Awaited: a write that failed is the window's failure, not an unhandled rejection told as done.
-      await ctx.deps.writeClipboardText(text)
+      await copyText(ctx, text, () => invalidArgument('There is no clipboard to copy to here.'))
     }
   }
 }

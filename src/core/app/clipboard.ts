@@ -1,0 +1,19 @@
+// Putting text on the clipboard for the window ('clipboard:write-text', Copy diagnostics).
+// Electron's clipboard writes asynchronously since 44; a write that failed is logged and told to
+// the window in words ("nothing was copied"), not as a bug in the app and never as copied.
+import type { AppContext } from './context'
+import { AppError } from './errors'
+
+export const CLIPBOARD_FAILED = 'Nothing was copied: the clipboard could not be written. Please try again.'
+
+/** Writes `text`; `missing` is the error where this platform has no clipboard. */
+export async function copyText(ctx: AppContext, text: string, missing: () => AppError): Promise<void> {
+  const write = ctx.deps.writeClipboardText
+  if (!write) throw missing()
+  try {
+    await write(text)
+  } catch (error) {
+    ctx.deps.onError?.('clipboard write', error)
+    throw new AppError('internal', CLIPBOARD_FAILED)
+  }
+}
