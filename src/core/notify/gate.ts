@@ -44,6 +44,16 @@ export interface NotificationGate {
   dispose(): void
 }
 
+/**
+ * A round's events without those of muted projects and of a muted account: not wanted at all,
+ * held or not, on the desktop or forwarded (core/forward).
+ */
+export function unmutedEvents<E extends { projectId: string | null }>(settings: Settings, connectionId: string, events: readonly E[]): E[] {
+  if (settings.connectionNotifications[connectionId]?.muted === true) return []
+  const muted = new Set((settings.watched[connectionId] ?? []).filter((w) => w.muted).map((w) => w.projectId))
+  return events.filter((e) => e.projectId === null || !muted.has(e.projectId))
+}
+
 export function createNotificationGate(deps: NotificationGateDeps): NotificationGate {
   const hold = new Hold(deps.held?.read() ?? [], (events) => deps.held?.write(events))
   let recheck: TimerHandle | null = null
@@ -87,13 +97,9 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
   function round(batch: NotificationBatch, connectionId: string | null): void {
     const settings = deps.settings()
     const at = new Date(deps.clock.now())
-    const watchedOf = (id: string) => settings.watched[id] ?? []
     const account = (id: string) => settings.connectionNotifications[id]
-    const accountMuted = (id: string) => account(id)?.muted === true
     const accountPaused = (id: string) => pauseInEffect(account(id)?.pausedUntil, at.getTime())
-    // Muted projects, and every project of a muted account, are not wanted at all, held or not.
-    const muted = connectionId === null ? new Set<string>() : new Set(watchedOf(connectionId).filter((w) => w.muted).map((w) => w.projectId))
-    let events = connectionId !== null && accountMuted(connectionId) ? [] : batch.events.filter((e) => e.projectId === null || !muted.has(e.projectId))
+    let events = connectionId === null ? [...batch.events] : unmutedEvents(settings, connectionId, batch.events)
     if (heldBackAt(settings, at)) {
       hold.hold(events)
       if (hold.size > 0) scheduleRecheck()

@@ -1,0 +1,110 @@
+// What is forwarded: one event with its identity, built from the monitor's events (the same ones
+// the notification gate lets through). The identity is the idempotency key: the same task ending
+// the same way, or the same budget level in the same period, is the same event across restarts.
+import { createHash } from 'node:crypto'
+import { deepLinkUrl } from '../../shared/deep-link'
+import { formatUsd } from '../../shared/format'
+import type { MonitorEvent } from '../../shared/monitor'
+import { budgetNotification, notifiableTransition, taskSentence } from '../notify/policy'
+
+export const FORWARD_EVENTS = ['failed', 'completed', 'cancelled', 'budget', 'unusual'] as const
+export type ForwardEventKind = (typeof FORWARD_EVENTS)[number]
+
+export interface ForwardEvent {
+  /** The idempotency key: a digest of the event's identity (header-safe, the same on every run). */
+  id: string
+  kind: ForwardEventKind | 'test'
+  /** ISO time the app saw it. */
+  at: string
+  title: string
+  /** One sentence, as the desktop notification says it; all of it may be the service's text. */
+  text: string
+  account: { id: string; name: string }
+  project: { id: string; name: string } | null
+  task: { id: string; name: string; status: string; costUsd: number | null; durationMs: number | null } | null
+  budget: { id: string; period: string; periodKey: string; level: 'near' | 'over'; spentUsd: number; budgetUsd: number } | null
+  links: { app: string }
+}
+
+export interface EventNames {
+  projectName: (connectionId: string, projectId: string) => string
+  accountName: (connectionId: string) => string
+}
+
+export function eventId(...identity: string[]): string {
+  return createHash('sha256').update(identity.join('\u0000')).digest('hex').slice(0, 32)
+}
+
+/** The forwardable event a monitor event stands for, or null (steps, prices, starts, health). */
+export function toForwardEvent(event: MonitorEvent, names: EventNames, at: number): ForwardEvent | null {
+  const account = { id: event.connectionId, name: names.accountName(event.connectionId) }
+  const iso = new Date(at).toISOString()
+  if (event.kind === 'budget') {
+    const project = event.projectId === null ? null : { id: event.projectId, name: names.projectName(event.connectionId, event.projectId) }
+    const words = budgetNotification(event, project?.name ?? null)
+    return {
+      id: eventId(event.connectionId, 'budget', event.budgetId, event.periodKey, event.level),
+      kind: 'budget',
+      at: iso,
+      title: words.title,
+      text: words.body,
+      account,
+      project,
+      task: null,
+      budget: { id: event.budgetId, period: event.period, periodKey: event.periodKey, level: event.level, spentUsd: event.spentUsd, budgetUsd: event.budgetUsd },
+      links: { app: deepLinkUrl(event.projectId ?? undefined) }
+    }
+  }
+  const project = { id: event.projectId, name: names.projectName(event.connectionId, event.projectId) }
+  if (event.kind === 'task-cost-unusual') {
+    return {
+      id: eventId(event.connectionId, event.projectId, event.taskId, 'unusual'),
+      kind: 'unusual',
+      at: iso,
+      title: 'Costing more than usual',
+      text: `${project.name}: '${event.taskName}' has cost ${formatUsd(event.costUsd)} so far; its completed tasks cost ${formatUsd(event.usualUsd)} (median).`,
+      account,
+      project,
+      task: { id: event.taskId, name: event.taskName, status: 'in_progress', costUsd: event.costUsd, durationMs: null },
+      budget: null,
+      links: { app: deepLinkUrl(event.projectId, event.taskId) }
+    }
+  }
+  const transition = notifiableTransition(event)
+  if (transition === null || transition === 'started' || (event.kind !== 'task-added' && event.kind !== 'task-status')) return null
+  const ran = event.createdAt && event.updatedAt ? Date.parse(event.updatedAt) - Date.parse(event.createdAt) : Number.NaN
+  return {
+    id: eventId(event.connectionId, event.projectId, event.taskId, transition),
+    kind: transition,
+    at: iso,
+    title: `Task ${transition}`,
+    text: taskSentence({ ...event, transition }, project.name),
+    account,
+    project,
+    task: {
+      id: event.taskId,
+      name: event.taskName,
+      status: transition,
+      costUsd: typeof event.totalPrice === 'number' && Number.isFinite(event.totalPrice) ? event.totalPrice : null,
+      durationMs: Number.isFinite(ran) && ran >= 0 ? ran : null
+    },
+    budget: null,
+    links: { app: deepLinkUrl(event.projectId, event.taskId) }
+  }
+}
+
+/** The message `forward test` sends: its own identity each time, so it is never taken as a repeat. */
+export function testEvent(at: number, nonce: string): ForwardEvent {
+  return {
+    id: eventId('test', nonce),
+    kind: 'test',
+    at: new Date(at).toISOString(),
+    title: 'Agent Tray test',
+    text: 'This target receives what Agent Tray forwards.',
+    account: { id: '', name: '' },
+    project: null,
+    task: null,
+    budget: null,
+    links: { app: deepLinkUrl() }
+  }
+}

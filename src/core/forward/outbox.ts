@@ -1,0 +1,183 @@
+// The outbox: every forward is written to the state directory before it is sent, so a crash, a
+// restart or an hour offline loses nothing. Per target, one event at a time in the order they came
+// (a failing target holds up only itself); an event is queued at most once per target (its id is
+// remembered once delivered); a failed try waits (backoff, or the target's Retry-After) and the
+// event is given up after 24 h with one notice. A send cut short by a kill is sent again on the next
+// start with the same Idempotency-Key, so a webhook that honours the key sees it once.
+import type { Clock, TimerHandle } from '../util/clock'
+import type { ForwardEvent } from './event'
+import { DELIVERED_MEMORY, type OutboxDocument, type OutboxEntry, type OutboxStorage, type TargetStatus } from './outbox-file'
+import type { Outcome } from './response'
+import type { ParsedTarget } from './target'
+
+export const GIVE_UP_AFTER_MS = 24 * 3_600_000
+export const BACKOFF = { firstMs: 5_000, maxMs: 15 * 60_000 }
+/** A Retry-After longer than this is read as this: a target cannot park its queue for days. */
+export const MAX_RETRY_AFTER_MS = 3_600_000
+
+export interface ResolvedTarget {
+  target: ParsedTarget
+  secret?: string
+}
+
+export interface OutboxDeps {
+  clock: Clock
+  storage: OutboxStorage
+  /** The target's URL and secret from the key store; null when the target is gone (its events are dropped). */
+  resolve: (targetId: string) => Promise<ResolvedTarget | null>
+  send: (target: ParsedTarget, event: ForwardEvent, secret?: string) => Promise<Outcome>
+  /** Once when a target starts losing events (refused, or 24 h of failures), not again until it delivers. */
+  onGiveUp: (targetId: string, event: ForwardEvent, reason: string) => void
+  random?: () => number
+  /** After every change of the document (the window's status). */
+  onChange?: () => void
+}
+
+export interface Outbox {
+  /** Queues the event for each target that has not had it; written before anything is sent. */
+  enqueue(event: ForwardEvent, targetIds: readonly string[]): void
+  /** Forgets a removed target: its queue, its memory and its status. */
+  forget(targetId: string): void
+  status(targetId: string): TargetStatus & { pending: number }
+  /** Settles once nothing is in flight (tests, the command's exit). */
+  idle(): Promise<void>
+  dispose(): void
+}
+
+export function backoffMs(attempts: number, random: () => number): number {
+  const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** Math.max(0, attempts - 1))
+  // Half fixed, half jitter: never zero, never in step with other clients.
+  return Math.floor(ceiling / 2 + (ceiling / 2) * Math.min(Math.max(random(), 0), 1))
+}
+
+export function createOutbox(deps: OutboxDeps): Outbox {
+  const doc: OutboxDocument = deps.storage.read()
+  const random = deps.random ?? Math.random
+  const inFlight = new Map<string, Promise<void>>()
+  const timers = new Map<string, TimerHandle>()
+  let disposed = false
+
+  const save = (): void => {
+    deps.storage.write(doc)
+    deps.onChange?.()
+  }
+  const queueOf = (targetId: string): OutboxEntry[] => doc.pending.filter((e) => e.targetId === targetId)
+  const delivered = (targetId: string): string[] => (doc.delivered[targetId] ??= [])
+  const status = (targetId: string): TargetStatus => (doc.status[targetId] ??= {})
+
+  function remove(entry: OutboxEntry): void {
+    doc.pending = doc.pending.filter((e) => e !== entry)
+  }
+
+  function schedule(targetId: string): void {
+    if (disposed || inFlight.has(targetId)) return
+    const head = queueOf(targetId)[0]
+    const old = timers.get(targetId)
+    if (old !== undefined) deps.clock.clearTimeout(old)
+    timers.delete(targetId)
+    if (!head) return
+    const wait = head.nextAt - deps.clock.now()
+    if (wait <= 0) {
+      pump(targetId)
+      return
+    }
+    timers.set(
+      targetId,
+      deps.clock.setTimeout(() => {
+        timers.delete(targetId)
+        pump(targetId)
+      }, wait)
+    )
+  }
+
+  function pump(targetId: string): void {
+    if (disposed || inFlight.has(targetId)) return
+    const head = queueOf(targetId)[0]
+    if (!head || head.nextAt > deps.clock.now()) return schedule(targetId)
+    const run = attempt(head).finally(() => {
+      inFlight.delete(targetId)
+      schedule(targetId)
+    })
+    inFlight.set(targetId, run)
+  }
+
+  async function attempt(entry: OutboxEntry): Promise<void> {
+    const resolved = await deps.resolve(entry.targetId)
+    if (disposed) return
+    if (resolved === null) {
+      doc.pending = doc.pending.filter((e) => e.targetId !== entry.targetId)
+      save()
+      return
+    }
+    const outcome = await deps.send(resolved.target, entry.event, resolved.secret).catch(
+      (error: unknown): Outcome => ({ kind: 'retry', reason: error instanceof Error ? error.message : String(error) })
+    )
+    if (disposed) return
+    const now = deps.clock.now()
+    const s = status(entry.targetId)
+    if (outcome.kind === 'delivered') {
+      remove(entry)
+      const seen = delivered(entry.targetId)
+      seen.push(entry.event.id)
+      if (seen.length > DELIVERED_MEMORY) seen.splice(0, seen.length - DELIVERED_MEMORY)
+      s.lastDeliveredAt = now
+      delete s.lastError
+      delete s.lastErrorAt
+      delete s.givenUp
+      save()
+      return
+    }
+    s.lastError = outcome.reason
+    s.lastErrorAt = now
+    entry.attempts += 1
+    entry.lastError = outcome.reason
+    const waitMs = outcome.kind === 'retry' ? Math.min(outcome.retryAfterMs ?? backoffMs(entry.attempts, random), MAX_RETRY_AFTER_MS) : 0
+    if (outcome.kind === 'refused' || now + waitMs - entry.enqueuedAt > GIVE_UP_AFTER_MS) {
+      remove(entry)
+      const first = (s.givenUp ?? 0) === 0
+      s.givenUp = (s.givenUp ?? 0) + 1
+      save()
+      if (first) deps.onGiveUp(entry.targetId, entry.event, outcome.kind === 'refused' ? outcome.reason : `not delivered in 24 h: ${outcome.reason}`)
+      return
+    }
+    entry.nextAt = now + waitMs
+    save()
+  }
+
+  // What a former run left: each target's queue resumes in order, at once for what was due.
+  for (const targetId of new Set(doc.pending.map((e) => e.targetId))) schedule(targetId)
+
+  return {
+    enqueue(event, targetIds) {
+      const now = deps.clock.now()
+      const added: string[] = []
+      for (const targetId of targetIds) {
+        if (delivered(targetId).includes(event.id)) continue
+        if (doc.pending.some((e) => e.targetId === targetId && e.event.id === event.id)) continue
+        doc.pending.push({ targetId, event, enqueuedAt: now, attempts: 0, nextAt: now })
+        added.push(targetId)
+      }
+      if (added.length === 0) return
+      save()
+      for (const targetId of added) schedule(targetId)
+    },
+    forget(targetId) {
+      doc.pending = doc.pending.filter((e) => e.targetId !== targetId)
+      delete doc.delivered[targetId]
+      delete doc.status[targetId]
+      const t = timers.get(targetId)
+      if (t !== undefined) deps.clock.clearTimeout(t)
+      timers.delete(targetId)
+      save()
+    },
+    status: (targetId) => ({ ...(doc.status[targetId] ?? {}), pending: queueOf(targetId).length }),
+    async idle() {
+      while (inFlight.size > 0) await Promise.all([...inFlight.values()])
+    },
+    dispose() {
+      disposed = true
+      for (const t of timers.values()) deps.clock.clearTimeout(t)
+      timers.clear()
+    }
+  }
+}

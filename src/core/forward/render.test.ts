@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { renderRequest } from './render'
+import { SIGNATURE_HEADER, verifySignature } from './sign'
+import type { ParsedTarget } from './target'
+import { forwardEvent } from './test-events'
+
+// A task name with a terminal escape sequence (a window title), a bidi override, and each format's markup.
+const HOSTILE = "\u001b]0;pwned\u0007<!channel> *bold* _it_ `code` [x](https://evil) @everyone <b>&amp; \u202egnp.exe"
+const event = forwardEvent('t1', 'failed', HOSTILE)
+const t = (kind: ParsedTarget['kind'], extra: Partial<ParsedTarget> = {}): ParsedTarget => ({ kind, host: 'h', url: 'https://h/x', ...extra })
+
+describe('renderRequest', () => {
+  it('writes out control characters in every format', () => {
+    for (const kind of ['ntfy', 'slack', 'discord', 'telegram', 'webhook'] as const) {
+      const strings: string[] = []
+      JSON.parse(renderRequest(t(kind, { channel: 'c' }), event).body, (_k, v: unknown) => (typeof v === 'string' && strings.push(v), v))
+      const all = strings.join(' ')
+      // eslint-disable-next-line no-control-regex
+      expect(all, kind).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/)
+      expect(all, kind).toMatch(/\\{1,2}u001b\\?\]0;pwned\\{1,2}u0007/)
+    }
+  })
+
+  it('Slack: no mention, link or formatting can be made', () => {
+    const { text } = JSON.parse(renderRequest(t('slack'), event).body) as { text: string }
+    expect(text).toContain('&lt;!channel&gt;')
+    expect(text).toContain('&amp;amp;')
+    expect(text).not.toMatch(/\*bold\*/)
+    expect(text).toContain('*\u200bbold*\u200b')
+    expect(text.startsWith('*Task failed*')).toBe(true)
+  })
+
+  it('Discord: markup escaped, mentions off', () => {
+    const body = JSON.parse(renderRequest(t('discord'), event).body) as { content: string; allowed_mentions: unknown }
+    expect(body.allowed_mentions).toEqual({ parse: [] })
+    expect(body.content).toContain('\\*bold\\*')
+    expect(body.content).toContain('\\[x\\]\\(https://evil\\)')
+    expect(body.content).toContain('\\`code\\`')
+  })
+
+  it('Telegram: HTML escaped, parse_mode HTML, to the chat', () => {
+    const body = JSON.parse(renderRequest(t('telegram', { channel: '-100' }), event).body) as { text: string; parse_mode: string; chat_id: string }
+    expect(body).toMatchObject({ parse_mode: 'HTML', chat_id: '-100' })
+    expect(body.text).toContain('&lt;b&gt;&amp;amp;')
+    expect(body.text.startsWith('<b>Task failed</b>\n')).toBe(true)
+  })
+
+  it('ntfy: JSON to the root with the topic, no service text in a header, high priority for a failure', () => {
+    const req = renderRequest(t('ntfy', { channel: 'builds', authorization: 'Basic eA==' }), event)
+    const body = JSON.parse(req.body) as Record<string, unknown>
+    expect(body).toMatchObject({ topic: 'builds', title: 'Task failed', priority: 4 })
+    expect(req.headers.authorization).toBe('Basic eA==')
+    expect(Object.values(req.headers).join(' ')).not.toContain('pwned')
+  })
+
+  it('webhook: the documented body, Idempotency-Key the event id, a signature a receiver can verify', () => {
+    const req = renderRequest(t('webhook'), event, 'shh-secret')
+    const body = JSON.parse(req.body) as Record<string, unknown>
+    expect(body).toMatchObject({
+      version: 1,
+      id: event.id,
+      event: 'failed',
+      account: { id: 'c1', name: 'Work' },
+      project: { id: 'p1', name: 'Recipe Box' },
+      task: { id: 't1', status: 'failed', cost_usd: 0.57, duration_ms: 240_000 },
+      links: { app: 'agent-tray://projects/p1/tasks/t1' }
+    })
+    expect(req.headers['idempotency-key']).toBe(event.id)
+    const sig = req.headers[SIGNATURE_HEADER.toLowerCase()]
+    expect(verifySignature(req.body, 'shh-secret', sig)).toBe(true)
+    expect(verifySignature(req.body, 'other', sig)).toBe(false)
+    expect(verifySignature(req.body.replace('failed', 'complete'), 'shh-secret', sig)).toBe(false)
+    expect(renderRequest(t('webhook'), event).headers[SIGNATURE_HEADER.toLowerCase()]).toBeUndefined()
+  })
+
+  it('the same event has the same id on every run; another outcome of the task another id', () => {
+    expect(forwardEvent('t1', 'failed').id).toBe(event.id)
+    expect(forwardEvent('t1', 'completed').id).not.toBe(event.id)
+    expect(event.id).toMatch(/^[0-9a-f]{32}$/)
+  })
+})

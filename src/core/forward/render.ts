@@ -1,0 +1,65 @@
+// One request per target kind, from one forwarded event. Each format escapes the service's text
+// its own way (escape.ts); the generic webhook gets the documented body (webhook-body.ts).
+import type { ForwardEvent } from './event'
+import { discordText, plain, slackText, telegramHtml } from './escape'
+import { SIGNATURE_HEADER, signBody } from './sign'
+import type { ParsedTarget } from './target'
+import { webhookBody } from './webhook-body'
+
+export interface ForwardRequest {
+  url: string
+  headers: Record<string, string>
+  body: string
+}
+
+export const USER_AGENT = 'agent-tray-forward/1'
+
+const json = (url: string, body: unknown, extra: Record<string, string> = {}): ForwardRequest => ({
+  url,
+  headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...extra },
+  body: JSON.stringify(body)
+})
+
+/** ntfy's priority: a failure or a budget limit is 'high' (4), the rest default (3). */
+function ntfyPriority(e: ForwardEvent): number {
+  return e.kind === 'failed' || (e.kind === 'budget' && e.budget?.level === 'over') ? 4 : 3
+}
+
+export function renderRequest(target: ParsedTarget, event: ForwardEvent, secret?: string): ForwardRequest {
+  switch (target.kind) {
+    case 'ntfy': {
+      // Published as JSON to the server's root (ntfy's JSON publishing), so no header carries the
+      // service's text; markdown stays off, so the text shows as written.
+      const body: Record<string, unknown> = {
+        topic: target.channel,
+        title: plain(event.title),
+        message: plain(event.text),
+        priority: ntfyPriority(event),
+        tags: [event.kind === 'failed' ? 'x' : event.kind === 'completed' ? 'white_check_mark' : 'information_source']
+      }
+      return json(target.url, body, target.authorization ? { authorization: target.authorization } : {})
+    }
+    case 'slack':
+      return json(target.url, { text: `*${slackText(event.title)}*\n${slackText(event.text)}` })
+    case 'discord':
+      return json(target.url, { content: `**${discordText(event.title)}**\n${discordText(event.text)}`, allowed_mentions: { parse: [] } })
+    case 'telegram':
+      return json(target.url, {
+        chat_id: target.channel,
+        text: `<b>${telegramHtml(event.title)}</b>\n${telegramHtml(event.text)}`,
+        parse_mode: 'HTML',
+        disable_web_page_preview: true
+      })
+    case 'webhook': {
+      const body = JSON.stringify(webhookBody(event))
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'idempotency-key': event.id,
+        'x-agent-tray-event': event.kind
+      }
+      if (secret) headers[SIGNATURE_HEADER.toLowerCase()] = signBody(body, secret)
+      return { url: target.url, headers, body }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// Which targets get a forwarded event: the target's events, its `when` (always, or only while
+// the user is away), its pause, and quiet hours only for a target that asks to keep them (they are
+// the desktop's otherwise). Muted projects and accounts never get here: the forwarder takes the
+// events the gate's mute filter keeps (notify/gate.ts, unmutedEvents).
+import type { ForwardEvent, ForwardEventKind } from './event'
+
+export type ForwardWhen = 'always' | 'away'
+
+export interface TargetRules {
+  id: string
+  on: readonly ForwardEventKind[]
+  when: ForwardWhen
+  paused: boolean
+  /** Hold nothing for quiet hours unless true: then nothing is forwarded to it during them. */
+  quietHours: boolean
+}
+
+export interface Moment {
+  away: boolean
+  quiet: boolean
+}
+
+export function targetWants(target: TargetRules, event: ForwardEvent, now: Moment): boolean {
+  if (target.paused) return false
+  if (event.kind !== 'test' && !target.on.includes(event.kind)) return false
+  if (target.when === 'away' && !now.away) return false
+  if (target.quietHours && now.quiet) return false
+  return true
+}
+
+export function targetsFor(targets: readonly TargetRules[], event: ForwardEvent, now: Moment): string[] {
+  return targets.filter((t) => targetWants(t, event, now)).map((t) => t.id)
+}

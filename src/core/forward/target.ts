@@ -1,0 +1,120 @@
+// A forwarding target, written as a URL in the forms people already use (Apprise's syntax):
+// ntfy://host[:port]/topic and ntfys://host/topic, a Slack or Discord incoming-webhook URL,
+// tgram://BOT_TOKEN/CHAT_ID, and any other https URL (or http to this machine) as a generic JSON
+// webhook. Recognising one gives its kind, the host the settings may show, and where it is sent.
+// The URL itself carries the token, so it lives in the key store and never in a message here.
+import { isLoopbackHost, keyTransportProblem, MAX_BASE_URL_LENGTH } from '../../shared/base-url'
+import { LINE_CONTROL } from '../../shared/controls'
+import { MIN_SECRET_LENGTH } from '../secrets/redact'
+
+export const TARGET_KINDS = ['ntfy', 'slack', 'discord', 'telegram', 'webhook'] as const
+export type TargetKind = (typeof TARGET_KINDS)[number]
+
+export const KIND_TITLES: Record<TargetKind, string> = {
+  ntfy: 'ntfy',
+  slack: 'Slack',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  webhook: 'JSON webhook'
+}
+
+/** Where a target's messages go. `url` holds the token: keep it out of every file and message. */
+export interface ParsedTarget {
+  kind: TargetKind
+  /** What the settings and the list show: the host (with a port when given), never a path. */
+  host: string
+  /** The request's address. */
+  url: string
+  /** ntfy: the topic; telegram: the chat id. */
+  channel?: string
+  /** ntfy with user:password in the URL: its Authorization header. */
+  authorization?: string
+}
+
+export type TargetCheck = { ok: true; target: ParsedTarget } | { ok: false; problem: string }
+
+const TELEGRAM = /^tgram:\/\/(\d{3,}:[A-Za-z0-9_-]{10,})\/(-?\d+|@[A-Za-z0-9_]{4,})\/?$/
+export const TELEGRAM_API = 'https://api.telegram.org'
+const NTFY_SH = 'ntfy.sh'
+
+const fail = (problem: string): TargetCheck => ({ ok: false, problem })
+
+/** The transport rule of src/shared/base-url.ts: a token, like a key, goes over https or to this machine only. */
+function transportProblem(url: string): string | null {
+  return keyTransportProblem(url) === null
+    ? null
+    : 'The target must use https: plain http would send its token in clear text, and is allowed only to this machine (localhost, 127.0.0.1, [::1]).'
+}
+
+function ntfy(url: URL): TargetCheck {
+  const secure = url.protocol === 'ntfys:'
+  const segments = url.pathname.split('/').filter((s) => s !== '')
+  // ntfy://topic alone means the public server, as Apprise reads it (always over https).
+  const [host, topic, scheme] =
+    segments.length === 0 ? [NTFY_SH, decodeURIComponent(url.hostname), 'https'] : [url.host, decodeURIComponent(segments[0]!), secure ? 'https' : 'http']
+  if (segments.length > 1) return fail('An ntfy target is ntfy://host/topic: one topic, no further path.')
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(topic)) return fail('An ntfy topic is 1 to 64 letters, digits, - or _.')
+  const send = `${scheme}://${host}/`
+  const problem = transportProblem(send)
+  if (problem) return fail(`${problem} Use ntfys:// for a remote ntfy server.`)
+  const target: ParsedTarget = { kind: 'ntfy', host, url: send, channel: topic }
+  if (url.username !== '') {
+    const user = decodeURIComponent(url.username)
+    const password = decodeURIComponent(url.password)
+    target.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
+  }
+  return { ok: true, target }
+}
+
+/** Recognises a target URL; the problem never repeats the URL, which holds a token. */
+export function parseTarget(input: string): TargetCheck {
+  const text = typeof input === 'string' ? input.trim() : ''
+  if (text === '') return fail('Paste the target URL, such as ntfys://ntfy.sh/my-topic or a Slack webhook URL.')
+  if (text.length > MAX_BASE_URL_LENGTH) return fail(`A target URL must be at most ${MAX_BASE_URL_LENGTH} characters.`)
+  if (LINE_CONTROL.test(text) || /\s/.test(text)) return fail('A target URL must not contain spaces or control characters.')
+  if (/^tgram:/i.test(text)) {
+    const m = TELEGRAM.exec(text)
+    if (!m) return fail('A Telegram target is tgram://BOT_TOKEN/CHAT_ID (the token as BotFather gives it).')
+    return { ok: true, target: { kind: 'telegram', host: new URL(TELEGRAM_API).host, url: `${TELEGRAM_API}/bot${m[1]}/sendMessage`, channel: m[2]! } }
+  }
+  const url = URL.parse(text)
+  if (!url) return fail('A target must be a URL: ntfy://, ntfys://, tgram://, or an https webhook URL.')
+  if (url.protocol === 'ntfy:' || url.protocol === 'ntfys:') return ntfy(url)
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('A target must be a URL: ntfy://, ntfys://, tgram://, or an https webhook URL.')
+  if (url.username !== '' || url.password !== '') return fail('A webhook URL must not carry a user name or password.')
+  const problem = transportProblem(url.href)
+  if (problem) return fail(problem)
+  const host = url.hostname.toLowerCase()
+  if (host === 'hooks.slack.com') {
+    if (!/^\/services\/[A-Z0-9]+\/[A-Z0-9]+\/[A-Za-z0-9]+\/?$/.test(url.pathname)) return fail('A Slack target is its incoming-webhook URL: https://hooks.slack.com/services/T…/B…/….')
+    return { ok: true, target: { kind: 'slack', host, url: url.href } }
+  }
+  if (host === 'discord.com' || host === 'discordapp.com') {
+    if (!/^\/api\/webhooks\/\d+\/[A-Za-z0-9_-]+\/?$/.test(url.pathname)) return fail('A Discord target is its webhook URL: https://discord.com/api/webhooks/ID/TOKEN.')
+    return { ok: true, target: { kind: 'discord', host, url: url.href } }
+  }
+  if (url.hash !== '') return fail('A webhook URL must not have a fragment (#).')
+  return { ok: true, target: { kind: 'webhook', host: isLoopbackHost(url.hostname) ? url.host : url.host.toLowerCase(), url: url.href } }
+}
+
+/** The secrets a target's URL holds, for redaction: the URL itself and its token-bearing parts. */
+export function targetSecrets(input: string, parsed?: ParsedTarget): string[] {
+  const out = new Set<string>([input.trim()])
+  const t = parsed ?? (parseTarget(input) as { target?: ParsedTarget }).target
+  if (t) {
+    out.add(t.url)
+    const path = URL.parse(t.url)?.pathname ?? ''
+    for (const part of path.split('/')) if (part.length >= 16 || /^bot\d+:/.test(part)) out.add(part.replace(/^bot/, ''))
+    if (t.authorization) out.add(t.authorization.replace(/^Basic /, ''))
+    // An ntfy topic on a public server is its password; a Telegram chat id is not secret.
+    if (t.kind === 'ntfy' && t.channel) out.add(t.channel)
+    const raw = URL.parse(input.trim())
+    if (raw?.password) out.add(decodeURIComponent(raw.password))
+  }
+  return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH)
+}
+
+/** A target's default name: its kind and host, e.g. "Slack hooks.slack.com" (never the topic or a token). */
+export function defaultTargetName(target: Pick<ParsedTarget, 'kind' | 'host'>): string {
+  return `${KIND_TITLES[target.kind]} ${target.host}`
+}

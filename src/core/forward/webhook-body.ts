@@ -1,0 +1,44 @@
+// The generic JSON webhook's body, documented in the README ("Forwarding"): version 1. Fields are
+// added, never renamed or removed, within a version. Text fields are the service's text with
+// control characters written out; a receiver must still treat them as untrusted.
+import type { ForwardEvent } from './event'
+import { plain } from './escape'
+
+export const WEBHOOK_BODY_VERSION = 1
+
+export interface WebhookBody {
+  version: 1
+  id: string
+  event: ForwardEvent['kind']
+  occurred_at: string
+  title: string
+  text: string
+  account: { id: string; name: string }
+  project: { id: string; name: string } | null
+  task: { id: string; name: string; status: string; cost_usd: number | null; duration_ms: number | null } | null
+  budget: { id: string; period: string; period_key: string; level: 'near' | 'over'; spent_usd: number; budget_usd: number } | null
+  links: { app: string }
+}
+
+export function webhookBody(e: ForwardEvent): WebhookBody {
+  return {
+    version: WEBHOOK_BODY_VERSION,
+    id: e.id,
+    event: e.kind,
+    occurred_at: e.at,
+    title: plain(e.title),
+    text: plain(e.text),
+    account: { id: e.account.id, name: plain(e.account.name) },
+    project: e.project && { id: e.project.id, name: plain(e.project.name) },
+    task: e.task && { id: e.task.id, name: plain(e.task.name), status: e.task.status, cost_usd: e.task.costUsd, duration_ms: e.task.durationMs },
+    budget: e.budget && {
+      id: e.budget.id,
+      period: e.budget.period,
+      period_key: e.budget.periodKey,
+      level: e.budget.level,
+      spent_usd: e.budget.spentUsd,
+      budget_usd: e.budget.budgetUsd
+    },
+    links: e.links
+  }
+}
