@@ -10,6 +10,8 @@ export interface Received {
 }
 
 export interface Answer {
+  /** Never answer (the request is recorded; the connection stays open until close). */
+  hang?: boolean
   status: number
   body?: string
   headers?: Record<string, string>
@@ -51,7 +53,11 @@ export async function startReceiver(fallback: Answer = ANSWERS.ok(), port = 0): 
     script: [],
     fallback,
     arrived: (n) => (r.received.length >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
-    close: () => new Promise((resolve) => server.close(() => resolve()))
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
   }
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -59,9 +65,10 @@ export async function startReceiver(fallback: Answer = ANSWERS.ok(), port = 0): 
     req.on('end', () => {
       r.received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
       const answer = r.script.shift() ?? r.fallback
+      for (const w of waiters.filter((w) => r.received.length >= w.n)) w.resolve()
+      if (answer.hang) return
       res.writeHead(answer.status, answer.headers ?? {})
       res.end(answer.body ?? '')
-      for (const w of waiters.filter((w) => r.received.length >= w.n)) w.resolve()
     })
   })
   server.keepAliveTimeout = 1
@@ -69,4 +76,9 @@ export async function startReceiver(fallback: Answer = ANSWERS.ok(), port = 0): 
   r.port = (server.address() as AddressInfo).port
   r.url = `http://127.0.0.1:${r.port}`
   return r
+}
+
+/** Distinct Idempotency-Keys among the requests a receiver answered 2xx: what a webhook honouring the key delivered. */
+export function deliveredKeys(r: Receiver, answered: (i: number) => boolean = () => true): string[] {
+  return [...new Set(r.received.filter((_x, i) => answered(i)).map((x) => String(x.headers['idempotency-key'])))]
 }
