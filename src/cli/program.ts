@@ -17,6 +17,7 @@ import { productProjectsCommand } from './commands/products'
 import { taskCreateCommand, type TaskCreateFlags } from './commands/task-create'
 import { watchCommand } from './commands/watch'
 import { watchListAdd, watchListList, watchListRemove } from './commands/watch-list'
+import { forwardAdd, forwardList, forwardRemove, forwardTest, type ForwardAddFlags } from './commands/forward'
 import { API_KEY_ENV, BASE_URL_ENV, keychainUnavailable, type Context, type GlobalOptions } from './context'
 import type { CliDeps, SettingsPort } from './deps'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
@@ -298,5 +299,21 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .argument('<projectIds...>')
     .action(run((ids: string[]) => watchListRemove(ctx, ids)))
   list.command('list').action(run(() => watchListList(ctx)))
+
+  const forward = program.command('forward').description('where notifications are forwarded when you are away (ntfy, Slack, Discord, Telegram, JSON webhooks)')
+  forward
+    .command('add <url>')
+    .description('add a target: ntfy://host/topic, ntfys://host/topic, a Slack or Discord webhook URL, tgram://TOKEN/CHAT, an https URL (JSON); - reads the URL from stdin')
+    .option('--name <name>', 'its name (default: kind and host)')
+    .option('--on <events>', 'failed,completed,cancelled,budget,unusual (default: failed,budget)')
+    .option('--when <when>', 'always, or away: screen locked or idle (default: away)')
+    .option('--secret-stdin', 'JSON webhook: read the signing secret from stdin')
+    .action(run((url: string, flags: ForwardAddFlags) => forwardAdd(ctx, url, flags)))
+  forward.command('list').description('names, kinds and hosts (never a token)').action(run(() => forwardList(ctx)))
+  forward
+    .command('test [name]')
+    .description('send a test message to one target or all; non-zero when one refuses')
+    .action(run((name: string | undefined) => forwardTest(ctx, name)))
+  forward.command('remove <name>').action(run((name: string) => forwardRemove(ctx, name)))
   return program
 }

@@ -1,5 +1,6 @@
 // What the app and the command remember between runs (one file, shared by both).
 import type { Budget } from './budgets'
+import type { ForwardingPrefs } from './forwarding'
 
 export interface Connection {
   id: string
@@ -88,6 +89,8 @@ export interface Settings {
   connectionNotifications: Record<string, ConnectionNotifications>
   /** Spending limits per connection id (shared/budgets.ts). */
   budgets: Record<string, Budget[]>
+  /** Where notifications are forwarded (shared/forwarding.ts); the targets' URLs are in the key store. */
+  forwarding: ForwardingPrefs
 }
 
 /** One account's notifications, beside the app-wide pause and quiet hours. */

@@ -1,7 +1,8 @@
 // Whether the user is away from this computer: the screen is locked, or the system has been idle
 // longer than the set time. Pure; the main process reads the two facts from powerMonitor.
-export const DEFAULT_AWAY_AFTER_MS = 5 * 60_000
-export const AWAY_AFTER_BOUNDS = { min: 60_000, max: 24 * 3_600_000 }
+import { DEFAULT_AWAY_AFTER_MS } from '../../shared/forwarding'
+
+export { DEFAULT_AWAY_AFTER_MS }
 
 export interface Presence {
   locked: boolean

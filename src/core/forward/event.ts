@@ -7,8 +7,7 @@ import { formatUsd } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
 import { budgetNotification, notifiableTransition, taskSentence } from '../notify/policy'
 
-export const FORWARD_EVENTS = ['failed', 'completed', 'cancelled', 'budget', 'unusual'] as const
-export type ForwardEventKind = (typeof FORWARD_EVENTS)[number]
+import type { ForwardEventKind } from '../../shared/forwarding'
 
 export interface ForwardEvent {
   /** The idempotency key: a digest of the event's identity (header-safe, the same on every run). */

@@ -2,18 +2,10 @@
 // the user is away), its pause, and quiet hours only for a target that asks to keep them (they are
 // the desktop's otherwise). Muted projects and accounts never get here: the forwarder takes the
 // events the gate's mute filter keeps (notify/gate.ts, unmutedEvents).
-import type { ForwardEvent, ForwardEventKind } from './event'
+import type { ForwardTarget } from '../../shared/forwarding'
+import type { ForwardEvent } from './event'
 
-export type ForwardWhen = 'always' | 'away'
-
-export interface TargetRules {
-  id: string
-  on: readonly ForwardEventKind[]
-  when: ForwardWhen
-  paused: boolean
-  /** Hold nothing for quiet hours unless true: then nothing is forwarded to it during them. */
-  quietHours: boolean
-}
+export type TargetRules = Pick<ForwardTarget, 'id' | 'on' | 'when' | 'paused' | 'quietHours'>
 
 export interface Moment {
   away: boolean

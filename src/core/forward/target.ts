@@ -7,8 +7,9 @@ import { isLoopbackHost, keyTransportProblem, MAX_BASE_URL_LENGTH } from '../../
 import { LINE_CONTROL } from '../../shared/controls'
 import { MIN_SECRET_LENGTH } from '../secrets/redact'
 
-export const TARGET_KINDS = ['ntfy', 'slack', 'discord', 'telegram', 'webhook'] as const
-export type TargetKind = (typeof TARGET_KINDS)[number]
+import type { TargetKind } from '../../shared/forwarding'
+
+export type { TargetKind }
 
 export const KIND_TITLES: Record<TargetKind, string> = {
   ntfy: 'ntfy',

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
 import { checkAccelerator, DEFAULT_SHORTCUT } from '../../shared/accelerator'
 import { BUDGET_PERIODS, budgetListProblem, budgetProblems, MAX_BUDGETS_PER_CONNECTION, type Budget } from '../../shared/budgets'
+import { AWAY_AFTER_BOUNDS, DEFAULT_FORWARDING, FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, TARGET_KINDS } from '../../shared/forwarding'
 import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import {
@@ -43,9 +44,26 @@ export function defaultSettings(): Settings {
     trayNoticeShown: false,
     connectionNotifications: {},
     attention: {},
-    budgets: {}
+    budgets: {},
+    forwarding: structuredClone(DEFAULT_FORWARDING)
   }
 }
+
+const forwardTargetSchema = z.object({
+  id: z.string().min(1).max(64),
+  name: z.string().trim().min(1).max(MAX_TARGET_NAME),
+  kind: z.enum(TARGET_KINDS),
+  host: z.string().min(1).max(300),
+  on: z.array(z.enum(FORWARD_EVENTS)).transform((on) => [...new Set(on)]),
+  when: z.enum(['always', 'away']),
+  paused: z.boolean().default(false),
+  quietHours: z.boolean().default(false)
+})
+const awayAfterSchema = z.number().int().min(AWAY_AFTER_BOUNDS.min).max(AWAY_AFTER_BOUNDS.max)
+const forwardingSchema = z.object({
+  targets: z.array(forwardTargetSchema).max(MAX_TARGETS).default(() => []),
+  awayAfterMs: awayAfterSchema.default(DEFAULT_FORWARDING.awayAfterMs)
+})
 
 // A stored base URL needs only its shape: one that would send the key over plain http is kept, so
 // the user can fix it, and the client refuses to use it meanwhile (src/shared/base-url.ts).
@@ -197,7 +215,8 @@ export function settingsSchemaAt(now: Date) {
       trayNoticeShown: z.boolean().default(false),
       attention: attentionSchema.default(() => ({})),
       connectionNotifications: z.record(z.string(), connectionNotificationsSchema).default(() => ({})),
-      budgets: z.record(z.string(), budgetListSchema).default(() => ({}))
+      budgets: z.record(z.string(), budgetListSchema).default(() => ({})),
+      forwarding: forwardingSchema.default(() => structuredClone(DEFAULT_FORWARDING))
     })
     .transform(withActive)
 }
@@ -349,7 +368,16 @@ export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
     attention: lenientRecord(lenientRecord(projectAttentionSchema)).optional().transform((a) => a ?? {}),
     connectionNotifications: lenientRecord(connectionNotificationsSchema).optional().transform((c) => c ?? {}),
     // Every whole budget is kept; a second one for the same scope and period, or past the bound, is not.
-    budgets: lenientRecord(lenientArray(budgetSchema).transform(firstPerSlot)).optional().transform((b) => b ?? {})
+    budgets: lenientRecord(lenientArray(budgetSchema).transform(firstPerSlot)).optional().transform((b) => b ?? {}),
+    // A damaged target is dropped (its URL stays in the key store until removed); never the rest.
+    forwarding: z
+      .object({
+        targets: lenientArray(forwardTargetSchema).transform((t) => t.slice(0, MAX_TARGETS)),
+        awayAfterMs: awayAfterSchema.catch(DEFAULT_FORWARDING.awayAfterMs)
+      })
+      .catch(() => structuredClone(DEFAULT_FORWARDING))
+      .optional()
+      .transform((f) => f ?? structuredClone(DEFAULT_FORWARDING))
   }).transform((settings): Settings => {
     // An active connection that no longer exists would point the app at nothing.
     const ids = new Set(settings.connections.map((c) => c.id))

@@ -1,0 +1,126 @@
+// `forward add|list|test|remove`: where notifications are forwarded (core/forward). The URL holds a
+// token: it goes to the keychain at once and is never printed; config.json keeps name, kind, host.
+import { randomUUID } from 'node:crypto'
+import { testEvent } from '../../core/forward/event'
+import { createSender } from '../../core/forward/send'
+import { defaultTargetName, parseTarget, targetSecrets } from '../../core/forward/target'
+import { deleteTargetSecret, loadTargetSecret, saveTargetSecret } from '../../core/forward/targets'
+import { DEFAULT_FORWARD_EVENTS, FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, type ForwardEventKind, type ForwardTarget, type ForwardWhen } from '../../shared/forwarding'
+import { hasUnsafeCharacters } from '../../shared/controls'
+import { printJson, remember, withKeychain, type Context } from '../context'
+import { readAll } from '../io'
+import { CliError, notFoundError, usageError } from '../errors'
+import { EXIT, type ExitCode } from '../exit-codes'
+import { oneLine, renderTable } from '../table'
+
+export interface ForwardAddFlags {
+  name?: string
+  on?: string
+  when?: string
+  secretStdin?: boolean
+}
+
+function parseOn(text: string | undefined): ForwardEventKind[] {
+  if (text === undefined) return [...DEFAULT_FORWARD_EVENTS]
+  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const bad = items.filter((s) => !(FORWARD_EVENTS as readonly string[]).includes(s))
+  if (items.length === 0 || bad.length > 0) throw usageError(`--on takes a comma-separated list of ${FORWARD_EVENTS.join(', ')}.`)
+  return [...new Set(items)] as ForwardEventKind[]
+}
+
+export async function forwardAdd(ctx: Context, url: string, flags: ForwardAddFlags): Promise<ExitCode> {
+  const raw = url === '-' ? (await readAll(ctx.io.stdin)).split(/\r?\n/)[0]!.trim() : url.trim()
+  for (const s of targetSecrets(raw)) remember(ctx, s)
+  if (url === '-' && flags.secretStdin) throw usageError('Read either the URL (-) or the secret (--secret-stdin) from standard input, not both.')
+  const check = parseTarget(raw)
+  if (!check.ok) throw usageError(check.problem)
+  const when = (flags.when ?? 'away') as ForwardWhen
+  if (when !== 'always' && when !== 'away') throw usageError('--when is always or away.')
+  const on = parseOn(flags.on)
+  let secret: string | undefined
+  if (flags.secretStdin) {
+    if (check.target.kind !== 'webhook') throw usageError('A signing secret is for a JSON webhook only.')
+    secret = ((await readAll(ctx.io.stdin)).split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim()
+    if (secret === '') throw usageError('No secret on standard input.')
+    remember(ctx, secret)
+  }
+  const name = (flags.name ?? defaultTargetName(check.target)).trim()
+  if (name === '' || name.length > MAX_TARGET_NAME || hasUnsafeCharacters(name)) throw usageError(`A target's name is 1 to ${MAX_TARGET_NAME} characters, without control characters.`)
+  const store = await ctx.deps.settings()
+  const existing = store.read().forwarding.targets
+  if (existing.some((t) => t.name === name)) throw usageError(`A target is already named '${oneLine(name)}': give another with --name.`)
+  if (existing.length >= MAX_TARGETS) throw usageError(`At most ${MAX_TARGETS} targets.`)
+  const target: ForwardTarget = { id: randomUUID(), name, kind: check.target.kind, host: check.target.host, on, when, paused: false, quietHours: false }
+  // The key store first: a target in config.json always has its URL.
+  await withKeychain(ctx, (s) => saveTargetSecret(s, target.id, secret === undefined ? { url: raw } : { url: raw, secret }))
+  await store.update((draft) => {
+    draft.forwarding.targets.push(target)
+  })
+  if (ctx.opts.json) printJson(ctx, target)
+  else ctx.io.stdout.write(`Added ${target.kind} target '${oneLine(name)}' (${oneLine(target.host)}): ${on.join(', ')}, ${when}.\n`)
+  return EXIT.ok
+}
+
+export async function forwardList(ctx: Context): Promise<ExitCode> {
+  const targets = (await ctx.deps.settings()).read().forwarding.targets
+  if (ctx.opts.json) {
+    printJson(ctx, targets)
+    return EXIT.ok
+  }
+  if (targets.length === 0) {
+    ctx.io.stdout.write('No forwarding targets. Add one with `agent-tray forward add URL`.\n')
+    return EXIT.ok
+  }
+  ctx.io.stdout.write(
+    renderTable(
+      ['NAME', 'KIND', 'HOST', 'ON', 'WHEN'],
+      targets.map((t) => [oneLine(t.name), t.kind, oneLine(t.host), t.on.join(','), t.paused ? 'paused' : t.when])
+    )
+  )
+  return EXIT.ok
+}
+
+function findTarget(targets: ForwardTarget[], name: string): ForwardTarget {
+  const t = targets.find((x) => x.name === name)
+  if (!t) throw notFoundError(`No forwarding target is named '${oneLine(name)}' (see agent-tray forward list).`)
+  return t
+}
+
+export async function forwardRemove(ctx: Context, name: string): Promise<ExitCode> {
+  const store = await ctx.deps.settings()
+  const target = findTarget(store.read().forwarding.targets, name)
+  await store.update((draft) => {
+    draft.forwarding.targets = draft.forwarding.targets.filter((t) => t.id !== target.id)
+  })
+  await withKeychain(ctx, (s) => deleteTargetSecret(s, target.id))
+  if (!ctx.opts.json) ctx.io.stdout.write(`Removed target '${oneLine(target.name)}'.\n`)
+  return EXIT.ok
+}
+
+/** Sends a test message to one target or all; non-zero with each refusal's reason. */
+export async function forwardTest(ctx: Context, name: string | undefined): Promise<ExitCode> {
+  const all = (await ctx.deps.settings()).read().forwarding.targets
+  const targets = name === undefined ? all : [findTarget(all, name)]
+  if (targets.length === 0) throw usageError('No forwarding targets to test.')
+  const send = createSender({ now: () => ctx.deps.now().getTime() })
+  let failed = 0
+  let refused = false
+  for (const t of targets) {
+    const loaded = await withKeychain(ctx, (s) => loadTargetSecret(s, t.id))
+    if (loaded === null) {
+      failed++
+      ctx.io.stderr.write(`${oneLine(t.name)}: its URL is not in the keychain; remove and add it again.\n`)
+      continue
+    }
+    for (const s of loaded.secrets) remember(ctx, s)
+    const outcome = await send(loaded.target, testEvent(ctx.deps.now().getTime(), randomUUID()), loaded.secret)
+    if (outcome.kind === 'delivered') ctx.io.stdout.write(`${oneLine(t.name)}: delivered.\n`)
+    else {
+      failed++
+      refused ||= outcome.kind === 'refused'
+      ctx.io.stderr.write(`${oneLine(t.name)}: ${outcome.kind === 'refused' ? 'refused' : 'not delivered'}: ${oneLine(outcome.reason, 300)}\n`)
+    }
+  }
+  if (failed > 0) throw new CliError(refused ? EXIT.refused : EXIT.service, `${failed} of ${targets.length} target${targets.length === 1 ? '' : 's'} did not take the test message.`)
+  return EXIT.ok
+}

@@ -1,0 +1,41 @@
+// A target's secret part in the key store (its URL, and the webhook's signing secret), under an
+// account apart from the connections' (shared/forwarding.ts): config.json keeps only the rest.
+import { forwardSecretAccount } from '../../shared/forwarding'
+import { parseTarget, targetSecrets, type ParsedTarget } from './target'
+
+export interface TargetSecretStore {
+  get(account: string): Promise<string | null>
+  set(account: string, value: string): Promise<void>
+  delete(account: string): Promise<boolean>
+}
+
+export interface StoredTargetSecret {
+  url: string
+  secret?: string
+}
+
+export async function saveTargetSecret(store: TargetSecretStore, targetId: string, value: StoredTargetSecret): Promise<void> {
+  await store.set(forwardSecretAccount(targetId), JSON.stringify(value))
+}
+
+/** The target's URL recognised again, its signing secret, and every secret to redact; null when absent or unreadable. */
+export async function loadTargetSecret(
+  store: TargetSecretStore,
+  targetId: string
+): Promise<{ target: ParsedTarget; secret?: string; secrets: string[] } | null> {
+  const raw = await store.get(forwardSecretAccount(targetId))
+  if (raw === null) return null
+  let value: StoredTargetSecret
+  try {
+    value = JSON.parse(raw) as StoredTargetSecret
+  } catch {
+    return null
+  }
+  if (typeof value.url !== 'string') return null
+  const check = parseTarget(value.url)
+  if (!check.ok) return null
+  const secrets = [...targetSecrets(value.url, check.target), ...(typeof value.secret === 'string' ? [value.secret] : [])]
+  return typeof value.secret === 'string' ? { target: check.target, secret: value.secret, secrets } : { target: check.target, secrets }
+}
+
+export const deleteTargetSecret = (store: TargetSecretStore, targetId: string): Promise<boolean> => store.delete(forwardSecretAccount(targetId))

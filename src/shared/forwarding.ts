@@ -1,0 +1,38 @@
+// Forwarding targets as the settings keep them (config.json): a name, the kind, the host and the
+// rules, never the URL (it holds the token, so it is in the key store). One owner for the kinds,
+// the events a target may get, and the away time's bounds.
+export const TARGET_KINDS = ['ntfy', 'slack', 'discord', 'telegram', 'webhook'] as const
+export type TargetKind = (typeof TARGET_KINDS)[number]
+
+export const FORWARD_EVENTS = ['failed', 'completed', 'cancelled', 'budget', 'unusual'] as const
+export type ForwardEventKind = (typeof FORWARD_EVENTS)[number]
+
+export type ForwardWhen = 'always' | 'away'
+
+export interface ForwardTarget {
+  id: string
+  name: string
+  kind: TargetKind
+  host: string
+  on: ForwardEventKind[]
+  when: ForwardWhen
+  paused: boolean
+  /** Nothing is forwarded to it during quiet hours (they are the desktop's otherwise). */
+  quietHours: boolean
+}
+
+export interface ForwardingPrefs {
+  targets: ForwardTarget[]
+  /** Idle this long (or the screen locked) is away. */
+  awayAfterMs: number
+}
+
+export const DEFAULT_AWAY_AFTER_MS = 5 * 60_000
+export const AWAY_AFTER_BOUNDS = { min: 60_000, max: 24 * 3_600_000 }
+export const MAX_TARGET_NAME = 80
+export const MAX_TARGETS = 20
+export const DEFAULT_FORWARD_EVENTS: ForwardEventKind[] = ['failed', 'budget']
+export const DEFAULT_FORWARDING: ForwardingPrefs = { targets: [], awayAfterMs: DEFAULT_AWAY_AFTER_MS }
+
+/** The key store's account for a target's URL (and signing secret): apart from the connections' ids. */
+export const forwardSecretAccount = (targetId: string): string => `forward:${targetId}`
