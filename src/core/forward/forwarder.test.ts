@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import type { ForwardTarget } from '../../shared/forwarding'
+import type { ForwardEvent } from './event'
+import { createForwarder } from './forwarder'
+import { NAMES, taskEnded } from './test-events'
+
+const target = (id: string, over: Partial<ForwardTarget> = {}): ForwardTarget => ({
+  id,
+  name: id,
+  kind: 'webhook',
+  host: 'h',
+  on: ['failed'],
+  when: 'away',
+  paused: false,
+  quietHours: false,
+  ...over
+})
+
+function setup(targets: ForwardTarget[], extra: { mutedProject?: boolean; mutedAccount?: boolean } = {}, moment = { away: true, quiet: false }) {
+  const queued: Array<{ event: ForwardEvent; ids: readonly string[] }> = []
+  const forward = createForwarder({
+    outbox: { enqueue: (event, ids) => queued.push({ event, ids }) },
+    settings: () => ({
+      forwarding: { targets },
+      watched: { c1: [{ projectId: 'p1', muted: extra.mutedProject === true } as never] },
+      connectionNotifications: extra.mutedAccount ? { c1: { muted: true, pausedUntil: null } } : {}
+    }),
+    names: NAMES,
+    moment: () => moment,
+    now: () => 0
+  })
+  return { forward, queued }
+}
+
+describe('the forwarder', () => {
+  it('queues a failure for the targets that want it now', () => {
+    const { forward, queued } = setup([target('a'), target('b', { on: ['completed'] }), target('c', { when: 'always' })])
+    forward('c1', [taskEnded('t1', 'failed'), taskEnded('t2', 'completed')])
+    expect(queued.map((q) => [q.event.task?.id, q.ids])).toEqual([
+      ['t1', ['a', 'c']],
+      ['t2', ['b']]
+    ])
+  })
+
+  it('muted projects and muted accounts stay muted', () => {
+    for (const extra of [{ mutedProject: true }, { mutedAccount: true }]) {
+      const { forward, queued } = setup([target('a')], extra)
+      forward('c1', [taskEnded('t1', 'failed')])
+      expect(queued, JSON.stringify(extra)).toEqual([])
+    }
+  })
+
+  it('while the user is at the desk, only `always` targets', () => {
+    const { forward, queued } = setup([target('a'), target('c', { when: 'always' })], {}, { away: false, quiet: false })
+    forward('c1', [taskEnded('t1', 'failed')])
+    expect(queued.map((q) => q.ids)).toEqual([['c']])
+  })
+})
