@@ -258,6 +258,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .option('--task <taskId>', 'follow this task until it ends')
     .option('--project <projectId>', "the task's project (default: searched in the watch list)")
     .option('--exit-status', 'with --task: exit 1 unless the task completed')
+    .option('--forward', 'also send what is told to the forwarding targets (agent-tray forward), through the outbox')
     .addOption(new Option('--interval-ms <ms>', `time between polls (${INTERVAL_RANGE})`).argParser(intervalMs))
     .action(
       run((ids: string[], flags: Parameters<typeof watchCommand>[2]) => {

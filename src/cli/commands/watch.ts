@@ -1,6 +1,7 @@
 // `watch [projectId...]`: one line (or JSON line) per change in the watched projects until Ctrl-C.
 // `watch --task ID [--exit-status]`: follows one task to its end, exiting like `gh run watch`.
 import type { MonitorEvent, ServiceErrorInfo } from '../../shared/monitor'
+import { openForwarding } from '../forwarding'
 import { followBudgets } from '../../core/budgets/follow'
 import { Monitor } from '../../core/monitor/monitor'
 import { systemClock } from '../../core/util/clock'
@@ -23,6 +24,8 @@ export interface WatchFlags {
   project?: string
   exitStatus?: boolean
   intervalMs?: number
+  /** Also send what is told to the forwarding targets (agent-tray forward). */
+  forward?: boolean
 }
 
 /** For --task: how often the task's project is polled unless --interval-ms says otherwise (the app's active interval). */
@@ -66,9 +69,14 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
     const stop = new AbortController()
     let rejected: ServiceErrorInfo | undefined
     // An account's budget adds up what this watch sees: the projects given, or its watch list.
-    followBudgets(monitor, { budgets, projectIds: ids, clock: systemClock, tz: localTz, onEvent: (e) => printEvent(ctx, e) })
-    monitor.on('event', (e) => {
+    const forwarding = flags.forward ? await openForwarding(ctx) : null
+    const tell = (e: MonitorEvent): void => {
       printEvent(ctx, e)
+      forwarding?.forward(c.connection.id, [e])
+    }
+    followBudgets(monitor, { budgets, projectIds: ids, clock: systemClock, tz: localTz, onEvent: tell })
+    monitor.on('event', (e) => {
+      tell(e)
       if (e.kind === 'project-health' && e.health.state === 'error' && e.health.error.kind === 'auth') {
         rejected = e.health.error
         stop.abort()
@@ -78,6 +86,7 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
     // The monitor's timers never keep a process alive on their own: this wait does, until Ctrl-C.
     await untilAborted(ctx.deps.signal ? AbortSignal.any([ctx.deps.signal, stop.signal]) : stop.signal)
     monitor.dispose()
+    await forwarding?.close()
     if (rejected) throw authError(rejected.message)
     return EXIT.ok
   })
@@ -108,6 +117,7 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
   const rejected: string[] = []
   let live = 0
   const say = (connection: Connection, line: string): void => void ctx.io.stderr.write(`[${oneLine(connection.name)}] ${line}\n`)
+  const forwarding = flags.forward ? await openForwarding(ctx) : null
   try {
     for (const connection of connections) {
       let apiKey: string
@@ -131,10 +141,14 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
         projectIds: watched.map((w) => w.projectId),
         clock: systemClock,
         tz: localTz,
-        onEvent: (e) => void ctx.io.stdout.write((ctx.opts.json ? JSON.stringify({ connection: connection.name, ...e }) : `[${oneLine(connection.name)}] ${renderEvent(e)}`) + '\n')
+        onEvent: (e) => tell(e)
       })
-      monitor.on('event', (e) => {
+      const tell = (e: MonitorEvent): void => {
         ctx.io.stdout.write((ctx.opts.json ? JSON.stringify({ connection: connection.name, ...e }) : `[${oneLine(connection.name)}] ${renderEvent(e)}`) + '\n')
+        forwarding?.forward(connection.id, [e])
+      }
+      monitor.on('event', (e) => {
+        tell(e)
         if (e.kind === 'project-health' && e.health.state === 'error' && e.health.error.kind === 'auth' && !rejected.includes(connection.id)) {
           rejected.push(connection.id)
           say(connection, `${e.health.error.message} Stopped watching this connection.`)
@@ -155,6 +169,7 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
       monitor.dispose()
       await close()
     }
+    await forwarding?.close()
   }
   if (rejected.length > 0 && rejected.length === running.length) throw authError('Every connection refused its key: log in again with `agent-tray login`.')
   return EXIT.ok

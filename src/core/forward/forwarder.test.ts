@@ -23,7 +23,7 @@ function setup(targets: ForwardTarget[], extra: { mutedProject?: boolean; mutedA
     settings: () => ({
       forwarding: { targets },
       watched: { c1: [{ projectId: 'p1', muted: extra.mutedProject === true } as never] },
-      connectionNotifications: extra.mutedAccount ? { c1: { muted: true, pausedUntil: null } } : {}
+      connectionNotifications: extra.mutedAccount ? { c1: { muted: true, pausedUntil: null } } : ({} as Record<string, never>)
     }),
     names: NAMES,
     moment: () => moment,

@@ -1,0 +1,70 @@
+// `agent-tray watch --forward` against the reference service over real HTTP: a task that fails
+// while watched reaches a loopback JSON webhook once, through the outbox file.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { OUTBOX_FILE } from '../core/forward/outbox-file'
+import { startReceiver, ANSWERS, type Receiver } from '../core/forward/test-receivers'
+import { forwardSecretAccount } from '../shared/forwarding'
+import { startReferenceService, type ReferenceService } from '../reference-service'
+import type { SecretPort } from './deps'
+import { makeRunner, tempDir } from './test-harness'
+
+let service: ReferenceService
+let receiver: Receiver
+const keys = new Map<string, string>()
+const secrets: SecretPort = {
+  get: async (id) => keys.get(id) ?? null,
+  set: async (id, key) => void keys.set(id, key),
+  delete: async (id) => keys.delete(id)
+}
+
+beforeAll(async () => {
+  service = await startReferenceService({ apiKey: 'work-key-1', port: 0, seed: 3, manualClock: true })
+  receiver = await startReceiver(ANSWERS.ok())
+})
+afterAll(async () => {
+  await service.close()
+  await receiver.close()
+})
+
+it('a task failing while watched is forwarded once to the webhook', async () => {
+  const dir = tempDir()
+  const p = service.control.createProject({ name: 'Office app' })
+  const t = service.control.addTask(p.id, { name: 'Ship <it>', status: 'todo', script: 'run-forever' })
+  fs.writeFileSync(
+    path.join(dir, 'config.json'),
+    JSON.stringify({
+      version: 2,
+      activeConnectionId: 'w',
+      connections: [{ id: 'w', name: 'Work', baseUrl: service.url, publishingDomain: '' }],
+      watched: { w: [{ projectId: p.id, name: 'Office app', muted: false, budgetUsd: null, addedAt: '2026-01-01T00:00:00.000Z' }] },
+      forwarding: { targets: [{ id: 'f1', name: 'hook', kind: 'webhook', host: '127.0.0.1', on: ['failed'], when: 'away', paused: false, quietHours: false }], awayAfterMs: 300000 }
+    })
+  )
+  keys.set('w', 'work-key-1')
+  keys.set(forwardSecretAccount('f1'), JSON.stringify({ url: `${receiver.url}/in` }))
+  const polls = () => service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0
+  const before = polls()
+  const stop = new AbortController()
+  const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
+  const finished = run(['watch', '--forward', '--interval-ms', '1000'], { signal: stop.signal, env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined } })
+  await vitestUntil(() => polls() > before)
+  service.control.setTaskStatus(t.id, 'failed')
+  await receiver.arrived(1)
+  stop.abort()
+  const r = await finished
+  expect(r.code).toBe(0)
+  const body = JSON.parse(receiver.received[0]!.body) as { event: string; task: { id: string; name: string }; project: { name: string } }
+  expect(body).toMatchObject({ event: 'failed', task: { id: t.id, name: 'Ship <it>' }, project: { name: 'Office app' } })
+  expect(receiver.received).toHaveLength(1)
+  const outbox = JSON.parse(fs.readFileSync(path.join(dir, OUTBOX_FILE), 'utf8')) as { pending: unknown[]; delivered: Record<string, string[]> }
+  expect(outbox.pending).toEqual([])
+  expect(outbox.delivered.f1).toHaveLength(1)
+  fs.rmSync(dir, { recursive: true, force: true })
+}, 60_000)
+
+/** Waits on a condition the service's counters report (the watch's first poll), checking on each macrotask. */
+async function vitestUntil(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((resolve) => setImmediate(resolve))
+}
