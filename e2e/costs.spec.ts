@@ -285,8 +285,12 @@ test('a slow answer for an earlier choice never replaces the report of a later o
   release()
   await slowAnswered
   await (await lateReachedPage).finished()
-  // Give the page time to take the late answer, as it would have before.
-  await app.evaluate(() => new Promise((resolve) => setTimeout(resolve, 250)))
+  // The late answer has reached the page; two frames later it would have been drawn, had it been taken.
+  await app.evaluate(() => {
+    // Typed by hand: the e2e code is compiled without the DOM library.
+    const frame = (globalThis as unknown as { requestAnimationFrame(cb: () => void): number }).requestAnimationFrame
+    return new Promise<void>((resolve) => frame(() => frame(resolve)))
+  })
   expect(await projectRows()).toEqual([...projectIds].sort())
   await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'project')
 })

@@ -46,12 +46,23 @@ test('loading, then empty', async ({ app, host }) => {
   await connect(app, host)
   // Not watched: nothing cached, so the window waits for the (slowed) service itself.
   const project = host.service.control.createProject({ name: 'Quiet project' })
-  faultOn(host, project.id, { kind: 'latency', ms: 4_000 })
+  // A gate: the project's answer is held until the test lets it go, so axe surely sees the loading state.
+  let release = (): void => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await app.route(
+    (url) => decodeURIComponent(url.pathname).endsWith('/__ipc/invoke/project:get'),
+    async (route) => {
+      const response = await route.fetch()
+      await held
+      await route.fulfill({ response })
+    }
+  )
   await openHash(app, `#/projects/${project.id}`)
   await expect(app.getByText('Loading the project…')).toBeVisible()
   await expectNoSeriousViolations(app, 'loading')
   // Still loading after axe ran: what was checked was the loading state.
   await expect(app.getByText('Loading the project…')).toBeVisible()
+  release()
   await expect(app.getByRole('heading', { name: 'Quiet project', level: 1 })).toBeVisible({ timeout: 15_000 })
   await expect(app.getByText('This project has no tasks yet.')).toBeVisible()
   await expectNoSeriousViolations(app, 'empty')

@@ -58,14 +58,20 @@ test('events reach subscribers until they unsubscribe', async ({ app }) => {
     const bridge = (globalThis as unknown as HostWindow).agentTray
     await (globalThis as unknown as HostWindow).__agentTrayHost.ready
     let received = 0
-    const off = bridge.on('app:state', () => received++)
+    let first = (): void => {}
+    const firstCame = new Promise<void>((resolve) => (first = resolve))
+    const off = bridge.on('app:state', () => (received++, first()))
     await bridge['settings:update']({ theme: 'dark' })
-    const deadline = Date.now() + 5000
-    while (received === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    await firstCame
     const before = received
     off()
+    // The next known event: a listener still subscribed hears the next state; by then the one that
+    // unsubscribed would have heard it too.
+    const nextCame = new Promise<void>((resolve) => {
+      const offNext = bridge.on('app:state', () => (offNext(), resolve()))
+    })
     await bridge['settings:update']({ theme: 'light' })
-    await new Promise((r) => setTimeout(r, 400))
+    await nextCame
     return { before, after: received }
   })
   expect(counts.before).toBeGreaterThan(0)

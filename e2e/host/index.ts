@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AppController } from '../../src/core/app'
 import { composeApp, type ComposedApp } from '../../src/core/app/compose'
+import { createServiceClient, DEFAULT_RETRY } from '../../src/core/client'
 import type { PowerEvents } from '../../src/core/app/lifecycle'
 import { createSessionSecretStore } from '../../src/core/secrets'
 import { openSettings } from '../../src/core/settings/store'
@@ -23,6 +24,9 @@ import { createEventHub } from './events'
 import { createHttpIpcMain, hostMainFrame } from './ipc-over-http'
 import { createScriptedUpdater, type ScriptedUpdater } from './updater'
 import { startHostServer } from './server'
+
+/** The first retry's wait in the host (the app's is DEFAULT_RETRY's 500 ms). */
+const E2E_RETRY_BASE_MS = 20
 
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url))
 
@@ -128,6 +132,10 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, [hostMainFrame(ownOrigin)], { devServerUrl: ownOrigin }) },
     power,
     watchOnline: (onChange) => network.watch(onChange),
+    // The app's client with a short retry backoff: the same retries, and Retry-After honoured as the
+    // app does, but an error test does not wait out the real backoff (0.5 s, 1 s, 2 s per call).
+    createClient: (connection, apiKey, clientOptions) =>
+      createServiceClient({ ...clientOptions, baseUrl: connection.baseUrl, apiKey, retry: { ...DEFAULT_RETRY, baseDelayMs: E2E_RETRY_BASE_MS } }),
     startDemo: async () => ({
       baseUrl: service.url,
       apiKey: serviceApiKey,

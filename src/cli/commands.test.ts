@@ -53,9 +53,16 @@ describe('project', () => {
     expect(human.out).toMatch(/Return URL:\s+https:\/\/app\.test\/back/)
     const p = json<Record<string, string>>(await run([...args, '--json']))
     expect(p).toMatchObject({ name: 'Shop', description: 'A web shop', software_product_id: 'sp-1', project_type: 'web', user_email: 'u@example.com', return_url: 'https://app.test/back', ref_id: 'r-9' })
-    // The text requirement and files went to the service: its first task carries them.
-    const tasks = service.control.listProjects().find((x) => x.id === p.id)
-    expect(tasks).toBeDefined()
+    // The text requirement and files went to the service: its first task carries them, in order.
+    const tasks = await testClient({ baseUrl: service.url, apiKey: KEY }).listTasks(p.id!)
+    expect(tasks).toHaveLength(1)
+    expect(tasks[0]).toMatchObject({
+      text_requirement: 'Build a shop',
+      files_requirement: [
+        { file_type: 'image', url: 'https://img.test/a.png' },
+        { file_type: 'image', url: 'https://img.test/b.png' }
+      ]
+    })
   })
 
   it('refuses a project type other than web, without calling the service', async () => {

@@ -31,8 +31,8 @@ describe('agent-tray projects', () => {
   it("lists a product's projects, by id or by a watched project's product, and marks the watched ones", async () => {
     const run = runOn(fast)
     const a = fast.control.createProject({ name: 'Alpha', description: 'First\nof two', software_product_id: 'prod-cli' })
-    // A few real ms are seconds of simulated time: b is created after a.
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    // b is created a simulated minute after a.
+    fast.control.advance(60_000)
     const b = fast.control.createProject({ name: 'Beta', software_product_id: 'prod-cli' })
     expect((await run(['watch-list', 'add', a.id])).code).toBe(EXIT.ok)
     const human = await run(['projects', '--product', 'prod-cli', '--order', 'asc'])

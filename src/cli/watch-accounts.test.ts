@@ -4,7 +4,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceService, type ReferenceService } from '../reference-service'
-import type { SecretPort } from './deps'
+import { createServiceClient } from '../core/client'
+import type { ClientOptions, SecretPort } from './deps'
 import { EXIT } from './exit-codes'
 import { makeRunner, tempDir } from './test-harness'
 
@@ -51,10 +52,28 @@ function setUp(homeKey: string, workBudgetUsd: number | null = null) {
   return { dir, tw, th, w }
 }
 
-async function watchUntil(dir: string, args: string[], done: (out: string) => boolean) {
+/**
+ * Runs `watch` until `done` holds for its output. `afterFirstPoll` runs once per service, when the
+ * first task list from it has come back: the watch has its baseline, so a change made then is news.
+ */
+async function watchUntil(dir: string, args: string[], done: (out: string) => boolean, afterFirstPoll: Map<string, () => void> = new Map()) {
   const stop = new AbortController()
   let out = ''
-  const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
+  const polled = new Set<string>()
+  const firstPoll = (baseUrl: string): void => {
+    if (polled.has(baseUrl)) return
+    polled.add(baseUrl)
+    afterFirstPoll.get(baseUrl)?.()
+  }
+  const createClient = (options: ClientOptions) =>
+    createServiceClient({
+      ...options,
+      retry: { retries: 0 },
+      onResponse: (r) => {
+        if (r.status === 200 && /^\/projects\/[^/]+\/tasks(\?|$)/.test(r.path)) firstPoll(options.baseUrl)
+      }
+    })
+  const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets, createClient } })
   const finished = run(['watch', '--interval-ms', '1000', ...args], {
     signal: stop.signal,
     env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined },
@@ -69,11 +88,15 @@ async function watchUntil(dir: string, args: string[], done: (out: string) => bo
 describe('watch, every account at once', () => {
   it('watches each connection with its own key, each line naming its connection', async () => {
     const { dir, tw, th } = setUp('home-key-2')
-    setTimeout(() => {
-      work.control.setTaskStatus(tw.id, 'in_progress')
-      home.control.setTaskStatus(th.id, 'in_progress')
-    }, 400)
-    const r = await watchUntil(dir, [], (out) => /\[Home\].*In progress/.test(out) && /\[Work\].*In progress/.test(out))
+    const r = await watchUntil(
+      dir,
+      [],
+      (out) => /\[Home\].*In progress/.test(out) && /\[Work\].*In progress/.test(out),
+      new Map([
+        [work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')],
+        [home.url, () => home.control.setTaskStatus(th.id, 'in_progress')]
+      ])
+    )
     expect(r.code).toBe(EXIT.ok)
     expect(r.err).toContain('[Work] Watching 1 project on')
     expect(r.err).toContain('[Home] Watching 1 project on')
@@ -82,16 +105,14 @@ describe('watch, every account at once', () => {
 
   it('--json lines carry the connection', async () => {
     const { dir, tw } = setUp('home-key-2')
-    setTimeout(() => work.control.setTaskStatus(tw.id, 'in_progress'), 400)
-    const r = await watchUntil(dir, ['--json'], (out) => out.includes('"to":"in_progress"'))
+    const r = await watchUntil(dir, ['--json'], (out) => out.includes('"to":"in_progress"'), new Map([[work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')]]))
     const events = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as { connection: string; kind: string })
     expect(events.find((e) => e.kind === 'task-status')).toMatchObject({ connection: 'Work', to: 'in_progress' })
   }, 20_000)
 
   it('a key one service rejects stops that connection only', async () => {
     const { dir, tw } = setUp('not-the-home-key')
-    setTimeout(() => work.control.setTaskStatus(tw.id, 'in_progress'), 600)
-    const r = await watchUntil(dir, [], (out) => /\[Work\].*In progress/.test(out))
+    const r = await watchUntil(dir, [], (out) => /\[Work\].*In progress/.test(out), new Map([[work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')]]))
     expect(r.code).toBe(EXIT.ok)
     expect(r.err).toMatch(/\[Home\] .*Stopped watching this connection\./)
   }, 20_000)
@@ -99,8 +120,7 @@ describe('watch, every account at once', () => {
   it("prints a budget's crossing with the other changes (a version 2 project budget, now its total budget)", async () => {
     const { dir, tw, w } = setUp('home-key-2', 0.5)
     work.control.setTaskTotalPrice(tw.id, 1)
-    setTimeout(() => work.control.setTaskStatus(tw.id, 'in_progress'), 400)
-    const r = await watchUntil(dir, [], (out) => /budget reached/.test(out))
+    const r = await watchUntil(dir, [], (out) => /budget reached/.test(out), new Map([[work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')]]))
     expect(r.out).toMatch(new RegExp(`\\[Work\\] .*${w.id}  total budget reached: \\$1\\.00 of \\$0\\.50`))
   }, 20_000)
 })

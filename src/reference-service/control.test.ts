@@ -100,6 +100,7 @@ describe('startReferenceService options', () => {
   it('runs simulated time at `speed` on the real clock', async () => {
     const fast = await startReferenceService({ apiKey: 'k', speed: 1000, startTime: '2026-03-01T00:00:00.000Z' })
     try {
+      // A real duration is the thing under test here: 50 real ms are at least 40 simulated seconds.
       await new Promise((r) => setTimeout(r, 50))
       const elapsed = Date.parse(fast.control.now()) - Date.parse('2026-03-01T00:00:00.000Z')
       expect(elapsed).toBeGreaterThanOrEqual(40_000)

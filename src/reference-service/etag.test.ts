@@ -40,6 +40,8 @@ describe('ETags', () => {
     expect((await get(s, `/projects/${project.id}/tasks`, 'W/"other"')).status).toBe(200)
     expect((await get(s, `/projects/${project.id}/tasks`, `W/"x", ${etag}`)).status).toBe(304)
     expect((await get(s, `/projects/${project.id}/tasks`, etag.slice(2))).status).toBe(304)
+    // "*" matches any current list: a client that only wants to know whether it exists.
+    expect((await get(s, `/projects/${project.id}/tasks`, '*')).status).toBe(304)
 
     s.control.setTaskStatus(task.id, 'completed')
     const changed = await get(s, `/projects/${project.id}/tasks`, etag)

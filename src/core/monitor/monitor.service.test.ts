@@ -249,18 +249,22 @@ describe('monitor over HTTP', () => {
 
 describe('one record per project', () => {
   /** The real client, noting the ETag each digest list was asked with. */
-  function etagRecordingSource(): TaskSource & { etags: (string | null)[] } {
+  function etagRecordingSource(): TaskSource & { etags: (string | null)[]; lists: number } {
     const etags: (string | null)[] = []
-    return {
+    const source = {
       etags,
-      listTasks: (projectId, signal) => client.listTasks(projectId, signal),
-      listTasksIfChanged: (projectId, etag, signal) => client.listTasksIfChanged(projectId, etag, signal),
-      listTaskDigestsIfChanged: (projectId, etag, signal) => {
+      /** Task lists asked for, of any kind. */
+      lists: 0,
+      listTasks: (projectId: string, signal?: AbortSignal) => (source.lists++, client.listTasks(projectId, signal)),
+      listTasksIfChanged: (projectId: string, etag: string | null, signal?: AbortSignal) => (source.lists++, client.listTasksIfChanged(projectId, etag, signal)),
+      listTaskDigestsIfChanged: (projectId: string, etag: string | null, signal?: AbortSignal) => {
+        source.lists++
         etags.push(etag)
         return client.listTaskDigestsIfChanged(projectId, etag, signal)
       },
-      getStepsAndUsages: (taskId, signal) => client.getStepsAndUsages(taskId, signal)
+      getStepsAndUsages: (taskId: string, signal?: AbortSignal) => client.getStepsAndUsages(taskId, signal)
     }
+    return source
   }
 
   it('an unwatch forgets all of the project, even mid-poll; watched again, it starts as new', async () => {
@@ -284,8 +288,10 @@ describe('one record per project', () => {
     // A poll hangs on the service; the project is unwatched while it waits.
     service.control.setFaults({ rules: [{ kind: 'latency', ms: 60_000, pathPrefix: `/projects/${projectId}/tasks`, times: 1 }] })
     service.control.setTaskStatus(taskIds[0]!, 'failed')
+    const asked = source.lists
     const waiting = monitor.pollNow(projectId)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Mid-poll: the list was asked for, and the service holds its answer.
+    await expect.poll(() => source.lists).toBe(asked + 1)
     const eventsBefore = events.length
     monitor.unwatch(projectId)
     await waiting

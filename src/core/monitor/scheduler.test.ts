@@ -146,6 +146,29 @@ describe('Scheduler', () => {
     s.setPrefs({ ...prefs, idleIntervalMs: 10_000 }, 1_000)
     expect(s.wakeAt(false)).toBe(11_000)
   })
+
+  it('a shorter interval leaves a project backing off after errors at its backoff', () => {
+    const { s, add } = scheduler()
+    add('a', 0)
+    for (const at of [0, 5_000, 15_000]) {
+      s.started('a')
+      s.finished('a', { ok: false, kind: 'server' }, at)
+    }
+    // Third error in a row: 20 s of backoff, due at 35 s.
+    expect(s.wakeAt(false)).toBe(35_000)
+    s.setPrefs({ ...prefs, idleIntervalMs: 10_000, activeIntervalMs: 2_000 }, 16_000)
+    expect(s.wakeAt(false)).toBe(35_000)
+  })
+
+  it('a shorter interval never postpones a project already due sooner than it', () => {
+    const { s, add } = scheduler()
+    add('a', 0)
+    s.started('a')
+    s.finished('a', { ok: true, active: false }, 0)
+    // Due at 60 s; at 55 s the idle interval drops to 10 s: it still polls at 60 s, not 65 s.
+    s.setPrefs({ ...prefs, idleIntervalMs: 10_000 }, 55_000)
+    expect(s.wakeAt(false)).toBe(60_000)
+  })
 })
 
 describe('Scheduler.inFlightCount', () => {

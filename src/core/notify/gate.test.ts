@@ -158,6 +158,16 @@ describe('the notification gate', () => {
     expect(r.told).toEqual([])
   })
 
+  it('drops a held crossing whose project is no longer watched, and tells the one still watched', async () => {
+    const r = rig()
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, pausedUntil: new Date(NOON + 30_000).toISOString() }
+    r.gate.announce('c1', { events: [over('c1', 'shop'), over('c1', 'blog')], away: false })
+    // The user stops watching "shop" while notifications are paused.
+    r.settings.watched.c1 = [watched('blog')]
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told.map((n) => n.title)).toEqual(["Budget reached: project 'BLOG', total"])
+  })
+
   it('a muted account is told nothing; a paused account waits while the others are told', async () => {
     const r = rig()
     r.settings.connectionNotifications = { c2: { muted: true, pausedUntil: null } }

@@ -48,6 +48,18 @@ describe('redactSecrets', () => {
     expect(JSON.parse(redactSecrets(body, [KEY]))).toEqual({ message: REDACTED })
   })
 
+  it('catches the key written as upper-case \\uXXXX escapes, as some JSON encoders write it', () => {
+    const upper = KEY.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)
+    expect(upper).toContain('\\u003C')
+    expect(redactSecrets(`{"error":"bad key ${upper}"}`, [KEY])).toBe(`{"error":"bad key ${REDACTED}"}`)
+  })
+
+  it('redacts a key of exactly the shortest length it trusts, in every form', () => {
+    const key = 'a/b&'.slice(0, MIN_SECRET_LENGTH)
+    expect(key).toHaveLength(MIN_SECRET_LENGTH)
+    expect(redactSecrets(`sent ${key} then ${encodeURIComponent(key)}`, [key])).toBe(`sent ${REDACTED} then ${REDACTED}`)
+  })
+
   it('leaves text without the key, and keys too short to tell from words, alone', () => {
     expect(redactSecrets('nothing to see', [KEY])).toBe('nothing to see')
     const short = 'a'.repeat(MIN_SECRET_LENGTH - 1)

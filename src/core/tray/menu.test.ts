@@ -88,6 +88,20 @@ describe('buildTrayMenu', () => {
     expect(labels(p2.items)).toEqual(['Nothing running or failed', '---', 'Open Window'])
   })
 
+  it('lists running before waiting tasks, and tasks of one status by name', () => {
+    const [sub] = menu(appState([project('p', { running: 3, failed: 2 })]), {
+      p: [
+        { taskId: 't1', name: 'Alpha', status: 'todo' },
+        { taskId: 't2', name: 'Zed', status: 'in_progress' },
+        { taskId: 't3', name: 'Yak', status: 'failed' },
+        { taskId: 't4', name: 'Beta', status: 'in_progress' },
+        { taskId: 't5', name: 'Apple', status: 'failed' }
+      ]
+    }).filter((i) => i.kind === 'submenu')
+    if (!sub || sub.kind !== 'submenu') throw new Error('no submenu')
+    expect(labels(sub.items)).toEqual(['Running (3)', 'Beta', 'Zed', 'Alpha', 'Failed (2)', 'Apple', 'Yak', '---', 'Open Window'])
+  })
+
   it('trusts the larger of the counted and the known tasks, and caps long lists', () => {
     const many: TrayTask[] = Array.from({ length: MAX_TASKS_PER_KIND + 3 }, (_, i) => ({
       taskId: `t${i}`,

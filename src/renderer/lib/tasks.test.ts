@@ -55,14 +55,13 @@ describe('indexTasks and filterTasks', () => {
     expect(filterTasks(indexed, 'all', '  ')).toHaveLength(3)
   })
 
-  it('handles 10,000 tasks quickly', () => {
+  // Speed targets live in npm run bench, not in timed tests: this checks the answer at that size.
+  it('indexes and filters 10,000 tasks', () => {
     const many = Array.from({ length: 10_000 }, (_, i) =>
       task(`t${i}`, { updated_at: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), name: `Task number ${i}` })
     )
-    const started = performance.now()
     const big = indexTasks(many)
     const hits = filterTasks(big, 'completed', 'number 99')
-    expect(performance.now() - started).toBeLessThan(1_000)
     expect(big[0]?.task.id).toBe('t9999')
     expect(hits.length).toBe(many.filter((_, i) => String(i).includes('99')).length)
     expect(hits.every((t) => t.task.name.includes('99'))).toBe(true)
