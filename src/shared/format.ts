@@ -160,6 +160,7 @@ export function formatMoney(value: number | null | undefined): string {
   return formatUsdFixed(value, 2)
 }
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
 
 /**
@@ -171,10 +172,14 @@ export function formatDate(iso: string | null | undefined, now: Date | number, t
   if (!iso) return '–'
   const t = Date.parse(iso)
   if (Number.isNaN(t)) return iso
-  const parts = (at: number): Record<string, string> => {
-    const format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    return Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]))
+  const key = timeZone ?? ''
+  let format = dateFormats.get(key)
+  if (format === undefined) {
+    // Made once per zone: a formatter costs far more to build than to use, and lists format many dates.
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    dateFormats.set(key, format)
   }
+  const parts = (at: number): Record<string, string> => Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]))
   const then = parts(t)
   const today = parts(new Date(now).getTime())
   if (then.year === today.year && then.month === today.month && then.day === today.day) return `${then.hour}:${then.minute}`
