@@ -1,5 +1,6 @@
 // Which StatusIcon a task or step status gets, and its name: one owner for the mapping.
-import type { StatusKind } from '../components/ui/StatusIcon.svelte'
+
+export type StatusKind = 'failed' | 'completed' | 'running' | 'todo' | 'cancelled' | 'budget' | 'unknown'
 
 export const STATUS_LABEL: Record<StatusKind, string> = {
   failed: 'Failed',
