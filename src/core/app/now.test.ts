@@ -8,8 +8,8 @@ function step(name: string, status: TaskStep['status'], created: number, updated
 }
 
 describe('currentStep', () => {
-  it('is the running step with its number in start order and its start, whatever the list order', () => {
-    const steps = [step('Write tests', 'in_progress', 3), step('Plan', 'completed', 1, 2), step('Read code', 'completed', 2, 3)]
+  it('is the running step with its number in start order and its start, whatever the list order, even when another step changed after it', () => {
+    const steps = [step('Write tests', 'in_progress', 3), step('Plan', 'completed', 1, 2), step('Read code', 'completed', 2, 4)]
     expect(currentStep(steps)).toEqual({ name: 'Write tests', number: 3, startedAt: steps[0]!.created_at })
   })
 
