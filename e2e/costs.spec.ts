@@ -5,7 +5,7 @@
 // days (its totals, the rule's inline messages, kept across screens); at 420 × 640 and wide.
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import { formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
+import { formatMoney, formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
 import type { TestHost } from './host'
 import { DEFAULT_WINDOW, WIDE_WINDOW, connect, expectNoHorizontalOverflow, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
@@ -84,7 +84,7 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       await expect(app.getByRole('heading', { name: 'Costs', level: 1 })).toBeVisible()
       // Once every record is in, the total is total_price's; only what the skewed task's records do
       // not reach is an estimate (~), on the day it last changed.
-      await expect(app.getByTestId('cost-total')).toHaveText(`~${formatUsdFixed(want.total, decimals)}`)
+      await expect(app.getByTestId('cost-total')).toHaveText(`~${formatMoney(want.total)}`)
       await expect(app.getByRole('status').filter({ hasText: 'Fetching the usage records' })).toHaveCount(0)
       await expect(app.getByTestId('estimate-note')).toContainText(`~ includes ${formatUsdFixed(want.estimatedTotal, decimals)} estimated`)
       expect(await rowCells(app)).toEqual(
@@ -181,7 +181,7 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       })
 
       await openHash(app, '#/costs')
-      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(want.total, usdColumnDecimals([...costDays.map(([, usd]) => usd), want.total])))
+      await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(want.total))
 
       await app.getByLabel('Range', { exact: true }).selectOption('custom')
       const since = app.getByLabel('From', { exact: true })
@@ -191,7 +191,7 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       await since.fill(from)
       await until.fill(to)
       await app.getByRole('button', { name: 'Apply' }).click()
-      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(insideUsd, decimals))
+      await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(insideUsd))
       await expect(app.locator('.summary')).toContainText(`from ${from} to ${to},`)
       const shownDays = [...inside].reverse().map(([day, usd]) => [day, day, formatUsdFixed(usd, decimals), expect.stringMatching(/^\d+$/)])
       expect(await rowCells(app)).toEqual(shownDays)
@@ -225,7 +225,7 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       await expect(app.getByLabel('Range', { exact: true })).toHaveValue('custom')
       await expect(since).toHaveValue(from)
       await expect(until).toHaveValue(to)
-      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(insideUsd, decimals))
+      await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(insideUsd))
 
       // To before from: said at the field, what was typed stays, and no report is asked for.
       const before = new Date(Date.parse(`${from}T12:00:00Z`) - DAY_MS).toISOString().slice(0, 10)
@@ -243,13 +243,13 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       await until.fill(tomorrow)
       await expect(app.locator('#cost-until-error')).toHaveText(`The last day must not be after today (${today}).`)
       await app.getByRole('button', { name: 'Apply' }).click()
-      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(insideUsd, decimals))
+      await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(insideUsd))
       // Put right, the message goes and the report follows.
       await until.fill(from)
       await expect(app.locator('#cost-until-error')).toHaveCount(0)
       await app.getByRole('button', { name: 'Apply' }).click()
       const fromUsd = want.byDay.get(from)!
-      await expect(app.getByTestId('cost-total')).toHaveText(formatUsdFixed(fromUsd, usdColumnDecimals([fromUsd])))
+      await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(fromUsd))
       // Requests go out in order: the refused Applies asked for nothing before this one.
       expect(asked.slice(askedBefore)[0]).toMatchObject({ since: from, until: from })
       expect(asked.every((r) => r.since !== undefined && r.until !== undefined && r.since <= r.until && r.until <= today)).toBe(true)

@@ -19,10 +19,11 @@ test('each item can be seen on its own, by opening its task, or all at once; the
   const c = host.service.control.addTask(second, { name: 'Will complete C', status: 'in_progress', script: 'run-forever' })
   await host.controller.handlers['monitor:poll-now']()
   await openHash(app, '#/now')
-  // Running tasks show their progress.
+  // Running tasks show the step they are on, its number and how long it has run: no made-up fraction.
   const running = app.getByRole('list', { name: 'Running tasks' })
   await expect(running.locator(`[data-task-id="${a.id}"]`)).toContainText('Will fail A')
-  await expect(running.locator(`[data-task-id="${a.id}"] progress`)).toHaveCount(1)
+  await expect(running.locator(`[data-task-id="${a.id}"]`).getByTestId('current-step')).toContainText(/(Step \d+: .+|starting) · \d+(ms|s|m|h|d)/)
+  await expect(running.locator(`[data-task-id="${a.id}"] progress`)).toHaveCount(0)
 
   host.service.control.setTaskStatus(a.id, 'failed')
   host.service.control.setTaskStatus(b.id, 'failed')

@@ -41,6 +41,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
           const projectId = await projectIdByName(app, 'Portfolio site')
           const recipe = await projectIdByName(app, 'Recipe Box')
           const broken = host.service.control.addTask(recipe, { name: 'Add the print stylesheet', status: 'in_progress', script: 'run-forever' })
+          // And one that keeps running whatever the demo's own tasks have reached by now.
+          host.service.control.addTask(projectId, { name: 'Add a contact form', status: 'in_progress', script: 'run-forever' })
           await invoke(app, 'monitor:poll-now')
           host.service.control.setTaskStatus(broken.id, 'failed')
           await invoke(app, 'monitor:poll-now')

@@ -14,6 +14,7 @@ for (const size of [DEFAULT_WINDOW, WIDE_WINDOW]) {
     await openHash(app, '#/costs')
     const section = app.getByRole('region', { name: 'Budgets', exact: true })
     await expect(section.getByText('No budgets yet.')).toBeVisible()
+    await section.getByRole('button', { name: 'Add budget' }).click()
 
     // All watched projects, in total, with a limit far below what was spent: the limit is reached.
     await section.getByLabel('Per').selectOption('total')

@@ -101,7 +101,7 @@ test('a running task updates live when its status changes', async ({ app, host }
 
   host.service.control.setTaskStatus(task.id, 'failed')
   await expect(app.getByTestId('task-status')).toHaveText('Failed', { timeout: 15_000 })
-  await expect(app.locator('.spread .row').getByText('Failed')).toBeVisible()
+  await expect(app.getByRole('heading', { level: 1 }).getByRole('img', { name: 'Failed' })).toBeVisible()
 })
 
 test('navigate:task (a notification click) opens that task', async ({ app, host }) => {

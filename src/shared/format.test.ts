@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDuration, formatRelativeTime, formatRunTime, formatTokens, formatUsd } from './format'
+import { formatDate, formatDuration, formatMoney, formatRelativeTime, formatRunTime, formatTokens, formatUsd } from './format'
 
 describe('formatUsd', () => {
   it('keeps up to 6 decimals for small amounts and cents for large ones', () => {
@@ -69,5 +69,34 @@ describe('formatRunTime', () => {
     ])
     expect(formatRunTime(-1)).toBeNull()
     expect(formatRunTime(Number.NaN)).toBeNull()
+  })
+})
+
+describe('formatMoney', () => {
+  it('shows cents in summaries, and a tiny amount as <$0.01, never $0.00', () => {
+    expect(formatMoney(1.3149)).toBe('$1.31')
+    expect(formatMoney(1234.5)).toBe('$1,234.50')
+    expect(formatMoney(0.000123)).toBe('<$0.01')
+    expect(formatMoney(0)).toBe('$0.00')
+    expect(formatMoney(null)).toBe('–')
+  })
+})
+
+describe('formatDate', () => {
+  const now = Date.UTC(2026, 10, 26, 15, 0)
+  it('says "Nov 26" for another day, adds the year only for another year, and the time when today', () => {
+    expect(formatDate('2026-11-20T09:05:00Z', now, 'UTC')).toBe('Nov 20')
+    expect(formatDate('2025-11-20T09:05:00Z', now, 'UTC')).toBe('Nov 20, 2025')
+    expect(formatDate('2026-11-26T09:05:00Z', now, 'UTC')).toBe('09:05')
+  })
+  it('decides "today" in the given time zone', () => {
+    // 23:30 UTC on the 25th is 08:30 on the 26th in Tokyo, where 10:00 UTC is still the 26th.
+    const morning = Date.UTC(2026, 10, 26, 10, 0)
+    expect(formatDate('2026-11-25T23:30:00Z', morning, 'Asia/Tokyo')).toBe('08:30')
+    expect(formatDate('2026-11-25T23:30:00Z', morning, 'UTC')).toBe('Nov 25')
+  })
+  it('keeps what is not a date', () => {
+    expect(formatDate('soon', now)).toBe('soon')
+    expect(formatDate(undefined, now)).toBe('–')
   })
 })

@@ -151,3 +151,38 @@ export function formatRelativeTime(then: Date | string | number, now: Date | num
   if (abs < 7 * 86_400_000) return wrap(`${Math.floor(abs / 86_400_000)} d`)
   return new Date(t).toISOString().slice(0, 10)
 }
+
+/**
+ * Money in summaries and lists: always cents, "<$0.01" when a non-zero amount is smaller, a dash
+ * when absent. Only records and the CSV show 4 or 6 decimals (formatUsd, formatUsdColumn).
+ */
+export function formatMoney(value: number | null | undefined): string {
+  return formatUsdFixed(value, 2)
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
+
+/**
+ * The one date form of the window: "Nov 26", "Nov 26, 2025" in another year, and the time of day
+ * ("14:30") when it is today. Local time unless a time zone is given (tests give one). The raw
+ * text when it is not a date.
+ */
+export function formatDate(iso: string | null | undefined, now: Date | number, timeZone?: string): string {
+  if (!iso) return '–'
+  const t = Date.parse(iso)
+  if (Number.isNaN(t)) return iso
+  const key = timeZone ?? ''
+  let format = dateFormats.get(key)
+  if (format === undefined) {
+    // Made once per zone: a formatter costs far more to build than to use, and lists format many dates.
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    dateFormats.set(key, format)
+  }
+  const parts = (at: number): Record<string, string> => Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]))
+  const then = parts(t)
+  const today = parts(new Date(now).getTime())
+  if (then.year === today.year && then.month === today.month && then.day === today.day) return `${then.hour}:${then.minute}`
+  const day = `${MONTHS[Number(then.month) - 1]} ${then.day}`
+  return then.year === today.year ? day : `${day}, ${then.year}`
+}

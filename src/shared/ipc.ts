@@ -112,10 +112,12 @@ export interface RunningTaskView {
   taskId: string
   name: string
   status: TaskSummary['status']
-  stepsDone: number
-  stepsTotal: number
-  /** The most recently updated step's name; null before the first step. */
-  currentStep: string | null
+  /**
+   * The step it is on: the running step (the newest one when several run), else the one updated
+   * last; null before the first step. A task's step list grows as it runs, so there is no total to
+   * show a fraction of: the window shows this step, its number and how long it has run.
+   */
+  currentStep: { name: string; number: number; startedAt: string } | null
   /** total_price so far (USD); null when the service sent none. */
   costUsd: number | null
   startedAt: string

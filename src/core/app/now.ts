@@ -1,10 +1,9 @@
 // The Now screen's data: across every open connection and watched project, the unseen items
 // (core/app/attention.ts) newest first, and the tasks running now with their progress.
 import type { AttentionItem, NowView, RunningTaskView } from '../../shared/ipc'
-import type { Task } from '../../shared/service'
+import type { Task, TaskStep } from '../../shared/service'
 import type { WatchedProject } from '../../shared/settings'
 import { isActive } from '../../shared/status'
-import { stepCount, summarizeTask } from '../../shared/task-summary'
 import { projectDisplayName } from '../../shared/watched-project'
 import { attentionItems } from './attention'
 import type { OpenConnection } from './session'
@@ -21,17 +20,33 @@ export function newestFirst<T extends { at: string; projectId: string; taskId?: 
   )
 }
 
-/** A running task as the Now screen shows it: steps done of all, the current step, cost and start. */
+/**
+ * The step a running task is on, with its 1-based number in start order: the running step (the
+ * newest when several run), else the one updated last. null before the first step.
+ */
+export function currentStep(steps: readonly TaskStep[]): RunningTaskView['currentStep'] {
+  const ordered = [...steps].sort((a, b) => timeOf(a.created_at) - timeOf(b.created_at))
+  let index = -1
+  for (let i = 0; i < ordered.length; i++) {
+    if (ordered[i]!.status === 'in_progress') index = i
+  }
+  if (index === -1) {
+    for (let i = 0; i < ordered.length; i++) {
+      if (index === -1 || timeOf(ordered[i]!.updated_at) >= timeOf(ordered[index]!.updated_at)) index = i
+    }
+  }
+  const step = ordered[index]
+  return step === undefined ? null : { name: step.name, number: index + 1, startedAt: step.created_at }
+}
+
+/** A running task as the Now screen shows it: the step it is on, cost and start. */
 export function runningTaskView(task: Task, key: { connectionId: string; projectId: string; projectName: string }): RunningTaskView {
-  const summary = summarizeTask(task)
   return {
     ...key,
     taskId: task.id,
     name: task.name,
     status: task.status,
-    stepsDone: summary.step_counts.completed ?? 0,
-    stepsTotal: stepCount(summary),
-    currentStep: summary.last_step?.name ?? null,
+    currentStep: currentStep(Array.isArray(task.steps) ? task.steps : []),
     costUsd: task.total_price,
     startedAt: task.created_at
   }

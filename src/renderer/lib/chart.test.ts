@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chartLayout, lastDays } from './chart'
+import { chartLayout, lastDays, trimLeadingEmpty } from './chart'
 
 describe('lastDays', () => {
   it('fills the days without cost, across a month end', () => {
@@ -69,5 +69,19 @@ describe('chartLayout', () => {
     const layout = chartLayout({ ...base, count: 0, series: [] })
     expect(layout.bars).toEqual([])
     expect(layout.yMax).toBe(1)
+  })
+})
+
+describe('trimLeadingEmpty', () => {
+  it('drops the days before anything was spent in any series, and keeps the zero days after', () => {
+    const out = trimLeadingEmpty(['d1', 'd2', 'd3', 'd4'], [
+      { name: 'a', values: [0, 0, 1, 0] },
+      { name: 'b', values: [0, 0, 0, 2] }
+    ])
+    expect(out.categories).toEqual(['d3', 'd4'])
+    expect(out.series.map((s) => s.values)).toEqual([[1, 0], [0, 2]])
+  })
+  it('keeps every category when nothing was spent at all', () => {
+    expect(trimLeadingEmpty(['d1', 'd2'], [{ name: 'a', values: [0, 0] }]).categories).toEqual(['d1', 'd2'])
   })
 })

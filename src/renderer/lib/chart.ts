@@ -97,3 +97,15 @@ export function chartLayout(input: {
     maxTotal
   }
 }
+
+/**
+ * Drops the leading categories where every series is zero (days before anything was spent), so
+ * the bars fill the chart. With nothing spent at all it keeps every category: an empty range
+ * shows as one. The range's words still say its days.
+ */
+export function trimLeadingEmpty<C>(categories: readonly C[], series: readonly ChartSeries[]): { categories: C[]; series: ChartSeries[] } {
+  let first = 0
+  while (first < categories.length && series.every((s) => !((s.values[first] ?? 0) > 0))) first++
+  if (first === categories.length) first = 0
+  return { categories: categories.slice(first), series: series.map((s) => ({ ...s, values: s.values.slice(first) })) }
+}
