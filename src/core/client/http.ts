@@ -45,7 +45,7 @@ export interface RawResponse {
   bytes: number
 }
 
-type Cause = 'caller' | 'body-deadline' | 'too-large'
+type Cause = 'caller' | 'body-deadline' | 'too-large' | 'unreadable'
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
@@ -187,6 +187,7 @@ export async function exchange(pool: Pool, x: Exchange): Promise<RawResponse> {
     try {
       coding = codingOf(headers['content-encoding'])
     } catch (e) {
+      stop('unreadable')
       res.body.destroy()
       throw e
     }
