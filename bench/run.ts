@@ -37,7 +37,8 @@ const CONDITIONS: Record<string, string> = {
   scale: 'reference service in a child process on loopback, ETags and compression on (its defaults)',
   window: 'e2e test host (reference service with ETags and compression on) and headless Chromium',
   idle: 'reference service on loopback, ETags and compression on (its defaults)',
-  soak: 'reference service on loopback, ETags and compression on (its defaults)'
+  soak: 'reference service on loopback, ETags and compression on (its defaults)',
+  startup: 'the stand-in Electron, no service traffic: a keychain that answers at once and one that never answers'
 }
 
 function usage(message: string): never {
