@@ -1,5 +1,7 @@
 // What a straightforward client does: on every interval, GET every watched project's tasks and
-// GET steps-and-usages for every one of those tasks, then compare statuses with the last round.
+// (unless `details` is false) GET steps-and-usages for every one of those tasks, then compare
+// statuses with the last round. With `details: false` it is the list-only poller that Gitify-like
+// apps are: every project's list every interval, nothing more. Neither sends If-None-Match.
 // It keeps only what it needs to raise the same notifications as the monitor (task statuses).
 import type { ServiceClient } from '../src/core/client/index'
 import type { MonitorEvent } from '../src/shared/monitor'
@@ -11,6 +13,8 @@ export interface NaivePollerOptions {
   projectIds: readonly string[]
   /** Requests in flight at once. */
   concurrency: number
+  /** Default true: each task's steps and usages too, every round. */
+  details?: boolean
 }
 
 /** Runs `jobs` with at most `limit` in flight. */
@@ -34,7 +38,7 @@ export class NaivePoller {
     await inPool(projectIds, concurrency, async (projectId) => {
       lists.set(projectId, await client.listTasks(projectId))
     })
-    const taskIds = projectIds.flatMap((p) => (lists.get(p) ?? []).map((t) => t.id))
+    const taskIds = this.options.details === false ? [] : projectIds.flatMap((p) => (lists.get(p) ?? []).map((t) => t.id))
     await inPool(taskIds, concurrency, async (taskId) => {
       await client.getStepsAndUsages(taskId)
     })

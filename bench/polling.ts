@@ -1,7 +1,12 @@
 // 1. Polling efficiency: one simulated hour of 50 watched projects (5 active), our monitor
-// against a naive poller, each on its own reference service with the same seed and the same
-// scripted changes, so both see the same history. Time is simulated on both sides (the
-// service's manual clock, the monitor's ManualClock) and moved together, timer by timer.
+// against two naive pollers (today's, which lists and fetches every task's details; and a
+// list-only one, as Gitify-like apps poll), each on its own reference service with the same seed
+// and the same scripted changes, so all see the same history. The monitor runs under four
+// conditions: the service with and without ETags, with and without compression (the client always
+// asks for it). The naive pollers run against a service without compression (ETags do not matter
+// to them: they never send If-None-Match). Bytes are counted on the service's sockets: status
+// lines, headers and bodies as sent. Time is simulated on every side (the service's manual clock,
+// the monitor's ManualClock) and moved together, timer by timer.
 import { createServiceClient, type ServiceClient } from '../src/core/client/index'
 import { Monitor, type MonitorCycle } from '../src/core/monitor/index'
 import { ManualClock } from '../src/core/util/clock'
@@ -67,9 +72,17 @@ interface World {
   clientBytes: number
 }
 
-async function makeWorld(setup: Setup, where: 'in-process' | 'child'): Promise<World> {
+/** How the service answers: with or without ETags, with or without compression. */
+interface Condition {
+  etags: boolean
+  compression: boolean
+}
+
+const conditionName = (c: Condition): string => `${c.etags ? 'etags' : 'no_etags'}_${c.compression ? 'compressed' : 'uncompressed'}`
+
+async function makeWorld(setup: Setup, where: 'in-process' | 'child', condition: Condition): Promise<World> {
   const start = where === 'child' ? startServiceProcess : startServiceInProcess
-  const service = await start({ apiKey: API_KEY, seed: SEED, manualClock: true })
+  const service = await start({ apiKey: API_KEY, seed: SEED, manualClock: true, ...condition })
   const { projectIds } = await service.control.bulkCreate({
     projects: setup.projects,
     tasksPerProject: TASKS_PER_PROJECT,
@@ -132,9 +145,9 @@ interface SideResult {
   wallMs: number
 }
 
-async function runMonitor(setup: Setup, script: readonly Action[], polling: PollingPrefs): Promise<SideResult> {
+async function runMonitor(setup: Setup, script: readonly Action[], polling: PollingPrefs, condition: Condition): Promise<SideResult> {
   // The monitor's side takes one small step per poll: its service is best close at hand.
-  const world = await makeWorld(setup, 'in-process')
+  const world = await makeWorld(setup, 'in-process', condition)
   const start = Date.parse(MANUAL_START_TIME)
   const clock = new ManualClock(start)
   const monitor = new Monitor({ connectionId: 'bench', source: world.client, projects: world.projectIds, polling, clock, random: seededRandom(SEED) })
@@ -170,10 +183,10 @@ async function runMonitor(setup: Setup, script: readonly Action[], polling: Poll
   return result
 }
 
-async function runNaive(setup: Setup, script: readonly Action[], intervalMs: number): Promise<SideResult> {
+async function runNaive(setup: Setup, script: readonly Action[], intervalMs: number, details: boolean): Promise<SideResult> {
   // The naive side is heavy: its service gets a process (and a core) of its own.
-  const world = await makeWorld(setup, 'child')
-  const poller = new NaivePoller({ client: world.client, connectionId: 'bench', projectIds: world.projectIds, concurrency: 8 })
+  const world = await makeWorld(setup, 'child', { etags: true, compression: false })
+  const poller = new NaivePoller({ client: world.client, connectionId: 'bench', projectIds: world.projectIds, concurrency: 8, details })
   const events: MonitorEvent[] = []
   const batches: MonitorCycle[] = []
   const began = performance.now()
@@ -209,43 +222,111 @@ async function runNaive(setup: Setup, script: readonly Action[], intervalMs: num
   return result
 }
 
+/** Requests and socket bytes per simulated hour per watched project. */
+function perHourPerProject(side: SideResult, setup: Setup): { requests: number; wire_bytes: number } {
+  const scale = 3_600_000 / setup.durationMs / setup.projects
+  return { requests: round(side.stats.requests * scale), wire_bytes: Math.round(side.stats.wireBytes * scale) }
+}
+
+const ratio = (naive: number, ours: number): number => round(naive / Math.max(1, ours))
+
 export async function runPolling(options: BenchOptions): Promise<MeasureResult> {
   const setup: Setup = options.quick
     ? { durationMs: 8 * 60_000, projects: 8, active: 1 }
     : { durationMs: 60 * 60_000, projects: 50, active: 5 }
   const polling = DEFAULT_POLLING_PREFS
   const script = makeScript(setup)
+  const conditions: Condition[] = [
+    { etags: true, compression: true },
+    { etags: false, compression: true },
+    { etags: true, compression: false },
+    { etags: false, compression: false }
+  ]
   options.log(`polling: ${setup.projects} projects (${setup.active} active), ${setup.durationMs / 60_000} simulated min, ${script.length} scripted changes`)
-  // Each side has its own service process; run together, they share the wait.
-  const [ours, naive] = await Promise.all([
-    runMonitor(setup, script, polling).then((r) => {
-      options.log(`polling: monitor done in ${round(r.wallMs / 1000)} s: ${r.stats.requests} requests`)
-      return r
-    }),
-    runNaive(setup, script, polling.activeIntervalMs).then((r) => {
-      options.log(`polling: naive poller done in ${round(r.wallMs / 1000)} s: ${r.stats.requests} requests`)
-      return r
-    })
+  const timed = async (what: string, run: () => Promise<SideResult>): Promise<SideResult> => {
+    const r = await run()
+    options.log(`polling: ${what} done in ${round(r.wallMs / 1000)} s: ${r.stats.requests} requests, ${round(r.stats.wireBytes / 1e6)} MB on the wire`)
+    return r
+  }
+  // The monitor's runs (in this process) and the naive ones (each with a service process) share the wait.
+  const [monitors, naives] = await Promise.all([
+    (async () => {
+      const out: SideResult[] = []
+      for (const c of conditions) out.push(await timed(`monitor (${conditionName(c)})`, () => runMonitor(setup, script, polling, c)))
+      return out
+    })(),
+    (async () => {
+      const full = await timed('naive poller (lists and details)', () => runNaive(setup, script, polling.activeIntervalMs, true))
+      const list = await timed('naive poller (lists only)', () => runNaive(setup, script, polling.activeIntervalMs, false))
+      return { full, list }
+    })()
   ])
 
   const notes: string[] = []
-  const sameHistory = JSON.stringify(ours.addedIds) === JSON.stringify(naive.addedIds)
-  if (!sameHistory) notes.push('MISMATCH: the two services gave the scripted tasks different ids; the histories are not the same.')
-  const sameNotifications = JSON.stringify(ours.transitions) === JSON.stringify(naive.transitions)
-  if (!sameNotifications) {
-    const onlyOurs = ours.transitions.filter((t) => !naive.transitions.includes(t))
-    const onlyNaive = naive.transitions.filter((t) => !ours.transitions.includes(t))
-    notes.push(
-      `MISMATCH: the monitor and the naive poller would raise different notifications (${ours.transitions.length} vs ${naive.transitions.length}; only monitor: ${onlyOurs.join(', ') || 'none'}; only naive: ${onlyNaive.join(', ') || 'none'}).`
-    )
+  const naive = naives.full
+  const sides: [string, SideResult][] = [
+    ...conditions.map((c, i): [string, SideResult] => [`monitor ${conditionName(c)}`, monitors[i] as SideResult]),
+    ['naive list-only poller', naives.list]
+  ]
+  let sameHistory = true
+  let sameNotifications = true
+  for (const [name, side] of sides) {
+    if (JSON.stringify(side.addedIds) !== JSON.stringify(naive.addedIds)) {
+      sameHistory = false
+      notes.push(`MISMATCH: ${name} and the naive poller's services gave the scripted tasks different ids; the histories are not the same.`)
+    }
+    if (JSON.stringify(side.transitions) !== JSON.stringify(naive.transitions)) {
+      sameNotifications = false
+      const onlyThis = side.transitions.filter((t) => !naive.transitions.includes(t))
+      const onlyNaive = naive.transitions.filter((t) => !side.transitions.includes(t))
+      notes.push(
+        `MISMATCH: ${name} and the naive poller would raise different notifications (${side.transitions.length} vs ${naive.transitions.length}; only ${name}: ${onlyThis.join(', ') || 'none'}; only naive: ${onlyNaive.join(', ') || 'none'}).`
+      )
+    }
   }
-  const requestsRatio = naive.stats.requests / Math.max(1, ours.stats.requests)
-  const bytesRatio = naive.stats.responseBytes / Math.max(1, ours.stats.responseBytes)
+  const full = perHourPerProject(naives.full, setup)
+  const list = perHourPerProject(naives.list, setup)
+  const table: Record<string, unknown> = {}
+  conditions.forEach((c, i) => {
+    const m = monitors[i] as SideResult
+    const ours = perHourPerProject(m, setup)
+    table[conditionName(c)] = {
+      etags: c.etags,
+      compression: c.compression,
+      per_hour_per_project: ours,
+      vs_naive_full: { requests_ratio: ratio(full.requests, ours.requests), bytes_ratio: ratio(full.wire_bytes, ours.wire_bytes) },
+      vs_naive_list: { requests_ratio: ratio(list.requests, ours.requests), bytes_ratio: ratio(list.wire_bytes, ours.wire_bytes) },
+      notifiable_transitions: m.transitions.length,
+      notifications_raised: m.notifications
+    }
+  })
+  const at = (c: Condition) => table[conditionName(c)] as { vs_naive_full: { requests_ratio: number; bytes_ratio: number }; vs_naive_list: { requests_ratio: number; bytes_ratio: number } }
+  const best = at({ etags: true, compression: true })
+  const noEtags = at({ etags: false, compression: true })
+  const plainEtags = at({ etags: true, compression: false })
   return {
-    figures: { requests_ratio: round(requestsRatio), bytes_ratio: round(bytesRatio) },
+    figures: {
+      bytes_ratio_list_naive: best.vs_naive_list.bytes_ratio,
+      bytes_ratio_list_naive_no_etags: noEtags.vs_naive_list.bytes_ratio,
+      requests_ratio: plainEtags.vs_naive_full.requests_ratio,
+      bytes_ratio: plainEtags.vs_naive_full.bytes_ratio
+    },
+    tables: {
+      conditions: table,
+      naive_per_hour_per_project: { full: { ...full, compression: false }, list_only: { ...list, compression: false } },
+      // Item 5: every headline figure names the service it ran against.
+      figure_conditions: {
+        bytes_ratio_list_naive: 'monitor, service with ETags and compression, vs the list-only naive poller without compression',
+        bytes_ratio_list_naive_no_etags: 'monitor, service with compression and no ETags (the real service documents neither), vs the list-only naive poller without compression',
+        requests_ratio: 'monitor, service with ETags, no compression, vs the naive poller that fetches every task\'s details',
+        bytes_ratio: 'monitor, service with ETags, no compression, vs the naive poller that fetches every task\'s details (bytes on the socket)'
+      }
+    },
     checks: [
-      check('requests_ratio', requestsRatio, '>=', 10),
-      check('bytes_ratio', bytesRatio, '>=', 10),
+      check('bytes_ratio_list_naive', best.vs_naive_list.bytes_ratio, '>=', 100),
+      check('bytes_ratio_list_naive_no_etags', noEtags.vs_naive_list.bytes_ratio, '>=', 20),
+      check('requests_ratio', plainEtags.vs_naive_full.requests_ratio, '>=', 10),
+      check('bytes_ratio', plainEtags.vs_naive_full.bytes_ratio, '>=', 10),
       check('same_notifications', sameNotifications && sameHistory ? 1 : 0, '>=', 1)
     ],
     details: {
@@ -257,11 +338,17 @@ export async function runPolling(options: BenchOptions): Promise<MeasureResult> 
       scripted_changes: script.length,
       polling,
       naive_interval_ms: polling.activeIntervalMs,
-      monitor: { requests: ours.stats.requests, response_bytes: ours.stats.responseBytes, by_route: ours.stats.byRoute, wall_s: round(ours.wallMs / 1000) },
-      naive: { requests: naive.stats.requests, response_bytes: naive.stats.responseBytes, by_route: naive.stats.byRoute, wall_s: round(naive.wallMs / 1000) },
-      client_counted: { monitor: { requests: ours.clientRequests, bytes: ours.clientBytes }, naive: { requests: naive.clientRequests, bytes: naive.clientBytes } },
-      notifiable_transitions: { monitor: ours.transitions.length, naive: naive.transitions.length, same: sameNotifications },
-      notifications_raised: { monitor: ours.notifications, naive: naive.notifications }
+      bytes: 'wire bytes: counted on the service\'s sockets (status line, headers, body as sent)',
+      monitor: Object.fromEntries(
+        conditions.map((c, i) => {
+          const m = monitors[i] as SideResult
+          return [conditionName(c), { requests: m.stats.requests, wire_bytes: m.stats.wireBytes, body_bytes: m.stats.responseBytes, client_counted_body_bytes: m.clientBytes, by_route: m.stats.byRoute, wall_s: round(m.wallMs / 1000) }]
+        })
+      ),
+      naive: { requests: naives.full.stats.requests, wire_bytes: naives.full.stats.wireBytes, body_bytes: naives.full.stats.responseBytes, by_route: naives.full.stats.byRoute, wall_s: round(naives.full.wallMs / 1000) },
+      naive_list_only: { requests: naives.list.stats.requests, wire_bytes: naives.list.stats.wireBytes, body_bytes: naives.list.stats.responseBytes, by_route: naives.list.stats.byRoute, wall_s: round(naives.list.wallMs / 1000) },
+      notifiable_transitions: { naive: naive.transitions.length, naive_list_only: naives.list.transitions.length, same: sameNotifications },
+      notifications_raised: { naive: naive.notifications, naive_list_only: naives.list.notifications }
     },
     notes
   }

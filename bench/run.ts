@@ -27,6 +27,20 @@ const MEASURES: Record<string, (options: BenchOptions) => Promise<MeasureResult>
   startup: runStartup
 }
 
+/**
+ * The service each measure ran against, written beside its figures: the reference service answers
+ * with ETags and compression unless told otherwise, and the real service documents neither.
+ */
+const CONDITIONS: Record<string, string> = {
+  polling: 'four service conditions (ETags on/off x compression on/off): each figure names its own under figure_conditions, the full set under conditions',
+  latency: 'reference service on loopback, ETags and compression on (its defaults)',
+  scale: 'reference service in a child process on loopback, ETags and compression on (its defaults)',
+  window: 'e2e test host (reference service with ETags and compression on) and headless Chromium',
+  idle: 'reference service on loopback, ETags and compression on (its defaults)',
+  soak: 'reference service on loopback, ETags and compression on (its defaults)',
+  startup: 'the stand-in Electron, no service traffic: a keychain that answers at once and one that never answers'
+}
+
 function usage(message: string): never {
   process.stderr.write(`${message}\nusage: npm run bench -- [--quick] [--only ${Object.keys(MEASURES).join(',')}]\n`)
   process.exit(2)
@@ -126,7 +140,7 @@ async function main(): Promise<void> {
     log(`${name}: ${seconds} s`)
     for (const note of 'notes' in (results[name] as object) ? (results[name] as MeasureResult).notes : []) log(`${name}: ${note}`)
     // Each measure says when it ran, on what and under what load: a merged file holds several runs.
-    file[name] = { ...forFile(results[name] as MeasureResult, seconds), ran_at: new Date().toISOString(), cpu_model: machine.cpu_model, load_average_1m: round(os.loadavg()[0] ?? 0, 2) }
+    file[name] = { ...forFile(results[name] as MeasureResult, seconds), condition: CONDITIONS[name], ran_at: new Date().toISOString(), cpu_model: machine.cpu_model, load_average_1m: round(os.loadavg()[0] ?? 0, 2) }
   }
   file.total_seconds = round((performance.now() - started) / 1000)
   file.load_average_after = round(os.loadavg()[0] ?? 0, 2)

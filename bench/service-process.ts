@@ -30,6 +30,9 @@ export interface ServiceProcessOptions {
   apiKey: string
   seed: number
   manualClock?: boolean
+  /** Default true each: a service with ETags, and one that compresses when asked. */
+  etags?: boolean
+  compression?: boolean
   /** Heap limit of the child, MB (a 100,000-task fixture needs more than the default). */
   maxOldSpaceMb?: number
 }
@@ -87,7 +90,9 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     '0',
     '--seed',
     String(options.seed),
-    ...(options.manualClock ? ['--manual-clock'] : [])
+    ...(options.manualClock ? ['--manual-clock'] : []),
+    ...(options.etags === false ? ['--no-etags'] : []),
+    ...(options.compression === false ? ['--no-compression'] : [])
   ]
   // The key travels in the environment, never in the arguments (visible to other users).
   const child = spawn(process.execPath, args, {

@@ -39,7 +39,7 @@ export interface TestHostOptions {
   /** Start the demo (connection, watched demo projects) before returning. */
   demo?: boolean
   /** startTime: where the service's simulated clock starts (ISO); default now, or MANUAL_START_TIME with manualClock. */
-  service?: { seed?: number; speed?: number; manualClock?: boolean; startTime?: string; publishingDomain?: string; extensions?: boolean }
+  service?: { seed?: number; speed?: number; manualClock?: boolean; startTime?: string; publishingDomain?: string; extensions?: boolean; etags?: boolean; compression?: boolean }
   /** Default: a fresh temp dir, removed on close. */
   settingsDir?: string
   /** Default out/renderer when built there; null serves a placeholder page. */
@@ -98,7 +98,9 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     manualClock: options.service?.manualClock ?? false,
     ...(options.service?.startTime ? { startTime: options.service.startTime } : {}),
     ...(options.service?.publishingDomain ? { publishingDomain: options.service.publishingDomain } : {}),
-    ...(options.service?.extensions !== undefined ? { extensions: options.service.extensions } : {})
+    ...(options.service?.extensions !== undefined ? { extensions: options.service.extensions } : {}),
+    ...(options.service?.etags !== undefined ? { etags: options.service.etags } : {}),
+    ...(options.service?.compression !== undefined ? { compression: options.service.compression } : {})
   })
   const ownDir = options.settingsDir === undefined
   const settingsDir = options.settingsDir ?? (await mkdtemp(join(tmpdir(), 'agent-tray-host-')))

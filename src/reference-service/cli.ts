@@ -1,12 +1,12 @@
 // `AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- --port 4010 [--seed N] [--speed X]
-//   [--host H] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions]`
+//   [--host H] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions] [--no-etags] [--no-compression]`
 // The key comes from the environment only: a process's arguments are readable by every local user
 // (`ps`), so `--api-key` is refused, as `agent-tray` refuses it.
 import { parseArgs } from 'node:util'
 import { startReferenceService } from './server'
 
 const USAGE =
-  'usage: AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions]\n' +
+  'usage: AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions] [--no-etags] [--no-compression]\n' +
   'The API key is read from AGENT_TRAY_SERVICE_API_KEY only: a command line is visible to every local user.'
 
 function fail(message: string): never {
@@ -34,6 +34,8 @@ async function main(): Promise<void> {
         'manual-clock': { type: 'boolean' },
         demo: { type: 'boolean' },
         'no-extensions': { type: 'boolean' },
+        'no-etags': { type: 'boolean' },
+        'no-compression': { type: 'boolean' },
         help: { type: 'boolean' }
       },
       strict: true
@@ -61,7 +63,9 @@ async function main(): Promise<void> {
     speed,
     publishingDomain: args['publishing-domain'],
     manualClock: args['manual-clock'] ?? false,
-    extensions: !(args['no-extensions'] ?? false)
+    extensions: !(args['no-extensions'] ?? false),
+    etags: !(args['no-etags'] ?? false),
+    compression: !(args['no-compression'] ?? false)
   })
   if (args.demo) service.control.seedDemo()
   process.stdout.write(`listening on ${service.url}\n`)

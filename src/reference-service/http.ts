@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from './errors'
 import type { DecisiveFault } from './faults'
+import { compress, MIN_COMPRESSED_BYTES, type Coding } from './compression'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 /** Past this we stop draining an oversized body and drop the connection. */
@@ -77,30 +78,37 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Writes the reply, or a corrupted version of it; returns the bytes meant for the client. */
-export function send(res: ServerResponse, reply: Reply, fault: DecisiveFault | undefined, timers: Set<NodeJS.Timeout>): number {
+/**
+ * Writes the reply, or a corrupted version of it, compressed with `coding` when given; returns the
+ * body bytes meant for the client, before compression. A malformed body is broken before it is
+ * compressed (the server made it so); a truncated or slow one is cut or trickled on the wire.
+ */
+export function send(res: ServerResponse, reply: Reply, fault: DecisiveFault | undefined, timers: Set<NodeJS.Timeout>, coding?: Coding): number {
   if (reply.status === 304) {
     res.writeHead(304, { ...reply.headers, ...(reply.etag ? { etag: reply.etag } : {}) })
     res.end()
     return 0
   }
-  const body = Buffer.from(reply.body, 'utf8')
-  const headers = {
+  let body: Buffer = Buffer.from(reply.body, 'utf8')
+  if (fault?.kind === 'malformed') {
+    body = Buffer.concat([body.subarray(0, Math.floor(body.length / 2)), Buffer.from('<!-- upstream error -->{{', 'utf8')])
+  }
+  const meant = body.length
+  const headers: Record<string, string> = {
     'content-type': reply.contentType ?? 'application/json; charset=utf-8',
     ...reply.headers,
     ...(reply.etag ? { etag: reply.etag } : {})
   }
-  if (fault?.kind === 'malformed') {
-    const bad = Buffer.concat([body.subarray(0, Math.floor(body.length / 2)), Buffer.from('<!-- upstream error -->{{', 'utf8')])
-    res.writeHead(reply.status, { ...headers, 'content-length': String(bad.length) })
-    res.end(bad)
-    return bad.length
+  if (coding && body.length >= MIN_COMPRESSED_BYTES) {
+    body = compress(body, coding)
+    headers['content-encoding'] = coding
   }
+  if (coding) headers.vary = 'accept-encoding'
   res.writeHead(reply.status, { ...headers, 'content-length': String(body.length) })
   if (fault?.kind === 'truncated') {
     const part = body.subarray(0, Math.floor(body.length / 2))
     res.write(part, () => res.socket?.destroy())
-    return part.length
+    return Math.floor(meant / 2)
   }
   if (fault?.kind === 'slow') {
     const size = Math.max(1, fault.chunkBytes ?? 64)
@@ -122,8 +130,8 @@ export function send(res: ServerResponse, reply: Reply, fault: DecisiveFault | u
       timers.add(timer)
     }
     tick()
-    return body.length
+    return meant
   }
   res.end(body)
-  return body.length
+  return meant
 }

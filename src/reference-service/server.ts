@@ -4,6 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createSimClock } from './clock'
+import { chooseCoding } from './compression'
 import { createControl, handleControl } from './control'
 import { ApiError } from './errors'
 import { corruptRecord, Faults } from './faults'
@@ -43,6 +44,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   const publishingDomain = (options.publishingDomain ?? DEFAULT_PUBLISHING_DOMAIN).toLowerCase()
   const keyDigest = digest(options.apiKey)
   const etags = options.etags ?? true
+  const compression = options.compression ?? true
   const extensions = options.extensions ?? true
   let baseUrl = ''
   const host = options.host ?? '127.0.0.1'
@@ -101,7 +103,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
     const routeKey = `${method} ${match ? match.route.key : '(unmatched)'}`
     const fault = decision.fault
     if (fault?.kind === 'drop') {
-      stats.record(routeKey, 0)
+      stats.record(routeKey, 0, 0)
       req.socket.destroy()
       return
     }
@@ -134,7 +136,16 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
       delete reply.etag
       return reply
     })
-    stats.record(routeKey, send(res, reply, fault, timers))
+    // What the answer took on the socket, counted once it is all handed over (one answer at a time
+    // per connection: no pipelining). Captured now: the response lets go of its socket on finish.
+    const socket = req.socket
+    const before = socket.bytesWritten
+    let meant = 0
+    res.once('finish', () => stats.record(routeKey, meant, socket.bytesWritten - before))
+    res.once('close', () => {
+      if (!res.writableFinished) stats.record(routeKey, meant, socket.bytesWritten - before)
+    })
+    meant = send(res, reply, fault, timers, compression ? chooseCoding(header(req, 'accept-encoding')) : undefined)
   }
 
   const server = createServer((req, res) => {

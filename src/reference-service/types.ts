@@ -161,7 +161,10 @@ export interface BulkCreateInput {
 
 export interface RouteStats {
   requests: number
+  /** Body bytes as the service made them, before any compression. */
   responseBytes: number
+  /** Bytes the answers took on the socket: status line, headers and the body as sent (compressed or not). */
+  wireBytes: number
 }
 
 export interface ServiceStats extends RouteStats {
@@ -208,6 +211,8 @@ export interface ReferenceServiceOptions {
   startTime?: string
   /** Default true: GET answers carry a weak ETag and If-None-Match gets 304. False: a server without them. */
   etags?: boolean
+  /** Default true: answers are compressed (br, else gzip) when the request's Accept-Encoding allows. False: never. */
+  compression?: boolean
   /**
    * Default true: the real service's two endpoints outside the interface document, GET /projects
    * (a product's projects) and POST /tasks. False: a server without them (405 and 404).

@@ -13,7 +13,7 @@ import type {
 import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
 import { checkBaseUrl as checkSharedBaseUrl } from '../../shared/base-url'
 import { ServiceError, errorForStatus, isServiceError, type ServiceErrorDetails } from './errors'
-import { exchange, type RawResponse } from './http'
+import { ACCEPT_ENCODING, exchange, type RawResponse } from './http'
 
 type RawHeaders = RawResponse['headers']
 import {
@@ -222,6 +222,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const headers: Record<string, string> = {
       'x-api-key': key,
       accept: 'application/json',
+      'accept-encoding': ACCEPT_ENCODING,
       'user-agent': USER_AGENT
     }
     const payload = body === undefined ? undefined : JSON.stringify(body)

@@ -4,7 +4,7 @@ import type { ServiceErrorInfo, ServiceErrorKind } from '../../shared/monitor'
 
 /** What exactly was wrong, mainly for invalid_response. */
 export interface ServiceErrorDetails {
-  reason?: 'not_json' | 'wrong_shape' | 'invalid_record' | 'too_large' | 'empty'
+  reason?: 'not_json' | 'wrong_shape' | 'invalid_record' | 'too_large' | 'empty' | 'bad_encoding'
   /** The record that could not be read, e.g. 'project' or 'publish result'. */
   record?: string
   /** Where in the body, e.g. 'steps[2].id'. */

@@ -1,8 +1,27 @@
-// One HTTP exchange over the shared pool, with the three timeouts and the size cap. Failures
-// come out as ServiceError (network, timeout, invalid_response/too_large); a caller's abort
+// One HTTP exchange over the shared pool, with the three timeouts, the size cap (on the wire and
+// once decompressed) and gzip/br decoding. Failures come out as ServiceError (network, timeout,
+// invalid_response/too_large or bad_encoding); a caller's abort
 // comes out as the signal's own reason.
+import zlib from 'node:zlib'
 import type { Dispatcher, Pool } from 'undici'
 import { ServiceError } from './errors'
+
+/**
+ * The codings we read, by their Content-Encoding names: node:zlib's one-shot decoders, each told
+ * to stop at the response cap (maxOutputLength) so a bomb is cut there, never inflated whole.
+ * zstd only where this Node has it (22.15+); Node 20 does not.
+ */
+type Decoder = (input: Buffer, options: { maxOutputLength: number }, done: (e: Error | null, out: Buffer) => void) => void
+const zstd = (zlib as unknown as { zstdDecompress?: Decoder }).zstdDecompress
+const DECODERS: Record<string, Decoder> = {
+  gzip: zlib.gunzip,
+  'x-gzip': zlib.gunzip,
+  br: zlib.brotliDecompress,
+  ...(typeof zstd === 'function' ? { zstd } : {})
+}
+
+/** What every request offers (the Accept-Encoding header): the codings above, best first. */
+export const ACCEPT_ENCODING = typeof zstd === 'function' ? 'gzip, br, zstd' : 'gzip, br'
 
 export interface Exchange {
   method: 'GET' | 'POST' | 'PATCH'
@@ -18,12 +37,15 @@ export interface Exchange {
 
 export interface RawResponse {
   status: number
+  /** Content-Encoding and Content-Length are those of the wire, as the server sent them. */
   headers: Record<string, string | undefined>
+  /** The body, decoded (decompressed, then UTF-8). */
   text: string
+  /** The body's bytes on the wire (compressed, when it was). */
   bytes: number
 }
 
-type Cause = 'caller' | 'body-deadline' | 'too-large'
+type Cause = 'caller' | 'body-deadline' | 'too-large' | 'unreadable'
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
@@ -35,6 +57,37 @@ function tooLarge(maxBytes: number): ServiceError {
     `The service sent an answer larger than ${Math.round(maxBytes / 1024)} KiB: not read.`,
     { details: { reason: 'too_large' } }
   )
+}
+
+function unreadable(coding: string, why: string): ServiceError {
+  return new ServiceError('invalid_response', `The service's answer could not be read as ${coding}: ${why}.`, {
+    details: { reason: 'bad_encoding' }
+  })
+}
+
+/** The coding of a body we can read: '' for none; an error for one we never offered. */
+function codingOf(header: string | undefined): string {
+  const coding = (header ?? '').trim().toLowerCase()
+  if (coding === '' || coding === 'identity') return ''
+  if (coding in DECODERS) return coding
+  throw unreadable(JSON.stringify(coding.slice(0, 40)), 'a content coding this client did not ask for')
+}
+
+/**
+ * The body decompressed into one buffer and decoded once; at most `maxBytes` are ever inflated
+ * (zlib stops there), so a small bomb costs no more memory than an honest answer at the cap.
+ */
+export async function decodeCompressed(coding: string, chunks: readonly Uint8Array[], maxBytes: number): Promise<string> {
+  const decode = DECODERS[coding] as Decoder
+  const input = chunks.length === 1 ? Buffer.from((chunks[0] as Uint8Array).buffer, (chunks[0] as Uint8Array).byteOffset, (chunks[0] as Uint8Array).byteLength) : Buffer.concat(chunks)
+  const out = await new Promise<Buffer>((resolve, reject) => {
+    decode(input, { maxOutputLength: maxBytes }, (e, result) => {
+      if (!e) resolve(result)
+      else if (codeOf(e) === 'ERR_BUFFER_TOO_LARGE') reject(tooLarge(maxBytes))
+      else reject(unreadable(coding, e.message || 'corrupt data'))
+    })
+  })
+  return out.toString('utf8')
 }
 
 function flatHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string | undefined> {
@@ -130,6 +183,14 @@ export async function exchange(pool: Pool, x: Exchange): Promise<RawResponse> {
     // undici's bodyTimeout is per chunk; this bounds the whole body, however slowly it trickles.
     deadline = setTimeout(() => stop('body-deadline'), x.bodyMs)
     const headers = flatHeaders(res.headers)
+    let coding: string
+    try {
+      coding = codingOf(headers['content-encoding'])
+    } catch (e) {
+      stop('unreadable')
+      res.body.destroy()
+      throw e
+    }
     const declared = Number(headers['content-length'])
     if (Number.isFinite(declared) && declared > x.maxBytes) {
       stop('too-large')
@@ -151,7 +212,9 @@ export async function exchange(pool: Pool, x: Exchange): Promise<RawResponse> {
     } catch (e) {
       throw fail(e)
     }
-    return { status: res.statusCode, headers, text: decodeChunks(chunks, bytes), bytes }
+    // A 304 has no body whatever its headers say.
+    const text = coding === '' || bytes === 0 ? decodeChunks(chunks, bytes) : await decodeCompressed(coding, chunks, x.maxBytes)
+    return { status: res.statusCode, headers, text, bytes }
   } finally {
     if (deadline) clearTimeout(deadline)
     x.signal?.removeEventListener('abort', onCallerAbort)
