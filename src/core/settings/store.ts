@@ -21,6 +21,7 @@ import { checkSettingsFile, onFile, readSettingsFile, SettingsFileError } from '
 import { writeIndentedJson } from './indented-json'
 import { withFileLock } from './lock'
 import { CONFIG_FILE, settingsDir, STATE_FILE } from './paths'
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files'
 import { settingsSchemaAt } from './schema'
 import {
   describeStateDamage,
@@ -83,7 +84,7 @@ export interface OpenSettingsOptions {
 export function settingsConfOptions(dir: string = settingsDir()) {
   return {
     cwd: dir,
-    configFileMode: 0o600,
+    configFileMode: PRIVATE_FILE_MODE,
     accessPropertiesByDotNotation: false,
     watch: false,
     clearInvalidConfig: false,
@@ -166,7 +167,7 @@ export class DocumentFile<T> {
     const label = damage.kind === 'newer-version' ? 'newer' : 'corrupt'
     let aside = path.join(dir, `${base}.${label}-${stamp(this.now())}`)
     for (let n = 2; fs.existsSync(aside); n++) aside = path.join(dir, `${base}.${label}-${stamp(this.now())}-${n}`)
-    onFile(aside, 'keep a copy of', () => fs.writeFileSync(aside, raw, { mode: 0o600, flag: 'wx' }))
+    onFile(aside, 'keep a copy of', () => fs.writeFileSync(aside, raw, { mode: PRIVATE_FILE_MODE, flag: 'wx' }))
     return aside
   }
 }
@@ -179,6 +180,7 @@ function clone<T>(value: T): T {
 export async function openSettings(options: OpenSettingsOptions = {}): Promise<SettingsStore> {
   const now = options.now ?? (() => new Date())
   const dir = options.dir ?? settingsDir()
+  onFile(dir, 'write', () => makePrivateDir(dir))
   const conf = makeConf(options.conf, path.join(dir, CONFIG_FILE), () => new Conf(settingsConfOptions(dir)))
   const stateConf = makeConf(options.stateConf, path.join(dir, STATE_FILE), () => new Conf({ ...settingsConfOptions(dir), configName: 'state' }))
   if (path.basename(conf.path) !== CONFIG_FILE || path.basename(stateConf.path) !== STATE_FILE) {
