@@ -25,6 +25,8 @@ export interface SecretPort {
   get(connectionId: string): Promise<string | null>
   set(connectionId: string, apiKey: string): Promise<void>
   delete(connectionId: string): Promise<boolean>
+  /** Every entry, where the keychain can list them (to restore a connection config.json lost, and logout by origin). */
+  list?(): Promise<Array<{ connectionId: string; secret: string }>>
 }
 
 export interface CliDeps {

@@ -37,6 +37,7 @@ import { Notices } from './notices'
 import { localTz } from './project-view'
 import { createLatestWriter } from './latest-writer'
 import { createSession, type OpenConnection } from './session'
+import { keyCustody } from '../secrets/custody'
 
 export { DEMO_CONNECTION_ID } from './handlers/connections'
 
@@ -103,10 +104,11 @@ export function createAppController(deps: AppControllerDeps): AppController {
     if (notices.reportInvalidRecord(issue, clock.now())) changed()
   }
 
+  const keys = keyCustody(deps.secrets)
   const session = createSession({
     store: deps.settings,
     update,
-    secrets: deps.secrets,
+    secrets: keys,
     createClient: deps.createClient,
     clock,
     random: deps.random ?? Math.random,
@@ -189,6 +191,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
 
   const ctx: AppContext = {
     deps,
+    keys,
     clock,
     random: deps.random ?? Math.random,
     tz: deps.tz ?? localTz,

@@ -16,6 +16,8 @@ export interface SecretStore {
   set(connectionId: string, apiKey: string): Promise<void>
   delete(connectionId: string): Promise<boolean>
   has(connectionId: string): Promise<boolean>
+  /** Every entry kept, where the store can list them (the keychain, memory). */
+  list?(): Promise<Array<{ connectionId: string; secret: string }>>
 }
 
 /** The part of keytar we use. */

@@ -180,7 +180,11 @@ function clone<T>(value: T): T {
 export async function openSettings(options: OpenSettingsOptions = {}): Promise<SettingsStore> {
   const now = options.now ?? (() => new Date())
   const dir = options.dir ?? settingsDir()
-  onFile(dir, 'write', () => makePrivateDir(dir))
+  try {
+    makePrivateDir(dir)
+  } catch {
+    // A directory that cannot be made is reported by the file checks below, in their words.
+  }
   const conf = makeConf(options.conf, path.join(dir, CONFIG_FILE), () => new Conf(settingsConfOptions(dir)))
   const stateConf = makeConf(options.stateConf, path.join(dir, STATE_FILE), () => new Conf({ ...settingsConfOptions(dir), configName: 'state' }))
   if (path.basename(conf.path) !== CONFIG_FILE || path.basename(stateConf.path) !== STATE_FILE) {

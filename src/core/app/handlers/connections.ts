@@ -20,7 +20,7 @@ export function connectionView(ctx: AppContext, connection: Connection): Connect
   return {
     ...connection,
     hasKey: ctx.session.hasKey(connection.id),
-    problem: keyTransportProblem(connection.baseUrl),
+    problem: keyTransportProblem(connection.baseUrl) ?? ctx.session.keyProblem(connection.id),
     notifications: { muted: prefs?.muted ?? false, pausedUntil }
   }
 }
@@ -75,10 +75,10 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     const connection = editConnection(structuredClone(settings), id, fields, keyReplaced)
     if (request.apiKey !== undefined) {
       await checkKeyBeforeSaving(connection, request.apiKey)
-      await deps.secrets.set(id, request.apiKey)
+      await ctx.keys.set(id, connection.baseUrl, request.apiKey)
       session.keyStored(id, true)
     } else {
-      session.keyStored(id, await deps.secrets.has(id))
+      session.keyStored(id, await ctx.keys.has(id))
     }
     const saved = await ctx.update((draft) => {
       editConnection(draft, id, fields, keyReplaced)
@@ -98,7 +98,7 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
       if (draft.activeConnectionId === connectionId) draft.activeConnectionId = draft.connections[0]?.id ?? null
     })
     ctx.pauses.forget(connectionId)
-    await deps.secrets.delete(connectionId)
+    await ctx.keys.delete(connectionId)
     session.keyStored(connectionId, false)
     await session.sync()
     await deps.settings.writeLastSeen(connectionId, {}).catch((e: unknown) => ctx.reportError('forgetting the last seen state', e))
