@@ -19,6 +19,8 @@ export interface SettingsPort {
   read(): Settings
   update(mutate: (draft: Settings) => void): Promise<Settings>
   takeNotices(): string[]
+  /** The app's safeStorage ciphertexts in config.json: `logout` removes a key from there too. */
+  ciphertexts?: { delete(connectionId: string): Promise<boolean> }
 }
 
 export interface SecretPort {

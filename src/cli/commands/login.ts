@@ -62,8 +62,11 @@ async function readKey(ctx: Context, connection: Connection): Promise<string> {
 export async function logoutCommand(ctx: Context): Promise<ExitCode> {
   const { connection, stored } = await resolveConnection(ctx, undefined, false)
   // The key stored for that origin goes, whatever config.json lists (it may have lost the connection).
+  const ciphertexts = (await ctx.deps.settings()).ciphertexts
   const removed = await withKeychain(ctx, async (s) => {
-    const byId = stored && (await s.delete(connection.id))
+    const fromKeychain = stored && (await s.delete(connection.id))
+    const fromFile = stored && ((await ciphertexts?.delete(connection.id)) ?? false)
+    const byId = fromKeychain || fromFile
     const byOrigin = await keyCustody(s).deleteOrigin(connection.baseUrl)
     return byId || byOrigin.length > 0
   })

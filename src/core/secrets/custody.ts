@@ -62,6 +62,8 @@ export interface KeyCustody {
   /** The key for the connection at `baseUrl`; null when none is kept; KeyOriginChangedError when it was given for another origin. */
   get(connectionId: string, baseUrl: string): Promise<string | null>
   set(connectionId: string, baseUrl: string, apiKey: string): Promise<void>
+  /** Keeps a key in memory for this run only, stored nowhere (the demo's); `delete` forgets it. */
+  holdForSession(connectionId: string, baseUrl: string, apiKey: string): void
   has(connectionId: string): Promise<boolean>
   delete(connectionId: string): Promise<boolean>
   /** The entries that know their origin (an entry from before origins were kept knows none). Empty where the store cannot list. */
@@ -74,7 +76,11 @@ export interface KeyCustody {
  * The custody over a store. An entry an earlier version stored (a plain key) is bound, on its first
  * read, to the origin its connection then has: config.json is trusted that once, as before.
  */
-export function keyCustody(store: Pick<SecretStore, 'get' | 'set' | 'delete' | 'list'> & Partial<Pick<SecretStore, 'has'>>): KeyCustody {
+export function keyCustody(
+  store: Pick<SecretStore, 'get' | 'set' | 'delete' | 'list'> & Partial<Pick<SecretStore, 'has'>>,
+  /** Other places a key may have been left (safeStorage ciphertexts in config.json): a removed key goes from these too. */
+  leftovers: readonly { delete(connectionId: string): Promise<boolean> }[] = []
+): KeyCustody {
   async function entries(): Promise<StoredEntry[]> {
     const all = (await store.list?.()) ?? []
     const out: StoredEntry[] = []
@@ -86,9 +92,10 @@ export function keyCustody(store: Pick<SecretStore, 'get' | 'set' | 'delete' | '
   }
   const set = (connectionId: string, baseUrl: string, key: string): Promise<void> =>
     store.set(connectionId, encodeBoundKey({ origin: originOf(baseUrl), baseUrl, key }))
+  const held = new Map<string, string>()
   return {
     async get(connectionId, baseUrl) {
-      const stored = await store.get(connectionId)
+      const stored = held.get(connectionId) ?? (await store.get(connectionId))
       if (stored === null) return null
       const origin = originOf(baseUrl)
       const bound = decodeBoundKey(stored)
@@ -100,8 +107,16 @@ export function keyCustody(store: Pick<SecretStore, 'get' | 'set' | 'delete' | '
       return bound.key
     },
     set,
-    has: async (connectionId) => (store.has ? store.has(connectionId) : (await store.get(connectionId)) !== null),
-    delete: (connectionId) => store.delete(connectionId),
+    holdForSession(connectionId, baseUrl, key) {
+      held.set(connectionId, encodeBoundKey({ origin: originOf(baseUrl), baseUrl, key }))
+    },
+    has: async (connectionId) => held.has(connectionId) || (store.has ? store.has(connectionId) : (await store.get(connectionId)) !== null),
+    delete: async (connectionId) => {
+      const wasHeld = held.delete(connectionId)
+      let removed = await store.delete(connectionId)
+      for (const other of leftovers) removed = (await other.delete(connectionId)) || removed
+      return removed || wasHeld
+    },
     entries,
     async deleteOrigin(baseUrl) {
       const origin = originOf(baseUrl)

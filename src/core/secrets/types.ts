@@ -43,6 +43,8 @@ export interface SafeStorageLike {
 
 /** Where safeStorage ciphertexts (base64) are kept: the settings store's `ciphertexts`. */
 export interface CiphertextStore {
+  /** The connections that have one. */
+  ids(): Promise<string[]>
   get(connectionId: string): Promise<string | null>
   set(connectionId: string, ciphertext: string): Promise<void>
   delete(connectionId: string): Promise<boolean>

@@ -11,6 +11,7 @@ import type { Settings } from '../../shared/settings'
 import type { CiphertextStore } from '../secrets/types'
 import {
   describeRecovered,
+  withoutCiphertexts,
   interpretConfig,
   serializeConfig,
   type ConfigDocument,
@@ -117,7 +118,9 @@ export class DocumentFile<T> {
     /** The notice for a damaged file, in words about what this file holds. */
     private readonly describe: (damage: Damage, file: string, aside: string, doc: T) => string,
     private readonly now: () => Date,
-    private readonly notices: string[]
+    private readonly notices: string[],
+    /** What of the damaged bytes is kept aside (config.json's copy holds no key ciphertexts). */
+    private readonly asideBytes: (raw: Buffer) => Buffer = (raw) => raw
   ) {}
 
   get path(): string {
@@ -167,7 +170,7 @@ export class DocumentFile<T> {
     const label = damage.kind === 'newer-version' ? 'newer' : 'corrupt'
     let aside = path.join(dir, `${base}.${label}-${stamp(this.now())}`)
     for (let n = 2; fs.existsSync(aside); n++) aside = path.join(dir, `${base}.${label}-${stamp(this.now())}-${n}`)
-    onFile(aside, 'keep a copy of', () => fs.writeFileSync(aside, raw, { mode: PRIVATE_FILE_MODE, flag: 'wx' }))
+    onFile(aside, 'keep a copy of', () => fs.writeFileSync(aside, this.asideBytes(raw), { mode: PRIVATE_FILE_MODE, flag: 'wx' }))
     return aside
   }
 }
@@ -197,7 +200,8 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     serializeConfig,
     (damage, file, aside, doc) => describeDamage(damage, file, aside, describeRecovered(doc.settings)),
     now,
-    notices
+    notices,
+    withoutCiphertexts
   )
   const state = new DocumentFile<StateDocument>(
     stateConf,
@@ -211,6 +215,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
   await state.update()
 
   const ciphertexts: CiphertextStore = {
+    ids: async () => Object.keys(config.read().safeStorageKeys),
     get: async (id) => config.read().safeStorageKeys[id] ?? null,
     set: async (id, ciphertext) => {
       await config.update((doc) => {

@@ -9,8 +9,9 @@ import { pauseEnd, pauseShown } from '../../notify/pause'
 import { addConnection, SettingsEditError, updateConnection } from '../../settings/edit'
 import type { AppContext } from '../context'
 import { forbidden, invalidArgument } from '../errors'
+import { DEMO_CONNECTION_ID } from '../demo-connection'
 
-export const DEMO_CONNECTION_ID = 'demo'
+export { DEMO_CONNECTION_ID }
 
 type ConnectionHandlers = Pick<Handlers, 'connection:save' | 'connection:remove' | 'connection:activate' | 'connection:set-notifications' | 'demo:start'>
 
@@ -139,7 +140,8 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     demoStart ??= (async () => {
       const service = await start()
       // A fresh service has fresh ids: last run's demo projects and what was seen of them are gone.
-      await deps.secrets.set(DEMO_CONNECTION_ID, service.apiKey)
+      // Held for this run only: the demo's key and loopback port mean nothing after it (demo-connection.ts).
+      ctx.keys.holdForSession(DEMO_CONNECTION_ID, service.baseUrl, service.apiKey)
       session.keyStored(DEMO_CONNECTION_ID, true)
       await deps.settings.writeLastSeen(DEMO_CONNECTION_ID, {})
       const addedAt = new Date(ctx.clock.now())
