@@ -13,6 +13,8 @@ import { createKeytarSecretStore, loadKeytar } from '../secrets/keytar-store'
 import { startTestKeyring, type TestKeyring } from '../secrets/test-keyring'
 import { listFiles } from '../secrets/test-files'
 import { fakeSafeStorage } from '../secrets/test-safe-storage'
+import { createPendingSecretStore } from '../secrets/pending'
+import { rememberKeys } from '../log/known-keys'
 import type { SecretStore } from '../secrets/types'
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
@@ -54,7 +56,8 @@ function tempDir(): string {
 async function app(dir: string, extra: Partial<AppControllerDeps> = {}) {
   const settings = await openSettings({ dir })
   const controller = createAppController(
-    referenceControllerDeps({ settings, secrets: keychain, clock: new ManualClock(Date.parse(MANUAL_START_TIME)), ...extra })
+    // Wrapped as the app wraps it: main's store while the keychain is asked, the log's key memory.
+    referenceControllerDeps({ settings, secrets: rememberKeys(createPendingSecretStore(Promise.resolve(keychain))).store, clock: new ManualClock(Date.parse(MANUAL_START_TIME)), ...extra })
   )
   await controller.start()
   let stopped = false

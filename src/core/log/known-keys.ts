@@ -35,7 +35,13 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
       await inner.set(connectionId, apiKey)
     },
     delete: (connectionId) => inner.delete(connectionId),
-    has: (connectionId) => inner.has(connectionId)
+    has: (connectionId) => inner.has(connectionId),
+    // Listed entries hold keys too (restoring connections reads them): remembered like any read.
+    list: async () => {
+      const all = (await inner.list?.()) ?? []
+      for (const { secret } of all) add(secret)
+      return all
+    }
   }
   return { store, list: () => [...keys], add }
 }
