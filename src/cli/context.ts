@@ -8,7 +8,8 @@ import {
   updateConnection
 } from '../core/settings/edit'
 import type { InvalidRecordIssue } from '../core/client'
-import { defaultConnectionName, keyTransportProblem } from '../shared/base-url'
+import { defaultConnectionName, keyTransportProblem, sameOrigin } from '../shared/base-url'
+import { keyCustody, KeyOriginChangedError, type StoredEntry } from '../core/secrets/custody'
 import type { Connection } from '../shared/settings'
 import type { CliClient, CliDeps, SecretPort } from './deps'
 import { authError, keychainError, usageError } from './errors'
@@ -62,11 +63,11 @@ export function requestedBaseUrl(ctx: Context): string | undefined {
  * A base URL is matched against the stored connections; one that none has is used as it is
  * (`stored: false`) — only `login` and `watch-list add` save it.
  */
-export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string): Promise<Resolved> {
+export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string, restore = true): Promise<Resolved> {
   const baseUrl = requestedBaseUrl(ctx) ?? fallbackBaseUrl
   const settings = (await ctx.deps.settings()).read()
   if (baseUrl !== undefined) {
-    const found = findConnectionByUrl(settings, baseUrl)
+    const found = findConnectionByUrl(settings, baseUrl) ?? (restore ? await restoreFromKeychain(ctx, baseUrl) : undefined)
     if (found) return { connection: found, stored: true }
     const connection: Connection = { id: ctx.deps.newId(), name: defaultConnectionName(baseUrl), baseUrl, publishingDomain: '' }
     return { connection, stored: false }
@@ -83,6 +84,26 @@ export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string):
     throw usageError(`The stored connection "${active.name}" cannot be used: ${problem} Log in again with its https address: \`agent-tray login --base-url https://…\`.`)
   }
   return { connection: active, stored: true }
+}
+
+/**
+ * A connection config.json lost (a damaged file) whose key the keychain still keeps for this
+ * origin: stored again under its id, its address from the keychain entry, its name its host.
+ */
+async function restoreFromKeychain(ctx: Context, baseUrl: string): Promise<Connection | undefined> {
+  let entries: StoredEntry[]
+  try {
+    entries = await keyCustody(await ctx.deps.secrets()).entries()
+  } catch {
+    return undefined // No keychain: nothing to restore from; the key is asked for as usual.
+  }
+  const settings = (await ctx.deps.settings()).read()
+  const lost = entries.find((e) => sameOrigin(e.baseUrl, baseUrl) && !settings.connections.some((c) => c.id === e.connectionId))
+  if (!lost) return undefined
+  const connection: Connection = { id: lost.connectionId, name: defaultConnectionName(lost.baseUrl), baseUrl: lost.baseUrl, publishingDomain: '' }
+  const stored = await storeConnection(ctx, connection)
+  ctx.io.stderr.write(`Restored the connection to ${stored.baseUrl} from the keychain: config.json had lost it.\n`)
+  return stored
 }
 
 /** Saves a connection that was found by base URL only; returns the stored one (another process may have added it meanwhile). */
@@ -157,7 +178,13 @@ export async function resolveApiKey(ctx: Context, resolved: Resolved): Promise<s
   const fromEnv = ctx.io.env[API_KEY_ENV]
   if (fromEnv !== undefined && fromEnv.trim() !== '') return remember(ctx, fromEnv.trim())
   const { connection } = resolved
-  const key = resolved.stored ? await withKeychain(ctx, (s) => s.get(connection.id)) : null
+  let key: string | null = null
+  try {
+    key = resolved.stored ? await withKeychain(ctx, (s) => keyCustody(s).get(connection.id, connection.baseUrl)) : null
+  } catch (e) {
+    if (!(e instanceof KeyOriginChangedError)) throw e
+    throw authError(`The connection "${connection.name}" cannot use its key: ${e.message} Run \`agent-tray login --base-url ${connection.baseUrl}\` to give this address its own key.`)
+  }
   if (key === null || key === '') {
     const login = resolved.stored && !ctx.opts.baseUrl && !ctx.io.env[BASE_URL_ENV] ? 'agent-tray login' : `agent-tray login --base-url ${connection.baseUrl}`
     throw authError(`No API key for ${connection.baseUrl}: run \`${login}\`, set ${API_KEY_ENV}, or pipe it with --api-key-stdin.`)

@@ -19,12 +19,16 @@ export interface SettingsPort {
   read(): Settings
   update(mutate: (draft: Settings) => void): Promise<Settings>
   takeNotices(): string[]
+  /** The app's safeStorage ciphertexts in config.json: `logout` removes a key from there too. */
+  ciphertexts?: { delete(connectionId: string): Promise<boolean> }
 }
 
 export interface SecretPort {
   get(connectionId: string): Promise<string | null>
   set(connectionId: string, apiKey: string): Promise<void>
   delete(connectionId: string): Promise<boolean>
+  /** Every entry, where the keychain can list them (to restore a connection config.json lost, and logout by origin). */
+  list?(): Promise<Array<{ connectionId: string; secret: string }>>
 }
 
 export interface CliDeps {

@@ -1,7 +1,9 @@
 // login/logout in-process against a real gnome-keyring (private D-Bus) and the reference service.
 // Only the terminal is stood in for: the no-echo prompt needs a real TTY.
 import fs from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { decodeBoundKey } from '../core/secrets/custody'
 import { createKeytarSecretStore } from '../core/secrets/keytar-store'
 import { startTestKeyring, type TestKeyring } from '../core/secrets/test-keyring'
 import { KeychainUnavailableError } from '../core/secrets/types'
@@ -46,7 +48,7 @@ describe('login on a terminal', () => {
     const { connection } = JSON.parse(login.out) as { connection: { id: string; baseUrl: string } }
     // The trailing slash is dropped: one service is stored once.
     expect(connection.baseUrl).toBe(service.url)
-    expect(await createKeytarSecretStore().get(connection.id)).toBe(KEY)
+    expect(decodeBoundKey((await createKeytarSecretStore().get(connection.id))!)).toEqual({ origin: service.url, baseUrl: service.url, key: KEY })
     expect((await openSettings({ dir: configDir })).read().activeConnectionId).toBe(connection.id)
 
     const p = service.control.createProject({ name: 'After login' })
@@ -120,5 +122,51 @@ describe('login on a terminal', () => {
     expect(await createKeytarSecretStore().get(id)).toBeNull()
     expect((await run(['logout'], { env })).out).toContain('No API key was stored')
     expect((await run(['tasks', 'x'], { env })).code).toBe(EXIT.auth)
+  })
+
+  it("config.json pointing a connection at another origin: the key is not sent there, and the command says the address changed", async () => {
+    const dir = tempDir()
+    const env = { AGENT_TRAY_CONFIG_DIR: dir }
+    expect((await run(['login', '--base-url', service.url], { env, stdin: KEY })).code).toBe(0)
+    // Another loopback server that would accept the same key: only its request count tells.
+    const elsewhere = await startReferenceService({ apiKey: KEY, port: 0, seed: 13, manualClock: true })
+    try {
+      const file = path.join(dir, 'config.json')
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll(service.url, elsewhere.url))
+      const r = await run(['tasks', '00000000-0000-4000-8000-000000000001'], { env })
+      expect(r.code).toBe(EXIT.auth)
+      expect(r.err).toContain(`Its address changed from ${service.url} to ${elsewhere.url}`)
+      expect(r.err).toContain(`agent-tray login --base-url ${elsewhere.url}`)
+      expect(elsewhere.control.stats().requests).toBe(0)
+    } finally {
+      await elsewhere.close()
+    }
+  })
+
+  it('config.json cut short inside its connections: the connection comes back from the keychain, and logout --base-url removes its key', async () => {
+    // Its own service: the keychain is shared by every test here, and only this one's entry may match.
+    const service = await startReferenceService({ apiKey: KEY, port: 0, seed: 14, manualClock: true })
+    onTestFinished(() => service.close())
+    const dir = tempDir()
+    const env = { AGENT_TRAY_CONFIG_DIR: dir }
+    expect((await run(['login', '--base-url', service.url, '--name', 'Mine'], { env, stdin: KEY })).code).toBe(0)
+    const id = (await openSettings({ dir })).read().activeConnectionId!
+    const file = path.join(dir, 'config.json')
+    const whole = fs.readFileSync(file, 'utf8')
+    const cut = () => fs.writeFileSync(file, whole.slice(0, whole.indexOf('"baseUrl"') + 4))
+    cut()
+    const p = service.control.createProject({ name: 'Restored' })
+    const tasks = await run(['tasks', p.id, '--base-url', service.url], { env })
+    expect(tasks.err).toContain(`Restored the connection to ${service.url} from the keychain: config.json had lost it.`)
+    expect(tasks.code).toBe(0)
+    const restored = (await openSettings({ dir })).read().connections
+    expect(restored).toEqual([expect.objectContaining({ id, baseUrl: service.url, name: new URL(service.url).host })])
+    for (const f of filesUnder(dir)) expect(f.text, f.file).not.toContain(KEY)
+
+    cut()
+    const out = await run(['logout', '--base-url', service.url], { env })
+    expect(out.code).toBe(0)
+    expect(out.out).toContain('its API key was removed')
+    expect(await createKeytarSecretStore().get(id)).toBeNull()
   })
 })

@@ -1,5 +1,6 @@
 // The real command as a child process (node --import tsx src/cli/main.ts), against the reference
 // service over HTTP, settings in a temp dir, and a real gnome-keyring on a private D-Bus.
+import { decodeBoundKey } from '../core/secrets/custody'
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createKeytarSecretStore } from '../core/secrets/keytar-store'
@@ -74,7 +75,8 @@ describe('agent-tray as a process', () => {
     const connection = settings.connections.find((c) => c.baseUrl === service.url && c.id === settings.activeConnectionId)
     expect(connection?.name).toBe('ref')
     expect(connection).toBeDefined()
-    expect(await createKeytarSecretStore().get(connection!.id)).toBe(KEY)
+    // With the origin it was given for (core/secrets/custody.ts).
+    expect(decodeBoundKey((await createKeytarSecretStore().get(connection!.id))!)).toMatchObject({ origin: new URL(connection!.baseUrl).origin, key: KEY })
     for (const f of filesUnder(configDir)) expect(f.text, f.file).not.toContain(KEY)
     for (const r of [wrong, login, tasks]) expect(r.out + r.err).not.toContain(KEY)
 

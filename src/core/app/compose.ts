@@ -122,7 +122,8 @@ export function composeApp(ports: AppPorts): ComposedApp {
     secrets: keys.store,
     createClient: ports.createClient ?? ((connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey })),
     openExternal: ports.openExternal,
-    ...(ports.startDemo ? { startDemo: ports.startDemo } : {}),
+    // The demo's key is held in memory, not stored (demo-connection.ts): the log learns it here.
+    ...(ports.startDemo ? { startDemo: async () => (ports.startDemo!().then((demo) => (keys.add(demo.apiKey), demo))) } : {}),
     notify: ports.notify,
     onError,
     onSettingsChanged: () => {

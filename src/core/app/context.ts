@@ -13,6 +13,7 @@ import type { AppBudgets } from './budgets'
 import type { DesktopDeps } from './desktop'
 import type { Notices } from './notices'
 import type { OpenConnection as OpenSession, Session } from './session'
+import type { KeyCustody } from '../secrets/custody'
 
 export interface AppContext {
   readonly deps: AppControllerDeps
@@ -20,6 +21,8 @@ export interface AppContext {
   readonly random: () => number
   readonly tz: TzOffset
   readonly session: Session
+  /** The keys, each sent only to the origin it was given for. */
+  readonly keys: KeyCustody
   readonly gate: NotificationGate
   /** Tell the window when a pause of notifications ends (one timer per pause). */
   readonly pauses: PauseTimers

@@ -37,6 +37,9 @@ import { Notices } from './notices'
 import { localTz } from './project-view'
 import { createLatestWriter } from './latest-writer'
 import { createSession, type OpenConnection } from './session'
+import { keyCustody } from '../secrets/custody'
+import { DEMO_CONNECTION_ID, forgetLeftoverDemo } from './demo-connection'
+import { restoreLostConnections } from './restore-connections'
 
 export { DEMO_CONNECTION_ID } from './handlers/connections'
 
@@ -103,10 +106,11 @@ export function createAppController(deps: AppControllerDeps): AppController {
     if (notices.reportInvalidRecord(issue, clock.now())) changed()
   }
 
+  const keys = keyCustody(deps.secrets, [deps.settings.ciphertexts])
   const session = createSession({
     store: deps.settings,
     update,
-    secrets: deps.secrets,
+    secrets: keys,
     createClient: deps.createClient,
     clock,
     random: deps.random ?? Math.random,
@@ -189,6 +193,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
 
   const ctx: AppContext = {
     deps,
+    keys,
     clock,
     random: deps.random ?? Math.random,
     tz: deps.tz ?? localTz,
@@ -239,6 +244,16 @@ export function createAppController(deps: AppControllerDeps): AppController {
       const stored = deps.settings.read()
       pauses.paused({ all: true }, stored.notifications.pausedUntil)
       for (const [connectionId, prefs] of Object.entries(stored.connectionNotifications)) pauses.paused({ connectionId }, prefs.pausedUntil)
+      // Before anything is opened: a demo an earlier run left is not polled, a connection config.json lost is back.
+      await forgetLeftoverDemo(keys, () => deps.settings.read(), update, (id) => deps.settings.writeLastSeen(id, {})).catch((e: unknown) =>
+        reportError('forgetting the last demo', e)
+      )
+      notices.add(
+        await restoreLostConnections(keys, () => deps.settings.read(), update, new Set([DEMO_CONNECTION_ID])).catch((e: unknown) => {
+          reportError('restoring connections from the keychain', e)
+          return []
+        })
+      )
       await session.start()
     },
     async stop() {

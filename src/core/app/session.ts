@@ -14,7 +14,7 @@ import { createUsageFetcher, type UsageFetcher } from '../costs/usage-fetcher'
 import type { UsageStore } from '../costs/usage-store'
 import type { InvalidRecordIssue } from '../client/parse'
 import { createMonitor, type Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
-import type { SecretStore } from '../secrets/types'
+import { KeyOriginChangedError, type KeyCustody } from '../secrets/custody'
 import type { SettingsStore } from '../settings/store'
 import type { Clock } from '../util/clock'
 import { createLimiter, type Limiter } from '../util/limiter'
@@ -48,7 +48,8 @@ export interface SessionDeps {
   store: SettingsStore
   /** Settings writes, with invalid settings turned into the app's invalid_argument. */
   update(mutate: (draft: Settings) => void): Promise<Settings>
-  secrets: SecretStore
+  /** The keys, each sent only to the origin it was given for (core/secrets/custody.ts). */
+  secrets: KeyCustody
   createClient(connection: Connection, apiKey: string, options?: AppClientOptions): ServiceClient
   clock: Clock
   random: () => number
@@ -95,6 +96,8 @@ export interface Session {
   open(): OpenConnection[]
   hasKey(connectionId: string): boolean
   keyStored(connectionId: string, stored: boolean): void
+  /** Why a connection's stored key is not used (its address changed since the key was given), or null. */
+  keyProblem(connectionId: string): string | null
   /** Whether polling may run: online and awake. */
   setRunning(conditions: { online?: boolean; suspended?: boolean }): void
   readonly paused: boolean
@@ -111,6 +114,7 @@ export function createSession(deps: SessionDeps): Session {
   const opened = new Map<string, Opened>()
   const limiter: Limiter = createLimiter(deps.store.read().polling.maxConcurrency)
   const keyKnown = new Map<string, boolean>()
+  const keyProblems = new Map<string, string>()
   let started = false
   let stopped = false
   let online = true
@@ -136,7 +140,16 @@ export function createSession(deps: SessionDeps): Session {
   async function openConnection(connection: Connection): Promise<void> {
     // A stored connection that would send its key in clear text stays closed until it is fixed.
     if (keyTransportProblem(connection.baseUrl) !== null) return
-    const apiKey = await deps.secrets.get(connection.id)
+    let apiKey: string | null
+    try {
+      apiKey = await deps.secrets.get(connection.id, connection.baseUrl)
+      keyProblems.delete(connection.id)
+    } catch (error) {
+      if (!(error instanceof KeyOriginChangedError)) throw error
+      // config.json points the connection elsewhere: the key stays home, the window asks for a key.
+      keyProblems.set(connection.id, error.message)
+      apiKey = null
+    }
     keyKnown.set(connection.id, apiKey !== null)
     if (apiKey === null) return
     const settings = settingsNow()
@@ -358,7 +371,9 @@ export function createSession(deps: SessionDeps): Session {
     hasKey: (connectionId) => keyKnown.get(connectionId) ?? false,
     keyStored(connectionId, stored) {
       keyKnown.set(connectionId, stored)
+      keyProblems.delete(connectionId)
     },
+    keyProblem: (connectionId) => keyProblems.get(connectionId) ?? null,
     setRunning(conditions) {
       if (conditions.online !== undefined) online = conditions.online
       if (conditions.suspended !== undefined) suspended = conditions.suspended

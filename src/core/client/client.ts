@@ -183,9 +183,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   // The key as sent, JSON-escaped or URL-encoded (core/secrets/redact.ts).
   const redact = secretRedactor([apiKey], '[api key]')
-  const scrub = (e: ServiceError): ServiceError => {
-    const message = redact(e.message)
-    const details = e.details ? redactDetails(e.details, redact) : undefined
+  const scrub = (e: ServiceError, redactNow: (text: string) => string = redact): ServiceError => {
+    const message = redactNow(e.message)
+    const details = e.details ? redactDetails(e.details, redactNow) : undefined
     // The stack holds the message it was built with: an error whose text had no key is kept as is.
     if (message === e.message && JSON.stringify(details) === JSON.stringify(e.details)) return e
     return new ServiceError(e.kind, message, {
@@ -219,6 +219,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     if (closed) throw new ServiceError('network', 'The service client was closed.')
     const problem = keyProblem()
     if (problem) throw problem
+    // The key check's made-up key is redacted like ours: a service may echo either.
+    const redactSent = key === apiKey ? redact : secretRedactor([apiKey, key], '[api key]')
+    const scrubSent = (e: ServiceError): ServiceError => scrub(e, redactSent)
     const headers: Record<string, string> = {
       'x-api-key': key,
       accept: 'application/json',
@@ -251,21 +254,21 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           } catch (e) {
             // Its message quotes the body's start, cut short: quote the redacted body instead, so no
             // part of a key echoed there is cut off and kept.
-            throw isServiceError(e) ? scrub(rethrown(() => decodeJson(redact(res.text), what)) ?? e) : e
+            throw isServiceError(e) ? scrubSent(rethrown(() => decodeJson(redactSent(res.text), what)) ?? e) : e
           }
           try {
             return parse(json, res.headers)
           } catch (e) {
-            throw isServiceError(e) ? scrub(e) : e
+            throw isServiceError(e) ? scrubSent(e) : e
           }
         }
         const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now())
-        error = errorForStatus(res.status, redact(res.text), retryAfterMs, redact)
+        error = errorForStatus(res.status, redactSent(res.text), retryAfterMs, redactSent)
       } catch (e) {
-        if (!isServiceError(e) || e.kind === 'invalid_response') throw isServiceError(e) ? scrub(e) : e
+        if (!isServiceError(e) || e.kind === 'invalid_response') throw isServiceError(e) ? scrubSent(e) : e
         error = e
       }
-      error = scrub(error)
+      error = scrubSent(error)
       if (attempt >= policy.retries || !isRetryable(method, error)) throw error
       const wait = retryDelay(attempt, error.retryAfterMs, random, policy)
       if (wait === null) throw error

@@ -2,6 +2,7 @@
 // exist, with our key and with a made-up one shaped like it, and compare the two answers. A service
 // may check an id's shape, or a key's, before anything else, and a wrong URL answers 404 to anyone;
 // only the difference between the two answers says something about our key.
+import { randomInt } from 'node:crypto'
 
 /** A well-formed id no service issues (the nil UUID, RFC 9562 §5.9): real ids are UUIDs. */
 export const KEY_CHECK_PROJECT_ID = '00000000-0000-0000-0000-000000000000'
@@ -9,23 +10,30 @@ export const KEY_CHECK_PROJECT_ID = '00000000-0000-0000-0000-000000000000'
 /** Used only for a key with no letter or digit to change. */
 const FALLBACK_MADE_UP_KEY = 'agent-tray-made-up-key'
 
-function rotate(code: number, first: number, size: number, by: number): number {
-  return first + ((code - first + by) % size)
-}
+const CLASSES = ['abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', '0123456789'] as const
 
 /**
- * A key no service issued, shaped like `key`: every letter and digit replaced by another of its
- * kind (ROT13, ROT5), the rest kept, so a service that checks a key's format first answers both alike.
+ * A key no service issued, shaped like `key`: every letter and digit replaced by a random one of
+ * its kind (node:crypto, fresh on every call), the rest (separators such as '-' or '_', which say
+ * the format and hold no secret) kept. Nothing of the key's letters and digits is in it, so a
+ * service or proxy that logs rejected keys logs nothing that leads back to ours.
  */
-export function madeUpKeyLike(key: string): string {
-  let out = ''
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i)
-    const turned =
-      c >= 0x61 && c <= 0x7a ? rotate(c, 0x61, 26, 13) : c >= 0x41 && c <= 0x5a ? rotate(c, 0x41, 26, 13) : c >= 0x30 && c <= 0x39 ? rotate(c, 0x30, 10, 5) : c
-    out += String.fromCharCode(turned)
+export function madeUpKeyLike(key: string, pick: (size: number) => number = randomInt): string {
+  for (;;) {
+    let out = ''
+    let changed = false
+    for (const c of key) {
+      const kind = CLASSES.find((k) => k.includes(c))
+      if (kind === undefined) out += c
+      else {
+        out += kind[pick(kind.length)]
+        changed = true
+      }
+    }
+    if (!changed) return key === FALLBACK_MADE_UP_KEY ? `${FALLBACK_MADE_UP_KEY}-2` : FALLBACK_MADE_UP_KEY
+    // Drawing the key itself again is possible only for very short keys; draw again.
+    if (out !== key) return out
   }
-  return out === key ? (key === FALLBACK_MADE_UP_KEY ? `${FALLBACK_MADE_UP_KEY}-2` : FALLBACK_MADE_UP_KEY) : out
 }
 
 export type KeyVerdict = 'accepted' | 'rejected' | 'inconclusive'

@@ -1,6 +1,7 @@
 // The keys this process has held, so the log can take them out of every line: the key store
 // wrapped to remember each key that goes in or comes out. A key passes through here before any
 // client or log line can see it (the controller gets its keys only from the store).
+import { decodeBoundKey } from '../secrets/custody'
 import type { SecretStore } from '../secrets/types'
 
 export interface KnownKeys {
@@ -13,8 +14,9 @@ export interface KnownKeys {
 
 export function rememberKeys(inner: SecretStore): KnownKeys {
   const keys = new Set<string>()
-  const add = (key: string | null): void => {
-    if (key) keys.add(key)
+  // A stored entry holds the key with its origin (core/secrets/custody.ts): the key is what a line may quote.
+  const add = (stored: string | null): void => {
+    if (stored) keys.add(decodeBoundKey(stored).key)
   }
   const store: SecretStore = {
     get backend() {
@@ -33,7 +35,13 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
       await inner.set(connectionId, apiKey)
     },
     delete: (connectionId) => inner.delete(connectionId),
-    has: (connectionId) => inner.has(connectionId)
+    has: (connectionId) => inner.has(connectionId),
+    // Listed entries hold keys too (restoring connections reads them): remembered like any read.
+    list: async () => {
+      const all = (await inner.list?.()) ?? []
+      for (const { secret } of all) add(secret)
+      return all
+    }
   }
   return { store, list: () => [...keys], add }
 }

@@ -1,7 +1,7 @@
 // The log as the app writes it, through electron-log's real file transport (its Node build: the
 // main build is the same logger with Electron's paths): a key planted in an error, a URL and a
 // server's message never reaches the file, in any of the forms the redaction knows.
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import electronLog from 'electron-log/node'
@@ -24,10 +24,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function fileLogger(maxBytes?: number) {
+function fileLogger(maxBytes?: number, file = join(dir, 'main.log')) {
   const log = electronLog.create({ logId: `test-${n++}` }) as unknown as ElectronLogLike & typeof electronLog
   log.transports.console.level = false
-  log.transports.file.resolvePathFn = () => join(dir, 'main.log')
+  log.transports.file.resolvePathFn = () => file
   const keys = rememberKeys(createSessionSecretStore('test'))
   const path = configureLog(log, { redact: (text) => redactSecrets(text, keys.list()), ...(maxBytes ? { maxBytes } : {}) })
   return { log, keys, path }
@@ -42,6 +42,27 @@ async function fileText(path: string, lines: number): Promise<string> {
   }
   throw new Error('the log file did not fill')
 }
+
+describe.skipIf(process.platform === 'win32')("the log file's modes", () => {
+  it('is 0600 in a 0700 directory, new or left 0644/0755 by an earlier version', async () => {
+    const mode = async (p: string): Promise<number> => (await stat(p)).mode & 0o777
+    const fresh = join(dir, 'logs', 'main.log')
+    const { log, path } = fileLogger(undefined, fresh)
+    log.info('hello')
+    await fileText(path, 1)
+    expect(await mode(fresh)).toBe(0o600)
+    expect(await mode(join(dir, 'logs'))).toBe(0o700)
+
+    const old = join(dir, 'old', 'main.log')
+    await mkdir(join(dir, 'old'), { mode: 0o755 })
+    await chmod(join(dir, 'old'), 0o755)
+    await writeFile(old, 'earlier\n', { mode: 0o644 })
+    await chmod(old, 0o644)
+    fileLogger(undefined, old)
+    expect(await mode(old)).toBe(0o600)
+    expect(await mode(join(dir, 'old'))).toBe(0o700)
+  })
+})
 
 describe('the log file', () => {
   it('takes every key the store has seen out of errors, URLs and server messages, keeping the stack', async () => {

@@ -2,7 +2,9 @@
 // electron-log/node), one file in the platform's log directory, rotated at a size, and every
 // entry turned into text and passed through the key's redaction before any transport sees it.
 import { inspect } from 'node:util'
+import path from 'node:path'
 import type { LogFunctions } from 'electron-log'
+import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from '../settings/private-files'
 
 /** Past this the file is renamed to *.old.log (one kept) and a new one begun. */
 export const LOG_FILE_MAX_BYTES = 1024 * 1024
@@ -13,7 +15,7 @@ export const MAX_ENTRY_LENGTH = 16 * 1024
 export interface ElectronLogLike extends LogFunctions {
   hooks: ((message: { data: unknown[] }) => { data: unknown[] } | false)[]
   transports: {
-    file: { maxSize: number; format: unknown; getFile(): { path: string } }
+    file: { maxSize: number; format: unknown; writeOptions?: { flag?: string; mode?: number; encoding?: string }; getFile(): { path: string } }
     console: { format: unknown }
   }
 }
@@ -36,5 +38,11 @@ export function configureLog(log: ElectronLogLike, options: { redact: (text: str
   log.transports.console.format = '[agent-tray] {text}'
   // Runs before every transport: the one place an entry becomes text, so the one place to redact.
   log.hooks.push((message) => ({ ...message, data: [options.redact(entryText(message.data))] }))
-  return log.transports.file.getFile().path
+  // electron-log creates its file 0666 in a directory made 0755: this user's only, like the settings.
+  log.transports.file.writeOptions = { flag: 'a', encoding: 'utf8', ...log.transports.file.writeOptions, mode: PRIVATE_FILE_MODE }
+  const file = log.transports.file.getFile().path
+  makePrivateDir(path.dirname(file))
+  makePrivateFile(file)
+  makePrivateFile(file.replace(/\.log$/, '.old.log'))
+  return file
 }

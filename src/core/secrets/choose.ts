@@ -4,6 +4,7 @@
 import { createKeytarSecretStore, probeKeychain } from './keytar-store'
 import { createSafeStorageSecretStore } from './safe-storage-store'
 import { createSessionSecretStore } from './session-store'
+import { moveCiphertexts } from './move-ciphertexts'
 import { firstLine, type CiphertextStore, type KeytarLike, type SafeStorageLike, type SecretStore } from './types'
 
 export interface ChooseSecretStoreOptions {
@@ -22,6 +23,13 @@ function sentenceCase(text: string): string {
 }
 
 export async function chooseSecretStore(options: ChooseSecretStoreOptions): Promise<SecretStore> {
+  const chosen = await choose(options)
+  // Keys left as ciphertexts by an earlier choice move into this one (move-ciphertexts.ts).
+  if (chosen.backend !== 'safe-storage') await moveCiphertexts(chosen, options.safeStorage, options.ciphertexts)
+  return chosen
+}
+
+async function choose(options: ChooseSecretStoreOptions): Promise<SecretStore> {
   let keychainProblem: string
   try {
     const keytar = await options.loadKeytar()

@@ -109,7 +109,7 @@ describe('the keychain probe', () => {
     const secrets = await chooseSecretStore({
       loadKeytar: async () => chosen.keytar,
       allowBasicText: false,
-      ciphertexts: { get: async () => null, set: async () => {}, delete: async () => false }
+      ciphertexts: { ids: async () => [], get: async () => null, set: async () => {}, delete: async () => false }
     })
     expect(secrets.backend).toBe('keychain')
     expect(chosen.calls).toEqual([probe])

@@ -45,7 +45,11 @@ export function createKeytarSecretStore(keytar?: KeytarLike | (() => Promise<Key
     get: (id) => call((k) => k.getPassword(KEYCHAIN_SERVICE, id)),
     set: (id, apiKey) => call((k) => k.setPassword(KEYCHAIN_SERVICE, id, apiKey), apiKey),
     delete: (id) => call((k) => k.deletePassword(KEYCHAIN_SERVICE, id)),
-    has: async (id) => (await call((k) => k.getPassword(KEYCHAIN_SERVICE, id))) !== null
+    has: async (id) => (await call((k) => k.getPassword(KEYCHAIN_SERVICE, id))) !== null,
+    list: async () =>
+      (await call((k) => k.findCredentials(KEYCHAIN_SERVICE)))
+        .filter((c) => c.account !== KEYCHAIN_PROBE_ACCOUNT)
+        .map((c) => ({ connectionId: c.account, secret: c.password }))
   }
 }
 

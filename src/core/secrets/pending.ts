@@ -21,6 +21,7 @@ export function createPendingSecretStore(chosen: Promise<SecretStore>): SecretSt
     get: async (connectionId) => (await chosen).get(connectionId),
     set: async (connectionId, apiKey) => (await chosen).set(connectionId, apiKey),
     delete: async (connectionId) => (await chosen).delete(connectionId),
-    has: async (connectionId) => (await chosen).has(connectionId)
+    has: async (connectionId) => (await chosen).has(connectionId),
+    list: async () => (await (await chosen).list?.()) ?? []
   }
 }

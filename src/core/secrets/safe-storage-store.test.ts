@@ -41,6 +41,7 @@ function memoryCiphertexts(): CiphertextStore & { map: Map<string, string> } {
   const map = new Map<string, string>()
   return {
     map,
+    ids: async () => [...map.keys()],
     get: async (id) => map.get(id) ?? null,
     set: async (id, c) => void map.set(id, c),
     delete: async (id) => map.delete(id)

@@ -11,6 +11,7 @@ export function createSessionSecretStore(detail: string): SecretStore {
       keys.set(id, apiKey)
     },
     delete: async (id) => keys.delete(id),
-    has: async (id) => keys.has(id)
+    has: async (id) => keys.has(id),
+    list: async () => [...keys].map(([connectionId, secret]) => ({ connectionId, secret }))
   }
 }

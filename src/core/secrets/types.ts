@@ -16,6 +16,8 @@ export interface SecretStore {
   set(connectionId: string, apiKey: string): Promise<void>
   delete(connectionId: string): Promise<boolean>
   has(connectionId: string): Promise<boolean>
+  /** Every entry kept, where the store can list them (the keychain, memory). */
+  list?(): Promise<Array<{ connectionId: string; secret: string }>>
 }
 
 /** The part of keytar we use. */
@@ -41,6 +43,8 @@ export interface SafeStorageLike {
 
 /** Where safeStorage ciphertexts (base64) are kept: the settings store's `ciphertexts`. */
 export interface CiphertextStore {
+  /** The connections that have one. */
+  ids(): Promise<string[]>
   get(connectionId: string): Promise<string | null>
   set(connectionId: string, ciphertext: string): Promise<void>
   delete(connectionId: string): Promise<boolean>

@@ -94,3 +94,17 @@ export function describeRecovered(settings: Settings): string {
   const connections = settings.connections.length
   return `recovered ${projects} watched project${projects === 1 ? '' : 's'} and ${connections} connection${connections === 1 ? '' : 's'}`
 }
+
+/**
+ * A damaged config.json as kept aside: its key ciphertexts blanked ("[removed]"), so the copy holds
+ * nothing of a key (basic_text ciphertexts are as good as plain text). Works on text cut anywhere:
+ * the ciphertexts are base64, so no '}' or '"' inside them ends the search early.
+ */
+export function withoutCiphertexts(raw: Buffer): Buffer {
+  // latin1: byte for byte, so the rest of a damaged file (invalid UTF-8 too) is kept exactly.
+  const text = raw.toString('latin1')
+  const scrubbed = text.replace(new RegExp(`("${SAFE_STORAGE_KEYS}"\\s*:\\s*\\{)([^}]*)`, 'g'), (_, open: string, inner: string) =>
+    open + inner.replace(/("(?:[^"\\]|\\.)*"\s*:\s*)"[^"]*"?/g, '$1"[removed]"')
+  )
+  return scrubbed === text ? raw : Buffer.from(scrubbed, 'latin1')
+}

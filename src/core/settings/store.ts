@@ -11,6 +11,7 @@ import type { Settings } from '../../shared/settings'
 import type { CiphertextStore } from '../secrets/types'
 import {
   describeRecovered,
+  withoutCiphertexts,
   interpretConfig,
   serializeConfig,
   type ConfigDocument,
@@ -21,6 +22,7 @@ import { checkSettingsFile, onFile, readSettingsFile, SettingsFileError } from '
 import { writeIndentedJson } from './indented-json'
 import { withFileLock } from './lock'
 import { CONFIG_FILE, settingsDir, STATE_FILE } from './paths'
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files'
 import { settingsSchemaAt } from './schema'
 import {
   describeStateDamage,
@@ -83,7 +85,7 @@ export interface OpenSettingsOptions {
 export function settingsConfOptions(dir: string = settingsDir()) {
   return {
     cwd: dir,
-    configFileMode: 0o600,
+    configFileMode: PRIVATE_FILE_MODE,
     accessPropertiesByDotNotation: false,
     watch: false,
     clearInvalidConfig: false,
@@ -116,7 +118,9 @@ export class DocumentFile<T> {
     /** The notice for a damaged file, in words about what this file holds. */
     private readonly describe: (damage: Damage, file: string, aside: string, doc: T) => string,
     private readonly now: () => Date,
-    private readonly notices: string[]
+    private readonly notices: string[],
+    /** What of the damaged bytes is kept aside (config.json's copy holds no key ciphertexts). */
+    private readonly asideBytes: (raw: Buffer) => Buffer = (raw) => raw
   ) {}
 
   get path(): string {
@@ -166,7 +170,7 @@ export class DocumentFile<T> {
     const label = damage.kind === 'newer-version' ? 'newer' : 'corrupt'
     let aside = path.join(dir, `${base}.${label}-${stamp(this.now())}`)
     for (let n = 2; fs.existsSync(aside); n++) aside = path.join(dir, `${base}.${label}-${stamp(this.now())}-${n}`)
-    onFile(aside, 'keep a copy of', () => fs.writeFileSync(aside, raw, { mode: 0o600, flag: 'wx' }))
+    onFile(aside, 'keep a copy of', () => fs.writeFileSync(aside, this.asideBytes(raw), { mode: PRIVATE_FILE_MODE, flag: 'wx' }))
     return aside
   }
 }
@@ -179,6 +183,11 @@ function clone<T>(value: T): T {
 export async function openSettings(options: OpenSettingsOptions = {}): Promise<SettingsStore> {
   const now = options.now ?? (() => new Date())
   const dir = options.dir ?? settingsDir()
+  try {
+    makePrivateDir(dir)
+  } catch {
+    // A directory that cannot be made is reported by the file checks below, in their words.
+  }
   const conf = makeConf(options.conf, path.join(dir, CONFIG_FILE), () => new Conf(settingsConfOptions(dir)))
   const stateConf = makeConf(options.stateConf, path.join(dir, STATE_FILE), () => new Conf({ ...settingsConfOptions(dir), configName: 'state' }))
   if (path.basename(conf.path) !== CONFIG_FILE || path.basename(stateConf.path) !== STATE_FILE) {
@@ -191,7 +200,8 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     serializeConfig,
     (damage, file, aside, doc) => describeDamage(damage, file, aside, describeRecovered(doc.settings)),
     now,
-    notices
+    notices,
+    withoutCiphertexts
   )
   const state = new DocumentFile<StateDocument>(
     stateConf,
@@ -205,6 +215,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
   await state.update()
 
   const ciphertexts: CiphertextStore = {
+    ids: async () => Object.keys(config.read().safeStorageKeys),
     get: async (id) => config.read().safeStorageKeys[id] ?? null,
     set: async (id, ciphertext) => {
       await config.update((doc) => {

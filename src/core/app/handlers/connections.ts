@@ -9,8 +9,9 @@ import { pauseEnd, pauseShown } from '../../notify/pause'
 import { addConnection, SettingsEditError, updateConnection } from '../../settings/edit'
 import type { AppContext } from '../context'
 import { forbidden, invalidArgument } from '../errors'
+import { DEMO_CONNECTION_ID } from '../demo-connection'
 
-export const DEMO_CONNECTION_ID = 'demo'
+export { DEMO_CONNECTION_ID }
 
 type ConnectionHandlers = Pick<Handlers, 'connection:save' | 'connection:remove' | 'connection:activate' | 'connection:set-notifications' | 'demo:start'>
 
@@ -20,7 +21,7 @@ export function connectionView(ctx: AppContext, connection: Connection): Connect
   return {
     ...connection,
     hasKey: ctx.session.hasKey(connection.id),
-    problem: keyTransportProblem(connection.baseUrl),
+    problem: keyTransportProblem(connection.baseUrl) ?? ctx.session.keyProblem(connection.id),
     notifications: { muted: prefs?.muted ?? false, pausedUntil }
   }
 }
@@ -75,10 +76,10 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     const connection = editConnection(structuredClone(settings), id, fields, keyReplaced)
     if (request.apiKey !== undefined) {
       await checkKeyBeforeSaving(connection, request.apiKey)
-      await deps.secrets.set(id, request.apiKey)
+      await ctx.keys.set(id, connection.baseUrl, request.apiKey)
       session.keyStored(id, true)
     } else {
-      session.keyStored(id, await deps.secrets.has(id))
+      session.keyStored(id, await ctx.keys.has(id))
     }
     const saved = await ctx.update((draft) => {
       editConnection(draft, id, fields, keyReplaced)
@@ -98,7 +99,7 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
       if (draft.activeConnectionId === connectionId) draft.activeConnectionId = draft.connections[0]?.id ?? null
     })
     ctx.pauses.forget(connectionId)
-    await deps.secrets.delete(connectionId)
+    await ctx.keys.delete(connectionId)
     session.keyStored(connectionId, false)
     await session.sync()
     await deps.settings.writeLastSeen(connectionId, {}).catch((e: unknown) => ctx.reportError('forgetting the last seen state', e))
@@ -139,7 +140,8 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     demoStart ??= (async () => {
       const service = await start()
       // A fresh service has fresh ids: last run's demo projects and what was seen of them are gone.
-      await deps.secrets.set(DEMO_CONNECTION_ID, service.apiKey)
+      // Held for this run only: the demo's key and loopback port mean nothing after it (demo-connection.ts).
+      ctx.keys.holdForSession(DEMO_CONNECTION_ID, service.baseUrl, service.apiKey)
       session.keyStored(DEMO_CONNECTION_ID, true)
       await deps.settings.writeLastSeen(DEMO_CONNECTION_ID, {})
       const addedAt = new Date(ctx.clock.now())

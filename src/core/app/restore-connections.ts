@@ -1,0 +1,28 @@
+// A damaged config.json loses connections; their keys stay in the keychain with the origin and
+// address they were given for (core/secrets/custody.ts). At start each lost one is stored again:
+// its id, its address, its host as its name. Said in the window's notices.
+import { defaultConnectionName } from '../../shared/base-url'
+import type { Settings } from '../../shared/settings'
+import type { KeyCustody } from '../secrets/custody'
+
+/** Restores every connection whose key the store keeps and config.json lost; returns the notices to show. */
+export async function restoreLostConnections(
+  keys: KeyCustody,
+  settings: () => Settings,
+  update: (mutate: (draft: Settings) => void) => Promise<Settings>,
+  /** Never restored: connections that live for one run only (the demo's). */
+  transient: ReadonlySet<string>
+): Promise<string[]> {
+  const known = new Set(settings().connections.map((c) => c.id))
+  const lost = (await keys.entries()).filter((e) => !known.has(e.connectionId) && !transient.has(e.connectionId))
+  if (lost.length === 0) return []
+  await update((draft) => {
+    for (const entry of lost) {
+      if (draft.connections.some((c) => c.id === entry.connectionId)) continue
+      draft.connections.push({ id: entry.connectionId, name: defaultConnectionName(entry.baseUrl), baseUrl: entry.baseUrl, publishingDomain: '' })
+      draft.watched[entry.connectionId] ??= []
+    }
+    draft.activeConnectionId ??= draft.connections[0]?.id ?? null
+  })
+  return lost.map((e) => `Restored the connection to ${e.baseUrl} from the keychain: config.json had lost it. Add its projects again.`)
+}

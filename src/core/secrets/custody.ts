@@ -1,0 +1,130 @@
+// Where a key may go: only to the origin it was given for. Each stored entry holds the key with
+// that origin (and the base URL, to restore a connection config.json lost), so whoever can write
+// config.json cannot point a connection elsewhere and have the key sent there. The entry is a small
+// JSON text in whatever store keeps keys (keychain, safeStorage ciphertext, memory): the origin is
+// as protected as the key, and one write keeps both, so they cannot part.
+import { parseBaseUrl } from '../../shared/base-url'
+import type { SecretStore } from './types'
+
+/** What one stored entry holds. */
+export interface BoundKey {
+  origin: string
+  baseUrl: string
+  key: string
+}
+
+const FORMAT = 'agent-tray-key/1'
+
+export function encodeBoundKey(bound: BoundKey): string {
+  return JSON.stringify({ format: FORMAT, origin: bound.origin, baseUrl: bound.baseUrl, key: bound.key })
+}
+
+/** An entry as stored: bound, or a plain key an earlier version stored (origin unknown). */
+export function decodeBoundKey(stored: string): BoundKey | { origin: null; key: string } {
+  if (stored.startsWith('{')) {
+    try {
+      const v = JSON.parse(stored) as Record<string, unknown>
+      if (v.format === FORMAT && typeof v.origin === 'string' && typeof v.baseUrl === 'string' && typeof v.key === 'string') {
+        return { origin: v.origin, baseUrl: v.baseUrl, key: v.key }
+      }
+    } catch {
+      // Not ours: a plain key that happens to start with '{'.
+    }
+  }
+  return { origin: null, key: stored }
+}
+
+function originOf(baseUrl: string): string {
+  const parsed = parseBaseUrl(baseUrl)
+  if (!parsed.ok) throw new Error(`Not a service address: ${parsed.problem}`)
+  return parsed.origin
+}
+
+/** A connection's address in config.json is not where its key was given: the key is not sent. */
+export class KeyOriginChangedError extends Error {
+  override name = 'KeyOriginChangedError'
+  constructor(
+    readonly storedOrigin: string,
+    readonly origin: string
+  ) {
+    super(`Its address changed from ${storedOrigin} to ${origin}; its API key was given for ${storedOrigin} and is not sent anywhere else.`)
+  }
+}
+
+/** A stored entry, without its key. */
+export interface StoredEntry {
+  connectionId: string
+  origin: string
+  baseUrl: string
+}
+
+export interface KeyCustody {
+  /** The key for the connection at `baseUrl`; null when none is kept; KeyOriginChangedError when it was given for another origin. */
+  get(connectionId: string, baseUrl: string): Promise<string | null>
+  set(connectionId: string, baseUrl: string, apiKey: string): Promise<void>
+  /** Keeps a key in memory for this run only, stored nowhere (the demo's); `delete` forgets it. */
+  holdForSession(connectionId: string, baseUrl: string, apiKey: string): void
+  has(connectionId: string): Promise<boolean>
+  delete(connectionId: string): Promise<boolean>
+  /** The entries that know their origin (an entry from before origins were kept knows none). Empty where the store cannot list. */
+  entries(): Promise<StoredEntry[]>
+  /** Removes every key given for `baseUrl`'s origin; returns their connection ids. */
+  deleteOrigin(baseUrl: string): Promise<string[]>
+}
+
+/**
+ * The custody over a store. An entry an earlier version stored (a plain key) is bound, on its first
+ * read, to the origin its connection then has: config.json is trusted that once, as before.
+ */
+export function keyCustody(
+  store: Pick<SecretStore, 'get' | 'set' | 'delete' | 'list'> & Partial<Pick<SecretStore, 'has'>>,
+  /** Other places a key may have been left (safeStorage ciphertexts in config.json): a removed key goes from these too. */
+  leftovers: readonly { delete(connectionId: string): Promise<boolean> }[] = []
+): KeyCustody {
+  async function entries(): Promise<StoredEntry[]> {
+    const all = (await store.list?.()) ?? []
+    const out: StoredEntry[] = []
+    for (const { connectionId, secret } of all) {
+      const bound = decodeBoundKey(secret)
+      if (bound.origin !== null) out.push({ connectionId, origin: bound.origin, baseUrl: bound.baseUrl })
+    }
+    return out
+  }
+  const set = (connectionId: string, baseUrl: string, key: string): Promise<void> =>
+    store.set(connectionId, encodeBoundKey({ origin: originOf(baseUrl), baseUrl, key }))
+  const held = new Map<string, string>()
+  return {
+    async get(connectionId, baseUrl) {
+      const stored = held.get(connectionId) ?? (await store.get(connectionId))
+      if (stored === null) return null
+      const origin = originOf(baseUrl)
+      const bound = decodeBoundKey(stored)
+      if (bound.origin === null) {
+        await set(connectionId, baseUrl, bound.key)
+        return bound.key
+      }
+      if (bound.origin !== origin) throw new KeyOriginChangedError(bound.origin, origin)
+      return bound.key
+    },
+    set,
+    holdForSession(connectionId, baseUrl, key) {
+      held.set(connectionId, encodeBoundKey({ origin: originOf(baseUrl), baseUrl, key }))
+    },
+    has: async (connectionId) => held.has(connectionId) || (store.has ? store.has(connectionId) : (await store.get(connectionId)) !== null),
+    delete: async (connectionId) => {
+      const wasHeld = held.delete(connectionId)
+      let removed = await store.delete(connectionId)
+      for (const other of leftovers) removed = (await other.delete(connectionId)) || removed
+      return removed || wasHeld
+    },
+    entries,
+    async deleteOrigin(baseUrl) {
+      const origin = originOf(baseUrl)
+      const removed: string[] = []
+      for (const entry of await entries()) {
+        if (entry.origin === origin && (await store.delete(entry.connectionId))) removed.push(entry.connectionId)
+      }
+      return removed
+    }
+  }
+}

@@ -1,0 +1,35 @@
+// The settings directory and its files are this user's only: a new directory is made 0700, one an
+// earlier version made 0755 is taken back to 0700, and the files are 0600.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openSettings } from './store'
+
+let root: string
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-tray-private-'))
+})
+afterEach(() => {
+  fs.rmSync(root, { recursive: true, force: true })
+})
+
+const mode = (p: string): number => fs.statSync(p).mode & 0o777
+
+describe.skipIf(process.platform === 'win32')('the settings directory', () => {
+  it('is made 0700, with config.json 0600', async () => {
+    const dir = path.join(root, 'new', 'agent-tray')
+    const store = await openSettings({ dir })
+    await store.update((s) => void (s.polling.activeIntervalMs = 7000))
+    expect(mode(dir)).toBe(0o700)
+    expect(mode(path.join(dir, 'config.json'))).toBe(0o600)
+  })
+
+  it('made 0755 by an earlier version, is taken back to 0700', async () => {
+    const dir = path.join(root, 'agent-tray')
+    fs.mkdirSync(dir, { mode: 0o755 })
+    fs.chmodSync(dir, 0o755)
+    await openSettings({ dir })
+    expect(mode(dir)).toBe(0o700)
+  })
+})
