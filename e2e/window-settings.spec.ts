@@ -131,7 +131,7 @@ test('theme: light and dark set data-theme and the background; system follows th
 
   await theme.selectOption('dark')
   await expect(html).toHaveAttribute('data-theme', 'dark')
-  await expect.poll(background).toBe('rgb(21, 24, 28)')
+  await expect.poll(background).toBe('rgb(27, 30, 34)')
   expect((await settings(app)).theme).toBe('dark')
 
   await theme.selectOption('light')
@@ -142,7 +142,7 @@ test('theme: light and dark set data-theme and the background; system follows th
   await app.emulateMedia({ colorScheme: 'dark' })
   await theme.selectOption('system')
   await expect(html).not.toHaveAttribute('data-theme')
-  await expect.poll(background).toBe('rgb(21, 24, 28)')
+  await expect.poll(background).toBe('rgb(27, 30, 34)')
   expect((await settings(app)).theme).toBe('system')
 })
 
