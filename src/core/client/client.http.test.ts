@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createServiceClient, USER_AGENT, type ServiceClient, type ServiceClientOptions } from './client'
 import { ServiceError } from './errors'
+import { failure } from './test-failure'
 import { openPoolCount } from './pool'
 
 const KEY = 'key-3f9a1c77e0d24b5e'
@@ -59,15 +60,6 @@ function client(url: string, extra: Partial<ServiceClientOptions> = {}): Service
   })
   cleanups.push(() => c.close())
   return Object.assign(c, { waits })
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err
-  )
-  expect(e).toBeInstanceOf(ServiceError)
-  return e as ServiceError
 }
 
 const ok = (res: ServerResponse, body = PROJECT) => {

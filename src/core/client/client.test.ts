@@ -3,7 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceService, type ReferenceService } from '../../reference-service'
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client'
-import { ServiceError } from './errors'
+import type { ServiceError } from './errors'
+import { failure } from './test-failure'
 import type { InvalidRecordIssue } from './parse'
 
 const KEY = 'ref-key-9c1e44d2b7a0f318'
@@ -37,15 +38,6 @@ function client(extra: Partial<ServiceClientOptions> = {}): ServiceClient & { wa
   })
   clients.push(c)
   return Object.assign(c, { waits, issues })
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err
-  )
-  expect(e).toBeInstanceOf(ServiceError)
-  return e as ServiceError
 }
 
 const requests = (route: string): number => service.control.stats().byRoute[route]?.requests ?? 0

@@ -7,7 +7,7 @@ import zlib from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startReferenceService } from '../../reference-service'
 import { createServiceClient, DEFAULT_MAX_RESPONSE_BYTES, type ServiceClient } from './client'
-import { ServiceError } from './errors'
+import { failure } from './test-failure'
 import { ACCEPT_ENCODING } from './http'
 
 const KEY = 'key-compress-71c2a9'
@@ -42,15 +42,6 @@ function client(url: string, onBytes?: (bytes: number) => void): ServiceClient {
   const c = createServiceClient({ baseUrl: url, apiKey: KEY, retry: { retries: 0 }, ...(onBytes ? { onResponse: ({ bytes }) => onBytes(bytes) } : {}) })
   cleanups.push(() => c.close())
   return c
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err
-  )
-  expect(e).toBeInstanceOf(ServiceError)
-  return e as ServiceError
 }
 
 const encoded = (res: ServerResponse, coding: string, body: Buffer) => {

@@ -8,7 +8,7 @@ import { INVOKE_CHANNELS, type Handlers } from '../../shared/ipc'
 import { startReferenceService, type ReferenceService } from '../../reference-service'
 import { dispatch } from '../app/dispatch'
 import { createServiceClient, type ServiceClient } from './client'
-import { ServiceError } from './errors'
+import { failure } from './test-failure'
 
 const KEY = 'key-errors-http-4d1f0b'
 const BODIES: Record<string, { status: number; body: unknown; said: string }> = {
@@ -38,15 +38,6 @@ afterAll(async () => {
   })
   await reference.close()
 })
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err
-  )
-  expect(e).toBeInstanceOf(ServiceError)
-  return e as ServiceError
-}
 
 /** What the window gets for project:get through the one IPC entry point, with a real client behind it. */
 async function windowMessage(client: ServiceClient, projectId: string): Promise<string> {
