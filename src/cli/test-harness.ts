@@ -38,6 +38,19 @@ export const noKeychain = (): SecretPort => {
   throw new KeychainDown('no Secret Service on the session bus')
 }
 
+/** A key store in memory, for tests that are not about the keychain: `keys` is what it holds. */
+export function memorySecrets(): { keys: Map<string, string>; secrets: SecretPort } {
+  const keys = new Map<string, string>()
+  return {
+    keys,
+    secrets: {
+      get: async (id) => keys.get(id) ?? null,
+      set: async (id, key) => void keys.set(id, key),
+      delete: async (id) => keys.delete(id)
+    }
+  }
+}
+
 export function tempDir(prefix = 'agent-tray-cli-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
 }

@@ -5,18 +5,13 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceService, type ReferenceService } from '../reference-service'
 import { createServiceClient } from '../core/client'
-import type { ClientOptions, SecretPort } from './deps'
+import type { ClientOptions } from './deps'
 import { EXIT } from './exit-codes'
-import { makeRunner, tempDir } from './test-harness'
+import { makeRunner, memorySecrets, tempDir } from './test-harness'
 
 let work: ReferenceService
 let home: ReferenceService
-const keys = new Map<string, string>()
-const secrets: SecretPort = {
-  get: async (id) => keys.get(id) ?? null,
-  set: async (id, key) => void keys.set(id, key),
-  delete: async (id) => keys.delete(id)
-}
+const { keys, secrets } = memorySecrets()
 
 beforeAll(async () => {
   work = await startReferenceService({ apiKey: 'work-key-1', port: 0, seed: 1, manualClock: true })

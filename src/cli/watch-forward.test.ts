@@ -7,17 +7,11 @@ import { OUTBOX_FILE } from '../core/forward/outbox-file'
 import { startReceiver, ANSWERS, type Receiver } from '../core/forward/test-receivers'
 import { forwardSecretAccount } from '../shared/forwarding'
 import { startReferenceService, type ReferenceService } from '../reference-service'
-import type { SecretPort } from './deps'
-import { makeRunner, tempDir } from './test-harness'
+import { makeRunner, memorySecrets, tempDir } from './test-harness'
 
 let service: ReferenceService
 let receiver: Receiver
-const keys = new Map<string, string>()
-const secrets: SecretPort = {
-  get: async (id) => keys.get(id) ?? null,
-  set: async (id, key) => void keys.set(id, key),
-  delete: async (id) => keys.delete(id)
-}
+const { keys, secrets } = memorySecrets()
 
 beforeAll(async () => {
   service = await startReferenceService({ apiKey: 'work-key-1', port: 0, seed: 3, manualClock: true })
