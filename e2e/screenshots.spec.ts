@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
-import { DEFAULT_WINDOW, WIDE_WINDOW, invoke, openHash, projectIdByName } from './window.helpers'
+import { DEFAULT_WINDOW, WIDE_WINDOW, chooseFromMenu, invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
 
 const OUT = fileURLToPath(new URL('./screenshots/', import.meta.url))
@@ -59,7 +59,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await expect(app.locator('[data-task-id]').first()).toBeVisible()
           await shoot(app, 'project')
 
-          await app.getByRole('button', { name: 'Publish' }).click()
+          await chooseFromMenu(app, 'More actions', 'Publish')
           await app.getByLabel('Sub-domain').fill('portfolio')
           await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
           await expect(app.getByTestId('published-url')).toBeVisible()

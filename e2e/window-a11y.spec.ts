@@ -2,7 +2,7 @@
 // (420 x 640) and a wide one (no serious or critical violation), no horizontal overflow at the
 // default size, and the main flows done with the keyboard alone, with a visible focus ring.
 import type { Locator, Page } from '@playwright/test'
-import { DEFAULT_WINDOW, WIDE_WINDOW, expectNoHorizontalOverflow, expectNoSeriousViolations, invoke, openHash, projectIdByName } from './window.helpers'
+import { DEFAULT_WINDOW, WIDE_WINDOW, chooseFromMenu, expectNoHorizontalOverflow, expectNoSeriousViolations, invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
 
 /** Presses Tab until `target` has focus; fails after `max` presses. */
@@ -63,16 +63,25 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
           await openHash(app, '#/projects')
           await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
-          await app.locator('li.project').first().getByText('Details').click()
+          await app.getByRole('button', { name: 'Add an existing project' }).click()
+          await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
+          await check(app, 'projects with the add menu open', size)
+          await app.getByRole('menuitem', { name: 'Watch an existing project' }).click()
+          await app.getByLabel('Project ID or link').fill('not an id')
+          await app.getByRole('button', { name: 'Watch', exact: true }).click()
+          await check(app, 'projects watching, a problem shown', size)
           await app.getByRole('button', { name: 'New project' }).click()
-          await check(app, 'projects', size)
+          await check(app, 'projects with the create form', size)
 
           await openHash(app, `#/projects/${projectId}`)
           await expect(app.locator('[data-task-id]').first()).toBeVisible()
           await app.getByText('Details', { exact: true }).click()
-          await app.getByRole('button', { name: 'Edit' }).click()
+          await app.getByRole('button', { name: 'Search tasks' }).click()
+          await app.getByRole('button', { name: 'More actions' }).click()
+          await check(app, 'project with its details, the search and the menu open', size)
+          await app.getByRole('menuitem', { name: 'Edit' }).click()
           await check(app, 'project with its details and the edit form', size)
-          await app.getByRole('button', { name: 'Publish' }).click()
+          await chooseFromMenu(app, 'More actions', 'Publish')
           await app.getByLabel('Sub-domain').fill('Not_Valid')
           await check(app, 'project with the publish form', size)
           await app.getByLabel('Sub-domain').fill('a-long-sub-domain-for-this-site')
@@ -138,6 +147,16 @@ test.describe('keyboard only', () => {
     await app.keyboard.press('Enter')
     await expect(app.getByRole('heading', { name: 'Portfolio site', level: 1 })).toBeVisible()
 
+    // The "…" menu: Enter opens it on its first item, Escape gives focus back to its button.
+    await tabTo(app, app.getByRole('button', { name: 'More actions' }))
+    await expectVisibleFocus(app)
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('menuitem', { name: 'Edit' })).toBeFocused()
+    await app.keyboard.press('ArrowDown')
+    await expect(app.getByRole('menuitem', { name: 'Publish' })).toBeFocused()
+    await app.keyboard.press('Escape')
+    await expect(app.getByRole('button', { name: 'More actions' })).toBeFocused()
+
     const rows = app.locator('[data-task-id]')
     await tabTo(app, rows.first())
     await expectVisibleFocus(app)
@@ -155,7 +174,18 @@ test.describe('keyboard only', () => {
 
     await tabTo(app, app.getByRole('link', { name: 'Projects' }).first())
     await app.keyboard.press('Enter')
-    await tabTo(app, app.getByRole('button', { name: 'New project' }))
+    // The "+" menu beside New project: watching opens with focus in its field.
+    await tabTo(app, app.getByRole('button', { name: 'Add an existing project' }))
+    await expectVisibleFocus(app)
+    await app.keyboard.press('ArrowDown')
+    await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
+    await app.keyboard.press('Enter')
+    await expect(app.getByLabel('Project ID or link')).toBeFocused()
+    // Back past the panel's Close and the "+" to New project.
+    for (const back of ['Close', 'Add an existing project', 'New project']) {
+      await app.keyboard.press('Shift+Tab')
+      await expect(app.getByRole('button', { name: back, exact: true })).toBeFocused()
+    }
     await app.keyboard.press('Enter')
     await tabTo(app, app.getByLabel('Name (required)'))
     await app.keyboard.type('Typed by keyboard')

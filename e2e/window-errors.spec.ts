@@ -22,12 +22,18 @@ async function watchedProject(app: Page, host: TestHost, name: string): Promise<
  */
 async function expectProjectRefused(app: Page): Promise<void> {
   const actions = app.getByTestId('project-actions')
-  for (const name of ['Open the agent interface', 'Edit', 'Publish']) {
+  for (const name of ['Open the agent interface', 'New task']) {
     await expect(actions.getByRole('button', { name, exact: true })).toBeDisabled()
   }
+  await actions.getByRole('button', { name: 'More actions' }).click()
+  for (const name of ['Edit', 'Publish']) {
+    await expect(actions.getByRole('menuitem', { name, exact: true })).toBeDisabled()
+  }
+  await app.keyboard.press('Escape')
+  await expect(actions.getByRole('menuitem')).toHaveCount(0)
   await expect(actions.getByRole('button', { name: 'Open the agent interface' })).not.toHaveClass(/primary/)
   await expect(app.getByTestId('stale-note')).toBeVisible()
-  await expect(app.locator('details.card')).not.toHaveAttribute('open')
+  await expect(app.locator('details.about')).not.toHaveAttribute('open')
   const disclosure = app.locator('[role="alert"] details.detail').first()
   await expect(disclosure.locator('summary')).toHaveText('Details from the server')
   const raw = disclosure.locator('p')
@@ -64,7 +70,7 @@ test('loading, then empty', async ({ app, host }) => {
   await expect(app.getByText('Loading the project…')).toBeVisible()
   release()
   await expect(app.getByRole('heading', { name: 'Quiet project', level: 1 })).toBeVisible({ timeout: 15_000 })
-  await expect(app.getByText('This project has no tasks yet.')).toBeVisible()
+  await expect(app.getByText('No tasks yet.')).toBeVisible()
   await expectNoSeriousViolations(app, 'empty')
   await expect(app.getByRole('button', { name: 'Watch', exact: true })).toBeVisible()
 })

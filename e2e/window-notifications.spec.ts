@@ -1,7 +1,7 @@
 // Notification controls in the window: a project's mute switch and the header's one-hour pause,
 // checked against the notifications the host records; and the tray's Preferences… item.
 import type { MonitorEvent } from '../src/shared/monitor'
-import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
+import { chooseFromMenu, connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 import { expect, test, type PageEvents } from './support/fixtures'
 import type { TestHost } from './host'
 
@@ -30,15 +30,18 @@ test('a muted project raises no notification while another project’s does', as
   await watchedAndPolled(app, host, [quiet.id, loud.id])
 
   await openHash(app, `#/projects/${quiet.id}`)
-  const mute = app.getByRole('checkbox', { name: 'Mute notifications' })
-  await expect(mute).not.toBeChecked()
-  await mute.check()
+  const meta = app.getByTestId('project-meta')
+  await expect(meta).toBeVisible()
+  await expect(meta).not.toContainText('muted')
+  await chooseFromMenu(app, 'More actions', 'Mute notifications')
   await expect(app.getByTestId('announcer')).toContainText('muted')
+  await expect(meta).toContainText('muted')
   const watchedQuiet = () => host.controller.getState().projects.find((p) => p.watched.projectId === quiet.id)?.watched
   expect(watchedQuiet()?.muted).toBe(true)
   await openHash(app, '#/projects')
-  await expect(app.locator(`[data-project-id="${quiet.id}"]`).getByText('Muted', { exact: true })).toBeVisible()
-  await expect(app.locator(`[data-project-id="${loud.id}"]`).getByText('Muted', { exact: true })).toHaveCount(0)
+  // The list says so on the row's meta line.
+  await expect(app.locator(`[data-project-id="${quiet.id}"] .meta`)).toHaveText(/^Muted · /)
+  await expect(app.locator(`[data-project-id="${loud.id}"] .meta`)).not.toContainText('Muted')
 
   control.setTaskStatus(quietTask.id, 'completed')
   control.setTaskStatus(loudTask.id, 'completed')
@@ -52,7 +55,7 @@ test('a muted project raises no notification while another project’s does', as
 
   // Unmuting from the same switch puts the project back.
   await openHash(app, `#/projects/${quiet.id}`)
-  await app.getByRole('checkbox', { name: 'Mute notifications' }).uncheck()
+  await chooseFromMenu(app, 'More actions', 'Unmute notifications')
   await expect.poll(() => watchedQuiet()?.muted).toBe(false)
 })
 
@@ -108,11 +111,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await invoke(app, 'project:set-watch-options', { projectId: project.id, muted: true })
     await invoke(app, 'monitor:pause-notifications', { minutes: 60 })
     await openHash(app, `#/projects/${project.id}`)
-    await expect(app.getByRole('checkbox', { name: 'Mute notifications' })).toBeChecked()
+    await expect(app.getByTestId('project-meta')).toContainText('muted')
     await expect(app.getByRole('button', { name: 'Resume notifications' })).toBeVisible()
+    await app.getByRole('button', { name: 'More actions' }).click()
+    await expect(app.getByRole('menuitem', { name: 'Unmute notifications' })).toBeVisible()
     await expectNoSeriousViolations(app, 'project, muted and paused')
     await openHash(app, '#/projects')
-    await expect(app.getByText('Muted', { exact: true })).toBeVisible()
+    await expect(app.locator(`[data-project-id="${project.id}"] .meta`)).toHaveText(/^Muted · /)
     await expectNoSeriousViolations(app, 'projects, muted and paused')
   })
 }

@@ -1,5 +1,32 @@
-import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
+import { chooseFromMenu, connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
+import type { Locator, Page } from '@playwright/test'
+
+interface Styled {
+  style: { color: string }
+  remove(): void
+}
+interface Win {
+  document: { createElement(tag: string): Styled; body: { append(el: Styled): void } }
+  getComputedStyle(el: unknown): { color: string }
+}
+
+/** The colour a CSS custom property of the page resolves to, as rgb(). */
+async function cssColor(page: Page, variable: string): Promise<string> {
+  return page.evaluate((v) => {
+    const win = globalThis as unknown as Win
+    const probe = win.document.createElement('span')
+    probe.style.color = `var(${v})`
+    win.document.body.append(probe)
+    const color = win.getComputedStyle(probe).color
+    probe.remove()
+    return color
+  }, variable)
+}
+
+async function colorOf(locator: Locator): Promise<string> {
+  return locator.evaluate((el) => (globalThis as unknown as Win).getComputedStyle(el).color)
+}
 
 test.beforeEach(async ({ app, host }) => {
   await connect(app, host)
@@ -54,6 +81,10 @@ test('create a project with every field of the create body', async ({ app }) => 
 
 test('watch an existing project by ID, then stop watching it', async ({ app, host }) => {
   const outside = host.service.control.createProject({ name: 'Made elsewhere' })
+  // Behind the "+" beside New project, not half the screen.
+  await expect(app.getByLabel('Project ID')).toHaveCount(0)
+  await chooseFromMenu(app, 'Add an existing project', 'Watch an existing project')
+  await expect(app.getByLabel('Project ID')).toBeFocused()
   await app.getByLabel('Project ID').fill(outside.id)
   await app.getByRole('button', { name: 'Watch', exact: true }).click()
   const card = app.locator(`[data-project-id="${outside.id}"]`)
@@ -64,19 +95,91 @@ test('watch an existing project by ID, then stop watching it', async ({ app, hos
   await app.getByRole('button', { name: 'Watch', exact: true }).click()
   await expect(app.getByText('This project is already watched.')).toBeVisible()
 
-  // Less prominent than the main action: behind the row's details.
-  await expect(card.getByRole('button', { name: 'Stop watching Made elsewhere' })).toBeHidden()
-  await card.getByText('Details').click()
-  await card.getByRole('button', { name: 'Stop watching Made elsewhere' }).click()
+  // Less prominent than the main action: behind the project's "…" menu.
+  await card.getByRole('link', { name: 'Made elsewhere' }).click()
+  await expect(app.getByRole('heading', { name: 'Made elsewhere', level: 1 })).toBeVisible()
+  await expect(app.getByRole('menuitem', { name: 'Stop watching' })).toHaveCount(0)
+  await chooseFromMenu(app, 'More actions', 'Stop watching')
+  await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
   await expect(card).toHaveCount(0)
   await expect(app.getByText('No watched projects yet')).toBeVisible()
 })
 
 test('watching an unknown ID says so and keeps what was typed', async ({ app }) => {
+  await chooseFromMenu(app, 'Add an existing project', 'Watch an existing project')
   await app.getByLabel('Project ID').fill('no-such-project')
   await app.getByRole('button', { name: 'Watch', exact: true }).click()
   await expect(app.getByRole('alert')).toContainText('Not found')
   await expect(app.getByLabel('Project ID')).toHaveValue('no-such-project')
+})
+
+test('a row is red only for failures not yet seen; the lifetime counts are on the project', async ({ app, host }) => {
+  const control = host.service.control
+  const project = control.createProject({ name: 'Flaky' })
+  const quiet = control.createProject({ name: 'Calm' })
+  const breaking = control.addTask(project.id, { name: 'Will break', status: 'in_progress', script: 'run-forever' })
+  control.addTask(project.id, { name: 'Keeps going', status: 'in_progress', script: 'run-forever' })
+  await invoke(app, 'project:watch', { projectId: project.id })
+  await invoke(app, 'project:watch', { projectId: quiet.id })
+  await invoke(app, 'monitor:poll-now')
+  control.setTaskStatus(breaking.id, 'failed')
+  await invoke(app, 'monitor:poll-now')
+
+  const row = app.locator(`[data-project-id="${project.id}"]`)
+  const red = row.getByTestId('unseen-failed')
+  await expect(red).toContainText('1')
+  await expect(red.getByRole('img', { name: '1 new failure' })).toBeVisible()
+  await expect(row.getByRole('img', { name: '1 running' })).toBeVisible()
+  expect(await colorOf(red)).toBe(await cssColor(app, '--danger'))
+  await expect(app.locator(`[data-project-id="${quiet.id}"]`).getByTestId('unseen-failed')).toHaveCount(0)
+  // Lifetime counts are not in the list.
+  await expect(row).not.toContainText('tasks')
+
+  // Seen: the red goes, the failure stays counted on the project's own line.
+  await invoke(app, 'attention:acknowledge', {})
+  await expect(red).toHaveCount(0)
+  await row.getByRole('link', { name: 'Flaky' }).click()
+  await expect(app.getByTestId('project-meta')).toContainText('2 tasks · 1 running · 1 failed')
+})
+
+test('tasks: chips for all, running and failed, and a search that opens from its button', async ({ app, host }) => {
+  const control = host.service.control
+  const project = control.createProject({ name: 'Many tasks' })
+  control.addTask(project.id, { name: 'Broke the build', status: 'failed' })
+  control.addTask(project.id, { name: 'Still typing', status: 'in_progress', script: 'run-forever' })
+  control.addTask(project.id, { name: 'Shipped the footer', status: 'completed' })
+  await invoke(app, 'project:watch', { projectId: project.id })
+  await openHash(app, `#/projects/${project.id}`)
+  const rows = app.locator('[data-task-id]')
+  await expect(rows).toHaveCount(3)
+  const chips = app.getByRole('group', { name: 'Show tasks' })
+  await expect(chips.getByRole('button')).toHaveText(['All', 'Running 1', 'Failed 1'])
+
+  await chips.getByRole('button', { name: 'Failed 1' }).click()
+  await expect(chips.getByRole('button', { name: 'Failed 1' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(rows).toHaveCount(1)
+  await expect(rows.first()).toContainText('Broke the build')
+  await expect(rows.first().getByRole('img', { name: 'Failed' })).toBeVisible()
+  await expect(app.getByText('1 of 3 tasks')).toBeVisible()
+  await chips.getByRole('button', { name: 'Running 1' }).click()
+  await expect(rows).toHaveCount(1)
+  await expect(rows.first()).toContainText('Still typing')
+  await chips.getByRole('button', { name: 'All' }).click()
+  await expect(rows).toHaveCount(3)
+
+  // The search is a button until it is wanted; Escape empties and folds it.
+  await expect(app.getByRole('searchbox', { name: 'Search tasks' })).toHaveCount(0)
+  await app.getByRole('button', { name: 'Search tasks' }).click()
+  const search = app.getByRole('searchbox', { name: 'Search tasks' })
+  await expect(search).toBeFocused()
+  await app.keyboard.type('footer')
+  await expect(rows).toHaveCount(1)
+  await expect(rows.first()).toContainText('Shipped the footer')
+  await app.keyboard.press('Escape')
+  await expect(search).toHaveCount(0)
+  await expect(app.getByRole('button', { name: 'Search tasks' })).toBeFocused()
+  await expect(rows).toHaveCount(3)
+  await expectNoSeriousViolations(app, 'project with its task chips')
 })
 
 test('edit the five updatable fields', async ({ app, host }) => {
@@ -85,7 +188,7 @@ test('edit the five updatable fields', async ({ app, host }) => {
   await openHash(app, `#/projects/${project.id}`)
   await expect(app.getByRole('heading', { name: 'Before', level: 1 })).toBeVisible()
 
-  await app.getByRole('button', { name: 'Edit' }).click()
+  await chooseFromMenu(app, 'More actions', 'Edit')
   const form = app.locator('form[aria-labelledby="edit-heading"]')
   await form.getByLabel('User e-mail').fill('not-an-email')
   await form.getByRole('button', { name: 'Save changes' }).click()
@@ -109,12 +212,17 @@ test('edit the five updatable fields', async ({ app, host }) => {
   })
 })
 
-test('a project opens its agent interface through the shell', async ({ app, host }) => {
+test('a project opens its agent interface through the shell, its one primary action; its id copies from the menu', async ({ app, host, request }) => {
   const project = host.service.control.createProject({ name: 'Prebuilt' })
   await invoke(app, 'project:watch', { projectId: project.id })
   await openHash(app, `#/projects/${project.id}`)
+  const actions = app.getByTestId('project-actions')
+  await expect(actions.locator('.primary')).toHaveCount(1)
+  await expect(actions.locator('.primary')).toHaveText('Open the agent interface')
   await app.getByRole('button', { name: 'Open the agent interface' }).click()
   await expect.poll(() => host.records.opened).toEqual([project.prebuilt_url])
+  await chooseFromMenu(app, 'More actions', 'Copy the project ID')
+  await expect.poll(async () => (await (await request.get(`${host.url}__host/control/clipboard`)).json()) as string[]).toEqual([project.id])
 })
 
 test('the return URL opens through the shell; one that is not http(s) is only shown', async ({ app, host }) => {
@@ -139,33 +247,39 @@ test('the return URL opens through the shell; one that is not http(s) is only sh
   expect(host.records.opened).toEqual([url])
 })
 
-test('publish: the sub-domain is checked as it is typed, success lists the messages and gives the address with Open and Copy', async ({ app, host, request }) => {
+test('publish: the sub-domain is checked as it is typed, one Publish button, and success gives the address once with Copy', async ({ app, host, request }) => {
   const project = host.service.control.createProject({ name: 'To publish' })
   await invoke(app, 'project:watch', { projectId: project.id })
   await openHash(app, `#/projects/${project.id}`)
-  await app.getByRole('button', { name: 'Publish' }).click()
+  await chooseFromMenu(app, 'More actions', 'Publish')
   await expect(app.getByText(`.${host.service.publishingDomain}`, { exact: true })).toBeVisible()
+  // One Publish button: the form's (the menu that opened it has closed).
+  const publish = app.getByRole('button', { name: 'Publish', exact: true })
+  await expect(publish).toHaveCount(1)
 
   const field = app.getByLabel('Sub-domain')
+  await expect(field).toBeFocused()
   await field.fill('My_Shop')
   await expect(field).toHaveAttribute('aria-invalid', 'true')
   await expect(app.locator('#publish-problems')).toContainText('lowercase')
-  await app.getByRole('button', { name: 'Publish', exact: true }).last().click()
+  await publish.click()
   await expect(app.locator('[data-publish-status]')).toHaveCount(0)
 
   await field.fill('my-shop')
   await expect(field).not.toHaveAttribute('aria-invalid', 'true')
   await expect(app.getByText(`my-shop.${host.service.publishingDomain}`)).toBeVisible()
-  await app.locator('form').filter({ has: field }).getByRole('button', { name: 'Publish' }).click()
+  await publish.click()
   const result = app.locator('[data-publish-status="success"]')
   await expect(result).toContainText('Published')
-  await expect(result.locator('li')).toContainText([`https://my-shop.${host.service.publishingDomain}`])
-  // The site's address, with Open (the shell) and Copy (main's clipboard: the window has none).
+  // The site's address, once on the screen: the service's message only repeated it.
   const site = `https://my-shop.${host.service.publishingDomain}`
   await expect(app.getByTestId('published-url')).toContainText(site)
-  await app.getByRole('button', { name: `Copy ${site}` }).click()
+  expect((await app.locator('main').innerText()).split(`my-shop.${host.service.publishingDomain}`)).toHaveLength(2)
+  await expect(result.locator('li')).toHaveCount(0)
+  // Copy (main's clipboard: the window has none), and the address itself opens it (the shell).
+  await app.getByRole('button', { name: 'Copy the address' }).click()
   await expect.poll(async () => (await (await request.get(`${host.url}__host/control/clipboard`)).json()) as string[]).toEqual([site])
-  await app.getByRole('button', { name: `Open ${site}` }).click()
+  await app.getByRole('button', { name: site }).click()
   await expect.poll(() => host.records.opened).toEqual([site])
   await expectNoSeriousViolations(app, 'publish succeeded')
 })
@@ -176,10 +290,10 @@ test('publish: a sub-domain another project holds fails with the service’s mes
   await invoke(app, 'project:watch', { projectId: second.id })
   await invoke(app, 'project:publish', { projectId: first.id, hostname: `taken.${host.service.publishingDomain}` })
   await openHash(app, `#/projects/${second.id}`)
-  await app.getByRole('button', { name: 'Publish' }).click()
+  await chooseFromMenu(app, 'More actions', 'Publish')
   const field = app.getByLabel('Sub-domain')
   await field.fill('taken')
-  await app.locator('form').filter({ has: field }).getByRole('button', { name: 'Publish' }).click()
+  await app.getByRole('button', { name: 'Publish', exact: true }).click()
   const result = app.locator('[data-publish-status="failed"]')
   await expect(result).toHaveAttribute('role', 'alert')
   await expect(result).toContainText('Publishing failed')

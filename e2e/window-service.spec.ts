@@ -2,7 +2,7 @@
 // software product's projects watched several at once, starting a task that is then followed to
 // its end; and, against a server without those endpoints, a plain word and everything else working.
 import { expect, test } from './support/fixtures'
-import { connect, expectNoHorizontalOverflow, expectNoSeriousViolations, openHash } from './window.helpers'
+import { chooseFromMenu, connect, expectNoHorizontalOverflow, expectNoSeriousViolations, openHash } from './window.helpers'
 
 test.use({ hostOptions: { service: { manualClock: true } }, viewport: { width: 420, height: 640 } })
 
@@ -16,13 +16,14 @@ test("watching by link says which id it found; a product's projects are listed a
   await openHash(app, '#/projects')
 
   // The project's agent interface link holds its id.
+  await chooseFromMenu(app, 'Add an existing project', 'Watch an existing project')
   await app.getByLabel('Project ID or link').fill(first.prebuilt_url)
   await app.getByRole('button', { name: 'Watch', exact: true }).click()
   await expect(app.getByTestId('watch-found')).toHaveText(`Found project ID ${first.id} in the link.`)
   await expect(app.getByRole('link', { name: 'Storefront' })).toBeVisible()
 
   // Its product is offered; the list marks what is watched and watches the rest at once.
-  await app.getByText('Add projects of a software product').click()
+  await chooseFromMenu(app, 'Add an existing project', 'Add from a product')
   await expect.poll(() => app.locator('datalist option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value))).toEqual(['prod-shop'])
   await app.getByLabel('Software product ID').fill('prod-shop')
   await app.getByRole('button', { name: 'List projects' }).click()
@@ -59,7 +60,7 @@ test('a task started from the window is followed to its end', async ({ app, host
   await expect(async () => {
     host.service.control.advance(10 * 60_000)
     await host.controller.pollNow()
-    await expect(row).toContainText(/Completed|Failed|Cancelled/, { timeout: 1_000 })
+    await expect(row.getByRole('img', { name: /^(Completed|Failed|Cancelled)$/ })).toBeVisible({ timeout: 1_000 })
   }).toPass({ timeout: 60_000 })
   await expect.poll(() => host.records.notifications.map((n) => n.body).join('\n')).toContain('Add a search box')
 })
@@ -71,10 +72,11 @@ test.describe('a server without the optional endpoints', () => {
     await connect(app, host)
     const project = host.service.control.createProject({ name: 'Plain project' })
     await openHash(app, '#/projects')
+    await chooseFromMenu(app, 'Add an existing project', 'Watch an existing project')
     await app.getByLabel('Project ID or link').fill(project.id)
     await app.getByRole('button', { name: 'Watch', exact: true }).click()
     await expect(app.getByRole('link', { name: 'Plain project' })).toBeVisible()
-    await app.getByText('Add projects of a software product').click()
+    await chooseFromMenu(app, 'Add an existing project', 'Add from a product')
     await app.getByLabel('Software product ID').fill('anything')
     await app.getByRole('button', { name: 'List projects' }).click()
     await expect(app.getByTestId('product-unsupported')).toContainText('This service cannot list the projects of a software product')

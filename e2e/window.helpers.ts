@@ -94,3 +94,9 @@ export async function expectNoHorizontalOverflow(page: Page, screen: string): Pr
   })
   expect(problems, `horizontal overflow on ${screen}`).toEqual([])
 }
+
+/** Opens the menu button named `menu` (the "…" of a project, the "+" beside New project) and picks `item`. */
+export async function chooseFromMenu(page: Page, menu: string, item: string): Promise<void> {
+  await page.getByRole('button', { name: menu, exact: true }).click()
+  await page.getByRole('menuitem', { name: item, exact: true }).click()
+}

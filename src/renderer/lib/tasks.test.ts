@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { LastStep, TaskSummary } from '../../shared/task-summary'
-import { countByStatus, filterTasks, indexTasks, lastActivity } from './tasks'
+import { countByFilter, filterTasks, indexTasks, lastActivity } from './tasks'
 
 function task(id: string, over: Partial<TaskSummary> = {}): TaskSummary {
   return {
@@ -51,7 +51,8 @@ describe('indexTasks and filterTasks', () => {
     expect(filterTasks(indexed, 'failed', '').map((t) => t.task.id)).toEqual(['new'])
     expect(filterTasks(indexed, 'all', 'LOGIN').map((t) => t.task.id)).toEqual(['mid', 'old'])
     expect(filterTasks(indexed, 'all', 'login page').map((t) => t.task.id)).toEqual(['old'])
-    expect(filterTasks(indexed, 'completed', 'footer')).toEqual([])
+    expect(filterTasks(indexed, 'running', 'footer')).toEqual([])
+    expect(filterTasks(indexed, 'running', '').map((t) => t.task.id)).toEqual(['mid'])
     expect(filterTasks(indexed, 'all', '  ')).toHaveLength(3)
   })
 
@@ -61,20 +62,28 @@ describe('indexTasks and filterTasks', () => {
       task(`t${i}`, { updated_at: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), name: `Task number ${i}` })
     )
     const big = indexTasks(many)
-    const hits = filterTasks(big, 'completed', 'number 99')
+    const hits = filterTasks(big, 'all', 'number 99')
     expect(big[0]?.task.id).toBe('t9999')
     expect(hits.length).toBe(many.filter((_, i) => String(i).includes('99')).length)
     expect(hits.every((t) => t.task.name.includes('99'))).toBe(true)
   })
 })
 
-describe('countByStatus', () => {
-  it('counts each status, unknown ones together', () => {
-    const counts = countByStatus([
+describe('countByFilter', () => {
+  it('counts what each chip shows: running is to do and in progress, unknown statuses only under all', () => {
+    const counts = countByFilter([
       task('a', { status: 'failed' }),
       task('b', { status: 'failed' }),
-      task('c', { status: 'unknown', status_raw: 'paused' })
+      task('c', { status: 'unknown', status_raw: 'paused' }),
+      task('d', { status: 'todo' }),
+      task('e', { status: 'in_progress' }),
+      task('f', { status: 'completed' })
     ])
-    expect(counts).toMatchObject({ all: 3, failed: 2, unknown: 1, completed: 0 })
+    expect(counts).toEqual({ all: 6, running: 2, failed: 2 })
+  })
+
+  it('the running chip lists to do and in progress tasks', () => {
+    const indexed = indexTasks([task('t', { status: 'todo' }), task('p', { status: 'in_progress' }), task('c', { status: 'cancelled' })])
+    expect(filterTasks(indexed, 'running', '').map((t) => t.task.id).sort()).toEqual(['p', 't'])
   })
 })

@@ -1,9 +1,18 @@
-// A project's task list as the window shows it: newest activity first, filtered by status and a
-// search. Indexed once per fetched list so typing in the search stays fast with 10,000 tasks.
-import type { TaskStatus, Unknown } from '../../shared/service'
+// A project's task list as the window shows it: newest activity first, filtered by a chip (all,
+// running, failed) and a search. Indexed once per fetched list so typing in the search stays fast
+// with 10,000 tasks.
+import { isActive } from '../../shared/status'
 import type { TaskSummary } from '../../shared/task-summary'
 
-export type StatusFilter = 'all' | TaskStatus | Unknown
+/** The list's chips: running is what the agent has yet to finish (shared/status isActive), as everywhere. */
+export type StatusFilter = 'all' | 'running' | 'failed'
+export const STATUS_FILTERS: readonly StatusFilter[] = ['all', 'running', 'failed']
+
+function matches(task: TaskSummary, filter: StatusFilter): boolean {
+  if (filter === 'running') return isActive(task.status)
+  if (filter === 'failed') return task.status === 'failed'
+  return true
+}
 
 export interface IndexedTask {
   task: TaskSummary
@@ -45,24 +54,19 @@ export function filterTasks(indexed: readonly IndexedTask[], status: StatusFilte
   const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '')
   if (status === 'all' && words.length === 0) return indexed as IndexedTask[]
   return indexed.filter((t) => {
-    if (status !== 'all' && t.task.status !== status) return false
+    if (!matches(t.task, status)) return false
     if (words.length === 0) return true
     const haystack = (t.haystack ??= [t.task.name, t.task.description, t.task.id, t.task.branch].join('\n').toLowerCase())
     return words.every((w) => haystack.includes(w))
   })
 }
 
-/** How many tasks have each status, for the filter's labels. */
-export function countByStatus(tasks: readonly TaskSummary[]): Record<StatusFilter, number> {
-  const counts: Record<StatusFilter, number> = {
-    all: tasks.length,
-    todo: 0,
-    in_progress: 0,
-    completed: 0,
-    failed: 0,
-    cancelled: 0,
-    unknown: 0
+/** How many tasks each chip shows. */
+export function countByFilter(tasks: readonly TaskSummary[]): Record<StatusFilter, number> {
+  const counts: Record<StatusFilter, number> = { all: tasks.length, running: 0, failed: 0 }
+  for (const task of tasks) {
+    if (matches(task, 'running')) counts.running += 1
+    if (matches(task, 'failed')) counts.failed += 1
   }
-  for (const task of tasks) counts[task.status in counts ? task.status : 'unknown'] += 1
   return counts
 }

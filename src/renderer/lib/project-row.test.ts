@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import type { BudgetStatus } from '../../shared/budgets'
+import type { ProjectView } from '../../shared/ipc'
+import { projectBudgetLevel, projectMetaLine, projectRowMeta, projectSignals } from './project-row'
+
+function view(over: Partial<ProjectView> = {}, watched: Partial<ProjectView['watched']> = {}): ProjectView {
+  return {
+    connectionId: 'c1',
+    watched: { projectId: 'p1', name: 'Shop', muted: false, addedAt: '2026-11-01T00:00:00Z', ...watched },
+    project: null,
+    health: { state: 'ok' } as ProjectView['health'],
+    counts: { running: 0, failed: 0, total: 0 },
+    lastActivityAt: null,
+    costTodayUsd: 0,
+    costTotalUsd: 0,
+    budgetUsd: null,
+    attention: { failedTaskIds: [], budgetCrossed: false },
+    ...over
+  }
+}
+
+function budget(projectId: string | null, state: BudgetStatus['state'], connectionId = 'c1'): BudgetStatus {
+  return {
+    connectionId,
+    budget: { id: `${projectId}-${state}`, projectId, period: 'month', limitUsd: 10, warnRatio: 0.8 },
+    periodKey: '2026-11',
+    spentUsd: 9,
+    estimatedUsd: 0,
+    state,
+    burnUsdPerHour: 0,
+    projectedUsd: null
+  }
+}
+
+describe('projectSignals', () => {
+  it('is red only for failures not yet seen; failures already seen leave no red', () => {
+    const seen = view({ counts: { running: 1, failed: 4, total: 9 } })
+    expect(projectSignals(seen, [])).toEqual({ unseenFailed: 0, running: 1, budget: 'none' })
+    const unseen = view({ counts: { running: 0, failed: 4, total: 9 }, attention: { failedTaskIds: ['t1', 't2'], budgetCrossed: false } })
+    expect(projectSignals(unseen, []).unseenFailed).toBe(2)
+  })
+
+  it('a muted project asks for nothing, as the tray badge counts it', () => {
+    const muted = view({ attention: { failedTaskIds: ['t1'], budgetCrossed: false } }, { muted: true })
+    expect(projectSignals(muted, []).unseenFailed).toBe(0)
+  })
+})
+
+describe('projectBudgetLevel', () => {
+  it("takes the worst of the project's own budgets, not the account's or another project's", () => {
+    const v = view()
+    expect(projectBudgetLevel([], v)).toBe('none')
+    expect(projectBudgetLevel([budget('p1', 'ok'), budget('p1', 'near')], v)).toBe('near')
+    expect(projectBudgetLevel([budget('p1', 'near'), budget('p1', 'over')], v)).toBe('over')
+    expect(projectBudgetLevel([budget(null, 'over'), budget('p2', 'over'), budget('p1', 'over', 'c2')], v)).toBe('none')
+  })
+})
+
+describe('projectRowMeta', () => {
+  const now = Date.parse('2026-11-27T12:00:00Z')
+  it('says muted, then when the project last moved, in the one date form', () => {
+    expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), now, 'UTC')).toBe('active 09:05')
+    expect(projectRowMeta(view({ lastActivityAt: '2026-11-20T09:05:00Z' }, { muted: true }), now, 'UTC')).toBe('Muted · active Nov 20')
+    expect(projectRowMeta(view(), now, 'UTC')).toBe('no activity yet')
+    expect(projectRowMeta(view({ health: { state: 'unknown' } as ProjectView['health'] }), now, 'UTC')).toBe('Not checked yet')
+  })
+})
+
+describe('projectMetaLine', () => {
+  it('holds the lifetime counts and the costs to cents', () => {
+    expect(projectMetaLine(view({ counts: { running: 1, failed: 2, total: 6 }, costTodayUsd: 0.3685, costTotalUsd: 12.5 }))).toBe(
+      '6 tasks · 1 running · 2 failed · $0.37 today · $12.50 in total'
+    )
+    expect(projectMetaLine(view({ counts: { running: 0, failed: 0, total: 1 }, costTodayUsd: 0.004 }, { muted: true }))).toBe('1 task · <$0.01 today · $0.00 in total · muted')
+  })
+})
