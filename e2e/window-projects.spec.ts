@@ -94,6 +94,7 @@ test('watch an existing project by ID, then stop watching it', async ({ app, hos
   await app.getByLabel('Project ID').fill(outside.id)
   await app.getByRole('button', { name: 'Watch', exact: true }).click()
   await expect(app.getByText('This project is already watched.')).toBeVisible()
+  await expectNoSeriousViolations(app, 'projects, the watch panel with a problem')
 
   // Less prominent than the main action: behind the project's "…" menu.
   await card.getByRole('link', { name: 'Made elsewhere' }).click()
@@ -135,11 +136,18 @@ test('a row is red only for failures not yet seen; the lifetime counts are on th
   // Lifetime counts are not in the list.
   await expect(row).not.toContainText('tasks')
 
+  // In the project's task list too, the failure not yet seen is the red one.
+  const failedIcon = app.locator(`[data-task-id="${breaking.id}"]`).getByRole('img', { name: 'Failed' })
+  await row.getByRole('link', { name: 'Flaky' }).click()
+  await expect.poll(() => colorOf(failedIcon)).toBe(await cssColor(app, '--danger'))
+
   // Seen: the red goes, the failure stays counted on the project's own line.
   await invoke(app, 'attention:acknowledge', {})
-  await expect(red).toHaveCount(0)
-  await row.getByRole('link', { name: 'Flaky' }).click()
+  await expect.poll(() => colorOf(failedIcon)).toBe(await cssColor(app, '--muted'))
   await expect(app.getByTestId('project-meta')).toContainText('2 tasks · 1 running · 1 failed')
+  await openHash(app, '#/projects')
+  await expect(row).toBeVisible()
+  await expect(red).toHaveCount(0)
 })
 
 test('tasks: chips for all, running and failed, and a search that opens from its button', async ({ app, host }) => {

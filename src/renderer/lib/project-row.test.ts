@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BudgetStatus } from '../../shared/budgets'
 import type { ProjectView } from '../../shared/ipc'
-import { projectBudgetLevel, projectMetaLine, projectRowMeta, projectSignals } from './project-row'
+import { projectBudgetLevel, projectMetaLine, projectRowMeta, projectSignals, unseenFailures } from './project-row'
 
 function view(over: Partial<ProjectView> = {}, watched: Partial<ProjectView['watched']> = {}): ProjectView {
   return {
@@ -46,6 +46,15 @@ describe('projectSignals', () => {
   })
 })
 
+describe('unseenFailures', () => {
+  it("holds the failed tasks not yet seen, none for a muted project or one not watched", () => {
+    const attention = { failedTaskIds: ['t1', 't2'], budgetCrossed: false }
+    expect([...unseenFailures(view({ attention }))]).toEqual(['t1', 't2'])
+    expect(unseenFailures(view({ attention }, { muted: true })).size).toBe(0)
+    expect(unseenFailures(null).size).toBe(0)
+  })
+})
+
 describe('projectBudgetLevel', () => {
   it("takes the worst of the project's own budgets, not the account's or another project's", () => {
     const v = view()
@@ -69,8 +78,8 @@ describe('projectRowMeta', () => {
 describe('projectMetaLine', () => {
   it('holds the lifetime counts and the costs to cents', () => {
     expect(projectMetaLine(view({ counts: { running: 1, failed: 2, total: 6 }, costTodayUsd: 0.3685, costTotalUsd: 12.5 }))).toBe(
-      '6 tasks · 1 running · 2 failed · $0.37 today · $12.50 in total'
+      '6 tasks · 1 running · 2 failed · $0.37 today · $12.50 total'
     )
-    expect(projectMetaLine(view({ counts: { running: 0, failed: 0, total: 1 }, costTodayUsd: 0.004 }, { muted: true }))).toBe('1 task · <$0.01 today · $0.00 in total · muted')
+    expect(projectMetaLine(view({ counts: { running: 0, failed: 0, total: 1 }, costTodayUsd: 0.004 }, { muted: true }))).toBe('1 task · <$0.01 today · $0.00 total · muted')
   })
 })

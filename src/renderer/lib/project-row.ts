@@ -35,6 +35,11 @@ export function projectSignals(view: RowView, budgets: readonly BudgetStatus[]):
   }
 }
 
+/** The failed tasks the user has not seen: the only failures drawn red in the project's task list. */
+export function unseenFailures(view: Pick<ProjectView, 'watched' | 'attention'> | null): ReadonlySet<string> {
+  return new Set(view === null || view.watched.muted ? [] : view.attention.failedTaskIds)
+}
+
 /** The row's meta line: muted, then when it last moved (the one date form). */
 export function projectRowMeta(view: Pick<ProjectView, 'watched' | 'health' | 'lastActivityAt'>, now: number, timeZone?: string): string {
   const parts: string[] = []
@@ -50,7 +55,7 @@ export function projectMetaLine(view: Pick<ProjectView, 'watched' | 'counts' | '
   const parts = [total === 1 ? '1 task' : `${total} tasks`]
   if (running > 0) parts.push(`${running} running`)
   if (failed > 0) parts.push(`${failed} failed`)
-  parts.push(`${formatMoney(view.costTodayUsd)} today`, `${formatMoney(view.costTotalUsd)} in total`)
+  parts.push(`${formatMoney(view.costTodayUsd)} today`, `${formatMoney(view.costTotalUsd)} total`)
   if (view.watched.muted) parts.push('muted')
   return parts.join(' · ')
 }
