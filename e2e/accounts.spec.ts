@@ -84,12 +84,18 @@ test('an account muted in Settings is told nothing; one paused for an hour waits
 
   await app.reload()
   await app.getByRole('link', { name: 'Settings', exact: true }).click()
+  // Each account's "…" menu holds its mute and its pause (the header's pause is for all of them).
+  const choose = async (account: string, item: string) => {
+    await app.getByRole('button', { name: `Actions for ${account}` }).click()
+    await app.getByRole('menuitem', { name: item }).click()
+  }
   const homeRow = app.locator(`[data-connection-id="${home.id}"]`)
-  await homeRow.getByRole('checkbox', { name: 'Mute notifications of Home' }).check()
+  await choose('Home', 'Mute notifications')
   await expect.poll(() => host.controller.getState().connections.find((c) => c.id === home.id)?.notifications.muted).toBe(true)
+  await expect(homeRow.getByTestId('account-meta')).toContainText('muted')
   const workRow = app.locator(`[data-connection-id="${work.id}"]`)
-  await workRow.getByRole('button', { name: 'Pause for an hour: notifications of Work' }).click()
-  await expect(workRow).toContainText('Paused until')
+  await choose('Work', 'Pause notifications for an hour')
+  await expect(workRow.getByTestId('account-meta')).toContainText('paused until')
 
   host.service.control.setTaskStatus(t1.id, 'completed')
   second.control.setTaskStatus(t2.id, 'completed')
@@ -98,7 +104,7 @@ test('an account muted in Settings is told nothing; one paused for an hour waits
   expect(host.records.notifications).toEqual([])
 
   // Resumed, Work is told again; Home stays muted.
-  await workRow.getByRole('button', { name: 'Resume notifications of Work' }).click()
+  await choose('Work', 'Resume notifications')
   await expect.poll(() => host.controller.getState().connections.find((c) => c.id === work.id)?.notifications.pausedUntil).toBeNull()
   const t3 = host.service.control.addTask(office.id, { name: 'Second office task', status: 'in_progress', script: 'run-forever' })
   const t4 = second.control.addTask(garden.id, { name: 'Second garden task', status: 'in_progress', script: 'run-forever' })

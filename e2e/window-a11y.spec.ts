@@ -74,8 +74,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await check(app, 'costs', size)
 
           await openHash(app, '#/settings')
-          await app.getByRole('button', { name: 'Add a connection' }).click()
-          await app.getByRole('button', { name: /^Edit / }).first().click()
+          await app.getByRole('button', { name: 'Add an account' }).click()
+          await app.getByRole('button', { name: /^Actions for / }).first().click()
+          await check(app, 'settings with an account menu open', size)
+          await app.getByRole('menuitem', { name: 'Edit' }).click()
+          await app.getByRole('button', { name: 'Advanced' }).click()
           await check(app, 'settings', size)
         })
 

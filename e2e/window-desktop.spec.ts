@@ -42,19 +42,26 @@ test('update states: checking, found, downloading with progress, ready; Restart 
 
   await control(request, host, 'update-event', { event: 'update-downloaded', version: '1.2.0' })
   await expect(status.getByRole('status')).toHaveText('Version 1.2.0 is ready: restart to update')
-  const banner = app.getByTestId('update-banner')
-  await expect(banner).toContainText('Version 1.2.0 is ready.')
+  // Settings says it once: its Updates section, not the banner too.
+  await expect(app.getByRole('button', { name: 'Restart to update' })).toHaveCount(1)
+  await expect(app.getByTestId('update-banner')).toHaveCount(0)
   const tray = await (await request.get(`${host.url}__host/control/tray`)).json()
   expect(tray.menu.map((i: { label?: string }) => i.label)).toContain('Restart to Update (1.2.0)')
   // Nothing installs on its own.
   expect(host.updater.calls.installs).toBe(0)
   await expectNoSeriousViolations(app, 'settings with an update ready')
-
-  await banner.getByRole('button', { name: 'Restart to update' }).click()
+  await status.getByRole('button', { name: 'Restart to update' }).click()
   await expect.poll(() => host.updater.calls.installs).toBe(1)
+
+  // Everywhere else, the banner says it.
+  await openHash(app, '#/now')
+  const banner = app.getByTestId('update-banner')
+  await expect(banner).toContainText('Version 1.2.0 is ready.')
+  await banner.getByRole('button', { name: 'Restart to update' }).click()
+  await expect.poll(() => host.updater.calls.installs).toBe(2)
   // The tray's item does the same.
   await control(request, host, 'tray-action', { type: 'install-update' })
-  expect(host.updater.calls.installs).toBe(2)
+  expect(host.updater.calls.installs).toBe(3)
 })
 
 test('an update error is said in a few words with the next try; up to date says so', async ({ app, host, request }) => {
@@ -74,25 +81,31 @@ test('an update error is said in a few words with the next try; up to date says 
 
 test('automatic update checks can be turned off, and are kept off', async ({ app, host }) => {
   await openSettings(app, host)
-  const box = app.getByRole('checkbox', { name: /Check for updates automatically/ })
+  const box = app.getByRole('switch', { name: 'Check for updates automatically' })
   await expect(box).toBeChecked()
   await box.uncheck()
   await expect.poll(async () => (await invoke(app, 'settings:get')).checkForUpdates).toBe(false)
   await expect(app.getByTestId('update-status').getByRole('status')).toHaveText('Updates: automatic checks are off')
   await app.reload()
   await openHash(app, '#/settings')
-  await expect(app.getByRole('checkbox', { name: /Check for updates automatically/ })).not.toBeChecked()
+  await expect(app.getByRole('switch', { name: 'Check for updates automatically' })).not.toBeChecked()
 })
 
-test('About shows the versions, folders, key store and update state; Copy diagnostics copies them, never the key', async ({ app, host }) => {
+test('About shows the versions and folders (the key store and update state once, in their sections); Copy diagnostics copies them, never the key', async ({ app, host }) => {
   await openSettings(app, host)
   const about = app.getByTestId('about')
   await expect(about.getByTestId('about-version')).toHaveText('0.1.0')
   await expect(about).toContainText(process.versions.node)
   await expect(about).toContainText(host.settingsDir)
   await expect(about).toContainText('main.log')
-  await expect(about).toContainText('session-only: Keys are kept in memory by the test host.')
-  await expect(about).toContainText('Updates: not checked yet')
+  // Each said once on the screen: the update state under Updates, the key store under Advanced.
+  await expect(about).not.toContainText('not checked yet')
+  await expect(about).not.toContainText('Keys are kept in memory')
+  await expect(app.getByText('Updates: not checked yet')).toHaveCount(1)
+  await expect(app.getByTestId('update-status')).toContainText('Updates: not checked yet')
+  await app.getByRole('button', { name: 'Advanced' }).click()
+  await expect(app.getByTestId('secrets-backend')).toContainText('Keys are kept in memory by the test host.')
+  await expect(app.getByText(/Keys are kept in memory by the test host/)).toHaveCount(1)
 
   await about.getByRole('button', { name: 'Copy diagnostics' }).click()
   await expect(app.getByTestId('announcer')).toHaveText('Diagnostics copied to the clipboard.')

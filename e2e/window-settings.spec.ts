@@ -1,6 +1,7 @@
 // The settings screen: every field saves itself on change (read back through settings:get, and
 // after a reload), invalid values are refused inline and leave the saved value alone, and the
-// theme really changes the page.
+// theme really changes the page. What people change comes first; the plumbing waits, closed,
+// under Advanced; settings that apply at once are switches.
 import type { Locator, Page } from '@playwright/test'
 import type { NotifiableTransition } from '../src/shared/settings'
 import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
@@ -21,6 +22,15 @@ async function expectSaved(app: Page): Promise<void> {
   await expect(app.getByTestId('settings-status')).toContainText('Saved')
 }
 
+/** Opens the Advanced section (closed on every visit) and returns its toggle. */
+async function openAdvanced(app: Page): Promise<Locator> {
+  const toggle = app.getByRole('button', { name: 'Advanced' })
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await toggle.click()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  return toggle
+}
+
 /** Types a value and leaves the field, as a person does (that is when a field saves). */
 async function enter(field: Locator, value: string): Promise<void> {
   await field.fill(value)
@@ -38,7 +48,7 @@ test('each notification transition toggles on its own and is kept', async ({ app
   await expect(status).toHaveAttribute('aria-live', 'polite')
   for (const [transition, label] of labels) {
     const before = (await settings(app)).notifications.transitions
-    const box = app.getByRole('checkbox', { name: label })
+    const box = app.getByRole('switch', { name: label })
     await expect(box).toBeChecked({ checked: before[transition] })
     await box.setChecked(!before[transition])
     await expectSaved(app)
@@ -49,12 +59,12 @@ test('each notification transition toggles on its own and is kept', async ({ app
   await app.reload()
   await openHash(app, '#/settings')
   for (const [transition, label] of labels) {
-    await expect(app.getByRole('checkbox', { name: label })).toBeChecked({ checked: saved[transition] })
+    await expect(app.getByRole('switch', { name: label })).toBeChecked({ checked: saved[transition] })
   }
 })
 
 test('quiet hours: on, start and end saved as typed, an invalid time refused and not saved', async ({ app }) => {
-  await app.getByRole('checkbox', { name: 'No notifications during quiet hours' }).check()
+  await app.getByRole('switch', { name: 'Quiet hours' }).check()
   await expectSaved(app)
   await expect.poll(async () => (await settings(app)).notifications.quietHours.enabled).toBe(true)
 
@@ -78,14 +88,14 @@ test('quiet hours: on, start and end saved as typed, an invalid time refused and
   await expect.poll(async () => (await settings(app)).notifications.quietHours.start).toBe('21:30')
 })
 
-test('sound and launch at login are saved as toggled', async ({ app }) => {
-  const sound = app.getByRole('checkbox', { name: 'Play a sound' })
+test('sound and start at login are saved as toggled', async ({ app }) => {
+  const sound = app.getByRole('switch', { name: 'Play a sound' })
   const before = (await settings(app)).notifications.sound
   await sound.setChecked(!before)
   await expectSaved(app)
   await expect.poll(async () => (await settings(app)).notifications.sound).toBe(!before)
 
-  const login = app.getByRole('checkbox', { name: 'Launch Agent Tray when I log in' })
+  const login = app.getByRole('switch', { name: 'Start at login' })
   await expect(login).not.toBeChecked()
   await login.check()
   await expect.poll(async () => (await settings(app)).launchAtLogin).toBe(true)
@@ -94,6 +104,7 @@ test('sound and launch at login are saved as toggled', async ({ app }) => {
 })
 
 test('polling intervals: within bounds saved, outside them refused inline', async ({ app }) => {
+  await openAdvanced(app)
   const active = app.getByLabel('While a task runs (seconds)')
   const idle = app.getByLabel('When all tasks have ended (seconds)')
   const before = (await settings(app)).polling
@@ -125,28 +136,33 @@ test('polling intervals: within bounds saved, outside them refused inline', asyn
 })
 
 test('theme: light and dark set data-theme and the background; system follows the OS', async ({ app }) => {
-  const theme = app.getByLabel('Theme')
+  const themes = app.getByRole('group', { name: 'Theme' })
+  const theme = (label: 'System' | 'Light' | 'Dark') => themes.getByRole('button', { name: label, exact: true })
   const html = app.locator('html')
   const background = () => app.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).backgroundColor)
 
-  await theme.selectOption('dark')
+  await theme('Dark').click()
   await expect(html).toHaveAttribute('data-theme', 'dark')
+  await expect(theme('Dark')).toHaveAttribute('aria-pressed', 'true')
+  await expect(theme('System')).toHaveAttribute('aria-pressed', 'false')
   await expect.poll(background).toBe('rgb(27, 30, 34)')
   expect((await settings(app)).theme).toBe('dark')
 
-  await theme.selectOption('light')
+  await theme('Light').click()
   await expect(html).toHaveAttribute('data-theme', 'light')
   await expect.poll(background).toBe('rgb(255, 255, 255)')
   expect((await settings(app)).theme).toBe('light')
 
   await app.emulateMedia({ colorScheme: 'dark' })
-  await theme.selectOption('system')
+  await theme('System').click()
   await expect(html).not.toHaveAttribute('data-theme')
   await expect.poll(background).toBe('rgb(27, 30, 34)')
   expect((await settings(app)).theme).toBe('system')
 })
 
 test('the basic_text key store is allowed only when ticked, with its warning beside it', async ({ app }) => {
+  await openAdvanced(app)
+  await expect(app.getByTestId('secrets-backend')).toContainText('Memory only, for this session')
   const allow = app.getByRole('checkbox', { name: /Allow the weak file store/ })
   await expect(allow).not.toBeChecked()
   expect((await settings(app)).allowBasicTextSecrets).toBe(false)
@@ -159,6 +175,7 @@ test('the basic_text key store is allowed only when ticked, with its warning bes
   await expect.poll(async () => (await settings(app)).allowBasicTextSecrets).toBe(true)
   await app.reload()
   await openHash(app, '#/settings')
+  await openAdvanced(app)
   await expect(app.getByRole('checkbox', { name: /Allow the weak file store/ })).toBeChecked()
 
   await app.getByRole('checkbox', { name: /Allow the weak file store/ }).uncheck()
@@ -191,17 +208,66 @@ test.describe('the window', () => {
     await expectNoSeriousViolations(app, 'settings with a refused shortcut')
   })
 
-  test('the pin in the header keeps the window open, remembered across a reload; the Dock option is saved', async ({ app }) => {
+  test('the pin in the header keeps the window open, remembered across a reload; no second pin, and no Dock option off macOS', async ({ app }) => {
     const pin = app.getByRole('button', { name: 'Pin' })
     await expect(pin).toHaveAttribute('aria-pressed', 'false')
     await pin.click()
     await expect(pin).toHaveAttribute('aria-pressed', 'true')
-    expect((await settings(app)).pinned).toBe(true)
-    await expect(app.getByLabel(/Keep the window open/)).toBeChecked()
+    await expect.poll(async () => (await settings(app)).pinned).toBe(true)
     await app.reload()
     await expect(app.getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'true')
-
-    await app.getByLabel(/no Dock icon/).uncheck()
-    await expect.poll(async () => (await settings(app)).hideDockIcon).toBe(false)
+    // The header's pin is the only one: Settings repeats neither it nor the header's pause.
+    await expect(app.getByRole('main').getByRole('button', { name: /Pin|Pause/ })).toHaveCount(0)
+    await expect(app.getByRole('main').getByRole('checkbox', { name: /Keep the window open/ })).toHaveCount(0)
+    // This page runs as on Linux: the Dock is a macOS thing.
+    await expect(app.getByRole('switch', { name: 'Hide the Dock icon' })).toHaveCount(0)
   })
+})
+
+test.describe('on macOS', () => {
+  test.use({ userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Electron/45.4.1 Safari/537.36' })
+
+  test('the Dock option is a switch in General, saved as toggled', async ({ app }) => {
+    const general = app.getByRole('region', { name: 'General' })
+    const dock = general.getByRole('switch', { name: 'Hide the Dock icon' })
+    await expect(dock).toBeChecked({ checked: (await settings(app)).hideDockIcon })
+    await dock.setChecked(false)
+    await expect.poll(async () => (await settings(app)).hideDockIcon).toBe(false)
+    await dock.setChecked(true)
+    await expect.poll(async () => (await settings(app)).hideDockIcon).toBe(true)
+  })
+})
+
+test('the order: General, Notifications, Accounts, Advanced (closed), Updates, About; no sentence saying what the screen shows', async ({ app }) => {
+  await expect(app.getByRole('heading', { level: 2 })).toHaveText(['General', 'Notifications', 'Accounts', 'Advanced', 'Updates', 'About'])
+  await expect(app.getByText('Changes are saved as you make them')).toHaveCount(0)
+  // Advanced is closed: its fields are not shown, and its button says which region it opens.
+  const toggle = app.getByRole('button', { name: 'Advanced' })
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  const region = app.locator(`#${await toggle.getAttribute('aria-controls')}`)
+  await expect(region).toBeHidden()
+  await expect(app.getByLabel('While a task runs (seconds)')).toBeHidden()
+  await expectNoSeriousViolations(app, 'settings with Advanced closed')
+})
+
+test('keyboard only: Advanced opens and closes from the keyboard, its fields come next in the tab order; the account menu opens with the arrows', async ({ app }) => {
+  const toggle = app.getByRole('button', { name: 'Advanced' })
+  await toggle.focus()
+  await app.keyboard.press('Enter')
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  await expect(app.getByRole('region', { name: 'Advanced' })).toBeVisible()
+  await app.keyboard.press('Tab')
+  await expect(app.getByLabel('While a task runs (seconds)')).toBeFocused()
+  await toggle.focus()
+  await app.keyboard.press('Space')
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await expect(app.getByLabel('While a task runs (seconds)')).toBeHidden()
+
+  const menu = app.getByRole('button', { name: 'Actions for Reference' })
+  await menu.focus()
+  await app.keyboard.press('ArrowDown')
+  await expect(app.getByRole('menuitem', { name: 'Edit' })).toBeFocused()
+  await app.keyboard.press('Enter')
+  await expect(app.getByLabel('Publishing domain')).toBeVisible()
+  await expect(menu).toBeFocused()
 })

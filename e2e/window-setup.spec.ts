@@ -1,22 +1,57 @@
+import type { Page } from '@playwright/test'
 import { openSettings } from '../src/core/settings/store'
 import { DEFAULT_SERVICE_URL } from '../src/shared/base-url'
 import { expect, test } from './support/fixtures'
 import { openHash } from './window.helpers'
 
+/** The service line of the first run ("Workser · Change"): Change shows its name and address. */
+async function changeService(app: Page): Promise<void> {
+  await app.getByRole('button', { name: 'Change the service' }).click()
+  await expect(app.getByLabel('Service address (base URL)')).toBeFocused()
+}
+
+test('first run: the key first, the service as one line, the demo under Connect; no publishing domain asked', async ({ app }) => {
+  await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
+  const form = app.locator('form')
+  // The key is the first field; the service is one line until changed.
+  await expect(form.locator('input').first()).toHaveAttribute('id', 'setup-key')
+  await expect(app.getByTestId('setup-service')).toHaveText(/Service\s*Workser\s*·\s*Change/)
+  await expect(app.getByLabel('Service address (base URL)')).toHaveCount(0)
+  await expect(app.getByLabel('Publishing domain')).toHaveCount(0)
+  // Tab order: key, Change, Connect, then Try the demo, right under it.
+  await app.getByLabel('API key').focus()
+  for (const name of ['Change the service', 'Connect', 'Try the demo']) {
+    await app.keyboard.press('Tab')
+    await expect(app.getByRole('button', { name })).toBeFocused()
+  }
+  const connect = await app.getByRole('button', { name: 'Connect' }).boundingBox()
+  const demo = await app.getByRole('button', { name: 'Try the demo' }).boundingBox()
+  expect(demo!.y).toBeGreaterThan(connect!.y)
+  expect(demo!.y - (connect!.y + connect!.height)).toBeLessThan(40)
+})
+
 test('first run: the form checks what is typed, saves the connection and never keeps the key', async ({ app, host }) => {
   await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
+  // Only the key missing: said beside it, and the service stays one line.
+  await app.getByRole('button', { name: 'Connect' }).click()
+  await expect(app.getByText('Enter the API key.')).toBeVisible()
+  await expect(app.getByLabel('API key')).toHaveAttribute('aria-invalid', 'true')
+  await expect(app.getByLabel('Service address (base URL)')).toHaveCount(0)
+
   // The real service is offered, prefilled and editable.
+  await app.getByLabel('API key').fill('typed before the change')
+  await changeService(app)
   await expect(app.getByLabel('Service address (base URL)')).toHaveValue(DEFAULT_SERVICE_URL)
   await expect(app.getByLabel('Name', { exact: true })).toHaveValue('Workser')
   await app.getByLabel('Name', { exact: true }).fill('')
   await app.getByRole('button', { name: 'Connect' }).click()
   await expect(app.getByText('Give the connection a name.')).toBeVisible()
-  await expect(app.getByText('Enter the API key.')).toBeVisible()
+  // Nothing typed is lost by a refusal (the key is cleared only once it was sent).
+  await expect(app.getByLabel('API key')).toHaveValue('typed before the change')
 
   await app.getByLabel('Name', { exact: true }).fill('Reference')
   await app.getByLabel('Service address (base URL)').fill(`${host.service.url}/`)
   await app.getByLabel('API key').fill(host.serviceApiKey)
-  await app.getByLabel('Publishing domain').fill(host.service.publishingDomain)
   await app.getByRole('button', { name: 'Connect' }).click()
 
   await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
@@ -29,7 +64,19 @@ test('first run: the form checks what is typed, saves the connection and never k
   expect(JSON.stringify(state)).toContain(host.service.url)
 
   await app.getByRole('link', { name: 'Settings' }).click()
-  await expect(app.locator('[data-connection-id]')).toContainText('key stored')
+  const account = app.locator('[data-connection-id]')
+  await expect(account).toContainText('key stored')
+  // The publishing domain lives in Settings: the account's Edit form sets it.
+  await account.getByRole('button', { name: 'Actions for Reference' }).click()
+  await app.getByRole('menuitem', { name: 'Edit' }).click()
+  await app.getByLabel('Publishing domain').fill('Not a domain')
+  await app.getByRole('button', { name: 'Save connection' }).click()
+  await expect(app.getByText('Enter a domain like apps.example.com, without https://.')).toBeVisible()
+  await expect(app.getByLabel('Publishing domain')).toHaveValue('Not a domain')
+  await app.getByLabel('Publishing domain').fill(host.service.publishingDomain)
+  await app.getByRole('button', { name: 'Save connection' }).click()
+  await expect(account).toContainText(`sites on ${host.service.publishingDomain}`)
+  expect(host.controller.getState().connections[0]?.publishingDomain).toBe(host.service.publishingDomain)
 })
 
 test('first run: the demo opens the demo projects', async ({ app }) => {
@@ -41,6 +88,7 @@ test('first run: the demo opens the demo projects', async ({ app }) => {
 })
 
 test('a plain-http address to another machine is refused inline with the reason, and nothing is saved', async ({ app, host }) => {
+  await changeService(app)
   await app.getByLabel('Name', { exact: true }).fill('Plain')
   await app.getByLabel('Service address (base URL)').fill('http://agents.example.com')
   await app.getByLabel('API key').fill(host.serviceApiKey)
@@ -56,7 +104,8 @@ test('moving a saved connection to another host asks for its key again', async (
   })
   await app.reload()
   await app.getByRole('link', { name: 'Settings' }).click()
-  await app.getByRole('button', { name: 'Edit Reference' }).click()
+  await app.getByRole('button', { name: 'Actions for Reference' }).click()
+  await app.getByRole('menuitem', { name: 'Edit' }).click()
   const url = app.getByLabel('Service address (base URL)')
   await url.fill(host.service.url.replace('127.0.0.1', 'localhost'))
   await expect(app.getByText('The address now points to another host: enter the key again')).toBeVisible()
@@ -101,6 +150,7 @@ test('a connection saved but not made active says so on the setup screen, and st
       await route.fulfill({ response, json: body })
     }
   )
+  await changeService(app)
   await app.getByLabel('Name', { exact: true }).fill('Second')
   await app.getByLabel('Service address (base URL)').fill(host.service.url)
   await app.getByLabel('API key').fill(host.serviceApiKey)

@@ -75,3 +75,6 @@ export function sameOrigin(a: string, b: string): boolean {
 
 /** The real service behind the interface (Workser's coding-agent API): the default for a new connection. */
 export const DEFAULT_SERVICE_URL = 'https://api.workser.ai'
+
+/** What the service at DEFAULT_SERVICE_URL is called: a new connection's name until the user changes it. */
+export const DEFAULT_SERVICE_NAME = 'Workser'

@@ -9,7 +9,8 @@ import {
   parseSeconds,
   productIdValue,
   projectCreateBody,
-  projectUpdateBody
+  projectUpdateBody,
+  serviceFieldsShown
 } from './forms'
 
 const project: Project = {
@@ -98,6 +99,16 @@ describe('projectUpdateBody', () => {
     expect(projectUpdateBody(project, { ...editFormOf(project), ref_id: '' })).toEqual({ ok: true, value: { ref_id: '' } })
     const noName = projectUpdateBody(project, { ...editFormOf(project), name: ' ' })
     expect(noName.ok).toBe(false)
+  })
+})
+
+describe('serviceFieldsShown', () => {
+  it('stays closed until asked, and opens for a problem in the name or the address, never for the key alone', () => {
+    expect(serviceFieldsShown(false, {})).toBe(false)
+    expect(serviceFieldsShown(false, { apiKey: 'Enter the API key.' })).toBe(false)
+    expect(serviceFieldsShown(true, {})).toBe(true)
+    expect(serviceFieldsShown(false, { name: 'Give the connection a name.' })).toBe(true)
+    expect(serviceFieldsShown(false, { baseUrl: 'The service address must use https.' })).toBe(true)
   })
 })
 

@@ -139,6 +139,14 @@ export function connectionValue(form: ConnectionForm, keyRequired: boolean): Che
   return { ok: true, value: apiKey === '' ? { name, baseUrl, publishingDomain } : { name, baseUrl, publishingDomain, apiKey } }
 }
 
+/**
+ * Whether a new connection's form shows its service fields (name, base URL): when the user asked
+ * to change the service, and whenever one of them has a problem, so a message is never hidden.
+ */
+export function serviceFieldsShown(changeRequested: boolean, errors: FieldErrors<keyof ConnectionForm>): boolean {
+  return changeRequested || errors.name !== undefined || errors.baseUrl !== undefined
+}
+
 /** A polling interval typed in seconds, within the one set of bounds (src/shared/polling.ts). */
 export function parseSeconds(text: string, field: 'activeIntervalMs' | 'idleIntervalMs'): { ok: true; ms: number } | { ok: false; error: string } {
   const { min, max } = POLLING_BOUNDS[field]
