@@ -80,6 +80,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await openHash(app, '#/settings')
           await expect(app.getByRole('heading', { name: 'Notifications' })).toBeVisible()
           await shoot(app, 'settings')
+          // The rest of Settings: the accounts, and Advanced opened (closed on every visit); wide, the whole page.
+          await app.getByRole('button', { name: 'Advanced' }).click()
+          await app.getByRole('heading', { name: 'Accounts' }).evaluate((el) => el.scrollIntoView({ block: 'start' }))
+          await shoot(app, 'settings-advanced', { top: size.fullPage })
 
           host.service.control.setFaults({ rules: [{ kind: 'error', status: 401, pathPrefix: `/projects/${projectId}` }] })
           await openHash(app, `#/projects/${projectId}`)
