@@ -68,6 +68,8 @@ test('an update error is said in a few words with the next try; up to date says 
   await openSettings(app, host)
   const status = app.getByTestId('update-status')
   await status.getByRole('button', { name: 'Check for updates' }).click()
+  // The check has started (its own state shown) before its error comes: the error is not overtaken by it.
+  await expect(status.getByRole('status')).toHaveText('Checking for updates…')
   await control(request, host, 'update-event', { event: 'error', message: 'net::ERR_CONNECTION_REFUSED\n    at SimpleURLLoaderWrapper' })
   await expect(status.getByRole('status')).toHaveText('Update failed: the update server could not be reached')
   // In the window's one date form: the time of day ("14:30"), or the day when not today.
