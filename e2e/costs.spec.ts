@@ -130,17 +130,21 @@ test('what is not fetched yet is an estimate on the day the task last changed, t
   const control = host.service.control
   const project = control.createProject({ name: 'Slow records', firstTask: false })
   const task = control.addTask(project.id, { name: 'Big job', status: 'completed' })
-  // The records are slow to come: the report answers at once, with the task's total_price as an estimate.
-  control.setFaults({ rules: [{ kind: 'latency', ms: 4_000, pathPrefix: `/tasks/${task.id}/steps-and-usages` }] })
+  // The records are held at the service until the test has seen the estimate: the report answers
+  // at once, with the task's total_price as an estimate.
+  control.setFaults({ rules: [{ kind: 'hold', pathPrefix: `/tasks/${task.id}/steps-and-usages` }] })
   await invoke(app, 'project:watch', { projectId: project.id })
   await openHash(app, '#/costs')
   await expect(app.getByRole('status').filter({ hasText: 'Fetching the usage records' })).toBeVisible()
   await expect(app.getByTestId('cost-total')).toHaveText(/^~\$/)
   await expect(app.getByTestId('estimate-note')).toBeVisible()
+  // Still held after the checks: what they saw was the estimate.
+  expect(control.held()).toBeGreaterThan(0)
   // Then the records are in: no estimate left, the same total.
-  await expect(app.getByTestId('estimate-note')).toHaveCount(0, { timeout: 15_000 })
-  await expect(app.getByTestId('cost-total')).toHaveText(/^\$/)
   control.clearFaults()
+  control.release()
+  await expect(app.getByTestId('estimate-note')).toHaveCount(0)
+  await expect(app.getByTestId('cost-total')).toHaveText(/^\$/)
 })
 
 const DAY_MS = 86_400_000

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startReferenceService, type ReferenceService, type WireProject, type WireTask } from './index'
 import { call } from './test-client'
 
@@ -62,6 +62,17 @@ describe('/__control/ routes', () => {
     expect((await call(service.url, 'GET', `/projects/${p.id}`, { key: KEY })).status).toBe(200)
     const bad = await control('POST', 'faults', { rules: [{ kind: 'nope' }] })
     expect(bad.status).toBe(400)
+  })
+
+  it('count and release held requests', async () => {
+    const p = service.control.createProject()
+    await control('POST', 'faults', { rules: [{ kind: 'hold', pathPrefix: `/projects/${p.id}` }] })
+    const pending = call(service.url, 'GET', `/projects/${p.id}`, { key: KEY })
+    await vi.waitFor(async () => expect((await control('GET', 'held')).json()).toEqual({ held: 1 }))
+    expect((await control('POST', 'release')).json()).toEqual({ released: 1 })
+    expect((await pending).status).toBe(200)
+    expect((await control('GET', 'held')).json()).toEqual({ held: 0 })
+    await control('DELETE', 'faults')
   })
 
   it('seed a demo and bulk fixtures', async () => {

@@ -46,6 +46,8 @@ export function createControl(store: ReferenceState, clock: SimClock, faults: Fa
       faults.set(plan)
     },
     clearFaults: () => faults.clear(),
+    held: () => faults.heldCount(),
+    release: () => faults.release(),
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset()
   }
@@ -105,6 +107,10 @@ export async function handleControl(
     case 'DELETE faults':
       control.clearFaults()
       return json(200, { rules: [] })
+    case 'GET held':
+      return json(200, { held: control.held() })
+    case 'POST release':
+      return json(200, { released: control.release() })
     case 'GET projects':
       return json(200, control.listProjects())
     case 'POST projects': {

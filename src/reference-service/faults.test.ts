@@ -1,5 +1,5 @@
 import { Socket } from 'node:net'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startReferenceService, type ReferenceService, type WireProject } from './index'
 import { call } from './test-client'
 
@@ -82,6 +82,23 @@ describe('faults', () => {
     const t0 = performance.now()
     expect((await getProject()).status).toBe(200)
     expect(performance.now() - t0).toBeGreaterThanOrEqual(240)
+  })
+
+  it('holds a request until released, then answers it as the other rules say', async () => {
+    service.control.setFaults({ rules: [{ kind: 'hold', times: 1 }, { kind: 'error', status: 502, times: 1 }] })
+    let answered = false
+    const pending = getProject().then((res) => {
+      answered = true
+      return res
+    })
+    // The barrier: the request has reached the gate.
+    await vi.waitFor(() => expect(service.control.held()).toBe(1))
+    expect(answered).toBe(false)
+    expect(service.control.release()).toBe(1)
+    expect((await pending).status).toBe(502)
+    expect(service.control.held()).toBe(0)
+    // The rules were for one request each: the next one is answered at once.
+    expect((await getProject()).status).toBe(200)
   })
 
   it('sends a malformed body', async () => {

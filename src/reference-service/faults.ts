@@ -3,14 +3,16 @@
 import type { Random } from './random'
 import type { FaultPlan, FaultRule } from './types'
 
-export type DecisiveFault = Exclude<FaultRule, { kind: 'latency' }>
+export type DecisiveFault = Exclude<FaultRule, { kind: 'latency' } | { kind: 'hold' }>
 
 export interface FaultDecision {
   latencyMs: number
+  /** Wait until the control surface releases held requests. */
+  hold: boolean
   fault?: DecisiveFault
 }
 
-const KINDS = new Set(['latency', 'error', 'rate_limit', 'malformed', 'truncated', 'drop', 'slow', 'corrupt_record'])
+const KINDS = new Set(['latency', 'hold', 'error', 'rate_limit', 'malformed', 'truncated', 'drop', 'slow', 'corrupt_record'])
 
 /** Checks a plan from outside (the control route); returns a reason or undefined. */
 export function faultPlanProblem(plan: unknown): string | undefined {
@@ -34,6 +36,8 @@ export function faultPlanProblem(plan: unknown): string | undefined {
 
 export class Faults {
   private rules: { rule: FaultRule; left: number }[] = []
+  /** Held requests, each waiting for release(). */
+  private readonly waiting = new Set<() => void>()
 
   constructor(private readonly random: Random) {}
 
@@ -45,17 +49,42 @@ export class Faults {
     this.rules = []
   }
 
+  /** Resolves once release() is called: a gate a test opens when it has seen what a slow answer shows. */
+  held(): Promise<void> {
+    return new Promise((resolve) => {
+      const go = () => {
+        this.waiting.delete(go)
+        resolve()
+      }
+      this.waiting.add(go)
+    })
+  }
+
+  /** How many requests are held now. */
+  heldCount(): number {
+    return this.waiting.size
+  }
+
+  /** Lets every held request go on; returns how many there were. Rules stay (later requests are held again). */
+  release(): number {
+    const all = [...this.waiting]
+    for (const go of all) go()
+    return all.length
+  }
+
   decide(method: string, path: string): FaultDecision {
-    const decision: FaultDecision = { latencyMs: 0 }
+    const decision: FaultDecision = { latencyMs: 0, hold: false }
     for (const entry of this.rules) {
       const { rule } = entry
       if (entry.left <= 0) continue
       if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue
       if (rule.pathPrefix !== undefined && !path.startsWith(rule.pathPrefix)) continue
-      if (rule.kind !== 'latency' && decision.fault) continue
+      const decisive = rule.kind !== 'latency' && rule.kind !== 'hold'
+      if (decisive && decision.fault) continue
       if (rule.probability !== undefined && this.random() >= rule.probability) continue
       entry.left -= 1
       if (rule.kind === 'latency') decision.latencyMs += rule.ms
+      else if (rule.kind === 'hold') decision.hold = true
       else decision.fault = rule
     }
     this.rules = this.rules.filter((e) => e.left > 0)

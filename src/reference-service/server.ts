@@ -90,6 +90,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
     }
 
     const decision = faults.decide(method, path)
+    if (decision.hold) await faults.held()
     if (decision.latencyMs > 0) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => {

@@ -98,12 +98,14 @@ export interface WireError {
 /**
  * One injected fault. A rule matches a request of the interface (never `/__control/`) when its
  * `method` and `pathPrefix` (if given) match; `times` limits it to the next N matching requests,
- * `probability` (0..1, seeded) to a share of them. Latency rules add up; of the others, the
- * first matching rule decides the answer.
+ * `probability` (0..1, seeded) to a share of them. Latency rules add up and hold rules hold;
+ * of the others, the first matching rule decides the answer.
  */
 export type FaultRule = FaultScope &
   (
     | { kind: 'latency'; ms: number }
+    /** Held until control.release(): a slow answer whose end the test decides. Then answered as the other rules say. */
+    | { kind: 'hold' }
     /** A 5xx (default 503) with the usual error body. */
     | { kind: 'error'; status?: number }
     /** 429 with Retry-After: a number of seconds, or `{ date: true }` for an HTTP-date that many seconds ahead. */
@@ -189,6 +191,10 @@ export interface ServiceControl {
   /** Replaces the fault plan. */
   setFaults(faults: FaultPlan): void
   clearFaults(): void
+  /** How many requests a 'hold' rule keeps waiting now. */
+  held(): number
+  /** Lets every held request go on (the rules stay); returns how many were held. */
+  release(): number
   stats(): ServiceStats
   resetStats(): void
 }
