@@ -148,12 +148,15 @@ test('what is not fetched yet is an estimate on the day the task last changed, t
 })
 
 const DAY_MS = 86_400_000
+/** The custom range's "now": midday, so the day is the same in any zone within 11 hours of UTC. */
+const NOW = '2026-03-18T12:00:00.000Z'
 
 for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
   test.describe(`a custom range at ${viewport.width} × ${viewport.height}`, () => {
-    // The service's clock starts three days back and is moved a day between tasks, so the seeded
-    // tasks cost on days before today, one day after another.
-    test.use({ viewport, hostOptions: { service: { manualClock: true, startTime: new Date(Date.now() - 3 * DAY_MS).toISOString() } } })
+    // Today is the test's own (the app's and the page's clock). The service's clock starts three
+    // days back and is moved a day between tasks, so the seeded tasks cost on days before today,
+    // one day after another.
+    test.use({ viewport, hostOptions: { clockStart: NOW, service: { manualClock: true, startTime: new Date(Date.parse(NOW) - 3 * DAY_MS).toISOString() } } })
 
     test('custom days: the totals of the days inside, with grouping and Export CSV, kept on the way back; an inline error for to before from', async ({ app, host }) => {
       await connect(app, host)
@@ -177,7 +180,7 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       const insideUsd = inside.reduce((sum, [, usd]) => sum + usd, 0)
       expect(insideUsd).toBeLessThan(want.total - 1e-6)
       const decimals = usdColumnDecimals([...inside.map(([, usd]) => usd), insideUsd])
-      const today = localDay(new Date().toISOString())
+      const today = localDay(NOW)
 
       const asked: { since?: string; until?: string }[] = []
       app.on('request', (request) => {
@@ -257,6 +260,8 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       // Requests go out in order: the refused Applies asked for nothing before this one.
       expect(asked.slice(askedBefore)[0]).toMatchObject({ since: from, until: from })
       expect(asked.every((r) => r.since !== undefined && r.until !== undefined && r.since <= r.until && r.until <= today)).toBe(true)
+      // The app keeps the rule with the same today: a range past it is refused there too.
+      await expect(invoke(app, 'costs:report', { since: from, until: tomorrow, grouping: 'day', stackBy: 'project' })).rejects.toThrow(`after today (${today})`)
     })
   })
 }

@@ -15,6 +15,7 @@ import { composeApp, type ComposedApp } from '../../src/core/app/compose'
 import { createServiceClient, DEFAULT_RETRY } from '../../src/core/client'
 import type { PowerEvents } from '../../src/core/app/lifecycle'
 import { createSessionSecretStore } from '../../src/core/secrets'
+import { systemClock, type Clock } from '../../src/core/util/clock'
 import { openSettings } from '../../src/core/settings/store'
 import { isTrustedFrame } from '../../src/main/sender'
 import { startReferenceService, type ReferenceService } from '../../src/reference-service'
@@ -47,6 +48,12 @@ export interface TestHostOptions {
   polling?: PollingPrefs
   /** Shortcuts "another application" holds: the host's stand-in for the global shortcut refuses them. */
   shortcutsTaken?: string[]
+  /**
+   * ISO instant the app's clock starts at (then running at real speed, so its timers still fire):
+   * the day and "today" a test sees are its own, not the machine's. The `app` fixture fixes the
+   * page's clock at the same instant. Default: the system clock.
+   */
+  clockStart?: string
 }
 
 export interface TestHost {
@@ -68,6 +75,14 @@ export interface TestHost {
   /** The stand-in for electron-updater that control routes drive. */
   updater: ScriptedUpdater
   close(): Promise<void>
+}
+
+/** A clock that reads `startIso` now and runs on at real speed, its timers the system's. */
+export function clockFrom(startIso: string): Clock {
+  const start = Date.parse(startIso)
+  if (!Number.isFinite(start)) throw new Error(`clockStart is not an ISO date: ${startIso}`)
+  const offset = start - systemClock.now()
+  return { now: () => systemClock.now() + offset, setTimeout: systemClock.setTimeout, clearTimeout: systemClock.clearTimeout }
 }
 
 /** Network events the host's control route drives: the same wiring main gets from net.isOnline(). */
@@ -172,7 +187,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     }),
     openLogs: async () => void records.logsOpened++,
     log: (message) => log.push(message),
-    onError: (context, error) => internalErrors.push({ context, error })
+    onError: (context, error) => internalErrors.push({ context, error }),
+    ...(options.clockStart !== undefined ? { clock: clockFrom(options.clockStart) } : {})
   })
   await app.start()
 

@@ -60,7 +60,9 @@ export const test = base.extend<{ hostOptions: TestHostOptions; host: TestHost; 
       await request.dispose()
     }
   },
-  app: async ({ page, host }, use) => {
+  app: async ({ page, host, hostOptions }, use) => {
+    // The page's "today" is the app's (Date.now() fixed there; its timers keep running).
+    if (hostOptions.clockStart !== undefined) await page.clock.setFixedTime(hostOptions.clockStart)
     await page.goto(host.url)
     await page.evaluate(() => (globalThis as unknown as HostWindow).__agentTrayHost.ready)
     await use(page)
