@@ -1,8 +1,9 @@
-// Accessibility and size: axe on every screen in both themes at the window's default size
-// (420 x 640) and a wide one (no serious or critical violation), no horizontal overflow at the
-// default size, and the main flows done with the keyboard alone, with a visible focus ring.
+// Accessibility and size: every screen walked once, each checked by expectScreenAccessible (the
+// whole of axe in the light theme at the window's default size 420 x 640, no serious or critical
+// violation and nothing overflowing sideways; the dark theme's contrast; the wide size's layout),
+// and the main flows done with the keyboard alone, with a visible focus ring.
 import type { Locator, Page } from '@playwright/test'
-import { DEFAULT_WINDOW, WIDE_WINDOW, chooseFromMenu, expectNoHorizontalOverflow, expectNoSeriousViolations, invoke, openHash, projectIdByName } from './window.helpers'
+import { DEFAULT_WINDOW, chooseFromMenu, expectScreenAccessible, invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
 
 /** Presses Tab until `target` has focus; fails after `max` presses. */
@@ -25,105 +26,98 @@ async function expectVisibleFocus(page: Page): Promise<void> {
   expect(outline.width).toBeGreaterThanOrEqual(2)
 }
 
-const SIZES = [DEFAULT_WINDOW, WIDE_WINDOW] as const
+/** A screen's every check, each once (window.helpers.ts). */
+const check = expectScreenAccessible
 
-/** axe on what the page shows; at the window's default size, nothing overflows sideways either. */
-async function check(page: Page, screen: string, size: { width: number }): Promise<void> {
-  await expectNoSeriousViolations(page, screen)
-  if (size.width === DEFAULT_WINDOW.width) await expectNoHorizontalOverflow(page, screen)
-}
+test.describe('every screen', () => {
+  // Each screen once: the whole of axe in the light theme at the window's default size, the
+  // theme's contrast in dark, and the wide size's layout (expectScreenAccessible).
+  test.use({ colorScheme: 'light', viewport: DEFAULT_WINDOW })
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  for (const size of SIZES) {
-    test.describe(`axe, ${colorScheme} theme, ${size.width}×${size.height}`, () => {
-      test.use({ colorScheme, viewport: size })
+  test('the first-run screen', async ({ app }) => {
+    await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
+    await app.getByRole('button', { name: 'Connect' }).click()
+    await expect(app.getByText('Enter the API key.')).toBeVisible()
+    await check(app, 'setup', app.getByRole('button', { name: 'Connect' }))
+  })
 
-      test('the first-run screen', async ({ app }) => {
-        await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
-        await app.getByRole('button', { name: 'Connect' }).click()
-        await expect(app.getByText('Enter the API key.')).toBeVisible()
-        await check(app, 'setup', size)
-      })
+  test.describe('with the demo', () => {
+    test.use({ hostOptions: { demo: true } })
 
-      test.describe('with the demo', () => {
-        test.use({ hostOptions: { demo: true } })
+    test('every screen: now, a task, costs and settings', async ({ app, host }) => {
+      const projectId = await projectIdByName(app, 'Portfolio site')
+      // The Now screen with an item of each kind it lists, and a running task.
+      const running = host.service.control.addTask(projectId, { name: 'A long running task whose name does not fit on one line', status: 'in_progress', script: 'run-forever' })
+      await invoke(app, 'monitor:poll-now')
+      host.service.control.setTaskStatus(running.id, 'failed')
+      host.service.control.addTask(projectId, { name: 'Still running', status: 'in_progress', script: 'run-forever' })
+      await invoke(app, 'monitor:poll-now')
+      await openHash(app, '#/now')
+      await expect(app.locator('[data-kind="failed"]').first()).toBeVisible()
+      await expect(app.locator('li.running').first()).toBeVisible()
+      await check(app, 'now', app.locator('[data-kind="failed"]').first())
 
-        test('every screen: now, a task, costs and settings', async ({ app, host }) => {
-          const projectId = await projectIdByName(app, 'Portfolio site')
-          // The Now screen with an item of each kind it lists, and a running task.
-          const running = host.service.control.addTask(projectId, { name: 'A long running task whose name does not fit on one line', status: 'in_progress', script: 'run-forever' })
-          await invoke(app, 'monitor:poll-now')
-          host.service.control.setTaskStatus(running.id, 'failed')
-          host.service.control.addTask(projectId, { name: 'Still running', status: 'in_progress', script: 'run-forever' })
-          await invoke(app, 'monitor:poll-now')
-          await openHash(app, '#/now')
-          await expect(app.locator('[data-kind="failed"]').first()).toBeVisible()
-          await expect(app.locator('li.running').first()).toBeVisible()
-          await check(app, 'now', size)
+      const tasks = await invoke(app, 'project:tasks', { projectId })
+      const task = tasks.find((t) => t.status === 'completed')!
+      await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
+      await app.locator('[data-step-id]').first().click()
+      await expect(app.locator('#step-detail h3')).toBeVisible()
+      await expect(app.getByRole('heading', { name: /Usage records/ })).toBeVisible()
+      await check(app, 'task', app.locator('#step-detail h3'))
 
-          const tasks = await invoke(app, 'project:tasks', { projectId })
-          const task = tasks.find((t) => t.status === 'completed')!
-          await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
-          await app.locator('[data-step-id]').first().click()
-          await expect(app.locator('#step-detail h3')).toBeVisible()
-          await expect(app.getByRole('heading', { name: /Usage records/ })).toBeVisible()
-          await check(app, 'task', size)
+      await openHash(app, '#/costs')
+      await expect(app.getByRole('img', { name: /Cost per day/ })).toBeVisible()
+      await check(app, 'costs', app.getByRole('img', { name: /Cost per day/ }))
 
-          await openHash(app, '#/costs')
-          await expect(app.getByRole('img', { name: /Cost per day/ })).toBeVisible()
-          await check(app, 'costs', size)
-
-          await openHash(app, '#/settings')
-          // Every part open at once: the add form, an account's edit form, Advanced, the account menu.
-          await app.getByRole('button', { name: 'Add an account' }).click()
-          await app.getByRole('button', { name: /^Actions for / }).first().click()
-          await app.getByRole('menuitem', { name: 'Edit' }).click()
-          await app.getByRole('button', { name: 'Advanced' }).click()
-          await app.getByRole('button', { name: /^Actions for / }).first().click()
-          await expect(app.getByRole('menu')).toBeVisible()
-          await check(app, 'settings', size)
-        })
-
-        // The projects and a project in a test of their own: with their menus and forms, one test for
-        // every screen ran past the timeout on a loaded machine.
-        test('projects and a project: the add menu, the create form, the project menu, details, search, edit and publish', async ({ app }) => {
-          const projectId = await projectIdByName(app, 'Portfolio site')
-          await openHash(app, '#/projects')
-          await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
-          await app.getByRole('button', { name: 'New project' }).click()
-          await app.getByRole('button', { name: 'Add an existing project' }).click()
-          await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
-          await check(app, 'projects with the create form and the add menu open', size)
-
-          await openHash(app, `#/projects/${projectId}`)
-          await expect(app.locator('[data-task-id]').first()).toBeVisible()
-          await app.getByText('Details', { exact: true }).click()
-          await app.getByRole('button', { name: 'Search tasks' }).click()
-          await app.keyboard.type('a')
-          await chooseFromMenu(app, 'More actions', 'Edit')
-          await app.getByRole('button', { name: 'More actions' }).click()
-          await check(app, 'project with its details, the search, the edit form and the menu open', size)
-          await app.keyboard.press('Escape')
-          await chooseFromMenu(app, 'More actions', 'Publish')
-          await app.getByLabel('Sub-domain').fill('Not_Valid')
-          await check(app, 'project with the publish form', size)
-          await app.getByLabel('Sub-domain').fill('a-long-sub-domain-for-this-site')
-          await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
-          await expect(app.getByTestId('published-url')).toBeVisible()
-          await check(app, 'project published', size)
-        })
-
-        test('an error state', async ({ app, host }) => {
-          const projectId = await projectIdByName(app, 'Portfolio site')
-          host.service.control.setFaults({ rules: [{ kind: 'error', status: 404, pathPrefix: `/projects/${projectId}` }] })
-          await openHash(app, `#/projects/${projectId}`)
-          await expect(app.locator('[data-error-kind="not_found"]').first()).toBeVisible()
-          await check(app, 'project gone', size)
-        })
-      })
+      await openHash(app, '#/settings')
+      // Every part open at once: the add form, an account's edit form, Advanced, the account menu.
+      await app.getByRole('button', { name: 'Add an account' }).click()
+      await app.getByRole('button', { name: /^Actions for / }).first().click()
+      await app.getByRole('menuitem', { name: 'Edit' }).click()
+      await app.getByRole('button', { name: 'Advanced' }).click()
+      await app.getByRole('button', { name: /^Actions for / }).first().click()
+      await expect(app.getByRole('menu')).toBeVisible()
+      await check(app, 'settings', app.getByRole('heading', { name: 'Settings', level: 1 }))
     })
-  }
-}
+
+    // The projects and a project in a test of their own: with their menus and forms, one test for
+    // every screen ran past the timeout on a loaded machine.
+    test('projects and a project: the add menu, the create form, the project menu, details, search, edit and publish', async ({ app }) => {
+      const projectId = await projectIdByName(app, 'Portfolio site')
+      await openHash(app, '#/projects')
+      await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+      await app.getByRole('button', { name: 'New project' }).click()
+      await app.getByRole('button', { name: 'Add an existing project' }).click()
+      await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
+      await check(app, 'projects with the create form and the add menu open', app.getByRole('link', { name: 'Recipe Box' }))
+
+      await openHash(app, `#/projects/${projectId}`)
+      await expect(app.locator('[data-task-id]').first()).toBeVisible()
+      await app.getByText('Details', { exact: true }).click()
+      await app.getByRole('button', { name: 'Search tasks' }).click()
+      await app.keyboard.type('a')
+      await chooseFromMenu(app, 'More actions', 'Edit')
+      await app.getByRole('button', { name: 'More actions' }).click()
+      await check(app, 'project with its details, the search, the edit form and the menu open', app.locator('[data-task-id]').first())
+      await app.keyboard.press('Escape')
+      await chooseFromMenu(app, 'More actions', 'Publish')
+      await app.getByLabel('Sub-domain').fill('Not_Valid')
+      await check(app, 'project with the publish form', app.getByLabel('Sub-domain'))
+      await app.getByLabel('Sub-domain').fill('a-long-sub-domain-for-this-site')
+      await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
+      await expect(app.getByTestId('published-url')).toBeVisible()
+      await check(app, 'project published', app.getByTestId('published-url'))
+    })
+
+    test('an error state', async ({ app, host }) => {
+      const projectId = await projectIdByName(app, 'Portfolio site')
+      host.service.control.setFaults({ rules: [{ kind: 'error', status: 404, pathPrefix: `/projects/${projectId}` }] })
+      await openHash(app, `#/projects/${projectId}`)
+      await expect(app.locator('[data-error-kind="not_found"]').first()).toBeVisible()
+      await check(app, 'project gone', app.locator('[data-error-kind="not_found"]').first())
+    })
+  })
+})
 
 test.describe('keyboard only', () => {
   // The service's clock held: no demo task moves on during the walk, so no task notification

@@ -1,9 +1,9 @@
 // Small helpers for the window specs: calls through the page's bridge (as the window makes them)
 // and the ids the reference service gave the demo.
-import { AxeBuilder } from '@axe-core/playwright'
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import type { InvokeChannel, IpcResult, RequestOf, ResponseOf } from '../src/shared/ipc'
 import type { TestHost } from './host'
+import { axeViolations } from './support/axe'
 
 /** The window's default size (the tray popover), and a wide one where the detail sits beside the list. */
 export const DEFAULT_WINDOW = { width: 420, height: 640 } as const
@@ -45,9 +45,15 @@ export async function openHash(page: Page, hash: string): Promise<void> {
   }, hash)
 }
 
-/** axe on what the page shows now: no serious or critical violation. */
-export async function expectNoSeriousViolations(page: Page, screen: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze()
+/**
+ * What a theme changes: colours only (app.css's light-dark() pairs), so in the second theme these
+ * rules are the ones whose answer can differ; the rest of axe gave its answer in the first.
+ */
+export const THEME_RULES = ['color-contrast', 'link-in-text-block'] as const
+
+/** axe on what the page shows now: no serious or critical violation (of `rules` only, when given). */
+export async function expectNoSeriousViolations(page: Page, screen: string, rules?: readonly string[]): Promise<void> {
+  const violations = await axeViolations(page, rules)
   const serious = violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
@@ -99,4 +105,57 @@ export async function expectNoHorizontalOverflow(page: Page, screen: string): Pr
 export async function chooseFromMenu(page: Page, menu: string, item: string): Promise<void> {
   await page.getByRole('button', { name: menu, exact: true }).click()
   await page.getByRole('menuitem', { name: item, exact: true }).click()
+}
+
+/** The page's background colour as computed now. */
+const background = (page: Page): Promise<string> =>
+  page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { body: unknown; defaultView: { getComputedStyle(el: unknown): { backgroundColor: string } } } }).document
+    return doc.defaultView.getComputedStyle(doc.body).backgroundColor
+  })
+
+/**
+ * Runs `check` with the OS in the other colour scheme (dark when the page is light), then puts
+ * the first back. The theme follows the OS through CSS alone; the barrier is the page's own
+ * background turning, so what is checked is the other theme.
+ */
+export async function inOtherTheme(page: Page, check: (scheme: 'light' | 'dark') => Promise<void>): Promise<void> {
+  const dark = await page.evaluate(() => (globalThis as unknown as { matchMedia(q: string): { matches: boolean } }).matchMedia('(prefers-color-scheme: dark)').matches)
+  const [first, other] = dark ? (['dark', 'light'] as const) : (['light', 'dark'] as const)
+  const firstBackground = await background(page)
+  await page.emulateMedia({ colorScheme: other })
+  try {
+    await expect.poll(() => background(page), { message: `the ${other} theme took effect` }).not.toBe(firstBackground)
+    await check(other)
+  } finally {
+    await page.emulateMedia({ colorScheme: first })
+  }
+  await expect.poll(() => background(page), { message: `the ${first} theme is back` }).toBe(firstBackground)
+}
+
+/** Runs `check` at `size`, then gives the page its size back. */
+export async function atSize(page: Page, size: { width: number; height: number }, check: () => Promise<void>): Promise<void> {
+  const before = page.viewportSize() ?? DEFAULT_WINDOW
+  await page.setViewportSize(size)
+  try {
+    await check()
+  } finally {
+    await page.setViewportSize(before)
+  }
+}
+
+/**
+ * Every guarantee of a screen, each paid for once: the whole of axe in the page's theme at the
+ * window's default size with nothing overflowing sideways; in the other theme the rules a theme
+ * can change (THEME_RULES); at the wide size the layout: nothing overflows and `key` is shown.
+ */
+export async function expectScreenAccessible(page: Page, screen: string, key: Locator): Promise<void> {
+  expect(page.viewportSize(), 'the full check runs at the window\'s default size').toEqual(DEFAULT_WINDOW)
+  await expectNoSeriousViolations(page, screen)
+  await expectNoHorizontalOverflow(page, screen)
+  await inOtherTheme(page, (scheme) => expectNoSeriousViolations(page, `${screen}, ${scheme} theme`, THEME_RULES))
+  await atSize(page, WIDE_WINDOW, async () => {
+    await expectNoHorizontalOverflow(page, `${screen}, ${WIDE_WINDOW.width}×${WIDE_WINDOW.height}`)
+    await expect(key, `${screen}: shown when wide`).toBeVisible()
+  })
 }
