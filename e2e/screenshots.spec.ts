@@ -21,11 +21,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
       test.use({ colorScheme, viewport: size.viewport })
 
       async function shoot(page: Page, name: string, options: { top?: boolean } = {}): Promise<void> {
-        // Relative times and the clock tick: let the page settle, then capture (from the top, unless
-        // the screen was scrolled to what it shows on purpose).
+        // From the top, unless the screen was scrolled to what it shows on purpose. The screenshot
+        // waits for the fonts; with animations disabled, transitions end and the running pulse
+        // rests at its start, so every capture is the settled screen without waiting a fixed time.
         if (options.top !== false) await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0))
-        await page.waitForTimeout(300)
-        await page.screenshot({ path: `${OUT}${name}${size.suffix}-${colorScheme}.png`, fullPage: size.fullPage })
+        await page.screenshot({ path: `${OUT}${name}${size.suffix}-${colorScheme}.png`, fullPage: size.fullPage, animations: 'disabled' })
       }
 
       test('first run', async ({ app }) => {
