@@ -35,6 +35,8 @@ export interface ControlParts {
   records: HostRecords
   power: { emit(event: PowerEvent): boolean }
   setOnline(online: boolean): void
+  /** How long the system says it has had no input (powerMonitor.getSystemIdleTime). */
+  setIdleSeconds(seconds: number): void
   /** Sends an event to the window directly, bypassing the app. */
   emit: <E extends EventChannel>(channel: E, payload: EventContract[E]) => void
   updater: ScriptedUpdater
@@ -94,6 +96,9 @@ export function handleControl(
         return ok()
       case 'POST power':
         parts.power.emit(field<PowerEvent>(body, 'event', (v) => v === 'suspend' || v === 'resume' || v === 'lock-screen' || v === 'unlock-screen'))
+        return ok()
+      case 'POST idle':
+        parts.setIdleSeconds(field(body, 'seconds', (v) => typeof v === 'number' && v >= 0))
         return ok()
       case 'GET tray':
         return ok(records.tray)

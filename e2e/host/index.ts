@@ -132,7 +132,12 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   const events = createEventHub()
   const ipcMain = createHttpIpcMain()
   const network = switchableNetwork()
-  const power = new EventEmitter() as EventEmitter & PowerEvents
+  // powerMonitor's stand-in: its events, and the idle time a test sets (/__host/control/idle).
+  const idle = { seconds: 0 }
+  const power = Object.assign(new EventEmitter() as EventEmitter & PowerEvents, {
+    getSystemIdleTime: () => idle.seconds,
+    getSystemIdleState: (threshold: number) => (idle.seconds >= threshold ? ('idle' as const) : ('active' as const))
+  })
   // Known once listening (the port may be chosen by the system).
   let ownOrigin = ''
   const app = composeApp({
@@ -148,6 +153,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     // main's check, with the host's page as our one window and its origin as the renderer's.
     ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, [hostMainFrame(ownOrigin)], { devServerUrl: ownOrigin }) },
     power,
+    presence: power,
     watchOnline: (onChange) => network.watch(onChange),
     // The app's client with a short retry backoff: the same retries, and Retry-After honoured as the
     // app does, but an error test does not wait out the real backoff (0.5 s, 1 s, 2 s per call).
@@ -203,7 +209,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     rendererDir,
     ipcMain,
     events,
-    control: { service, app, records, power, setOnline: (online: boolean) => network.set(online), updater },
+    control: { service, app, records, power, setIdleSeconds: (seconds: number) => void (idle.seconds = seconds), setOnline: (online: boolean) => network.set(online), updater },
     onInternalError: (channel, error) => internalErrors.push({ channel, error }),
     log: (message) => log.push(message)
   })

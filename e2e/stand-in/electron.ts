@@ -693,12 +693,23 @@ export const safeStorage = {
   }
 }
 
+/** What the stand-in's system says of its user: seconds without input, and whether the screen is locked. */
+export const standInPresence = { idleSeconds: 0, locked: false }
+
 export const powerMonitor = Object.assign(new EventEmitter(), {
-  getSystemIdleTime: () => 0,
-  getSystemIdleState: () => 'active' as const,
-  isOnBatteryPower: () => false,
+  getSystemIdleTime(): number {
+    needsReady('powerMonitor')
+    return standInPresence.idleSeconds
+  },
+  getSystemIdleState(idleThreshold: number): ReturnType<Electron.PowerMonitor['getSystemIdleState']> {
+    needsReady('powerMonitor')
+    if (!Number.isInteger(idleThreshold) || idleThreshold < 1) refuse(`powerMonitor.getSystemIdleState: idleThreshold must be a positive integer (seconds), got ${idleThreshold}`)
+    if (standInPresence.locked) return 'locked'
+    return standInPresence.idleSeconds >= idleThreshold ? 'idle' : 'active'
+  },
+  isOnBatteryPower: (): boolean => false,
   onBatteryPower: false
-})
+} satisfies Api<Electron.PowerMonitor>)
 const powerOn = powerMonitor.on.bind(powerMonitor)
 powerMonitor.on = (event: string | symbol, listener: (...args: unknown[]) => void) => {
   needsReady('powerMonitor')

@@ -2,11 +2,8 @@
 // outbox as the app (forward-outbox.json beside state.json). A headless machine has nobody at it,
 // so it is always away; quiet hours apply only to targets that ask for them.
 import path from 'node:path'
-import { createForwarder } from '../core/forward/forwarder'
-import { createOutbox } from '../core/forward/outbox'
-import { fileOutboxStorage, OUTBOX_FILE } from '../core/forward/outbox-file'
-import { createSender } from '../core/forward/send'
-import { loadTargetSecret } from '../core/forward/targets'
+import { createForwarding } from '../core/forward/forwarding'
+import { OUTBOX_FILE } from '../core/forward/outbox-file'
 import { inQuietHours } from '../core/notify/policy'
 import { settingsDir } from '../core/settings/paths'
 import { systemClock } from '../core/util/clock'
@@ -18,23 +15,10 @@ import { oneLine } from './table'
 export async function openForwarding(ctx: Context): Promise<{ forward: (connectionId: string, events: readonly MonitorEvent[]) => void; close: () => Promise<void> }> {
   const store = await ctx.deps.settings()
   const secrets = await openSecrets(ctx)
-  const outbox = createOutbox({
-    clock: systemClock,
-    storage: fileOutboxStorage(path.join(settingsDir(ctx.io.env), OUTBOX_FILE)),
-    resolve: async (targetId) => {
-      const loaded = await loadTargetSecret(secrets, targetId)
-      if (loaded === null) return null
-      for (const s of loaded.secrets) remember(ctx, s)
-      return loaded.secret === undefined ? { target: loaded.target } : { target: loaded.target, secret: loaded.secret }
-    },
-    send: createSender({ now: () => ctx.deps.now().getTime() }),
-    onGiveUp: (targetId, _event, reason) => {
-      const name = store.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? targetId
-      ctx.io.stderr.write(`Forwarding to '${oneLine(name)}' gave up: ${oneLine(reason, 300)}\n`)
-    }
-  })
-  const forward = createForwarder({
-    outbox,
+  const forwarding = createForwarding({
+    file: path.join(settingsDir(ctx.io.env), OUTBOX_FILE),
+    clock: { ...systemClock, now: () => ctx.deps.now().getTime() },
+    secrets,
     settings: () => store.read(),
     names: {
       projectName: (c, p) => {
@@ -44,13 +28,19 @@ export async function openForwarding(ctx: Context): Promise<{ forward: (connecti
       accountName: (c) => store.read().connections.find((x) => x.id === c)?.name ?? c
     },
     moment: () => ({ away: true, quiet: inQuietHours(store.read().notifications.quietHours, ctx.deps.now()) }),
-    now: () => ctx.deps.now().getTime()
+    learnSecrets: (all) => {
+      for (const s of all) remember(ctx, s)
+    },
+    onGiveUp: (targetId, reason) => {
+      const name = store.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? targetId
+      ctx.io.stderr.write(`Forwarding to '${oneLine(name)}' gave up: ${oneLine(reason, 300)}\n`)
+    }
   })
   return {
-    forward,
+    forward: forwarding.forward,
     close: async () => {
-      await outbox.idle()
-      outbox.dispose()
+      await forwarding.idle()
+      forwarding.dispose()
     }
   }
 }

@@ -25,6 +25,7 @@ import { hardenSession } from './security'
 import { isTrustedFrame } from './sender'
 import { registerShowHideShortcut } from './shortcut'
 import { createTray } from './tray'
+import { presenceFrom } from './presence'
 import { startingTrayView, type TrayView } from '../core/tray/model'
 import { createPendingSecretStore } from '../core/secrets/pending'
 import { createWindowManager } from './window'
@@ -126,6 +127,7 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
     openExternal,
     ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, windows.mainFrames(), loc) },
     power: powerMonitor,
+    presence: presenceFrom(powerMonitor),
     watchOnline: (onChange) => watchOnline({ isOnline: () => net.isOnline(), onChange, timers: { setInterval, clearInterval: (h) => clearInterval(h as NodeJS.Timeout) } }),
     startDemo: () => demo.start(),
     quit: () => app.quit(),

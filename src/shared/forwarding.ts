@@ -36,3 +36,39 @@ export const DEFAULT_FORWARDING: ForwardingPrefs = { targets: [], awayAfterMs: D
 
 /** The key store's account for a target's URL (and signing secret): apart from the connections' ids. */
 export const forwardSecretAccount = (targetId: string): string => `forward:${targetId}`
+
+/** A target as the window lists it: its settings and its last delivery, never its URL or token. */
+export interface ForwardTargetView extends ForwardTarget {
+  /** ISO times; null when none yet. */
+  lastDeliveredAt: string | null
+  lastError: string | null
+  lastErrorAt: string | null
+  /** Events waiting for it (retrying, or behind one that is). */
+  pending: number
+}
+
+/** A target as the window adds it: the pasted URL (it goes to the key store) and its rules. */
+export interface ForwardTargetInput {
+  url: string
+  name?: string
+  on?: ForwardEventKind[]
+  when?: ForwardWhen
+  quietHours?: boolean
+  /** A JSON webhook's signing secret (HMAC-SHA256 over the body). */
+  secret?: string
+}
+
+/** Whether the user is seen as away now, and why. */
+export interface PresenceView {
+  away: boolean
+  locked: boolean
+  idleSeconds: number
+  awayAfterMs: number
+}
+
+/** A test message's outcome: delivered, or the target's reason. */
+export interface ForwardTestResult {
+  delivered: boolean
+  reason: string | null
+  target: ForwardTargetView
+}

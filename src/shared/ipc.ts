@@ -26,6 +26,7 @@ import type { TaskSummary } from './task-summary'
 import type { AboutInfo, DesktopNote, WindowErrorReport } from './desktop'
 import type { UpdateState } from './update'
 import type { CostChart, CostGrouping, CostReport, CostStack } from './cost-report'
+import type { ForwardEventKind, ForwardTargetInput, ForwardTargetView, ForwardTestResult, ForwardWhen, PresenceView } from './forwarding'
 
 /** What the window needs to draw the app's state; pushed on every change. */
 export interface AppState {
@@ -250,6 +251,21 @@ export interface InvokeContract {
   'costs:report': { request: CostsRequest & { stackBy: CostStack; complete?: boolean }; response: CostsView }
   /** Saves the report as CSV where the user chooses (a save dialog); the file's path, or null when cancelled. */
   'costs:export-csv': { request: CostsRequest; response: { path: string | null } }
+  /** The forwarding targets with their last delivery (never a URL or token). */
+  'forward:list': { request: void; response: ForwardTargetView[] }
+  /** Adds a target from its pasted URL (kept in the key store); its kind is recognised from the URL. */
+  'forward:add': { request: ForwardTargetInput; response: ForwardTargetView }
+  /** Sends a test message to the target now; the outcome is also its last delivery or error. */
+  'forward:test': { request: { targetId: string }; response: ForwardTestResult }
+  /** Pauses or resumes a target, or changes what it gets and when. */
+  'forward:update': {
+    request: { targetId: string; paused?: boolean; on?: ForwardEventKind[]; when?: ForwardWhen; quietHours?: boolean }
+    response: ForwardTargetView
+  }
+  /** Removes a target: its URL from the key store, what waited for it from the outbox. */
+  'forward:remove': { request: { targetId: string }; response: void }
+  /** Whether the user is seen as away right now (locked, or idle longer than the set time). */
+  'forward:presence': { request: void; response: PresenceView }
 }
 
 export interface EventContract {
@@ -307,7 +323,13 @@ export const INVOKE_CHANNELS = [
   'logs:open',
   'app:report-error',
   'costs:report',
-  'costs:export-csv'
+  'costs:export-csv',
+  'forward:list',
+  'forward:add',
+  'forward:test',
+  'forward:update',
+  'forward:remove',
+  'forward:presence'
 ] as const satisfies readonly InvokeChannel[]
 
 export const EVENT_CHANNELS = [

@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto'
 import { testEvent } from '../../core/forward/event'
 import { createSender } from '../../core/forward/send'
-import { defaultTargetName, parseTarget, targetSecrets } from '../../core/forward/target'
+import { planTarget } from '../../core/forward/add-target'
+import { parseTarget, targetSecrets } from '../../core/forward/target'
 import { deleteTargetSecret, loadTargetSecret, saveTargetSecret } from '../../core/forward/targets'
-import { DEFAULT_FORWARD_EVENTS, FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, type ForwardEventKind, type ForwardTarget, type ForwardWhen } from '../../shared/forwarding'
-import { hasUnsafeCharacters } from '../../shared/controls'
+import { DEFAULT_FORWARD_EVENTS, FORWARD_EVENTS, type ForwardEventKind, type ForwardTarget, type ForwardWhen } from '../../shared/forwarding'
 import { printJson, remember, withKeychain, type Context } from '../context'
 import { readAll } from '../io'
 import { CliError, notFoundError, usageError } from '../errors'
@@ -44,15 +44,13 @@ export async function forwardAdd(ctx: Context, url: string, flags: ForwardAddFla
     if (secret === '') throw usageError('No secret on standard input.')
     remember(ctx, secret)
   }
-  const name = (flags.name ?? defaultTargetName(check.target)).trim()
-  if (name === '' || name.length > MAX_TARGET_NAME || hasUnsafeCharacters(name)) throw usageError(`A target's name is 1 to ${MAX_TARGET_NAME} characters, without control characters.`)
   const store = await ctx.deps.settings()
-  const existing = store.read().forwarding.targets
-  if (existing.some((t) => t.name === name)) throw usageError(`A target is already named '${oneLine(name)}': give another with --name.`)
-  if (existing.length >= MAX_TARGETS) throw usageError(`At most ${MAX_TARGETS} targets.`)
-  const target: ForwardTarget = { id: randomUUID(), name, kind: check.target.kind, host: check.target.host, on, when, paused: false, quietHours: false }
+  const plan = planTarget(store.read().forwarding.targets, { url: raw, on, when, ...(flags.name !== undefined ? { name: flags.name } : {}), ...(secret !== undefined ? { secret } : {}) }, randomUUID())
+  if (!plan.ok) throw usageError(plan.problem)
+  const { target } = plan
+  const name = target.name
   // The key store first: a target in config.json always has its URL.
-  await withKeychain(ctx, (s) => saveTargetSecret(s, target.id, secret === undefined ? { url: raw } : { url: raw, secret }))
+  await withKeychain(ctx, (s) => saveTargetSecret(s, target.id, plan.stored))
   await store.update((draft) => {
     draft.forwarding.targets.push(target)
   })

@@ -24,6 +24,7 @@ import { rememberKeys } from '../log/known-keys'
 import { redactSecrets } from '../secrets/redact'
 import { createUpdater, type AppUpdaterLike } from '../update/updater'
 import { systemClock } from '../util/clock'
+import { watchPresence, type PresenceSource } from '../forward/presence'
 
 /** The window, as the app drives it: shown on demand, sent the contract's events. */
 export interface WindowPort {
@@ -46,6 +47,10 @@ export interface AppPorts {
   openExternal(url: string): Promise<void>
   ipc: { ipcMain: IpcMainLike; isTrusted(frame: FrameLike | null): boolean }
   power: PowerEvents
+  /** Who is at this computer (lock events, idle time: powerMonitor); absent: the user counts as at the desk. */
+  presence?: PresenceSource
+  /** The forwarding sender's fetch (tests); default the global one. */
+  forwardFetch?: typeof globalThis.fetch
   watchOnline: StartOnlineWatcher
   /** Starts a reference service for the demo; absent where there is no demo. */
   startDemo?(): Promise<DemoService>
@@ -109,6 +114,8 @@ export function composeApp(ports: AppPorts): ComposedApp {
   const onError = ports.onError ?? ((context: string, error: unknown) => log(`${context}: ${firstLine(error)}`))
   let notes: DesktopNote[] = []
   let changed = (): void => {}
+  // A lock or unlock changes what Settings → Forwarding shows.
+  const presence = ports.presence ? watchPresence(ports.presence, () => changed()) : undefined
   const updater = createUpdater({
     updater: ports.updater ?? null,
     ...(ports.updatesUnavailable !== undefined ? { unavailable: ports.updatesUnavailable } : {}),
@@ -138,6 +145,8 @@ export function composeApp(ports: AppPorts): ComposedApp {
     ...(ports.random ? { random: ports.random } : {}),
     ...(ports.tz !== undefined ? { tz: ports.tz } : {}),
     ...(ports.stateIntervalMs !== undefined ? { stateIntervalMs: ports.stateIntervalMs } : {}),
+    ...(presence ? { presence } : {}),
+    ...(ports.forwardFetch ? { forwardFetch: ports.forwardFetch } : {}),
     desktop: {
       updater,
       about: ports.about ?? (() => ({ version: '0.0.0', electron: null, chrome: null, node: process.versions.node, platform: `${process.platform} ${process.arch}`, settingsDir: '', logFile: null })),
@@ -245,6 +254,7 @@ export function composeApp(ports: AppPorts): ComposedApp {
       stopped = true
       updater.stop()
       disposeLifecycle()
+      presence?.dispose()
       unregister()
       for (const off of unsubscribe) off()
       await controller.stop()

@@ -14,6 +14,8 @@ import type { DesktopDeps } from './desktop'
 import type { Notices } from './notices'
 import type { OpenConnection as OpenSession, Session } from './session'
 import type { KeyCustody } from '../secrets/custody'
+import type { Forwarding } from '../forward/forwarding'
+import type { PresenceWatch } from '../forward/presence'
 
 export interface AppContext {
   readonly deps: AppControllerDeps
@@ -29,6 +31,9 @@ export interface AppContext {
   readonly budgets: AppBudgets
   /** Checks a connection's budgets now (after an edit): news is told as after a round. */
   checkBudgets(open: OpenSession): void
+  /** Forwarding to the user's targets (core/forward): the outbox, its sends and each target's status. */
+  readonly forwarding: Forwarding
+  readonly presence: PresenceWatch
   readonly notices: Notices
   readonly events: Emitter<EventContract>
   readonly desktop: DesktopDeps

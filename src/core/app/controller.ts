@@ -40,6 +40,12 @@ import { createSession, type OpenConnection } from './session'
 import { keyCustody } from '../secrets/custody'
 import { DEMO_CONNECTION_ID, forgetLeftoverDemo } from './demo-connection'
 import { restoreLostConnections } from './restore-connections'
+import { isAway } from '../forward/away'
+import { createForwarding } from '../forward/forwarding'
+import { OUTBOX_FILE } from '../forward/outbox-file'
+import { AT_THE_DESK } from '../forward/presence'
+import { inQuietHours } from '../notify/policy'
+import { forwardingHandlers } from './handlers/forwarding'
 
 export { DEMO_CONNECTION_ID } from './handlers/connections'
 
@@ -120,7 +126,9 @@ export function createAppController(deps: AppControllerDeps): AppController {
     onCycle: (open, cycle) => {
       // The round's budget news goes with it: to the attention book, the window, and the gate.
       const news = announceBudgets(open)
-      gate.announce(open.connection.id, news.length === 0 ? cycle : { ...cycle, events: [...cycle.events, ...news] })
+      const round = news.length === 0 ? cycle : { ...cycle, events: [...cycle.events, ...news] }
+      gate.announce(open.connection.id, round)
+      forwarding.forward(open.connection.id, round.events)
     },
     onInvalidRecord: reportInvalidRecord,
     changed,
@@ -141,14 +149,16 @@ export function createAppController(deps: AppControllerDeps): AppController {
   )
 
   const pauses = createPauseTimers(clock, changed)
+  const tz = deps.tz ?? localTz
+  const projectName = (connectionId: string, projectId: string): string => {
+    const watched = deps.settings.read().watched[connectionId]?.find((w) => w.projectId === projectId)
+    return projectDisplayName(watched ?? { projectId, name: '' }, session.get(connectionId)?.projects.get(projectId))
+  }
   const gate = createNotificationGate({
     clock,
-    tz: deps.tz ?? localTz,
+    tz,
     settings: () => deps.settings.read(),
-    projectName: (connectionId, projectId) => {
-      const watched = deps.settings.read().watched[connectionId]?.find((w) => w.projectId === projectId)
-      return projectDisplayName(watched ?? { projectId, name: '' }, session.get(connectionId)?.projects.get(projectId))
-    },
+    projectName,
     connectionLabel: (connectionId) => {
       const connections = deps.settings.read().connections
       return connections.length > 1 ? (connections.find((c) => c.id === connectionId)?.name ?? null) : null
@@ -178,6 +188,33 @@ export function createAppController(deps: AppControllerDeps): AppController {
     onError: reportError
   })
 
+  // What the gate lets through (muted stays muted) also goes to the targets that want it now: away
+  // by the presence the platform reports; quiet hours only for a target that asks for them.
+  const presence = deps.presence ?? AT_THE_DESK
+  const forwarding = createForwarding({
+    file: path.join(path.dirname(deps.settings.statePath), OUTBOX_FILE),
+    clock,
+    secrets: deps.secrets,
+    settings: () => deps.settings.read(),
+    names: { projectName, accountName: (connectionId) => deps.settings.read().connections.find((c) => c.id === connectionId)?.name ?? connectionId },
+    moment: () => {
+      const settings = deps.settings.read()
+      const at = new Date(clock.now())
+      return {
+        away: isAway(presence.now(), settings.forwarding.awayAfterMs),
+        quiet: inQuietHours(settings.notifications.quietHours, at, typeof tz === 'number' ? tz : tz(at))
+      }
+    },
+    onGiveUp: (targetId, reason) => {
+      const name = deps.settings.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
+      notices.add([`Forwarding to '${name}' is losing notifications: ${reason}`])
+      changed()
+    },
+    onChange: changed,
+    random: deps.random ?? Math.random,
+    ...(deps.forwardFetch ? { fetch: deps.forwardFetch } : {})
+  })
+
   const budgets = createAppBudgets({ memory: deps.settings, clock, tz: deps.tz ?? localTz, session, settings: () => deps.settings.read(), reportError })
 
   /** What is news of a connection's budgets, taken like a monitor event; returned for the gate. */
@@ -196,15 +233,19 @@ export function createAppController(deps: AppControllerDeps): AppController {
     keys,
     clock,
     random: deps.random ?? Math.random,
-    tz: deps.tz ?? localTz,
+    tz,
     session,
     gate,
     pauses,
     budgets,
     checkBudgets: (open) => {
       const news = announceBudgets(open)
-      if (news.length > 0) gate.announce(open.connection.id, { events: news, away: false })
+      if (news.length === 0) return
+      gate.announce(open.connection.id, { events: news, away: false })
+      forwarding.forward(open.connection.id, news)
     },
+    forwarding,
+    presence,
     notices,
     events,
     desktop: deps.desktop ?? noDesktop(),
@@ -229,7 +270,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
     ...budgetHandlers(ctx),
     ...notifications.handlers,
     ...systemHandlers(ctx),
-    ...desktopHandlers(ctx)
+    ...desktopHandlers(ctx),
+    ...forwardingHandlers(ctx)
   }
 
   return {
@@ -261,6 +303,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
       stopped = true
       pauses.dispose()
       gate.dispose()
+      // A send still under way is not waited for: its event stays in the outbox, sent again at the next start with the same key.
+      forwarding.dispose()
       await session.stop()
       await budgets.settled()
       await heldWriter.settled()

@@ -9,6 +9,7 @@ import type { SettingsStore } from '../settings/store'
 import type { Connection } from '../../shared/settings'
 import type { SecretStore } from '../secrets/types'
 import type { DesktopDeps } from './desktop'
+import type { PresenceWatch } from '../forward/presence'
 
 /** Where API keys live, by connection id (core/secrets); the key never leaves it but to a client. */
 export type AppSecrets = SecretStore
@@ -60,6 +61,10 @@ export interface AppControllerDeps {
    * kept). Absent where there is no global shortcut; the setting is then only stored.
    */
   changeShortcut?(accelerator: string): string | null
+  /** Who is at this computer, for forwarding's `away` (core/forward/presence.ts); absent: the user counts as at the desk. */
+  presence?: PresenceWatch
+  /** The forwarding sender's fetch (tests); default the global one. */
+  forwardFetch?: typeof globalThis.fetch
   /** Updates, About, the clipboard, the log (core/app/desktop.ts); absent: none of these. */
   desktop?: DesktopDeps
 }

@@ -285,7 +285,36 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ grouping: 'day', until: '1 March' }, /until: must be a date/],
       [{ grouping: 'day', since: '2026-03-02', until: '2026-03-01' }, /^until: must not be before since \(2026-03-02\)$/]
     ]
-  }
+  },
+  'forward:list': { good: [undefined], bad: [[{ all: true }, /takes no request/]] },
+  'forward:add': {
+    good: [
+      { url: 'ntfys://ntfy.sh/topic-abc' },
+      { url: 'https://hooks.example.com/in', name: 'Hooks', on: ['failed', 'budget'], when: 'always', quietHours: true, secret: 'signing-secret' }
+    ],
+    bad: [
+      [{}, /url/],
+      [{ url: '' }, /url: must not be empty/],
+      [{ url: 'x'.repeat(2049) }, /url: must be at most 2048/],
+      [{ url: 'ntfys://ntfy.sh/t', on: [] }, /on: must name at least one event/],
+      [{ url: 'ntfys://ntfy.sh/t', on: ['failed', 'failed'] }, /on: must not repeat/],
+      [{ url: 'ntfys://ntfy.sh/t', on: ['everything'] }, /on\.0/],
+      [{ url: 'ntfys://ntfy.sh/t', when: 'never' }, /when/],
+      [{ url: 'ntfys://ntfy.sh/t', name: 'a\nb' }, /name/],
+      [{ url: 'ntfys://ntfy.sh/t', token: 'x' }, /Unrecognized key/]
+    ]
+  },
+  'forward:test': { good: [{ targetId: id }], bad: [[{}, /targetId/], [{ targetId: '../x' }, /targetId/]] },
+  'forward:update': {
+    good: [{ targetId: id, paused: true }, { targetId: id, on: ['completed'], when: 'away', quietHours: false }],
+    bad: [
+      [{ paused: true }, /targetId/],
+      [{ targetId: id, paused: 'yes' }, /paused/],
+      [{ targetId: id, url: 'https://x.example/' }, /Unrecognized key/]
+    ]
+  },
+  'forward:remove': { good: [{ targetId: id }], bad: [[{}, /targetId/]] },
+  'forward:presence': { good: [undefined], bad: [[{ away: true }, /takes no request/]] }
 }
 
 describe('requestSchemas', () => {

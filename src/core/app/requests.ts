@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { InvokeChannel, RequestOf } from '../../shared/ipc'
 import { addPollingIssues } from '../settings/schema'
 import { checkAccelerator } from '../../shared/accelerator'
-import { checkBaseUrl } from '../../shared/base-url'
+import { checkBaseUrl, MAX_BASE_URL_LENGTH } from '../../shared/base-url'
 import { budgetProblem } from '../../shared/budget'
 import { BUDGET_PERIODS, budgetProblems, type BudgetPeriod } from '../../shared/budgets'
 import { idProblem } from '../../shared/ids'
@@ -20,6 +20,7 @@ import { costRangeProblem } from '../../shared/cost-range'
 import { COST_GROUPINGS, COST_STACKS } from '../../shared/cost-report'
 import { LINE_CONTROL, TEXT_CONTROL } from '../../shared/controls'
 import { MAX_PAUSE_MINUTES } from '../notify/pause'
+import { FORWARD_EVENTS, MAX_TARGET_NAME } from '../../shared/forwarding'
 
 
 /** A string checked by one of src/shared's rules (`problem` says why not, or null). */
@@ -100,6 +101,13 @@ const apiKeySchema = z
       .max(4096, 'must be at most 4096 characters')
       .refine((s) => !LINE_CONTROL.test(s), 'must not contain control characters')
   )
+
+/** The events a forwarding target gets: at least one, each once. */
+const forwardEvents = z
+  .array(z.enum(FORWARD_EVENTS))
+  .min(1, 'must name at least one event')
+  .max(FORWARD_EVENTS.length)
+  .refine((a) => new Set(a).size === a.length, 'must not repeat an event')
 
 const noRequest = z
   .unknown()
@@ -285,7 +293,27 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     stack: z.string().max(MAX_WINDOW_ERROR_STACK, `must be at most ${MAX_WINDOW_ERROR_STACK} characters`).optional()
   }),
   'costs:report': z.strictObject({ ...costsRequest, stackBy: z.enum(COST_STACKS), complete: z.boolean().optional() }).superRefine(checkCostRange),
-  'costs:export-csv': z.strictObject(costsRequest).superRefine(checkCostRange)
+  'costs:export-csv': z.strictObject(costsRequest).superRefine(checkCostRange),
+  'forward:list': noRequest,
+  // The URL is recognised by the handler (core/forward/target.ts), whose problems never repeat it.
+  'forward:add': z.strictObject({
+    url: z.string().min(1, 'must not be empty').max(MAX_BASE_URL_LENGTH, `must be at most ${MAX_BASE_URL_LENGTH} characters`),
+    name: nonBlankLine(MAX_TARGET_NAME).optional(),
+    on: forwardEvents.optional(),
+    when: z.enum(['always', 'away']).optional(),
+    quietHours: z.boolean().optional(),
+    secret: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional()
+  }),
+  'forward:test': z.strictObject({ targetId: idSchema }),
+  'forward:update': z.strictObject({
+    targetId: idSchema,
+    paused: z.boolean().optional(),
+    on: forwardEvents.optional(),
+    when: z.enum(['always', 'away']).optional(),
+    quietHours: z.boolean().optional()
+  }),
+  'forward:remove': z.strictObject({ targetId: idSchema }),
+  'forward:presence': noRequest
 }
 
 export function isInvokeChannel(channel: string): channel is InvokeChannel {

@@ -39,6 +39,8 @@ export interface Outbox {
   /** Forgets a removed target: its queue, its memory and its status. */
   forget(targetId: string): void
   status(targetId: string): TargetStatus & { pending: number }
+  /** A test message's outcome (sent outside the queue) as the target's last delivery or error. */
+  noteTest(targetId: string, outcome: Outcome): void
   /** Settles once nothing is in flight (tests, the command's exit). */
   idle(): Promise<void>
   dispose(): void
@@ -171,6 +173,19 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       save()
     },
     status: (targetId) => ({ ...(doc.status[targetId] ?? {}), pending: queueOf(targetId).length }),
+    noteTest(targetId, outcome) {
+      const s = status(targetId)
+      const now = deps.clock.now()
+      if (outcome.kind === 'delivered') {
+        s.lastDeliveredAt = now
+        delete s.lastError
+        delete s.lastErrorAt
+      } else {
+        s.lastError = outcome.reason
+        s.lastErrorAt = now
+      }
+      save()
+    },
     async idle() {
       while (inFlight.size > 0) await Promise.all([...inFlight.values()])
     },

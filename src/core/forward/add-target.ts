@@ -1,0 +1,39 @@
+// A new target from what the user gave (the window's form, `agent-tray forward add`): its URL
+// recognised (target.ts), its name (given, else kind and host) unique and plain, at most
+// MAX_TARGETS, a signing secret for a JSON webhook only. Problems never repeat the URL.
+import { hasUnsafeCharacters } from '../../shared/controls'
+import { DEFAULT_FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, type ForwardTarget, type ForwardTargetInput } from '../../shared/forwarding'
+import { defaultTargetName, parseTarget } from './target'
+import type { StoredTargetSecret } from './targets'
+
+/** Shorter would be guessed, and could not be told apart from ordinary words when redacted. */
+export const MIN_SIGNING_SECRET = 8
+
+export type TargetPlan = { ok: true; target: ForwardTarget; stored: StoredTargetSecret } | { ok: false; field: 'url' | 'name' | 'secret' | 'targets'; problem: string }
+
+export function planTarget(existing: readonly ForwardTarget[], input: ForwardTargetInput, id: string): TargetPlan {
+  const url = input.url.trim()
+  const check = parseTarget(url)
+  if (!check.ok) return { ok: false, field: 'url', problem: check.problem }
+  if (input.secret !== undefined && check.target.kind !== 'webhook') return { ok: false, field: 'secret', problem: 'A signing secret is for a JSON webhook only.' }
+  if (input.secret !== undefined && input.secret.trim().length < MIN_SIGNING_SECRET) {
+    return { ok: false, field: 'secret', problem: `A signing secret is at least ${MIN_SIGNING_SECRET} characters.` }
+  }
+  const name = (input.name ?? defaultTargetName(check.target)).trim()
+  if (name === '' || name.length > MAX_TARGET_NAME || hasUnsafeCharacters(name)) {
+    return { ok: false, field: 'name', problem: `A target's name is 1 to ${MAX_TARGET_NAME} characters, without control characters.` }
+  }
+  if (existing.some((t) => t.name === name)) return { ok: false, field: 'name', problem: `A target is already named '${name}': give it another name.` }
+  if (existing.length >= MAX_TARGETS) return { ok: false, field: 'targets', problem: `At most ${MAX_TARGETS} targets.` }
+  const target: ForwardTarget = {
+    id,
+    name,
+    kind: check.target.kind,
+    host: check.target.host,
+    on: input.on && input.on.length > 0 ? [...new Set(input.on)] : [...DEFAULT_FORWARD_EVENTS],
+    when: input.when ?? 'away',
+    paused: false,
+    quietHours: input.quietHours ?? false
+  }
+  return { ok: true, target, stored: input.secret === undefined ? { url } : { url, secret: input.secret.trim() } }
+}

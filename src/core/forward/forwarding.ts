@@ -1,0 +1,91 @@
+// Forwarding as the app and `agent-tray watch --forward` both run it: one outbox in the state
+// directory (forward-outbox.json), the forwarder that feeds it, the sender, and the targets' URLs
+// read from the key store when a send needs them. Who runs it says what `away` and quiet hours are
+// now (the app: powerMonitor and the settings; the command: always away) and what a give-up tells.
+import { randomUUID } from 'node:crypto'
+import type { MonitorEvent } from '../../shared/monitor'
+import type { Clock } from '../util/clock'
+import { testEvent, type EventNames } from './event'
+import { createForwarder, type ForwarderDeps } from './forwarder'
+import { createOutbox, type Outbox } from './outbox'
+import { fileOutboxStorage, type OutboxStorage } from './outbox-file'
+import type { Outcome } from './response'
+import type { Moment } from './select'
+import { createSender } from './send'
+import { loadTargetSecret, type TargetSecretStore } from './targets'
+
+export interface ForwardingDeps {
+  /** The outbox's file (OUTBOX_FILE in the state directory); `storage` instead, in tests. */
+  file?: string
+  storage?: OutboxStorage
+  clock: Clock
+  secrets: Pick<TargetSecretStore, 'get'>
+  settings: ForwarderDeps['settings']
+  names: EventNames
+  moment: () => Moment
+  /** Told every secret a target's entry holds as it is read, before any send: redaction learns them. */
+  learnSecrets?: (secrets: readonly string[]) => void
+  /** Once when a target starts losing events (refused, or 24 h of failures). */
+  onGiveUp: (targetId: string, reason: string) => void
+  /** After every change of the outbox (a target's last delivery or error). */
+  onChange?: () => void
+  fetch?: typeof globalThis.fetch
+  random?: () => number
+}
+
+export interface Forwarding {
+  /** A told round of a connection's events: queued for the targets that want each now. */
+  forward(connectionId: string, events: readonly MonitorEvent[]): void
+  /** Sends a test message to one target now, outside its queue; the outcome becomes its last delivery or error. */
+  test(targetId: string): Promise<Outcome>
+  status: Outbox['status']
+  /** A removed target: its queue, memory and status go. */
+  forget(targetId: string): void
+  /** Settles once nothing is in flight. */
+  idle(): Promise<void>
+  dispose(): void
+}
+
+export const NOT_IN_KEY_STORE = "Its URL is not in the key store: remove the target and add it again."
+
+export function createForwarding(deps: ForwardingDeps): Forwarding {
+  const now = (): number => deps.clock.now()
+  const send = createSender({ now, ...(deps.fetch ? { fetch: deps.fetch } : {}) })
+  const load = async (targetId: string) => {
+    const loaded = await loadTargetSecret(deps.secrets as TargetSecretStore, targetId)
+    if (loaded !== null) deps.learnSecrets?.(loaded.secrets)
+    return loaded
+  }
+  const storage = deps.storage ?? (deps.file !== undefined ? fileOutboxStorage(deps.file, now) : undefined)
+  if (storage === undefined) throw new Error('forwarding needs an outbox file or storage')
+  const outbox = createOutbox({
+    clock: deps.clock,
+    storage,
+    resolve: async (targetId) => {
+      // A target removed from the settings meanwhile gets nothing more.
+      if (!deps.settings().forwarding.targets.some((t) => t.id === targetId)) return null
+      const loaded = await load(targetId)
+      if (loaded === null) return null
+      return loaded.secret === undefined ? { target: loaded.target } : { target: loaded.target, secret: loaded.secret }
+    },
+    send,
+    onGiveUp: (targetId, _event, reason) => deps.onGiveUp(targetId, reason),
+    ...(deps.random ? { random: deps.random } : {}),
+    ...(deps.onChange ? { onChange: deps.onChange } : {})
+  })
+  const forward = createForwarder({ outbox, settings: deps.settings, names: deps.names, moment: deps.moment, now })
+  return {
+    forward,
+    async test(targetId) {
+      const loaded = await load(targetId)
+      const outcome: Outcome =
+        loaded === null ? { kind: 'refused', reason: NOT_IN_KEY_STORE } : await send(loaded.target, testEvent(now(), randomUUID()), loaded.secret)
+      outbox.noteTest(targetId, outcome)
+      return outcome
+    },
+    status: (targetId) => outbox.status(targetId),
+    forget: (targetId) => outbox.forget(targetId),
+    idle: () => outbox.idle(),
+    dispose: () => outbox.dispose()
+  }
+}

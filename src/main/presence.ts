@@ -1,0 +1,15 @@
+// powerMonitor as the presence source core reads (core/forward/presence.ts): the lock events
+// (macOS, Windows), the idle state ('locked' where the OS knows it, e.g. Linux's screensaver) and
+// the idle time in seconds. Only translation: whether that is away is core's decision (away.ts).
+import type { PowerMonitor } from 'electron'
+import type { PresenceSource } from '../core/forward/presence'
+
+export function presenceFrom(powerMonitor: Pick<PowerMonitor, 'on' | 'off' | 'getSystemIdleTime' | 'getSystemIdleState'>): PresenceSource {
+  return {
+    // Electron types each event's overload apart: one call per event.
+    on: (event, listener) => (event === 'lock-screen' ? powerMonitor.on('lock-screen', listener) : powerMonitor.on('unlock-screen', listener)),
+    off: (event, listener) => (event === 'lock-screen' ? powerMonitor.off('lock-screen', listener) : powerMonitor.off('unlock-screen', listener)),
+    getSystemIdleTime: () => powerMonitor.getSystemIdleTime(),
+    getSystemIdleState: (idleThresholdSeconds) => powerMonitor.getSystemIdleState(idleThresholdSeconds)
+  }
+}
