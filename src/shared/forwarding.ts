@@ -36,6 +36,7 @@ export const DEFAULT_FORWARDING: ForwardingPrefs = { targets: [], awayAfterMs: D
 
 /** The key store's account for a target's URL (and signing secret): apart from the connections' ids. */
 export const forwardSecretAccount = (targetId: string): string => `forward:${targetId}`
+export const isForwardSecretAccount = (account: string): boolean => account.startsWith('forward:')
 
 /** A target as the window lists it: its settings and its last delivery, never its URL or token. */
 export interface ForwardTargetView extends ForwardTarget {

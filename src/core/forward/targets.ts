@@ -38,4 +38,15 @@ export async function loadTargetSecret(
   return typeof value.secret === 'string' ? { target: check.target, secret: value.secret, secrets } : { target: check.target, secrets }
 }
 
+/** Every secret a stored entry holds (the URL's token-bearing parts, the signing secret), for redaction; none when unreadable. */
+export function storedTargetSecrets(raw: string): string[] {
+  try {
+    const value = JSON.parse(raw) as Partial<StoredTargetSecret>
+    if (typeof value.url !== 'string') return []
+    return [...targetSecrets(value.url), ...(typeof value.secret === 'string' ? [value.secret] : [])]
+  } catch {
+    return []
+  }
+}
+
 export const deleteTargetSecret = (store: TargetSecretStore, targetId: string): Promise<boolean> => store.delete(forwardSecretAccount(targetId))

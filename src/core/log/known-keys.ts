@@ -1,6 +1,8 @@
-// The keys this process has held, so the log can take them out of every line: the key store
-// wrapped to remember each key that goes in or comes out. A key passes through here before any
-// client or log line can see it (the controller gets its keys only from the store).
+// The keys (and forwarding targets' tokens) this process has held, so the log can take them out of
+// every line: the key store wrapped to remember each key that goes in or comes out. A key passes
+// through here before any client or log line can see it (the controller gets its keys only from the store).
+import { isForwardSecretAccount } from '../../shared/forwarding'
+import { storedTargetSecrets } from '../forward/targets'
 import { decodeBoundKey } from '../secrets/custody'
 import type { SecretStore } from '../secrets/types'
 
@@ -14,9 +16,12 @@ export interface KnownKeys {
 
 export function rememberKeys(inner: SecretStore): KnownKeys {
   const keys = new Set<string>()
-  // A stored entry holds the key with its origin (core/secrets/custody.ts): the key is what a line may quote.
-  const add = (stored: string | null): void => {
-    if (stored) keys.add(decodeBoundKey(stored).key)
+  // A stored entry holds the key with its origin (core/secrets/custody.ts): the key is what a line
+  // may quote. A forwarding target's entry holds its URL: each token in it, and its signing secret.
+  const add = (stored: string | null, account: string): void => {
+    if (!stored) return
+    if (isForwardSecretAccount(account)) for (const secret of storedTargetSecrets(stored)) keys.add(secret)
+    else keys.add(decodeBoundKey(stored).key)
   }
   const store: SecretStore = {
     get backend() {
@@ -27,11 +32,11 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
     },
     async get(connectionId) {
       const key = await inner.get(connectionId)
-      add(key)
+      add(key, connectionId)
       return key
     },
     async set(connectionId, apiKey) {
-      add(apiKey)
+      add(apiKey, connectionId)
       await inner.set(connectionId, apiKey)
     },
     delete: (connectionId) => inner.delete(connectionId),
@@ -39,9 +44,9 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
     // Listed entries hold keys too (restoring connections reads them): remembered like any read.
     list: async () => {
       const all = (await inner.list?.()) ?? []
-      for (const { secret } of all) add(secret)
+      for (const { connectionId, secret } of all) add(secret, connectionId)
       return all
     }
   }
-  return { store, list: () => [...keys], add }
+  return { store, list: () => [...keys], add: (key) => void keys.add(key) }
 }
