@@ -4,8 +4,26 @@
 export const TARGET_KINDS = ['ntfy', 'slack', 'discord', 'telegram', 'webhook'] as const
 export type TargetKind = (typeof TARGET_KINDS)[number]
 
+/** Each kind as the window and the command name it. */
+export const KIND_TITLES: Record<TargetKind, string> = {
+  ntfy: 'ntfy',
+  slack: 'Slack',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  webhook: 'JSON webhook'
+}
+
 export const FORWARD_EVENTS = ['failed', 'completed', 'cancelled', 'budget', 'unusual'] as const
 export type ForwardEventKind = (typeof FORWARD_EVENTS)[number]
+
+/** Each event a target may get, in the words of Settings → Forwarding. */
+export const FORWARD_EVENT_TITLES: Record<ForwardEventKind, string> = {
+  failed: 'Failed tasks',
+  completed: 'Completed tasks',
+  cancelled: 'Cancelled tasks',
+  budget: 'Budget warnings and limits',
+  unusual: 'Tasks costing more than usual'
+}
 
 export type ForwardWhen = 'always' | 'away'
 

@@ -7,17 +7,9 @@ import { isLoopbackHost, keyTransportProblem, MAX_BASE_URL_LENGTH } from '../../
 import { LINE_CONTROL } from '../../shared/controls'
 import { MIN_SECRET_LENGTH } from '../secrets/redact'
 
-import type { TargetKind } from '../../shared/forwarding'
+import { KIND_TITLES, type TargetKind } from '../../shared/forwarding'
 
-export type { TargetKind }
-
-export const KIND_TITLES: Record<TargetKind, string> = {
-  ntfy: 'ntfy',
-  slack: 'Slack',
-  discord: 'Discord',
-  telegram: 'Telegram',
-  webhook: 'JSON webhook'
-}
+export { KIND_TITLES, type TargetKind }
 
 /** Where a target's messages go. `url` holds the token: keep it out of every file and message. */
 export interface ParsedTarget {
