@@ -4,7 +4,8 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
-import { DEFAULT_WINDOW, WIDE_WINDOW, chooseFromMenu, invoke, openHash, projectIdByName } from './window.helpers'
+import { ANSWERS, startReceiver } from '../src/core/forward/test-receivers'
+import { DEFAULT_WINDOW, WIDE_WINDOW, chooseFromMenu, connect, invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
 
 const OUT = fileURLToPath(new URL('./screenshots/', import.meta.url))
@@ -32,6 +33,37 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
         await shoot(app, 'setup')
       })
+
+      // Settings → Forwarding, at the window's size: a target delivered to, one whose receiver
+      // refuses, one paused; the user seen as away (the screen locked).
+      if (size.suffix === '') {
+        test('settings, forwarding', async ({ app, host, request }) => {
+          const receiver = await startReceiver(ANSWERS.ntfyOk())
+          try {
+            await connect(app, host)
+            const phone = await invoke(app, 'forward:add', { url: `ntfy://127.0.0.1:${receiver.port}/phone-alerts`, name: 'Phone (ntfy)', on: ['failed', 'budget'], when: 'away' })
+            const team = await invoke(app, 'forward:add', { url: `${receiver.url}/hooks/team-channel-0123456789`, name: 'Team webhook', on: ['failed', 'completed', 'cancelled'], when: 'always' })
+            const old = await invoke(app, 'forward:add', { url: `${receiver.url}/hooks/old-hook-0123456789ab`, name: 'Old hook', on: ['failed'], when: 'away' })
+            await invoke(app, 'forward:test', { targetId: phone.id })
+            receiver.script.push({ status: 410, body: 'this webhook was deleted' })
+            await invoke(app, 'forward:test', { targetId: team.id })
+            await invoke(app, 'forward:update', { targetId: old.id, paused: true })
+            await request.post(`${host.url}__host/control/power`, { data: { event: 'lock-screen' } })
+            await openHash(app, '#/settings')
+            const heading = app.getByRole('heading', { name: 'Forwarding', level: 2 })
+            await expect(app.getByTestId('presence')).toHaveText('You are seen as away: the screen is locked.')
+            await expect(app.locator('[data-target-id]')).toHaveCount(3)
+            // The section's top just below the window's sticky header.
+            await heading.evaluate((el) => {
+              const e = el as unknown as { getBoundingClientRect(): { top: number } }
+              ;(globalThis as unknown as { scrollBy(x: number, y: number): void }).scrollBy(0, e.getBoundingClientRect().top - 110)
+            })
+            await shoot(app, 'settings-forwarding', { top: false })
+          } finally {
+            await receiver.close()
+          }
+        })
+      }
 
       test.describe('demo', () => {
         test.use({ hostOptions: { demo: true } })

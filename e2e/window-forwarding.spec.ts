@@ -54,7 +54,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const host127 = `127.0.0.1:${receiver.port}`
       const row = section(app).locator('li.list-row').filter({ hasText: `JSON webhook ${host127}` })
       await expect(row).toContainText(`JSON webhook · ${host127} · failed, completed, budget · always`)
-      await expect(row).toContainText('Not delivered yet')
+      await expect(row.getByTestId('last-delivery')).toHaveCount(0)
       await expect(row.getByRole('img', { name: 'Nothing sent yet' })).toBeVisible()
       await expect(app.locator('body')).not.toContainText(TOKEN)
 
@@ -90,6 +90,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await row.getByRole('button', { name: `More for JSON webhook ${host127}` }).click()
       await app.getByRole('menuitem', { name: 'Pause' }).click()
       await expect(row.getByRole('img', { name: 'Paused' })).toBeVisible()
+      await expect(row).toContainText('Paused · JSON webhook')
       expect((await invoke(app, 'forward:list'))[0]).toMatchObject({ paused: true, lastError: 'HTTP 404: no_service' })
 
       await row.hover()

@@ -30,6 +30,7 @@ describe('Settings → Forwarding words', () => {
   it('says kind, host, events in their order, and when', () => {
     expect(targetSummary(base)).toBe('ntfy · ntfy.sh · failed, budget · when away')
     expect(targetSummary({ ...base, kind: 'webhook', host: '127.0.0.1:8080', when: 'always', quietHours: true })).toBe('JSON webhook · 127.0.0.1:8080 · failed, budget · always, not in quiet hours')
+    expect(targetSummary({ ...base, paused: true })).toBe('Paused · ntfy · ntfy.sh · failed, budget · when away')
   })
 
   it('says why the user is seen as away, or what away means', () => {

@@ -11,11 +11,11 @@ export function targetState(t: ForwardTargetView): { status: StatusKind; label: 
   return { status: 'todo', label: 'Nothing sent yet' }
 }
 
-/** One line: kind, host, what it gets and when, e.g. "Slack · hooks.slack.com · failed, budget · when away". */
+/** One line: kind, host, what it gets and when, e.g. "Slack · hooks.slack.com · failed, budget · when away" ("Paused · …" first when paused). */
 export function targetSummary(t: ForwardTargetView): string {
   const on = FORWARD_EVENTS.filter((e) => t.on.includes(e)).join(', ')
   const when = t.when === 'away' ? 'when away' : 'always'
-  return `${KIND_TITLES[t.kind]} · ${t.host} · ${on} · ${when}${t.quietHours ? ', not in quiet hours' : ''}`
+  return `${t.paused ? 'Paused · ' : ''}${KIND_TITLES[t.kind]} · ${t.host} · ${on} · ${when}${t.quietHours ? ', not in quiet hours' : ''}`
 }
 
 const minutes = (ms: number): string => {
