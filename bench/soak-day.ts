@@ -17,6 +17,7 @@ import { intBetween, seededRandom } from './random'
 import { REPO_ROOT } from './service-process'
 import type { ServiceTransition } from './soak-count'
 import type { FromSoakWorker, ToSoakWorker } from './soak-worker'
+import { startSoakReceiver, type ForwardReceived, type SoakReceiver } from './soak-receiver'
 
 const HOUR = 3_600_000
 const MINUTE = 60_000
@@ -38,10 +39,13 @@ export interface SoakSetup {
   killDowntimeMs: number
   polling: PollingPrefs
   seed: number
+  /** Forward every task's end to a loopback webhook (soak-receiver.ts), and kill the app once while a forward is on its way, armed at this time. */
+  forward?: { killArmAtMs: number }
 }
 
 export interface SoakRestart {
-  kind: 'graceful' | 'kill'
+  /** 'kill': inside a write of state.json; 'kill-mid-send': while a forward was on its way. */
+  kind: 'graceful' | 'kill' | 'kill-mid-send'
   atMin: number
   downMin: number
   /** config.json and state.json parse, undamaged, as the next start reads them. */
@@ -68,6 +72,8 @@ export interface SoakDay {
   /** The day's first start, a fresh process as after the kill (its projects set up too): wall time and the part inside the process, ms. */
   firstStart: { wallMs: number; inProcessMs: number }
   wallMs: number
+  /** What the forwarding receiver got, when the day forwards. */
+  forwards: ForwardReceived[] | null
 }
 
 type Action =
@@ -105,6 +111,7 @@ class SoakWorker {
   private readonly child: ChildProcess
   readonly exited: Promise<void>
   killed = false
+  killedMidSend = false
 
   constructor(day: { notifications: SoakDay['notifications']; appErrors: string[] }) {
     // Bundled, as the app runs its code (bundle.ts).
@@ -138,7 +145,16 @@ class SoakWorker {
     return w
   }
 
+  /** The receiver got a forward and holds its answer: the app dies with the send under way. */
+  killMidSend(): void {
+    this.killed = true
+    this.killedMidSend = true
+    this.child.kill('SIGKILL')
+  }
+
   request(message: ToSoakWorker): Promise<Extract<FromSoakWorker, { type: 'done' }>> {
+    // Killed between two requests (a forward answered after the last one): gone at once.
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.reject(new WorkerGone('The soak worker has exited.'))
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject }
       this.child.send(message)
@@ -178,7 +194,8 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
   const apiKey = `soak-${setup.seed}-key`
   const service: ReferenceService = await startReferenceService({ apiKey, port: 0, seed: setup.seed, manualClock: true })
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-tray-soak-'))
-  const day: SoakDay = { transitions: [], notifications: [], restarts: [], heap: null, finalFilesReadable: false, appErrors: [], stillRunning: 0, serviceRequests: 0, firstStart: { wallMs: 0, inProcessMs: 0 }, wallMs: 0 }
+  const day: SoakDay = { transitions: [], notifications: [], restarts: [], heap: null, finalFilesReadable: false, appErrors: [], stillRunning: 0, serviceRequests: 0, firstStart: { wallMs: 0, inProcessMs: 0 }, wallMs: 0, forwards: null }
+  const receiver: SoakReceiver | null = setup.forward ? await startSoakReceiver() : null
   const start = Date.parse(MANUAL_START_TIME)
   const end = setup.hours * HOUR
   const script = makeScript(setup)
@@ -229,6 +246,7 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
         apiKey,
         at: start + t,
         seed: setup.seed + day.restarts.length,
+        ...(receiver ? { forwardUrl: receiver.url } : {}),
         ...(setupProjects ? { setup: { projectIds, polling: setup.polling } } : {})
       })
       nextAt = done.nextAt
@@ -240,6 +258,7 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
     const restartAts: number[] = []
     for (let at = setup.restartEveryMs; at < end; at += setup.restartEveryMs) restartAts.push(at)
     let killArmed = false
+    let sendKillArmed = !setup.forward
     let heapFrom: { at: number; mb: number } | null = null
     let graceful = 0
     const CHUNK = setup.polling.activeIntervalMs
@@ -254,6 +273,7 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
         end,
         restartAts[0] ?? Infinity,
         killArmed ? Infinity : setup.killArmAtMs,
+        sendKillArmed ? Infinity : (setup.forward?.killArmAtMs ?? Infinity),
         heapFrom ? Infinity : heapAt
       )
       const from = t
@@ -263,6 +283,10 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
         if (!killArmed && t >= setup.killArmAtMs) {
           killArmed = true
           await current().request({ type: 'arm-kill' })
+        }
+        if (!sendKillArmed && setup.forward && t >= setup.forward.killArmAtMs) {
+          sendKillArmed = true
+          receiver?.arm(() => worker?.killMidSend())
         }
         if (!heapFrom && t >= heapAt && heapAt < end) heapFrom = { at: t, mb: (await current().request({ type: 'heap' })).heapMb ?? Number.NaN }
         if (restartAts[0] !== undefined && t >= restartAts[0]) {
@@ -279,15 +303,16 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
         }
       } catch (error) {
         if (!(error instanceof WorkerGone) || !current().killed) throw error
-        // Killed mid-write: the files as the crash left them, then a new process after a short down time.
+        // Killed mid-write (or mid-send): the files as the crash left them, then a new process after a short down time.
+        const kind = current().killedMidSend ? 'kill-mid-send' : 'kill'
         const files = checkFiles(dir)
         const atMin = t / MINUTE
         applyUntil(t + setup.killDowntimeMs)
         const started = await startWorker(true, false)
         processStartAt = t
         heapFrom = null
-        day.restarts.push({ kind: 'kill', atMin: round1(atMin), downMin: setup.killDowntimeMs / MINUTE, filesReadable: files.ok, ...(files.problem ? { problem: files.problem } : {}), startWallMs: started.wallMs, startInProcessMs: started.inProcessMs })
-        log(`soak: killed while writing state.json at ${Math.round(atMin)} simulated min; the new process started in ${started.wallMs} ms (${started.inProcessMs} ms of it inside the process)`)
+        day.restarts.push({ kind, atMin: round1(atMin), downMin: setup.killDowntimeMs / MINUTE, filesReadable: files.ok, ...(files.problem ? { problem: files.problem } : {}), startWallMs: started.wallMs, startInProcessMs: started.inProcessMs })
+        log(`soak: killed ${kind === 'kill' ? 'while writing state.json' : 'while a forward was on its way'} at ${Math.round(atMin)} simulated min; the new process started in ${started.wallMs} ms (${started.inProcessMs} ms of it inside the process)`)
       }
     }
     const toMb = (await current().request({ type: 'heap' })).heapMb ?? Number.NaN
@@ -301,8 +326,10 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
       else day.stillRunning += 1
     }
     day.serviceRequests = control.stats().requests
+    if (receiver) day.forwards = [...receiver.received]
   } finally {
     await worker?.exit()
+    await receiver?.close()
     await service.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -3,13 +3,15 @@
 // a notifier that reports every notification to the parent the moment it is shown. A restart is
 // in this process: the composition is stopped (writing what it saw) and a new one is built from
 // a newly opened store, so it knows only what the files say. The one crash is a real SIGKILL from
-// the parent, sent while this process is inside a write of state.json (see killingStateConf).
+// the parent, sent while this process is inside a write of state.json (see killingStateConf); a
+// second one, when the day forwards, while a forward is on its way (the receiver is the parent's).
 import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
 import Conf from 'conf'
 import { composeApp, type ComposedApp } from '../src/core/app/compose'
 import type { PowerEvents } from '../src/core/app/lifecycle'
 import type { Notification } from '../src/core/notify/policy'
+import { saveTargetSecret } from '../src/core/forward/targets'
 import { createSessionSecretStore } from '../src/core/secrets'
 import { openSettings, settingsConfOptions, type ConfLike } from '../src/core/settings'
 import { ManualClock } from '../src/core/util/clock'
@@ -28,6 +30,8 @@ export type ToSoakWorker =
       seed: number
       /** First start only: the connection is added and these projects watched, through the app's own handlers. */
       setup?: { projectIds: string[]; polling: PollingPrefs }
+      /** A forwarding target (a JSON webhook on loopback) that gets every task's end, always; added at the first start. */
+      forwardUrl?: string
     }
   | { type: 'advance'; ms: number }
   /** From now on, the first state.json write after a notification was shown is where this process dies. */
@@ -91,6 +95,8 @@ async function start(input: Extract<ToSoakWorker, { type: 'start' }>): Promise<v
   const secrets = createSessionSecretStore('Kept in memory by the soak.')
   // The key store is the session's (the keychain is tested elsewhere): a restart is given the key again.
   for (const c of store.read().connections) await secrets.set(c.id, input.apiKey)
+  // And the forwarding target's URL, as the keychain would keep it.
+  if (input.forwardUrl !== undefined) for (const t of store.read().forwarding.targets) await saveTargetSecret(secrets, t.id, { url: input.forwardUrl })
   clock = new ManualClock(input.at)
   const now = clock
   app = composeApp({
@@ -121,6 +127,7 @@ async function start(input: Extract<ToSoakWorker, { type: 'start' }>): Promise<v
     await handlers['settings:update']({ polling: input.setup.polling })
     await handlers['connection:save']({ connection: { name: 'Soak', baseUrl: input.url, publishingDomain: DEFAULT_PUBLISHING_DOMAIN }, apiKey: input.apiKey })
     for (const projectId of input.setup.projectIds) await handlers['project:watch']({ projectId })
+    if (input.forwardUrl !== undefined) await handlers['forward:add']({ url: input.forwardUrl, name: 'Soak receiver', on: ['failed', 'completed', 'cancelled'], when: 'always' })
   }
   await app.controller.monitor?.idle()
 }

@@ -1,11 +1,13 @@
 // The soak's property in `npm test` (its figures are in `npm run bench -- --only soak`): a short
 // simulated day against the reference service, with a graceful restart after a down time and a
-// SIGKILL inside a write of state.json, tells every task's end exactly once. And the count itself:
-// a repeat, a miss, a task the service never ended and a wrong outcome are each found.
+// SIGKILL inside a write of state.json, tells every task's end exactly once; with forwarding, and a
+// second SIGKILL while a forward is on its way, each end is delivered to the webhook once. And the
+// counts themselves: a repeat, a miss, a task the service never ended and a wrong outcome are each found.
 import { describe, expect, it } from 'vitest'
 import type { Notification } from '../src/core/notify/policy'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
 import { countSoak } from './soak-count'
+import { countForwards } from './soak-receiver'
 import { runSoakDay } from './soak-day'
 
 const MINUTE = 60_000
@@ -63,4 +65,39 @@ it('a short day with a restart after a down time and a kill mid-write: every end
   expect(count.expected).toBeGreaterThan(15)
   expect(day.notifications.some((n) => n.notification.kind === 'away')).toBe(true)
   expect(count).toMatchObject({ missed: [], repeated: [], unexpected: [], wrongOutcome: [] })
+})
+
+describe('countForwards', () => {
+  const got = (key: string, taskId: string, answered = true) => ({ key, taskId, event: 'failed', answered })
+
+  it('finds a miss, the same key delivered twice, one task under two keys, a task never ended, and the resend after a cut', () => {
+    const count = countForwards(
+      [{ taskId: 'a' }, { taskId: 'b' }, { taskId: 'c' }, { taskId: 'd' }],
+      [got('k1', 'a'), got('k1', 'a'), got('k2', 'b'), got('k3', 'b'), got('k4', 'c', false), got('k4', 'c'), got('k5', 'x')]
+    )
+    expect(count).toEqual({ missed: ['d'], repeated: ['a', 'b'], unexpected: ['x'], resentAfterKill: 1, delivered: 6 })
+  })
+})
+
+it("a short day forwarding every end, killed once mid-write and once mid-send: each end delivered once", { timeout: 300_000 }, async () => {
+  const day = await runSoakDay({
+    hours: 1.5,
+    projects: 5,
+    tasks: 24,
+    runningAtStart: 1,
+    restartEveryMs: 60 * MINUTE,
+    downtimeEvery: 1,
+    downtimeMs: 10 * MINUTE,
+    killArmAtMs: 15 * MINUTE,
+    killDowntimeMs: 2 * MINUTE,
+    polling: DEFAULT_POLLING_PREFS,
+    seed: 4,
+    forward: { killArmAtMs: 35 * MINUTE }
+  })
+  expect(day.restarts.map((r) => r.kind)).toEqual(['kill', 'kill-mid-send', 'graceful'])
+  expect(day.appErrors).toEqual([])
+  const forwards = countForwards(day.transitions, day.forwards ?? [])
+  expect(day.transitions.length).toBeGreaterThan(15)
+  expect(forwards).toMatchObject({ missed: [], repeated: [], unexpected: [], resentAfterKill: 1 })
+  expect(forwards.delivered).toBe(day.transitions.length)
 })

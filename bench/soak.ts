@@ -1,9 +1,11 @@
 // 6. The soak: a simulated day of watched projects whose tasks start and end all day, the app's
 // controller restarted from its files every few hours and once killed while writing state.json,
-// and every notification it showed held against the transitions the reference service recorded.
+// and every notification it showed held against the transitions the reference service recorded;
+// every task's end also forwarded to a loopback webhook, the app killed once with a forward under way.
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
 import { check, type BenchOptions, type MeasureResult } from './result'
 import { countSoak } from './soak-count'
+import { countForwards } from './soak-receiver'
 import { runSoakDay, type SoakSetup } from './soak-day'
 import { round } from './stats'
 
@@ -21,7 +23,8 @@ export const FULL_SOAK: SoakSetup = {
   killArmAtMs: 90 * MINUTE,
   killDowntimeMs: 2 * MINUTE,
   polling: DEFAULT_POLLING_PREFS,
-  seed: 21
+  seed: 21,
+  forward: { killArmAtMs: 4.5 * HOUR }
 }
 
 export const QUICK_SOAK: SoakSetup = {
@@ -31,13 +34,14 @@ export const QUICK_SOAK: SoakSetup = {
   tasks: 80,
   runningAtStart: 2,
   restartEveryMs: 2 * HOUR,
-  killArmAtMs: 40 * MINUTE
+  killArmAtMs: 40 * MINUTE,
+  forward: { killArmAtMs: 2.5 * HOUR }
 }
 
-/** The graceful restarts within the day (one every restartEveryMs before its end), and the kill. */
+/** The graceful restarts within the day (one every restartEveryMs before its end), the kill, and the kill mid-send when forwarding. */
 export function plannedRestarts(setup: SoakSetup): number {
   const graceful = Math.ceil((setup.hours * HOUR) / setup.restartEveryMs) - 1
-  return graceful + 1
+  return graceful + 1 + (setup.forward ? 1 : 0)
 }
 
 export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
@@ -45,6 +49,8 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
   const day = await runSoakDay(setup, options.log)
   const count = countSoak(day.transitions, day.notifications.map((n) => n.notification))
   const kill = day.restarts.find((r) => r.kind === 'kill')
+  const sendKill = day.restarts.find((r) => r.kind === 'kill-mid-send')
+  const forwards = day.forwards ? countForwards(day.transitions, day.forwards) : null
   const readable = day.restarts.every((r) => r.filesReadable) && day.finalFilesReadable
   const heapGrowth = day.heap ? day.heap.toMb - day.heap.fromMb : Number.NaN
   const kinds: Record<string, number> = {}
@@ -63,6 +69,15 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
   if (count.unexpected.length > 0) notes.push(`Told, but the service recorded no end: ${count.unexpected.join(', ')}`)
   if (count.wrongOutcome.length > 0) notes.push(`Told with another outcome than the service recorded: ${count.wrongOutcome.join(', ')}`)
   if (day.stillRunning > 0) notes.push(`${day.stillRunning} tasks had not ended by the end of the day (not counted).`)
+  if (forwards) {
+    notes.push(
+      `Forwarding: every task's end goes to a JSON webhook on loopback (the app's own outbox and sender, the target set to always), through the restarts and the kills; once, when the receiver has a forward in hand and before it answers, the app is killed (SIGKILL) with the send under way. forwards_missed: task ends the service recorded that no delivered forward told; forwards_repeated: deliveries beyond one per task (the same key answered twice, or one task under two keys); the forward cut by the kill is sent again after the restart under the same Idempotency-Key (forwards_resent_after_kill).`
+    )
+    if (!sendKill) notes.push('MISSING: the kill mid-send never happened (no forward arrived once armed).')
+    if (forwards.missed.length > 0) notes.push(`Forwards missed: ${forwards.missed.join(', ')}`)
+    if (forwards.repeated.length > 0) notes.push(`Forwards repeated: ${forwards.repeated.join(', ')}`)
+    if (forwards.unexpected.length > 0) notes.push(`Forwarded, but the service recorded no end: ${forwards.unexpected.join(', ')}`)
+  }
   if (day.appErrors.length > 0) notes.push(`The app reported ${day.appErrors.length} errors, first: ${day.appErrors[0]}`)
   return {
     figures: {
@@ -70,7 +85,8 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
       repeated: count.repeated.length,
       heap_growth_mb: round(heapGrowth, 2),
       restarts: day.restarts.length,
-      start_after_kill_ms: kill ? kill.startInProcessMs : Number.NaN
+      start_after_kill_ms: kill ? kill.startInProcessMs : Number.NaN,
+      ...(forwards ? { forwards_missed: forwards.missed.length, forwards_repeated: forwards.repeated.length, forwards_resent_after_kill: forwards.resentAfterKill } : {})
     },
     checks: [
       check('missed', count.missed.length, '<=', 0),
@@ -80,7 +96,15 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
       check('files_readable', readable ? 1 : 0, '>=', 1),
       check('killed_mid_write', kill ? 1 : 0, '>=', 1),
       check('start_after_kill_ms', kill ? kill.startInProcessMs : Number.NaN, '<', day.firstStart.inProcessMs + 1000),
-      check('unexpected', count.unexpected.length + count.wrongOutcome.length, '<=', 0)
+      check('unexpected', count.unexpected.length + count.wrongOutcome.length, '<=', 0),
+      ...(forwards
+        ? [
+            check('forwards_missed', forwards.missed.length, '<=', 0),
+            check('forwards_repeated', forwards.repeated.length, '<=', 0),
+            check('forwards_unexpected', forwards.unexpected.length, '<=', 0),
+            check('killed_mid_send', sendKill && forwards.resentAfterKill >= 1 ? 1 : 0, '>=', 1)
+          ]
+        : [])
     ],
     details: {
       simulated_hours: setup.hours,
@@ -98,6 +122,7 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
       heap_mb: day.heap && { from: round(day.heap.fromMb, 2), to: round(day.heap.toMb, 2), from_min: day.heap.fromMin, to_min: day.heap.toMin },
       service_requests: day.serviceRequests,
       app_errors: day.appErrors.length,
+      ...(forwards ? { forwards_delivered: forwards.delivered, forward_requests: day.forwards?.length ?? 0 } : {}),
       wall_s: round(day.wallMs / 1000)
     },
     notes

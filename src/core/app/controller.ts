@@ -303,8 +303,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
       stopped = true
       pauses.dispose()
       gate.dispose()
-      // A send still under way is not waited for: its event stays in the outbox, sent again at the next start with the same key.
-      forwarding.dispose()
+      // A send under way has a moment to be answered (else it is sent again at the next start, with the same key).
+      await forwarding.close()
       await session.stop()
       await budgets.settled()
       await heldWriter.settled()

@@ -43,8 +43,16 @@ export interface Forwarding {
   forget(targetId: string): void
   /** Settles once nothing is in flight. */
   idle(): Promise<void>
+  /**
+   * Stops: a send under way is given up to `graceMs` (real time) to be answered and recorded, so a
+   * quit or restart does not send it again; one that takes longer stays in the outbox, sent again
+   * at the next start with the same Idempotency-Key.
+   */
+  close(graceMs?: number): Promise<void>
   dispose(): void
 }
+
+export const CLOSE_GRACE_MS = 3_000
 
 export const NOT_IN_KEY_STORE = "Its URL is not in the key store: remove the target and add it again."
 
@@ -86,6 +94,16 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
     status: (targetId) => outbox.status(targetId),
     forget: (targetId) => outbox.forget(targetId),
     idle: () => outbox.idle(),
+    async close(graceMs = CLOSE_GRACE_MS) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs)
+        timer.unref?.()
+      })
+      await Promise.race([outbox.idle(), grace])
+      clearTimeout(timer)
+      outbox.dispose()
+    },
     dispose: () => outbox.dispose()
   }
 }
