@@ -66,6 +66,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
           await app.locator('[data-step-id]').first().click()
           await expect(app.locator('#step-detail h3')).toBeVisible()
+          // The records are one click away: open them, so they are checked too.
+          await app.getByRole('button', { name: /^Show \d+ calls?$/ }).click()
           await expect(app.getByRole('heading', { name: /Usage records/ })).toBeVisible()
           await check(app, 'task', size)
 
@@ -177,6 +179,10 @@ test.describe('keyboard only', () => {
     await expectVisibleFocus(app)
     await app.keyboard.press('Enter')
     await expect(app.locator('#step-detail h3')).toBeVisible()
+    await tabTo(app, app.getByRole('button', { name: /^Show \d+ calls?$/ }))
+    await expectVisibleFocus(app)
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('heading', { name: /Usage records/ })).toBeVisible()
 
     await tabTo(app, app.getByRole('link', { name: 'Projects' }).first())
     await app.keyboard.press('Enter')
