@@ -4,7 +4,7 @@ import { formatDuration, formatMoney, formatUsdFixed, usdColumnDecimals } from '
 import type { Task } from '../src/shared/service'
 import type { TaskSummary } from '../src/shared/task-summary'
 import { describeStepMetadata } from '../src/shared/step-metadata'
-import { stepIcon } from '../src/renderer/lib/step-icon'
+import { stepIcon } from '../src/shared/step-icon'
 import { invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
 import { META_CONTENT_SECURITY_POLICY } from '../src/shared/csp'
@@ -126,7 +126,7 @@ test('the steps are a timeline: each tool its icon, the failed step standing out
   await expect(doneRow.locator('.step-icon')).toHaveClass(/\bcompleted\b/)
   // The status is still said to a screen reader, and the failed step looks different from a done one.
   await expect(doneRow).toHaveAccessibleName(new RegExp(`^${done.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} Completed, `))
-  const colour = (row: typeof failedRow): Promise<string> => row.locator('.step-icon').evaluate((el) => getComputedStyle(el).color)
+  const colour = (row: typeof failedRow): Promise<string> => row.locator('.step-icon').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(el).color)
   expect(await colour(failedRow)).not.toBe(await colour(doneRow))
 
   // Each step's icon is the one its tool maps to.

@@ -1,7 +1,7 @@
 // Which icon a step gets on the task's timeline: what the step did (its tool), else its special
 // type, else a plain step. The one owner of this mapping; StepIcon.svelte only draws the name.
-import type { TaskStep } from '../../shared/service'
-import { describeStepMetadata } from '../../shared/step-metadata'
+import type { TaskStep } from './service'
+import { describeStepMetadata } from './step-metadata'
 
 export type StepIconName = 'read' | 'write' | 'list' | 'command' | 'replace' | 'message' | 'look' | 'research' | 'draw' | 'tool' | 'step'
 
