@@ -148,6 +148,21 @@ test.describe('keyboard only', () => {
     await app.keyboard.press('Enter')
     await expect(app.getByTestId('announcer')).toContainText('Monthly budget of $12.50 saved')
 
+    // The report's one Group by menu and its range chips.
+    await tabTo(app, app.getByRole('button', { name: 'By day' }))
+    await expectVisibleFocus(app)
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('menuitemradio', { name: 'Day' })).toBeFocused()
+    await app.keyboard.press('ArrowDown')
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('button', { name: 'By month' })).toBeFocused()
+    await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'month')
+    const week = app.getByRole('group', { name: 'Range' }).getByRole('button', { name: '7d', exact: true })
+    await tabTo(app, week)
+    await expectVisibleFocus(app)
+    await app.keyboard.press('Enter')
+    await expect(week).toHaveAttribute('aria-pressed', 'true')
+
     await tabTo(app, app.getByRole('link', { name: 'Projects' }))
     await app.keyboard.press('Enter')
     await tabTo(app, app.getByRole('link', { name: 'Portfolio site' }))
