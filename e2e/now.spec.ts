@@ -40,7 +40,7 @@ test('each item can be seen on its own, by opening its task, or all at once; the
   const broke = steps.findLastIndex((step) => step.status === 'failed')
   const at = broke === -1 ? steps.length - 1 : broke
   expect(at).toBeGreaterThanOrEqual(0)
-  await expect(app.locator(`li[data-kind="failed"][data-task-id="${a.id}"]`).getByTestId('failed-step')).toHaveText(`broke at step ${at + 1}: ${steps[at]!.name}`)
+  await expect(app.locator(`li[data-kind="failed"][data-task-id="${a.id}"]`).getByTestId('failed-step')).toHaveText(`broke at Step ${at + 1}: ${steps[at]!.name}`)
   await expect(app.locator(`li[data-kind="completed"][data-task-id="${c.id}"]`).getByTestId('failed-step')).toHaveCount(0)
   // Open and Seen show on hover or keyboard focus, not before.
   const rowB = app.locator(`li[data-task-id="${b.id}"]`)
