@@ -36,15 +36,18 @@ test('a project lists its tasks newest activity first, filtered by status and se
   expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-task-id')))).toEqual(newestFirst)
 
   const failed = tasks.filter((t) => t.status === 'failed')
-  await app.getByLabel('Status').selectOption('failed')
+  // The project's chips (All · Running · Failed) and its search, which opens from an icon button.
+  const chip = (name: RegExp) => app.getByRole('group', { name: 'Show tasks' }).getByRole('button', { name })
+  await chip(/^Failed/).click()
   await expect(rows).toHaveCount(failed.length)
-  await expect(rows.first()).toContainText('Failed')
+  expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-task-id')))).toEqual(newestFirst.filter((id) => failed.some((t) => t.id === id)))
 
-  await app.getByLabel('Status').selectOption('all')
+  await chip(/^All/).click()
+  await app.getByRole('button', { name: 'Search tasks' }).click()
   await app.getByLabel('Search tasks').fill('CASE study')
   await expect(rows).toHaveCount(tasks.filter((t) => t.name.toLowerCase().includes('case study')).length)
   await app.getByLabel('Search tasks').fill('nothing like this')
-  await expect(app.getByText('No task matches this filter.')).toBeVisible()
+  await expect(app.getByText('No task matches.', { exact: true })).toBeVisible()
 })
 
 test('a task shows its steps, each tool its own way, and its usage and costs', async ({ app }) => {
