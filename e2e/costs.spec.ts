@@ -5,7 +5,7 @@
 // days (its totals, the rule's inline messages, kept across screens); at 420 × 640 and wide.
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import { formatMoney, formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
+import { formatDay, formatMoney } from '../src/shared/format'
 import type { TestHost } from './host'
 import { DEFAULT_WINDOW, WIDE_WINDOW, connect, expectNoHorizontalOverflow, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
@@ -67,6 +67,15 @@ async function expected(host: TestHost, projectIds: string[]) {
   return { byDay, estimated, calls, total, estimatedTotal: [...estimated.values()].reduce((a, b) => a + b, 0) }
 }
 
+/** The one Group by menu: open it, choose the rows. */
+async function groupBy(app: Page, rows: 'Day' | 'Month' | 'Project' | 'Model' | 'Task'): Promise<void> {
+  await app.getByRole('button', { name: /^By (day|month|project|model|task)$/ }).click()
+  await app.getByRole('menuitemradio', { name: rows }).click()
+  await expect(app.getByRole('button', { name: `By ${rows.toLowerCase()}` })).toBeVisible()
+}
+
+const rangeChip = (app: Page, name: string) => app.getByRole('group', { name: 'Range' }).getByRole('button', { name, exact: true })
+
 const rowCells = (app: Page) =>
   app.locator('table.cost-rows tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-key') ?? '', ...[...tr.children].map((c) => c.textContent!.replace(/\s+/g, ' ').trim())]))
 
@@ -78,7 +87,7 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       const { projectIds, skewed } = await setUp(app, host)
       const want = await expected(host, projectIds)
       const days = [...want.byDay].filter(([, usd]) => Math.abs(usd) > 1e-9).sort(([a], [b]) => b.localeCompare(a))
-      const decimals = usdColumnDecimals([...days.map(([, usd]) => usd), want.total])
+      const today = localDay(new Date().toISOString())
 
       await openHash(app, '#/costs')
       await expect(app.getByRole('heading', { name: 'Costs', level: 1 })).toBeVisible()
@@ -86,9 +95,11 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       // not reach is an estimate (~), on the day it last changed.
       await expect(app.getByTestId('cost-total')).toHaveText(`~${formatMoney(want.total)}`)
       await expect(app.getByRole('status').filter({ hasText: 'Fetching the usage records' })).toHaveCount(0)
-      await expect(app.getByTestId('estimate-note')).toContainText(`~ includes ${formatUsdFixed(want.estimatedTotal, decimals)} estimated`)
+      await expect(app.getByTestId('estimate-note')).toContainText(`~ includes ${formatMoney(want.estimatedTotal)} estimated`)
+      // Rows in cents, each day in the one date form; the range as chips, the last 30 days chosen.
+      await expect(rangeChip(app, '30d')).toHaveAttribute('aria-pressed', 'true')
       expect(await rowCells(app)).toEqual(
-        days.map(([day, usd]) => [day, day, `${want.estimated.has(day) ? '~' : ''}${formatUsdFixed(usd, decimals)}`, expect.stringMatching(/^\d+$/)])
+        days.map(([day, usd]) => [day, formatDay(day, today), `${want.estimated.has(day) ? '~' : ''}${formatMoney(usd)}`, expect.stringMatching(/^\d+$/)])
       )
       const chart = app.getByRole('img', { name: 'Cost per day by project' })
       await expect(chart).toBeVisible()
@@ -96,8 +107,7 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       await expect(app.getByRole('list', { name: 'Chart colours' }).getByRole('listitem')).toHaveText(['=HYPERLINK("http://x.test","Garden")', 'Recipe Box'])
       await expectNoHorizontalOverflow(app, 'costs by day')
 
-      await app.getByLabel('Rows by').selectOption('model')
-      await app.getByLabel('Chart by').selectOption('model')
+      await groupBy(app, 'Model')
       await expect(app.getByRole('img', { name: 'Cost per day by model' })).toBeVisible()
       await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'model')
       const models = (await rowCells(app)).filter(([key]) => key !== '')
@@ -106,7 +116,8 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       await expect(app.locator('table.cost-rows tbody tr[data-key=""]')).toContainText('not itemized (estimate)')
       await expectNoHorizontalOverflow(app, 'costs by model')
 
-      await app.getByLabel('Rows by').selectOption('task')
+      await groupBy(app, 'Task')
+      await expect(app.getByRole('img', { name: 'Cost per day by project' })).toBeVisible()
       const row = app.locator(`table.cost-rows tbody tr[data-key="${skewed}"]`)
       await expect(row).toContainText('Plant list')
       await expect(row).toContainText(/records \$\d+\.\d{6} · total_price \$7\.250000/)
@@ -179,7 +190,6 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       const inside = costDays.filter(([day]) => day >= from && day <= to)
       const insideUsd = inside.reduce((sum, [, usd]) => sum + usd, 0)
       expect(insideUsd).toBeLessThan(want.total - 1e-6)
-      const decimals = usdColumnDecimals([...inside.map(([, usd]) => usd), insideUsd])
       const today = localDay(NOW)
 
       const asked: { since?: string; until?: string }[] = []
@@ -190,7 +200,7 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       await openHash(app, '#/costs')
       await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(want.total))
 
-      await app.getByLabel('Range', { exact: true }).selectOption('custom')
+      await rangeChip(app, 'Custom').click()
       const since = app.getByLabel('From', { exact: true })
       const until = app.getByLabel('To', { exact: true })
       // Custom starts from the days shown (the last 30).
@@ -199,18 +209,18 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
       await until.fill(to)
       await app.getByRole('button', { name: 'Apply' }).click()
       await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(insideUsd))
-      await expect(app.locator('.summary')).toContainText(`from ${from} to ${to},`)
-      const shownDays = [...inside].reverse().map(([day, usd]) => [day, day, formatUsdFixed(usd, decimals), expect.stringMatching(/^\d+$/)])
+      await expect(app.getByTestId('cost-days')).toContainText(`${formatDay(from, today)} – ${formatDay(to, today)} · `)
+      const shownDays = [...inside].reverse().map(([day, usd]) => [day, formatDay(day, today), formatMoney(usd), expect.stringMatching(/^\d+$/)])
       expect(await rowCells(app)).toEqual(shownDays)
       await expectNoHorizontalOverflow(app, 'costs, custom range')
 
       // Grouping works on the same days.
-      await app.getByLabel('Rows by').selectOption('project')
+      await groupBy(app, 'Project')
       await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'project')
-      expect(await rowCells(app)).toEqual([[project.id, 'Recipe Box', formatUsdFixed(insideUsd, decimals), expect.stringMatching(/^[1-9]\d*$/)]])
+      expect(await rowCells(app)).toEqual([[project.id, 'Recipe Box', formatMoney(insideUsd), expect.stringMatching(/^[1-9]\d*$/)]])
 
       // Export CSV holds the rows shown: the same days, the same cents.
-      await app.getByLabel('Rows by').selectOption('day')
+      await groupBy(app, 'Day')
       await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'day')
       await app.getByRole('button', { name: 'Export CSV' }).click()
       await expect.poll(() => host.records.saved.length).toBe(1)
@@ -222,14 +232,14 @@ for (const viewport of [DEFAULT_WINDOW, WIDE_WINDOW]) {
         .map((line) => line.split(','))
       // The table shows the newest day first; the file lists days oldest first.
       const shown = (await rowCells(app)).map(([, day, cost, tasks]) => [day, cost, tasks]).reverse()
-      expect(csvRows.map(([day, cost, , tasks]) => [day, formatUsdFixed(Number(cost), decimals), tasks])).toEqual(shown)
+      expect(csvRows.map(([day, cost, , tasks]) => [formatDay(day!, today), formatMoney(Number(cost)), tasks])).toEqual(shown)
       expect(csvRows.map(([day, cost]) => [day, Number(cost)])).toEqual(inside.map(([day, usd]) => [day, Number(usd.toFixed(6))]))
 
       // The range is kept while the window lives: away and back, still these days.
       await openHash(app, '#/now')
       await expect(app.getByTestId('cost-total')).toHaveCount(0)
       await openHash(app, '#/costs')
-      await expect(app.getByLabel('Range', { exact: true })).toHaveValue('custom')
+      await expect(rangeChip(app, 'Custom')).toHaveAttribute('aria-pressed', 'true')
       await expect(since).toHaveValue(from)
       await expect(until).toHaveValue(to)
       await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(insideUsd))
@@ -286,8 +296,8 @@ test('a slow answer for an earlier choice never replaces the report of a later o
       answered()
     }
   )
-  await app.getByLabel('Rows by').selectOption('model')
-  await app.getByLabel('Rows by').selectOption('project')
+  await groupBy(app, 'Model')
+  await groupBy(app, 'Project')
   const projectRows = () => rowCells(app).then((rows) => rows.map(([key]) => key).filter((key) => key !== '').sort())
   await expect.poll(projectRows).toEqual([...projectIds].sort())
   const lateReachedPage = app.waitForResponse((r) => decodeURIComponent(r.url()).endsWith('/__ipc/invoke/costs:report') && (r.request().postDataJSON() as { grouping?: string }).grouping === 'model')

@@ -22,7 +22,9 @@ test('each item can be seen on its own, by opening its task, or all at once; the
   // Running tasks show the step they are on, its number and how long it has run: no made-up fraction.
   const running = app.getByRole('list', { name: 'Running tasks' })
   await expect(running.locator(`[data-task-id="${a.id}"]`)).toContainText('Will fail A')
-  await expect(running.locator(`[data-task-id="${a.id}"]`).getByTestId('current-step')).toContainText(/(Step \d+: .+|starting) · \d+(ms|s|m|h|d)/)
+  // An elapsed time of a few seconds (the service's clock stands still here) reads "just now", never "0ms".
+  await expect(running.locator(`[data-task-id="${a.id}"]`).getByTestId('current-step')).toContainText(/(Step \d+: .+|starting) · (just now|\d+(s|m|h|d))/)
+  await expect(running.locator(`[data-task-id="${a.id}"]`).getByTestId('current-step')).not.toContainText(/\dms\b/)
   await expect(running.locator(`[data-task-id="${a.id}"] progress`)).toHaveCount(0)
 
   host.service.control.setTaskStatus(a.id, 'failed')
@@ -33,6 +35,21 @@ test('each item can be seen on its own, by opening its task, or all at once; the
   await expect(items).toHaveCount(3)
   await expect(app.locator(`li[data-kind="failed"][data-task-id="${a.id}"]`)).toContainText('Will fail A')
   await expect(app.locator(`li[data-kind="completed"][data-task-id="${c.id}"]`)).toContainText('Will complete C')
+  // A failure says the step where it broke: the failed step, else the last one it started.
+  const steps = [...host.service.control.getTask(a.id)!.steps].sort((x, y) => Date.parse(x.created_at) - Date.parse(y.created_at))
+  const broke = steps.findLastIndex((step) => step.status === 'failed')
+  const at = broke === -1 ? steps.length - 1 : broke
+  expect(at).toBeGreaterThanOrEqual(0)
+  await expect(app.locator(`li[data-kind="failed"][data-task-id="${a.id}"]`).getByTestId('failed-step')).toHaveText(`broke at Step ${at + 1}: ${steps[at]!.name}`)
+  await expect(app.locator(`li[data-kind="completed"][data-task-id="${c.id}"]`).getByTestId('failed-step')).toHaveCount(0)
+  // Open and Seen show on hover or keyboard focus, not before.
+  const rowB = app.locator(`li[data-task-id="${b.id}"]`)
+  const actionsShown = () => rowB.locator('.actions').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(el).opacity)
+  await app.mouse.move(0, 0)
+  expect(await actionsShown()).toBe('0')
+  await rowB.getByRole('link', { name: 'Open Will fail B' }).focus()
+  await expect.poll(actionsShown).toBe('1')
+  await expect(rowB.getByRole('link', { name: 'Open Will fail B' })).toHaveAttribute('href', `#/projects/${second}/tasks/${b.id}`)
   await expect.poll(async () => (await trayOf(request, host.url)).state).toBe('attention')
   expect((await trayOf(request, host.url)).menu[0]).toEqual({ kind: 'label', label: '2 newly failed' })
   await expect(app.getByTestId('nav-attention')).toContainText('2')
@@ -52,7 +69,7 @@ test('each item can be seen on its own, by opening its task, or all at once; the
   await expect.poll(async () => (await trayOf(request, host.url)).menu[0]).toEqual({ kind: 'label', label: '1 newly failed' })
 
   // Opening an item's task sees that item only.
-  await app.locator(`li[data-task-id="${a.id}"]`).getByRole('link', { name: 'Will fail A' }).click()
+  await app.locator(`li[data-task-id="${a.id}"]`).getByRole('link', { name: 'Will fail A', exact: true }).click()
   await expect(app.getByRole('heading', { name: 'Will fail A', level: 1 })).toBeVisible()
   await expect.poll(async () => (await trayOf(request, host.url)).state).not.toBe('attention')
   await openHash(app, '#/now')

@@ -103,7 +103,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
           await app.locator('[data-step-id]').nth(2).click()
           await expect(app.locator('#step-detail h3')).toBeVisible()
-          await shoot(app, 'task', { top: false })
+          // From the top: the header and the timeline (wide, the step's detail sits beside it).
+          await shoot(app, 'task')
 
           await openHash(app, '#/costs')
           await expect(app.getByRole('img', { name: /Cost per day/ })).toBeVisible()

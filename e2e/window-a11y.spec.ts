@@ -62,6 +62,8 @@ test.describe('every screen', () => {
       await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
       await app.locator('[data-step-id]').first().click()
       await expect(app.locator('#step-detail h3')).toBeVisible()
+      // The records are one click away: open them, so they are checked too.
+      await app.getByRole('button', { name: /^Show \d+ calls?$/ }).click()
       await expect(app.getByRole('heading', { name: /Usage records/ })).toBeVisible()
       await check(app, 'task', app.locator('#step-detail h3'))
 
@@ -142,6 +144,21 @@ test.describe('keyboard only', () => {
     await app.keyboard.press('Enter')
     await expect(app.getByTestId('announcer')).toContainText('Monthly budget of $12.50 saved')
 
+    // The report's one Group by menu and its range chips.
+    await tabTo(app, app.getByRole('button', { name: 'By day' }))
+    await expectVisibleFocus(app)
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('menuitemradio', { name: 'Day' })).toBeFocused()
+    await app.keyboard.press('ArrowDown')
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('button', { name: 'By month' })).toBeFocused()
+    await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'month')
+    const week = app.getByRole('group', { name: 'Range' }).getByRole('button', { name: '7d', exact: true })
+    await tabTo(app, week)
+    await expectVisibleFocus(app)
+    await app.keyboard.press('Enter')
+    await expect(week).toHaveAttribute('aria-pressed', 'true')
+
     await tabTo(app, app.getByRole('link', { name: 'Projects' }))
     await app.keyboard.press('Enter')
     await tabTo(app, app.getByRole('link', { name: 'Portfolio site' }))
@@ -173,6 +190,10 @@ test.describe('keyboard only', () => {
     await expectVisibleFocus(app)
     await app.keyboard.press('Enter')
     await expect(app.locator('#step-detail h3')).toBeVisible()
+    await tabTo(app, app.getByRole('button', { name: /^Show \d+ calls?$/ }))
+    await expectVisibleFocus(app)
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('heading', { name: /Usage records/ })).toBeVisible()
 
     await tabTo(app, app.getByRole('link', { name: 'Projects' }).first())
     await app.keyboard.press('Enter')

@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test'
 import { taskCost } from '../src/shared/cost'
-import { formatDuration, formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
+import { formatDuration, formatMoney, formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
 import type { Task } from '../src/shared/service'
 import type { TaskSummary } from '../src/shared/task-summary'
 import { describeStepMetadata } from '../src/shared/step-metadata'
+import { stepIcon } from '../src/shared/step-icon'
 import { invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
 import { META_CONTENT_SECURITY_POLICY } from '../src/shared/csp'
@@ -35,15 +36,18 @@ test('a project lists its tasks newest activity first, filtered by status and se
   expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-task-id')))).toEqual(newestFirst)
 
   const failed = tasks.filter((t) => t.status === 'failed')
-  await app.getByLabel('Status').selectOption('failed')
+  // The project's chips (All · Running · Failed) and its search, which opens from an icon button.
+  const chip = (name: RegExp) => app.getByRole('group', { name: 'Show tasks' }).getByRole('button', { name })
+  await chip(/^Failed/).click()
   await expect(rows).toHaveCount(failed.length)
-  await expect(rows.first()).toContainText('Failed')
+  expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-task-id')))).toEqual(newestFirst.filter((id) => failed.some((t) => t.id === id)))
 
-  await app.getByLabel('Status').selectOption('all')
+  await chip(/^All/).click()
+  await app.getByRole('button', { name: 'Search tasks' }).click()
   await app.getByLabel('Search tasks').fill('CASE study')
   await expect(rows).toHaveCount(tasks.filter((t) => t.name.toLowerCase().includes('case study')).length)
   await app.getByLabel('Search tasks').fill('nothing like this')
-  await expect(app.getByText('No task matches this filter.')).toBeVisible()
+  await expect(app.getByText('No task matches.', { exact: true })).toBeVisible()
 })
 
 test('a task shows its steps, each tool its own way, and its usage and costs', async ({ app }) => {
@@ -83,25 +87,67 @@ test('a task shows its steps, each tool its own way, and its usage and costs', a
   expect(seen.size).toBeGreaterThan(1)
 
   const cost = taskCost(details.usages, task.total_price)
-  const decimals = usdColumnDecimals([task.total_price, cost.totalPriceUsd, cost.usageSumUsd, cost.mismatch?.difference])
+  expect(cost.mismatch).toBeNull()
   const totals = app.locator('dl.totals')
-  await expect(totals).toContainText(`Task total${formatUsdFixed(task.total_price, decimals)}`)
-  await expect(totals).toContainText(`Sum of records${formatUsdFixed(cost.usageSumUsd, decimals)}`)
+  // A summary in cents; the records' sum only where it differs (it does not here).
+  await expect(totals).toContainText(`Task total${formatMoney(task.total_price)}`)
+  await expect(totals).not.toContainText('Sum of records')
   await expect(totals).toContainText(`Calls${details.usages.length}`)
-  await expect(app.getByRole('heading', { name: `Usage records (${details.usages.length})` })).toBeVisible()
   await expect(app.locator('table tbody tr')).toHaveCount(cost.byModel.length)
-  await expect(app.getByTestId('cost-mismatch')).toHaveCount(cost.mismatch ? 1 : 0)
+  await expect(app.getByTestId('cost-mismatch')).toHaveCount(0)
+
+  // The records are one click away, each to the service's decimals.
+  await expect(app.locator('[data-usage-id]')).toHaveCount(0)
+  const show = app.getByRole('button', { name: `Show ${details.usages.length} calls` })
+  await expect(show).toHaveAttribute('aria-expanded', 'false')
+  await show.click()
+  await expect(app.getByRole('heading', { name: `Usage records (${details.usages.length})` })).toBeVisible()
+  await expect(app.locator('[data-usage-id]')).toHaveCount(Math.min(details.usages.length, 50))
+  const recordDecimals = usdColumnDecimals(details.usages.map((u) => u.final_price))
+  expect(recordDecimals).toBeGreaterThan(2)
+  const first = details.usages[0]!
+  await expect(app.locator(`[data-usage-id="${first.id}"]`)).toContainText(formatUsdFixed(first.final_price, recordDecimals))
+  await app.getByRole('button', { name: 'Hide the calls' }).click()
+  await expect(app.locator('[data-usage-id]')).toHaveCount(0)
+})
+
+test('the steps are a timeline: each tool its icon, the failed step standing out and done steps quiet', async ({ app, host }) => {
+  const projectId = await projectIdByName(app, 'Portfolio site')
+  const task = host.service.control.addTask(projectId, { name: 'Broken build', status: 'failed', script: 'fail' }) as Task
+  const details = await invoke(app, 'task:details', { taskId: task.id })
+  const failed = details.steps.find((s) => s.status === 'failed')
+  const done = details.steps.find((s) => s.status === 'completed')
+  if (!failed || !done) throw new Error('the failed task has no failed and completed steps')
+  await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
+  await expect(app.getByRole('heading', { level: 1 }).getByRole('img', { name: 'Failed' })).toBeVisible()
+
+  const failedRow = app.locator(`[data-step-id="${failed.id}"]`)
+  await expect(failedRow.locator('.state')).toHaveText('Failed')
+  await expect(failedRow.locator('.step-icon')).toHaveClass(/\bfailed\b/)
+  const doneRow = app.locator(`[data-step-id="${done.id}"]`)
+  await expect(doneRow.locator('.state')).toHaveCount(0)
+  await expect(doneRow.locator('.step-icon')).toHaveClass(/\bcompleted\b/)
+  // The status is still said to a screen reader, and the failed step looks different from a done one.
+  await expect(doneRow).toHaveAccessibleName(new RegExp(`^${done.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} Completed, `))
+  const colour = (row: typeof failedRow): Promise<string> => row.locator('.step-icon').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(el).color)
+  expect(await colour(failedRow)).not.toBe(await colour(doneRow))
+
+  // Each step's icon is the one its tool maps to.
+  const lucide = { read: 'file-text', write: 'file-pen', list: 'folder-open', command: 'square-terminal', replace: 'replace', message: 'message-square', look: 'scan-eye', research: 'search', draw: 'image-plus', tool: 'wrench', step: 'circle-small' } as const
+  for (const step of details.steps) {
+    await expect(app.locator(`[data-step-id="${step.id}"] svg`)).toHaveClass(new RegExp(`lucide-${lucide[stepIcon(step)]}\\b`))
+  }
 })
 
 test('a running task updates live when its status changes', async ({ app, host }) => {
   const projectId = await projectIdByName(app, 'Portfolio site')
   const task = host.service.control.addTask(projectId, { name: 'Live task', status: 'in_progress', script: 'run-forever' })
   await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
-  await expect(app.getByTestId('task-status')).toHaveText('In progress')
+  const status = app.getByRole('heading', { level: 1 }).getByRole('img')
+  await expect(status).toHaveAccessibleName('In progress')
 
   host.service.control.setTaskStatus(task.id, 'failed')
-  await expect(app.getByTestId('task-status')).toHaveText('Failed', { timeout: 15_000 })
-  await expect(app.getByRole('heading', { level: 1 }).getByRole('img', { name: 'Failed' })).toBeVisible()
+  await expect(status).toHaveAccessibleName('Failed', { timeout: 15_000 })
 })
 
 test('navigate:task (a notification click) opens that task', async ({ app, host }) => {
@@ -146,7 +192,7 @@ test('a task whose total disagrees with its records shows the flag with both fig
   await expect(flag.getByTestId('mismatch-sum')).toHaveText(formatUsdFixed(sum, decimals))
   await expect(flag.getByTestId('mismatch-total')).toHaveText(formatUsdFixed(reported, decimals))
   await expect(flag).toContainText(`a difference of ${formatUsdFixed(0.75, decimals)}`)
-  await expect(app.locator('dl.totals')).toContainText(`Task total${formatUsdFixed(reported, decimals)}`)
+  await expect(app.locator('dl.totals')).toContainText(`Task total${formatMoney(reported)}`)
 })
 
 const KNOWN_TOOLS = new Set([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatDuration, formatMoney, formatRelativeTime, formatRunTime, formatTokens, formatUsd } from './format'
+import { formatDate, formatDay, formatDuration, formatElapsed, formatMonth, formatMoney, formatRelativeTime, formatRunTime, formatTokens, formatUsd } from './format'
 
 describe('formatUsd', () => {
   it('keeps up to 6 decimals for small amounts and cents for large ones', () => {
@@ -98,5 +98,36 @@ describe('formatDate', () => {
   it('keeps what is not a date', () => {
     expect(formatDate('soon', now)).toBe('soon')
     expect(formatDate(undefined, now)).toBe('–')
+  })
+})
+
+describe('formatDay and formatMonth', () => {
+  it('say a calendar day or month in the one date form, the year only when it is not this one', () => {
+    expect(formatDay('2026-11-05', '2026-11-27')).toBe('Nov 5')
+    expect(formatDay('2026-11-27', '2026-11-27')).toBe('Nov 27')
+    expect(formatDay('2025-12-31', '2026-01-02')).toBe('Dec 31, 2025')
+    expect(formatMonth('2026-01', '2026-11-27')).toBe('Jan')
+    expect(formatMonth('2025-12', '2026-11-27')).toBe('Dec 2025')
+  })
+
+  it('give back what is not a day or month as it came', () => {
+    expect(formatDay('2026-13-01', '2026-11-27')).toBe('2026-13-01')
+    expect(formatDay('not a day', '2026-11-27')).toBe('not a day')
+    expect(formatMonth('2026-00', '2026-11-27')).toBe('2026-00')
+  })
+})
+
+describe('formatElapsed', () => {
+  it('says "just now" for the first moments, never "0ms", then the duration', () => {
+    expect(formatElapsed(0)).toBe('just now')
+    expect(formatElapsed(850)).toBe('just now')
+    expect(formatElapsed(9_999)).toBe('just now')
+    expect(formatElapsed(10_000)).toBe('10s')
+    expect(formatElapsed(185_000)).toBe('3m 05s')
+    expect(formatElapsed(Number.NaN)).toBe('–')
+  })
+
+  it('a clock a little behind (a start just ahead of now) is just now too, not a dash', () => {
+    expect(formatElapsed(-500)).toBe('just now')
   })
 })

@@ -115,6 +115,18 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${Math.floor(totalHours / 24)}d ${totalHours % 24}h`
 }
 
+/** Under this, a moment ago (or an elapsed time) reads "just now": the one threshold of both. */
+export const JUST_NOW_MS = 10_000
+
+/**
+ * How long something has been running, up to now: "just now" for the first moments (a task that
+ * started "0ms" ago reads as what it is), then as formatDuration ("42s", "3m 05s", "1h 02m").
+ */
+export function formatElapsed(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '–'
+  return ms < JUST_NOW_MS ? 'just now' : formatDuration(ms)
+}
+
 /** How long something ran, in words for a sentence: "45 s", "4 min", "1 h 5 min", "2 d 3 h". */
 export function formatRunTime(ms: number): string | null {
   if (!Number.isFinite(ms) || ms < 0) return null
@@ -144,7 +156,7 @@ export function formatRelativeTime(then: Date | string | number, now: Date | num
   const abs = Math.abs(diff)
   const wrap = (s: string): string => (diff >= 0 ? `${s} ago` : `in ${s}`)
   // A server clock a little ahead of ours is skew, not the future.
-  if (abs < 10_000 || (diff < 0 && abs < 60_000)) return 'just now'
+  if (abs < JUST_NOW_MS || (diff < 0 && abs < 60_000)) return 'just now'
   if (abs < 60_000) return wrap(`${Math.floor(abs / 1000)}s`)
   if (abs < 3_600_000) return wrap(`${Math.floor(abs / 60_000)} min`)
   if (abs < 86_400_000) return wrap(`${Math.floor(abs / 3_600_000)} h`)
@@ -185,4 +197,25 @@ export function formatDate(iso: string | null | undefined, now: Date | number, t
   if (then.year === today.year && then.month === today.month && then.day === today.day) return `${then.hour}:${then.minute}`
   const day = `${MONTHS[Number(then.month) - 1]} ${then.day}`
   return then.year === today.year ? day : `${day}, ${then.year}`
+}
+
+/**
+ * A calendar day ("YYYY-MM-DD", a local day as the cost report keys it) in the one date form:
+ * "Nov 26", "Nov 26, 2025" in another year than `today`'s. A whole day has no time of day. The
+ * raw text when it is not such a day.
+ */
+export function formatDay(day: string, today: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
+  const month = m ? MONTHS[Number(m[2]) - 1] : undefined
+  if (!m || month === undefined) return day
+  const text = `${month} ${Number(m[3])}`
+  return m[1] === today.slice(0, 4) ? text : `${text}, ${m[1]}`
+}
+
+/** A calendar month ("YYYY-MM"): "Nov", "Nov 2025" in another year than `today`'s. */
+export function formatMonth(month: string, today: string): string {
+  const m = /^(\d{4})-(\d{2})$/.exec(month)
+  const name = m ? MONTHS[Number(m[2]) - 1] : undefined
+  if (!m || name === undefined) return month
+  return m[1] === today.slice(0, 4) ? name : `${name} ${m[1]}`
 }

@@ -103,6 +103,8 @@ export interface AttentionItem {
   taskName?: string
   /** When the monitor saw it (ISO). */
   at: string
+  /** A failure's step where it broke (its 1-based number in start order), when the task's steps are known. */
+  failedStep?: { name: string; number: number }
 }
 
 /** A task running now, with its progress. */

@@ -228,6 +228,25 @@ describe('attention', () => {
     expect((await controller.handlers['now:get']()).items).toEqual([])
   })
 
+  it('a failure says the step where it broke, in a project where nothing runs any more', async () => {
+    const project = service.control.createProject({ name: 'Garden', firstTask: false })
+    const breaks = service.control.addTask(project.id, { name: 'Breaks', status: 'in_progress', script: 'fail' })
+    await controller.handlers['project:watch']({ projectId: project.id })
+    await pollNow()
+    // The service's day goes by: the plan runs out, its last step fails, and the task with it.
+    service.control.advance(24 * 3_600_000)
+    await pollNow()
+    const task = service.control.getTask(breaks.id)!
+    expect(task.status).toBe('failed')
+    const ordered = [...task.steps].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
+    const broke = ordered.findIndex((s) => s.status === 'failed')
+    expect(broke).toBeGreaterThan(0)
+    expect(controller.getState().projects[0]?.counts.running).toBe(0)
+
+    const now = await controller.handlers['now:get']()
+    expect(now.items).toEqual([expect.objectContaining({ kind: 'failed', taskId: breaks.id, failedStep: { name: ordered[broke]!.name, number: broke + 1 } })])
+  })
+
   it('acknowledging without a connection or for a project not watched is harmless', async () => {
     await controller.handlers['connection:remove']({ connectionId })
     expect(await dispatch(controller.handlers, 'attention:acknowledge', {})).toEqual({ ok: true, value: undefined })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TaskStep } from '../../shared/service'
-import { currentStep } from './now'
+import { currentStep, failedStep } from './now'
 
 function step(name: string, status: TaskStep['status'], created: number, updated = created): TaskStep {
   const at = (minute: number): string => new Date(Date.UTC(2026, 10, 26, 10, minute)).toISOString()
@@ -22,5 +22,17 @@ describe('currentStep', () => {
     const steps = [step('Plan', 'completed', 1, 9), step('Build', 'failed', 2, 4)]
     expect(currentStep(steps)).toMatchObject({ name: 'Plan', number: 1 })
     expect(currentStep([])).toBeNull()
+  })
+})
+
+describe('failedStep', () => {
+  it('is the failed step with its number in start order, the last when several failed', () => {
+    const steps = [step('Test', 'failed', 3), step('Plan', 'completed', 1), step('Build', 'failed', 2), step('Report', 'completed', 4)]
+    expect(failedStep(steps)).toEqual({ name: 'Test', number: 3 })
+  })
+
+  it('falls back to the last step started when none says failed, and is null without steps', () => {
+    expect(failedStep([step('Build', 'cancelled', 2), step('Plan', 'completed', 1)])).toEqual({ name: 'Build', number: 2 })
+    expect(failedStep([])).toBeNull()
   })
 })

@@ -25,7 +25,7 @@ export function newestFirst<T extends { at: string; projectId: string; taskId?: 
  * newest when several run), else the one updated last. null before the first step.
  */
 export function currentStep(steps: readonly TaskStep[]): RunningTaskView['currentStep'] {
-  const ordered = [...steps].sort((a, b) => timeOf(a.created_at) - timeOf(b.created_at))
+  const ordered = inStartOrder(steps)
   let index = -1
   for (let i = 0; i < ordered.length; i++) {
     if (ordered[i]!.status === 'in_progress') index = i
@@ -38,6 +38,21 @@ export function currentStep(steps: readonly TaskStep[]): RunningTaskView['curren
   const step = ordered[index]
   return step === undefined ? null : { name: step.name, number: index + 1, startedAt: step.created_at }
 }
+
+/**
+ * The step a failed task broke at, with its 1-based number in start order: the failed step (the
+ * last one when several failed), else the last step it started. null when it has no steps.
+ */
+export function failedStep(steps: readonly TaskStep[]): { name: string; number: number } | null {
+  const ordered = inStartOrder(steps)
+  let index = -1
+  for (let i = 0; i < ordered.length; i++) if (ordered[i]!.status === 'failed') index = i
+  if (index === -1) index = ordered.length - 1
+  const step = ordered[index]
+  return step === undefined ? null : { name: step.name, number: index + 1 }
+}
+
+const inStartOrder = (steps: readonly TaskStep[]): TaskStep[] => [...steps].sort((a, b) => timeOf(a.created_at) - timeOf(b.created_at))
 
 /** A running task as the Now screen shows it: the step it is on, cost and start. */
 export function runningTaskView(task: Task, key: { connectionId: string; projectId: string; projectName: string }): RunningTaskView {
@@ -54,19 +69,29 @@ export function runningTaskView(task: Task, key: { connectionId: string; project
 
 export async function buildNowView(connections: readonly OpenConnection[], watchedOf: (connectionId: string) => WatchedProject[]): Promise<NowView> {
   const items: AttentionItem[] = []
-  const running: RunningTaskView[] = []
+  const runningTasks: RunningTaskView[] = []
   for (const open of connections) {
     const connectionId = open.connection.id
     const lists: Promise<void>[] = []
     for (const watched of watchedOf(connectionId)) {
       const projectId = watched.projectId
       const key = { connectionId, projectId, projectName: projectDisplayName(watched, open.projects.get(projectId)) }
-      items.push(...attentionItems(open.attention.get(projectId), key))
-      // Only projects the monitor saw running are listed: the others cost no request.
-      if ((open.monitor.getSummary(projectId)?.running ?? 0) === 0) continue
+      const unseen = attentionItems(open.attention.get(projectId), key)
+      items.push(...unseen)
+      const failed = unseen.filter((item) => item.kind === 'failed')
+      const isRunning = (open.monitor.getSummary(projectId)?.running ?? 0) > 0
+      // Only projects with something running or an unseen failure cost a request (a kept list costs none).
+      if (!isRunning && failed.length === 0) continue
       lists.push(
         open.monitor.loadTasks(projectId).then(
-          (tasks) => void running.push(...tasks.filter((t) => isActive(t.status)).map((t) => runningTaskView(t, key))),
+          (tasks) => {
+            if (isRunning) runningTasks.push(...tasks.filter((t) => isActive(t.status)).map((t) => runningTaskView(t, key)))
+            for (const item of failed) {
+              const task = tasks.find((t) => t.id === item.taskId)
+              const step = task && Array.isArray(task.steps) ? failedStep(task.steps) : null
+              if (step) item.failedStep = step
+            }
+          },
           // The project's health already tells why its list could not be read.
           () => undefined
         )
@@ -76,6 +101,6 @@ export async function buildNowView(connections: readonly OpenConnection[], watch
   }
   return {
     items: newestFirst(items),
-    running: [...running].sort((a, b) => timeOf(b.startedAt) - timeOf(a.startedAt) || a.taskId.localeCompare(b.taskId))
+    running: [...runningTasks].sort((a, b) => timeOf(b.startedAt) - timeOf(a.startedAt) || a.taskId.localeCompare(b.taskId))
   }
 }

@@ -1,16 +1,15 @@
-// The Costs screen's ranges, as local days ending today: the last 7, 30 or 90 days, this month,
-// last month, this year; or a custom range of any days, checked by the one rule
+// The Costs screen's ranges, as local days ending today: the last 7, 30 or 90 days, this month
+// (the chips 7d · 30d · 90d · Month); or a custom range of any days, checked by the one rule
 // (shared/cost-range.ts) the command's --since/--until and the window's request are checked by.
 import { addDays, resolveRange, WINDOW_RANGE_NAMES, type CostRange, type CostRangeField } from '../../shared/cost-range'
 import type { FieldErrors } from './forms'
 
+/** `chip` is what the range's chip says; `label` its name in full (the chip's accessible name). */
 export const COST_RANGES = [
-  { id: 'last-7', label: 'Last 7 days' },
-  { id: 'last-30', label: 'Last 30 days' },
-  { id: 'last-90', label: 'Last 90 days' },
-  { id: 'this-month', label: 'This month' },
-  { id: 'last-month', label: 'Last month' },
-  { id: 'this-year', label: 'This year' }
+  { id: 'last-7', chip: '7d', label: 'Last 7 days' },
+  { id: 'last-30', chip: '30d', label: 'Last 30 days' },
+  { id: 'last-90', chip: '90d', label: 'Last 90 days' },
+  { id: 'this-month', chip: 'Month', label: 'This month' }
 ] as const
 
 export type CostRangeId = (typeof COST_RANGES)[number]['id']
@@ -29,12 +28,6 @@ export function costRange(id: CostRangeId, today: string): CostRange {
       return { since: addDays(today, -89), until: today }
     case 'this-month':
       return { since: `${today.slice(0, 7)}-01`, until: today }
-    case 'last-month': {
-      const lastDay = addDays(`${today.slice(0, 7)}-01`, -1)
-      return { since: `${lastDay.slice(0, 7)}-01`, until: lastDay }
-    }
-    case 'this-year':
-      return { since: `${today.slice(0, 4)}-01-01`, until: today }
   }
 }
 

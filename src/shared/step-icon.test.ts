@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { stepIcon } from './step-icon'
+
+describe('stepIcon', () => {
+  it('names what each known tool did', () => {
+    expect(stepIcon({ type: null, metadata: { tool: 'read_file_from_sandbox', path: 'a.ts' } })).toBe('read')
+    expect(stepIcon({ type: null, metadata: { tool: 'write_file_to_sandbox', path: 'a.ts' } })).toBe('write')
+    expect(stepIcon({ type: null, metadata: { tool: 'get_list_of_files_in_sandbox', path: '' } })).toBe('list')
+    expect(stepIcon({ type: null, metadata: { tool: 'run_command_in_sandbox', command: 'npm test' } })).toBe('command')
+    expect(stepIcon({ type: null, metadata: { tool: 'replace_text_in_files_sandbox', files: ['a'], pattern: 'x', new_value: 'y' } })).toBe('replace')
+  })
+
+  it('falls back to the special type, then to a tool or a plain step', () => {
+    expect(stepIcon({ type: 'ai_agent_message', metadata: {} })).toBe('message')
+    expect(stepIcon({ type: 'image_understanding', metadata: {} })).toBe('look')
+    expect(stepIcon({ type: 'research', metadata: {} })).toBe('research')
+    expect(stepIcon({ type: 'image_generation', metadata: {} })).toBe('draw')
+    expect(stepIcon({ type: null, metadata: { tool: 'take_preview_screenshot', url: '/' } })).toBe('tool')
+    expect(stepIcon({ type: 'unknown', metadata: {} })).toBe('step')
+    expect(stepIcon({ type: null, metadata: {} })).toBe('step')
+  })
+
+  it('a known tool whose keys have the wrong types is a generic tool, not its usual icon', () => {
+    expect(stepIcon({ type: null, metadata: { tool: 'read_file_from_sandbox', path: 42 } })).toBe('tool')
+  })
+
+  it('the tool says more than the type', () => {
+    expect(stepIcon({ type: 'research', metadata: { tool: 'run_command_in_sandbox', command: 'ls' } })).toBe('command')
+  })
+})
