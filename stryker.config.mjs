@@ -23,11 +23,17 @@ export const folders = {
     // The key's custody (keytar, safeStorage) is tested against a real keychain, outside this run.
     mutate: ['src/core/secrets/{redact,choose,types}.ts'],
     tests: [
-      'src/core/secrets/{redact,choose,pending}.test.ts',
+      'src/core/secrets/{redact,choose,choose.fallbacks,pending}.test.ts',
       'src/core/client/redact.http.test.ts'
     ]
   },
-  settings: { path: 'src/core/settings', mutate: ['src/core/settings/**/*.ts'], tests: ['src/core/settings/**/*.test.ts'] }
+  settings: {
+    path: 'src/core/settings',
+    mutate: ['src/core/settings/**/*.ts'],
+    // Not damage.property.test.ts: 80 s a run on two cores, so each mutant it reaches would cost
+    // minutes; the rules it fuzzes are stated one by one in damaged-files and salvage.
+    tests: ['src/core/settings/{concurrency,damaged-files,edit,indented-json,lock,paths,private-files,salvage,state-document,store}.test.ts']
+  }
 }
 
 const name = process.env.MUTATION_FOLDER
