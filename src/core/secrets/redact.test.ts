@@ -72,4 +72,25 @@ describe('redactSecrets', () => {
     // A server's words in main's log never act on the terminal it runs in.
     expect(firstLine(new Error('Server said: \u001b]0;pwned\u0007\u009b2J'))).toBe('Server said: \\u001b]0;pwned\\u0007\\u009b2J')
   })
+
+  it("catches a key written with every character but letters and digits percent-encoded, '-' and '_' too, in either case of hex", () => {
+    const key = 'sk-live_7f3a.9c~x'
+    expect(encodeURIComponent(key)).toBe(key)
+    const every = (hex: (h: string) => string) => key.replace(/[^A-Za-z0-9]/g, (c) => `%${hex(c.charCodeAt(0).toString(16))}`)
+    expect(redactSecrets(`?k=${every((h) => h.toUpperCase())}&`, [key])).toBe(`?k=${REDACTED}&`)
+    expect(redactSecrets(`?k=${every((h) => h.toLowerCase())}&`, [key])).toBe(`?k=${REDACTED}&`)
+    expect(redactSecrets(`{"k":"${key.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"}`, [key])).toBe(`{"k":"${REDACTED}"}`)
+  })
+
+  it('catches the longest form first, so no part of a longer form is left behind', () => {
+    // The key and a longer one that holds it: the longer is replaced whole.
+    expect(redactSecrets('a sk-abcd-1234 b sk-abcd c', ['sk-abcd', 'sk-abcd-1234'])).toBe(`a ${REDACTED} b ${REDACTED} c`)
+  })
+
+  it('catches a key a URL cannot carry (a lone surrogate) as written, without failing', () => {
+    const key = 'abc\uD800def'
+    expect(() => secretForms(key)).not.toThrow()
+    expect(redactSecrets(`x ${key} y`, [key])).toBe(`x ${REDACTED} y`)
+  })
 })
+
