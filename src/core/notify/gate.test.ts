@@ -348,5 +348,53 @@ describe('the notification gate', () => {
     expect(unmutedEvents(settings, 'c1', [completed('c1', 'shop')])).toEqual([])
     expect(unmutedEvents(settings, 'c2', [completed('c2', 'site')])).toHaveLength(1)
   })
+
+  it('drops a held crossing of an account muted meanwhile, and tells a held account-wide one', async () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    r.settings.budgets.c1 = [...totals('shop', 'blog'), { id: 'all-c1', projectId: null, period: 'total', limitUsd: 10, warnRatio: 0.8 }]
+    const accountWide: BudgetEvent = { ...over('c1', 'shop'), projectId: null, budgetId: 'all-c1' }
+    r.gate.announce('c1', { events: [accountWide], away: false })
+    r.gate.announce('c2', { events: [over('c2', 'site')], away: false })
+    r.settings.connectionNotifications = { c2: { muted: true, pausedUntil: null } }
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS }
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told.map((n) => n.title)).toEqual(['Budget reached: all watched projects, total'])
+  })
+
+  it('tells a held crossing by its own budget when another budget of the account changed', async () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    r.gate.announce('c1', { events: [over('c1', 'blog')], away: false })
+    // The shop's budget is raised meanwhile; the blog's, whose crossing waits, is not.
+    r.settings.budgets.c1 = [{ ...totals('shop')[0]!, limitUsd: 50 }, ...totals('blog')]
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS }
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told.map((n) => n.title)).toEqual(["Budget reached: project 'BLOG', total"])
+  })
+
+  it('reports a round it cannot put in words, tells nothing of it, and goes on', () => {
+    const r = rig()
+    let broken = true
+    const gate = createNotificationGate({
+      clock: r.clock,
+      tz: 0,
+      settings: () => r.settings,
+      projectName: (_c, p) => {
+        if (broken) throw new Error('no name')
+        return p
+      },
+      connectionLabel: () => null,
+      deliver: (n) => r.told.push(n),
+      onError: (context, e) => r.errors.push([context, (e as Error).message]),
+      unusualNow: () => null
+    })
+    gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(r.told).toEqual([])
+    expect(r.errors).toEqual([['deciding notifications', 'no name']])
+    broken = false
+    gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(r.told).toHaveLength(1)
+  })
 })
 
