@@ -71,8 +71,8 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
     if (recheck !== null || disposed) return
     recheck = deps.clock.setTimeout(() => {
       recheck = null
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,ArrayDeclaration,BooleanLiteral: equivalent, a look with nothing held tells nothing, and the round has no events of its own (what is held does not read `away`)
-      if (hold.size > 0) round({ events: [], away: false }, null)
+      // Stryker disable next-line ArrayDeclaration,BooleanLiteral: equivalent, a look again has no events of its own (a stray non-event is neither held nor told) and what is held does not read `away`
+      round({ events: [], away: false }, null)
     }, HELD_RECHECK_MS)
   }
 
@@ -101,7 +101,7 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
     const at = new Date(deps.clock.now())
     const account = (id: string) => settings.connectionNotifications[id]
     const accountPaused = (id: string) => pauseInEffect(account(id)?.pausedUntil, at.getTime())
-    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: equivalent, a round without a connection is a look again, whose batch is empty
+    // Stryker disable next-line ArrayDeclaration: equivalent, a round without a connection is a look again, whose batch is empty
     let events = connectionId === null ? [...batch.events] : unmutedEvents(settings, connectionId, batch.events)
     if (heldBackAt(settings, at)) {
       hold.hold(events)
@@ -109,7 +109,6 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
       return
     }
     // One account paused: its round waits (what outlasts it is told once it is not).
-    // Stryker disable next-line ConditionalExpression: equivalent, a look again (no connection) has no round of its own to hold
     if (connectionId !== null && accountPaused(connectionId)) {
       hold.hold(events)
       // Stryker disable next-line ArrayDeclaration: equivalent, a stray non-event is neither held nor told
@@ -127,7 +126,6 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
       return
     }
     for (const n of decided) {
-      // Stryker disable next-line ConditionalExpression: equivalent, no connection has the id undefined, so its label is null either way
       const label = n.connectionId === undefined ? null : deps.connectionLabel(n.connectionId)
       deps.deliver(label === null ? n : { ...n, title: `${n.title} · ${label}` })
     }
@@ -141,7 +139,6 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
     heldBack: () => heldBackAt(deps.settings(), new Date(deps.clock.now())),
     dispose() {
       disposed = true
-      // Stryker disable next-line ConditionalExpression: equivalent, clearing no timer does nothing
       if (recheck !== null) deps.clock.clearTimeout(recheck)
       recheck = null
     }

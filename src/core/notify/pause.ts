@@ -14,7 +14,6 @@ export function pauseEnd(now: number, minutes: number): string {
 
 /** Whether a pause lasting until `until` (ISO; null or absent: none) is in effect at `now` (ms). */
 export function pauseInEffect(until: string | null | undefined, now: number): boolean {
-  // Stryker disable next-line ConditionalExpression: equivalent, Date.parse of null or undefined is NaN (the check narrows the type)
   if (typeof until !== 'string') return false
   const end = Date.parse(until)
   return Number.isFinite(end) && end > now
@@ -47,7 +46,6 @@ export function createPauseTimers(clock: Clock, ended: () => void): PauseTimers 
   const keyOf = (scope: PauseScope): string => ('all' in scope ? '' : scope.connectionId)
   const clear = (key: string): void => {
     const timer = timers.get(key)
-    // Stryker disable next-line ConditionalExpression: equivalent, clearing and deleting no timer does nothing
     if (timer === undefined) return
     clock.clearTimeout(timer)
     timers.delete(key)

@@ -67,34 +67,23 @@ interface TaskChange {
 export function taskSentence(change: Pick<TaskChange, 'transition' | 'taskName' | 'createdAt' | 'updatedAt' | 'totalPrice'>, projectName: string): string {
   const head = `${projectName}: '${change.taskName}'`
   if (change.transition === 'started') return `${head} started`
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, Date.parse(undefined) is NaN: a missing time gives no run time without this check too
+  // Stryker disable next-line LogicalOperator: equivalent, Date.parse(undefined) is NaN: a missing time gives no run time without this check too
   const ranMs = change.createdAt && change.updatedAt ? Date.parse(change.updatedAt) - Date.parse(change.createdAt) : Number.NaN
   const ran = formatRunTime(ranMs)
   const verb = change.transition === 'completed' ? 'completed' : change.transition === 'failed' ? 'failed' : 'was cancelled'
   const when = ran === null ? '' : change.transition === 'completed' ? ` in ${ran}` : ` after ${ran}`
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, Number.isFinite is false for anything but a finite number (the typeof narrows the type)
+  // Stryker disable next-line LogicalOperator: equivalent, Number.isFinite is false for anything but a finite number (the typeof narrows the type)
   const cost = typeof change.totalPrice === 'number' && Number.isFinite(change.totalPrice) ? ` · ${formatUsd(change.totalPrice)}` : ''
   return `${head} ${verb}${when}${cost}`
 }
 
 /** The transition an event stands for, if it is one the user can be told about. */
 export function notifiableTransition(event: MonitorEvent): NotifiableTransition | null {
-  const to =
-    event.kind === 'task-status'
-      ? event.to
-      : // Stryker disable next-line ConditionalExpression: equivalent, a step's status read as a task's is dropped by decideNotifications' own kind check
-        event.kind === 'task-added'
-        ? event.status
-        : null
+  const to = event.kind === 'task-status' ? event.to : event.kind === 'task-added' ? event.status : null
   if (to === 'completed' || to === 'failed' || to === 'cancelled') return to
   if (to === 'in_progress') {
     // A task that starts; a new task already running counts as started too.
-    if (
-      event.kind === 'task-added' ||
-      // Stryker disable next-line ConditionalExpression: equivalent, only a task-status event is left here (a task-added one returned)
-      (event.kind === 'task-status' && event.from === 'todo')
-    )
-      return 'started'
+    if (event.kind === 'task-added' || (event.kind === 'task-status' && event.from === 'todo')) return 'started'
   }
   return null
 }
@@ -110,10 +99,7 @@ export function inQuietHours(quiet: QuietHours, now: Date, tzOffsetMinutes?: num
     tzOffsetMinutes === undefined
       ? now.getHours() * 60 + now.getMinutes()
       : (((Math.floor(now.getTime() / 60_000) + tzOffsetMinutes) % 1440) + 1440) % 1440
-  const plain =
-    // Stryker disable next-line EqualityOperator: equivalent, start === end returned above
-    start < end
-  return plain ? minutes >= start && minutes < end : minutes >= start || minutes < end
+  return start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end
 }
 
 // A failure is said first.
@@ -148,16 +134,12 @@ export function decideNotifications(
     }
     const transition = notifiableTransition(event)
     if (!transition || !prefs.transitions[transition]) continue
-    // Stryker disable next-line ConditionalExpression: equivalent, notifiableTransition gives a transition for task events only (the check narrows the type)
     if (event.kind !== 'task-status' && event.kind !== 'task-added') continue
     const key = `${event.projectId}\u0000${event.taskId}`
     byTask.delete(key)
     const change: TaskChange = { transition, connectionId: event.connectionId, projectId: event.projectId, taskId: event.taskId, taskName: event.taskName }
-    // Stryker disable next-line ConditionalExpression: equivalent, an optional field set to undefined reads as one left out
     if (event.createdAt !== undefined) change.createdAt = event.createdAt
-    // Stryker disable next-line ConditionalExpression: equivalent, as above
     if (event.updatedAt !== undefined) change.updatedAt = event.updatedAt
-    // Stryker disable next-line ConditionalExpression: equivalent, as above
     if (event.totalPrice !== undefined) change.totalPrice = event.totalPrice
     byTask.set(key, change)
   }
@@ -176,7 +158,6 @@ export function decideNotifications(
       taskId: c.taskId,
       outcome: c.transition
     })
-    // Stryker disable next-line EqualityOperator: equivalent, a length of 1 was handled just above
   } else if (changes.length > 1) {
     const counts = ORDER.map((t) => [t, changes.filter((c) => c.transition === t).length] as const).filter(([, n]) => n > 0)
     const allEnded = !changes.some((c) => c.transition === 'started')
