@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MIN_SECRET_LENGTH, REDACTED, redactSecrets, secretForms, secretRedactor } from './redact'
-import { firstLine } from './types'
+import { firstLine, KeychainUnavailableError } from './types'
 
 /** Visible ASCII, as a key must be, with every character JSON or a URL escapes. */
 const KEY = 'Zq9"Xv\\Lm/Rt<Wp>&Kd%Yh+Jc?Nf=Bs'
@@ -91,6 +91,22 @@ describe('redactSecrets', () => {
     const key = 'abc\uD800def'
     expect(() => secretForms(key)).not.toThrow()
     expect(redactSecrets(`x ${key} y`, [key])).toBe(`x ${REDACTED} y`)
+  })
+
+  it('catches a key with a letter outside ASCII, percent-encoded as UTF-8 character by character, and a lower-case URL form that leaves - alone', () => {
+    const key = 'clé-sk/1234'
+    const every = key.replace(/[^A-Za-z0-9]/g, (c) => encodeURIComponent(c).replace(/^[-]$/, '%2D').replace(/^[/]$/, '%2F'))
+    expect(every).toBe('cl%C3%A9%2Dsk%2F1234')
+    expect(redactSecrets(`k=${every};`, [key])).toBe(`k=${REDACTED};`)
+    expect(encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())).toBe('cl%c3%a9-sk%2f1234')
+    expect(redactSecrets('k=cl%c3%a9-sk%2f1234;', [key])).toBe(`k=${REDACTED};`)
+  })
+
+  it("says what kind of failure a keychain's is, and a message's first line that says something", () => {
+    expect(new KeychainUnavailableError('x').name).toBe('KeychainUnavailableError')
+    expect(firstLine(new Error('\n  \nno answer from the bus\nmore'))).toBe('no answer from the bus')
+    expect(firstLine(new Error(''))).toBe('unknown error')
+    expect(firstLine('  plain text  ')).toBe('plain text')
   })
 })
 
