@@ -87,10 +87,10 @@ describe('burn rate over the last 15 minutes', () => {
 
   it('counts a task born in the window from nothing at its birth, its birth at the window opening included', () => {
     const samples = [
-      { atMs: at('2026-11-23T11:55:00Z'), priceUsd: 2 },
+      { atMs: at('2026-11-23T11:55:00Z'), priceUsd: 1 },
       { atMs: at('2026-11-23T12:00:00Z'), priceUsd: 3 }
     ]
-    // Born at 11:50: $3 in 10 minutes (not $1 in the 5 minutes seen).
+    // Born at 11:50: $3 in 10 minutes (not $2 in the 5 minutes seen).
     expect(taskBurnRate({ createdMs: at('2026-11-23T11:50:00Z'), samples }, now)).toBe(18)
     // Born as the window opened: $3 in 15 minutes.
     expect(taskBurnRate({ createdMs: at('2026-11-23T11:45:00Z'), samples }, now)).toBe(12)
