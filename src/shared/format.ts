@@ -6,12 +6,18 @@
  * USD. Amounts of a dollar or more get cents ("$1,234.50"); smaller ones keep up to 6 decimals,
  * the service's rounding, so a cheap call still shows ("$0.000123", "$0.50").
  */
+/** A figure that can be shown: not absent, NaN or infinite (Number.isFinite is false for null and undefined). */
+function shown(value: number | null | undefined): value is number {
+  return Number.isFinite(value)
+}
+
 export function formatUsd(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–'
+  if (!shown(value)) return '–'
   const sign = value < 0 ? '-' : ''
   const abs = Math.abs(value)
   if (abs === 0) return '$0.00'
-  if (abs >= 1 || Math.round(abs * 100) / 100 >= 1) {
+  // A dollar or more once rounded to cents ($0.996 is $1.00).
+  if (Math.round(abs * 100) / 100 >= 1) {
     return `${sign}$${group(abs.toFixed(2))}`
   }
   if (abs < 0.0000005) return `${sign}<$0.000001`
@@ -30,16 +36,17 @@ export function formatUsd(value: number | null | undefined): string {
 export function usdColumnDecimals(values: readonly (number | null | undefined)[]): 2 | 4 | 6 {
   let smallest = Number.POSITIVE_INFINITY
   for (const v of values) {
-    if (v === null || v === undefined || !Number.isFinite(v) || v === 0) continue
+    if (!shown(v) || v === 0) continue
     smallest = Math.min(smallest, Math.abs(v))
   }
-  if (smallest === Number.POSITIVE_INFINITY || smallest >= 1) return 2
+  // No amount at all (smallest still infinite) is cents too.
+  if (smallest >= 1) return 2
   return smallest >= 0.0001 ? 4 : 6
 }
 
 /** USD with exactly `decimals` decimals ("$0.3824", "$1.5900", "$1,234.50"), for aligned figures. */
 export function formatUsdFixed(value: number | null | undefined, decimals: number): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–'
+  if (!shown(value)) return '–'
   const places = Math.min(6, Math.max(0, Math.trunc(decimals)))
   const abs = Math.abs(value)
   const text = abs.toFixed(places)
@@ -56,7 +63,7 @@ export const SERVICE_PRICE_DECIMALS = 6
 
 /** A money cell where nothing is nothing: zero or absent is a dash, never a column of $0.0000. */
 export function formatUsdCell(value: number | null | undefined, decimals: number): string {
-  if (value === null || value === undefined || !Number.isFinite(value) || value === 0) return '–'
+  if (!shown(value) || value === 0) return '–'
   return formatUsdFixed(value, decimals)
 }
 
@@ -74,7 +81,7 @@ function group(fixed: string): string {
 
 /** Token counts: 950, 12.3k, 4.5M. null (absent) is shown as a dash, not as 0. */
 export function formatTokens(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–'
+  if (!shown(value)) return '–'
   const sign = value < 0 ? '-' : ''
   const abs = Math.abs(value)
   if (abs < 1000) return `${sign}${Math.round(abs)}`
@@ -104,7 +111,7 @@ function trimZero(n: number): string {
 
 /** A span of time: 850ms, 42s, 3m 05s, 1h 02m, 2d 3h. */
 export function formatDuration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '–'
+  if (!shown(ms) || ms < 0) return '–'
   if (ms < 1000) return `${Math.round(ms)}ms`
   const totalSeconds = Math.floor(ms / 1000)
   if (totalSeconds < 60) return `${totalSeconds}s`

@@ -31,11 +31,6 @@ export class BurnSamples {
     this.byTask.set(taskId, ring)
   }
 
-  /** Forgets the tasks not in `running` (ended, or gone from the list). */
-  keepOnly(running: ReadonlySet<string>): void {
-    for (const id of [...this.byTask.keys()]) if (!running.has(id)) this.byTask.delete(id)
-  }
-
   samples(taskId: string): readonly PriceSample[] {
     return this.byTask.get(taskId) ?? []
   }

@@ -50,6 +50,54 @@ describe('burn rate over the last 15 minutes', () => {
     ring.observe('t', 3, false, now)
     expect(ring.size).toBe(0)
   })
+
+  it('counts a record made as the window opens or later, up to now, not one before it or one after now', () => {
+    const born = at('2026-11-23T10:00:00Z')
+    const rate = (createdAt: string): number | null => taskBurnRate({ createdMs: born, usages: [usage(createdAt, 1)], samples: [] }, now)
+    expect(rate('2026-11-23T11:45:00Z')).toBe(0)
+    expect(rate('2026-11-23T11:45:01Z')).toBe(4)
+    expect(rate('2026-11-23T12:00:00Z')).toBe(4)
+    expect(rate('2026-11-23T12:00:01Z')).toBe(0)
+  })
+
+  it('says nothing from records of a task less than a minute old; a minute is enough', () => {
+    const usages = [usage('2026-11-23T11:59:40Z', 0.5)]
+    expect(taskBurnRate({ createdMs: at('2026-11-23T11:59:30Z'), usages, samples: [] }, now)).toBeNull()
+    expect(taskBurnRate({ createdMs: at('2026-11-23T11:59:00Z'), usages, samples: [] }, now)).toBe(30)
+  })
+
+  it('reads the seen prices while no record has been fetched yet (an empty list of records)', () => {
+    const samples = [
+      { atMs: at('2026-11-23T11:45:00Z'), priceUsd: 2 },
+      { atMs: at('2026-11-23T12:00:00Z'), priceUsd: 3 }
+    ]
+    expect(taskBurnRate({ createdMs: at('2026-11-23T11:00:00Z'), usages: [], samples }, now)).toBe(4)
+  })
+
+  it('takes a price seen just as the window opens as the baseline, and ignores prices seen after now', () => {
+    const samples = [
+      { atMs: at('2026-11-23T11:30:00Z'), priceUsd: 1 },
+      { atMs: at('2026-11-23T11:45:00Z'), priceUsd: 2 },
+      { atMs: at('2026-11-23T12:00:00Z'), priceUsd: 3 },
+      { atMs: at('2026-11-23T12:05:00Z'), priceUsd: 9 }
+    ]
+    // From 2 at 11:45 to 3 at 12:00: $1 in 15 minutes.
+    expect(taskBurnRate({ createdMs: at('2026-11-23T11:00:00Z'), samples }, now)).toBe(4)
+  })
+
+  it('counts a task born in the window from nothing at its birth, its birth at the window opening included', () => {
+    const samples = [
+      { atMs: at('2026-11-23T11:55:00Z'), priceUsd: 1 },
+      { atMs: at('2026-11-23T12:00:00Z'), priceUsd: 3 }
+    ]
+    // Born at 11:50: $3 in 10 minutes (not $2 in the 5 minutes seen).
+    expect(taskBurnRate({ createdMs: at('2026-11-23T11:50:00Z'), samples }, now)).toBe(18)
+    // Born as the window opened: $3 in 15 minutes.
+    expect(taskBurnRate({ createdMs: at('2026-11-23T11:45:00Z'), samples }, now)).toBe(12)
+    // Born a minute ago, one price seen: $1 in that minute; born in the window, nothing seen yet: no pace.
+    expect(taskBurnRate({ createdMs: at('2026-11-23T11:59:00Z'), samples: [{ atMs: now, priceUsd: 1 }] }, now)).toBe(60)
+    expect(taskBurnRate({ createdMs: at('2026-11-23T11:50:00Z'), samples: [] }, now)).toBeNull()
+  })
 })
 
 describe('projection at the current pace', () => {
@@ -79,6 +127,8 @@ describe('projection at the current pace', () => {
     // Europe/Berlin-like: +60 before 2026-10-25T01:00Z, +120 before.
     const tz = (d: Date): number => (d.getTime() < at('2026-10-25T01:00:00Z') ? 120 : 60)
     expect(periodEnd(at('2026-10-24T12:00:00Z'), tz, 'month')).toBe(at('2026-10-31T23:00:00Z'))
+    // The last day before the change ends at local midnight still at +120.
+    expect(periodEnd(at('2026-10-24T12:00:00Z'), tz, 'day')).toBe(at('2026-10-24T22:00:00Z'))
   })
 
   it('has no end for a total budget', () => {

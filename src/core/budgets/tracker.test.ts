@@ -115,4 +115,92 @@ describe('budgets over task lists', () => {
     book.takeTasks('p2', [task('b', { updated_at: '2026-11-23T10:00:00Z', total_price: 12 })], now)
     expect(tracker.check(input(now)).events).toEqual([])
   })
+
+  it("tells a budget's warning, then its limit, once each with what was spent, and remembers what it told", async () => {
+    const budgets: Budget[] = [{ id: 'd', projectId: 'p1', period: 'day', limitUsd: 10, warnRatio: 0.8 }]
+    const { tracker, book, input, writes } = rig(budgets)
+    const now = at('2026-11-23T12:00:00Z')
+    const spend = (price: number): void => {
+      book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: price })], now)
+      book.takeTasks('p2', [], now)
+    }
+    spend(5)
+    expect(tracker.check(input(now)).events).toEqual([])
+    expect(writes).toEqual([])
+    spend(8)
+    const warned = tracker.check(input(now)).events
+    expect(warned).toEqual([
+      { kind: 'budget', connectionId: 'c1', projectId: 'p1', at: new Date(now).toISOString(), budgetId: 'd', period: 'day', periodKey: '2026-11-23', level: 'near', spentUsd: 8, budgetUsd: 10 }
+    ])
+    expect(tracker.check(input(now)).events).toEqual([])
+    spend(11)
+    expect(tracker.check(input(now)).events.map((e) => e.kind === 'budget' && e.level)).toEqual(['over'])
+    await tracker.settled()
+    expect(writes.at(-1)?.told).toEqual({ c1: { d: { periodKey: '2026-11-23', level: 'over', limitUsd: 10, warnRatio: 0.8 } } })
+  })
+
+  it('forgets what it told of a budget that was removed', async () => {
+    const told = { c1: { gone: { periodKey: '2026-11-23', level: 'near' as const, limitUsd: 10, warnRatio: 0.8 } } }
+    const { tracker, book, input, writes } = rig([], { ...emptyBudgetMemory(), told })
+    const now = at('2026-11-23T12:00:00Z')
+    book.takeTasks('p1', [], now)
+    book.takeTasks('p2', [], now)
+    tracker.check(input(now))
+    await tracker.settled()
+    expect(writes.at(-1)?.told).toEqual({ c1: {} })
+  })
+
+  it("after a start, a project budget's told warning stands until that project is seen, and goes once it is seen below it", async () => {
+    const budgets: Budget[] = [{ id: 'p', projectId: 'p2', period: 'month', limitUsd: 10, warnRatio: 0.8 }]
+    const now = at('2026-11-23T12:00:00Z')
+    const told = { c1: { p: { periodKey: '2026-11', level: 'near' as const, limitUsd: 10, warnRatio: 0.8 } } }
+    const { tracker, book, input, writes } = rig(budgets, { ...emptyBudgetMemory(), told })
+    // p1 seen, p2 (the budget's project) not yet: the warning stays told.
+    book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 20 })], now)
+    expect(tracker.check(input(now)).events).toEqual([])
+    await tracker.settled()
+    expect(writes).toEqual([])
+    // p2 seen below the warning: nothing is told any more, so a new crossing is told again.
+    book.takeTasks('p2', [task('b', { project_id: 'p2', updated_at: '2026-11-23T10:00:00Z', total_price: 1 })], now)
+    expect(tracker.check(input(now)).events).toEqual([])
+    await tracker.settled()
+    expect(writes.at(-1)?.told).toEqual({ c1: {} })
+    book.takeTasks('p2', [task('b', { project_id: 'p2', updated_at: '2026-11-23T10:00:00Z', total_price: 9 })], now)
+    expect(tracker.check(input(now)).events.map((e) => e.kind === 'budget' && e.level)).toEqual(['near'])
+  })
+
+  it('after a start, a told limit stands while a project is unseen even where the spend seen so far reads a warning', () => {
+    const budgets: Budget[] = [{ id: 'm', projectId: null, period: 'month', limitUsd: 10, warnRatio: 0.8 }]
+    const now = at('2026-11-23T12:00:00Z')
+    const told = { c1: { m: { periodKey: '2026-11', level: 'over' as const, limitUsd: 10, warnRatio: 0.8 } } }
+    const { tracker, book, input } = rig(budgets, { ...emptyBudgetMemory(), told })
+    book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 9 })], now)
+    expect(tracker.check(input(now)).events).toEqual([])
+    // p2 seen: 12 in all, still over; the limit is not told a second time.
+    book.takeTasks('p2', [task('b', { updated_at: '2026-11-23T10:00:00Z', total_price: 3 })], now)
+    expect(tracker.check(input(now)).events).toEqual([])
+  })
+
+  it('flags a running task without a price by what its usage records add up to', () => {
+    const { tracker, book, input } = rig([])
+    const now = at('2026-11-23T12:00:00Z')
+    const done = [task('a', { total_price: 1 }), task('b', { total_price: 2 }), task('c', { total_price: 3 })]
+    const usagesByTask = { r: [usage('r', '2026-11-23T11:00:00Z', 4), usage('r', '2026-11-23T11:30:00Z', 3)] }
+    book.takeTasks('p1', [...done, task('r', { status: 'in_progress', total_price: null })], now, usagesByTask)
+    book.takeTasks('p2', [], now)
+    expect(tracker.unusualTasks(input(now, { usagesByTask })).get('r')).toEqual({ costUsd: 7, usualUsd: 2, projectId: 'p1' })
+  })
+
+  it('reports a failure to save what it told, and does not throw it', async () => {
+    const errors: string[] = []
+    const tracker = createBudgetTracker({ read: emptyBudgetMemory, write: () => Promise.reject(new Error('disk full')), onError: (context) => void errors.push(context) })
+    const book = new SpendBook()
+    const now = at('2026-11-23T12:00:00Z')
+    book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 9 })], now)
+    const budgets: Budget[] = [{ id: 'd', projectId: 'p1', period: 'day', limitUsd: 10, warnRatio: 0.8 }]
+    expect(tracker.check({ connectionId: 'c1', budgets, projectIds: ['p1'], book, now, tz: 60 }).events).toHaveLength(1)
+    await tracker.settled()
+    expect(errors).toEqual(['saving what budgets told'])
+  })
 })
+

@@ -6,7 +6,7 @@ import { defaultSettings } from '../settings/schema'
 import { ManualClock } from '../util/clock'
 import type { Budget } from '../../shared/budgets'
 import type { HeldEvent } from './hold'
-import { createNotificationGate, HELD_RECHECK_MS } from './gate'
+import { createNotificationGate, HELD_RECHECK_MS, unmutedEvents } from './gate'
 import type { Notification } from './policy'
 
 const NOON = Date.parse('2025-03-10T12:00:00.000Z')
@@ -23,7 +23,7 @@ function totals(...projectIds: string[]): Budget[] {
 type BudgetEvent = Extract<HeldEvent, { kind: 'budget' }>
 type UnusualEvent = Extract<HeldEvent, { kind: 'task-cost-unusual' }>
 
-function rig(tz = 0, labelled = false, saved: HeldEvent[] = []) {
+function rig(tz: number | ((at: Date) => number) = 0, labelled = false, saved: HeldEvent[] | null = []) {
   const clock = new ManualClock(NOON)
   const settings: Settings = defaultSettings()
   settings.connections = [
@@ -46,7 +46,7 @@ function rig(tz = 0, labelled = false, saved: HeldEvent[] = []) {
     deliver: (n) => told.push(n),
     onError: (_c, e) => errors.push(e),
     unusualNow: (e) => costlyNow.get(e.taskId) ?? null,
-    held: { read: () => saved, write: (events) => held.push(events) }
+    ...(saved === null ? {} : { held: { read: () => saved, write: (events: HeldEvent[]) => void held.push(events) } })
   })
   return { clock, settings, told, errors, gate, held, costlyNow }
 }
@@ -293,4 +293,108 @@ describe('the notification gate', () => {
     await second.clock.advance(60 * 60_000)
     expect(second.told.map((n) => n.title)).toEqual(['Costing more than usual'])
   })
+
+  it('reads quiet hours in a time zone that changes (an offset per instant)', () => {
+    const quiet = { ...DEFAULT_NOTIFICATION_PREFS, quietHours: { enabled: true, start: '22:00', end: '07:00' } }
+    // UTC+11 at this instant: 23:00, quiet.
+    const r = rig((at) => (at.getTime() === NOON ? 660 : 0))
+    r.settings.notifications = quiet
+    expect(r.gate.heldBack()).toBe(true)
+  })
+
+  it('holds and tells without a store for what it holds (kept in memory only)', async () => {
+    const r = rig(0, false, null)
+    r.settings.notifications = QUIET_TILL_1300
+    r.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
+    expect(r.told).toEqual([])
+    await r.clock.advance(HELD_RECHECK_MS * 61)
+    expect(r.told.map((n) => n.title)).toEqual(["Budget reached: project 'SHOP', total"])
+  })
+
+  it('looks again once a minute only while something waits, one look at a time', async () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    // Held back, but nothing that waits (task news is not kept): no look again.
+    r.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(r.clock.pending).toBe(0)
+    r.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
+    r.gate.announce('c2', { events: [over('c2', 'site')], away: false })
+    expect(r.clock.pending).toBe(1)
+    expect(r.clock.nextAt()).toBe(NOON + HELD_RECHECK_MS)
+    // Once told, nothing waits: no more looks.
+    r.settings.notifications = DEFAULT_NOTIFICATION_PREFS
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told).toHaveLength(2)
+    expect(r.clock.pending).toBe(0)
+    // Allowed, nothing held: no look either.
+    r.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(r.clock.pending).toBe(0)
+  })
+
+  it('leaves no look pending after dispose, and sets none for what is held later', () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    r.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
+    expect(r.clock.pending).toBe(1)
+    r.gate.dispose()
+    expect(r.clock.pending).toBe(0)
+    r.gate.announce('c1', { events: [over('c1', 'blog')], away: false })
+    expect(r.clock.pending).toBe(0)
+  })
+
+  it('wants nothing of a muted account, for the desktop or for forwarding', () => {
+    const settings = defaultSettings()
+    settings.connectionNotifications = { c1: { muted: true, pausedUntil: null } }
+    expect(unmutedEvents(settings, 'c1', [completed('c1', 'shop')])).toEqual([])
+    expect(unmutedEvents(settings, 'c2', [completed('c2', 'site')])).toHaveLength(1)
+  })
+
+  it('drops a held crossing of an account muted meanwhile, and tells a held account-wide one', async () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    r.settings.budgets.c1 = [...totals('shop', 'blog'), { id: 'all-c1', projectId: null, period: 'total', limitUsd: 10, warnRatio: 0.8 }]
+    const accountWide: BudgetEvent = { ...over('c1', 'shop'), projectId: null, budgetId: 'all-c1' }
+    r.gate.announce('c1', { events: [accountWide], away: false })
+    r.gate.announce('c2', { events: [over('c2', 'site')], away: false })
+    r.settings.connectionNotifications = { c2: { muted: true, pausedUntil: null } }
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS }
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told.map((n) => n.title)).toEqual(['Budget reached: all watched projects, total'])
+  })
+
+  it('tells a held crossing by its own budget when another budget of the account changed', async () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    r.gate.announce('c1', { events: [over('c1', 'blog')], away: false })
+    // The shop's budget is raised meanwhile; the blog's, whose crossing waits, is not.
+    r.settings.budgets.c1 = [{ ...totals('shop')[0]!, limitUsd: 50 }, ...totals('blog')]
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS }
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told.map((n) => n.title)).toEqual(["Budget reached: project 'BLOG', total"])
+  })
+
+  it('reports a round it cannot put in words, tells nothing of it, and goes on', () => {
+    const r = rig()
+    let broken = true
+    const gate = createNotificationGate({
+      clock: r.clock,
+      tz: 0,
+      settings: () => r.settings,
+      projectName: (_c, p) => {
+        if (broken) throw new Error('no name')
+        return p
+      },
+      connectionLabel: () => null,
+      deliver: (n) => r.told.push(n),
+      onError: (context, e) => r.errors.push([context, (e as Error).message]),
+      unusualNow: () => null
+    })
+    gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(r.told).toEqual([])
+    expect(r.errors).toEqual([['deciding notifications', 'no name']])
+    broken = false
+    gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
+    expect(r.told).toHaveLength(1)
+  })
 })
+

@@ -75,6 +75,18 @@ describe('Hold', () => {
     expect(saves.at(-1)).toEqual([])
   })
 
+  it('saves only when what it holds changed', () => {
+    const saves: HeldEvent[][] = []
+    const hold = new Hold([], (events) => saves.push(events))
+    hold.hold([status])
+    expect(hold.release(asHeld)).toEqual([])
+    expect(saves).toEqual([])
+    hold.hold([costly('a', 4)])
+    expect(saves).toHaveLength(1)
+    hold.release(() => 'wait')
+    expect(saves).toHaveLength(1)
+  })
+
   it('keeps at most MAX_HELD, the oldest dropped first', () => {
     const hold = new Hold()
     hold.hold(Array.from({ length: MAX_HELD + 3 }, (_, i) => costly(`t${i}`, 4)))

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { MonitorEvent } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type NotificationPrefs } from '../../shared/settings'
 import { projectDisplayName } from '../../shared/watched-project'
-import { decideNotifications, inQuietHours, type NotificationContext } from './policy'
+import { budgetNotification, decideNotifications, inQuietHours, taskSentence, type NotificationContext } from './policy'
 
 const at = '2025-03-10T12:00:00.000Z'
 const base = { connectionId: 'c1', at }
@@ -183,12 +183,42 @@ describe('decideNotifications', () => {
   })
 })
 
+describe('what a notification says', () => {
+  const crossing = { ...base, projectId: null, kind: 'budget' as const, budgetId: 'b', level: 'over' as const, spentUsd: 12, budgetUsd: 10 }
+  it("says a budget's period the way it counts: on a day, in a month, in total", () => {
+    expect(budgetNotification({ ...crossing, period: 'day', periodKey: '2025-03-10' }, null).body).toBe('$12.00 spent on 2025-03-10 of a $10.00 budget.')
+    expect(budgetNotification({ ...crossing, period: 'month', periodKey: '2025-03' }, null).body).toBe('$12.00 spent in 2025-03 of a $10.00 budget.')
+    expect(budgetNotification({ ...crossing, period: 'total', periodKey: 'total' }, 'Shop')).toMatchObject({
+      title: "Budget reached: project 'Shop', total",
+      body: '$12.00 spent in total of a $10.00 budget.'
+    })
+  })
+
+  it('says only that a task started: no run time or cost yet', () => {
+    const change = { taskName: 'Add login', createdAt: '2025-03-10T11:00:00Z', updatedAt: '2025-03-10T11:05:00Z', totalPrice: 0.5 }
+    expect(taskSentence({ ...change, transition: 'started' }, 'Shop')).toBe("Shop: 'Add login' started")
+    expect(taskSentence({ ...change, transition: 'completed' }, 'Shop')).toBe("Shop: 'Add login' completed in 5 min · $0.50")
+  })
+
+  it('tells of a new task that is already running as started', () => {
+    const added: MonitorEvent = { ...base, projectId: 'shop', kind: 'task-added', taskId: 'n', taskName: 'New', status: 'in_progress' }
+    const started = prefs({ transitions: { ...DEFAULT_NOTIFICATION_PREFS.transitions, started: true } })
+    expect(decideNotifications({ events: [added], away: false }, started, context())).toEqual([
+      { kind: 'task', title: 'Task started', body: "Shop: 'New' started", connectionId: 'c1', projectId: 'shop', taskId: 'n', outcome: 'started' }
+    ])
+  })
+})
+
 describe('inQuietHours', () => {
   const q = (start: string, end: string) => ({ enabled: true, start, end })
   const atUtc = (hhmm: string) => new Date(`2025-03-10T${hhmm}:00.000Z`)
   it('handles plain and wrapping ranges, end exclusive', () => {
     expect(inQuietHours(q('09:00', '17:00'), atUtc('12:00'), 0)).toBe(true)
     expect(inQuietHours(q('09:00', '17:00'), atUtc('17:00'), 0)).toBe(false)
+    expect(inQuietHours(q('09:00', '17:00'), atUtc('09:00'), 0)).toBe(true)
+    expect(inQuietHours(q('09:00', '17:00'), atUtc('08:59'), 0)).toBe(false)
+    expect(inQuietHours(q('22:00', '07:00'), atUtc('22:00'), 0)).toBe(true)
+    expect(inQuietHours(q('22:00', '07:00'), atUtc('21:59'), 0)).toBe(false)
     expect(inQuietHours(q('22:00', '07:00'), atUtc('23:30'), 0)).toBe(true)
     expect(inQuietHours(q('22:00', '07:00'), atUtc('06:59'), 0)).toBe(true)
     expect(inQuietHours(q('22:00', '07:00'), atUtc('07:00'), 0)).toBe(false)
@@ -202,5 +232,14 @@ describe('inQuietHours', () => {
     expect(inQuietHours({ enabled: false, start: '00:00', end: '23:59' }, atUtc('12:00'), 0)).toBe(false)
     expect(inQuietHours(q('10:00', '10:00'), atUtc('10:00'), 0)).toBe(false)
     expect(inQuietHours(q('25:00', '07:00'), atUtc('03:00'), 0)).toBe(false)
+    expect(inQuietHours(q('22:00', '24:30'), atUtc('23:00'), 0)).toBe(false)
+  })
+
+  it("reads the host's own clock when no offset is given", () => {
+    // Local times, whatever zone the tests run in.
+    expect(inQuietHours(q('22:00', '07:00'), new Date(2025, 2, 10, 23, 30))).toBe(true)
+    expect(inQuietHours(q('22:00', '07:00'), new Date(2025, 2, 10, 12, 0))).toBe(false)
+    expect(inQuietHours(q('09:00', '09:30'), new Date(2025, 2, 10, 9, 29))).toBe(true)
+    expect(inQuietHours(q('09:00', '09:30'), new Date(2025, 2, 10, 9, 30))).toBe(false)
   })
 })

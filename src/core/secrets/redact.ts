@@ -67,7 +67,7 @@ export function secretRedactor(secrets: readonly (string | undefined)[], marker:
   )
   return (text) => {
     let out = text
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join(marker)
+    for (const form of forms) out = out.split(form).join(marker)
     return out
   }
 }

@@ -1,0 +1,87 @@
+// Which store keeps the key when the keychain does not answer (choose.ts), in this process: a
+// keychain that fails is a keytar whose calls reject (libsecret binds to one D-Bus per process, so
+// a real unreachable keychain is choose.test.ts's child process), and Electron's safeStorage is the
+// fake of test-safe-storage.ts (Electron cannot run here).
+import { describe, expect, it } from 'vitest'
+import { chooseSecretStore, type ChooseSecretStoreOptions } from './choose'
+import { fakeSafeStorage } from './test-safe-storage'
+import type { CiphertextStore, KeytarLike } from './types'
+
+function ciphertexts(entries: Record<string, string> = {}): CiphertextStore & { entries: Record<string, string> } {
+  return {
+    entries,
+    ids: async () => Object.keys(entries),
+    get: async (id) => entries[id] ?? null,
+    set: async (id, c) => void (entries[id] = c),
+    delete: async (id) => (id in entries ? delete entries[id] : false)
+  }
+}
+
+const noBus = (): KeytarLike => {
+  const fail = () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY.\nmore detail'))
+  return { getPassword: fail, setPassword: fail, deletePassword: fail, findCredentials: fail }
+}
+
+const choose = (over: Partial<ChooseSecretStoreOptions>) =>
+  chooseSecretStore({ loadKeytar: async () => noBus(), allowBasicText: false, ciphertexts: ciphertexts(), probeTimeoutMs: 5_000, ...over })
+
+describe('choosing where the key is kept when no keychain answers', () => {
+  it("keeps it with safeStorage's own backend, saying why the keychain was passed over", async () => {
+    const store = await choose({ safeStorage: fakeSafeStorage('gnome_libsecret') })
+    expect(store.backend).toBe('safe-storage')
+    expect(store.detail).toMatch(/^No keychain is reachable \(.*\): Cannot autolaunch D-Bus without X11 \$DISPLAY\. Your API key is encrypted with Electron's safeStorage \(gnome_libsecret\) and kept in the settings file\.$/)
+    // Without a backend name (macOS, Windows), none is said.
+    expect((await choose({ safeStorage: fakeSafeStorage(undefined) })).detail).toMatch(/Electron's safeStorage and kept/)
+  })
+
+  it('says so when the keychain library cannot load at all', async () => {
+    const store = await choose({ loadKeytar: () => Promise.reject(new Error('keytar.node: cannot open shared object file')) })
+    expect(store.backend).toBe('session-only')
+    expect(store.detail).toBe(
+      "keytar.node: cannot open shared object file. Electron's safeStorage is not available here, so your API key is kept for this session only and will be asked for again after a restart."
+    )
+  })
+
+  it("keeps it for this session only under basic_text, unless the user allowed basic_text", async () => {
+    const refused = await choose({ safeStorage: fakeSafeStorage('basic_text') })
+    expect(refused.backend).toBe('session-only')
+    expect(refused.detail).toMatch(/\. The only other store here is Electron's basic_text, which uses a fixed password, so your API key is kept for this session only\. Allow basic_text in Settings/)
+    const allowed = await choose({ safeStorage: fakeSafeStorage('basic_text'), allowBasicText: true })
+    expect(allowed.backend).toBe('safe-storage')
+    expect(allowed.detail).toMatch(/\. As you allowed in Settings, your API key is kept in the settings file under basic_text/)
+  })
+
+  it("keeps it for this session only when safeStorage has no encryption, or fails, saying which", async () => {
+    const none = await choose({ safeStorage: fakeSafeStorage('gnome_libsecret', false) })
+    expect(none.backend).toBe('session-only')
+    expect(none.detail).toMatch(/\. Electron's safeStorage has no encryption available, so your API key is kept for this session only/)
+    const broken = fakeSafeStorage('gnome_libsecret')
+    broken.isAsyncEncryptionAvailable = () => Promise.reject(new Error('no secret service'))
+    expect((await choose({ safeStorage: broken })).detail).toMatch(/\. Electron's safeStorage failed: no secret service, so your API key is kept for this session only/)
+  })
+
+  it('uses the keychain when it answers, and moves keys left as ciphertexts into it', async () => {
+    const kept = new Map<string, string>()
+    const keytar: KeytarLike = {
+      getPassword: async (_s, a) => kept.get(a) ?? null,
+      setPassword: async (_s, a, p) => void kept.set(a, p),
+      deletePassword: async (_s, a) => kept.delete(a),
+      findCredentials: async () => [...kept].map(([account, password]) => ({ account, password }))
+    }
+    const safe = fakeSafeStorage('gnome_libsecret')
+    const left = ciphertexts({ c1: (await safe.encryptStringAsync('sk-left-behind-1234')).toString('base64') })
+    const store = await choose({ loadKeytar: async () => keytar, safeStorage: safe, ciphertexts: left })
+    expect(store.backend).toBe('keychain')
+    expect(await store.get('c1')).toBe('sk-left-behind-1234')
+    expect(left.entries).toEqual({})
+  })
+
+  it('leaves the ciphertexts where safeStorage itself is chosen', async () => {
+    const safe = fakeSafeStorage('gnome_libsecret')
+    const left = ciphertexts({ c1: (await safe.encryptStringAsync('sk-left-behind-1234')).toString('base64') })
+    const store = await choose({ safeStorage: safe, ciphertexts: left })
+    expect(store.backend).toBe('safe-storage')
+    expect(Object.keys(left.entries)).toEqual(['c1'])
+    expect(await store.get('c1')).toBe('sk-left-behind-1234')
+  })
+})
