@@ -45,6 +45,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
       await section(app).getByRole('button', { name: 'Add target' }).click()
       await app.getByLabel('Target URL').fill(`${receiver.url}/hooks/${TOKEN}`)
+      // Named as it is pasted, before it is added.
+      await expect(app.locator('#forward-url-kind')).toHaveText('Recognised: JSON webhook')
       await app.getByRole('checkbox', { name: 'Completed tasks' }).check()
       await app.getByRole('radio', { name: 'Always' }).check()
       await expectNoSeriousViolations(app, `forwarding form, ${colorScheme}`)
@@ -106,6 +108,10 @@ test('a URL the app refuses is said why, and the form keeps it', async ({ app, h
   await connect(app, host)
   await openForwarding(app)
   await section(app).getByRole('button', { name: 'Add target' }).click()
+  await app.getByLabel('Target URL').fill('https://hooks.slack.com/services/T0/B0/abc')
+  await expect(app.locator('#forward-url-kind')).toHaveText('Recognised: Slack')
+  await app.getByLabel('Target URL').fill('ftp://example.com/in')
+  await expect(app.locator('#forward-url-kind')).toHaveText('Not a target URL')
   await app.getByLabel('Target URL').fill(`http://example.com/hooks/${TOKEN}`)
   await app.locator('#forward-form').getByRole('button', { name: 'Add target' }).click()
   await expect(section(app).locator('.alert.error')).toContainText('must use https')

@@ -13,6 +13,24 @@ export const KIND_TITLES: Record<TargetKind, string> = {
   webhook: 'JSON webhook'
 }
 
+/** Slack's and Discord's webhook hosts: a URL on one of them is that kind, not a JSON webhook. */
+const KIND_HOSTS: Record<string, TargetKind> = { 'hooks.slack.com': 'slack', 'discord.com': 'discord', 'discordapp.com': 'discord' }
+
+/**
+ * The kind a pasted target URL is, from its scheme and host alone, so the window can name it while
+ * it is typed; null when it is none. Whether the rest of it is right is core's parseTarget, which
+ * branches on this.
+ */
+export function targetKindOf(text: string): TargetKind | null {
+  const t = text.trim()
+  if (/^tgram:/i.test(t)) return 'telegram'
+  const url = URL.parse(t)
+  if (!url) return null
+  if (url.protocol === 'ntfy:' || url.protocol === 'ntfys:') return 'ntfy'
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
+  return KIND_HOSTS[url.hostname.toLowerCase()] ?? 'webhook'
+}
+
 export const FORWARD_EVENTS = ['failed', 'completed', 'cancelled', 'budget', 'unusual'] as const
 export type ForwardEventKind = (typeof FORWARD_EVENTS)[number]
 

@@ -7,7 +7,7 @@ import { isLoopbackHost, keyTransportProblem, MAX_BASE_URL_LENGTH } from '../../
 import { LINE_CONTROL } from '../../shared/controls'
 import { MIN_SECRET_LENGTH } from '../secrets/redact'
 
-import { KIND_TITLES, type TargetKind } from '../../shared/forwarding'
+import { KIND_TITLES, targetKindOf, type TargetKind } from '../../shared/forwarding'
 
 export { KIND_TITLES, type TargetKind }
 
@@ -65,24 +65,24 @@ export function parseTarget(input: string): TargetCheck {
   if (text === '') return fail('Paste the target URL, such as ntfys://ntfy.sh/my-topic or a Slack webhook URL.')
   if (text.length > MAX_BASE_URL_LENGTH) return fail(`A target URL must be at most ${MAX_BASE_URL_LENGTH} characters.`)
   if (LINE_CONTROL.test(text) || /\s/.test(text)) return fail('A target URL must not contain spaces or control characters.')
-  if (/^tgram:/i.test(text)) {
+  const kind = targetKindOf(text)
+  if (kind === 'telegram') {
     const m = TELEGRAM.exec(text)
     if (!m) return fail('A Telegram target is tgram://BOT_TOKEN/CHAT_ID (the token as BotFather gives it).')
     return { ok: true, target: { kind: 'telegram', host: new URL(TELEGRAM_API).host, url: `${TELEGRAM_API}/bot${m[1]}/sendMessage`, channel: m[2]! } }
   }
   const url = URL.parse(text)
-  if (!url) return fail('A target must be a URL: ntfy://, ntfys://, tgram://, or an https webhook URL.')
-  if (url.protocol === 'ntfy:' || url.protocol === 'ntfys:') return ntfy(url)
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('A target must be a URL: ntfy://, ntfys://, tgram://, or an https webhook URL.')
+  if (!url || kind === null) return fail('A target must be a URL: ntfy://, ntfys://, tgram://, or an https webhook URL.')
+  if (kind === 'ntfy') return ntfy(url)
   if (url.username !== '' || url.password !== '') return fail('A webhook URL must not carry a user name or password.')
   const problem = transportProblem(url.href)
   if (problem) return fail(problem)
   const host = url.hostname.toLowerCase()
-  if (host === 'hooks.slack.com') {
+  if (kind === 'slack') {
     if (!/^\/services\/[A-Z0-9]+\/[A-Z0-9]+\/[A-Za-z0-9]+\/?$/.test(url.pathname)) return fail('A Slack target is its incoming-webhook URL: https://hooks.slack.com/services/T…/B…/….')
     return { ok: true, target: { kind: 'slack', host, url: url.href } }
   }
-  if (host === 'discord.com' || host === 'discordapp.com') {
+  if (kind === 'discord') {
     if (!/^\/api\/webhooks\/\d+\/[A-Za-z0-9_-]+\/?$/.test(url.pathname)) return fail('A Discord target is its webhook URL: https://discord.com/api/webhooks/ID/TOKEN.')
     return { ok: true, target: { kind: 'discord', host, url: url.href } }
   }
