@@ -41,11 +41,13 @@ test('a demo task changes status on screen without a reload, and its notificatio
     ;(globalThis as unknown as { location: { hash: string } }).location.hash = `#/projects/${p}/tasks/${t}`
   }, [projectId, running.id] as const)
   await expect(app.getByRole('heading', { name: running.name, level: 1 })).toBeVisible()
-  await expect(app.getByTestId('task-status')).toHaveText('In progress')
+  // The task's status is the header's icon, named for assistive technology.
+  const status = app.getByRole('heading', { level: 1 }).getByRole('img')
+  await expect(status).toHaveAccessibleName('In progress')
 
   // Two simulated minutes later the agent has finished; the monitor sees it on its next poll.
   expect((await request.post(`${host.url}__host/control/advance`, { data: { ms: 120_000 } })).ok()).toBe(true)
-  await expect(app.getByTestId('task-status')).toHaveText('Completed', { timeout: 15_000 })
+  await expect(status).toHaveAccessibleName('Completed', { timeout: 15_000 })
 
   const isDone = (e: MonitorEvent) => e.kind === 'task-status' && e.taskId === running.id && e.to === 'completed'
   expect((await events.of('monitor:event')).some(isDone)).toBe(true)

@@ -238,8 +238,8 @@ test.describe('on macOS', () => {
   })
 })
 
-test('the order: General, Notifications, Accounts, Advanced (closed), Updates, About; no sentence saying what the screen shows', async ({ app }) => {
-  await expect(app.getByRole('heading', { level: 2 })).toHaveText(['General', 'Notifications', 'Accounts', 'Advanced', 'Updates', 'About'])
+test('the order: General, Notifications, Forwarding, Accounts, Advanced (closed), Updates, About; no sentence saying what the screen shows', async ({ app }) => {
+  await expect(app.getByRole('heading', { level: 2 })).toHaveText(['General', 'Notifications', 'Forwarding', 'Accounts', 'Advanced', 'Updates', 'About'])
   await expect(app.getByText('Changes are saved as you make them')).toHaveCount(0)
   // Advanced is closed: its fields are not shown, and its button says which region it opens.
   const toggle = app.getByRole('button', { name: 'Advanced' })
