@@ -98,7 +98,10 @@ test('rejected key: the way forward is fixing the key in Settings', async ({ app
   await expectNoSeriousViolations(app, 'key rejected')
   await alert.getByRole('button', { name: 'Fix the key in Settings' }).click()
   await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
-  await app.getByRole('button', { name: 'Edit Reference' }).click()
+  // Straight to the account's edit form, its key field focused, however far down Settings it sits.
+  const account = (await invoke(app, 'app:get-state')).projects.find((p) => p.watched.projectId === id)!.connectionId
+  await expect(app.locator(`#edit-${account}-key`)).toBeFocused()
+  await expect(app.locator(`#edit-${account}-key`)).toBeInViewport()
   await expect(app.getByText('A key is stored. Leave this empty to keep it')).toBeVisible()
 })
 

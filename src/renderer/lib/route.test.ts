@@ -12,6 +12,7 @@ describe('parseRoute', () => {
     expect(parseRoute('#/projects/p1/tasks/t9')).toEqual({ name: 'task', projectId: 'p1', taskId: 't9' })
     expect(parseRoute('#/costs')).toEqual({ name: 'costs' })
     expect(parseRoute('#/settings/')).toEqual({ name: 'settings' })
+    expect(parseRoute('#/settings/accounts/c-1')).toEqual({ name: 'settings', account: 'c-1' })
     expect(parseRoute('#/setup')).toEqual({ name: 'setup' })
   })
 
@@ -24,6 +25,8 @@ describe('parseRoute', () => {
     expect(parseRoute('#/projects/%E0%A4%A')).toEqual({ name: 'unknown', hash: '#/projects/%E0%A4%A' })
     expect(parseRoute('#/projects/p1/steps/x')).toEqual({ name: 'unknown', hash: '#/projects/p1/steps/x' })
     expect(parseRoute('#/projects//tasks/x')).toEqual({ name: 'unknown', hash: '#/projects//tasks/x' })
+    expect(parseRoute('#/settings/accounts')).toEqual({ name: 'unknown', hash: '#/settings/accounts' })
+    expect(parseRoute('#/settings/other/c-1')).toEqual({ name: 'unknown', hash: '#/settings/other/c-1' })
   })
 
   it('round-trips any ids through routeHash', () => {
@@ -31,7 +34,8 @@ describe('parseRoute', () => {
       fc.property(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), (projectId, taskId) => {
         const routes: Route[] = [
           { name: 'project', projectId },
-          { name: 'task', projectId, taskId }
+          { name: 'task', projectId, taskId },
+          { name: 'settings', account: projectId }
         ]
         for (const route of routes) expect(parseRoute(routeHash(route))).toEqual(route)
       })
@@ -43,6 +47,7 @@ describe('sectionOf', () => {
   it('puts a project and a task under projects', () => {
     expect(sectionOf({ name: 'task', projectId: 'a', taskId: 'b' })).toBe('projects')
     expect(sectionOf({ name: 'costs' })).toBe('costs')
+    expect(sectionOf({ name: 'settings', account: 'c-1' })).toBe('settings')
     expect(sectionOf({ name: 'unknown', hash: '#x' })).toBeNull()
   })
 })

@@ -1,5 +1,6 @@
 // Hash routes of the window: #/now (the first screen, also ''), #/projects, #/projects/:id,
-// #/projects/:id/tasks/:taskId, #/costs, #/settings, #/setup. Parsing never throws: a hash we do
+// #/projects/:id/tasks/:taskId, #/costs, #/settings, #/settings/accounts/:id (that account's edit
+// form open: where a rejected key is fixed), #/setup. Parsing never throws: a hash we do
 // not know is its own route.
 
 export type Route =
@@ -8,7 +9,7 @@ export type Route =
   | { name: 'project'; projectId: string }
   | { name: 'task'; projectId: string; taskId: string }
   | { name: 'costs' }
-  | { name: 'settings' }
+  | { name: 'settings'; account?: string }
   | { name: 'setup' }
   | { name: 'unknown'; hash: string }
 
@@ -23,6 +24,7 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 1) {
     if (first === 'costs' || first === 'settings' || first === 'setup') return { name: first }
   }
+  if (first === 'settings' && id === 'accounts' && parts.length === 3 && third !== undefined) return { name: 'settings', account: third }
   if (first === 'projects' && id !== undefined) {
     if (parts.length === 2) return { name: 'project', projectId: id }
     if (parts.length === 4 && third === 'tasks' && taskId !== undefined) {
@@ -37,9 +39,10 @@ export function routeHash(route: Route): string {
     case 'now':
     case 'projects':
     case 'costs':
-    case 'settings':
     case 'setup':
       return `#/${route.name}`
+    case 'settings':
+      return route.account === undefined ? '#/settings' : `#/settings/accounts/${encodeURIComponent(route.account)}`
     case 'project':
       return `#/projects/${encodeURIComponent(route.projectId)}`
     case 'task':
