@@ -5,6 +5,7 @@ import type { Task } from '../src/shared/service'
 import type { TaskSummary } from '../src/shared/task-summary'
 import { describeStepMetadata } from '../src/shared/step-metadata'
 import { stepIcon } from '../src/shared/step-icon'
+import { stepStatusLabel } from '../src/shared/status'
 import { invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
 import { META_CONTENT_SECURITY_POLICY } from '../src/shared/csp'
@@ -230,6 +231,9 @@ test('a step of an unknown tool shows its tool and every key and value; a step s
   await expect(terms).toHaveText(entries.map(([key]) => key))
   await expect(values).toHaveText(entries.map(([, value]) => (typeof value === 'string' ? value : JSON.stringify(value))))
   await expect(panel.locator('dl.details').last()).toContainText(`Duration${expectedDuration}`)
+  // The step's status in words, and its times in the window's one date form ("Nov 26", or 14:05 today).
+  await expect(panel.getByTestId('step-status')).toHaveText(stepStatusLabel(step.status, step.status_raw))
+  await expect(panel.locator('dl.details').last().locator('dd').first()).toHaveText(/^(\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2})$/)
 })
 
 test('steps: a short list is drawn whole with no box scrolling inside; the detail sits beside it when wide, below it when narrow', async ({ app }) => {
