@@ -33,6 +33,15 @@ test('a demo task changes status on screen without a reload, and its notificatio
   if (!tasks.ok) throw new Error(tasks.error.message)
   const running = tasks.value.find((t) => t.status === 'in_progress')
   if (!running) throw new Error('the demo has no running task')
+  // The other demo projects' running tasks may end in the same two minutes; told in the same round
+  // they would make one summary instead of this task's own notification. Muted, they are not told.
+  for (const other of host.controller.getState().projects.filter((p) => p.watched.projectId !== projectId)) {
+    const muted = await app.evaluate(
+      ([c, p]) => (globalThis as unknown as HostWindow).agentTray['project:set-watch-options']({ connectionId: c, projectId: p, muted: true }),
+      [other.connectionId, other.watched.projectId] as const
+    )
+    expect(muted.ok).toBe(true)
+  }
 
   await app.evaluate(() => {
     ;(globalThis as unknown as { __noReload: boolean }).__noReload = true
