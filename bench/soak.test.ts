@@ -40,20 +40,23 @@ describe('countSoak', () => {
   })
 })
 
+/** An hour and a half of 5 projects, a restart every hour after 10 min down, and a kill mid-write. */
+const SHORT_DAY = {
+  hours: 1.5,
+  projects: 5,
+  tasks: 24,
+  runningAtStart: 1,
+  restartEveryMs: 60 * MINUTE,
+  downtimeEvery: 1,
+  downtimeMs: 10 * MINUTE,
+  killArmAtMs: 15 * MINUTE,
+  killDowntimeMs: 2 * MINUTE,
+  polling: DEFAULT_POLLING_PREFS,
+  seed: 4
+} as const
+
 it('a short day with a restart after a down time and a kill mid-write: every end told once, the files readable', { timeout: 60_000 }, async () => {
-  const day = await runSoakDay({
-    hours: 1.5,
-    projects: 5,
-    tasks: 24,
-    runningAtStart: 1,
-    restartEveryMs: 60 * MINUTE,
-    downtimeEvery: 1,
-    downtimeMs: 10 * MINUTE,
-    killArmAtMs: 15 * MINUTE,
-    killDowntimeMs: 2 * MINUTE,
-    polling: DEFAULT_POLLING_PREFS,
-    seed: 4
-  })
+  const day = await runSoakDay(SHORT_DAY)
   const count = countSoak(day.transitions, day.notifications.map((n) => n.notification))
   expect(day.restarts.map((r) => [r.kind, r.filesReadable])).toEqual([
     ['kill', true],
@@ -81,17 +84,7 @@ describe('countForwards', () => {
 
 it("a short day forwarding every end, killed once mid-write and once mid-send: each end delivered once", { timeout: 300_000 }, async () => {
   const day = await runSoakDay({
-    hours: 1.5,
-    projects: 5,
-    tasks: 24,
-    runningAtStart: 1,
-    restartEveryMs: 60 * MINUTE,
-    downtimeEvery: 1,
-    downtimeMs: 10 * MINUTE,
-    killArmAtMs: 15 * MINUTE,
-    killDowntimeMs: 2 * MINUTE,
-    polling: DEFAULT_POLLING_PREFS,
-    seed: 4,
+    ...SHORT_DAY,
     forward: { killArmAtMs: 35 * MINUTE }
   })
   expect(day.restarts.map((r) => r.kind)).toEqual(['kill', 'kill-mid-send', 'graceful'])
