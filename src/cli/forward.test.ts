@@ -66,6 +66,18 @@ describe('agent-tray forward', () => {
     expect((await run(['forward', 'test', 'hooks'])).code).toBe(EXIT.notFound)
   }, 60_000)
 
+  it('--quiet-hours: the target keeps the desktop quiet hours too, and says so', async () => {
+    const added = await run(['forward', 'add', 'ntfys://ntfy.example/night-topic', '--name', 'night', '--when', 'always', '--quiet-hours'])
+    expect(added).toMatchObject({ code: EXIT.ok, out: "Added ntfy target 'night' (ntfy.example): failed, budget, always, not in quiet hours.\n" })
+    expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toMatchObject([{ name: 'night', when: 'always', quietHours: true }])
+    expect((await run(['forward', 'list'])).out).toMatch(/night +ntfy +ntfy\.example +failed,budget +always, not in quiet hours\n/)
+    // Without the flag, a target forwards during quiet hours (the desktop's only).
+    await run(['forward', 'add', 'ntfys://ntfy.example/day-topic', '--name', 'day'])
+    expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toMatchObject([{ name: 'night' }, { name: 'day', when: 'away', quietHours: false }])
+    await run(['forward', 'remove', 'night'])
+    await run(['forward', 'remove', 'day'])
+  }, 60_000)
+
   it('refuses plain http to another machine and bad --on, storing nothing', async () => {
     const http = await run(['forward', 'add', `http://example.com/${TOKEN}`])
     expect(http.code).toBe(EXIT.usage)

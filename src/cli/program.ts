@@ -309,6 +309,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .option('--on <events>', 'failed,completed,cancelled,budget,unusual (default: failed,budget)')
     .option('--when <when>', 'always, or away: screen locked or idle (default: away)')
     .option('--secret-stdin', 'JSON webhook: read the signing secret from stdin')
+    .option('--quiet-hours', "keep the desktop's quiet hours too: nothing is forwarded during them")
     .action(run((url: string, flags: ForwardAddFlags) => forwardAdd(ctx, url, flags)))
   forward.command('list').description('names, kinds and hosts (never a token)').action(run(() => forwardList(ctx)))
   forward

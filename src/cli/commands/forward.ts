@@ -18,6 +18,12 @@ export interface ForwardAddFlags {
   on?: string
   when?: string
   secretStdin?: boolean
+  quietHours?: boolean
+}
+
+/** A target's `when`, and whether it keeps the desktop's quiet hours too. */
+function whenText(t: Pick<ForwardTarget, 'when' | 'quietHours'>): string {
+  return t.quietHours ? `${t.when}, not in quiet hours` : t.when
 }
 
 function parseOn(text: string | undefined): ForwardEventKind[] {
@@ -45,7 +51,7 @@ export async function forwardAdd(ctx: Context, url: string, flags: ForwardAddFla
     remember(ctx, secret)
   }
   const store = await ctx.deps.settings()
-  const plan = planTarget(store.read().forwarding.targets, { url: raw, on, when, ...(flags.name !== undefined ? { name: flags.name } : {}), ...(secret !== undefined ? { secret } : {}) }, randomUUID())
+  const plan = planTarget(store.read().forwarding.targets, { url: raw, on, when, quietHours: flags.quietHours === true, ...(flags.name !== undefined ? { name: flags.name } : {}), ...(secret !== undefined ? { secret } : {}) }, randomUUID())
   if (!plan.ok) throw usageError(plan.problem)
   const { target } = plan
   const name = target.name
@@ -55,7 +61,7 @@ export async function forwardAdd(ctx: Context, url: string, flags: ForwardAddFla
     draft.forwarding.targets.push(target)
   })
   if (ctx.opts.json) printJson(ctx, target)
-  else ctx.io.stdout.write(`Added ${target.kind} target '${oneLine(name)}' (${oneLine(target.host)}): ${on.join(', ')}, ${when}.\n`)
+  else ctx.io.stdout.write(`Added ${target.kind} target '${oneLine(name)}' (${oneLine(target.host)}): ${on.join(', ')}, ${whenText(target)}.\n`)
   return EXIT.ok
 }
 
@@ -72,7 +78,7 @@ export async function forwardList(ctx: Context): Promise<ExitCode> {
   ctx.io.stdout.write(
     renderTable(
       ['NAME', 'KIND', 'HOST', 'ON', 'WHEN'],
-      targets.map((t) => [oneLine(t.name), t.kind, oneLine(t.host), t.on.join(','), t.paused ? 'paused' : t.when])
+      targets.map((t) => [oneLine(t.name), t.kind, oneLine(t.host), t.on.join(','), t.paused ? 'paused' : whenText(t)])
     )
   )
   return EXIT.ok
