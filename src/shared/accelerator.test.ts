@@ -9,6 +9,21 @@ describe('checkAccelerator', () => {
     expect(checkAccelerator('Super+space')).toEqual({ ok: true, accelerator: 'Super+Space' })
     expect(checkAccelerator('Control++')).toEqual({ ok: true, accelerator: 'Control+Plus' })
     expect(checkAccelerator('F9')).toEqual({ ok: true, accelerator: 'F9' })
+    expect(checkAccelerator('f24')).toEqual({ ok: true, accelerator: 'F24' })
+  })
+
+  it('takes number-pad digits and punctuation keys, and spaces around each part', () => {
+    expect(checkAccelerator('alt+NUM5')).toEqual({ ok: true, accelerator: 'Alt+num5' })
+    expect(checkAccelerator('Control+;')).toEqual({ ok: true, accelerator: 'Control+;' })
+    expect(checkAccelerator('Control+/')).toEqual({ ok: true, accelerator: 'Control+/' })
+    expect(checkAccelerator('Control + Shift + a')).toEqual({ ok: true, accelerator: 'Control+Shift+A' })
+  })
+
+  it('takes a shortcut of up to 100 characters, spaces between the parts counted', () => {
+    const of = (length: number) => `Control+${' '.repeat(length - 'Control+A'.length)}A`
+    expect(of(100)).toHaveLength(100)
+    expect(checkAccelerator(of(100))).toEqual({ ok: true, accelerator: 'Control+A' })
+    expect(checkAccelerator(of(101))).toEqual({ ok: false, problem: 'A shortcut is at most 100 characters.' })
   })
 
   it('refuses what would fire while typing, unknown parts and doubles, each with the reason', () => {
@@ -23,6 +38,12 @@ describe('checkAccelerator', () => {
     expect(problem('Control+Shift')).toMatch(/"Shift" is not a key/)
     expect(problem('Control+F25')).toMatch(/"F25" is not a key/)
     expect(problem('')).toMatch(/Enter a shortcut/)
+    expect(problem('   ')).toMatch(/Enter a shortcut/)
+    expect(problem('Control + Hyper + A')).toBe('"Hyper" is not a modifier: use CommandOrControl, Control, Alt, Shift or Super.')
+    // Only the keys Electron knows, whole: not a longer name that holds one, nor a letter of another alphabet.
+    for (const key of ['xf1', 'f1x', 'num55', 'xnum5', 'numa', 'é', 'Foo']) {
+      expect(problem(`Control+${key}`), key).toBe(`"${key}" is not a key a shortcut can use: end with a letter, a digit, F1 to F24 or a named key such as Space.`)
+    }
     expect(problem(`Control+${'A'.repeat(200)}`)).toMatch(/at most 100/)
   })
 })
@@ -32,5 +53,7 @@ describe('acceleratorLabel', () => {
     expect(acceleratorLabel(DEFAULT_SHORTCUT, false)).toBe('Ctrl+Shift+A')
     expect(acceleratorLabel(DEFAULT_SHORTCUT, true)).toBe('Cmd+Shift+A')
     expect(acceleratorLabel('Control+Alt+Space', true)).toBe('Ctrl+Option+Space')
+    expect(acceleratorLabel('Control+Alt+Space', false)).toBe('Ctrl+Alt+Space')
+    expect(acceleratorLabel('Command+Alt+K', true)).toBe('Cmd+Option+K')
   })
 })

@@ -49,6 +49,7 @@ export function checkAccelerator(text: string): AcceleratorCheck {
   if (trimmed.length > 100) return { ok: false, problem: 'A shortcut is at most 100 characters.' }
   // "Control++" ends with the '+' key itself.
   const parts = trimmed.endsWith('++') ? [...trimmed.slice(0, -2).split('+'), '+'] : trimmed.split('+')
+  // Stryker disable next-line OptionalChaining,StringLiteral: equivalent, split gives at least one part, so pop never gives undefined
   const keyText = parts.pop()?.trim() ?? ''
   const modifiers: string[] = []
   for (const part of parts) {

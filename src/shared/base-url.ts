@@ -37,7 +37,8 @@ export function parseBaseUrl(input: string): BaseUrlCheck {
       problem: 'The service address must not carry a user name or password: the API key is kept in the keychain, not in the URL.'
     }
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+  // An http(s) URL without a host does not parse (WHATWG URL: special schemes need one).
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, problem: 'The service address must start with https:// (or http:// for this machine).' }
   }
   if (url.search !== '' || url.hash !== '') return { ok: false, problem: 'The service address must not have a query (?) or fragment (#).' }

@@ -9,8 +9,8 @@ function splitHost(header: string): { name: string; port: number | undefined } |
   let name: string
   let rest: string
   if (text.startsWith('[')) {
+    // Without a ']' the name is empty and the rest (all of it) no port: unreadable below.
     const end = text.indexOf(']')
-    if (end === -1) return undefined
     name = text.slice(0, end + 1)
     rest = text.slice(end + 1)
   } else {
@@ -24,9 +24,11 @@ function splitHost(header: string): { name: string; port: number | undefined } |
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]']
-const WILDCARDS = ['0.0.0.0', '::', '[::]']
+/** Every address, as `ownName` spells it (IPv6 in brackets). */
+const WILDCARDS = ['0.0.0.0', '[::]']
 
-const isIpLiteral = (name: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || (name.startsWith('[') && name.endsWith(']'))
+// A name in brackets always ends with the ']' splitHost cut it at.
+const isIpLiteral = (name: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith('[')
 
 /**
  * Whether `header` names the server listening on `host`:`port`: its own address, or localhost and
@@ -41,7 +43,7 @@ export function isOwnHost(header: string | undefined, server: { host: string; po
   const own = server.host.toLowerCase()
   const ownName = own.includes(':') && !own.startsWith('[') ? `[${own}]` : own
   const loopback = LOOPBACK_NAMES.includes(ownName) || ownName.startsWith('127.')
-  const everywhere = WILDCARDS.includes(own) || WILDCARDS.includes(ownName)
+  const everywhere = WILDCARDS.includes(ownName)
   if (parsed.name === ownName) return true
   if ((loopback || everywhere) && LOOPBACK_NAMES.includes(parsed.name)) return true
   return everywhere && isIpLiteral(parsed.name)

@@ -1,8 +1,9 @@
 // The shared rules that every surface checks with (one owner each): their edges.
 import { describe, expect, it } from 'vitest'
 import { BUDGET_MAX_USD, budgetProblem, parseBudgetText } from './budget'
-import { idProblem } from './ids'
-import { POLLING_BOUNDS, pollingProblems } from './polling'
+import { idProblem, isId, MAX_ID_LENGTH } from './ids'
+import { boundProblem, POLLING_BOUNDS, pollingProblems } from './polling'
+import { DEFAULT_NOTIFICATION_PREFS, DEFAULT_POLLING_PREFS } from './settings'
 import { isTimeOfDay, minutesOfDay } from './time-of-day'
 import { newWatchedProject, projectDisplayName } from './watched-project'
 
@@ -33,6 +34,12 @@ describe('ids', () => {
     expect(idProblem('a\u001b[2J')).toBe('must not contain control characters')
     expect(idProblem('a\u009b')).toBe('must not contain control characters')
     expect(idProblem('x'.repeat(201))).toBe('must be at most 200 characters')
+    expect(idProblem('x'.repeat(MAX_ID_LENGTH))).toBeNull()
+  })
+
+  it('is an id only as a string that passes the rule', () => {
+    expect(isId('proj_123')).toBe(true)
+    for (const bad of ['', '../x', 'x'.repeat(201), 42, null, undefined, ['p1']]) expect(isId(bad), String(bad)).toBe(false)
   })
 })
 
@@ -44,6 +51,34 @@ describe('polling', () => {
     expect(pollingProblems({ ...ok, idleIntervalMs: POLLING_BOUNDS.idleIntervalMs.max + 1 })).toHaveProperty('idleIntervalMs')
     expect(pollingProblems({ ...ok, maxConcurrency: 1.5 })).toHaveProperty('maxConcurrency')
     expect(pollingProblems({ ...ok, activeIntervalMs: 120_000 })).toEqual({ idleIntervalMs: 'must not be shorter than activeIntervalMs' })
+    expect(pollingProblems({ ...ok, activeIntervalMs: 60_000 })).toEqual({})
+  })
+
+  it('takes each bound itself, and says the same words for every field beyond it', () => {
+    for (const [field, bounds] of Object.entries(POLLING_BOUNDS)) {
+      const words = `must be a whole number from ${bounds.min} to ${bounds.max}`
+      expect(boundProblem(bounds.min, bounds), field).toBeNull()
+      expect(boundProblem(bounds.max, bounds), field).toBeNull()
+      for (const bad of [bounds.min - 1, bounds.max + 1, bounds.min + 0.5]) expect(boundProblem(bad, bounds), `${field} ${bad}`).toBe(words)
+    }
+    expect(pollingProblems({ activeIntervalMs: 1_000, idleIntervalMs: 5_000, maxConcurrency: 1 })).toStrictEqual({})
+    expect(pollingProblems({ activeIntervalMs: 3_600_000, idleIntervalMs: 86_400_000, maxConcurrency: 16 })).toStrictEqual({})
+    expect(pollingProblems({ ...ok, maxConcurrency: 17 })).toStrictEqual({ maxConcurrency: 'must be a whole number from 1 to 16' })
+  })
+
+  it('compares idle with active only when both are in bounds, so each field has its one reason', () => {
+    // An active interval out of bounds, longer than a good idle one.
+    expect(pollingProblems({ ...ok, activeIntervalMs: 3_600_001 })).toStrictEqual({ activeIntervalMs: 'must be a whole number from 1000 to 3600000' })
+    // An idle interval out of bounds, shorter than a good active one.
+    expect(pollingProblems({ ...ok, idleIntervalMs: 4_999.5 })).toStrictEqual({ idleIntervalMs: 'must be a whole number from 5000 to 86400000' })
+  })
+})
+
+describe('the defaults', () => {
+  it('keep to the rules the user is held to', () => {
+    expect(pollingProblems(DEFAULT_POLLING_PREFS)).toStrictEqual({})
+    expect(isTimeOfDay(DEFAULT_NOTIFICATION_PREFS.quietHours.start)).toBe(true)
+    expect(isTimeOfDay(DEFAULT_NOTIFICATION_PREFS.quietHours.end)).toBe(true)
   })
 })
 
