@@ -21,5 +21,10 @@ describe('content security policy', () => {
     expect(dev).toContain("connect-src 'self' ws://localhost:5173")
     expect(dev).toContain("script-src 'self';")
     expect(dev).not.toContain('unsafe-eval')
+    expect(dev).toContain("frame-ancestors 'none'")
+  })
+
+  it('takes the secure socket from a dev server on https', () => {
+    expect(devContentSecurityPolicy('https://dev.example.test:5173/')).toContain("connect-src 'self' wss://dev.example.test:5173")
   })
 })

@@ -1,7 +1,7 @@
 // The window's Content-Security-Policy, written once: main sets it as a header and the build
 // puts it in index.html's <meta> (for file://, where no header exists).
 
-const POLICY: Record<string, string[]> = {
+const POLICY = {
   'default-src': ["'none'"],
   'script-src': ["'self'"],
   'style-src': ["'self'"],
@@ -11,8 +11,9 @@ const POLICY: Record<string, string[]> = {
   'base-uri': ["'none'"],
   'form-action': ["'none'"],
   'frame-ancestors': ["'none'"]
-}
+} satisfies Record<string, string[]>
 
+// Stryker disable next-line ArrayDeclaration: equivalent, a made-up directive in the default omits nothing
 function serialize(policy: Record<string, string[]>, omit: string[] = []): string {
   return Object.entries(policy)
     .filter(([directive]) => !omit.includes(directive))
@@ -35,7 +36,7 @@ export function devContentSecurityPolicy(devServerUrl: string): string {
   const websocket = `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`
   return serialize({
     ...POLICY,
-    'style-src': [...(POLICY['style-src'] ?? []), "'unsafe-inline'"],
-    'connect-src': [...(POLICY['connect-src'] ?? []), websocket]
+    'style-src': [...POLICY['style-src'], "'unsafe-inline'"],
+    'connect-src': [...POLICY['connect-src'], websocket]
   })
 }

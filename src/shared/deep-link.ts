@@ -39,13 +39,16 @@ export function parseDeepLink(text: string): DeepLinkParse {
   if (/[?#%@\\]/.test(rest)) return fail('may not carry a query, fragment, escapes or user info')
   // A trailing slash is what some launchers add; one is allowed.
   const parts = (rest.endsWith('/') ? rest.slice(0, -1) : rest).split('/')
+  // Stryker disable next-line OptionalChaining: equivalent, split gives at least one part
   if (parts[0]?.toLowerCase() !== 'projects') return fail('names no project (agent-tray://projects/ID)')
   if (parts.length === 1) return { ok: true, link: { kind: 'projects' } }
+  // Stryker disable next-line StringLiteral: equivalent, there are two parts or more here
   const projectId = parts[1] ?? ''
   const projectProblem = idProblem(projectId)
   if (projectProblem !== null) return fail(`has a project id that ${projectProblem}`)
   if (parts.length === 2) return { ok: true, link: { kind: 'project', projectId } }
   if (parts.length !== 4 || parts[2] !== 'tasks') return fail('is neither agent-tray://projects/ID nor agent-tray://projects/ID/tasks/ID')
+  // Stryker disable next-line StringLiteral: equivalent, there are four parts here
   const taskId = parts[3] ?? ''
   const taskProblem = idProblem(taskId)
   if (taskProblem !== null) return fail(`has a task id that ${taskProblem}`)

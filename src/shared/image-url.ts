@@ -15,5 +15,6 @@ export function isImageUrl(text: string): boolean {
   } catch {
     return false
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && IMAGE_PATH.test(url.pathname)
+  // An http(s) URL without a host does not parse (WHATWG URL: special schemes need one).
+  return (url.protocol === 'http:' || url.protocol === 'https:') && IMAGE_PATH.test(url.pathname)
 }

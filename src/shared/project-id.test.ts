@@ -11,6 +11,19 @@ describe('findProjectId', () => {
     expect(findProjectId(`see ${A.toUpperCase()} please`)).toEqual({ ok: true, projectId: A, from: 'text' })
   })
 
+  it('reads up to 4096 characters', () => {
+    const text = `${'x'.repeat(4096 - A.length - 1)} ${A}`
+    expect(text).toHaveLength(4096)
+    expect(findProjectId(text)).toEqual({ ok: true, projectId: A, from: 'text' })
+  })
+
+  it('calls only an http(s) URL a link', () => {
+    expect(findProjectId(`https://app.example.com/p/${A}`)).toEqual({ ok: true, projectId: A, from: 'link' })
+    for (const text of [`xhttp://app.example.com/p/${A}`, `ftp://app.example.com/p/${A}`, `agent-tray://projects/${A}`]) {
+      expect(findProjectId(text), text).toEqual({ ok: true, projectId: A, from: 'text' })
+    }
+  })
+
   it("finds the id in the project's prebuilt_url or any link that holds it", () => {
     expect(findProjectId(`http://127.0.0.1:4010/prebuilt/${A}`)).toEqual({ ok: true, projectId: A, from: 'link' })
     expect(findProjectId(`https://app.example.com/chat?project=${A}#top`)).toEqual({ ok: true, projectId: A, from: 'link' })
@@ -26,5 +39,6 @@ describe('findProjectId', () => {
     expect(findProjectId('')).toMatchObject({ ok: false, problem: expect.stringMatching(/Enter a project id/) })
     expect(findProjectId('https://app.example.com/nothing/here')).toMatchObject({ ok: false, problem: expect.stringMatching(/No project id found/) })
     expect(findProjectId('x'.repeat(5000))).toMatchObject({ ok: false, problem: expect.stringMatching(/longer than/) })
+    expect(findProjectId('x'.repeat(4097))).toEqual({ ok: false, problem: 'That is longer than 4096 characters: paste the project’s id or link only.' })
   })
 })

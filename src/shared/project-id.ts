@@ -17,12 +17,13 @@ export function findProjectId(input: string): FoundProjectId {
   if (text.length > MAX_TEXT) return { ok: false, problem: `That is longer than ${MAX_TEXT} characters: paste the project’s id or link only.` }
   if (idProblem(text) === null) return { ok: true, projectId: text, from: 'id' }
   const url = URL.parse(text)
-  const from = url !== null && /^https?:$/.test(url.protocol) ? 'link' : 'text'
+  const from = url !== null && (url.protocol === 'http:' || url.protocol === 'https:') ? 'link' : 'text'
   const ids = [...new Set([...text.matchAll(UUID)].map((m) => m[0].toLowerCase()))]
   if (ids.length === 1) return { ok: true, projectId: ids[0]!, from }
   if (ids.length === 0) return { ok: false, problem: 'No project id found: paste the project’s id (a UUID) or a link that holds it.' }
   if (url !== null) {
     const segments = url.pathname.split('/').map((s) => s.toLowerCase())
+    // Stryker disable next-line StringLiteral: equivalent, no text after the last segment tests as no UUID either way
     const afterProject = segments.flatMap((s, i) => (PROJECT_SEGMENTS.has(s) && UUID_ALONE.test(segments[i + 1] ?? '') ? [segments[i + 1]!] : []))
     if (new Set(afterProject).size === 1) return { ok: true, projectId: afterProject[0]!, from }
   }

@@ -95,7 +95,15 @@ describe('time of day', () => {
 describe('watched project', () => {
   it('makes a new entry and names a project the same way everywhere', () => {
     const at = new Date('2026-01-02T03:04:05.000Z')
-    expect(newWatchedProject('p1', at)).toEqual({ projectId: 'p1', name: '', muted: false, addedAt: at.toISOString() })
+    expect(newWatchedProject('p1', at)).toStrictEqual({ projectId: 'p1', name: '', muted: false, addedAt: at.toISOString() })
+    expect(newWatchedProject('p1', at, { softwareProductId: '' })).toStrictEqual({ projectId: 'p1', name: '', muted: false, addedAt: at.toISOString() })
+    expect(newWatchedProject('p1', at, { softwareProductId: 'sp1', muted: true })).toStrictEqual({
+      projectId: 'p1',
+      name: '',
+      muted: true,
+      addedAt: at.toISOString(),
+      softwareProductId: 'sp1'
+    })
     expect(newWatchedProject('p1', at, { name: 'Shop' })).toMatchObject({ name: 'Shop' })
     const watched = { projectId: 'p1', name: 'Remembered' }
     expect(projectDisplayName(watched, { name: 'Fetched' })).toBe('Fetched')

@@ -99,6 +99,7 @@ describe('describeStepMetadata', () => {
 
   it('survives values that are not objects, cycles, bigints and huge strings', () => {
     expect(describeStepMetadata(null as unknown as Record<string, unknown>)).toEqual({ kind: 'none' })
+    expect(describeStepMetadata(undefined as unknown as Record<string, unknown>)).toEqual({ kind: 'none' })
     expect(describeStepMetadata('text' as unknown as Record<string, unknown>)).toEqual({
       kind: 'generic',
       tool: null,
@@ -111,14 +112,26 @@ describe('describeStepMetadata', () => {
     })
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
-    const view = describeStepMetadata({ tool: 'x', cyclic, big: 10n, nothing: undefined, long: 'a'.repeat(5000) })
+    const view = describeStepMetadata({
+      tool: 'x',
+      cyclic,
+      big: 10n,
+      nothing: undefined,
+      symbol: Symbol('s'),
+      fn: function named() {},
+      long: 'a'.repeat(5000),
+      longest: 'b'.repeat(GENERIC_VALUE_MAX)
+    })
     expect(view.kind).toBe('generic')
     if (view.kind !== 'generic') return
     expect(view.entries).toContainEqual(['cyclic', '[object Object]'])
     expect(view.entries).toContainEqual(['big', '10'])
     expect(view.entries).toContainEqual(['nothing', 'undefined'])
+    expect(view.entries).toContainEqual(['symbol', 'Symbol(s)'])
+    expect(view.entries).toContainEqual(['fn', 'function named() {}'])
+    expect(view.entries).toContainEqual(['longest', 'b'.repeat(GENERIC_VALUE_MAX)])
     const long = view.entries.find(([k]) => k === 'long')?.[1] ?? ''
-    expect(long.length).toBe(GENERIC_VALUE_MAX + 1)
+    expect(long).toBe(`${'a'.repeat(GENERIC_VALUE_MAX)}…`)
   })
 
   it('never throws on any JSON value', () => {

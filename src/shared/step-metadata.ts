@@ -67,10 +67,9 @@ function generic(record: Record<string, unknown>): StepMetadataView {
 function show(value: unknown): string {
   let text: string
   if (typeof value === 'string') text = value
-  else if (value === undefined) text = 'undefined'
-  else if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
-    text = String(value)
-  } else {
+  // JSON.stringify throws on a bigint; undefined, a symbol or a function it gives as undefined (String below).
+  else if (typeof value === 'bigint') text = String(value)
+  else {
     try {
       text = JSON.stringify(value) ?? String(value)
     } catch {

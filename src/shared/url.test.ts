@@ -29,10 +29,20 @@ describe('isSafeExternalUrl', () => {
     ' https://example.com',
     'https://exa\nmple.com',
     'https://example.com/\u0000',
+    'https://example.com/\u001f',
+    'https://example.com/\u007f',
+    'https://example.com/a\u00a0b',
+    'https://:pw@example.com/',
     'http://',
     `https://example.com/${'a'.repeat(2100)}`
   ])('refuses %s', (url) => {
     expect(isSafeExternalUrl(url)).toBe(false)
+  })
+
+  it('takes a URL of up to 2048 characters', () => {
+    const base = 'https://example.com/'
+    expect(isSafeExternalUrl(base + 'a'.repeat(2048 - base.length))).toBe(true)
+    expect(isSafeExternalUrl(base + 'a'.repeat(2049 - base.length))).toBe(false)
   })
 
   it('refuses non-strings that slip past types', () => {
