@@ -27,6 +27,7 @@ const NAMED_KEYS = [
   'Home', 'End', 'PageUp', 'PageDown', 'Escape', 'Esc', 'PrintScreen'
 ]
 const NAMED = new Map(NAMED_KEYS.map((k) => [k.toLowerCase(), k]))
+/** Single characters: a longer key is never one of them. */
 const PUNCTUATION = new Set([...')!@#$%^&*(:;<=,_->.?/~`{][|\\}"\''])
 
 /** The key part in its canonical spelling, or null when Electron would not know it. */
@@ -36,7 +37,7 @@ function canonicalKey(key: string): string | null {
   if (f) return `F${f[1]}`
   const num = /^num([0-9])$/i.exec(key)
   if (num) return `num${num[1]}`
-  if (key.length === 1 && PUNCTUATION.has(key)) return key
+  if (PUNCTUATION.has(key)) return key
   return NAMED.get(key.toLowerCase()) ?? null
 }
 

@@ -55,7 +55,7 @@ describe('the base-URL rule', () => {
     for (const url of ['https://api.example.com', 'http://localhost:4010', 'http://127.0.0.1', 'http://127.9.8.7:1/x', 'http://127.10.200.30', 'http://[::1]:9']) {
       expect(keyTransportProblem(url), url).toBeNull()
     }
-    for (const url of ['http://api.example.com', 'http://10.0.0.1', 'http://localhost.evil.test', 'http://127.0.0.1.nip.io', 'http://[fe80::1]']) {
+    for (const url of ['http://api.example.com', 'http://10.0.0.1', 'http://localhost.evil.test', 'http://127.0.0.1.nip.io', 'http://[fe80::1]', 'ws://localhost:4010']) {
       expect(keyTransportProblem(url), url).toMatch(/must use https/)
       expect(checkBaseUrl(url).ok, url).toBe(false)
     }
