@@ -13,10 +13,8 @@ const POLICY = {
   'frame-ancestors': ["'none'"]
 } satisfies Record<string, string[]>
 
-// Stryker disable next-line ArrayDeclaration: equivalent, a made-up directive in the default omits nothing
-function serialize(policy: Record<string, string[]>, omit: string[] = []): string {
+function serialize(policy: Record<string, string[]>): string {
   return Object.entries(policy)
-    .filter(([directive]) => !omit.includes(directive))
     .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
     .join('; ')
 }
@@ -25,7 +23,9 @@ function serialize(policy: Record<string, string[]>, omit: string[] = []): strin
 export const CONTENT_SECURITY_POLICY = serialize(POLICY)
 
 /** The same policy for a <meta> tag, which cannot carry frame-ancestors (browsers ignore it there). */
-export const META_CONTENT_SECURITY_POLICY = serialize(POLICY, ['frame-ancestors'])
+export const META_CONTENT_SECURITY_POLICY = serialize(
+  Object.fromEntries(Object.entries(POLICY).filter(([directive]) => directive !== 'frame-ancestors'))
+)
 
 /**
  * Development only (`npm run dev`): Vite's dev server injects <style> elements and keeps a
