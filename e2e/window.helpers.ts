@@ -154,6 +154,15 @@ export async function expectScreenAccessible(page: Page, screen: string, key: Lo
   await expectNoSeriousViolations(page, screen)
   await expectNoHorizontalOverflow(page, screen)
   await inOtherTheme(page, (scheme) => expectNoSeriousViolations(page, `${screen}, ${scheme} theme`, THEME_RULES))
+  await expectWideLayout(page, screen, key)
+}
+
+/**
+ * The wide size's one guarantee, what a flow checked at the default size does not already give:
+ * the layout. At 1100 × 800 nothing overflows sideways and `key` is shown; then the default size
+ * is back. What the screen says and does is the same at any size, so it is checked once.
+ */
+export async function expectWideLayout(page: Page, screen: string, key: Locator): Promise<void> {
   await atSize(page, WIDE_WINDOW, async () => {
     await expectNoHorizontalOverflow(page, `${screen}, ${WIDE_WINDOW.width}×${WIDE_WINDOW.height}`)
     await expect(key, `${screen}: shown when wide`).toBeVisible()
