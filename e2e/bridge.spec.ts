@@ -54,9 +54,10 @@ test('a demo task changes status on screen without a reload, and its notificatio
   const status = app.getByRole('heading', { level: 1 }).getByRole('img')
   await expect(status).toHaveAccessibleName('In progress')
 
-  // Two simulated minutes later the agent has finished; the monitor sees it on its next poll.
+  // Two simulated minutes later the agent has finished; the monitor sees it on the poll asked for.
   expect((await request.post(`${host.url}__host/control/advance`, { data: { ms: 120_000 } })).ok()).toBe(true)
-  await expect(status).toHaveAccessibleName('Completed', { timeout: 15_000 })
+  await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['monitor:poll-now']())
+  await expect(status).toHaveAccessibleName('Completed')
 
   const isDone = (e: MonitorEvent) => e.kind === 'task-status' && e.taskId === running.id && e.to === 'completed'
   expect((await events.of('monitor:event')).some(isDone)).toBe(true)

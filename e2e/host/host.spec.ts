@@ -100,9 +100,9 @@ test('forcing a task status shows up as a monitor event in the page', async ({ a
   })
   const task = (await added.json()) as { id: string }
   await request.post(`${host.url}__host/control/task-status`, { data: { taskId: task.id, status: 'cancelled' } })
-  await expect
-    .poll(async () => (await events.of('monitor:event')).some((e) => 'taskId' in e && e.taskId === task.id), { timeout: 15_000 })
-    .toBe(true)
+  // The poll that sees it is asked for, not waited for on the idle interval.
+  await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['monitor:poll-now']())
+  await expect.poll(async () => (await events.of('monitor:event')).some((e) => 'taskId' in e && e.taskId === task.id)).toBe(true)
 })
 
 test('opens only http(s) links', async ({ app, host }) => {
