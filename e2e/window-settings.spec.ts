@@ -63,10 +63,17 @@ test('each notification transition toggles on its own and is kept', async ({ app
   }
 })
 
-test('quiet hours: on, start and end saved as typed, an invalid time refused and not saved', async ({ app }) => {
-  await app.getByRole('switch', { name: 'Quiet hours' }).check()
+test('quiet hours: their times shown only while on, start and end saved as typed, an invalid time refused and not saved, the times kept while off', async ({ app }) => {
+  const quietHours = app.getByRole('switch', { name: 'Quiet hours' })
+  // Off, there are no times to set.
+  await expect(quietHours).not.toBeChecked()
+  await expect(app.getByLabel('From')).toHaveCount(0)
+  await expect(app.getByLabel('Until')).toHaveCount(0)
+  await quietHours.check()
   await expectSaved(app)
   await expect.poll(async () => (await settings(app)).notifications.quietHours.enabled).toBe(true)
+  await expect(app.getByLabel('From')).toBeVisible()
+  await expect(app.getByLabel('Until')).toBeVisible()
 
   await enter(app.getByLabel('From'), '23:15')
   await expect.poll(async () => (await settings(app)).notifications.quietHours.start).toBe('23:15')
@@ -86,6 +93,19 @@ test('quiet hours: on, start and end saved as typed, an invalid time refused and
   await enter(start, '21:30')
   await expect(app.locator('#quiet-start-error')).toHaveCount(0)
   await expect.poll(async () => (await settings(app)).notifications.quietHours.start).toBe('21:30')
+
+  // Off: the times go from the screen, not from the settings, and a time typed and refused goes
+  // with its message; on again, the times are back as saved.
+  await enter(app.getByLabel('Until'), '')
+  await expect(app.locator('#quiet-end-error')).toBeVisible()
+  await quietHours.uncheck()
+  await expect.poll(async () => (await settings(app)).notifications.quietHours).toEqual({ enabled: false, start: '21:30', end: '06:45' })
+  await expect(app.getByLabel('From')).toHaveCount(0)
+  await expect(app.getByLabel('Until')).toHaveCount(0)
+  await quietHours.check()
+  await expect(app.getByLabel('From')).toHaveValue('21:30')
+  await expect(app.getByLabel('Until')).toHaveValue('06:45')
+  await expect(app.locator('#quiet-end-error')).toHaveCount(0)
 })
 
 test('sound and start at login are saved as toggled', async ({ app }) => {
