@@ -113,9 +113,20 @@ test.describe('every screen', () => {
 
     test('an error state', async ({ app, host }) => {
       const projectId = await projectIdByName(app, 'Portfolio site')
+      // A running task as well: the meta line as long as it gets (tasks, running, failed, costs).
+      host.service.control.addTask(projectId, { name: 'Add a contact form', status: 'in_progress', script: 'run-forever' })
+      await invoke(app, 'monitor:poll-now')
       host.service.control.setFaults({ rules: [{ kind: 'error', status: 404, pathPrefix: `/projects/${projectId}` }] })
       await openHash(app, `#/projects/${projectId}`)
       await expect(app.locator('[data-error-kind="not_found"]').first()).toBeVisible()
+      await expect(app.getByTestId('stale-note')).toBeVisible()
+      await expect(app.getByTestId('project-meta')).toContainText(/\d+ running · \d+ failed/)
+      // At 420 px the project's long meta line keeps its Details toggle beside it, on its first
+      // line, not on a line of its own.
+      const meta = await app.getByTestId('project-meta').boundingBox()
+      const toggle = await app.locator('details.about > summary .more').boundingBox()
+      expect(toggle!.x).toBeGreaterThan(meta!.x + meta!.width - 1)
+      expect(Math.abs(toggle!.y - meta!.y)).toBeLessThan(4)
       await check(app, 'project gone', app.locator('[data-error-kind="not_found"]').first())
     })
   })
