@@ -5,7 +5,7 @@
 // dark, the layout wide): the flow itself runs once, as the theme changes colours only.
 import type { Page } from '@playwright/test'
 import { ANSWERS, startReceiver, type Receiver } from '../src/core/forward/test-receivers'
-import { DEFAULT_WINDOW, connect, expectScreenAccessible, invoke, openHash } from './window.helpers'
+import { DEFAULT_WINDOW, connect, expectScreenAccessible, expectShownWhole, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
 
 const TOKEN = 'e2eT0kenPart-4c3b2a190f8e'
@@ -62,6 +62,10 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   await rowAction(app, 'JSON webhook', `Send a test to JSON webhook ${host127}`)
   await expect(row.getByTestId('last-delivery')).toContainText('Delivered')
   await expect(row.getByRole('img', { name: 'Delivered' })).toBeVisible()
+  // Beside "Delivered 05:29" at 420 px the summary is shown whole, not cut off.
+  const summary = row.locator('.meta')
+  await expect(summary).toHaveText(`JSON webhook · ${host127} · failed, completed, budget · always`)
+  await expectShownWhole(summary)
   expect(receiver.received).toHaveLength(1)
   expect(receiver.received[0]!.path).toBe(`/hooks/${TOKEN}`)
   expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'test', title: 'Agent Tray test' })

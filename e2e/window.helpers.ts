@@ -101,6 +101,13 @@ export async function expectNoHorizontalOverflow(page: Page, screen: string): Pr
   expect(problems, `horizontal overflow on ${screen}`).toEqual([])
 }
 
+/** Nothing of the element's text is cut off: it is as wide and as tall as what it holds. */
+export async function expectShownWhole(element: Locator): Promise<void> {
+  const size = await element.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight }))
+  expect(size.scrollWidth, 'cut off at the side').toBeLessThanOrEqual(size.clientWidth)
+  expect(size.scrollHeight, 'cut off below').toBeLessThanOrEqual(size.clientHeight)
+}
+
 /** Opens the menu button named `menu` (the "…" of a project, the "+" beside New project) and picks `item`. */
 export async function chooseFromMenu(page: Page, menu: string, item: string): Promise<void> {
   await page.getByRole('button', { name: menu, exact: true }).click()
