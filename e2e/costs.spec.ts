@@ -13,6 +13,10 @@ import { expect, test } from './support/fixtures'
 
 test.use({ viewport: DEFAULT_WINDOW })
 
+const DAY_MS = 86_400_000
+/** The tests' "now": midday, so the day is the same in any zone within 11 hours of UTC. */
+const NOW = '2026-03-18T12:00:00.000Z'
+
 interface RawTask { id: string; total_price: number; updated_at: string }
 interface RawUsage { provider: string; model: string; final_price: number; created_at: string }
 
@@ -82,57 +86,64 @@ const rangeChip = (app: Page, name: string) => app.getByRole('group', { name: 'R
 const rowCells = (app: Page) =>
   app.locator('table.cost-rows tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-key') ?? '', ...[...tr.children].map((c) => c.textContent!.replace(/\s+/g, ' ').trim())]))
 
-test('per day, per model and per task, as the service’s records add up, with Export CSV', async ({ app, host }) => {
-  const { projectIds, skewed } = await setUp(app, host)
-  const want = await expected(host, projectIds)
-  const days = [...want.byDay].filter(([, usd]) => Math.abs(usd) > 1e-9).sort(([a], [b]) => b.localeCompare(a))
-  const today = localDay(new Date().toISOString())
+test.describe('the report', () => {
+  // Today is the test's own (the app's and the page's clock), not the machine's; the service's
+  // clock stands a day before it.
+  test.use({ hostOptions: { clockStart: NOW, service: { manualClock: true, startTime: new Date(Date.parse(NOW) - DAY_MS).toISOString() } } })
 
-  await openHash(app, '#/costs')
-  await expect(app.getByRole('heading', { name: 'Costs', level: 1 })).toBeVisible()
-  // Once every record is in, the total is total_price's; only what the skewed task's records do
-  // not reach is an estimate (~), on the day it last changed.
-  await expect(app.getByTestId('cost-total')).toHaveText(`~${formatMoney(want.total)}`)
-  await expect(app.getByRole('status').filter({ hasText: 'Fetching the usage records' })).toHaveCount(0)
-  await expect(app.getByTestId('estimate-note')).toContainText(`~ includes ${formatMoney(want.estimatedTotal)} estimated`)
-  // Rows in cents, each day in the one date form; the range as chips, the last 30 days chosen.
-  await expect(rangeChip(app, '30d')).toHaveAttribute('aria-pressed', 'true')
-  expect(await rowCells(app)).toEqual(
-    days.map(([day, usd]) => [day, formatDay(day, today), `${want.estimated.has(day) ? '~' : ''}${formatMoney(usd)}`, expect.stringMatching(/^\d+$/)])
-  )
-  const chart = app.getByRole('img', { name: 'Cost per day by project' })
-  await expect(chart).toBeVisible()
-  await expect(chart.locator('rect.bar').first()).toBeAttached()
-  await expect(app.getByRole('list', { name: 'Chart colours' }).getByRole('listitem')).toHaveText(['=HYPERLINK("http://x.test","Garden")', 'Recipe Box'])
-  await expectNoHorizontalOverflow(app, 'costs by day')
-  await expectWideLayout(app, 'costs by day', chart)
+  test('per day, per model and per task, as the service’s records add up, with Export CSV', async ({ app, host }) => {
+    const { projectIds, skewed } = await setUp(app, host)
+    const want = await expected(host, projectIds)
+    const days = [...want.byDay].filter(([, usd]) => Math.abs(usd) > 1e-9).sort(([a], [b]) => b.localeCompare(a))
+    const today = localDay(NOW)
+    expect(days.length, 'the seeded tasks cost on some day').toBeGreaterThan(0)
 
-  await groupBy(app, 'Model')
-  await expect(app.getByRole('img', { name: 'Cost per day by model' })).toBeVisible()
-  await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'model')
-  const models = (await rowCells(app)).filter(([key]) => key !== '')
-  expect(Object.fromEntries(models.map(([, label, callCount]) => [label, Number(callCount)]))).toEqual(Object.fromEntries(want.calls))
-  // The skewed task's total_price beyond its records is cost no record itemizes: its own row.
-  await expect(app.locator('table.cost-rows tbody tr[data-key=""]')).toContainText('not itemized (estimate)')
-  await expectNoHorizontalOverflow(app, 'costs by model')
-  await expectWideLayout(app, 'costs by model', app.getByRole('img', { name: 'Cost per day by model' }))
+    await openHash(app, '#/costs')
+    await expect(app.getByRole('heading', { name: 'Costs', level: 1 })).toBeVisible()
+    // Once every record is in, the total is total_price's; only what the skewed task's records do
+    // not reach is an estimate (~), on the day it last changed.
+    await expect(app.getByTestId('cost-total')).toHaveText(`~${formatMoney(want.total)}`)
+    await expect(app.getByRole('status').filter({ hasText: 'Fetching the usage records' })).toHaveCount(0)
+    await expect(app.getByTestId('estimate-note')).toContainText(`~ includes ${formatMoney(want.estimatedTotal)} estimated`)
+    // Rows in cents, each day in the one date form; the range as chips, the last 30 days chosen.
+    await expect(rangeChip(app, '30d')).toHaveAttribute('aria-pressed', 'true')
+    expect(await rowCells(app)).toEqual(
+      days.map(([day, usd]) => [day, formatDay(day, today), `${want.estimated.has(day) ? '~' : ''}${formatMoney(usd)}`, expect.stringMatching(/^\d+$/)])
+    )
+    const chart = app.getByRole('img', { name: 'Cost per day by project' })
+    await expect(chart).toBeVisible()
+    await expect(chart.locator('rect.bar').first()).toBeAttached()
+    await expect(app.getByRole('list', { name: 'Chart colours' }).getByRole('listitem')).toHaveText(['=HYPERLINK("http://x.test","Garden")', 'Recipe Box'])
+    await expectNoHorizontalOverflow(app, 'costs by day')
+    await expectWideLayout(app, 'costs by day', chart)
 
-  await groupBy(app, 'Task')
-  await expect(app.getByRole('img', { name: 'Cost per day by project' })).toBeVisible()
-  const row = app.locator(`table.cost-rows tbody tr[data-key="${skewed}"]`)
-  await expect(row).toContainText('Plant list')
-  await expect(row).toContainText(/records \$\d+\.\d{6} · total_price \$7\.250000/)
-  await expectNoSeriousViolations(app, 'costs by task')
+    await groupBy(app, 'Model')
+    await expect(app.getByRole('img', { name: 'Cost per day by model' })).toBeVisible()
+    await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'model')
+    const models = (await rowCells(app)).filter(([key]) => key !== '')
+    expect(Object.fromEntries(models.map(([, label, callCount]) => [label, Number(callCount)]))).toEqual(Object.fromEntries(want.calls))
+    // The skewed task's total_price beyond its records is cost no record itemizes: its own row.
+    await expect(app.locator('table.cost-rows tbody tr[data-key=""]')).toContainText('not itemized (estimate)')
+    await expectNoHorizontalOverflow(app, 'costs by model')
+    await expectWideLayout(app, 'costs by model', app.getByRole('img', { name: 'Cost per day by model' }))
 
-  await app.getByRole('button', { name: 'Export CSV' }).click()
-  await expect(app.getByTestId('announcer')).toContainText('Saved the costs as')
-  await expect.poll(() => host.records.saved.length).toBe(1)
-  const csv = readFileSync(host.records.saved[0]!.path, 'utf8')
-  const lines = csv.split('\r\n')
-  expect(lines[0]).toBe('task_id,task,project_id,project,cost_usd,estimated_usd,records_usd,total_price_usd')
-  // The project's name from the service is shown as text in a spreadsheet, never run.
-  expect(lines.find((l) => l.startsWith(skewed))).toContain(`"'=HYPERLINK(""http://x.test"",""Garden"")",7.25,`)
-  expect(lines.at(-2)).toMatch(new RegExp(`^,total,,,${Number(want.total.toFixed(6))},`))
+    await groupBy(app, 'Task')
+    await expect(app.getByRole('img', { name: 'Cost per day by project' })).toBeVisible()
+    const row = app.locator(`table.cost-rows tbody tr[data-key="${skewed}"]`)
+    await expect(row).toContainText('Plant list')
+    await expect(row).toContainText(/records \$\d+\.\d{6} · total_price \$7\.250000/)
+    await expectNoSeriousViolations(app, 'costs by task')
+
+    await app.getByRole('button', { name: 'Export CSV' }).click()
+    await expect(app.getByTestId('announcer')).toContainText('Saved the costs as')
+    await expect.poll(() => host.records.saved.length).toBe(1)
+    const csv = readFileSync(host.records.saved[0]!.path, 'utf8')
+    const lines = csv.split('\r\n')
+    expect(lines[0]).toBe('task_id,task,project_id,project,cost_usd,estimated_usd,records_usd,total_price_usd')
+    // The project's name from the service is shown as text in a spreadsheet, never run.
+    expect(lines.find((l) => l.startsWith(skewed))).toContain(`"'=HYPERLINK(""http://x.test"",""Garden"")",7.25,`)
+    expect(lines.at(-2)).toMatch(new RegExp(`^,total,,,${Number(want.total.toFixed(6))},`))
+  })
 })
 
 test('what is not fetched yet is an estimate on the day the task last changed, then replaced by the records', async ({ app, host }) => {
@@ -156,10 +167,6 @@ test('what is not fetched yet is an estimate on the day the task last changed, t
   await expect(app.getByTestId('estimate-note')).toHaveCount(0)
   await expect(app.getByTestId('cost-total')).toHaveText(/^\$/)
 })
-
-const DAY_MS = 86_400_000
-/** The custom range's "now": midday, so the day is the same in any zone within 11 hours of UTC. */
-const NOW = '2026-03-18T12:00:00.000Z'
 
 test.describe('a custom range', () => {
   // Today is the test's own (the app's and the page's clock). The service's clock starts three
