@@ -52,7 +52,7 @@ describe('salvageJson', () => {
   })
 
   it('reads a large file damaged near its start in a few parses (bisection), not one per comma', () => {
-    const big = JSON.stringify({ a: 1, b: 'x', list: Array.from({ length: 200_000 }, (_, i) => i) })
+    const big = JSON.stringify({ a: 1, b: 'x', list: Array.from({ length: 20_000 }, (_, i) => i) })
     const damaged = big.replace('"x"', 'tru')
     const parse = JSON.parse
     let calls = 0
