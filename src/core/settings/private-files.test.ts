@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makePrivateDir, makePrivateFile } from './private-files'
 import { openSettings } from './store'
 
 let root: string
@@ -30,6 +31,26 @@ describe.skipIf(process.platform === 'win32')('the settings directory', () => {
     fs.mkdirSync(dir, { mode: 0o755 })
     fs.chmodSync(dir, 0o755)
     await openSettings({ dir })
+    expect(mode(dir)).toBe(0o700)
+  })
+})
+
+describe.skipIf(process.platform === 'win32')('a file or directory of the app', () => {
+  it('made readable by others (0644) is taken back to 0600; an absent one is no error', () => {
+    const file = path.join(root, 'agent-tray.log')
+    fs.writeFileSync(file, 'earlier\n', { mode: 0o644 })
+    fs.chmodSync(file, 0o644)
+    makePrivateFile(file)
+    expect(mode(file)).toBe(0o600)
+    expect(fs.readFileSync(file, 'utf8')).toBe('earlier\n')
+    expect(() => makePrivateFile(path.join(root, 'absent.log'))).not.toThrow()
+    expect(fs.existsSync(path.join(root, 'absent.log'))).toBe(false)
+  })
+
+  it('a directory is made with its missing parents, and the one asked for is 0700', () => {
+    const dir = path.join(root, 'a', 'b', 'logs')
+    makePrivateDir(dir)
+    expect(fs.statSync(dir).isDirectory()).toBe(true)
     expect(mode(dir)).toBe(0o700)
   })
 })
