@@ -32,7 +32,7 @@ export const folders = {
     mutate: ['src/core/settings/**/*.ts'],
     // Not damage.property.test.ts: 80 s a run on two cores, so each mutant it reaches would cost
     // minutes; the rules it fuzzes are stated one by one in damaged-files and salvage.
-    tests: ['src/core/settings/{budget-edit,concurrency,damaged-files,edit,indented-json,lock,paths,private-files,salvage,state-document,store}.test.ts']
+    tests: ['src/core/settings/{budget-edit,concurrency,damaged-files,edit,file-error,indented-json,lock,paths,private-files,salvage,state-document,store}.test.ts']
   }
 }
 

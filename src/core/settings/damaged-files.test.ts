@@ -3,6 +3,7 @@
 import { withoutCiphertexts } from './config-document'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -292,6 +293,23 @@ describe('a settings file that cannot be used at all', () => {
     fs.rmSync(file('state.json'))
     execFileSync('mkfifo', [file('state.json')])
     await expectRefused(/state\.json is not a regular file \(a named pipe\)/)
+  })
+
+  it('a device or a socket in its place is refused, named as what it is', async () => {
+    fs.rmSync(file('config.json'))
+    // A link to a device: reading /dev/zero would never end.
+    fs.symlinkSync('/dev/zero', file('config.json'))
+    await expectRefused(/config\.json is not a regular file \(a device\): move it away \(Agent Tray then starts a new one\); nothing was changed\.$/)
+    fs.rmSync(file('config.json'))
+    fs.writeFileSync(file('config.json'), fixture.config)
+    fs.rmSync(file('state.json'))
+    const server = net.createServer()
+    await new Promise<void>((resolve) => server.listen(file('state.json'), resolve))
+    try {
+      await expectRefused(/state\.json is not a regular file \(a socket\)/)
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 
   it('a symbolic link that loops', async () => {

@@ -1,0 +1,62 @@
+// What the user is told when a settings file cannot be read or written, per cause: one line that
+// names the file, what was being done, what to do, and that nothing changed. (The causes this
+// machine can make for real, a directory, a pipe, a loop, a path through a file, another owner,
+// are met through the store in damaged-files.test.ts.)
+import { describe, expect, it } from 'vitest'
+import { describeFileFailure, onFile, SettingsFileError } from './file-error'
+
+const FILE = '/home/a/.config/agent-tray/config.json'
+const failure = (code: string | undefined, message = `${code}: it failed`) => Object.assign(new Error(message), { code })
+
+describe('describeFileFailure', () => {
+  it('names the cause the user can act on, and what was being done', () => {
+    expect(describeFileFailure(FILE, 'write', failure('ENOSPC'))).toBe(`Cannot write ${FILE}: the disk is full; nothing was changed.`)
+    expect(describeFileFailure(FILE, 'keep a copy of', failure('EDQUOT'))).toBe(`Cannot keep a copy of ${FILE}: the disk is full; nothing was changed.`)
+    expect(describeFileFailure(FILE, 'write', failure('EROFS'))).toBe(`Cannot write ${FILE}: the file system is read-only; nothing was changed.`)
+    expect(describeFileFailure(FILE, 'write', failure('EEXIST'))).toBe(`Cannot write ${FILE}: a directory on its path is a file; nothing was changed.`)
+    expect(describeFileFailure(FILE, 'read', failure('ENOTDIR'))).toBe(`Cannot read ${FILE}: a directory on its path is a file; nothing was changed.`)
+    for (const code of ['EACCES', 'EPERM']) {
+      expect(describeFileFailure(FILE, 'write', failure(code))).toBe(
+        `Cannot write ${FILE}: permission denied. Give your user read and write access to it and its directory (a file made with sudo belongs to root); nothing was changed.`
+      )
+    }
+  })
+
+  it('any other failure: its first line only, trimmed, whatever was thrown', () => {
+    expect(describeFileFailure(FILE, 'read', failure('EIO', '  EIO: i/o error, read  \n    at Object.readFileSync'))).toBe(
+      `Cannot read ${FILE}: EIO: i/o error, read; nothing was changed.`
+    )
+    expect(describeFileFailure(FILE, 'write', failure(undefined, 'no code'))).toBe(`Cannot write ${FILE}: no code; nothing was changed.`)
+    // A code that is not text is no code.
+    expect(describeFileFailure(FILE, 'write', Object.assign(new Error('odd'), { code: 28 }))).toBe(`Cannot write ${FILE}: odd; nothing was changed.`)
+    expect(describeFileFailure(FILE, 'write', 'a string\nthrown')).toBe(`Cannot write ${FILE}: a string; nothing was changed.`)
+    expect(describeFileFailure(FILE, 'write', null)).toBe(`Cannot write ${FILE}: null; nothing was changed.`)
+  })
+})
+
+describe('onFile', () => {
+  it("returns what the operation returns, and turns a failure into a SettingsFileError that keeps its cause", () => {
+    expect(onFile(FILE, 'read', () => 42)).toBe(42)
+    const cause = failure('ENOSPC')
+    let thrown: unknown
+    try {
+      onFile(FILE, 'write', () => {
+        throw cause
+      })
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(SettingsFileError)
+    expect((thrown as SettingsFileError).message).toBe(`Cannot write ${FILE}: the disk is full; nothing was changed.`)
+    expect((thrown as SettingsFileError).cause).toBe(cause)
+  })
+
+  it('passes a SettingsFileError through as it is (its message already says what to do)', () => {
+    const inner = new SettingsFileError('config.json is not a regular file (a device): move it away; nothing was changed.')
+    expect(() =>
+      onFile(FILE, 'read', () => {
+        throw inner
+      })
+    ).toThrow(inner)
+  })
+})
