@@ -265,6 +265,92 @@ describe('damaged settings files', () => {
     expect(s.budgets).toEqual(file.budgets)
   })
 
+  it('every field of every section wrong: each takes its default on its own, and what is whole is kept', async () => {
+    const file = goodFile()
+    const target = { id: 't1', name: 'Phone', kind: 'ntfy', host: 'ntfy.sh', on: ['failed', 'budget', 'failed'], when: 'away' }
+    const damaged = {
+      ...file,
+      activeConnectionId: 7,
+      connections: [...file.connections, { id: 'c1', baseUrl: 'https://again.example' }],
+      notifications: {
+        transitions: { started: 'yes', completed: 0, failed: null, cancelled: 'no' },
+        quietHours: { enabled: 'on', start: '25:00', end: 7 },
+        sound: 'loud',
+        pausedUntil: 5,
+        unusualCost: 'maybe'
+      },
+      polling: { activeIntervalMs: 'fast', idleIntervalMs: -1, maxConcurrency: 99 },
+      launchAtLogin: 'true',
+      theme: 'purple',
+      window: { x: 'left', y: 'top', width: -5, height: 0, maximized: 1 },
+      allowBasicTextSecrets: 'no',
+      shortcutNoticeShown: 1,
+      shortcut: 'Banana+Q',
+      pinned: 'pinned',
+      hideDockIcon: 'no',
+      checkForUpdates: 0,
+      trayNoticeShown: 'x',
+      attention: { c1: { p1: { failedTaskIds: 'all' }, p2: { completedTaskIds: ['t9'] } }, c2: 'x' },
+      connectionNotifications: { c1: { muted: 'yes' }, c2: { muted: true } },
+      forwarding: { targets: [{ ...target, kind: 'pigeon' }, target], awayAfterMs: 10 }
+    }
+    const { store, notice } = await openDamaged(JSON.stringify(damaged))
+    expect(notice).toMatch(/^Some entries of \S+config\.json were invalid and were dropped or reset to defaults \(.+\); recovered 3 watched projects and 2 connections\./)
+    const d = defaultSettings()
+    expect(store.read()).toEqual({
+      ...d,
+      // No readable active connection: the first is active.
+      activeConnectionId: 'c1',
+      // The first of two with one id.
+      connections: file.connections,
+      watched: file.watched,
+      budgets: file.budgets,
+      attention: {
+        c1: {
+          p2: { acknowledgedAt: null, failedTaskIds: [], budgetCrossed: false, completedTaskIds: ['t9'], tasks: {}, budgetCrossedAt: null }
+        },
+        c2: {}
+      },
+      connectionNotifications: { c2: { muted: true, pausedUntil: null } },
+      forwarding: {
+        targets: [{ ...target, on: ['failed', 'budget'], paused: false, quietHours: false }],
+        awayAfterMs: d.forwarding.awayAfterMs
+      }
+    })
+  })
+
+  it('whole sections of the wrong kind take their defaults, and so does an active connection that is not there', async () => {
+    const file = goodFile()
+    const damaged = {
+      ...file,
+      activeConnectionId: 'gone',
+      notifications: { transitions: 'all', quietHours: [], sound: false },
+      polling: 'often',
+      window: [],
+      attention: 'none',
+      connectionNotifications: 4,
+      budgets: 'lots',
+      forwarding: 'off'
+    }
+    const { store } = await openDamaged(JSON.stringify(damaged))
+    const d = defaultSettings()
+    expect(store.read()).toEqual({
+      ...file,
+      activeConnectionId: 'c1',
+      notifications: { ...d.notifications, sound: false },
+      polling: d.polling,
+      window: d.window,
+      attention: {},
+      connectionNotifications: {},
+      budgets: {},
+      forwarding: d.forwarding
+    })
+    // Sections that are not objects at all.
+    fs.rmSync(path.join(dir, asides()[0]!))
+    const { store: again } = await openDamaged(JSON.stringify({ ...file, notifications: 'quiet', window: { width: 800, height: 600, x: 10 } }))
+    expect(again.read()).toEqual({ ...file, notifications: d.notifications, window: { width: 800, height: 600, maximized: false, x: 10 } })
+  })
+
   it('wrong top-level type: kept aside, defaults in use', async () => {
     const { store, notice } = await openDamaged(JSON.stringify(['p1', 'p2']))
     expect(notice).toMatch(/held a list instead of settings/)
