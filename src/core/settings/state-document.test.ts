@@ -8,7 +8,7 @@ import { startReferenceService, type ReferenceService } from '../../reference-se
 import { createServiceClient, type ServiceClient } from '../client/index'
 import { ManualClock } from '../util/clock'
 import { Monitor, type MonitorCycle } from '../monitor/monitor'
-import { STATE_VERSION, interpretState } from './state-document'
+import { describeStateDamage, STATE_VERSION, interpretState } from './state-document'
 
 const KEY = 'state-document-key'
 let service: ReferenceService
@@ -153,5 +153,108 @@ describe('what the notification gate holds (budgets.held)', () => {
     const read = interpretState(file([crossing, { ...costly, costUsd: 'a lot' }, costly]))
     expect(read.damage?.kind).toBe('invalid')
     expect(read.doc.budgets.held).toEqual([crossing, costly])
+  })
+})
+
+describe('interpretState', () => {
+  const snapshot = { polledAt: '2026-01-05T09:00:00.000Z', tasks: { t: { status: 'todo', name: 'T', updatedAt: 'x', totalPrice: null, steps: {} } } }
+  const told = { periodKey: '2026-01', level: 'near', limitUsd: 10, warnRatio: 0.8 }
+  const bytes = (value: unknown) => Buffer.from(JSON.stringify(value))
+
+  it('no file is a fresh state, not written; a whole file of either version is read as it is, not rewritten', () => {
+    expect(interpretState(null)).toEqual({
+      doc: { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {}, budgets: { told: {}, held: [], unusualTold: {} } },
+      rewrite: false,
+      damage: null
+    })
+    for (const version of [1, 2]) {
+      const read = interpretState(bytes({ version, lastSeen: { c: { p: snapshot } }, budgetsNotified: { c: { p: 5 } } }))
+      expect(read).toEqual({
+        doc: { version: STATE_VERSION, lastSeen: { c: { p: snapshot } }, budgetsNotified: { c: { p: 5 } }, budgets: { told: {}, held: [], unusualTold: {} } },
+        rewrite: false,
+        damage: null
+      })
+    }
+  })
+
+  it('a whole file read past damage is rewritten, and the damage named', () => {
+    const text = JSON.stringify({ version: 2, lastSeen: {}, budgetsNotified: {} }, null, '\t')
+    const read = interpretState(Buffer.from(text.slice(0, -1)))
+    expect(read.rewrite).toBe(true)
+    expect(read.damage).toEqual({ kind: 'truncated', reset: [] })
+    expect(read.doc.lastSeen).toEqual({})
+  })
+
+  it('damage to one part of the budget memory costs only that entry', () => {
+    const read = interpretState(
+      bytes({
+        version: 2,
+        lastSeen: {},
+        budgetsNotified: { c: { p: 5, q: 'five' }, d: 3 },
+        budgets: { told: { c: { b1: told, b2: { ...told, level: 'way over' } }, d: 'x' }, held: 'none', unusualTold: { c: ['t1'], d: [1] } }
+      })
+    )
+    expect(read.rewrite).toBe(true)
+    expect(read.damage?.kind).toBe('invalid')
+    expect(read.doc.budgetsNotified).toEqual({ c: { p: 5 }, d: {} })
+    expect(read.doc.budgets).toEqual({ told: { c: { b1: told }, d: {} }, held: [], unusualTold: { c: ['t1'] } })
+    // A memory of the wrong kind altogether is an empty one.
+    expect(interpretState(bytes({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: 7 })).doc.budgets).toEqual({ told: {}, held: [], unusualTold: {} })
+  })
+
+  it('written by a newer version: the snapshots and budget memory that read as ours are kept, and it is rewritten', () => {
+    const read = interpretState(
+      bytes({ version: 3, lastSeen: { c: { p: snapshot, q: { shape: 'new' } } }, budgetsNotified: { c: { p: 5 } }, budgets: { told: { c: { b1: told } } }, extra: true })
+    )
+    expect(read.rewrite).toBe(true)
+    expect(read.damage).toEqual({ kind: 'newer-version', reset: [], version: 3 })
+    expect(read.doc).toEqual({
+      version: STATE_VERSION,
+      lastSeen: { c: { p: snapshot } },
+      budgetsNotified: { c: { p: 5 } },
+      budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} }
+    })
+  })
+
+  it('lastSeen of the wrong kind is reset, the rest kept; a connection entry of the wrong kind is dropped', () => {
+    const read = interpretState(bytes({ version: 2, lastSeen: ['x'], budgetsNotified: { c: { p: 5 } } }))
+    expect(read.damage).toEqual({ kind: 'invalid', reset: ['lastSeen'] })
+    expect(read.doc.lastSeen).toEqual({})
+    expect(read.doc.budgetsNotified).toEqual({ c: { p: 5 } })
+    const second = interpretState(bytes({ version: 2, lastSeen: { c: 'x', d: { p: snapshot } }, budgetsNotified: {} }))
+    expect(second.damage).toEqual({ kind: 'invalid', reset: ['lastSeen.c'] })
+    expect(second.doc.lastSeen).toEqual({ c: {}, d: { p: snapshot } })
+  })
+})
+
+describe('describeStateDamage', () => {
+  const file = '/home/a/.config/agent-tray/state.json'
+  const aside = `${file}.corrupt-2026-01-05T09-00-00-000Z`
+  const state = (projects: number) => ({
+    version: STATE_VERSION,
+    lastSeen: { c: Object.fromEntries(Array.from({ length: projects }, (_, i) => [`p${i}`, { polledAt: 'x', tasks: {} }])) },
+    budgetsNotified: {},
+    budgets: { told: {}, held: [], unusualTold: {} }
+  })
+  const afresh = 'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
+  const keptOf = (n: string) => `kept the last seen state of ${n} (the others start afresh without repeating notifications)`
+
+  it('names the monitor state and what was kept of it, for each kind of damage', () => {
+    expect(describeStateDamage({ kind: 'empty', reset: [] }, file, aside, state(0))).toBe(`${file} was empty: ${afresh}. The original was kept as ${aside}.`)
+    expect(describeStateDamage({ kind: 'not-json', reset: [] }, file, aside, state(0))).toBe(`${file} was not valid JSON: ${afresh}. The original was kept as ${aside}.`)
+    expect(describeStateDamage({ kind: 'wrong-type', reset: ['a list'] }, file, aside, state(0))).toBe(`${file} held a list: ${afresh}. The original was kept as ${aside}.`)
+    expect(describeStateDamage({ kind: 'wrong-type', reset: [] }, file, null, state(0))).toBe(`${file} held something else: ${afresh}.`)
+    expect(describeStateDamage({ kind: 'newer-version', reset: [], version: 3 }, file, aside, state(2))).toBe(
+      `${file} was written by a newer Agent Tray (file version 3): this version ${keptOf('2 projects')}. The original was kept as ${aside}.`
+    )
+    expect(describeStateDamage({ kind: 'truncated', reset: [] }, file, aside, state(1))).toBe(
+      `${file} was cut short: this version ${keptOf('1 project')}. The original was kept as ${aside}.`
+    )
+    expect(describeStateDamage({ kind: 'garbled', reset: [] }, file, null, state(0))).toBe(
+      `${file} was damaged and could be read only in part: this version ${keptOf('0 projects')}.`
+    )
+    expect(describeStateDamage({ kind: 'invalid', reset: ['lastSeen.c', 'budgets'] }, file, aside, state(3))).toBe(
+      `Some entries of ${file} were invalid (lastSeen.c, budgets): this version ${keptOf('3 projects')}. The original was kept as ${aside}.`
+    )
   })
 })

@@ -510,6 +510,21 @@ describe('state.json', () => {
     expect(fs.existsSync(configPath())).toBe(false)
   })
 
+  it('forgets a notified budget on null, and replaces only the parts of the budget memory it is given', async () => {
+    const store = await openSettings({ dir, now })
+    await store.setBudgetNotified('c1', 'p1', 5)
+    await store.setBudgetNotified('c1', 'p2', 7)
+    await store.setBudgetNotified('c1', 'p1', null)
+    await store.setBudgetNotified('c2', 'p1', null)
+    expect((await openSettings({ dir, now })).readBudgetsNotified()).toEqual({ c1: { p2: 7 }, c2: {} })
+
+    const told = { c1: { b1: { periodKey: '2025-03', level: 'near' as const, limitUsd: 10, warnRatio: 0.8 } } }
+    await store.writeBudgetMemory({ told, unusualTold: { c1: ['t1'] } })
+    await store.writeBudgetMemory({ unusualTold: { c1: ['t1', 't2'] } })
+    const memory = (await openSettings({ dir, now })).readBudgetMemory()
+    expect(memory).toEqual({ told, held: [], unusualTold: { c1: ['t1', 't2'] } })
+  })
+
   it('refuses a snapshot that would not read back', async () => {
     const store = await openSettings({ dir, now })
     const bad = { polledAt: 'x', tasks: { t: { status: 'done' } } } as unknown as ProjectSnapshot
