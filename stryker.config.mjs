@@ -35,7 +35,7 @@ export const folders = {
     // concurrency.test.ts: 15 s a run (two writer processes), reaching every mutant of opening and
     // updating the store, where in its own process it only opens, updates and reads as the store
     // tests do; its rule (no update lost between processes) is the lock's, judged by lock.test.ts.
-    tests: ['src/core/settings/{budget-edit,config-document,damaged-files,edit,file-error,indented-json,lock,migrate,paths,private-files,salvage,state-document,store}.test.ts']
+    tests: ['src/core/settings/{budget-edit,config-document,damage,damaged-files,edit,file-error,indented-json,lock,migrate,paths,private-files,salvage,state-document,store}.test.ts']
   }
 }
 
