@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
   addConnection,
+  findConnection,
+  findConnectionByUrl,
   normalizeBaseUrl,
   removeConnection,
   setActiveConnection,
@@ -105,5 +107,84 @@ describe('watched projects', () => {
     expect(unwatchProject(s, 'a', 'p1')).toBe(true)
     expect(unwatchProject(s, 'a', 'p1')).toBe(false)
     expect(unwatchProject(s, 'zz', 'p1')).toBe(false)
+  })
+})
+
+describe('finding a connection', () => {
+  it('by id first, then by name; by base URL as stored, trailing slashes aside', () => {
+    const s = withTwoConnections()
+    // A connection named like another's id: the id wins.
+    addConnection(s, { name: 'a', baseUrl: 'https://c.example' }, 'c')
+    expect(findConnection(s, 'a')?.id).toBe('a')
+    expect(findConnection(s, 'B')?.id).toBe('b')
+    expect(findConnection(s, 'c')?.id).toBe('c')
+    expect(findConnection(s, 'nobody')).toBeUndefined()
+    expect(findConnectionByUrl(s, 'http://localhost:8080/api/')?.id).toBe('b')
+    expect(findConnectionByUrl(s, 'https://a.example')?.id).toBe('a')
+    expect(findConnectionByUrl(s, 'https://elsewhere.example')).toBeUndefined()
+    expect(findConnectionByUrl(s, 'not a url')).toBeUndefined()
+  })
+})
+
+describe('what an edit keeps and what goes with it', () => {
+  it('a new connection keeps projects already filed under its id, and does not take over the active one', () => {
+    const s = withTwoConnections()
+    s.watched.c = [{ projectId: 'p1', name: '', muted: false, addedAt: NOW.toISOString() }]
+    const c = addConnection(s, { name: '   ', baseUrl: 'https://c.example/' }, 'c')
+    expect(c).toEqual({ id: 'c', name: 'c.example', baseUrl: 'https://c.example', publishingDomain: '' })
+    expect(s.watched.c).toHaveLength(1)
+    expect(s.activeConnectionId).toBe('a')
+  })
+
+  it('an update with a blank name keeps the name; a domain is trimmed, and may be emptied', () => {
+    const s = withTwoConnections()
+    updateConnection(s, 'b', { name: '  ' })
+    expect(s.connections[1]?.name).toBe('B')
+    updateConnection(s, 'b', { name: ' Bee ', publishingDomain: ' apps.bee.example ' })
+    expect(s.connections[1]).toMatchObject({ name: 'Bee', publishingDomain: 'apps.bee.example' })
+    updateConnection(s, 'b', { publishingDomain: '' })
+    expect(s.connections[1]?.publishingDomain).toBe('')
+    // Changing nothing of the address keeps it, key or not.
+    updateConnection(s, 'b', {})
+    expect(s.connections[1]?.baseUrl).toBe('http://localhost:8080/api')
+    expect(() => updateConnection(s, 'zz', { name: 'x' })).toThrow(new SettingsEditError('No connection zz'))
+  })
+
+  it("removing a connection removes its budgets; the active one moves to the first left, or stays where it was", () => {
+    const s = withTwoConnections()
+    s.budgets.a = [{ id: 'x', projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8 }]
+    s.budgets.b = [{ id: 'y', projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8 }]
+    removeConnection(s, 'b')
+    expect(s.budgets).toEqual({ a: [{ id: 'x', projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8 }] })
+    expect(s.activeConnectionId).toBe('a')
+    addConnection(s, { baseUrl: 'https://c.example' }, 'c')
+    setActiveConnection(s, 'c')
+    removeConnection(s, 'a')
+    expect(s.activeConnectionId).toBe('c')
+    expect(s.budgets).toEqual({})
+  })
+
+  it("unwatching a project removes its budgets, keeping the account's and other projects'", () => {
+    const s = withTwoConnections()
+    watchProject(s, 'a', 'p1', NOW)
+    watchProject(s, 'a', 'p2', NOW)
+    const budget = (id: string, projectId: string | null) => ({ id, projectId, period: 'total' as const, limitUsd: 1, warnRatio: 0.8 })
+    s.budgets.a = [budget('1', 'p1'), budget('2', null), budget('3', 'p2')]
+    expect(unwatchProject(s, 'a', 'p1')).toBe(true)
+    expect(s.watched.a?.map((p) => p.projectId)).toEqual(['p2'])
+    expect(s.budgets.a).toEqual([budget('2', null), budget('3', 'p2')])
+    // An account without budgets gets no empty list.
+    watchProject(s, 'b', 'p1', NOW)
+    unwatchProject(s, 'b', 'p1')
+    expect(s.budgets.b).toBeUndefined()
+  })
+
+  it('watching again or setting options changes only what is given', () => {
+    const s = withTwoConnections()
+    watchProject(s, 'a', 'p1', NOW, { name: 'Shop', muted: true })
+    expect(watchProject(s, 'a', 'p1', NOW)).toMatchObject({ name: 'Shop', muted: true })
+    expect(setWatchOptions(s, 'a', 'p1', { muted: false })).toMatchObject({ name: 'Shop', muted: false })
+    expect(setWatchOptions(s, 'a', 'p1', { name: '' })).toMatchObject({ name: '', muted: false })
+    expect(() => setWatchOptions(s, 'b', 'p1', {})).toThrow(new SettingsEditError('Project p1 is not watched'))
   })
 })
