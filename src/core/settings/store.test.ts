@@ -351,6 +351,26 @@ describe('damaged settings files', () => {
     expect(again.read()).toEqual({ ...file, notifications: d.notifications, window: { width: 800, height: 600, maximized: false, x: 10 } })
   })
 
+  it('past their bounds, or twice for one slot: the first budgets and forwarding targets are kept, within the bound', async () => {
+    const file = goodFile()
+    const budget = (i: number, projectId: string | null = `q${i}`) => ({ id: `b${i}`, projectId, period: 'day' as const, limitUsd: i, warnRatio: 0.8 })
+    const target = (i: number) => ({ id: `t${i}`, name: `T${i}`, kind: 'webhook' as const, host: 'hooks.example', on: ['failed' as const], when: 'always' as const, paused: false, quietHours: false })
+    const damaged = {
+      ...file,
+      budgets: {
+        c1: Array.from({ length: 101 }, (_, i) => budget(i)),
+        c2: [budget(1, null), budget(2, null), { ...budget(3, 'p3'), period: 'month' as const }]
+      },
+      forwarding: { targets: Array.from({ length: 21 }, (_, i) => target(i)), awayAfterMs: 600_000 }
+    }
+    const { store, notice } = await openDamaged(JSON.stringify(damaged))
+    expect(notice).toMatch(/\(budgets\.c1, budgets\.c2, forwarding\.targets\)/)
+    const s = store.read()
+    expect(s.budgets.c1).toEqual(damaged.budgets.c1.slice(0, 100))
+    expect(s.budgets.c2).toEqual([budget(1, null), { ...budget(3, 'p3'), period: 'month' }])
+    expect(s.forwarding).toEqual({ targets: damaged.forwarding.targets.slice(0, 20), awayAfterMs: 600_000 })
+  })
+
   it('wrong top-level type: kept aside, defaults in use', async () => {
     const { store, notice } = await openDamaged(JSON.stringify(['p1', 'p2']))
     expect(notice).toMatch(/held a list instead of settings/)
