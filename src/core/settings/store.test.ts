@@ -371,6 +371,19 @@ describe('damaged settings files', () => {
     expect(s.forwarding).toEqual({ targets: damaged.forwarding.targets.slice(0, 20), awayAfterMs: 600_000 })
   })
 
+  it('damaged again within the same millisecond: the second copy gets its own name, the first is never written over', async () => {
+    await openDamaged('first damage {')
+    fs.writeFileSync(configPath(), 'second damage {')
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([expect.stringContaining('config.json.corrupt-2025-03-04T05-06-07-089Z-2.')])
+    expect(asides().sort()).toEqual(['config.json.corrupt-2025-03-04T05-06-07-089Z', 'config.json.corrupt-2025-03-04T05-06-07-089Z-2'])
+    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z'), 'utf8')).toBe('first damage {')
+    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z-2'), 'utf8')).toBe('second damage {')
+    fs.writeFileSync(configPath(), '{"version": 99}')
+    await openSettings({ dir, now })
+    expect(asides()).toContain('config.json.newer-2025-03-04T05-06-07-089Z')
+  })
+
   it('wrong top-level type: kept aside, defaults in use', async () => {
     const { store, notice } = await openDamaged(JSON.stringify(['p1', 'p2']))
     expect(notice).toMatch(/held a list instead of settings/)
