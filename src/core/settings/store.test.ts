@@ -7,8 +7,9 @@ import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
 import { addConnection, findConnectionByUrl, watchProject } from './edit'
 import { defaultSettings, settingsSchema } from './schema'
-import { openSettings, settingsConfOptions, SettingsValidationError } from './store'
-import { withoutCiphertexts } from './config-document'
+import { DocumentFile, openSettings, settingsConfOptions, SettingsValidationError } from './store'
+import { interpretConfig, serializeConfig, withoutCiphertexts } from './config-document'
+import { SettingsFileError } from './file-error'
 
 const NOW = new Date('2025-03-04T05:06:07.089Z')
 const now = () => NOW
@@ -419,6 +420,45 @@ describe('damaged settings files', () => {
     expect(store.takeNotices()).toHaveLength(1)
     expect(asides()).toHaveLength(1)
     expect(onDisk()).toMatchObject({ theme: 'system', launchAtLogin: true })
+  })
+})
+
+describe('a settings file that cannot be read while the app runs', () => {
+  it('is told once per failure: again after a good read, and again when it fails another way', async () => {
+    const store = await openSettings({ dir, now })
+    await store.update((draft) => void (draft.theme = 'dark'))
+    const away = `${configPath()}.away`
+    const breakIt = () => {
+      fs.renameSync(configPath(), away)
+      fs.mkdirSync(configPath())
+    }
+    const mendIt = () => {
+      fs.rmdirSync(configPath())
+      fs.renameSync(away, configPath())
+    }
+    const told = `${configPath()} is a directory, not a settings file: move it away (Agent Tray then starts a new one). Until it can be read again, what was last read from it is in use.`
+    breakIt()
+    expect(store.read().theme).toBe('dark')
+    expect(store.read().theme).toBe('dark')
+    expect(store.takeNotices()).toEqual([told])
+    mendIt()
+    expect(store.read().theme).toBe('dark')
+    breakIt()
+    expect(store.read().theme).toBe('dark')
+    expect(store.takeNotices()).toEqual([told])
+    // Another failure: a link that loops.
+    fs.rmdirSync(configPath())
+    fs.symlinkSync('config.json', configPath())
+    expect(store.read().theme).toBe('dark')
+    expect(store.takeNotices()).toEqual([`${configPath()} is a symbolic link that points to itself: remove it. Until it can be read again, what was last read from it is in use.`])
+  })
+
+  it('before anything was read from it, the failure is thrown: there is nothing to fall back on', () => {
+    const notices: string[] = []
+    const file = new DocumentFile({ path: configPath(), store: {} }, (raw) => interpretConfig(raw, NOW), serializeConfig, () => 'damaged', now, notices)
+    fs.mkdirSync(configPath())
+    expect(() => file.read()).toThrow(SettingsFileError)
+    expect(notices).toEqual([])
   })
 })
 
