@@ -117,6 +117,7 @@ describe('removeBudget', () => {
     expect(s.budgets.a).toEqual([two])
     expect(removeBudget(s, 'b', two.id)).toBe(false)
     expect(s.budgets.a).toEqual([two])
+    expect(s.budgets.b).toEqual([])
   })
 })
 

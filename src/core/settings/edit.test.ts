@@ -158,9 +158,10 @@ describe('what an edit keeps and what goes with it', () => {
     expect(s.budgets).toEqual({ a: [{ id: 'x', projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8 }] })
     expect(s.activeConnectionId).toBe('a')
     addConnection(s, { baseUrl: 'https://c.example' }, 'c')
-    setActiveConnection(s, 'c')
+    addConnection(s, { baseUrl: 'https://d.example' }, 'd')
+    setActiveConnection(s, 'd')
     removeConnection(s, 'a')
-    expect(s.activeConnectionId).toBe('c')
+    expect(s.activeConnectionId).toBe('d')
     expect(s.budgets).toEqual({})
   })
 
@@ -186,5 +187,17 @@ describe('what an edit keeps and what goes with it', () => {
     expect(setWatchOptions(s, 'a', 'p1', { muted: false })).toMatchObject({ name: 'Shop', muted: false })
     expect(setWatchOptions(s, 'a', 'p1', { name: '' })).toMatchObject({ name: '', muted: false })
     expect(() => setWatchOptions(s, 'b', 'p1', {})).toThrow(new SettingsEditError('Project p1 is not watched'))
+    expect(() => setWatchOptions(s, 'zz', 'p1', {})).toThrow(new SettingsEditError('Project p1 is not watched'))
+    // A connection whose list is missing (a hand edit) gets one.
+    delete s.watched.b
+    expect(watchProject(s, 'b', 'p2', NOW)).toEqual({ projectId: 'p2', name: '', muted: false, addedAt: NOW.toISOString() })
+    expect(s.watched.b).toEqual([{ projectId: 'p2', name: '', muted: false, addedAt: NOW.toISOString() }])
+  })
+})
+
+describe('errors', () => {
+  it('say their kind when printed or logged', () => {
+    expect(() => setActiveConnection(defaultSettings(), 'zz')).toThrow(expect.objectContaining({ name: 'SettingsEditError' }) as Error)
+    expect(String(new SettingsEditError('No connection zz'))).toBe('SettingsEditError: No connection zz')
   })
 })

@@ -15,6 +15,10 @@ describe('describeFileFailure', () => {
     expect(describeFileFailure(FILE, 'write', failure('EROFS'))).toBe(`Cannot write ${FILE}: the file system is read-only; nothing was changed.`)
     expect(describeFileFailure(FILE, 'write', failure('EEXIST'))).toBe(`Cannot write ${FILE}: a directory on its path is a file; nothing was changed.`)
     expect(describeFileFailure(FILE, 'read', failure('ENOTDIR'))).toBe(`Cannot read ${FILE}: a directory on its path is a file; nothing was changed.`)
+    expect(describeFileFailure(FILE, 'read', failure('EISDIR'))).toBe(
+      `${FILE} is a directory, not a settings file: move it away (Agent Tray then starts a new one); nothing was changed.`
+    )
+    expect(describeFileFailure(FILE, 'read', failure('ELOOP'))).toBe(`${FILE} is a symbolic link that points to itself: remove it; nothing was changed.`)
     for (const code of ['EACCES', 'EPERM']) {
       expect(describeFileFailure(FILE, 'write', failure(code))).toBe(
         `Cannot write ${FILE}: permission denied. Give your user read and write access to it and its directory (a file made with sudo belongs to root); nothing was changed.`
@@ -49,6 +53,7 @@ describe('onFile', () => {
     expect(thrown).toBeInstanceOf(SettingsFileError)
     expect((thrown as SettingsFileError).message).toBe(`Cannot write ${FILE}: the disk is full; nothing was changed.`)
     expect((thrown as SettingsFileError).cause).toBe(cause)
+    expect((thrown as SettingsFileError).name).toBe('SettingsFileError')
   })
 
   it('passes a SettingsFileError through as it is (its message already says what to do)', () => {

@@ -41,8 +41,9 @@ describe('version 1 → current', () => {
         version: 1,
         apiBaseUrl: 'https://API.example.com/',
         publishingDomain: 'apps.example.com',
-        watchedProjects: [' p1 ', 'p2', '', 7],
-        notifyOnComplete: true,
+        watchedProjects: [' p1 ', 'p2', '', '  ', 7],
+        pollIntervalMs: 2000,
+        notifyOnComplete: false,
         notifyOnFailure: false,
         theme: 'light',
         launchAtLogin: true
@@ -59,7 +60,8 @@ describe('version 1 → current', () => {
       activeConnectionId: MIGRATED_CONNECTION_ID,
       connections: [{ id: 'default', name: 'api.example.com', baseUrl: 'https://api.example.com', publishingDomain: 'apps.example.com' }],
       watched: { default: [watched('p1'), watched('p2')] },
-      notifications: { ...d.notifications, transitions: { ...d.notifications.transitions, completed: true, failed: false } }
+      polling: { ...d.polling, activeIntervalMs: 2000 },
+      notifications: { ...d.notifications, transitions: { ...d.notifications.transitions, completed: false, failed: false } }
     })
   })
 
@@ -114,14 +116,14 @@ describe('version 2 → 3: a project budget becomes a total budget', () => {
     const { doc } = migrate(
       {
         version: 2,
-        watched: { c1: 'x', c2: [17, { projectId: 5, budgetUsd: 3 }, { projectId: 'p1', budgetUsd: 'lots' }] },
+        watched: { c1: 'x', c2: [17, null, { projectId: 5, budgetUsd: 3 }, { projectId: 'p1', budgetUsd: 'lots' }] },
         budgets: { c1: 'x', c2: [] }
       },
       NOW
     )
     expect(doc).toEqual({
       version: 3,
-      watched: { c1: 'x', c2: [17, { projectId: 5 }, { projectId: 'p1' }] },
+      watched: { c1: 'x', c2: [17, null, { projectId: 5 }, { projectId: 'p1' }] },
       // The amount the schema refuses is moved as it is: the schema then drops that budget, and says so.
       budgets: { c2: [{ id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 'lots', warnRatio: DEFAULT_WARN_RATIO }] }
     })
@@ -135,8 +137,11 @@ describe('version 2 → 3: a project budget becomes a total budget', () => {
       expect(doc.budgets).toEqual({ c1: [{ id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 9, warnRatio: DEFAULT_WARN_RATIO }] })
     }
     // Nothing to move: as it was.
-    const current = { version: 3, watched: { c1: [{ projectId: 'p1' }] }, budgets: { c1: [] } }
-    expect(migrate(structuredClone(current), NOW)).toEqual({ doc: current, from: 3 })
+    for (const current of [{ version: 3, watched: { c1: [{ projectId: 'p1' }] }, budgets: { c1: [] } }, { version: 3, watched: { c1: [{ projectId: 'p1' }] } }]) {
+      expect(migrate(structuredClone(current), NOW)).toEqual({ doc: current, from: 3 })
+    }
+    // A v2 file with no budget anywhere gains no budgets either (the schema gives the default).
+    expect(migrate({ version: 2, watched: { c1: [{ projectId: 'p1' }, null] } }, NOW)).toEqual({ doc: { version: 3, watched: { c1: [{ projectId: 'p1' }, null] } }, from: 2 })
   })
 
   it('a newer version is left as it is, for the caller', () => {

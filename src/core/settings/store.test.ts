@@ -453,6 +453,26 @@ describe('a settings file that cannot be read while the app runs', () => {
     expect(store.takeNotices()).toEqual([`${configPath()} is a symbolic link that points to itself: remove it. Until it can be read again, what was last read from it is in use.`])
   })
 
+  it('its directory replaced by a file: the settings last read stay in use, and a change fails, in one line each', async () => {
+    const store = await openSettings({ dir, now })
+    await store.update((draft) => void (draft.theme = 'dark'))
+    const away = `${dir}.away`
+    fs.renameSync(dir, away)
+    try {
+      fs.writeFileSync(dir, 'not a directory')
+      expect(store.read().theme).toBe('dark')
+      expect(store.takeNotices()).toEqual([
+        `Cannot read ${configPath()}: a directory on its path is a file. Until it can be read again, what was last read from it is in use.`
+      ])
+      await expect(store.update((draft) => void (draft.theme = 'light'))).rejects.toThrow(
+        new SettingsFileError(`Cannot write ${dir}: a directory on its path is a file; nothing was changed.`)
+      )
+    } finally {
+      fs.rmSync(dir, { force: true })
+      fs.renameSync(away, dir)
+    }
+  })
+
   it('before anything was read from it, the failure is thrown: there is nothing to fall back on', () => {
     const notices: string[] = []
     const file = new DocumentFile({ path: configPath(), store: {} }, (raw) => interpretConfig(raw, NOW), serializeConfig, () => 'damaged', now, notices)
