@@ -22,7 +22,7 @@ describe('withoutCiphertexts', () => {
 
   it('in the store layout (tabs, line breaks), and wherever damage repeated the key store', () => {
     const text = writeIndentedJson({ theme: 'dark', safeStorageKeys: { c1: 'QUJD', c2: 'REVG' } })
-    const twice = `${text.slice(0, -2)},\n\t"safeStorageKeys" :\n{ "c3": "R0hJ" }\n}`
+    const twice = `${text.slice(0, -2)},\n\t"safeStorageKeys" :\n{ "c3" :\t"R0hJ" }\n}`
     const out = scrub(twice)
     for (const secret of ['QUJD', 'REVG', 'R0hJ']) expect(out).not.toContain(secret)
     expect(out).toBe(twice.replace(/"(QUJD|REVG|R0hJ)"/g, '"[removed]"'))
@@ -80,6 +80,19 @@ describe('a damaged key store in config.json', () => {
     expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z'), 'utf8')).not.toContain('QUJD')
     // Repaired on disk: opening again is quiet.
     expect((await openSettings({ dir, now: () => NOW })).takeNotices()).toEqual([])
+  })
+
+  it('a line lost from a file that is still valid without it: told, kept aside, and repaired on disk', async () => {
+    const settings = defaultSettings()
+    addConnection(settings, { baseUrl: 'https://a.example' }, 'c1')
+    const text = writeIndentedJson({ ...settings, pinned: true, safeStorageKeys: {} })
+    fs.writeFileSync(path.join(dir, 'config.json'), text.replace('"pinned": true', '"pinned": tru'))
+    const store = await openSettings({ dir, now: () => NOW })
+    expect(store.takeNotices()).toEqual([expect.stringContaining('config.json was damaged and could be read only in part; recovered 0 watched projects and 1 connection')])
+    expect(store.read()).toEqual(settings)
+    const again = await openSettings({ dir, now: () => NOW })
+    expect(again.takeNotices()).toEqual([])
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('config.json.'))).toHaveLength(1)
   })
 
   it('a key store of the wrong kind is reset with the settings kept; a settings field damaged beside it is named too', async () => {

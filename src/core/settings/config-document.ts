@@ -45,12 +45,7 @@ export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<Conf
   const keys = safeStorageKeysSchema.safeParse(rawKeys ?? {})
   const safeStorageKeys = keys.success ? keys.data : lenientRecord(z.string()).parse(rawKeys)
 
-  let migrated: { doc: Record<string, unknown>; from: number }
-  try {
-    migrated = migrate(rest, now)
-  } catch {
-    migrated = { doc: rest, from: SETTINGS_VERSION }
-  }
+  const migrated = migrate(rest, now)
   if (migrated.from > SETTINGS_VERSION) {
     // Its other settings may mean something else by now; the connections, watched projects and
     // budgets are what the user would lose, and they are read the same way as from a damaged file.

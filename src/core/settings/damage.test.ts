@@ -8,7 +8,8 @@ const RECOVERED = 'recovered 2 watched projects and 1 connection'
 
 describe('readJsonObject', () => {
   it('reads UTF-8 with or without a byte order mark, and UTF-16 in either byte order', () => {
-    const value = { theme: 'dark', name: 'Café ✓' }
+    // A byte order mark inside a value is kept: only one at the start is the mark.
+    const value = { theme: 'dark', name: 'Café\uFEFF✓' }
     const text = JSON.stringify(value)
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])
     const be = Buffer.from(le)
@@ -22,6 +23,20 @@ describe('readJsonObject', () => {
     const cut = readJsonObject(be.subarray(0, be.length - 1))
     expect(cut.ok && cut.value).toEqual(value)
     expect(cut.ok && cut.damage).toBe('truncated')
+  })
+
+  it('a first line damaged by a stray 0xFF or 0xFE byte is not taken for a UTF-16 mark: the rest is read line by line', () => {
+    const rest = Buffer.from('\n\t"theme": "dark",\n\t"pinned": true\n}')
+    for (const start of [[0x7b, 0xfe], [0x7b, 0xff], [0xff, 0x0a, 0x7b], [0xfe, 0x0a, 0x7b], [0x78, 0x0a, 0x7b]]) {
+      const read = readJsonObject(Buffer.concat([Buffer.from(start), rest]))
+      expect(read.ok && read.value, String(start)).toEqual({ theme: 'dark', pinned: true })
+      expect(read.ok && read.damage).toBe('garbled')
+    }
+  })
+
+  it('a small damaged file is read both ways: a member only its start shows (its line lost its indentation) is kept', () => {
+    const read = readJsonObject(Buffer.from('{\n"theme": "dark",\n\t"pinned": true,\n\t"x": tru\n}'))
+    expect(read.ok && read.value).toEqual({ theme: 'dark', pinned: true })
   })
 
   it('a whole object has nothing partial; blank text is empty; what holds no member is not JSON', () => {

@@ -66,8 +66,8 @@ export function readJsonObject(raw: Buffer): JsonRead {
     const recovered = { ...(isRecord(prefix?.value) ? prefix.value : {}), ...lines.value }
     if (Object.keys(recovered).length === 0) return { ok: false, damage: { kind: 'not-json', reset: [] } }
     const cut = new Set(prefix?.partial)
-    const isPartial = (container: unknown) =>
-      typeof container === 'object' && container !== null && (lines.partial.has(container) || cut.has(container))
+    // Both sets hold objects only: anything else is in neither.
+    const isPartial = (container: unknown) => lines.partial.has(container as object) || cut.has(container as object)
     const cutShort = prefix ? prefix.cutShort : lines.cutShort
     return { ok: true, value: recovered, damage: cutShort ? 'truncated' : 'garbled', isPartial }
   }
