@@ -110,6 +110,61 @@ describe('taskCost', () => {
     expect(big.costUsd).toBe(1.2)
   })
 
+  it('counts a record without token accounting by its price alone', () => {
+    const bare = usage({ final_price: 0.2, usage_metadata: undefined as unknown as UsageRecord['usage_metadata'] })
+    const cost = taskCost([bare, usage({ final_price: 0.1 })], null)
+    expect(cost.usageSumUsd).toBeCloseTo(0.3, 9)
+    expect([cost.inputTokens, cost.outputTokens, cost.totalTokens, cost.cacheReadTokens]).toEqual([100, 20, 120, null])
+    expect(cacheReadTokensOf(undefined)).toBeNull()
+  })
+
+  it('counts a figure that is not a finite number as nothing, so one bad figure cannot spoil a sum', () => {
+    const odd = (v: unknown): number => v as number
+    const records = [
+      usage({ final_price: 0.5 }),
+      usage({ final_price: Number.NaN }),
+      usage({ final_price: Number.POSITIVE_INFINITY }),
+      usage({ final_price: odd('0.25'), usage_metadata: { input_tokens: odd('7'), output_tokens: Number.NaN, total_tokens: Number.POSITIVE_INFINITY, cache_read_tokens: Number.NaN } })
+    ]
+    const cost = taskCost(records, Number.NaN)
+    expect([cost.usageSumUsd, cost.costUsd, cost.totalPriceUsd, cost.mismatch]).toEqual([0.5, 0.5, null, null])
+    expect([cost.inputTokens, cost.outputTokens, cost.totalTokens, cost.cacheReadTokens]).toEqual([300, 60, 360, null])
+    expect(cost.byModel.map((r) => [r.calls, r.costUsd])).toEqual([[4, 0.5]])
+  })
+
+  it('adds up the cache reads of every record that reports them', () => {
+    const cached = (final_price: number, cache_read_tokens: number): UsageRecord =>
+      usage({ final_price, usage_metadata: { input_tokens: 10, output_tokens: 1, total_tokens: 11, cache_read_tokens } })
+    const cost = taskCost([cached(0.1, 5), cached(0.2, 7), cached(0.3, 30)], null)
+    expect(cost.cacheReadTokens).toBe(42)
+    expect(cost.byModel[0]?.cacheReadTokens).toBe(42)
+  })
+
+  it('allows a millionth of drift per record, and a difference of exactly that is still rounding', () => {
+    const millionths = (n: number) => Array.from({ length: n }, () => usage({ final_price: 0.000001 }))
+    // 3 records: up to 3e-6 is rounding, more is not.
+    expect(taskCost(millionths(3), 0.000005).mismatch).toBeNull()
+    expect(taskCost(millionths(3), 0.000006).mismatch).toBeNull()
+    expect(taskCost(millionths(3), 0.000007).mismatch).toEqual({ sum: 0.000003, total: 0.000007, difference: -0.000004 })
+    // One record (or none) still allows a millionth.
+    expect(taskCost(millionths(1), 0.000002).mismatch).toBeNull()
+    expect(taskCost([], 0.000001).mismatch).toBeNull()
+    expect(taskCost([], 0.000002).mismatch).toEqual({ sum: 0, total: 0.000002, difference: -0.000002 })
+  })
+
+  it('lists the costliest provider and model first whatever their names, and a tie by name', () => {
+    const cost = taskCost(
+      [
+        usage({ final_price: 0.01, provider: 'anthropic', model: 'claude' }),
+        usage({ final_price: 0.05, provider: 'openai', model: 'gpt-4o' }),
+        usage({ final_price: 0.01, provider: 'mistral', model: 'large' })
+      ],
+      null
+    )
+    expect(cost.byProvider.map((r) => r.provider)).toEqual(['openai', 'anthropic', 'mistral'])
+    expect(cost.byModel.map((r) => r.model)).toEqual(['gpt-4o', 'claude', 'large'])
+  })
+
   it('falls back to the usage sum without a total_price, and has no mismatch then', () => {
     const cost = taskCost([usage({ final_price: 0.25 })], null)
     expect(cost.costUsd).toBe(0.25)
@@ -152,6 +207,15 @@ describe('project and day costs', () => {
   })
 })
 
+describe('unreadable and empty days', () => {
+  it('leaves out a task whose creation time cannot be read, and a day without tasks costs 0', () => {
+    const tasks = [task({ id: 'a', total_price: 1, created_at: 'garbage' }), task({ id: 'b', total_price: 2, created_at: '2025-03-10T10:00:00.000Z' })]
+    expect(costByDay(tasks, 0)).toEqual([{ date: '2025-03-10', costUsd: 2, taskCount: 1 }])
+    expect(costOnDay(tasks, '2025-03-11', 0)).toBe(0)
+    expect(costOnDay(tasks, localDateKey('garbage', 0), 0)).toBe(0)
+  })
+})
+
 describe('budget', () => {
   it('tells none, ok, near and over', () => {
     expect(budgetState(5, null)).toBe('none')
@@ -159,6 +223,10 @@ describe('budget', () => {
     expect(budgetState(8, 10)).toBe('near')
     expect(budgetState(10, 10)).toBe('over')
     expect(budgetState(12, 10)).toBe('over')
+  })
+
+  it('a budget that is negative, NaN or infinite is no budget', () => {
+    for (const budget of [-1, Number.NaN, Number.POSITIVE_INFINITY]) expect(budgetState(5, budget), String(budget)).toBe('none')
   })
 
   it('a $0 budget is "ok" while nothing is spent and "over" from the first cent', () => {

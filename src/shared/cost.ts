@@ -218,7 +218,7 @@ export function costByDay(tasks: readonly DatedPrice[], tz: TzOffset, usagesByTa
 
 /** The cost of one local day (e.g. today: `costOnDay(tasks, localDateKey(now, tz), tz)`). */
 export function costOnDay(tasks: readonly DatedPrice[], dateKey: string | null, tz: TzOffset, usagesByTask?: UsagesByTask): number {
-  if (dateKey === null) return 0
+  // No day is keyed null (an unreadable time is left out), so an unreadable day costs 0.
   return costByDay(tasks, tz, usagesByTask).find((d) => d.date === dateKey)?.costUsd ?? 0
 }
 
@@ -232,7 +232,8 @@ export const BUDGET_NEAR_RATIO = 0.8
 /** Where spending stands against a budget: none without one, over once it is reached. */
 export function budgetState(spentUsd: number, budgetUsd: number | null, nearRatio = BUDGET_NEAR_RATIO): BudgetState {
   if (budgetUsd === null || !Number.isFinite(budgetUsd) || budgetUsd < 0) return 'none'
-  if (spentUsd >= budgetUsd) return budgetUsd === 0 && spentUsd === 0 ? 'ok' : 'over'
+  // At or past a budget with nothing spent is a $0 budget untouched.
+  if (spentUsd >= budgetUsd) return spentUsd === 0 ? 'ok' : 'over'
   if (spentUsd >= budgetUsd * nearRatio) return 'near'
   return 'ok'
 }
@@ -251,6 +252,6 @@ export function budgetCrossing(
   current: BudgetState
 ): { crossed: BudgetLevel | null; notified: BudgetLevel | null } {
   const now: BudgetLevel | null = current === 'near' || current === 'over' ? current : null
-  if (levelRank(now) > levelRank(previouslyNotified)) return { crossed: now, notified: now }
-  return { crossed: null, notified: levelRank(now) < levelRank(previouslyNotified) ? now : previouslyNotified }
+  // Not higher: where it stands now is what to remember (the same level, or a lower one).
+  return { crossed: levelRank(now) > levelRank(previouslyNotified) ? now : null, notified: now }
 }
