@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CostUsage } from './cost'
-import { costChart, costReport, type CostReportTask } from './cost-report'
+import { costChart, costReport, MAX_STACKS, type CostReportTask } from './cost-report'
 import { costReportCsv } from './cost-report-csv'
 import { csvField, toCsv } from './csv'
 
@@ -171,5 +171,124 @@ describe('CSV', () => {
     expect(costReportCsv(costReport(tasks, spring, 'month', 0), '\n')).toBe(
       ['month,cost_usd,estimated_usd,tasks', '2026-03,1,0.25,1', '2026-04,0.125,0,1', 'total,1.125,0.25,2', ''].join('\n')
     )
+  })
+})
+
+describe('costReport: what each row holds and which tasks count', () => {
+  it('gives a day row only its figures, a model row its provider, a task row its project', () => {
+    const t = item('t', 0.5, '2026-03-05T10:00:00.000Z', [usage(0.5, '2026-03-05T09:00:00.000Z', 'gpt-4.1', { input: 100, output: 10, cache: 3 })])
+    const figures = { costUsd: 0.5, estimatedUsd: 0, taskCount: 1, calls: 1, inputTokens: 100, outputTokens: 10, cacheReadTokens: 3 }
+    expect(costReport([t], range, 'day', 0).rows).toEqual([{ key: '2026-03-05', label: '2026-03-05', ...figures }])
+    expect(costReport([t], range, 'month', 0).rows).toEqual([{ key: '2026-03', label: '2026-03', ...figures }])
+    expect(costReport([t], range, 'project', 0).rows).toEqual([{ key: 'p1', label: 'Project p1', ...figures }])
+    expect(costReport([t], range, 'model', 0).rows).toEqual([{ key: 'openai/gpt-4.1', label: 'openai gpt-4.1', provider: 'openai', ...figures }])
+    expect(costReport([t], range, 'task', 0).rows).toEqual([{ key: 't', label: 'Task t', projectId: 'p1', projectName: 'Project p1', mismatch: null, ...figures }])
+    expect(costReport([t], range, 'task', 0).totals).toEqual(figures)
+  })
+
+  it('counts a record without token accounting by its price, and leaves out a price that is not a finite number', () => {
+    const bare: CostUsage = { provider: 'openai', model: 'gpt-4.1', final_price: 0.25, created_at: '2026-03-05T09:00:00.000Z', usage_metadata: undefined as unknown as CostUsage['usage_metadata'] }
+    const broken: CostUsage = { ...usage(0.25, '2026-03-05T09:10:00.000Z'), final_price: Number.NaN }
+    const report = costReport([item('t', null, '2026-03-05T10:00:00.000Z', [bare, broken, usage(0.5, '2026-03-05T09:20:00.000Z')])], range, 'model', 0)
+    expect(report.rows.map((r) => [r.key, r.calls, r.inputTokens, r.outputTokens, r.costUsd])).toEqual([['openai/gpt-4.1', 2, 100, 10, 0.75]])
+  })
+
+  it('puts nothing on the last-changed day of a task its records account for in full', () => {
+    const t = item('t', 0.75, '2026-03-06T10:00:00.000Z', [usage(0.75, '2026-03-05T09:00:00.000Z')])
+    expect(costReport([t], range, 'day', 0).rows.map((r) => r.key)).toEqual(['2026-03-05'])
+    expect(costReport([t], range, 'model', 0).rows.map((r) => r.key)).toEqual(['openai/gpt-4.1'])
+  })
+
+  it('takes the first and the last day of the range, and nothing after', () => {
+    const calls = item('t', null, '2026-04-02T10:00:00.000Z', [
+      usage(1, '2026-02-28T12:00:00.000Z'),
+      usage(2, '2026-03-01T00:00:00.000Z'),
+      usage(4, '2026-03-31T23:59:00.000Z'),
+      usage(8, '2026-04-01T00:00:00.000Z')
+    ])
+    expect(costReport([calls], range, 'day', 0).rows.map((r) => [r.key, r.costUsd])).toEqual([
+      ['2026-03-01', 2],
+      ['2026-03-31', 4]
+    ])
+  })
+
+  it('counts unfetched and mismatched tasks only when they cost something in the range', () => {
+    const before = { since: '2026-03-01', until: '2026-03-04' }
+    const unfetched = item('u', 1, '2026-03-10T10:00:00.000Z', undefined)
+    const mismatched = item('m', 2, '2026-03-10T10:00:00.000Z', [usage(1, '2026-03-10T09:00:00.000Z')])
+    const fetched = item('f', 0.5, '2026-03-02T10:00:00.000Z', [usage(0.5, '2026-03-02T09:00:00.000Z')])
+    const outside = costReport([unfetched, mismatched, fetched], before, 'task', 0)
+    expect([outside.rows.map((r) => r.key), outside.unfetchedTasks, outside.mismatchedTasks]).toEqual([['f'], 0, 0])
+    const inside = costReport([unfetched, mismatched, fetched], range, 'task', 0)
+    expect([inside.unfetchedTasks, inside.mismatchedTasks]).toEqual([1, 1])
+  })
+
+  it('lists the estimate no record itemizes last among models even when it costs the most', () => {
+    const t = item('t', 10, '2026-03-05T10:00:00.000Z', [usage(1, '2026-03-05T09:00:00.000Z', 'a'), usage(2, '2026-03-05T09:00:00.000Z', 'b'), usage(0.5, '2026-03-05T09:00:00.000Z', 'c')])
+    expect(costReport([t], range, 'model', 0).rows.map((r) => [r.key, r.costUsd])).toEqual([
+      ['openai/b', 2],
+      ['openai/a', 1],
+      ['openai/c', 0.5],
+      ['', 6.5]
+    ])
+    // Elsewhere costliest first, and a tie by name.
+    const tasks = [item('x', 1, '2026-03-05T10:00:00.000Z', undefined, 'b'), item('y', 1, '2026-03-05T10:00:00.000Z', undefined, 'a'), item('z', 3, '2026-03-05T10:00:00.000Z', undefined, 'c')]
+    expect(costReport(tasks, range, 'project', 0).rows.map((r) => r.key)).toEqual(['c', 'a', 'b'])
+  })
+})
+
+describe('costChart: months, model stacks and the rest as "Other"', () => {
+  const spend = (id: string, project: string, usd: number, at: string): CostReportTask => item(id, usd, at, [usage(usd, at)], project)
+
+  it('has one category per month of the range, and puts each cost in its month', () => {
+    const chart = costChart(
+      [spend('a', 'p1', 1, '2026-03-20T10:00:00.000Z'), spend('b', 'p1', 2, '2026-05-02T10:00:00.000Z'), spend('c', 'p1', 4, '2026-06-01T10:00:00.000Z')],
+      { since: '2026-03-15', until: '2026-05-10' },
+      'month',
+      'project',
+      0
+    )
+    expect(chart).toEqual({ categories: ['2026-03', '2026-04', '2026-05'], stacks: [{ key: 'p1', name: 'Project p1', values: [1, 0, 2] }] })
+  })
+
+  it('stacks by model, what no record itemizes as its own stack', () => {
+    const t = item('t', 3, '2026-03-05T10:00:00.000Z', [usage(1, '2026-03-05T09:00:00.000Z', 'gpt-4.1'), usage(0.5, '2026-03-06T09:00:00.000Z', 'o3')])
+    expect(costChart([t], { since: '2026-03-05', until: '2026-03-06' }, 'day', 'model', 0).stacks).toEqual([
+      { key: '', name: 'not itemized (estimate)', values: [1.5, 0] },
+      { key: 'openai/gpt-4.1', name: 'openai gpt-4.1', values: [1, 0] },
+      { key: 'openai/o3', name: 'openai o3', values: [0, 0.5] }
+    ])
+  })
+
+  it(`shows the ${MAX_STACKS} costliest stacks, or ${MAX_STACKS - 1} and the rest summed as "Other"`, () => {
+    const day = { since: '2026-03-05', until: '2026-03-06' }
+    const projects = (n: number): CostReportTask[] =>
+      Array.from({ length: n }, (_, i) => spend(`t${i}`, `p${i}`, i + 1, `2026-03-0${5 + (i % 2)}T10:00:00.000Z`))
+    const six = costChart(projects(MAX_STACKS), day, 'day', 'project', 0)
+    expect(six.stacks.map((s) => s.key)).toEqual(['p5', 'p4', 'p3', 'p2', 'p1', 'p0'])
+    const eight = costChart(projects(MAX_STACKS + 2), day, 'day', 'project', 0)
+    // p0..p2 cost 1, 2, 3 (on the 5th, 6th, 5th): the rest.
+    expect(eight.stacks.map((s) => [s.key, s.name, s.values])).toEqual([
+      ['p7', 'Project p7', [0, 8]],
+      ['p6', 'Project p6', [7, 0]],
+      ['p5', 'Project p5', [0, 6]],
+      ['p4', 'Project p4', [5, 0]],
+      ['p3', 'Project p3', [0, 4]],
+      ['\u0000other', 'Other (3)', [4, 2]]
+    ])
+  })
+
+  it('leaves out what falls outside the range, and breaks a tie by name', () => {
+    const chart = costChart(
+      [spend('a', 'b', 1, '2026-03-05T10:00:00.000Z'), spend('b', 'a', 1, '2026-03-05T10:00:00.000Z'), spend('c', 'c', 9, '2026-03-07T10:00:00.000Z')],
+      { since: '2026-03-05', until: '2026-03-06' },
+      'day',
+      'project',
+      0
+    )
+    expect(chart.stacks.map((s) => [s.key, s.values])).toEqual([
+      ['a', [1, 0]],
+      ['b', [1, 0]]
+    ])
   })
 })

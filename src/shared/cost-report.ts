@@ -48,10 +48,13 @@ export interface CostReportRow {
   mismatch?: { recordsUsd: number; totalPriceUsd: number } | null
 }
 
+/** The figures every row has, and the totals. */
+export type CostFigures = Pick<CostReportRow, 'costUsd' | 'estimatedUsd' | 'taskCount' | 'calls' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens'>
+
 export interface CostReport extends CostRange {
   grouping: CostGrouping
   rows: CostReportRow[]
-  totals: Omit<CostReportRow, 'key' | 'label' | 'provider' | 'projectId' | 'projectName' | 'mismatch'>
+  totals: CostFigures
   /** Tasks with cost in the range whose records are not known: their cost is on their updated_at day, as an estimate. */
   unfetchedTasks: number
   /** Tasks whose records disagree with total_price beyond rounding (both are shown in task rows). */
@@ -64,11 +67,8 @@ interface Piece {
   projectName: string
   taskId: string
   taskName: string
-  provider: string
-  /** '' for what no record itemizes. */
-  model: string
   costUsd: number
-  estimated: boolean
+  /** The record it is; null for what no record itemizes (an estimate). */
   record: CostUsage | null
 }
 
@@ -81,20 +81,20 @@ function piecesOf(item: CostReportTask, tz: TzOffset): Piece[] {
     if (!Number.isFinite(usage.final_price)) continue
     const day = periodKey(usage.created_at, tz, 'day') ?? fallback
     if (day === null) continue
-    out.push({ ...base, day, provider: usage.provider, model: usage.model, costUsd: usage.final_price, estimated: false, record: usage })
+    out.push({ ...base, day, costUsd: usage.final_price, record: usage })
   }
   const gap = unaccountedUsd(task, item.usages)
-  if (gap !== 0 && fallback !== null) out.push({ ...base, day: fallback, provider: '', model: '', costUsd: gap, estimated: true, record: null })
+  if (gap !== 0 && fallback !== null) out.push({ ...base, day: fallback, costUsd: gap, record: null })
   return out
 }
 
-function emptyRow(key: string, label: string): CostReportRow {
-  return { key, label, costUsd: 0, estimatedUsd: 0, taskCount: 0, calls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: null }
+function noFigures(): CostFigures {
+  return { costUsd: 0, estimatedUsd: 0, taskCount: 0, calls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: null }
 }
 
-function addPiece(row: CostReportRow, piece: Piece, tasks: Set<string>): void {
+function addPiece(row: CostFigures, piece: Piece, tasks: Set<string>): void {
   row.costUsd = roundUsd(row.costUsd + piece.costUsd)
-  if (piece.estimated) row.estimatedUsd = roundUsd(row.estimatedUsd + piece.costUsd)
+  if (!piece.record) row.estimatedUsd = roundUsd(row.estimatedUsd + piece.costUsd)
   tasks.add(piece.taskId)
   row.taskCount = tasks.size
   const m = piece.record?.usage_metadata
@@ -116,7 +116,9 @@ function groupOf(grouping: CostGrouping, piece: Piece): { key: string; label: st
     case 'project':
       return { key: piece.projectId, label: piece.projectName }
     case 'model':
-      return piece.record ? { key: `${piece.provider}/${piece.model}`, label: `${piece.provider} ${piece.model}` } : { key: '', label: 'not itemized (estimate)' }
+      return piece.record
+        ? { key: `${piece.record.provider}/${piece.record.model}`, label: `${piece.record.provider} ${piece.record.model}` }
+        : { key: '', label: 'not itemized (estimate)' }
     case 'task':
       return { key: piece.taskId, label: piece.taskName }
   }
@@ -129,7 +131,7 @@ function inRange(range: CostRange) {
 /** The report: rows (by time oldest first, otherwise costliest first) and totals over the range. */
 export function costReport(items: readonly CostReportTask[], range: CostRange, grouping: CostGrouping, tz: TzOffset): CostReport {
   const rows = new Map<string, { row: CostReportRow; tasks: Set<string> }>()
-  const totals = { row: emptyRow('', ''), tasks: new Set<string>() }
+  const totals = { figures: noFigures(), tasks: new Set<string>() }
   const unfetched = new Set<string>()
   let mismatched = 0
   const keep = inRange(range)
@@ -143,8 +145,8 @@ export function costReport(items: readonly CostReportTask[], range: CostRange, g
       const { key, label } = groupOf(grouping, piece)
       let group = rows.get(key)
       if (!group) {
-        group = { row: emptyRow(key, label), tasks: new Set() }
-        if (grouping === 'model' && piece.record) group.row.provider = piece.provider
+        group = { row: { key, label, ...noFigures() }, tasks: new Set() }
+        if (grouping === 'model' && piece.record) group.row.provider = piece.record.provider
         if (grouping === 'task') {
           group.row.projectId = piece.projectId
           group.row.projectName = piece.projectName
@@ -153,16 +155,14 @@ export function costReport(items: readonly CostReportTask[], range: CostRange, g
         rows.set(key, group)
       }
       addPiece(group.row, piece, group.tasks)
-      addPiece(totals.row, piece, totals.tasks)
+      addPiece(totals.figures, piece, totals.tasks)
     }
   }
   const list = [...rows.values()].map((g) => g.row)
   if (grouping === 'day' || grouping === 'month') list.sort((a, b) => a.key.localeCompare(b.key))
   // Costliest first; the estimate no record itemizes last among models.
   else list.sort((a, b) => Number(a.key === '' && grouping === 'model') - Number(b.key === '' && grouping === 'model') || b.costUsd - a.costUsd || a.label.localeCompare(b.label))
-  const { costUsd, estimatedUsd, taskCount, calls, inputTokens, outputTokens, cacheReadTokens } = totals.row
-  const sum = { costUsd, estimatedUsd, taskCount, calls, inputTokens, outputTokens, cacheReadTokens }
-  return { ...range, grouping, rows: list, totals: sum, unfetchedTasks: unfetched.size, mismatchedTasks: mismatched }
+  return { ...range, grouping, rows: list, totals: totals.figures, unfetchedTasks: unfetched.size, mismatchedTasks: mismatched }
 }
 
 export interface CostChart {
