@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { costByPeriod, costInPeriod, periodKey, taskCostByPeriod } from './cost-period'
+import { costByPeriod, costInPeriod, periodKey, taskCostByPeriod, unaccountedUsd } from './cost-period'
 import type { UsageRecord } from './service'
 
 function usage(final_price: number, created_at: string): UsageRecord {
@@ -29,6 +29,7 @@ describe('periodKey', () => {
     expect(periodKey('2026-01-31T23:30:00.000Z', PARIS_WINTER, 'month')).toBe('2026-02')
     expect(periodKey('2026-02-01T03:00:00.000Z', NEW_YORK_WINTER, 'month')).toBe('2026-01')
     expect(periodKey('not a time', 0, 'day')).toBeNull()
+    expect(periodKey('not a time', 0, 'month')).toBeNull()
   })
 })
 
@@ -86,6 +87,33 @@ describe('taskCostByPeriod', () => {
   })
 })
 
+describe('taskCostByPeriod at its edges', () => {
+  it('leaves out a price that is not a finite number, so one bad figure cannot spoil a period', () => {
+    const task = { id: 't', total_price: 1, updated_at: '2026-03-11T10:00:00.000Z' }
+    const bad = [Number.NaN, Number.POSITIVE_INFINITY, '0.5' as unknown as number].map((p) => usage(p, '2026-03-10T10:00:00.000Z'))
+    expect(taskCostByPeriod(task, [...bad, usage(0.25, '2026-03-10T10:00:00.000Z')], 0, 'day')).toEqual([
+      { key: '2026-03-10', costUsd: 0.25, estimatedUsd: 0 },
+      { key: '2026-03-11', costUsd: 0.75, estimatedUsd: 0.75 }
+    ])
+    expect(unaccountedUsd({ total_price: 1 }, bad)).toBe(1)
+  })
+
+  it('takes a gap of exactly a millionth per record as rounding, and more as an estimate', () => {
+    expect(unaccountedUsd({ total_price: 0.000002 }, [usage(0.000001, '2026-03-10T10:00:00.000Z')])).toBe(0)
+    expect(unaccountedUsd({ total_price: 0.000003 }, [usage(0.000001, '2026-03-10T10:00:00.000Z')])).toBe(0.000002)
+    expect(unaccountedUsd({ total_price: 0.000001 }, undefined)).toBe(0.000001)
+    expect(unaccountedUsd({ total_price: null }, undefined)).toBe(0)
+  })
+
+  it('puts nothing on the last-changed day of a task its records account for, and nothing anywhere when no time can be read', () => {
+    const task = { id: 't', total_price: 0.5, updated_at: '2026-03-12T10:00:00.000Z' }
+    expect(taskCostByPeriod(task, [usage(0.5, '2026-03-10T10:00:00.000Z')], 0, 'day')).toEqual([{ key: '2026-03-10', costUsd: 0.5, estimatedUsd: 0 }])
+    const timeless = { id: 't', total_price: 0.5, updated_at: 'garbage' }
+    expect(taskCostByPeriod(timeless, undefined, 0, 'day')).toEqual([])
+    expect(taskCostByPeriod(timeless, [usage(0.2, 'garbage')], 0, 'day')).toEqual([])
+  })
+})
+
 describe('costByPeriod and costInPeriod', () => {
   const tasks = [
     { id: 'a', total_price: 0.75, updated_at: '2026-03-11T00:40:00.000Z' },
@@ -100,6 +128,23 @@ describe('costByPeriod and costInPeriod', () => {
     ])
     // The periods add up to the tasks' total_price.
     expect(costByPeriod(tasks, usages, PARIS_WINTER, 'month')).toEqual([{ key: '2026-03', costUsd: 2.75, estimatedUsd: 2, taskCount: 2 }])
+  })
+
+  it('lists periods oldest first whatever the order of the tasks, and takes no records known', () => {
+    const newestFirst = [
+      { id: 'c', total_price: 1, updated_at: '2026-03-12T09:00:00.000Z' },
+      { id: 'd', total_price: 2, updated_at: '2026-03-02T09:00:00.000Z' },
+      { id: 'e', total_price: 4, updated_at: '2026-03-07T09:00:00.000Z' }
+    ]
+    expect(costByPeriod(newestFirst, undefined, 0, 'day').map((p) => [p.key, p.costUsd, p.estimatedUsd])).toEqual([
+      ['2026-03-02', 2, 2],
+      ['2026-03-07', 4, 4],
+      ['2026-03-12', 1, 1]
+    ])
+  })
+
+  it('reads an unreadable period as nothing spent, keyed empty', () => {
+    expect(costInPeriod(tasks, usages, PARIS_WINTER, 'day', periodKey('garbage', PARIS_WINTER, 'day'))).toEqual({ key: '', costUsd: 0, estimatedUsd: 0 })
   })
 
   it('reads one period, zero when nothing was spent in it', () => {

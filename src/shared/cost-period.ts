@@ -36,12 +36,12 @@ function finite(v: unknown): v is number {
  */
 export function unaccountedUsd(task: Pick<AttributedTask, 'total_price'>, usages: readonly CostUsage[] | undefined): number {
   if (!finite(task.total_price)) return 0
+  if (usages === undefined) return roundUsd(task.total_price)
   let recordSum = 0
-  for (const usage of usages ?? []) if (finite(usage.final_price)) recordSum += usage.final_price
+  for (const usage of usages) if (finite(usage.final_price)) recordSum += usage.final_price
   const unaccounted = task.total_price - recordSum
   // Rounding between the records and the total is not an estimate; a real gap is.
-  if (usages === undefined || Math.abs(unaccounted) > mismatchTolerance(usages.length)) return roundUsd(unaccounted)
-  return 0
+  return Math.abs(unaccounted) > mismatchTolerance(usages.length) ? roundUsd(unaccounted) : 0
 }
 
 /** One task's cost per period. Records with an unreadable created_at count on the task's updated_at. */
@@ -101,6 +101,7 @@ export function costInPeriod(
   period: CostPeriod,
   key: string | null
 ): PeriodShare {
-  const found = key === null ? undefined : costByPeriod(tasks, usagesByTask, tz, period).find((p) => p.key === key)
+  // No period is keyed null (an unreadable time counts on the task's updated_at, or not at all).
+  const found = costByPeriod(tasks, usagesByTask, tz, period).find((p) => p.key === key)
   return { key: key ?? '', costUsd: found?.costUsd ?? 0, estimatedUsd: found?.estimatedUsd ?? 0 }
 }

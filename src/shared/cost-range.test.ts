@@ -57,6 +57,12 @@ describe('resolveRange', () => {
       problem: { field: 'until' },
       error: 'The last day must not be after today (2026-03-31).'
     })
+    // A last day after today is its own problem, not that of the first day it implies.
+    expect(resolveRange({ until: '2026-05-01' }, TODAY, COMMAND_RANGE_NAMES)).toMatchObject({
+      ok: false,
+      problem: { field: 'until' },
+      error: '--until must not be after today (2026-03-31).'
+    })
     // A first day after today is the first day's problem, not "the last day is before it".
     expect(resolveRange({ since: '2026-04-02' }, TODAY, WINDOW_RANGE_NAMES)).toMatchObject({
       ok: false,

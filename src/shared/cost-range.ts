@@ -68,7 +68,8 @@ export function costRangeProblem(
   const example = today ?? '2026-03-01'
   const until = asked.until === undefined ? today : parseDay(asked.until)
   if (asked.until !== undefined && until === null) return { field: 'until', problem: `must be a date as YYYY-MM-DD, such as ${example}` }
-  const since = asked.since === undefined ? (until === null ? null : addDays(until, -(DEFAULT_RANGE_DAYS - 1))) : parseDay(asked.since)
+  // An omitted since (DEFAULT_RANGE_DAYS before until) is never wrong on its own: only until can be.
+  const since = asked.since === undefined ? null : parseDay(asked.since)
   if (asked.since !== undefined && since === null) return { field: 'since', problem: `must be a date as YYYY-MM-DD, such as ${addDays(example, -(DEFAULT_RANGE_DAYS - 1))}` }
   if (today !== null && since !== null && since > today) return { field: 'since', problem: `must not be after today (${today})` }
   if (today !== null && until !== null && until > today) return { field: 'until', problem: `must not be after today (${today})` }
