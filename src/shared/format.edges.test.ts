@@ -1,6 +1,6 @@
 // The edges of shared/format.ts's forms: where one form hands over to the next.
 import { describe, expect, it } from 'vitest'
-import { formatDuration, formatTokens, formatUsd, formatUsdFixed, usdColumnDecimals } from './format'
+import { formatDate, formatDay, formatDuration, formatElapsed, formatMonth, formatRelativeTime, formatTokens, formatUsd, formatUsdFixed, JUST_NOW_MS, usdColumnDecimals } from './format'
 
 describe('money at its edges', () => {
   it('shows cents from what rounds to a dollar, and every digit below it', () => {
@@ -9,6 +9,20 @@ describe('money at its edges', () => {
     expect(formatUsd(1.004)).toBe('$1.00')
     expect(formatUsd(1234567.5)).toBe('$1,234,567.50')
     expect(formatUsd(-1234)).toBe('-$1,234.00')
+  })
+
+  it('never shows a non-zero amount as nothing: one that rounds to 0 at 6 decimals is under a millionth', () => {
+    // 5e-7 is stored a hair below itself, so toFixed(6) gives 0.000000.
+    expect(formatUsd(0.0000005)).toBe('<$0.000001')
+    expect(formatUsd(-0.0000005)).toBe('-<$0.000001')
+    expect(formatUsd(0.00000051)).toBe('$0.000001')
+  })
+
+  it('writes 0 without a sign at every precision', () => {
+    for (const places of [0, 2, 6]) {
+      expect(formatUsdFixed(0, places)).toBe(places === 0 ? '$0' : `$0.${'0'.repeat(places)}`)
+      expect(formatUsdFixed(-0, places)).toBe(formatUsdFixed(0, places))
+    }
   })
 
   it('gives a column of amounts of a dollar or more cents, as it does a column of nothing', () => {
@@ -45,5 +59,41 @@ describe('durations at their edges', () => {
     expect(formatDuration(60_000)).toBe('1m 00s')
     expect(formatDuration(3_600_000)).toBe('1h 00m')
     expect(formatDuration(86_400_000)).toBe('1d 0h')
+  })
+})
+
+describe('times at their edges', () => {
+  const now = Date.UTC(2026, 10, 26, 15, 0)
+  const ago = (ms: number): string => formatRelativeTime(now - ms, now)
+
+  it('hands a moment ago over to the next unit exactly at it', () => {
+    expect(ago(JUST_NOW_MS - 1)).toBe('just now')
+    expect(ago(JUST_NOW_MS)).toBe('10s ago')
+    expect(ago(60_000)).toBe('1 min ago')
+    expect(ago(3_600_000)).toBe('1 h ago')
+    expect(ago(86_400_000)).toBe('1 d ago')
+    expect(ago(7 * 86_400_000 - 1)).toBe('6 d ago')
+    expect(ago(7 * 86_400_000)).toBe('2026-11-19')
+  })
+
+  it('takes a time up to a minute ahead as clock skew, and a minute or more as the future', () => {
+    expect(ago(-59_999)).toBe('just now')
+    expect(ago(-60_000)).toBe('in 1 min')
+  })
+
+  it('says an absent elapsed time as a dash', () => {
+    expect(formatElapsed(null)).toBe('–')
+    expect(formatElapsed(undefined)).toBe('–')
+  })
+
+  it('gives the time of day only on the very day: not the same day of another month or year', () => {
+    expect(formatDate('2026-10-26T09:05:00Z', now, 'UTC')).toBe('Oct 26')
+    expect(formatDate('2025-11-26T09:05:00Z', now, 'UTC')).toBe('Nov 26, 2025')
+    expect(formatDate('2025-10-26T09:05:00Z', now, 'UTC')).toBe('Oct 26, 2025')
+  })
+
+  it('gives back a day or month with anything before or after it as it came', () => {
+    for (const text of ['x2026-11-05', '2026-11-05x', '2026-11-05T10:00']) expect(formatDay(text, '2026-11-27')).toBe(text)
+    for (const text of ['x2026-11', '2026-11x', '2026-11-05']) expect(formatMonth(text, '2026-11-27')).toBe(text)
   })
 })

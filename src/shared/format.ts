@@ -20,8 +20,9 @@ export function formatUsd(value: number | null | undefined): string {
   if (Math.round(abs * 100) / 100 >= 1) {
     return `${sign}$${group(abs.toFixed(2))}`
   }
-  if (abs < 0.0000005) return `${sign}<$0.000001`
   let text = abs.toFixed(6)
+  // A non-zero amount too small for the service's 6 decimals must not read as nothing.
+  if (Number(text) === 0) return `${sign}<$0.000001`
   // Trim trailing zeros, but keep at least cents.
   while (text.endsWith('0') && text.length > '0.00'.length) text = text.slice(0, -1)
   return `${sign}$${text}`
@@ -54,7 +55,8 @@ export function formatUsdFixed(value: number | null | undefined, decimals: numbe
   if (abs > 0 && Number(text) === 0) {
     return `${value < 0 ? '-' : ''}<$${places === 0 ? '1' : `0.${'0'.repeat(places - 1)}1`}`
   }
-  const sign = value < 0 && Number(text) !== 0 ? '-' : ''
+  // Here the text is 0 only for 0 itself (and -0, which is not below 0).
+  const sign = value < 0 ? '-' : ''
   return `${sign}$${group(text)}`
 }
 
@@ -74,7 +76,8 @@ export function formatUsdColumn(values: readonly (number | null | undefined)[]):
 }
 
 function group(fixed: string): string {
-  const [whole = '0', decimals] = fixed.split('.')
+  // A split gives at least one part.
+  const [whole, decimals] = fixed.split('.') as [string, string?]
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
   return decimals === undefined ? grouped : `${grouped}.${decimals}`
 }
@@ -84,7 +87,6 @@ export function formatTokens(value: number | null | undefined): string {
   if (!shown(value)) return '–'
   const sign = value < 0 ? '-' : ''
   const abs = Math.abs(value)
-  if (abs < 1000) return `${sign}${Math.round(abs)}`
   const units: [number, string][] = [
     [1e9, 'B'],
     [1e6, 'M'],
@@ -102,6 +104,7 @@ export function formatTokens(value: number | null | undefined): string {
       return `${sign}${trimZero(scaled)}${suffix}`
     }
   }
+  // Under a thousand: the count itself.
   return `${sign}${Math.round(abs)}`
 }
 
@@ -130,7 +133,7 @@ export const JUST_NOW_MS = 10_000
  * started "0ms" ago reads as what it is), then as formatDuration ("42s", "3m 05s", "1h 02m").
  */
 export function formatElapsed(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '–'
+  if (!shown(ms)) return '–'
   return ms < JUST_NOW_MS ? 'just now' : formatDuration(ms)
 }
 
@@ -179,7 +182,8 @@ export function formatMoney(value: number | null | undefined): string {
   return formatUsdFixed(value, 2)
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>()
+/** Per time zone; undefined is local time. */
+const dateFormats = new Map<string | undefined, Intl.DateTimeFormat>()
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
 
 /**
@@ -191,12 +195,11 @@ export function formatDate(iso: string | null | undefined, now: Date | number, t
   if (!iso) return '–'
   const t = Date.parse(iso)
   if (Number.isNaN(t)) return iso
-  const key = timeZone ?? ''
-  let format = dateFormats.get(key)
+  let format = dateFormats.get(timeZone)
   if (format === undefined) {
     // Made once per zone: a formatter costs far more to build than to use, and lists format many dates.
     format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    dateFormats.set(key, format)
+    dateFormats.set(timeZone, format)
   }
   const parts = (at: number): Record<string, string> => Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]))
   const then = parts(t)
