@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { budgetListProblem, budgetPeriodKey, budgetProblems, MAX_BUDGETS_PER_CONNECTION, parseWarnPercent, periodTitle, periodWords, type Budget } from './budgets'
+import { budgetLevel, budgetListProblem, budgetPeriodKey, budgetProblems, MAX_BUDGETS_PER_CONNECTION, parseWarnPercent, periodTitle, periodWords, type Budget } from './budgets'
 
 const b = (over: Partial<Budget> = {}): Budget => ({ id: 'a', projectId: null, period: 'month', limitUsd: 50, warnRatio: 0.8, ...over })
 
@@ -65,6 +65,11 @@ describe('the budget rule', () => {
     expect(parseWarnPercent('62.25')).toEqual({ ok: true, value: 0.6225 })
     for (const bad of ['4.9', '99.1', '80%%', '%80', '80 % x', 'x80', '80x', '8.', '8.x', '-80', '+80', '80e0', '0x50']) expect(parseWarnPercent(bad).ok, bad).toBe(false)
     expect(parseWarnPercent('4')).toEqual({ ok: false, error: 'Enter a warning between 5 and 99 percent, or leave it empty for 80.' })
+  })
+
+  it('tells where spending stands against a budget by its own warning share', () => {
+    const budget = b({ limitUsd: 50, warnRatio: 0.5 })
+    expect([24.99, 25, 49.99, 50].map((spent) => budgetLevel(spent, budget))).toEqual(['ok', 'near', 'near', 'over'])
   })
 
   it('says a period as a notification and the window do', () => {

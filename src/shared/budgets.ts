@@ -37,7 +37,8 @@ export function budgetProblems(budget: Pick<Budget, 'projectId' | 'period' | 'li
   if (limit !== null) out.limitUsd = `The limit ${limit}.`
   if (!BUDGET_PERIODS.includes(budget.period)) out.period = 'The period must be day, month or total.'
   const r = budget.warnRatio
-  if (typeof r !== 'number' || !Number.isFinite(r) || r < WARN_RATIO_BOUNDS.min || r > WARN_RATIO_BOUNDS.max) {
+  // Number.isFinite is false for anything but a finite number (a damaged file's "0.8" too).
+  if (!Number.isFinite(r) || r < WARN_RATIO_BOUNDS.min || r > WARN_RATIO_BOUNDS.max) {
     out.warnRatio = `The warning must be between ${WARN_RATIO_BOUNDS.min * 100} % and ${WARN_RATIO_BOUNDS.max * 100} % of the limit.`
   }
   if (budget.projectId !== null && (typeof budget.projectId !== 'string' || budget.projectId.trim() === '')) out.scope = 'The project is missing.'

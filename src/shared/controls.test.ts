@@ -30,3 +30,10 @@ describe('escapeUnsafeCharacters', () => {
     expect(escapeUnsafeCharacters(long)).toHaveLength(6_000_000)
   })
 })
+
+describe('hasUnsafeCharacters', () => {
+  it('finds one anywhere in the text: first, last, alone', () => {
+    for (const text of ['\u001b[31m', 'name\u202e', 'a\nb', '\u0085', 'x\u2066y']) expect(hasUnsafeCharacters(text), JSON.stringify(text)).toBe(true)
+    expect(hasUnsafeCharacters('')).toBe(false)
+  })
+})

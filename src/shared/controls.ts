@@ -34,7 +34,7 @@ export function hasUnsafeCharacters(text: string): boolean {
 
 /**
  * `text` with every character that isUnsafeToShow written out as \uXXXX, except line feeds when
- * `keepNewlines` (output that is already made of lines). One pass; the text itself when there is none.
+ * `keepNewlines` (output that is already made of lines). One pass.
  */
 export function escapeUnsafeCharacters(text: string, options: { keepNewlines?: boolean } = {}): string {
   const keep = options.keepNewlines === true
@@ -46,5 +46,5 @@ export function escapeUnsafeCharacters(text: string, options: { keepNewlines?: b
     out += text.slice(from, i) + `\\u${code.toString(16).padStart(4, '0')}`
     from = i + 1
   }
-  return from === 0 ? text : out + text.slice(from)
+  return out + text.slice(from)
 }
