@@ -25,8 +25,9 @@ export interface PeriodShare {
 /** What the attribution reads of a task: the list's summary will do. */
 export type AttributedTask = Pick<Task, 'id' | 'total_price' | 'updated_at'>
 
+/** A finite number (Number.isFinite is false for anything else). */
 function finite(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v)
+  return Number.isFinite(v)
 }
 
 /**

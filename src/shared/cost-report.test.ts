@@ -231,6 +231,12 @@ describe('costReport: what each row holds and which tasks count', () => {
       ['openai/c', 0.5],
       ['', 6.5]
     ])
+    // The same when the estimate's task comes first.
+    const unfetched = item('u', 7, '2026-03-04T10:00:00.000Z', undefined)
+    const priced = item('p', 3, '2026-03-05T10:00:00.000Z', [usage(1, '2026-03-05T09:00:00.000Z', 'a'), usage(2, '2026-03-05T09:00:00.000Z', 'b')])
+    for (const items of [[unfetched, priced], [priced, unfetched]]) {
+      expect(costReport(items, range, 'model', 0).rows.map((r) => r.key)).toEqual(['openai/b', 'openai/a', ''])
+    }
     // Elsewhere costliest first, and a tie by name.
     const tasks = [item('x', 1, '2026-03-05T10:00:00.000Z', undefined, 'b'), item('y', 1, '2026-03-05T10:00:00.000Z', undefined, 'a'), item('z', 3, '2026-03-05T10:00:00.000Z', undefined, 'c')]
     expect(costReport(tasks, range, 'project', 0).rows.map((r) => r.key)).toEqual(['c', 'a', 'b'])

@@ -139,7 +139,7 @@ export function costReport(items: readonly CostReportTask[], range: CostRange, g
     const pieces = piecesOf(item, tz).filter(keep)
     if (pieces.length === 0) continue
     if (item.usages === undefined) unfetched.add(item.task.id)
-    const check = item.usages ? taskCost(item.usages, typeof item.task.total_price === 'number' ? item.task.total_price : null).mismatch : null
+    const check = item.usages ? taskCost(item.usages, item.task.total_price).mismatch : null
     if (check) mismatched++
     for (const piece of pieces) {
       const { key, label } = groupOf(grouping, piece)
@@ -160,8 +160,8 @@ export function costReport(items: readonly CostReportTask[], range: CostRange, g
   }
   const list = [...rows.values()].map((g) => g.row)
   if (grouping === 'day' || grouping === 'month') list.sort((a, b) => a.key.localeCompare(b.key))
-  // Costliest first; the estimate no record itemizes last among models.
-  else list.sort((a, b) => Number(a.key === '' && grouping === 'model') - Number(b.key === '' && grouping === 'model') || b.costUsd - a.costUsd || a.label.localeCompare(b.label))
+  // Costliest first; the estimate no record itemizes (a model row, the only row keyed '') last.
+  else list.sort((a, b) => Number(a.key === '') - Number(b.key === '') || b.costUsd - a.costUsd || a.label.localeCompare(b.label))
   return { ...range, grouping, rows: list, totals: totals.figures, unfetchedTasks: unfetched.size, mismatchedTasks: mismatched }
 }
 

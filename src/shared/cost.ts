@@ -61,8 +61,9 @@ export function cacheReadTokensOf(metadata: UsageMetadata | undefined): number |
   return isNumber(detail) ? detail : null
 }
 
+/** A finite number (Number.isFinite is false for anything else: null, a string, NaN). */
 function isNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v)
+  return Number.isFinite(v)
 }
 
 /** Prices are rounded by the service to 6 decimals; sums are kept clear of float noise. */
@@ -231,7 +232,7 @@ export const BUDGET_NEAR_RATIO = 0.8
 
 /** Where spending stands against a budget: none without one, over once it is reached. */
 export function budgetState(spentUsd: number, budgetUsd: number | null, nearRatio = BUDGET_NEAR_RATIO): BudgetState {
-  if (budgetUsd === null || !Number.isFinite(budgetUsd) || budgetUsd < 0) return 'none'
+  if (!isNumber(budgetUsd) || budgetUsd < 0) return 'none'
   // At or past a budget with nothing spent is a $0 budget untouched.
   if (spentUsd >= budgetUsd) return spentUsd === 0 ? 'ok' : 'over'
   if (spentUsd >= budgetUsd * nearRatio) return 'near'
