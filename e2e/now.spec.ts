@@ -49,6 +49,14 @@ test('each item can be seen on its own, by opening its task, or all at once; the
   expect(await actionsShown()).toBe('0')
   await rowB.getByRole('link', { name: 'Open Will fail B' }).focus()
   await expect.poll(actionsShown).toBe('1')
+  // They take the place of the row's time: none of it shows beside them.
+  const time = rowB.locator('.trail')
+  const timeOpacity = await time.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(el).opacity)
+  if (timeOpacity !== '0') {
+    const [t, a] = [(await time.boundingBox())!, (await rowB.locator('.actions').boundingBox())!]
+    expect(t.x >= a.x && t.x + t.width <= a.x + a.width, `the time (${t.x}–${t.x + t.width}) shows beside the actions (${a.x}–${a.x + a.width})`).toBe(true)
+  }
+  await rowB.screenshot({ path: '/tmp/rowB.png' })
   await expect(rowB.getByRole('link', { name: 'Open Will fail B' })).toHaveAttribute('href', `#/projects/${second}/tasks/${b.id}`)
   await expect.poll(async () => (await trayOf(request, host.url)).state).toBe('attention')
   expect((await trayOf(request, host.url)).menu[0]).toEqual({ kind: 'label', label: '2 newly failed' })
