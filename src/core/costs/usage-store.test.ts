@@ -75,6 +75,16 @@ describe('the usage store’s file', () => {
     expect(notices).toHaveLength(1)
   })
 
+  it('keeps records in memory only when its directory cannot be made, and names the file it could not read', async () => {
+    const parent = tempDir()
+    const dir = path.join(parent, 'settings')
+    fs.symlinkSync(path.join(parent, 'missing', 'deeper'), dir)
+    const { store, notices } = await open(dir)
+    expect(notices).toEqual([expect.stringMatching(new RegExp(`^Usage records are kept in memory only: Cannot read ${path.join(dir, USAGE_CACHE_FILE)}: `))])
+    store.put('c1', task('t1', 'completed', T0, 1), [record(1)])
+    expect(store.usages('c1', 't1')).toEqual([record(1)])
+  })
+
   it('tells a write that failed, and still knows the records it could not write', async () => {
     const dir = tempDir()
     const { store, notices } = await open(dir)
@@ -214,6 +224,14 @@ describe('records the monitor fetched anyway', () => {
     store.offerDetails('c2', 't2', [record(0)])
     expect(store.usages('c1', 't1')).toBeUndefined()
     expect(store.usages('c2', 't2')).toBeUndefined()
+  })
+
+  it('gives a task listed with a total of $0 no records when none were offered', async () => {
+    const { store } = await open(tempDir())
+    const free = task('t1', 'in_progress', T0, 0)
+    store.noteTasks('c1', [free])
+    expect(store.usages('c1', 't1')).toBeUndefined()
+    expect(store.isCurrent('c1', free)).toBe(false)
   })
 
   it('lets offers for tasks never listed wait, up to a bound: the first offered go first', async () => {

@@ -221,6 +221,7 @@ function memoryCount(doc: UsageCacheDocument): number {
 
 /** Keeps the `max` most recently updated tasks. */
 function bound(doc: UsageCacheDocument, max: number): void {
+  // Only spares the sort: with `max` or fewer nothing is dropped.
   if (memoryCount(doc) <= max) return
   const all: { connectionId: string; taskId: string; updatedAt: string }[] = []
   for (const [connectionId, entries] of Object.entries(doc.tasks)) {
