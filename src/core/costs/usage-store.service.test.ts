@@ -146,9 +146,15 @@ describe('usage store and fetcher', () => {
   })
 
   it('keeps at most the bound, the most recently updated tasks first', async () => {
-    const { projectId } = projectWithTasks()
+    // A minute apart: tasks changed at the same instant would leave which one is kept to chance.
+    const projectId = service.control.createProject({ name: 'Bound', firstTask: false }).id
+    for (const status of ['completed', 'failed', 'cancelled'] as const) {
+      service.control.addTask(projectId, { name: status, status })
+      service.control.advance(60_000)
+    }
     const { store, fetcher } = await open(2)
     const tasks = await client.listTasks(projectId)
+    expect(new Set(tasks.map((t) => t.updated_at)).size).toBe(3)
     await fetcher.ensure('c1', tasks)
     await store.flush()
     const newest = [...tasks].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, 2).map((t) => t.id)
