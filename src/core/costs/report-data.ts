@@ -18,11 +18,10 @@ export interface ProjectTasks {
  * change, so one created after the range or last changed before it has none there.
  */
 export function touchesRange(task: Pick<Task, 'created_at' | 'updated_at'>, range: CostRange, tz: TzOffset): boolean {
-  const created = periodKey(task.created_at, tz, 'day')
-  const updated = periodKey(task.updated_at, tz, 'day')
-  if (created !== null && created > range.until) return false
-  if (updated !== null && updated < range.since) return false
-  return true
+  // A time that cannot be read excludes nothing: the task's cost is not dropped unseen.
+  const created = periodKey(task.created_at, tz, 'day') ?? range.until
+  const updated = periodKey(task.updated_at, tz, 'day') ?? range.since
+  return created <= range.until && updated >= range.since
 }
 
 /** The tasks that can have cost in the range. */

@@ -2,10 +2,10 @@
 // restart does not download them again. It is a cache: a damaged file is kept aside and rebuilt
 // (what could be read of it is kept, entry by entry), never an error the user has to act on.
 import { z } from 'zod'
-import type { CostUsage } from '../../shared/cost'
-import { readJsonObject } from '../settings/damage'
+import { cacheReadTokensOf, type CostUsage } from '../../shared/cost'
+import { isPlainObject } from '../client/schemas'
+import { readJsonObject, type Damage, type DamageKind } from '../settings/damage'
 import type { Interpreted } from '../settings/config-document'
-import { lenientRecord } from '../settings/schema'
 
 export const USAGE_CACHE_FILE = 'usage-cache.json'
 export const USAGE_CACHE_VERSION = 1
@@ -60,51 +60,61 @@ export function interpretUsageCache(raw: Buffer | null): Interpreted<UsageCacheD
   if (raw === null) return { doc: freshUsageCache(), rewrite: false, damage: null }
   const json = readJsonObject(raw)
   if (!json.ok) return { doc: freshUsageCache(), rewrite: true, damage: json.damage }
-  const version = json.value.version
+  const { version, tasks: rawTasks = {} } = json.value
   // A newer file's layout is its own business: start a cache of ours (the newer one is kept aside).
   if (typeof version === 'number' && version > USAGE_CACHE_VERSION) {
-    return { doc: freshUsageCache(), rewrite: true, damage: { kind: 'newer-version', reset: [], version } }
+    return { doc: freshUsageCache(), rewrite: true, damage: { ...damaged('newer-version'), version } }
   }
-  const byConnection = lenientRecord(lenientRecord(entrySchema)).parse(json.value.tasks)
-  let dropped = 0
+  // Anything not kept makes the file damaged: it is kept aside and written anew.
+  let dropped = version !== USAGE_CACHE_VERSION
+  const members = (value: unknown): [string, unknown][] => {
+    if (isPlainObject(value)) return Object.entries(value)
+    dropped = true
+    return []
+  }
   const tasks: UsageCacheDocument['tasks'] = {}
-  const rawTasks = json.value.tasks as Record<string, Record<string, unknown>> | undefined
-  for (const [connectionId, entries] of Object.entries(byConnection)) {
-    const kept: Record<string, CachedTaskUsages> = {}
-    for (const [taskId, entry] of Object.entries(entries)) {
-      // Records cut off by damage would undercount the task: drop the entry, it is fetched again.
-      const original = rawTasks?.[connectionId]?.[taskId] as { usages?: unknown } | undefined
-      if (json.isPartial(original) || json.isPartial(original?.usages)) dropped++
-      else kept[taskId] = entry
+  for (const [connectionId, entries] of members(rawTasks)) {
+    const kept: Record<string, CachedTaskUsages> = (tasks[connectionId] = {})
+    for (const [taskId, entry] of members(entries)) {
+      const read = entrySchema.safeParse(entry)
+      // Records cut off by damage would undercount the task: such an entry is dropped too.
+      if (read.success && !json.isPartial(entry)) kept[taskId] = read.data
+      else dropped = true
     }
-    tasks[connectionId] = kept
   }
-  const countRaw = Object.values(rawTasks && typeof rawTasks === 'object' ? rawTasks : {}).reduce(
-    (n, entries) => n + (entries && typeof entries === 'object' ? Object.keys(entries).length : 0),
-    0
-  )
-  const keptCount = Object.values(tasks).reduce((n, entries) => n + Object.keys(entries).length, 0)
-  const invalid = countRaw - keptCount - dropped > 0 || version !== USAGE_CACHE_VERSION
-  const damage = json.damage ?? (invalid || dropped > 0 ? 'invalid' : null)
-  return { doc: { version: USAGE_CACHE_VERSION, tasks }, rewrite: damage !== null, damage: damage ? { kind: damage, reset: [] } : null }
+  const damage = json.damage ?? (dropped ? 'invalid' : null)
+  return { doc: { version: USAGE_CACHE_VERSION, tasks }, rewrite: damage !== null, damage: damage === null ? null : damaged(damage) }
 }
 
-/** The compact copy kept of a record: what the cost model reads, without the provider's request and response. */
+/** The cache's notice names the file only (usage-store.ts): there are no settings paths to reset. */
+function damaged(kind: DamageKind): Damage {
+  // Stryker disable next-line ArrayDeclaration: equivalent, the usage cache's notice reads only the kind
+  return { kind, reset: [] }
+}
+
+/**
+ * The compact copy kept of a record: what the cost model reads (cost.ts), without the provider's
+ * request and response. A number it would not read (not finite) is kept as 0, as it counts there,
+ * so the copy always reads back.
+ */
 export function compactUsage(usage: CostUsage): CostUsage {
   const m = usage.usage_metadata
-  const cacheRead =
-    typeof m?.cache_read_tokens === 'number' ? m.cache_read_tokens : typeof m?.input_token_details?.cache_read === 'number' ? m.input_token_details.cache_read : undefined
-  const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+  const cacheRead = cacheReadTokensOf(m)
   return {
     provider: String(usage.provider),
     model: String(usage.model),
-    final_price: num(usage.final_price),
+    final_price: finiteOrZero(usage.final_price),
     created_at: String(usage.created_at),
     usage_metadata: {
-      input_tokens: num(m?.input_tokens),
-      output_tokens: num(m?.output_tokens),
-      total_tokens: num(m?.total_tokens),
-      ...(cacheRead !== undefined && Number.isFinite(cacheRead) ? { cache_read_tokens: cacheRead } : {})
+      input_tokens: finiteOrZero(m?.input_tokens),
+      output_tokens: finiteOrZero(m?.output_tokens),
+      total_tokens: finiteOrZero(m?.total_tokens),
+      ...(cacheRead !== null ? { cache_read_tokens: cacheRead } : {})
     }
   }
+}
+
+/** Number.isFinite is false for anything but a finite number. */
+function finiteOrZero(value: unknown): number {
+  return Number.isFinite(value) ? (value as number) : 0
 }

@@ -27,8 +27,6 @@ export interface UsageFetcherOptions {
 export interface UsageFetcher {
   /** The tasks whose records are not current: fetched (or joined, when already under way). Never throws. */
   ensure(connectionId: string, tasks: readonly UsageTask[], onProgress?: (progress: FetchProgress) => void): Promise<FetchProgress>
-  /** Fetches under way or waiting. */
-  readonly pending: number
   /** Whether `ensure` would fetch this task now. */
   wants(connectionId: string, task: UsageTask): boolean
 }
@@ -40,11 +38,11 @@ export function createUsageFetcher(options: UsageFetcherOptions): UsageFetcher {
   const failedAt = new Map<string, string>()
   const key = (connectionId: string, taskId: string): string => `${connectionId}\u0000${taskId}`
 
+  // A task under way is wanted while its records are not current (ensure then joins its fetch); once
+  // they are (the monitor's details came first), a report need not wait for it.
   function wants(connectionId: string, task: UsageTask): boolean {
-    const k = key(connectionId, task.id)
-    if (inFlight.has(k)) return true
     if (options.store.isCurrent(connectionId, task)) return false
-    return failedAt.get(k) !== task.updated_at
+    return failedAt.get(key(connectionId, task.id)) !== task.updated_at
   }
 
   function fetchOne(connectionId: string, task: UsageTask): Promise<boolean> {
@@ -84,9 +82,6 @@ export function createUsageFetcher(options: UsageFetcherOptions): UsageFetcher {
         })
       )
       return progress
-    },
-    get pending() {
-      return inFlight.size
     },
     wants
   }

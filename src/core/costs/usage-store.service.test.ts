@@ -146,9 +146,15 @@ describe('usage store and fetcher', () => {
   })
 
   it('keeps at most the bound, the most recently updated tasks first', async () => {
-    const { projectId } = projectWithTasks()
+    // A minute apart: tasks changed at the same instant would leave which one is kept to chance.
+    const projectId = service.control.createProject({ name: 'Bound', firstTask: false }).id
+    for (const status of ['completed', 'failed', 'cancelled'] as const) {
+      service.control.addTask(projectId, { name: status, status })
+      service.control.advance(60_000)
+    }
     const { store, fetcher } = await open(2)
     const tasks = await client.listTasks(projectId)
+    expect(new Set(tasks.map((t) => t.updated_at)).size).toBe(3)
     await fetcher.ensure('c1', tasks)
     await store.flush()
     const newest = [...tasks].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, 2).map((t) => t.id)
@@ -216,5 +222,76 @@ describe('usage store and fetcher', () => {
     expect(fromStore.totals.costUsd).toBeGreaterThan(0)
     expect(fromStore).toEqual(fromService)
     expect(store.listedCount).toBe(1)
+  })
+})
+
+describe('the fetcher’s turns', () => {
+  /** A fetch through the service that holds the first task's response until the test releases it. */
+  function heldFetch(held: string) {
+    const requested: string[] = []
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let reached!: () => void
+    const holding = new Promise<void>((resolve) => (reached = resolve))
+    const fetch = async (_connectionId: string, taskId: string) => {
+      requested.push(taskId)
+      if (taskId === held) {
+        reached()
+        await gate
+      }
+      return client.getStepsAndUsages(taskId)
+    }
+    return { fetch, requested, release, holding }
+  }
+
+  it('tells its progress as each task is done or failed', async () => {
+    const { projectId } = projectWithTasks()
+    const { store } = await open()
+    const tasks = (await client.listTasks(projectId)).slice(0, 2)
+    const fetcher = createUsageFetcher({ store, fetch: fetchVia, concurrency: 1 })
+    const progress: unknown[] = []
+    const ghost: Task = { ...tasks[0]!, id: 'no-such-task' }
+    const result = await fetcher.ensure('c1', [...tasks, ghost], (p) => progress.push(p))
+    expect(result).toEqual({ total: 3, done: 3, failed: 1 })
+    expect(progress).toEqual([
+      { total: 3, done: 0, failed: 0 },
+      { total: 3, done: 1, failed: 0 },
+      { total: 3, done: 2, failed: 0 },
+      { total: 3, done: 3, failed: 1 }
+    ])
+  })
+
+  it('does not fetch a task whose records the monitor brought while it waited its turn', async () => {
+    const { projectId } = projectWithTasks()
+    const { store } = await open()
+    const [first, second] = await client.listTasks(projectId)
+    const held = heldFetch(first!.id)
+    const fetcher = createUsageFetcher({ store, fetch: held.fetch, concurrency: 1 })
+    const fetching = fetcher.ensure('c1', [first!, second!])
+    await held.holding
+    store.noteTasks('c1', [second!])
+    store.offerDetails('c1', second!.id, (await client.getStepsAndUsages(second!.id)).usages)
+    held.release()
+    expect(await fetching).toEqual({ total: 2, done: 2, failed: 0 })
+    expect(held.requested).toEqual([first!.id])
+  })
+
+  it('no longer wants a task under way once its records are current, so a report does not wait for it', async () => {
+    const { projectId } = projectWithTasks()
+    const { store } = await open()
+    const [task] = await client.listTasks(projectId)
+    const held = heldFetch(task!.id)
+    const fetcher = createUsageFetcher({ store, fetch: held.fetch })
+    const fetching = fetcher.ensure('c1', [task!])
+    await held.holding
+    // Under way and not current: a second report joins the fetch.
+    expect(fetcher.wants('c1', task!)).toBe(true)
+    store.noteTasks('c1', [task!])
+    store.offerDetails('c1', task!.id, (await client.getStepsAndUsages(task!.id)).usages)
+    expect(fetcher.wants('c1', task!)).toBe(false)
+    expect(await fetcher.ensure('c1', [task!])).toEqual({ total: 0, done: 0, failed: 0 })
+    held.release()
+    expect(await fetching).toEqual({ total: 1, done: 1, failed: 0 })
+    expect(held.requested).toEqual([task!.id])
   })
 })

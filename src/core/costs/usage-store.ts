@@ -6,7 +6,7 @@
 import path from 'node:path'
 import Conf from 'conf'
 import type { CostUsage } from '../../shared/cost'
-import { mismatchTolerance } from '../../shared/cost'
+import { unaccountedUsd } from '../../shared/cost-period'
 import type { Task } from '../../shared/service'
 import { createLatestWriter } from '../app/latest-writer'
 import { checkSettingsFile, onFile } from '../settings/file-error'
@@ -28,7 +28,10 @@ import { inBackgroundWindow } from './background-window'
 export const MAX_CACHED_TASKS = 5_000
 
 /** How often remembered tasks that have left the background window are forgotten (one no longer listed, e.g. its project unwatched, ages out). */
-const LISTED_SWEEP_MS = 60 * 60_000
+export const LISTED_SWEEP_MS = 60 * 60_000
+
+/** Records offered for tasks not listed yet wait for their list only briefly: at most this many tasks' (the first offered go first). */
+export const MAX_OFFERS = 1_000
 
 /** What the store reads of a task: the list's task will do. */
 export type UsageTask = Pick<Task, 'id' | 'project_id' | 'status' | 'updated_at' | 'total_price'>
@@ -39,8 +42,6 @@ export interface UsageStore {
   usages(connectionId: string, taskId: string): readonly CostUsage[] | undefined
   /** Whether the known records are all there will be for the task as it is now (no fetch needed). */
   isCurrent(connectionId: string, task: UsageTask): boolean
-  /** Whether records were kept for good: the task had ended when they were fetched. */
-  isFinal(connectionId: string, taskId: string): boolean
   /** Keeps records fetched after `task` was listed (so they are at least as new as it). */
   put(connectionId: string, task: UsageTask, usages: readonly CostUsage[]): void
   /** A project's fresh task list: records offered before it are stamped with it where they account for it. */
@@ -69,16 +70,12 @@ export function hasEnded(status: string): boolean {
   return ENDED.has(status)
 }
 
-function recordSum(usages: readonly CostUsage[]): number {
-  let sum = 0
-  for (const u of usages) if (Number.isFinite(u.final_price)) sum += u.final_price
-  return sum
-}
-
-/** The records account for the task's whole cost, so they are current whatever else changed. */
+/**
+ * The records account for the task's whole cost (none of it would be an estimate in a report), so
+ * they are current whatever else changed. Without a total_price nothing says they are all.
+ */
 function accountsFor(task: UsageTask, usages: readonly CostUsage[]): boolean {
-  if (typeof task.total_price !== 'number') return false
-  return Math.abs(task.total_price - recordSum(usages)) <= mismatchTolerance(usages.length)
+  return task.total_price !== null && unaccountedUsd(task, usages) === 0
 }
 
 /** Opens the cache; a file that cannot be used leaves a store that keeps records in memory only. */
@@ -149,13 +146,13 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
       projectId: task.project_id,
       status: task.status,
       updatedAt: task.updated_at,
-      totalPrice: typeof task.total_price === 'number' && Number.isFinite(task.total_price) ? task.total_price : null,
+      totalPrice: task.total_price ?? null,
       fetchedAt: now().toISOString(),
       usages: usages.map(compactUsage)
     }
     ;(doc.tasks[connectionId] ??= {})[task.id] = entry
     if (hasEnded(entry.status)) lastListed.delete(key(connectionId, task.id))
-    if (memoryCount(doc) > maxTasks) bound(doc, maxTasks)
+    bound(doc, maxTasks)
     dirty.set(key(connectionId, task.id), { connectionId, taskId: task.id, entry })
     writer.write(null)
   }
@@ -167,10 +164,8 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
       const entry = entryOf(connectionId, task.id)
       if (!entry) return false
       if (hasEnded(entry.status)) return true
-      const total = typeof task.total_price === 'number' ? task.total_price : null
-      return entry.updatedAt === task.updated_at && entry.totalPrice === total
+      return entry.updatedAt === task.updated_at && entry.totalPrice === (task.total_price ?? null)
     },
-    isFinal: (connectionId, taskId) => hasEnded(entryOf(connectionId, taskId)?.status ?? ''),
     put,
     noteTasks(connectionId, tasks) {
       const nowMs = now().getTime()
@@ -198,7 +193,7 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
       if (listed && accountsFor(listed, usages)) put(connectionId, listed, usages)
       offered.set(k, [...usages])
       // Offers wait for the next list only briefly: a bound, whatever the monitor does.
-      if (offered.size > 1_000) offered.delete(offered.keys().next().value!)
+      if (offered.size > MAX_OFFERS) offered.delete(offered.keys().next().value!)
     },
     get listedCount() {
       return lastListed.size
@@ -226,6 +221,7 @@ function memoryCount(doc: UsageCacheDocument): number {
 
 /** Keeps the `max` most recently updated tasks. */
 function bound(doc: UsageCacheDocument, max: number): void {
+  // Only spares the sort: with `max` or fewer nothing is dropped.
   if (memoryCount(doc) <= max) return
   const all: { connectionId: string; taskId: string; updatedAt: string }[] = []
   for (const [connectionId, entries] of Object.entries(doc.tasks)) {
