@@ -2,7 +2,7 @@
 // keychain that fails is a keytar whose calls reject (libsecret binds to one D-Bus per process, so
 // a real unreachable keychain is choose.test.ts's child process), and Electron's safeStorage is the
 // fake of test-safe-storage.ts (Electron cannot run here).
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { chooseSecretStore, type ChooseSecretStoreOptions } from './choose'
 import { fakeSafeStorage } from './test-safe-storage'
 import type { CiphertextStore, KeytarLike } from './types'
@@ -83,5 +83,47 @@ describe('choosing where the key is kept when no keychain answers', () => {
     expect(store.backend).toBe('safe-storage')
     expect(Object.keys(left.entries)).toEqual(['c1'])
     expect(await store.get('c1')).toBe('sk-left-behind-1234')
+  })
+
+  describe('a keychain slow to answer (an unlock prompt may be showing)', () => {
+    afterEach(() => void vi.useRealTimers())
+
+    /** A keychain whose probe waits until the test answers it. */
+    const slowKeychain = () => {
+      let asking = (): void => {}
+      const asked = new Promise<void>((resolve) => (asking = resolve))
+      let answer = (): void => {}
+      const keytar: KeytarLike = {
+        getPassword: () => {
+          asking()
+          return new Promise<null>((resolve) => (answer = () => resolve(null)))
+        },
+        setPassword: async () => {},
+        deletePassword: async () => false,
+        findCredentials: async () => []
+      }
+      return { keytar, asked, answer: () => answer() }
+    }
+
+    it('is waited for up to 30 s by default', async () => {
+      vi.useFakeTimers()
+      const slow = slowKeychain()
+      const chosen = chooseSecretStore({ loadKeytar: async () => slow.keytar, allowBasicText: false, ciphertexts: ciphertexts() })
+      await slow.asked
+      await vi.advanceTimersByTimeAsync(29_999)
+      slow.answer()
+      expect((await chosen).backend).toBe('keychain')
+    })
+
+    it('is passed over after 30 s, saying so', async () => {
+      vi.useFakeTimers()
+      const slow = slowKeychain()
+      const chosen = chooseSecretStore({ loadKeytar: async () => slow.keytar, allowBasicText: false, ciphertexts: ciphertexts() })
+      await slow.asked
+      await vi.advanceTimersByTimeAsync(30_000)
+      const store = await chosen
+      expect(store.backend).toBe('session-only')
+      expect(store.detail).toMatch(/^No keychain is reachable \(.*\): no answer within 30 s\. /)
+    })
   })
 })

@@ -87,10 +87,20 @@ describe('redactSecrets', () => {
     expect(redactSecrets('a sk-abcd-1234 b sk-abcd c', ['sk-abcd', 'sk-abcd-1234'])).toBe(`a ${REDACTED} b ${REDACTED} c`)
   })
 
-  it('catches a key a URL cannot carry (a lone surrogate) as written, without failing', () => {
+  it('catches a key a URL cannot carry (a lone surrogate) as written and JSON-escaped, and makes up no URL form for it', () => {
     const key = 'abc\uD800def'
     expect(() => secretForms(key)).not.toThrow()
     expect(redactSecrets(`x ${key} y`, [key])).toBe(`x ${REDACTED} y`)
+    expect(secretForms(key)).toEqual(['abc\\ud800def', 'abc\\uD800def', key])
+  })
+
+  it('catches a secret with a control character or one just past ASCII, every character percent-encoded (UTF-8 past ASCII), in either case of hex', () => {
+    // A webhook URL's password (forward/target.ts) is any text once decoded, not only visible ASCII.
+    const key = 'pw\t\u0080\u00eb-2'
+    const upper = 'pw%09%C2%80%C3%AB%2D2'
+    for (const every of [upper, upper.toLowerCase()]) {
+      expect(redactSecrets(`u=${every};`, [key])).toBe(`u=${REDACTED};`)
+    }
   })
 
   it('catches a key with a letter outside ASCII, percent-encoded as UTF-8 character by character, and a lower-case URL form that leaves - alone', () => {

@@ -57,7 +57,7 @@ export function secretForms(secret: string): string[] {
     units.map((c) => percent(c, true)).join(''),
     units.map((c) => percent(c, false)).join('')
   ]
-  return [...new Set(forms)].filter((f) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length)
+  return [...new Set(forms)].sort((a, b) => b.length - a.length)
 }
 
 /** A function that replaces every form of each secret with `marker`; secrets shorter than MIN_SECRET_LENGTH are left alone. */
