@@ -36,6 +36,8 @@ describe('errorForStatus', () => {
     expect(e.message).toContain('3 s')
     expect(errorForStatus(503, '', 400).message).toContain('400 ms')
     expect(errorForStatus(503, '').retryAfterMs).toBeUndefined()
+    expect(errorForStatus(429, '', 999).message).toContain('wait 999 ms.')
+    expect(errorForStatus(429, '', 1000).message).toContain('wait 1 s.')
   })
 
   it("quotes the reference service's error body and keeps its field", () => {
@@ -92,6 +94,10 @@ describe('shorten', () => {
   it('leaves short text alone and cuts long text with an ellipsis', () => {
     expect(shorten('a  b')).toBe('a b')
     expect(shorten('abcdef', 4)).toBe('abc…')
+    expect(shorten('abcd', 4)).toBe('abcd')
+    expect(shorten(' \n a\tb \n ')).toBe('a b')
+    expect(shorten('x'.repeat(200))).toBe('x'.repeat(200))
+    expect(shorten('x'.repeat(201))).toBe(`${'x'.repeat(199)}…`)
   })
 })
 
@@ -99,6 +105,7 @@ describe('ServiceError', () => {
   it('is an Error with a kind, and toInfo crosses to the renderer without details', () => {
     const e = new ServiceError('invalid_response', 'bad', { status: 200, details: { path: 'id' } })
     expect(e).toBeInstanceOf(Error)
+    expect(String(e)).toBe('ServiceError: bad')
     expect(isServiceError(e)).toBe(true)
     expect(isServiceError(new Error('x'))).toBe(false)
     expect(e.toInfo()).toEqual({ kind: 'invalid_response', message: 'bad', status: 200 })

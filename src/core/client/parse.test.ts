@@ -139,9 +139,17 @@ describe('parseProject', () => {
     expect(e.message).toBe('The service sent a project we cannot read: id: missing.')
   })
 
-  it.each([null, [], 'text', 3, true])('rejects %j where an object belongs', (body) => {
+  it.each([
+    [null, 'null'],
+    [[], 'a list'],
+    ['text', 'a string'],
+    [3, 'a number'],
+    [true, 'a boolean']
+  ])('rejects %j where an object belongs, saying what came', (body, came) => {
     const e = thrown(() => parseProject(body))
-    expect(e.details?.reason).toBe('wrong_shape')
+    expect(e.details).toEqual({ reason: 'wrong_shape', record: 'a project', path: '(body)' })
+    expect(e.message).toBe(`The service sent ${came} where a project was expected.`)
+    if (!Array.isArray(body)) expect(thrown(() => parseTasks(body)).message).toBe(`The service sent ${came} where a list of tasks was expected.`)
   })
 })
 

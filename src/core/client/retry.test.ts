@@ -8,6 +8,7 @@ describe('parseRetryAfter', () => {
   it('reads delta-seconds', () => {
     expect(parseRetryAfter('3', NOW)).toBe(3000)
     expect(parseRetryAfter(' 0 ', NOW)).toBe(0)
+    expect(parseRetryAfter('120', NOW)).toBe(120_000)
   })
 
   it('reads an HTTP date relative to the injected clock', () => {
@@ -21,6 +22,9 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('soon', NOW)).toBeUndefined()
     expect(parseRetryAfter('-5', NOW)).toBeUndefined()
     expect(parseRetryAfter('1.5', NOW)).toBeUndefined()
+    expect(parseRetryAfter('   ', NOW)).toBeUndefined()
+    // Digits beyond any number of seconds a double holds.
+    expect(parseRetryAfter('9'.repeat(400), NOW)).toBeUndefined()
   })
 })
 
@@ -41,10 +45,12 @@ describe('retryDelay', () => {
   it('clamps a misbehaving random source', () => {
     expect(retryDelay(0, undefined, () => 7, policy)).toBe(100)
     expect(retryDelay(0, undefined, () => Number.NaN, policy)).toBe(0)
+    expect(retryDelay(0, undefined, () => -3, policy)).toBe(0)
   })
 
   it("honours the server's Retry-After exactly, without jitter", () => {
     expect(retryDelay(0, 750, () => 0.1, policy)).toBe(750)
+    expect(retryDelay(0, policy.maxDelayMs, () => 0.1, policy)).toBe(policy.maxDelayMs)
   })
 
   it('gives up when the server asks for longer than the maximum wait', () => {

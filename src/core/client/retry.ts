@@ -16,7 +16,6 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDel
 export function parseRetryAfter(header: string | undefined, now: number): number | undefined {
   if (header === undefined) return undefined
   const value = header.trim()
-  if (value === '') return undefined
   if (/^\d+$/.test(value)) {
     const seconds = Number(value)
     return Number.isFinite(seconds) ? seconds * 1000 : undefined
