@@ -38,6 +38,19 @@ describe('errorForStatus', () => {
     expect(errorForStatus(503, '').retryAfterMs).toBeUndefined()
     expect(errorForStatus(429, '', 999).message).toContain('wait 999 ms.')
     expect(errorForStatus(429, '', 1000).message).toContain('wait 1 s.')
+    expect(errorForStatus(503, '').message).toBe('The service is busy (HTTP 503): backing off.')
+    // What crosses to the renderer has the wait, and no key for what is not known.
+    expect(errorForStatus(429, '', 2500).toInfo()).toStrictEqual({
+      kind: 'rate_limited',
+      message: 'The service is busy (HTTP 429): backing off. The service asked to wait 3 s.',
+      status: 429,
+      retryAfterMs: 2500
+    })
+    expect(new ServiceError('network', 'no route').toInfo()).toStrictEqual({ kind: 'network', message: 'no route' })
+  })
+
+  it('says a 413 refused the request as too large', () => {
+    expect(errorForStatus(413, '').message).toBe('The service refused the request as too large (HTTP 413).')
   })
 
   it("quotes the reference service's error body and keeps its field", () => {
@@ -67,6 +80,13 @@ describe('serverText', () => {
     expect(serverText('{"detail":"Not Found"}')).toEqual({ text: 'Not Found' })
     expect(serverText('   ')).toEqual({})
     expect(serverText('[1,2]')).toEqual({ text: '[1,2]' })
+    expect(serverText('null')).toEqual({ text: 'null' })
+    expect(serverText('Bad Gateway')).toEqual({ text: 'Bad Gateway' })
+  })
+
+  it("reads the body's own message when its error object has none, and skips entries that say nothing", () => {
+    expect(serverText('{"error":{"code":"E42"},"message":"quota used up"}')).toEqual({ text: 'quota used up' })
+    expect(serverText('{"message":[null,"only this"]}')).toEqual({ text: 'only this' })
   })
 
   it('reads a message that is a list as plain text, one entry after another, never as JSON', () => {

@@ -29,9 +29,9 @@ export class ServiceError extends Error {
     super(message)
     this.name = 'ServiceError'
     this.kind = kind
-    if (options.status !== undefined) this.status = options.status
-    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs
-    if (options.details !== undefined) this.details = options.details
+    this.status = options.status
+    this.retryAfterMs = options.retryAfterMs
+    this.details = options.details
   }
 
   toInfo(): ServiceErrorInfo {
@@ -83,15 +83,14 @@ const messageIn = (o: Record<string, unknown>): string | undefined =>
  * `{"message": "..." | ["...", ...]}` of this family of services (whose `error` is then only the
  * status phrase), `detail` and `errors` lists, `{"error": "..."}`, or a bare string or list.
  */
-function wordsOf(parsed: unknown): { text: string; field?: string } | undefined {
+function wordsOf(parsed: unknown): { text: string; field?: string | undefined } | undefined {
   const bare = textOf(parsed)
   if (bare !== undefined) return { text: bare }
   if (!isRecord(parsed)) return undefined
   const err = parsed.error
   if (isRecord(err)) {
     const text = messageIn(err)
-    const field = nonBlank(err.field)
-    if (text !== undefined) return field !== undefined ? { text, field } : { text }
+    if (text !== undefined) return { text, field: nonBlank(err.field) }
   }
   const text = messageIn(parsed) ?? textOf(err)
   return text === undefined ? undefined : { text }
@@ -110,7 +109,7 @@ export function serverText(body: string, redact: (text: string) => string = (t) 
   try {
     parsed = JSON.parse(trimmed)
   } catch {
-    return { text: say(trimmed) }
+    // Not JSON: plain text, whose words are all of it (wordsOf of nothing is undefined).
   }
   const words = wordsOf(parsed)
   if (words === undefined) return { text: say(trimmed) }
@@ -142,7 +141,7 @@ export function errorForStatus(status: number, body: string, retryAfterMs?: numb
     return new ServiceError(
       'rate_limited',
       `The service is busy (HTTP ${status}): backing off.${wait}${said}`,
-      opts(retryAfterMs !== undefined ? { retryAfterMs } : {})
+      opts({ retryAfterMs })
     )
   }
   if (status >= 500) {

@@ -30,7 +30,8 @@ export function madeUpKeyLike(key: string, pick: (size: number) => number = rand
         changed = true
       }
     }
-    if (!changed) return key === FALLBACK_MADE_UP_KEY ? `${FALLBACK_MADE_UP_KEY}-2` : FALLBACK_MADE_UP_KEY
+    // The fallback has letters, so it is never a key without any.
+    if (!changed) return FALLBACK_MADE_UP_KEY
     // Drawing the key itself again is possible only for very short keys; draw again.
     if (out !== key) return out
   }
@@ -54,6 +55,6 @@ const refuses = (status: number): boolean => status === 401 || status === 403
  */
 export function decideKeyCheck(ours: number, madeUp: number): KeyVerdict {
   if (refuses(ours)) return 'rejected'
-  if (refuses(madeUp)) return 'accepted'
+  // A refused made-up key (row two) differs from ours, which was not refused: row three covers it.
   return ours !== madeUp ? 'accepted' : 'inconclusive'
 }

@@ -32,10 +32,12 @@ export function numberFromText(raw: string): number | undefined {
   const text = raw.trim()
   let i = text.charCodeAt(0) === MINUS ? 1 : 0
   const wholeEnd = skipDigits(text, i)
+  // Stryker disable next-line ArithmeticOperator: equivalent, a wrong count only lets through a text with a minus and no digit, which Number() refuses below
   let digits = wholeEnd - i
   i = wholeEnd
   if (text.charCodeAt(i) === DOT) {
     const fractionEnd = skipDigits(text, i + 1)
+    // Stryker disable next-line ArithmeticOperator: equivalent, a wrong count only lets through a lone '.' (or '-.'), which Number() refuses below
     digits += fractionEnd - (i + 1)
     i = fractionEnd
   }
