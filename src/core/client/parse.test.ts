@@ -220,6 +220,16 @@ describe('parseTasks', () => {
     ])
   })
 
+  it('reports a dropped task by its numeric id written out, and says an id that is neither text nor a number is not one', () => {
+    const { issues, report } = collect()
+    const tasks = parseTasks([{ ...task, id: 7, steps: 'nope' }, { ...task, id: { x: 1 } }, { ...task, id: 't3', status: 5 }], report)
+    expect(tasks.map((t) => [t.id, t.status, t.status_raw])).toEqual([['t3', 'unknown', '5']])
+    expect(issues).toEqual([
+      { resource: 'task', index: 0, id: '7', path: '[0].steps', message: 'not a list' },
+      { resource: 'task', index: 1, path: '[1].id', message: 'not a non-empty string' }
+    ])
+  })
+
   it('treats null steps as none', () => {
     expect(parseTasks([{ ...task, steps: null }])[0]?.steps).toEqual([])
   })
@@ -247,6 +257,17 @@ describe('parseSteps', () => {
     expect(steps.map((s) => s.type)).toEqual([null, 'research', 'unknown'])
     expect(steps[2]).toMatchObject({ type_raw: 'video_generation', status: 'unknown', status_raw: 'queued' })
     expect(steps[0]).not.toHaveProperty('type_raw')
+  })
+
+  it('writes out a status or type sent as a number, and keeps no raw text of one sent as an object', () => {
+    const [numbered, odd] = parseSteps([
+      { ...step, status: 5, type: 7 },
+      { ...step, id: 's2', status: { a: 1 }, type: { a: 1 } }
+    ])
+    expect(numbered).toMatchObject({ status: 'unknown', status_raw: '5', type: 'unknown', type_raw: '7' })
+    expect(odd).toMatchObject({ status: 'unknown', type: 'unknown' })
+    expect(odd).not.toHaveProperty('status_raw')
+    expect(odd).not.toHaveProperty('type_raw')
   })
 
   it('turns metadata that is not an object into {}', () => {
@@ -323,6 +344,26 @@ describe('parseStepsAndUsages', () => {
     ])
   })
 
+  it('reports a usage record without usage_metadata, or with a count too large for a number, and keeps only finite token details', () => {
+    const { issues, report } = collect()
+    const huge = JSON.parse('1e400') as number
+    const { usages } = parseStepsAndUsages(
+      {
+        usages: [
+          { ...usage, id: 'u1', usage_metadata: undefined },
+          { ...usage, id: 'u2', usage_metadata: { ...usage.usage_metadata, total_tokens: huge } },
+          { ...usage, id: 'u3', usage_metadata: { ...usage.usage_metadata, input_token_details: { cache_read: huge, audio: 2 } } }
+        ]
+      },
+      report
+    )
+    expect(usages.map((u) => [u.id, u.usage_metadata.input_token_details])).toEqual([['u3', { audio: 2 }]])
+    expect(issues).toEqual([
+      { resource: 'usage', index: 0, id: 'u1', path: 'usages[0].usage_metadata', message: 'missing' },
+      { resource: 'usage', index: 1, id: 'u2', path: 'usages[1].usage_metadata.total_tokens', message: 'not a number' }
+    ])
+  })
+
   it('defaults missing lists to [] and rejects lists that are not lists', () => {
     expect(parseStepsAndUsages({})).toEqual({ steps: [], usages: [] })
     const e = thrown(() => parseStepsAndUsages({ steps: {}, usages: [] }))
@@ -345,6 +386,8 @@ describe('parsePublishResult', () => {
       message: ['Hostname taken']
     })
     expect(parsePublishResult({ status: 'failed' })).toEqual({ status: 'failed', message: [] })
+    expect(parsePublishResult({ status: 'failed', message: '' })).toEqual({ status: 'failed', message: [] })
+    expect(parsePublishResult({ status: 'success', message: [1, true, null, { a: 1 }, 'ok'] })).toEqual({ status: 'success', message: ['1', 'true', 'ok'] })
   })
 
   it('names a status it does not know', () => {

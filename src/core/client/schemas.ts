@@ -51,9 +51,9 @@ const list = z
   .nullish()
   .transform((v) => v ?? [])
 
-/** A finite number, or a string that spells one ("0.012"; see number-text.ts). */
+/** A finite number (zod's number is finite), or a string that spells one ("0.012"; see number-text.ts). */
 const numeric = z.union([
-  z.number().refine(Number.isFinite, 'not a finite number'),
+  z.number(),
   z.string().transform((s, ctx) => {
     const value = numberFromText(s)
     if (value !== undefined) return value
@@ -197,9 +197,10 @@ export const taskSchema = z
     total_price: t.total_price ?? null
   }))
 
+/** A finite number: zod's number refuses Infinity (JSON's 1e400), 'not a number' too. */
 const tokenCount = z.number({
   error: (issue) => (issue.input === undefined ? 'missing' : 'not a number')
-}).refine(Number.isFinite, 'not a finite number')
+})
 
 /** Token details keep only numeric entries: providers add their own keys. */
 const tokenDetails = z
