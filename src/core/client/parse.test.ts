@@ -108,7 +108,9 @@ describe('decodeJson', () => {
   })
 
   it('names an empty body', () => {
-    expect(thrown(() => decodeJson('  ', 'tasks')).details?.reason).toBe('empty')
+    const e = thrown(() => decodeJson('  ', 'a project'))
+    expect(e.details).toEqual({ reason: 'empty', record: 'a project' })
+    expect(e.message).toBe('The service sent an empty body where a project was expected.')
   })
 })
 
@@ -204,7 +206,8 @@ describe('parseTasks', () => {
     const { issues, report } = collect()
     const tasks = parseTasks([task, { ...task, id: undefined }, { ...task, id: 't3', steps: 'nope' }, { ...task, id: 't4' }], report)
     expect(tasks.map((t) => t.id)).toEqual(['t1', 't4'])
-    expect(issues).toEqual([
+    // Strictly: a record without an id is reported without one, not with an id of undefined.
+    expect(issues).toStrictEqual([
       { resource: 'task', index: 1, path: '[1].id', message: 'missing' },
       { resource: 'task', index: 2, id: 't3', path: '[2].steps', message: 'not a list' }
     ])
@@ -279,6 +282,10 @@ describe('parseSteps', () => {
   it('keeps metadata of unknown tools as it is', () => {
     const metadata = { tool: 'deploy_to_moon', rocket: { stages: 3 } }
     expect(parseSteps([{ ...step, metadata }])[0]?.metadata).toEqual(metadata)
+  })
+
+  it('rejects a body that is not a list of steps, saying so', () => {
+    expect(thrown(() => parseSteps({ steps: [step] })).message).toBe('The service sent an object where a list of steps was expected.')
   })
 
   it('drops null entries and reports them', () => {
@@ -369,9 +376,15 @@ describe('parseStepsAndUsages', () => {
     const e = thrown(() => parseStepsAndUsages({ steps: {}, usages: [] }))
     expect(e.details).toEqual({ reason: 'wrong_shape', record: 'steps and usages', path: 'steps' })
     expect(e.message).toBe('The service sent steps and usages we cannot read: steps: not a list.')
-    expect(thrown(() => parseStepsAndUsages([step])).message).toBe(
-      'The service sent a list where steps and usages were expected.'
-    )
+    const list = thrown(() => parseStepsAndUsages([step]))
+    expect(list.message).toBe('The service sent a list where steps and usages were expected.')
+    expect(list.details).toEqual({ reason: 'wrong_shape', record: 'steps and usages', path: '(body)' })
+  })
+
+  it('drops a broken step of steps and usages, reporting where it was', () => {
+    const { issues, report } = collect()
+    expect(parseStepsAndUsages({ steps: [step, { ...step, id: undefined }], usages: [] }, report).steps).toHaveLength(1)
+    expect(issues).toEqual([{ resource: 'step', index: 1, path: 'steps[1].id', message: 'missing' }])
   })
 })
 
@@ -395,5 +408,7 @@ describe('parsePublishResult', () => {
     expect(e.kind).toBe('invalid_response')
     expect(e.details?.path).toBe('status')
     expect(e.message).toContain('neither "success" nor "failed"')
+    expect(thrown(() => parsePublishResult({ message: [] })).message).toBe('The service sent a publish result we cannot read: status: missing.')
+    expect(thrown(() => parsePublishResult(null)).message).toBe('The service sent null where a publish result was expected.')
   })
 })
