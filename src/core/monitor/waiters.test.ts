@@ -15,26 +15,26 @@ describe('IdleWaiters', () => {
     const waiters = new IdleWaiters()
     const first = waiters.wait()
     const second = waiters.wait()
-    waiters.settle(false, () => false)
+    waiters.settle(() => false)
     expect(await settled(first)).toBe(false)
-    waiters.settle(false, () => true)
+    waiters.settle(() => true)
     expect(await settled(first)).toBe(true)
     expect(await settled(second)).toBe(true)
   })
 
-  it('lets everyone go when forced, busy or not', async () => {
+  it('lets everyone go when released, busy or not', async () => {
     const waiters = new IdleWaiters()
     const waiting = waiters.wait()
-    waiters.settle(true, () => false)
+    waiters.release()
     expect(await settled(waiting)).toBe(true)
   })
 
   it('a waiter let go is not waiting any more: a later wait waits afresh', async () => {
     const waiters = new IdleWaiters()
-    waiters.settle(false, () => true)
+    waiters.settle(() => true)
     const later = waiters.wait()
     expect(await settled(later)).toBe(false)
-    waiters.settle(false, () => true)
+    waiters.settle(() => true)
     expect(await settled(later)).toBe(true)
   })
 })
