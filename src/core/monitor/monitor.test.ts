@@ -48,8 +48,12 @@ class FakeSource implements TaskSource {
   /** Usage records by task, for getStepsAndUsages. */
   usages = new Map<string, UsageRecord[]>()
 
+  /** When set, getStepsAndUsages waits for release() too. */
+  holdDetails = false
+
   async getStepsAndUsages(taskId: string): Promise<StepsAndUsages> {
     this.calls.push({ what: 'details', id: taskId, at: this.clock.now() })
+    if (this.holdDetails) await new Promise<void>((resolve) => this.held.push(resolve))
     return { steps: [], usages: structuredClone(this.usages.get(taskId) ?? []) }
   }
 
@@ -728,6 +732,141 @@ describe('Monitor: paused and disposed', () => {
     // The one list after those polls is loadTasks' own.
     expect(source.calls.filter((c) => c.what === 'list')).toHaveLength(polls + 1)
     expect(events.filter((e) => e.kind !== 'project-health')).toEqual([])
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: rounds and pace', () => {
+  it('tells a round that a hanging poll holds open once it has gone on for the active interval', async () => {
+    const { clock, source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p1', { id: 'b', status: 'in_progress' })
+    const { monitor, cycles } = make({ projects: ['p1', 'p2'] })
+    await monitor.pollNow()
+    monitor.setPolling({ ...polling, activeIntervalMs: 2_000 })
+    source.hold = new Set(['p2'])
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    monitor.start()
+    await clock.advance(0)
+    expect(cycles).toEqual([])
+    // p1 polls again at 2 s (b still runs): the round began 2 s ago, long enough.
+    await clock.advance(2_000)
+    expect(cycles).toMatchObject([{ away: false, events: [{ kind: 'task-status', taskId: 'a', to: 'completed' }] }])
+    source.release()
+    monitor.dispose()
+  })
+
+  it('keeps polling the others at their pace while one poll hangs', async () => {
+    const { clock, source, make } = setup()
+    source.setTask('p2', { id: 'b', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1', 'p2'] })
+    source.hold = new Set(['p1'])
+    monitor.start()
+    await clock.advance(10_000)
+    expect(source.listTimes('p2').map((t) => t - source.listTimes('p2')[0]!)).toEqual([0, 5_000, 10_000])
+    source.release()
+    monitor.dispose()
+  })
+
+  it('keeps the idle pace on "unchanged" once every task has ended', async () => {
+    const clock = new ManualClock()
+    const source = new EtagSource(clock)
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    const monitor = new Monitor({ connectionId: 'c1', source, clock, random: () => 0.5, polling, projects: ['p1'] })
+    monitor.start()
+    await clock.advance(130_000)
+    expect(source.sent).toEqual([null, 'W/"1"', 'W/"1"'])
+    monitor.dispose()
+  })
+
+  it('idle() waits for a poll in flight', async () => {
+    const { source, make } = setup()
+    const { monitor } = make({ projects: ['p1'] })
+    source.hold = true
+    void monitor.pollNow()
+    await flushMicrotasks()
+    let idle = false
+    void monitor.idle().then(() => (idle = true))
+    await flushMicrotasks()
+    expect(idle).toBe(false)
+    source.release()
+    await flushMicrotasks()
+    expect(idle).toBe(true)
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: the last seen state', () => {
+  it('is told when it changed, not after a poll that found nothing new', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor, states } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    expect(states).toHaveLength(1)
+    await monitor.pollNow()
+    expect(states).toHaveLength(1)
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    await monitor.pollNow()
+    expect(states).toHaveLength(2)
+    monitor.dispose()
+  })
+
+  it('drops the budget level an older build kept in it, at the first poll, changes or not', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    const former: Record<string, ProjectSnapshot> = {
+      p1: {
+        polledAt: '2025-01-01T08:00:00.000Z',
+        tasks: { a: { status: 'completed', name: 'Task a', updatedAt: '2025-01-01T08:00:00.000Z', totalPrice: null, steps: {} } },
+        budgetNotified: { budgetUsd: 5, level: 'near' }
+      }
+    }
+    const { monitor, states, cycles } = make({ projects: ['p1'], initialState: former })
+    await monitor.pollNow()
+    expect(cycles).toEqual([])
+    expect(states).toHaveLength(1)
+    expect(states[0]!.p1).not.toHaveProperty('budgetNotified')
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: task details', () => {
+  it('fetches again when asked to refresh', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1'] })
+    await monitor.getTaskDetails('a')
+    await monitor.getTaskDetails('a')
+    expect(source.detailIds()).toEqual(['a'])
+    await monitor.getTaskDetails('a', { refresh: true })
+    expect(source.detailIds()).toEqual(['a', 'a'])
+    monitor.dispose()
+  })
+
+  it('a project unwatched while its changed tasks\' details are fetched tells nothing of that poll', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p1', { id: 'b', status: 'in_progress' })
+    const { monitor, events, cycles, states } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    const told = { events: events.length, states: states.length }
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    source.setTask('p1', { id: 'b', status: 'failed' })
+    source.holdDetails = true
+    const waiting = monitor.pollNow()
+    await flushMicrotasks()
+    expect(source.detailIds()).toEqual(['a'])
+    monitor.unwatch('p1')
+    source.holdDetails = false
+    source.release()
+    await waiting
+    await monitor.idle()
+    // b's details are not asked for, and nothing of what the poll saw is told.
+    expect(source.detailIds()).toEqual(['a'])
+    expect(events).toHaveLength(told.events)
+    expect(cycles).toEqual([])
+    expect(states.slice(told.states)).toEqual([{}])
+    expect(monitor.getHealth('p1')).toEqual({ state: 'unknown' })
     monitor.dispose()
   })
 })

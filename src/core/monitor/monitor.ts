@@ -295,7 +295,6 @@ export class Monitor {
         outcome = { ok: true, active: (record.summary?.running ?? 0) > 0 }
       }
     } catch (error) {
-      if (controller.signal.aborted) return
       failure = readError(error)
       outcome = failure.retryAfterMs === undefined
         ? { ok: false, kind: failure.kind }
