@@ -487,6 +487,21 @@ describe('Monitor: conditional polls', () => {
     monitor.dispose()
   })
 
+  it('on "unchanged", refreshes the focused task only when it is this project\'s', async () => {
+    const { source, monitor } = etagSetup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p2', { id: 'b', status: 'in_progress' })
+    monitor.watch('p1')
+    monitor.watch('p2')
+    await monitor.pollNow()
+    monitor.focusTask('b')
+    await monitor.pollNow('p1')
+    expect(source.detailIds()).toEqual([])
+    await monitor.pollNow('p2')
+    expect(source.detailIds()).toEqual(['b'])
+    monitor.dispose()
+  })
+
   it('asks unconditionally for a project whose list is wanted, so the list is always there', async () => {
     const { source, monitor } = etagSetup()
     source.setTask('p1', { id: 'a', status: 'in_progress' })
@@ -524,6 +539,13 @@ describe('Monitor: what it tells, and to whom', () => {
     await monitor.pollNow()
     expect(source.detailIds()).toEqual(['a', 'a'])
     expect(told).toEqual(['a:1'])
+    // Or by the function on() gave.
+    const also: string[] = []
+    const stop = monitor.on('details', ({ taskId }) => also.push(taskId))
+    await monitor.pollNow()
+    stop()
+    await monitor.pollNow()
+    expect(also).toEqual(['a'])
     monitor.dispose()
   })
 
@@ -548,6 +570,8 @@ describe('Monitor: what it tells, and to whom', () => {
     source.setTask('p2', { id: 'b' })
     const { monitor } = make({ projects: ['p1', { projectId: 'p2' }] })
     expect(monitor.watched()).toEqual(['p1', 'p2'])
+    expect(monitor.isWatched('p2')).toBe(true)
+    expect(monitor.isWatched('p3')).toBe(false)
     await monitor.pollNow()
     expect(monitor.projectOfTask('b')).toBe('p2')
     monitor.dispose()
