@@ -46,6 +46,14 @@ describe('Rounds', () => {
     expect(rounds.close(12_000, open)).toHaveLength(1)
   })
 
+  it('a poll that found nothing new does not start the round\'s time', () => {
+    const rounds = new Rounds()
+    rounds.add([], false, 0)
+    rounds.add([change('a')], false, 4_000)
+    expect(rounds.close(5_000, open)).toEqual([])
+    expect(rounds.close(9_000, open)).toHaveLength(1)
+  })
+
   it('reports at once when forced', () => {
     const rounds = new Rounds()
     rounds.add([change('a')], false, 1_000)
