@@ -273,3 +273,13 @@ describe('diffProject: edges', () => {
     expect(result.snapshot.stepCounts).toEqual([0])
   })
 })
+
+describe('diffProject: changed tasks', () => {
+  it('a step added or changed alone marks its task changed (its details are worth fetching again)', () => {
+    const before = diffProject(undefined, [task('a', { status: 'in_progress', steps: [step('s1', 'in_progress')] })], T0, ids)
+    const changed = diffProject(before.snapshot, [task('a', { status: 'in_progress', steps: [step('s1', 'completed')] })], T1, ids)
+    expect(changed.changedTaskIds).toEqual(['a'])
+    const added = diffProject(before.snapshot, [task('a', { status: 'in_progress', steps: [step('s1', 'in_progress'), step('s2', 'pending')] })], T1, ids)
+    expect(added.changedTaskIds).toEqual(['a'])
+  })
+})
