@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { STEP_STATUSES, TASK_STATUSES, type Task, type TaskStep } from '../../shared/service'
 import { parseTaskDigests } from '../client/parse'
-import { diffProject, lastSeenTask, type ListedTask } from './diff'
+import { diffProject, hasTask, lastSeenTask, type ListedTask } from './diff'
 import { stepsFingerprint } from './fingerprint'
 
 const ids = { connectionId: 'c1', projectId: 'p1' }
@@ -217,5 +217,69 @@ describe('diffProject over digests', () => {
       }),
       { numRuns: 500 }
     )
+  })
+})
+
+describe('lastSeenTask and hasTask', () => {
+  const full = {
+    polledAt: T0,
+    tasks: {
+      a: { status: 'failed' as const, name: 'Task a', updatedAt: T0, totalPrice: 0.5, steps: { s1: 'completed' as const, s2: 'failed' as const } }
+    }
+  }
+
+  it('read the full form an older build saved', () => {
+    expect(lastSeenTask(full, 'a')).toEqual({ status: 'failed', totalPrice: 0.5, stepCount: 2, steps: { s1: 'completed', s2: 'failed' } })
+    expect(hasTask(full, 'a')).toBe(true)
+    for (const id of ['b', 'constructor', 'toString']) {
+      expect(lastSeenTask(full, id)).toBeUndefined()
+      expect(hasTask(full, id)).toBe(false)
+    }
+  })
+
+  it('read the compact form: every step of an active task, only the count of an ended one', () => {
+    const tasks = [
+      task('run', { status: 'in_progress', total_price: 1, steps: [step('s1', 'completed'), step('s2', 'in_progress')] }),
+      task('constructor', { status: 'completed', total_price: 2, steps: [step('s1', 'completed')] })
+    ]
+    const { snapshot } = diffProject(undefined, tasks, T0, ids)
+    // As persisted: a plain object again after JSON.
+    const saved = JSON.parse(JSON.stringify(snapshot)) as typeof snapshot
+    for (const s of [snapshot, saved]) {
+      expect(lastSeenTask(s, 'run')).toEqual({ status: 'in_progress', totalPrice: 1, stepCount: 2, steps: { s1: 'completed', s2: 'in_progress' } })
+      const ended = lastSeenTask(s, 'constructor')
+      expect(ended).toEqual({ status: 'completed', totalPrice: 2, stepCount: 1 })
+      expect(ended && 'steps' in ended).toBe(false)
+      expect(lastSeenTask(s, 'gone')).toBeUndefined()
+      expect(hasTask(s, 'constructor')).toBe(true)
+      expect(hasTask(s, 'toString')).toBe(false)
+    }
+    // Nothing changed, after a restart too: an ended task named like a prototype member has no steps kept.
+    expect(diffProject(saved, tasks, T1, ids).events).toEqual([])
+  })
+})
+
+describe('diffProject: edges', () => {
+  it('reads a status this build does not know as unknown', () => {
+    const odd = task('a', { status: 'paused' as Task['status'] })
+    expect(diffProject(undefined, [odd], T0, ids).snapshot.statuses).toEqual(['unknown'])
+  })
+
+  it('an ended task that lost all its steps tells nothing, and is re-baselined', () => {
+    const { snapshot } = diffProject(undefined, [task('a', { status: 'completed', steps: [step('s1', 'completed')] })], T0, ids)
+    const result = diffProject(snapshot, [task('a', { status: 'completed', steps: [] })], T1, ids)
+    expect(result.events).toEqual([])
+    expect(result.changedTaskIds).toEqual(['a'])
+    expect(result.snapshot.stepCounts).toEqual([0])
+  })
+})
+
+describe('diffProject: changed tasks', () => {
+  it('a step added or changed alone marks its task changed (its details are worth fetching again)', () => {
+    const before = diffProject(undefined, [task('a', { status: 'in_progress', steps: [step('s1', 'in_progress')] })], T0, ids)
+    const changed = diffProject(before.snapshot, [task('a', { status: 'in_progress', steps: [step('s1', 'completed')] })], T1, ids)
+    expect(changed.changedTaskIds).toEqual(['a'])
+    const added = diffProject(before.snapshot, [task('a', { status: 'in_progress', steps: [step('s1', 'in_progress'), step('s2', 'pending')] })], T1, ids)
+    expect(added.changedTaskIds).toEqual(['a'])
   })
 })

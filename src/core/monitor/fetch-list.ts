@@ -16,9 +16,9 @@ export async function fetchList(
   signal: AbortSignal
 ): Promise<Fetched> {
   if (options.wantsFull || (!source.listTasksIfChanged && !source.listTaskDigestsIfChanged)) {
-    const etag = options.wantsFull ? null : options.etag
+    // Unconditionally: a source that can answer 304 is here only when the list is wanted.
     const answer = source.listTasksIfChanged
-      ? await source.listTasksIfChanged(projectId, etag, signal)
+      ? await source.listTasksIfChanged(projectId, null, signal)
       : { changed: true as const, tasks: await source.listTasks(projectId, signal), etag: null }
     return answer.changed ? { changed: true, tasks: answer.tasks, full: answer.tasks, etag: answer.etag } : answer
   }

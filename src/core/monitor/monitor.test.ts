@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { MonitorEvent, ProjectSnapshot, ServiceErrorKind } from '../../shared/monitor'
-import type { StepsAndUsages, Task } from '../../shared/service'
+import type { StepsAndUsages, Task, UsageRecord } from '../../shared/service'
 import type { PollingPrefs } from '../../shared/settings'
 import { ManualClock, flushMicrotasks } from '../util/clock'
 import { lastSeenTask } from './diff'
@@ -45,9 +45,16 @@ class FakeSource implements TaskSource {
     }
   }
 
+  /** Usage records by task, for getStepsAndUsages. */
+  usages = new Map<string, UsageRecord[]>()
+
+  /** When set, getStepsAndUsages waits for release() too. */
+  holdDetails = false
+
   async getStepsAndUsages(taskId: string): Promise<StepsAndUsages> {
     this.calls.push({ what: 'details', id: taskId, at: this.clock.now() })
-    return { steps: [], usages: [] }
+    if (this.holdDetails) await new Promise<void>((resolve) => this.held.push(resolve))
+    return { steps: [], usages: structuredClone(this.usages.get(taskId) ?? []) }
   }
 
   release(): void {
@@ -480,6 +487,21 @@ describe('Monitor: conditional polls', () => {
     monitor.dispose()
   })
 
+  it('on "unchanged", refreshes the focused task only when it is this project\'s', async () => {
+    const { source, monitor } = etagSetup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p2', { id: 'b', status: 'in_progress' })
+    monitor.watch('p1')
+    monitor.watch('p2')
+    await monitor.pollNow()
+    monitor.focusTask('b')
+    await monitor.pollNow('p1')
+    expect(source.detailIds()).toEqual([])
+    await monitor.pollNow('p2')
+    expect(source.detailIds()).toEqual(['b'])
+    monitor.dispose()
+  })
+
   it('asks unconditionally for a project whose list is wanted, so the list is always there', async () => {
     const { source, monitor } = etagSetup()
     source.setTask('p1', { id: 'a', status: 'in_progress' })
@@ -489,6 +511,386 @@ describe('Monitor: conditional polls', () => {
     await monitor.pollNow()
     expect(source.sent).toEqual([null, null])
     expect(monitor.getTasks('p1')?.map((t) => t.id)).toEqual(['a'])
+    monitor.dispose()
+  })
+})
+
+function usage(taskId: string, finalPrice: number): UsageRecord {
+  return {
+    id: `u-${taskId}-${finalPrice}`, task_id: taskId, usage_type: 'llm', provider: 'p', model: 'm', remark: '', request_data: {},
+    response_data: {}, usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 }, price: {}, final_price: finalPrice,
+    created_at: '2025-01-01T08:00:00.000Z', updated_at: '2025-01-01T08:00:00.000Z'
+  }
+}
+
+describe('Monitor: what it tells, and to whom', () => {
+  it('tells fresh steps and usages of a task as they come, and a listener taken off hears nothing more', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.usages.set('a', [usage('a', 0.5)])
+    const { monitor } = make({ projects: ['p1'] })
+    const told: string[] = []
+    const listener = ({ taskId, details }: { taskId: string; details: StepsAndUsages }) => told.push(`${taskId}:${details.usages.length}`)
+    monitor.on('details', listener)
+    monitor.focusTask('a')
+    await monitor.pollNow()
+    expect(told).toEqual(['a:1'])
+    monitor.off('details', listener)
+    await monitor.pollNow()
+    expect(source.detailIds()).toEqual(['a', 'a'])
+    expect(told).toEqual(['a:1'])
+    // Or by the function on() gave.
+    const also: string[] = []
+    const stop = monitor.on('details', ({ taskId }) => also.push(taskId))
+    await monitor.pollNow()
+    stop()
+    await monitor.pollNow()
+    expect(also).toEqual(['a'])
+    monitor.dispose()
+  })
+
+  it('a running task without a price costs what its usage records say, once its details are in', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p1', { id: 'b', status: 'completed', total_price: 2 })
+    source.usages.set('a', [usage('a', 0.25), usage('a', 0.5)])
+    const { monitor } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    expect(monitor.getRunningCost('p1')).toBe(0)
+    expect(monitor.usagesByTask()).toEqual({})
+    await monitor.getTaskDetails('a')
+    expect(monitor.usagesByTask()).toEqual({ a: [usage('a', 0.25), usage('a', 0.5)] })
+    expect(monitor.getRunningCost('p1')).toBe(0.75)
+    monitor.dispose()
+  })
+
+  it('takes the projects to watch as ids or as entries with an id', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a' })
+    source.setTask('p2', { id: 'b' })
+    const { monitor } = make({ projects: ['p1', { projectId: 'p2' }] })
+    expect(monitor.watched()).toEqual(['p1', 'p2'])
+    expect(monitor.isWatched('p2')).toBe(true)
+    expect(monitor.isWatched('p3')).toBe(false)
+    await monitor.pollNow()
+    expect(monitor.projectOfTask('b')).toBe('p2')
+    monitor.dispose()
+  })
+
+  it('a project not yet polled has no last seen state and holds none of its tasks', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a' })
+    source.setTask('p2', { id: 'b' })
+    const { monitor, states } = make({ projects: ['p1', 'p2'] })
+    await monitor.pollNow('p1')
+    expect(Object.keys(monitor.snapshot())).toEqual(['p1'])
+    expect(monitor.projectOfTask('b')).toBeUndefined()
+    expect(monitor.getTasks('p2')).toBeUndefined()
+    expect(monitor.getSummary('p2')).toBeUndefined()
+    expect(monitor.getRunningCost('p2')).toBe(0)
+    // Unwatching it changes no last seen state: nothing to persist.
+    const told = states.length
+    monitor.unwatch('p2')
+    expect(states).toHaveLength(told)
+    monitor.dispose()
+  })
+
+  it('a project whose id names an Object.prototype member starts afresh when the former state has no entry for it', async () => {
+    const { source, make } = setup()
+    source.setTask('constructor', { id: 'a', status: 'in_progress' })
+    source.setTask('p1', { id: 'b', status: 'in_progress' })
+    const first = make({ projects: ['p1'] })
+    await first.monitor.pollNow()
+    const saved = first.states.at(-1)!
+    first.monitor.dispose()
+    const { monitor, cycles } = make({ projects: ['constructor', 'p1'], initialState: structuredClone(saved) })
+    await monitor.pollNow()
+    expect(cycles).toEqual([])
+    expect(monitor.getSummary('constructor')).toMatchObject({ running: 1, total: 1 })
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: watching and unwatching', () => {
+  it('watching a watched project again keeps what it knows', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor, cycles } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    monitor.watch('p1')
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    await monitor.pollNow()
+    expect(cycles).toMatchObject([{ away: false, events: [{ kind: 'task-status', taskId: 'a', to: 'completed' }] }])
+    monitor.dispose()
+  })
+
+  it('unwatching a project that is not watched, or another than the one focused, changes nothing', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a' })
+    const { monitor } = make({ projects: ['p1', 'p2'] })
+    monitor.focusProject('p1')
+    await monitor.pollNow()
+    monitor.unwatch('nope')
+    monitor.unwatch('p2')
+    expect(monitor.focusedProject).toBe('p1')
+    expect(monitor.watched()).toEqual(['p1'])
+    expect(monitor.getTasks('p1')?.map((t) => t.id)).toEqual(['a'])
+    monitor.dispose()
+  })
+
+  it('unwatching a project mid-poll ends a round it held open', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor, cycles } = make({ projects: ['p1', 'p2'] })
+    await monitor.pollNow()
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    source.hold = new Set(['p2'])
+    void monitor.pollNow('p2')
+    await flushMicrotasks()
+    await monitor.pollNow('p1')
+    // p1's change waits for the round: p2's poll hangs.
+    expect(cycles).toEqual([])
+    monitor.unwatch('p2')
+    expect(cycles).toMatchObject([{ away: false, events: [{ kind: 'task-status', taskId: 'a', to: 'completed' }] }])
+    source.release()
+    monitor.dispose()
+  })
+
+  it('unwatching a project mid-poll frees its slot for the next', async () => {
+    const { source, make } = setup({ polling: { ...polling, maxConcurrency: 1 } })
+    const { monitor } = make({ projects: ['p1', 'p2'] })
+    source.hold = new Set(['p1'])
+    void monitor.pollNow('p1')
+    await flushMicrotasks()
+    const p2 = monitor.pollNow('p2')
+    await flushMicrotasks()
+    expect(source.listTimes('p2')).toEqual([])
+    monitor.unwatch('p1')
+    await p2
+    expect(source.listTimes('p2')).toHaveLength(1)
+    source.release()
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: pollNow', () => {
+  it('while a poll is in flight, waits for a poll that starts after it was asked', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    source.hold = true
+    const first = monitor.pollNow()
+    await flushMicrotasks()
+    // The change comes after the poll in flight read the list: only a later poll sees it.
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    const second = monitor.pollNow()
+    source.hold = false
+    source.release()
+    await second
+    expect(monitor.getSummary('p1')).toMatchObject({ running: 0, total: 1 })
+    await first
+    monitor.dispose()
+  })
+
+  it('of a project not watched resolves at once, polling nothing', async () => {
+    const { source, make } = setup()
+    const { monitor } = make({ projects: ['p1'] })
+    await monitor.pollNow('nope')
+    expect(source.calls).toEqual([])
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: paused and disposed', () => {
+  it('holds no timer while paused, and one once running', async () => {
+    const { clock, make } = setup()
+    const { monitor } = make({ projects: ['p1'] })
+    expect(monitor.isPaused).toBe(true)
+    monitor.start()
+    await clock.advance(0)
+    expect(monitor.isPaused).toBe(false)
+    expect(clock.pending).toBe(1)
+    monitor.pause()
+    expect(monitor.isPaused).toBe(true)
+    expect(clock.pending).toBe(0)
+    monitor.dispose()
+  })
+
+  it('once disposed, stays stopped: nothing polls, nothing is watched or kept, nothing is told, and no caller waits', async () => {
+    const { clock, source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p2', { id: 'b', status: 'in_progress' })
+    const { monitor, events } = make({ projects: ['p1'] })
+    const told: string[] = []
+    monitor.on('details', ({ taskId }) => told.push(taskId))
+    monitor.start()
+    await clock.advance(0)
+    await monitor.idle()
+    source.hold = true
+    const waiting = monitor.pollNow()
+    const idle = monitor.idle()
+    await flushMicrotasks()
+    const polls = source.calls.length
+    monitor.dispose()
+    await waiting
+    await idle
+    expect(clock.pending).toBe(0)
+    expect(monitor.isPaused).toBe(true)
+    // The poll in flight finishes after all: what it read is told to no one.
+    source.hold = false
+    source.release()
+    await flushMicrotasks()
+
+    monitor.resume()
+    expect(monitor.isPaused).toBe(true)
+    monitor.watch('p2')
+    expect(monitor.watched()).toEqual(['p1'])
+    await monitor.pollNow()
+    await monitor.idle()
+    await monitor.loadTasks('p1')
+    expect(monitor.getTasks('p1')).toBeUndefined()
+    await monitor.getTaskDetails('a')
+    expect(told).toEqual([])
+    await clock.advance(120_000)
+    // The one list after those polls is loadTasks' own.
+    expect(source.calls.filter((c) => c.what === 'list')).toHaveLength(polls + 1)
+    expect(events.filter((e) => e.kind !== 'project-health')).toEqual([])
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: rounds and pace', () => {
+  it('tells a round that a hanging poll holds open once it has gone on for the active interval', async () => {
+    const { clock, source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p1', { id: 'b', status: 'in_progress' })
+    const { monitor, cycles } = make({ projects: ['p1', 'p2'] })
+    await monitor.pollNow()
+    monitor.setPolling({ ...polling, activeIntervalMs: 2_000 })
+    source.hold = new Set(['p2'])
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    monitor.start()
+    await clock.advance(0)
+    expect(cycles).toEqual([])
+    // p1 polls again at 2 s (b still runs): the round began 2 s ago, long enough.
+    await clock.advance(2_000)
+    expect(cycles).toMatchObject([{ away: false, events: [{ kind: 'task-status', taskId: 'a', to: 'completed' }] }])
+    source.release()
+    monitor.dispose()
+  })
+
+  it('keeps polling the others at their pace while one poll hangs', async () => {
+    const { clock, source, make } = setup()
+    source.setTask('p2', { id: 'b', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1', 'p2'] })
+    source.hold = new Set(['p1'])
+    monitor.start()
+    await clock.advance(10_000)
+    expect(source.listTimes('p2').map((t) => t - source.listTimes('p2')[0]!)).toEqual([0, 5_000, 10_000])
+    source.release()
+    monitor.dispose()
+  })
+
+  it('keeps the idle pace on "unchanged" once every task has ended', async () => {
+    const clock = new ManualClock()
+    const source = new EtagSource(clock)
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    const monitor = new Monitor({ connectionId: 'c1', source, clock, random: () => 0.5, polling, projects: ['p1'] })
+    monitor.start()
+    await clock.advance(130_000)
+    expect(source.sent).toEqual([null, 'W/"1"', 'W/"1"'])
+    monitor.dispose()
+  })
+
+  it('idle() waits for a poll in flight', async () => {
+    const { source, make } = setup()
+    const { monitor } = make({ projects: ['p1'] })
+    source.hold = true
+    void monitor.pollNow()
+    await flushMicrotasks()
+    let idle = false
+    void monitor.idle().then(() => (idle = true))
+    await flushMicrotasks()
+    expect(idle).toBe(false)
+    source.release()
+    await flushMicrotasks()
+    expect(idle).toBe(true)
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: the last seen state', () => {
+  it('is told when it changed, not after a poll that found nothing new', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor, states } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    expect(states).toHaveLength(1)
+    await monitor.pollNow()
+    expect(states).toHaveLength(1)
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    await monitor.pollNow()
+    expect(states).toHaveLength(2)
+    monitor.dispose()
+  })
+
+  it('drops the budget level an older build kept in it, at the first poll, changes or not', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    const former: Record<string, ProjectSnapshot> = {
+      p1: {
+        polledAt: '2025-01-01T08:00:00.000Z',
+        tasks: { a: { status: 'completed', name: 'Task a', updatedAt: '2025-01-01T08:00:00.000Z', totalPrice: null, steps: {} } },
+        budgetNotified: { budgetUsd: 5, level: 'near' }
+      }
+    }
+    const { monitor, states, cycles } = make({ projects: ['p1'], initialState: former })
+    await monitor.pollNow()
+    expect(cycles).toEqual([])
+    expect(states).toHaveLength(1)
+    expect(states[0]!.p1).not.toHaveProperty('budgetNotified')
+    monitor.dispose()
+  })
+})
+
+describe('Monitor: task details', () => {
+  it('fetches again when asked to refresh', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1'] })
+    await monitor.getTaskDetails('a')
+    await monitor.getTaskDetails('a')
+    expect(source.detailIds()).toEqual(['a'])
+    await monitor.getTaskDetails('a', { refresh: true })
+    expect(source.detailIds()).toEqual(['a', 'a'])
+    monitor.dispose()
+  })
+
+  it('a project unwatched while its changed tasks\' details are fetched tells nothing of that poll', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p1', { id: 'b', status: 'in_progress' })
+    const { monitor, events, cycles, states } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    const told = { events: events.length, states: states.length }
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    source.setTask('p1', { id: 'b', status: 'failed' })
+    source.holdDetails = true
+    const waiting = monitor.pollNow()
+    await flushMicrotasks()
+    expect(source.detailIds()).toEqual(['a'])
+    monitor.unwatch('p1')
+    source.holdDetails = false
+    source.release()
+    await waiting
+    await monitor.idle()
+    // b's details are not asked for, and nothing of what the poll saw is told.
+    expect(source.detailIds()).toEqual(['a'])
+    expect(events).toHaveLength(told.events)
+    expect(cycles).toEqual([])
+    expect(states.slice(told.states)).toEqual([{}])
+    expect(monitor.getHealth('p1')).toEqual({ state: 'unknown' })
     monitor.dispose()
   })
 })

@@ -41,7 +41,8 @@ export class Monitor {
   private focusedTaskId: string | null = null
   private paused = true
   private disposed = false
-  private timer: TimerHandle | null = null
+  /** The next tick's timer; it may have fired already (clearing it then does nothing, as with setTimeout). */
+  private timer: TimerHandle = null
   private readonly rounds = new Rounds()
 
   constructor(options: MonitorOptions) {
@@ -105,9 +106,10 @@ export class Monitor {
     return Promise.all(done).then(() => undefined)
   }
 
-  /** Resolves once no poll is in flight or waiting to start right now. */
+  /** Resolves once no poll is in flight or waiting to start right now (at once when disposed: none will be). */
   idle(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve()
+    // A poll in flight at dispose never finishes as far as the schedule knows: do not wait for it.
+    if (this.disposed || this.isIdle()) return Promise.resolve()
     return this.idleWaiters.wait()
   }
 
@@ -185,7 +187,7 @@ export class Monitor {
       r.poll?.abort()
       releaseWaiters(r, Number.POSITIVE_INFINITY)
     }
-    this.idleWaiters.settle(true, () => true)
+    this.idleWaiters.release()
     this.emitter.removeAll()
   }
 
@@ -256,8 +258,7 @@ export class Monitor {
   // --- polling ---
 
   private clearTimer(): void {
-    if (this.timer !== null) this.clock.clearTimeout(this.timer)
-    this.timer = null
+    this.clock.clearTimeout(this.timer)
   }
 
   private tick(): void {
@@ -268,12 +269,9 @@ export class Monitor {
     const wake = this.scheduler.wakeAt(this.paused)
     // With every slot busy, the next finishing poll ticks again.
     if (wake !== null && this.scheduler.inFlightCount() < Math.max(1, this.scheduler.maxConcurrency)) {
-      this.timer = this.clock.setTimeout(() => {
-        this.timer = null
-        this.tick()
-      }, Math.max(0, wake - now))
+      this.timer = this.clock.setTimeout(() => this.tick(), Math.max(0, wake - now))
     }
-    this.idleWaiters.settle(false, () => this.isIdle())
+    this.idleWaiters.settle(() => this.isIdle())
   }
 
   private async poll(projectId: string): Promise<void> {
@@ -297,7 +295,6 @@ export class Monitor {
         outcome = { ok: true, active: (record.summary?.running ?? 0) > 0 }
       }
     } catch (error) {
-      if (controller.signal.aborted) return
       failure = readError(error)
       outcome = failure.retryAfterMs === undefined
         ? { ok: false, kind: failure.kind }

@@ -32,6 +32,20 @@ describe('nextDelay', () => {
     expect(nextDelay({ ok: false, kind: 'rate_limited' }, 2, prefs, mid, options)).toBe(10_000)
   })
 
+  it('takes a Retry-After of nothing as no wait: the backoff, jittered both ways', () => {
+    expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: 0 }, 1, prefs, () => 0, options)).toBe(4_500)
+    expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: -1_000 }, 1, prefs, () => 0, options)).toBe(4_500)
+  })
+
+  it('honours a wait only from a rate limit (the client gives one with no other kind)', () => {
+    expect(nextDelay({ ok: false, kind: 'server', retryAfterMs: 30_000 }, 1, prefs, mid, options)).toBe(5_000)
+  })
+
+  it('never backs off beyond the idle interval when that is longer than the cap', () => {
+    const slow = { ...prefs, idleIntervalMs: 600_000 }
+    expect(nextDelay({ ok: false, kind: 'server' }, 20, slow, mid, options)).toBe(600_000)
+  })
+
   it('falls back to the slow interval for auth and not-found errors', () => {
     expect(nextDelay({ ok: false, kind: 'auth' }, 7, prefs, mid, options)).toBe(60_000)
     expect(nextDelay({ ok: false, kind: 'not_found' }, 1, prefs, mid, options)).toBe(60_000)
@@ -171,7 +185,63 @@ describe('Scheduler', () => {
   })
 })
 
+describe('Scheduler.setPrefs', () => {
+  it('brings an active project forward for a shorter active interval, not for a shorter idle one', () => {
+    const { s, add } = scheduler()
+    add('a', 0)
+    s.started('a')
+    s.finished('a', { ok: true, active: true }, 0)
+    expect(s.wakeAt(false)).toBe(5_000)
+    s.setPrefs({ ...prefs, idleIntervalMs: 10_000 }, 1_000)
+    expect(s.wakeAt(false)).toBe(5_000)
+    s.setPrefs({ ...prefs, idleIntervalMs: 10_000, activeIntervalMs: 2_000 }, 1_000)
+    expect(s.wakeAt(false)).toBe(3_000)
+  })
+
+  it('leaves each poll at its own time, jitter included, when no interval got shorter', () => {
+    const entries = new Map<string, ScheduleEntry>()
+    // The most jitter upwards: due 10 % later than the interval.
+    const s = new Scheduler(prefs, () => 0.999999, options, entries)
+    entries.set('a', newScheduleEntry('a', 0))
+    s.started('a')
+    s.finished('a', { ok: true, active: false }, 0)
+    expect(s.wakeAt(false)).toBe(66_000)
+    s.setPrefs({ ...prefs, maxConcurrency: 8 }, 1_000)
+    expect(s.wakeAt(false)).toBe(66_000)
+    s.setPrefs({ ...prefs, maxConcurrency: 8, idleIntervalMs: 61_000 }, 1_000)
+    expect(s.wakeAt(false)).toBe(66_000)
+    expect(s.maxConcurrency).toBe(8)
+  })
+})
+
+describe('Scheduler: projects it does not have', () => {
+  it('ignores a force, start or finish of a project not in its entries', () => {
+    const { s, add } = scheduler()
+    add('a', 0)
+    s.force('gone')
+    s.started('gone')
+    expect(s.finished('gone', { ok: true, active: false }, 10)).toBeNull()
+    expect(s.inFlightCount()).toBe(0)
+    expect(s.due(0, true)).toEqual([])
+  })
+})
+
 describe('Scheduler.inFlightCount', () => {
+  it('counts each poll once: finished twice, or removed and then finished, it leaves the count once', () => {
+    const { s, entries, add } = scheduler()
+    for (const id of ['a', 'b', 'c']) add(id, 0)
+    s.started('a')
+    s.started('b')
+    s.started('c')
+    s.finished('a', { ok: true, active: false }, 10)
+    s.finished('a', { ok: true, active: false }, 20)
+    expect(s.inFlightCount()).toBe(2)
+    s.removed(entries.get('b')!)
+    s.finished('b', { ok: true, active: false }, 20)
+    s.removed(entries.get('b')!)
+    expect(s.inFlightCount()).toBe(1)
+  })
+
   it('counts polls started and not yet finished, also when a project is removed mid-poll', () => {
     const { s, entries, add } = scheduler()
     for (const id of ['a', 'b', 'c']) add(id, 0)

@@ -124,9 +124,10 @@ export class Scheduler {
   setPrefs(prefs: PollingPrefs, now: number): void {
     const before = this.prefs
     this.prefs = prefs
-    // Shorter intervals take effect now rather than after the old, longer wait.
+    // Shorter intervals take effect now rather than after the old, longer wait. Not for a project
+    // backing off after errors; a poll in flight sets its own next time when it finishes.
     for (const e of this.entries.values()) {
-      if (e.inFlight || e.consecutiveErrors > 0) continue
+      if (e.consecutiveErrors > 0) continue
       const interval = e.active ? prefs.activeIntervalMs : prefs.idleIntervalMs
       const old = e.active ? before.activeIntervalMs : before.idleIntervalMs
       if (interval < old) e.dueAt = Math.min(e.dueAt, now + interval)

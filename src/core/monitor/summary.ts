@@ -74,7 +74,8 @@ function laterOf(best: number, iso: string): number {
 function costAt(summary: ProjectSummary, i: number, usagesByTask: UsagesByTask | undefined): number {
   const p = summary.price[i] as number
   if (!Number.isNaN(p)) return p
-  const usages = usagesByTask?.[summary.unpriced.get(i) ?? '']
+  // Every task without a price is in `unpriced`.
+  const usages = usagesByTask?.[summary.unpriced.get(i) as string]
   if (!usages) return 0
   let sum = 0
   for (const u of usages) sum += typeof u.final_price === 'number' && Number.isFinite(u.final_price) ? u.final_price : 0
@@ -98,8 +99,8 @@ const NEAR_MS = 2 * 86_400_000
 
 /** As shared/cost's costOnDay for the local day of `now`. */
 export function summaryCostToday(summary: ProjectSummary, now: number, tz: TzOffset, usagesByTask?: UsagesByTask): number {
+  // An unreadable `now` has no day, and no task is near it.
   const today = localDateKey(now, tz)
-  if (today === null) return 0
   let cost = 0
   for (let i = 0; i < summary.total; i++) {
     const created = summary.createdMs[i] as number

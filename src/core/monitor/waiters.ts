@@ -8,10 +8,13 @@ export class IdleWaiters {
     return new Promise((resolve) => this.waiting.push(resolve))
   }
 
-  /** Lets everyone go when `isIdle` says so (or always, with force). */
-  settle(force: boolean, isIdle: () => boolean): void {
-    if (this.waiting.length === 0) return
-    if (!force && !isIdle()) return
+  /** Lets everyone go when `isIdle` says so (asked only when someone waits: it walks the schedule). */
+  settle(isIdle: () => boolean): void {
+    if (this.waiting.length > 0 && isIdle()) this.release()
+  }
+
+  /** Lets everyone go. */
+  release(): void {
     const waiters = this.waiting
     this.waiting = []
     for (const w of waiters) w()
