@@ -18,6 +18,9 @@ describe('stepIcon', () => {
     expect(stepIcon({ type: null, metadata: { tool: 'take_preview_screenshot', url: '/' } })).toBe('tool')
     expect(stepIcon({ type: 'unknown', metadata: {} })).toBe('step')
     expect(stepIcon({ type: null, metadata: {} })).toBe('step')
+    // Metadata of no tool (odd keys, or a server's non-object) is a plain step, not a tool.
+    expect(stepIcon({ type: null, metadata: { note: 'thinking' } })).toBe('step')
+    expect(stepIcon({ type: null, metadata: 'text' as unknown as Record<string, unknown> })).toBe('step')
   })
 
   it('a known tool whose keys have the wrong types is a generic tool, not its usual icon', () => {
