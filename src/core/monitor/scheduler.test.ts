@@ -78,6 +78,13 @@ describe('dueProjects / nextWakeAt', () => {
     expect(nextWakeAt([entries[0]!], { paused: true })).toBeNull()
   })
 
+  it('projects due at the same time go by id, whatever order they were watched in (the property test draws ties only on some seeds)', () => {
+    const all = ['d', 'b', 'e', 'a', 'c'].map((projectId) => entry({ projectId, dueAt: 5 }))
+    expect(dueProjects(all, 5, { maxConcurrency: 3, paused: false })).toEqual(['a', 'b', 'c'])
+    expect(dueProjects(all, 5, { maxConcurrency: 6, paused: false })).toEqual(['a', 'b', 'c', 'd', 'e'])
+    expect(dueProjects([...all].reverse(), 5, { maxConcurrency: 2, paused: false })).toEqual(['a', 'b'])
+  })
+
   it('picks what a full sort by urgency would, for any entries', () => {
     const arbEntry = fc.record({
       projectId: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'),
