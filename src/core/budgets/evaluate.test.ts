@@ -5,23 +5,12 @@ import type { Budget } from '../../shared/budgets'
 import type { Task } from '../../shared/service'
 import { evaluateBudgets } from './evaluate'
 import { SpendBook } from './spend-book'
+import { testTask } from '../../shared/test-task'
 
 const NOW = Date.parse('2026-11-27T12:00:00Z')
 
-function task(id: string, projectId: string, price: number): Omit<Task, 'steps'> {
-  return {
-    id,
-    project_id: projectId,
-    name: id,
-    description: '',
-    status: 'completed',
-    text_requirement: '',
-    files_requirement: [],
-    created_at: '2026-11-27T09:00:00Z',
-    updated_at: '2026-11-27T10:00:00Z',
-    branch: '',
-    total_price: price
-  }
+function task(id: string, projectId: string, price: number): Task {
+  return testTask(id, { project_id: projectId, name: id, total_price: price })
 }
 
 const budget = (id: string, projectId: string | null): Budget => ({ id, projectId, period: 'day', limitUsd: 10, warnRatio: 0.8 })

@@ -7,24 +7,12 @@ import type { Task } from '../../shared/service'
 import { Monitor, type TaskSource } from '../monitor/monitor'
 import { ManualClock } from '../util/clock'
 import { followBudgets } from './follow'
+import { testTask } from '../../shared/test-task'
 
 const NOW = Date.parse('2026-11-27T12:00:00Z')
 
 function task(price: number): Task {
-  return {
-    id: 't1',
-    project_id: 'p1',
-    name: 'Task t1',
-    description: '',
-    status: 'completed',
-    text_requirement: '',
-    files_requirement: [],
-    created_at: '2026-11-27T09:00:00Z',
-    updated_at: '2026-11-27T10:00:00Z',
-    steps: [],
-    branch: '',
-    total_price: price
-  }
+  return testTask('t1', { total_price: price })
 }
 
 describe('budgets beside a bare monitor', () => {

@@ -3,27 +3,15 @@
 import { describe, expect, it } from 'vitest'
 import type { Task } from '../../shared/service'
 import { MAX_COMPLETED_KEPT, SpendBook } from './spend-book'
+import { testTask } from '../../shared/test-task'
 
 const NOW = Date.parse('2026-11-27T12:00:00Z')
 const MIN = 60_000
 const DAY = 86_400_000
 const iso = (ms: number): string => new Date(ms).toISOString()
 
-function task(id: string, over: Partial<Omit<Task, 'steps'>> = {}): Omit<Task, 'steps'> {
-  return {
-    id,
-    project_id: 'p1',
-    name: `Task ${id}`,
-    description: '',
-    status: 'completed',
-    text_requirement: '',
-    files_requirement: [],
-    created_at: iso(NOW - 2 * 3_600_000),
-    updated_at: iso(NOW - 3_600_000),
-    branch: '',
-    total_price: 1,
-    ...over
-  }
+function task(id: string, over: Partial<Omit<Task, 'steps'>> = {}): Task {
+  return testTask(id, { created_at: iso(NOW - 2 * 3_600_000), updated_at: iso(NOW - 3_600_000), ...over })
 }
 
 describe('the spend book of a project', () => {

@@ -7,25 +7,12 @@ import type { Task, UsageRecord } from '../../shared/service'
 import { emptyBudgetMemory, type BudgetMemory } from '../settings/state-document'
 import { SpendBook } from './spend-book'
 import { createBudgetTracker, type ConnectionBudgetInput } from './tracker'
+import { testTask } from '../../shared/test-task'
 
 const at = (iso: string): number => Date.parse(iso)
 
 function task(id: string, over: Partial<Task> = {}): Task {
-  return {
-    id,
-    project_id: 'p1',
-    name: `Task ${id}`,
-    description: '',
-    status: 'completed',
-    text_requirement: '',
-    files_requirement: [],
-    created_at: '2026-11-20T10:00:00Z',
-    updated_at: '2026-11-20T11:00:00Z',
-    steps: [],
-    branch: '',
-    total_price: 1,
-    ...over
-  }
+  return testTask(id, { created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T11:00:00Z', ...over })
 }
 
 const usage = (taskId: string, createdAt: string, price: number): UsageRecord =>
