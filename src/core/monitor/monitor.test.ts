@@ -112,6 +112,20 @@ function setup(over: Partial<MonitorOptions> = {}) {
   return { clock, source, make }
 }
 
+/** Two watched projects; p1's task has completed, and that change waits for the round p2's hanging poll holds open. */
+async function roundHeldOpenByP2() {
+  const { source, make } = setup()
+  source.setTask('p1', { id: 'a', status: 'in_progress' })
+  const { monitor, cycles } = make({ projects: ['p1', 'p2'] })
+  await monitor.pollNow()
+  source.setTask('p1', { id: 'a', status: 'completed' })
+  source.hold = new Set(['p2'])
+  void monitor.pollNow('p2')
+  await flushMicrotasks()
+  await monitor.pollNow('p1')
+  return { source, monitor, cycles }
+}
+
 const kinds = (events: MonitorEvent[]) => events.filter((e) => e.kind !== 'project-health').map((e) => e.kind)
 
 describe('Monitor: change detection over polls', () => {
@@ -177,15 +191,7 @@ describe('Monitor: cycles', () => {
   })
 
   it('hands over pending changes when disposed while another poll hangs', async () => {
-    const { source, make } = setup()
-    source.setTask('p1', { id: 'a', status: 'in_progress' })
-    const { monitor, cycles } = make({ projects: ['p1', 'p2'] })
-    await monitor.pollNow()
-    source.setTask('p1', { id: 'a', status: 'completed' })
-    source.hold = new Set(['p2'])
-    void monitor.pollNow('p2')
-    await flushMicrotasks()
-    await monitor.pollNow('p1')
+    const { source, monitor, cycles } = await roundHeldOpenByP2()
     // p1's change waits for the round (p2 is still in flight)...
     expect(cycles).toHaveLength(0)
     monitor.dispose()
@@ -639,15 +645,7 @@ describe('Monitor: watching and unwatching', () => {
   })
 
   it('unwatching a project mid-poll ends a round it held open', async () => {
-    const { source, make } = setup()
-    source.setTask('p1', { id: 'a', status: 'in_progress' })
-    const { monitor, cycles } = make({ projects: ['p1', 'p2'] })
-    await monitor.pollNow()
-    source.setTask('p1', { id: 'a', status: 'completed' })
-    source.hold = new Set(['p2'])
-    void monitor.pollNow('p2')
-    await flushMicrotasks()
-    await monitor.pollNow('p1')
+    const { source, monitor, cycles } = await roundHeldOpenByP2()
     // p1's change waits for the round: p2's poll hangs.
     expect(cycles).toEqual([])
     monitor.unwatch('p2')
