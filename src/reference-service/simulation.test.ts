@@ -230,6 +230,17 @@ describe('control', () => {
     expect((await tasks(failId)).map((t) => t.status)).toEqual(['failed'])
   })
 
+  it("the demo's failing task fails within its first 20 s, whatever the seed, so its notice comes soon", async () => {
+    for (const seed of [1, 2, 3, 4999, 34_993, 54_989, 99_980]) {
+      const s = await start(seed)
+      const failId = s.control.seedDemo().projectIds[2]!
+      const status = async () => (await get<WireTask[]>(s, `/projects/${failId}/tasks`))[0]?.status
+      expect(await status(), `seed ${seed}`).not.toBe('failed')
+      s.control.advance(20_000)
+      expect(await status(), `seed ${seed}`).toBe('failed')
+    }
+  })
+
   it('builds 1,000 × 100 × 20 bulk fixtures and serves them', async () => {
     const s = await start()
     // How fast and how much memory is bench/scale.ts's to measure (npm run bench), not a timed test's.

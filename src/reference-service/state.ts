@@ -341,7 +341,8 @@ export class ReferenceState {
       user_email: 'lee@example.com',
       ref_id: 'demo-3'
     }, { createdAt: now - 600_000 })
-    this.newTask(failing.id, { name: 'Add drag and drop between columns', text_requirement: 'Let me drag cards between the Yesterday, Today and Blocked columns.', script: 'fail', createdAt: now - 5_000, durationScale: 0.35 })
+    // Started 18 s ago and short: it fails within the demo's first 20 s, the first notice a new user sees.
+    this.newTask(failing.id, { name: 'Add drag and drop between columns', text_requirement: 'Let me drag cards between the Yesterday, Today and Blocked columns.', script: 'fail', createdAt: now - 18_000, durationScale: 0.35 })
     return { projectIds: [running.id, idle.id, failing.id] }
   }
 
