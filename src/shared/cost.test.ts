@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Task, UsageRecord } from './service'
+import { testTask } from './test-task'
 import {
   budgetCrossing,
   budgetState,
@@ -31,20 +32,7 @@ function usage(over: Partial<UsageRecord> & Pick<UsageRecord, 'final_price'>): U
 }
 
 function task(over: Partial<Task> & Pick<Task, 'id'>): Task {
-  return {
-    project_id: 'p1',
-    name: over.id,
-    description: '',
-    status: 'completed',
-    text_requirement: '',
-    files_requirement: [],
-    created_at: '2025-03-10T10:00:00.000Z',
-    updated_at: '2025-03-10T10:00:00.000Z',
-    steps: [],
-    branch: 'main',
-    total_price: null,
-    ...over
-  }
+  return testTask(over.id, { name: over.id, created_at: '2025-03-10T10:00:00.000Z', updated_at: '2025-03-10T10:00:00.000Z', total_price: null, ...over })
 }
 
 describe('taskCost', () => {

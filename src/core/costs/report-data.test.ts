@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CostRange } from '../../shared/cost-range'
 import type { Task } from '../../shared/service'
+import { testTask } from '../../shared/test-task'
 import { reportTasks, tasksInRange, touchesRange, type ProjectTasks } from './report-data'
 import { openUsageStore } from './usage-store'
 
@@ -11,20 +12,7 @@ const RANGE: CostRange = { since: '2026-03-10', until: '2026-03-20' }
 const UTC = 0
 
 function task(id: string, created_at: string, updated_at: string, total_price: number | null = 1): Task {
-  return {
-    id,
-    project_id: 'p',
-    name: id,
-    description: '',
-    status: 'completed',
-    text_requirement: '',
-    files_requirement: [],
-    created_at,
-    updated_at,
-    steps: [],
-    branch: 'main',
-    total_price
-  }
+  return testTask(id, { project_id: 'p', name: id, created_at, updated_at, total_price })
 }
 
 describe('which tasks can have cost in a range', () => {
