@@ -96,7 +96,6 @@ export function withSchemasOnly<T>(run: () => T): T {
   fastPath = false
   try {
     return run()
-    // Stryker disable next-line BlockStatement: equivalent, parsing on with the fast path off gives the same records, only slower
   } finally {
     fastPath = before
   }
