@@ -3,9 +3,12 @@ import { ServiceError } from './errors'
 import {
   decodeJson,
   parseProject,
+  parseProjects,
   parsePublishResult,
   parseSteps,
   parseStepsAndUsages,
+  parseTask,
+  parseTaskDigests,
   parseTasks,
   type InvalidRecordIssue
 } from './parse'
@@ -155,6 +158,59 @@ describe('parseProject', () => {
   })
 })
 
+describe('parseProjects', () => {
+  it('drops a broken project, reports where it was, and keeps its siblings', () => {
+    const { issues, report } = collect()
+    expect(parseProjects([project, { ...project, id: 'p2', name: 'Other' }, { ...project, id: '' }], report).map((p) => p.name)).toEqual(['Shop', 'Other'])
+    expect(issues).toStrictEqual([{ resource: 'project', index: 2, path: '[2].id', message: 'empty' }])
+  })
+
+  it('rejects a body that is not a list of projects, saying so', () => {
+    const e = thrown(() => parseProjects({ projects: [project] }))
+    expect(e.message).toBe('The service sent an object where a list of projects was expected.')
+    expect(e.details).toEqual({ reason: 'wrong_shape', record: 'projects', path: '(body)' })
+  })
+})
+
+describe('parseTask', () => {
+  it('names the field of a task it cannot read', () => {
+    const e = thrown(() => parseTask({ ...task, steps: 'nope' }))
+    expect(e.message).toBe('The service sent a task we cannot read: steps: not a list.')
+    expect(e.details).toEqual({ reason: 'invalid_record', record: 'a task', path: 'steps' })
+  })
+
+  it('drops a broken step and keeps the task with the rest', () => {
+    expect(parseTask({ ...task, steps: [{ ...step, id: undefined }, step] }).steps).toEqual([step])
+  })
+})
+
+describe('anything thrown while a body is read', () => {
+  /** An object whose `key` throws when read: no JSON makes one, but the parsers take any value. */
+  const throwing = (key: string): object =>
+    Object.defineProperty({}, key, {
+      enumerable: true,
+      get() {
+        throw new Error('boom')
+      }
+    })
+
+  it.each<[string, () => unknown]>([
+    ['a project', () => parseProject(throwing('id'))],
+    ['projects', () => parseProjects([throwing('id')])],
+    ['a task', () => parseTask(throwing('id'))],
+    ['steps', () => parseSteps([throwing('id')])],
+    ['tasks', () => parseTasks([throwing('id')])],
+    ['tasks', () => parseTaskDigests([throwing('id')])],
+    ['steps and usages', () => parseStepsAndUsages(throwing('steps'))],
+    ['a publish result', () => parsePublishResult(throwing('status'))]
+  ])('becomes invalid_response naming %s', (what, run) => {
+    const e = thrown(run)
+    expect(e.kind).toBe('invalid_response')
+    expect(e.message).toBe(`The service sent ${what} we cannot read (boom).`)
+    expect(e.details).toEqual({ record: what })
+  })
+})
+
 describe('parseTasks', () => {
   it('reads a good list', () => {
     const { issues, report } = collect()
@@ -195,6 +251,7 @@ describe('parseTasks', () => {
     expect(parseTasks([{ ...task, total_price: null }])[0]?.total_price).toBeNull()
     expect(parseTasks([{ ...task, total_price: 'lots' }])[0]?.total_price).toBeNull()
     expect(parseTasks([{ ...task, total_price: 0 }])[0]?.total_price).toBe(0)
+    expect(parseTasks([{ ...task, total_price: true }])[0]?.total_price).toBeNull()
   })
 
   it('keeps only object file requirements', () => {
@@ -238,10 +295,12 @@ describe('parseTasks', () => {
   })
 
   it('rejects a body that is not a list', () => {
-    const e = thrown(() => parseTasks({ tasks: [task] }))
-    expect(e.kind).toBe('invalid_response')
-    expect(e.message).toBe('The service sent an object where a list of tasks was expected.')
-    expect(e.details).toEqual({ reason: 'wrong_shape', record: 'tasks', path: '(body)' })
+    for (const parse of [parseTasks, parseTaskDigests]) {
+      const e = thrown(() => parse({ tasks: [task] }))
+      expect(e.kind).toBe('invalid_response')
+      expect(e.message).toBe('The service sent an object where a list of tasks was expected.')
+      expect(e.details).toEqual({ reason: 'wrong_shape', record: 'tasks', path: '(body)' })
+    }
   })
 
   it('reads a huge list', () => {
@@ -309,7 +368,8 @@ describe('parseStepsAndUsages', () => {
     const [u] = parseStepsAndUsages({
       usages: [{ ...usage, usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 5 } }]
     }).usages
-    expect(u?.usage_metadata).toEqual({ input_tokens: 1, output_tokens: 2, total_tokens: 5 })
+    // Strictly: absent, not there with the value undefined.
+    expect(u?.usage_metadata).toStrictEqual({ input_tokens: 1, output_tokens: 2, total_tokens: 5 })
   })
 
   it('keeps Anthropic-style response_data raw', () => {
@@ -322,7 +382,13 @@ describe('parseStepsAndUsages', () => {
       usages: [{ ...usage, final_price: ' 0.25 ', price: { input_price: 'x', total_price: '0.25' } }]
     }).usages
     expect(u?.final_price).toBe(0.25)
-    expect(u?.price).toEqual({ total_price: 0.25 })
+    // Strictly: a part that is no number is left out, not kept as undefined.
+    expect(u?.price).toStrictEqual({ total_price: 0.25 })
+  })
+
+  it('reads a usage record without a price object as one without price parts', () => {
+    const { usages } = parseStepsAndUsages({ usages: [{ ...usage, id: 'u1', price: undefined }, { ...usage, id: 'u2', price: null }, { ...usage, id: 'u3', price: 'free' }] })
+    expect(usages.map((u) => [u.id, u.price])).toEqual([['u1', {}], ['u2', {}], ['u3', {}]])
   })
 
   it('reports usage records without token counts or a price, keeping the rest', () => {
@@ -335,6 +401,7 @@ describe('parseStepsAndUsages', () => {
           { ...usage, id: 'u2', usage_metadata: { ...usage.usage_metadata, total_tokens: '30' } },
           { ...usage, id: 'u3', final_price: 'free' },
           { ...usage, id: 'u4', final_price: undefined },
+          { ...usage, id: 'u7', final_price: { usd: 1 } },
           { ...usage, id: 'u5', usage_metadata: null },
           { ...usage, id: 'u6' }
         ]
@@ -347,7 +414,8 @@ describe('parseStepsAndUsages', () => {
       { resource: 'usage', index: 1, id: 'u2', path: 'usages[1].usage_metadata.total_tokens', message: 'not a number' },
       { resource: 'usage', index: 2, id: 'u3', path: 'usages[2].final_price', message: 'not a number' },
       { resource: 'usage', index: 3, id: 'u4', path: 'usages[3].final_price', message: 'missing' },
-      { resource: 'usage', index: 4, id: 'u5', path: 'usages[4].usage_metadata', message: 'not an object' }
+      { resource: 'usage', index: 4, id: 'u7', path: 'usages[4].final_price', message: 'not a number' },
+      { resource: 'usage', index: 5, id: 'u5', path: 'usages[5].usage_metadata', message: 'not an object' }
     ])
   })
 

@@ -51,24 +51,19 @@ const list = z
   .nullish()
   .transform((v) => v ?? [])
 
-/** A finite number (zod's number is finite), or a string that spells one ("0.012"; see number-text.ts). */
-const numeric = z.union([
-  z.number(),
-  z.string().transform((s, ctx) => {
-    const value = numberFromText(s)
-    if (value !== undefined) return value
-    ctx.issues.push({ code: 'custom', message: 'not a number', input: s })
-    return z.NEVER
-  })
-])
+/** A finite number, or a string that spells one ("0.012"; see number-text.ts); else undefined. */
+function numberOf(v: unknown): number | undefined {
+  if (typeof v === 'string') return numberFromText(v)
+  return Number.isFinite(v) ? (v as number) : undefined
+}
 
 /** The price of a record is its authority: it must be there and be a number. */
 const requiredNumber = z
   .unknown()
   .optional()
   .transform((v, ctx) => {
-    const r = numeric.safeParse(v)
-    if (r.success) return r.data
+    const n = numberOf(v)
+    if (n !== undefined) return n
     ctx.issues.push({ code: 'custom', message: v === undefined ? 'missing' : 'not a number', input: v })
     return z.NEVER
   })
@@ -76,20 +71,15 @@ const requiredNumber = z
 const optionalNumber = z
   .unknown()
   .optional()
-  .transform((v) => {
-    const r = numeric.safeParse(v)
-    return r.success ? r.data : undefined
-  })
+  .transform((v) => numberOf(v))
 
 function enumWithRaw<T extends string>(known: readonly T[]) {
   return z
     .unknown()
     .optional()
-    .transform((v): { value: T | Unknown; raw?: string } => {
-      if (typeof v === 'string' && (known as readonly string[]).includes(v)) return { value: v as T }
-      const raw = rawString(v)
-      return raw === undefined ? { value: 'unknown' } : { value: 'unknown', raw }
-    })
+    .transform((v): { value: T | Unknown; raw?: string } =>
+      (known as readonly unknown[]).includes(v) ? { value: v as T } : { value: 'unknown', raw: rawString(v) }
+    )
 }
 
 const fileRequirements = z
@@ -143,9 +133,7 @@ export const stepSchema = z
       .optional()
       .transform((v): { value: StepType | null | Unknown; raw?: string } => {
         if (v === null || v === undefined) return { value: null }
-        if (typeof v === 'string' && (STEP_TYPES as readonly string[]).includes(v)) return { value: v as StepType }
-        const raw = rawString(v)
-        return raw === undefined ? { value: 'unknown' } : { value: 'unknown', raw }
+        return (STEP_TYPES as readonly unknown[]).includes(v) ? { value: v as StepType } : { value: 'unknown', raw: rawString(v) }
       }),
     metadata: freeObject,
     created_at: text,
@@ -210,7 +198,7 @@ const tokenDetails = z
     if (!isPlainObject(v)) return undefined
     const out: Record<string, number> = {}
     for (const [k, n] of Object.entries(v)) {
-      if (typeof n === 'number' && Number.isFinite(n)) out[k] = n
+      if (Number.isFinite(n)) out[k] = n as number
     }
     return out
   })
@@ -243,8 +231,8 @@ const price = z
     if (!isPlainObject(v)) return {}
     const out: UsagePrice = {}
     for (const key of ['input_price', 'output_price', 'cache_read_price', 'total_price'] as const) {
-      const r = numeric.safeParse(v[key])
-      if (r.success) out[key] = r.data
+      const n = numberOf(v[key])
+      if (n !== undefined) out[key] = n
     }
     return out
   })
