@@ -22,7 +22,6 @@ export function usualCost(completedCostsUsd: readonly number[]): number | null {
 }
 
 /** Whether a running task's cost so far is more than usual (a usual cost of 0 flags any spend). */
-export function costsMoreThanUsual(taskCostUsd: number | null, usualUsd: number | null): boolean {
-  if (usualUsd === null || taskCostUsd === null || !Number.isFinite(taskCostUsd)) return false
+export function costsMoreThanUsual(taskCostUsd: number, usualUsd: number): boolean {
   return taskCostUsd > UNUSUAL_COST_FACTOR * usualUsd
 }
