@@ -16,12 +16,9 @@ export class BurnSamples {
       return
     }
     const ring = this.byTask.get(taskId) ?? []
-    const last = ring.at(-1)
-    if (last && last.priceUsd === priceUsd && ring.length > 1) {
-      // Unchanged: only the time of the latest sight moves on (keeps the ring for real changes).
-      const prev = ring.at(-2)
-      if (prev && prev.priceUsd === priceUsd) ring.pop()
-    }
+    // Unchanged since the last two sights: only the time of the latest moves on (keeps the ring
+    // for real changes).
+    if (ring.at(-1)?.priceUsd === priceUsd && ring.at(-2)?.priceUsd === priceUsd) ring.pop()
     ring.push({ atMs, priceUsd })
     // Keep one sample at or before the window's start as the baseline, drop what is older.
     while (ring.length > 1 && (ring[1] as PriceSample).atMs <= atMs - BURN_WINDOW_MS) ring.shift()

@@ -65,6 +65,19 @@ describe('a budget is told once per crossing, per period', () => {
     expect(step(21, 20)).toBe('over')
   })
 
+  it('a changed limit is another budget: its limit is told afresh in the same period', () => {
+    let told: ToldCrossing | null = null
+    const step = (spent: number, limitUsd: number): string | null => {
+      const check = checkCrossing(budget('day', { limitUsd }), '2026-11-23', spent, told)
+      told = check.told
+      return check.crossed
+    }
+    expect(step(11, 10)).toBe('over')
+    // The user raises the limit to $12 and spending goes past it too: that is news.
+    expect(step(12.5, 12)).toBe('over')
+    expect(step(13, 12)).toBeNull()
+  })
+
   it('a changed warning share is another budget: its warning is told afresh in the same period', () => {
     let told: ToldCrossing | null = null
     const step = (spent: number, warnRatio: number): string | null => {

@@ -15,10 +15,14 @@ export interface CrossingCheck {
   told: ToldCrossing | null
 }
 
+/** Whether what was told is of this budget in this period (a changed limit or warning share is another budget). */
+export function toldApplies(budget: Budget, periodKey: string, told: ToldCrossing | null): told is ToldCrossing {
+  return told !== null && told.periodKey === periodKey && told.limitUsd === budget.limitUsd && told.warnRatio === budget.warnRatio
+}
+
 export function checkCrossing(budget: Budget, periodKey: string, spentUsd: number, previous: ToldCrossing | null): CrossingCheck {
-  const applies = previous !== null && previous.periodKey === periodKey && previous.limitUsd === budget.limitUsd && previous.warnRatio === budget.warnRatio
   const state = budgetLevel(spentUsd, budget)
-  const { crossed, notified } = budgetCrossing(applies ? previous.level : null, state)
+  const { crossed, notified } = budgetCrossing(toldApplies(budget, periodKey, previous) ? previous.level : null, state)
   return {
     crossed,
     told: notified === null ? null : { periodKey, level: notified, limitUsd: budget.limitUsd, warnRatio: budget.warnRatio }

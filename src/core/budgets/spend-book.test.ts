@@ -66,6 +66,31 @@ describe('the spend book of a project', () => {
     expect(book.projectRate('p1', NOW + 7 * MIN)).toBe(0)
   })
 
+  it('reads the pace afresh for a task that left the list while another kept running', () => {
+    const book = new SpendBook()
+    const running = (id: string, price: number): Omit<Task, 'steps'> =>
+      task(id, { status: 'in_progress', total_price: price, created_at: iso(NOW - DAY), updated_at: iso(NOW) })
+    book.takeTasks('p1', [running('t1', 1), running('t2', 1)], NOW)
+    book.takeTasks('p1', [running('t1', 2), running('t2', 1)], NOW + 5 * MIN)
+    expect(book.projectRate('p1', NOW + 5 * MIN)).toBe(12)
+    // t1 gone from the list while t2 still runs, then back at $3.
+    book.takeTasks('p1', [running('t2', 1)], NOW + 6 * MIN)
+    book.takeTasks('p1', [running('t1', 3), running('t2', 1)], NOW + 7 * MIN)
+    // t1 seen once since it came back, t2 unchanged: no pace (not $2 over t1's 7 minutes).
+    expect(book.projectRate('p1', NOW + 7 * MIN)).toBe(0)
+  })
+
+  it('forgets a project never listed as nothing, keeping the pace of the others', () => {
+    const book = new SpendBook()
+    const running = (price: number): Omit<Task, 'steps'> =>
+      task('t1', { status: 'in_progress', total_price: price, created_at: iso(NOW - DAY), updated_at: iso(NOW) })
+    book.takeTasks('p1', [running(1)], NOW)
+    book.takeTasks('p1', [running(2)], NOW + 5 * MIN)
+    book.forget('p2')
+    expect(book.has('p2')).toBe(false)
+    expect(book.projectRate('p1', NOW + 5 * MIN)).toBe(12)
+  })
+
   it('forgets a project no longer watched, and the pace of its running tasks', () => {
     const book = new SpendBook()
     const running = (price: number): Omit<Task, 'steps'> =>

@@ -38,27 +38,25 @@ export interface SpendShare {
   estimatedUsd: number
 }
 
+function factsOf(task: Omit<Task, 'steps'>): TaskFacts {
+  const price = typeof task.total_price === 'number' && Number.isFinite(task.total_price) ? task.total_price : null
+  return { id: task.id, name: task.name, total_price: price, updated_at: task.updated_at, createdMs: Date.parse(task.created_at), running: isActive(task.status) }
+}
+
 export class SpendBook {
   private readonly projects = new Map<string, ProjectBook>()
   private readonly burn = new BurnSamples()
 
   /** A project's fresh task list, seen at `atMs`. */
   takeTasks(projectId: string, tasks: readonly Omit<Task, 'steps'>[], atMs: number, usagesByTask?: UsagesByTask): void {
-    const recent: TaskFacts[] = []
-    const completed: number[] = []
     const before = this.projects.get(projectId)
-    for (const task of tasks) {
-      const running = isActive(task.status)
-      const price = typeof task.total_price === 'number' && Number.isFinite(task.total_price) ? task.total_price : null
-      this.burn.observe(task.id, price, running, atMs)
-      if (task.status === 'completed') completed.push(taskCostUsd(task, usagesByTask))
-      const updated = Date.parse(task.updated_at)
-      if (running || !(updated < atMs - RECENT_MS)) {
-        recent.push({ id: task.id, name: task.name, total_price: price, updated_at: task.updated_at, createdMs: Date.parse(task.created_at), running })
-      }
-    }
-    // Tasks of this project that stopped running (or left the list) leave the pace.
-    for (const t of before?.recent ?? []) if (t.running && !recent.some((r) => r.id === t.id && r.running)) this.burn.observe(t.id, null, false, atMs)
+    const facts = tasks.map(factsOf)
+    for (const t of facts) this.burn.observe(t.id, t.total_price, t.running, atMs)
+    const recent = facts.filter((t) => t.running || !(Date.parse(t.updated_at) < atMs - RECENT_MS))
+    // Running tasks of this project that left the list leave the pace (those that stopped running
+    // left it above).
+    if (before) for (const t of before.recent) if (t.running && !recent.some((r) => r.id === t.id)) this.burn.observe(t.id, null, false, atMs)
+    const completed = tasks.filter((t) => t.status === 'completed').map((t) => taskCostUsd(t, usagesByTask))
     this.projects.set(projectId, {
       recent,
       totalUsd: projectCost(tasks, usagesByTask).totalUsd,
@@ -67,7 +65,9 @@ export class SpendBook {
   }
 
   forget(projectId: string): void {
-    for (const t of this.projects.get(projectId)?.recent ?? []) this.burn.observe(t.id, null, false, 0)
+    const book = this.projects.get(projectId)
+    if (!book) return
+    for (const t of book.recent) this.burn.observe(t.id, null, false, 0)
     this.projects.delete(projectId)
   }
 
@@ -86,7 +86,7 @@ export class SpendBook {
   }
 
   running(projectId: string): readonly TaskFacts[] {
-    return (this.projects.get(projectId)?.recent ?? []).filter((t) => t.running)
+    return this.projects.get(projectId)?.recent.filter((t) => t.running) ?? []
   }
 
   completedCosts(projectId: string): readonly number[] {

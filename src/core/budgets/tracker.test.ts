@@ -6,7 +6,7 @@ import type { Budget } from '../../shared/budgets'
 import type { Task, UsageRecord } from '../../shared/service'
 import { emptyBudgetMemory, type BudgetMemory } from '../settings/state-document'
 import { SpendBook } from './spend-book'
-import { createBudgetTracker, type ConnectionBudgetInput } from './tracker'
+import { createBudgetTracker, MAX_UNUSUAL_TOLD, type ConnectionBudgetInput } from './tracker'
 import { testTask } from '../../shared/test-task'
 
 const at = (iso: string): number => Date.parse(iso)
@@ -68,7 +68,7 @@ describe('budgets over task lists', () => {
     expect(total).toMatchObject({ burnUsdPerHour: 4, spentUsd: 3, projectedUsd: null })
   })
 
-  it('flags a running task past 3 × the median of its project\'s completed tasks, told once, remembered across a restart', () => {
+  it('flags a running task past 3 × the median of its project\'s completed tasks, told once, remembered across a restart', async () => {
     const { tracker, book, input, writes } = rig([])
     const now = at('2026-11-23T12:00:00Z')
     const done = [task('a', { total_price: 1 }), task('b', { total_price: 2 }), task('c', { total_price: 10 })]
@@ -84,6 +84,8 @@ describe('budgets over task lists', () => {
     ])
     expect(tracker.unusualTasks(input(now)).get('r')).toEqual({ costUsd: 6.5, usualUsd: 2, projectId: 'p1' })
     expect(tracker.check(input(now)).events).toEqual([])
+    await tracker.settled()
+    expect(writes.at(-1)?.unusualTold).toEqual({ c1: ['r'] })
 
     const again = rig([], { ...emptyBudgetMemory(), unusualTold: writes.at(-1)!.unusualTold! })
     again.book.takeTasks('p1', [...done, task('r', { status: 'in_progress', total_price: 8 })], now)
@@ -166,6 +168,89 @@ describe('budgets over task lists', () => {
     // p2 seen: 12 in all, still over; the limit is not told a second time.
     book.takeTasks('p2', [task('b', { updated_at: '2026-11-23T10:00:00Z', total_price: 3 })], now)
     expect(tracker.check(input(now)).events).toEqual([])
+  })
+
+  it('after a start, a warning read from the projects seen so far is told once, whatever was told the day before', () => {
+    const budgets: Budget[] = [{ id: 'd', projectId: null, period: 'day', limitUsd: 10, warnRatio: 0.8 }]
+    const now = at('2026-11-23T12:00:00Z')
+    const told = { c1: { d: { periodKey: '2026-11-22', level: 'over' as const, limitUsd: 10, warnRatio: 0.8 } } }
+    const { tracker, book, input } = rig(budgets, { ...emptyBudgetMemory(), told })
+    // Only p1 seen yet: $8.50 today is past the warning, whatever p2 spent.
+    book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 8.5 })], now)
+    expect(tracker.check(input(now)).events.map((e) => e.kind === 'budget' && `${e.periodKey} ${e.level}`)).toEqual(['2026-11-23 near'])
+    expect(tracker.check(input(now)).events).toEqual([])
+  })
+
+  it('after a start, a limit read from the projects seen so far is told once, though only the warning was told', () => {
+    const budgets: Budget[] = [{ id: 'd', projectId: null, period: 'day', limitUsd: 10, warnRatio: 0.8 }]
+    const now = at('2026-11-23T12:00:00Z')
+    const told = { c1: { d: { periodKey: '2026-11-23', level: 'near' as const, limitUsd: 10, warnRatio: 0.8 } } }
+    const { tracker, book, input } = rig(budgets, { ...emptyBudgetMemory(), told })
+    book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 11 })], now)
+    expect(tracker.check(input(now)).events.map((e) => e.kind === 'budget' && e.level)).toEqual(['over'])
+    expect(tracker.check(input(now)).events).toEqual([])
+  })
+
+  it("once every watched project is seen, an account budget's told warning goes when spending is below it, and is told again when crossed again", () => {
+    const budgets: Budget[] = [{ id: 'm', projectId: null, period: 'month', limitUsd: 10, warnRatio: 0.8 }]
+    const now = at('2026-11-23T12:00:00Z')
+    const told = { c1: { m: { periodKey: '2026-11', level: 'near' as const, limitUsd: 10, warnRatio: 0.8 } } }
+    const { tracker, book, input } = rig(budgets, { ...emptyBudgetMemory(), told })
+    const spend = (p1: number, p2: number): void => {
+      book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: p1 })], now)
+      book.takeTasks('p2', [task('b', { updated_at: '2026-11-23T10:00:00Z', total_price: p2 })], now)
+    }
+    // The warning was told for spending that was then lowered (a task's price corrected).
+    spend(1, 2)
+    expect(tracker.check(input(now)).events).toEqual([])
+    spend(4, 4.5)
+    expect(tracker.check(input(now)).events.map((e) => e.kind === 'budget' && e.level)).toEqual(['near'])
+  })
+
+  it("a project budget's told warning goes once its own project is seen below it, another project still unseen", () => {
+    const budgets: Budget[] = [{ id: 'p', projectId: 'p1', period: 'month', limitUsd: 10, warnRatio: 0.8 }]
+    const now = at('2026-11-23T12:00:00Z')
+    const told = { c1: { p: { periodKey: '2026-11', level: 'near' as const, limitUsd: 10, warnRatio: 0.8 } } }
+    const { tracker, book, input } = rig(budgets, { ...emptyBudgetMemory(), told })
+    book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 1 })], now)
+    expect(tracker.check(input(now)).events).toEqual([])
+    book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 9 })], now)
+    expect(tracker.check(input(now)).events.map((e) => e.kind === 'budget' && e.level)).toEqual(['near'])
+  })
+
+  it('remembers the latest tasks told as costing more than usual, up to its bound', async () => {
+    const old = Array.from({ length: MAX_UNUSUAL_TOLD }, (_, i) => `old${i}`)
+    const { tracker, book, input, writes } = rig([], { ...emptyBudgetMemory(), unusualTold: { c1: old } })
+    const now = at('2026-11-23T12:00:00Z')
+    const done = [task('a', { total_price: 1 }), task('b', { total_price: 1 }), task('c', { total_price: 1 })]
+    book.takeTasks('p1', [...done, task('r', { status: 'in_progress', total_price: 5 })], now)
+    book.takeTasks('p2', [], now)
+    expect(tracker.check(input(now)).events.map((e) => e.kind === 'task-cost-unusual' && e.taskId)).toEqual(['r'])
+    await tracker.settled()
+    expect(writes.at(-1)?.unusualTold?.c1).toEqual([...old.slice(1), 'r'])
+  })
+
+  it('is settled only once what it told is saved', async () => {
+    let letSave!: () => void
+    const disk = new Promise<void>((resolve) => (letSave = resolve))
+    const saved: Partial<BudgetMemory>[] = []
+    const tracker = createBudgetTracker({
+      read: emptyBudgetMemory,
+      write: async (p) => {
+        await disk
+        saved.push(p)
+      },
+      onError: () => undefined
+    })
+    const book = new SpendBook()
+    const now = at('2026-11-23T12:00:00Z')
+    book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 9 })], now)
+    const budgets: Budget[] = [{ id: 'd', projectId: 'p1', period: 'day', limitUsd: 10, warnRatio: 0.8 }]
+    tracker.check({ connectionId: 'c1', budgets, projectIds: ['p1'], book, now, tz: 60 })
+    const settled = tracker.settled().then(() => saved.length)
+    letSave()
+    // Settled after the save it waited for, not before.
+    expect(await settled).toBe(1)
   })
 
   it('flags a running task without a price by what its usage records add up to', () => {

@@ -3,11 +3,13 @@
 // than usual (unusual.ts). What was told is remembered in state.json, so a restart tells nothing
 // twice; whether and when a crossing is told is the notification gate's decision, not this one's.
 import type { BudgetStatus } from '../../shared/budgets'
+import { taskCostUsd } from '../../shared/cost'
 import type { MonitorEvent } from '../../shared/monitor'
 import { createLatestWriter } from '../app/latest-writer'
 import type { BudgetMemory, HeldBudgetEvent, ToldCrossing } from '../settings/state-document'
-import { checkCrossing } from './crossing'
+import { checkCrossing, toldApplies } from './crossing'
 import { evaluateBudgets, type BudgetScopeInput } from './evaluate'
+import type { TaskFacts } from './spend-book'
 import { costsMoreThanUsual, usualCost } from './unusual'
 
 /** Tasks remembered per connection as told "costing more than usual": far more than run at once. */
@@ -39,6 +41,20 @@ export interface BudgetTrackerDeps {
   onError(context: string, error: unknown): void
 }
 
+/** The running tasks that cost more than usual, each with what it cost so far and its project's usual cost. */
+function costlyTasks(input: Pick<ConnectionBudgetInput, 'book' | 'projectIds' | 'usagesByTask'>): { task: TaskFacts; projectId: string; costUsd: number; usualUsd: number }[] {
+  const out: { task: TaskFacts; projectId: string; costUsd: number; usualUsd: number }[] = []
+  for (const projectId of input.projectIds) {
+    const usualUsd = usualCost(input.book.completedCosts(projectId))
+    if (usualUsd === null) continue
+    for (const task of input.book.running(projectId)) {
+      const costUsd = taskCostUsd(task, input.usagesByTask)
+      if (costsMoreThanUsual(costUsd, usualUsd)) out.push({ task, projectId, costUsd, usualUsd })
+    }
+  }
+  return out
+}
+
 export function createBudgetTracker(deps: BudgetTrackerDeps): BudgetTracker {
   const memory = deps.read()
   const told: Record<string, Record<string, ToldCrossing>> = memory.told
@@ -48,22 +64,9 @@ export function createBudgetTracker(deps: BudgetTrackerDeps): BudgetTracker {
     (e) => deps.onError('saving what budgets told', e)
   )
 
-  function unusualTasks(input: Pick<ConnectionBudgetInput, 'book' | 'projectIds' | 'usagesByTask'>) {
-    const out = new Map<string, { costUsd: number; usualUsd: number; projectId: string }>()
-    for (const projectId of input.projectIds) {
-      const usual = usualCost(input.book.completedCosts(projectId))
-      if (usual === null) continue
-      for (const task of input.book.running(projectId)) {
-        const cost = task.total_price ?? input.usagesByTask?.[task.id]?.reduce((s, u) => s + (Number.isFinite(u.final_price) ? u.final_price : 0), 0) ?? null
-        if (costsMoreThanUsual(cost, usual)) out.set(task.id, { costUsd: cost as number, usualUsd: usual, projectId })
-      }
-    }
-    return out
-  }
-
   return {
     statuses: (input) => evaluateBudgets(input),
-    unusualTasks,
+    unusualTasks: (input) => new Map(costlyTasks(input).map((c) => [c.task.id, { costUsd: c.costUsd, usualUsd: c.usualUsd, projectId: c.projectId }])),
     check(input) {
       const statuses = evaluateBudgets(input)
       const at = new Date(input.now).toISOString()
@@ -75,10 +78,10 @@ export function createBudgetTracker(deps: BudgetTrackerDeps): BudgetTracker {
         const previous = mine[budget.id] ?? null
         const result = checkCrossing(budget, status.periodKey, status.spentUsd, previous)
         // Before every project in its scope was polled (after a start) spending reads low: what
-        // was told stands until it can really fall back.
+        // was told stands until it can really fall back (a higher level is told as usual).
         const scope = budget.projectId === null ? input.projectIds : [budget.projectId]
-        if (!scope.every((id) => input.book.has(id)) && previous && previous.periodKey === status.periodKey && previous.limitUsd === budget.limitUsd && previous.warnRatio === budget.warnRatio && result.told?.level !== 'over') {
-          if (result.told === null || previous.level === 'over') result.told = previous
+        if (!scope.every((id) => input.book.has(id)) && toldApplies(budget, status.periodKey, previous) && (result.told === null || previous.level === 'over')) {
+          result.told = previous
         }
         if (JSON.stringify(result.told) !== JSON.stringify(mine[budget.id] ?? null)) changed = true
         if (result.told) mine[budget.id] = result.told
@@ -109,12 +112,11 @@ export function createBudgetTracker(deps: BudgetTrackerDeps): BudgetTracker {
       told[input.connectionId] = mine
 
       const toldTasks = unusualTold[input.connectionId] ?? []
-      const names = new Map(input.projectIds.flatMap((p) => input.book.running(p).map((t) => [t.id, t.name] as const)))
-      for (const [taskId, flag] of unusualTasks(input)) {
-        if (toldTasks.includes(taskId)) continue
-        toldTasks.push(taskId)
+      for (const { task, projectId, costUsd, usualUsd } of costlyTasks(input)) {
+        if (toldTasks.includes(task.id)) continue
+        toldTasks.push(task.id)
         changed = true
-        events.push({ kind: 'task-cost-unusual', connectionId: input.connectionId, projectId: flag.projectId, at, taskId, taskName: names.get(taskId) ?? '', costUsd: flag.costUsd, usualUsd: flag.usualUsd })
+        events.push({ kind: 'task-cost-unusual', connectionId: input.connectionId, projectId, at, taskId: task.id, taskName: task.name, costUsd, usualUsd })
       }
       unusualTold[input.connectionId] = toldTasks.slice(-MAX_UNUSUAL_TOLD)
       if (changed) writer.write({ told: structuredClone(told), unusualTold: structuredClone(unusualTold) })

@@ -6,8 +6,9 @@ import { roundUsd } from '../../shared/cost'
 export const UNUSUAL_COST_FACTOR = 3
 export const MIN_COMPLETED_FOR_USUAL = 3
 
+/** The median of finite values (usualCost passes only those). */
 export function median(values: readonly number[]): number | null {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b)
+  const sorted = [...values].sort((a, b) => a - b)
   const n = sorted.length
   if (n === 0) return null
   const mid = Math.floor(n / 2)
@@ -21,7 +22,6 @@ export function usualCost(completedCostsUsd: readonly number[]): number | null {
 }
 
 /** Whether a running task's cost so far is more than usual (a usual cost of 0 flags any spend). */
-export function costsMoreThanUsual(taskCostUsd: number | null, usualUsd: number | null): boolean {
-  if (usualUsd === null || taskCostUsd === null || !Number.isFinite(taskCostUsd)) return false
+export function costsMoreThanUsual(taskCostUsd: number, usualUsd: number): boolean {
   return taskCostUsd > UNUSUAL_COST_FACTOR * usualUsd
 }

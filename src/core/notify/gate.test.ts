@@ -168,6 +168,20 @@ describe('the notification gate', () => {
     expect(r.told.map((n) => n.title)).toEqual(["Budget reached: project 'BLOG', total"])
   })
 
+  it('drops the held crossings of an account removed meanwhile (its projects and budgets gone), and tells the others', async () => {
+    const r = rig()
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, pausedUntil: new Date(NOON + 30_000).toISOString() }
+    r.settings.budgets.c2 = [...totals('site'), { id: 'all-c2', projectId: null, period: 'total', limitUsd: 10, warnRatio: 0.8 }]
+    r.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
+    r.gate.announce('c2', { events: [over('c2', 'site'), { ...over('c2', 'site'), projectId: null, budgetId: 'all-c2' }], away: false })
+    r.settings.connections = r.settings.connections.filter((c) => c.id !== 'c2')
+    delete r.settings.watched.c2
+    delete r.settings.budgets.c2
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told.map((n) => n.title)).toEqual(["Budget reached: project 'SHOP', total"])
+    expect(r.held.at(-1)).toEqual([])
+  })
+
   it('a muted account is told nothing; a paused account waits while the others are told', async () => {
     const r = rig()
     r.settings.connectionNotifications = { c2: { muted: true, pausedUntil: null } }
@@ -304,6 +318,8 @@ describe('the notification gate', () => {
 
   it('holds and tells without a store for what it holds (kept in memory only)', async () => {
     const r = rig(0, false, null)
+    // Nothing waits yet: no look again.
+    expect(r.clock.pending).toBe(0)
     r.settings.notifications = QUIET_TILL_1300
     r.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
     expect(r.told).toEqual([])

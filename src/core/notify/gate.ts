@@ -51,7 +51,7 @@ export interface NotificationGate {
 export function unmutedEvents<E extends { projectId: string | null }>(settings: Settings, connectionId: string, events: readonly E[]): E[] {
   if (settings.connectionNotifications[connectionId]?.muted === true) return []
   // An account-wide event (projectId null) is never in the set of muted projects.
-  const muted = new Set<string | null>((settings.watched[connectionId] ?? []).filter((w) => w.muted).map((w) => w.projectId))
+  const muted = new Set<string | null>(settings.watched[connectionId]?.filter((w) => w.muted).map((w) => w.projectId))
   return events.filter((e) => !muted.has(e.projectId))
 }
 
@@ -85,11 +85,11 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
   function stillHolds(e: HeldEvent, settings: Settings): HeldVerdict {
     if (settings.connectionNotifications[e.connectionId]?.muted === true) return null
     if (e.projectId !== null) {
-      const w = (settings.watched[e.connectionId] ?? []).find((x) => x.projectId === e.projectId)
+      const w = settings.watched[e.connectionId]?.find((x) => x.projectId === e.projectId)
       if (!w || w.muted) return null
     }
     if (e.kind === 'budget') {
-      const budget = (settings.budgets[e.connectionId] ?? []).find((b) => b.id === e.budgetId)
+      const budget = settings.budgets[e.connectionId]?.find((b) => b.id === e.budgetId)
       return budget && budget.limitUsd === e.budgetUsd ? e : null
     }
     const now = deps.unusualNow(e)

@@ -167,6 +167,15 @@ describe('decideNotifications', () => {
     ])
   })
 
+  it('names an account-wide budget as all watched projects, not after any project', () => {
+    const out = decideNotifications(
+      { events: [{ ...base, projectId: null, kind: 'budget', budgetId: 'b2', period: 'month', periodKey: '2025-03', level: 'over', spentUsd: 101, budgetUsd: 100 }], away: false },
+      prefs(),
+      { projectName: () => 'Recipe Box' }
+    )
+    expect(out).toEqual([{ kind: 'budget', connectionId: 'c1', title: 'Budget reached: all watched projects, monthly', body: '$101.00 spent in 2025-03 of a $100.00 budget.' }])
+  })
+
   it('tells a task costing more than usual only when that notification is on', () => {
     const event = { ...base, projectId: 'shop', kind: 'task-cost-unusual' as const, taskId: 'a', taskName: 'Ta', costUsd: 4, usualUsd: 1 }
     expect(decideNotifications({ events: [event], away: false }, prefs(), context())).toEqual([])
