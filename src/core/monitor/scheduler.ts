@@ -76,7 +76,7 @@ export function dueProjects(
     else if (e.forced || (!options.paused && e.dueAt <= now)) candidates.push(e)
   }
   const slots = Math.max(1, options.maxConcurrency) - busy
-  if (slots <= 0 || candidates.length === 0) return []
+  if (slots <= 0) return []
   const best: ScheduleEntry[] = []
   for (const e of candidates) {
     if (best.length === slots && urgency(e, best[slots - 1] as ScheduleEntry) >= 0) continue
