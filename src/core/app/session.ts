@@ -13,7 +13,7 @@ import { inBackgroundWindow } from '../costs/background-window'
 import { createUsageFetcher, type UsageFetcher } from '../costs/usage-fetcher'
 import type { UsageStore } from '../costs/usage-store'
 import type { InvalidRecordIssue } from '../client/parse'
-import { createMonitor, type Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
+import { Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
 import { KeyOriginChangedError, type KeyCustody } from '../secrets/custody'
 import type { SettingsStore } from '../settings/store'
 import type { Clock } from '../util/clock'
@@ -155,7 +155,7 @@ export function createSession(deps: SessionDeps): Session {
     const settings = settingsNow()
     const connectionId = connection.id
     const client = deps.createClient(connection, apiKey, { onInvalidRecord: (issue) => deps.onInvalidRecord(issue) })
-    const monitor = createMonitor({
+    const monitor = new Monitor({
       connectionId,
       source: limited(client, limiter),
       projects: watchedOf(connectionId).map((w) => w.projectId),

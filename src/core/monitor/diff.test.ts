@@ -282,4 +282,15 @@ describe('diffProject: changed tasks', () => {
     const added = diffProject(before.snapshot, [task('a', { status: 'in_progress', steps: [step('s1', 'in_progress'), step('s2', 'pending')] })], T1, ids)
     expect(added.changedTaskIds).toEqual(['a'])
   })
+
+  it('an ended task whose step count changed is told so even when its fingerprint did not (a 32-bit hash collides)', () => {
+    // Found by search: these two step lists have the same fingerprint.
+    const two = [step('s1', 'completed'), step('x69tx', 'completed')]
+    const three = [step('s1', 'completed'), step('s2', 'completed'), step('y2eg1d', 'completed')]
+    expect(stepsFingerprint(three)).toBe(stepsFingerprint(two))
+    const before = diffProject(undefined, [task('a', { status: 'completed', steps: two })], T0, ids)
+    const after = diffProject(before.snapshot, [task('a', { status: 'completed', steps: three })], T1, ids)
+    expect(after.events).toMatchObject([{ kind: 'step-added', taskId: 'a', stepId: 'y2eg1d' }])
+    expect(after.changedTaskIds).toEqual(['a'])
+  })
 })

@@ -122,8 +122,9 @@ class PreviousTasks {
   indexOf(taskId: string, hint: number): number | undefined {
     if (this.snapshot.taskIds[hint] === taskId) return hint
     if (!this.byId) {
-      this.byId = new Map()
-      this.snapshot.taskIds.forEach((id, i) => this.byId?.set(id, i))
+      const byId = new Map<string, number>()
+      this.snapshot.taskIds.forEach((id, i) => byId.set(id, i))
+      this.byId = byId
     }
     return this.byId.get(taskId)
   }

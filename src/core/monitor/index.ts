@@ -1,5 +1,5 @@
 // The monitor's public surface, for the main process, the command and tests.
-export { Monitor, createMonitor, readError } from './monitor'
+export { Monitor, readError } from './monitor'
 export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged } from './monitor'
 export { EMPTY_SUMMARY, summarizeTasks, summaryCost, summaryCostToday } from './summary'
 export type { ProjectSummary } from './summary'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { MonitorEvent, ProjectSnapshot, ServiceErrorKind } from '../../shared/monitor'
-import type { StepsAndUsages, Task, UsageRecord } from '../../shared/service'
+import type { StepsAndUsages, Task, TaskStep, UsageRecord } from '../../shared/service'
 import type { PollingPrefs } from '../../shared/settings'
 import { ManualClock, flushMicrotasks } from '../util/clock'
 import { lastSeenTask } from './diff'
@@ -126,6 +126,11 @@ async function roundHeldOpenByP2() {
   return { source, monitor, cycles }
 }
 
+function step(id: string, status: TaskStep['status']): TaskStep {
+  const at = '2025-01-01T08:00:00.000Z'
+  return { id, task_id: 'a', name: `Step ${id}`, description: '', status, type: null, metadata: {}, created_at: at, updated_at: at }
+}
+
 const kinds = (events: MonitorEvent[]) => events.filter((e) => e.kind !== 'project-health').map((e) => e.kind)
 
 describe('Monitor: change detection over polls', () => {
@@ -171,6 +176,32 @@ describe('Monitor: change detection over polls', () => {
     await monitor.getTaskDetails('b')
     await monitor.getTaskDetails('a')
     expect(source.detailIds()).toEqual(['b', 'b', 'a'])
+    monitor.dispose()
+  })
+
+  it('fetches the details of a focused task only in the polls of its own project', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    source.setTask('p2', { id: 'b', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1', 'p2'] })
+    await monitor.pollNow()
+    monitor.focusTask('b')
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    await monitor.pollNow('p1')
+    expect(source.detailIds()).toEqual(['a'])
+    monitor.dispose()
+  })
+
+  it('tells which step of a focused task changed after the task ended', async () => {
+    const { source, make } = setup()
+    const steps = (first: TaskStep['status']): TaskStep[] => [step('s1', first), step('s2', 'completed')]
+    source.setTask('p1', { id: 'a', status: 'completed', steps: steps('completed') })
+    const { monitor, events } = make({ projects: ['p1'] })
+    monitor.focusTask('a')
+    await monitor.pollNow()
+    source.setTask('p1', { id: 'a', steps: steps('failed') })
+    await monitor.pollNow()
+    expect(events.filter((e) => e.kind.startsWith('step-'))).toMatchObject([{ kind: 'step-status', taskId: 'a', stepId: 's1', from: 'completed', to: 'failed' }])
     monitor.dispose()
   })
 })
@@ -278,6 +309,28 @@ describe('Monitor: schedule', () => {
     expect(source.maxInFlight).toBe(2)
     expect(new Set(source.calls.map((c) => c.id))).toEqual(new Set(['p1', 'p2', 'p3', 'p4', 'p5']))
     await clock.advance(0)
+    monitor.dispose()
+  })
+
+  it('holds no timer while every slot is busy: the next poll to end looks at the schedule again', async () => {
+    const { clock, source, make } = setup({ polling: { ...polling, maxConcurrency: 1 } })
+    const { monitor } = make({ projects: ['p1', 'p2'] })
+    source.hold = new Set(['p1'])
+    monitor.start()
+    await flushMicrotasks()
+    expect(source.inFlight).toBe(1)
+    expect(clock.pending).toBe(0)
+    source.release()
+    await flushMicrotasks()
+    expect(source.listTimes('p2')).toHaveLength(1)
+    monitor.dispose()
+  })
+
+  it('after a pollNow while paused, holds no timer: nothing polls on schedule until resumed', async () => {
+    const { clock, make } = setup()
+    const { monitor } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    expect(clock.pending).toBe(0)
     monitor.dispose()
   })
 
@@ -413,6 +466,17 @@ describe('Monitor: task lists kept only where someone looks', () => {
     monitor.unwatch('p2')
     expect(monitor.getTasks('p2')).toBeUndefined()
     expect(monitor.focusedProject).toBeNull()
+    monitor.dispose()
+  })
+
+  it('a list loaded lately is refreshed by its project\'s polls, focused or not', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1'] })
+    await monitor.loadTasks('p1')
+    source.setTask('p1', { id: 'b', status: 'todo' })
+    await monitor.pollNow()
+    expect(monitor.getTasks('p1')?.map((t) => t.id)).toEqual(['a', 'b'])
     monitor.dispose()
   })
 
@@ -669,6 +733,22 @@ describe('Monitor: watching and unwatching', () => {
     source.release()
     monitor.dispose()
   })
+
+  it('a project unwatched while its list is fetched tells nothing of that poll, not even its failure', async () => {
+    const { source, make } = setup()
+    const { monitor, events } = make({ projects: ['p1'] })
+    source.hold = true
+    const waiting = monitor.pollNow()
+    await flushMicrotasks()
+    monitor.unwatch('p1')
+    await waiting
+    // The aborted fetch fails as it ends.
+    source.hold = false
+    source.release()
+    await flushMicrotasks()
+    expect(events).toEqual([])
+    monitor.dispose()
+  })
 })
 
 describe('Monitor: pollNow', () => {
@@ -696,6 +776,26 @@ describe('Monitor: pollNow', () => {
     const { monitor } = make({ projects: ['p1'] })
     await monitor.pollNow('nope')
     expect(source.calls).toEqual([])
+    monitor.dispose()
+  })
+
+  it('asked while a poll is in flight, is not answered when that poll ends, only when the next one does', async () => {
+    const { source, make } = setup()
+    const { monitor } = make({ projects: ['p1'] })
+    source.hold = true
+    const first = monitor.pollNow()
+    await flushMicrotasks()
+    let answered = false
+    const second = monitor.pollNow().then(() => (answered = true))
+    // The poll in flight ends; the one asked for after it starts, and hangs in its turn.
+    source.release()
+    await first
+    await flushMicrotasks()
+    expect(source.listTimes('p1')).toHaveLength(2)
+    expect(answered).toBe(false)
+    source.hold = false
+    source.release()
+    await second
     monitor.dispose()
   })
 })
@@ -756,6 +856,23 @@ describe('Monitor: paused and disposed', () => {
     expect(events.filter((e) => e.kind !== 'project-health')).toEqual([])
     monitor.dispose()
   })
+
+  it('once disposed, a poll waiting for a free slot never starts, even when the slot frees', async () => {
+    const { source, make } = setup({ polling: { ...polling, maxConcurrency: 1 } })
+    const { monitor } = make({ projects: ['p1', 'p2'] })
+    source.hold = true
+    void monitor.pollNow('p1')
+    await flushMicrotasks()
+    const waiting = monitor.pollNow('p2')
+    monitor.dispose()
+    await waiting
+    // Unwatching the project whose poll holds the slot frees it.
+    monitor.unwatch('p1')
+    source.hold = false
+    source.release()
+    await flushMicrotasks()
+    expect(source.listTimes('p2')).toEqual([])
+  })
 })
 
 describe('Monitor: rounds and pace', () => {
@@ -812,6 +929,32 @@ describe('Monitor: rounds and pace', () => {
     await flushMicrotasks()
     expect(idle).toBe(false)
     source.release()
+    await flushMicrotasks()
+    expect(idle).toBe(true)
+    monitor.dispose()
+  })
+
+  it('idle() asked as a round is told waits for the poll asked for during the round\'s last one', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor } = make({ projects: ['p1'] })
+    await monitor.pollNow()
+    let idle = false
+    monitor.on('cycle', () => void monitor.idle().then(() => (idle = true)))
+    source.hold = true
+    const first = monitor.pollNow()
+    await flushMicrotasks()
+    const second = monitor.pollNow()
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    // The first poll reads the change, ends and tells its round; the second starts, and hangs.
+    source.release()
+    await first
+    await flushMicrotasks()
+    expect(source.listTimes('p1')).toHaveLength(3)
+    expect(idle).toBe(false)
+    source.hold = false
+    source.release()
+    await second
     await flushMicrotasks()
     expect(idle).toBe(true)
     monitor.dispose()
@@ -883,12 +1026,38 @@ describe('Monitor: task details', () => {
     source.release()
     await waiting
     await monitor.idle()
+    // The aborted poll's own leftovers run too (it is told to no one, so nothing to wait on by name).
+    await flushMicrotasks()
     // b's details are not asked for, and nothing of what the poll saw is told.
     expect(source.detailIds()).toEqual(['a'])
     expect(events).toHaveLength(told.events)
     expect(cycles).toEqual([])
     expect(states.slice(told.states)).toEqual([{}])
     expect(monitor.getHealth('p1')).toEqual({ state: 'unknown' })
+    monitor.dispose()
+  })
+
+  it('a project unwatched while the details of its last changed task are fetched tells nothing of that poll', async () => {
+    const { source, make } = setup()
+    source.setTask('p1', { id: 'a', status: 'in_progress' })
+    const { monitor, events, cycles } = make({ projects: ['p1'] })
+    const lists: string[] = []
+    monitor.on('tasks', ({ projectId }) => lists.push(projectId))
+    await monitor.pollNow()
+    const told = events.length
+    source.setTask('p1', { id: 'a', status: 'completed' })
+    source.holdDetails = true
+    const waiting = monitor.pollNow()
+    await flushMicrotasks()
+    expect(source.detailIds()).toEqual(['a'])
+    monitor.unwatch('p1')
+    source.holdDetails = false
+    source.release()
+    await waiting
+    await flushMicrotasks()
+    expect(lists).toEqual(['p1'])
+    expect(events.slice(told)).toEqual([])
+    expect(cycles).toEqual([])
     monitor.dispose()
   })
 })

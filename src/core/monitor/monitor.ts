@@ -299,8 +299,6 @@ export class Monitor {
       outcome = failure.retryAfterMs === undefined
         ? { ok: false, kind: failure.kind }
         : { ok: false, kind: failure.kind, retryAfterMs: failure.retryAfterMs }
-    } finally {
-      if (record.poll === controller) record.poll = null
     }
     // Unwatched meanwhile (its poll was aborted above) or disposed: nothing to record.
     if (this.disposed || this.records.get(projectId) !== record) return
@@ -382,8 +380,4 @@ export class Monitor {
     if (this.scheduler.inFlightCount() > 0) return false
     return this.scheduler.due(this.clock.now(), this.paused).length === 0
   }
-}
-
-export function createMonitor(options: MonitorOptions): Monitor {
-  return new Monitor(options)
 }

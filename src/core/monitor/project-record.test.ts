@@ -33,7 +33,7 @@ describe('KeptLists', () => {
   })
 
   it('refuses to keep no list at all', () => {
-    expect(() => new KeptLists(new Map(), 0)).toThrow(RangeError)
+    expect(() => new KeptLists(new Map(), 0)).toThrow(new RangeError('at least one task list must be kept'))
   })
 })
 

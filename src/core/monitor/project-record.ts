@@ -29,7 +29,7 @@ export interface ProjectRecord extends ScheduleEntry {
   health: ProjectHealth
   /** The full task list, only while the project is focused or lately loaded (see keepList). */
   list: { tasks: Task[]; usedAt: number } | undefined
-  /** The number of the latest poll started, and how to abort it while it is in flight. */
+  /** The number of the latest poll started, and how to abort it (which does nothing once it has ended). */
   pollSeq: number
   poll: AbortController | null
   /** pollNow callers, waiting for a poll of this project to finish. */

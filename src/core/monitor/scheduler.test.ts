@@ -53,7 +53,7 @@ describe('nextDelay', () => {
 })
 
 function entry(over: Partial<ScheduleEntry> & Pick<ScheduleEntry, 'projectId'>): ScheduleEntry {
-  return { active: false, dueAt: 0, inFlight: false, forced: false, again: false, consecutiveErrors: 0, ...over }
+  return { active: false, dueAt: 0, inFlight: false, forced: false, consecutiveErrors: 0, ...over }
 }
 
 describe('dueProjects / nextWakeAt', () => {

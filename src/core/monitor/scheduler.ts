@@ -46,10 +46,11 @@ export interface ScheduleEntry {
   active: boolean
   dueAt: number
   inFlight: boolean
-  /** Asked for by pollNow/resume: goes first, and even while paused. */
+  /**
+   * Asked for by pollNow/resume: goes first, and even while paused. Asked while a poll is in flight,
+   * it outlasts that poll (only a poll starting clears it): the project polls again right after.
+   */
   forced: boolean
-  /** pollNow came while a poll was in flight: poll again right after it. */
-  again: boolean
   consecutiveErrors: number
 }
 
@@ -75,12 +76,13 @@ export function dueProjects(
     else if (e.forced || (!options.paused && e.dueAt <= now)) candidates.push(e)
   }
   const slots = Math.max(1, options.maxConcurrency) - busy
-  if (slots <= 0 || candidates.length === 0) return []
+  if (slots <= 0) return []
   const best: ScheduleEntry[] = []
   for (const e of candidates) {
     if (best.length === slots && urgency(e, best[slots - 1] as ScheduleEntry) >= 0) continue
+    // Placed from the end: past the last while there is room (a write at best.length appends),
+    // else over the least urgent, which drops out.
     let i = Math.min(best.length, slots - 1)
-    if (best.length < slots) best.push(e)
     while (i > 0 && urgency(e, best[i - 1] as ScheduleEntry) < 0) {
       best[i] = best[i - 1] as ScheduleEntry
       i--
@@ -103,7 +105,7 @@ export function nextWakeAt(entries: Iterable<ScheduleEntry>, options: { paused: 
 
 /** A project new to the schedule: it polls right away. */
 export function newScheduleEntry(projectId: string, now: number): ScheduleEntry {
-  return { projectId, active: false, dueAt: now, inFlight: false, forced: false, again: false, consecutiveErrors: 0 }
+  return { projectId, active: false, dueAt: now, inFlight: false, forced: false, consecutiveErrors: 0 }
 }
 
 /**
@@ -146,9 +148,7 @@ export class Scheduler {
 
   force(projectId: string): void {
     const e = this.entries.get(projectId)
-    if (!e) return
-    if (e.inFlight) e.again = true
-    else e.forced = true
+    if (e) e.forced = true
   }
 
   started(projectId: string): void {
@@ -172,10 +172,6 @@ export class Scheduler {
       e.consecutiveErrors += 1
     }
     e.dueAt = now + nextDelay(outcome, e.consecutiveErrors, this.prefs, this.random, this.options)
-    if (e.again) {
-      e.again = false
-      e.forced = true
-    }
     return e.dueAt
   }
 

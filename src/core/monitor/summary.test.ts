@@ -10,6 +10,9 @@ import { summarizeTasks, summaryCost, summaryCostToday } from './summary'
 const NOW = Date.parse('2026-03-29T01:30:00.000Z')
 const STATUSES: TaskStatus[] = ['todo', 'in_progress', 'completed', 'failed', 'cancelled']
 
+/** A price up to `max`, or now and then one that is no finite number. */
+const price = (max: number) => fc.oneof({ arbitrary: fc.double({ min: 0, max, noNaN: true }), weight: 4 }, fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY))
+
 const time = fc.oneof(
   fc.integer({ min: NOW - 4 * 86_400_000, max: NOW + 86_400_000 }).map((ms) => new Date(ms).toISOString()),
   fc.constant('not a date')
@@ -21,7 +24,8 @@ const taskArb = (i: number) =>
     created_at: time,
     updated_at: time,
     stepTimes: fc.array(time, { maxLength: 3 }),
-    total_price: fc.option(fc.double({ min: 0, max: 50, noNaN: true }), { nil: null })
+    // A price that is no finite number (NaN, Infinity: neither is JSON) counts as none, as in shared/cost.
+    total_price: fc.option(price(50), { nil: null })
   }).map(
     (t): Task => ({
       id: `t${i}`, project_id: 'p', name: `t${i}`, description: '', status: t.status, text_requirement: '',
@@ -61,7 +65,7 @@ describe('summarizeTasks', () => {
       fc.property(
         tasksArb,
         fc.oneof(fc.integer({ min: -12 * 60, max: 14 * 60 }), fc.constant((at: Date) => (at.getUTCMonth() > 2 ? 120 : 60))),
-        fc.array(fc.double({ min: 0, max: 3, noNaN: true }), { maxLength: 3 }),
+        fc.array(price(3), { maxLength: 3 }),
         (tasks, tz, prices) => {
           const usagesByTask: UsagesByTask = Object.fromEntries(tasks.filter((_, i) => i % 2 === 0).map((t) => [t.id, prices.map(usage)]))
           const s = summarizeTasks(tasks)
