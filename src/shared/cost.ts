@@ -160,13 +160,18 @@ export interface ProjectCost {
   unpricedTaskIds: string[]
 }
 
+/** Whether what a task cost is known: it has a total_price, or its usage records are known. */
+export function hasKnownCost(task: Pick<Task, 'id' | 'total_price'>, usagesByTask?: UsagesByTask): boolean {
+  return isNumber(task.total_price) || usagesByTask?.[task.id] !== undefined
+}
+
 /** Reads each task's id, status and total_price only: a task list's digest will do. */
 export function projectCost(tasks: readonly Pick<Task, 'id' | 'status' | 'total_price'>[], usagesByTask?: UsagesByTask): ProjectCost {
   let total = 0
   let running = 0
   const unpriced: string[] = []
   for (const task of tasks) {
-    if (!isNumber(task.total_price) && !usagesByTask?.[task.id]) unpriced.push(task.id)
+    if (!hasKnownCost(task, usagesByTask)) unpriced.push(task.id)
     const cost = taskCostUsd(task, usagesByTask)
     total += cost
     if (isActive(task.status)) running += cost

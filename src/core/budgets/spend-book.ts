@@ -4,7 +4,7 @@
 // time (the pace where no usage records are known). Fed by the monitor's task lists; the monitor
 // itself keeps only compact summaries of projects nobody looks at.
 import { costInPeriod } from '../../shared/cost-period'
-import { projectCost, roundUsd, taskCostUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
+import { hasKnownCost, projectCost, roundUsd, taskCostUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
 import type { BudgetPeriod } from '../../shared/budgets'
 import type { Task } from '../../shared/service'
 import { isActive } from '../../shared/status'
@@ -56,7 +56,8 @@ export class SpendBook {
     // Running tasks of this project that left the list leave the pace (those that stopped running
     // left it above).
     if (before) for (const t of before.recent) if (t.running && !recent.some((r) => r.id === t.id)) this.burn.observe(t.id, null, false, atMs)
-    const completed = tasks.filter((t) => t.status === 'completed').map((t) => taskCostUsd(t, usagesByTask))
+    // A task whose cost is not known is no sample of the usual (taskCostUsd would read it as $0).
+    const completed = tasks.filter((t) => t.status === 'completed' && hasKnownCost(t, usagesByTask)).map((t) => taskCostUsd(t, usagesByTask))
     this.projects.set(projectId, {
       recent,
       totalUsd: projectCost(tasks, usagesByTask).totalUsd,

@@ -263,6 +263,20 @@ describe('budgets over task lists', () => {
     expect(tracker.unusualTasks(input(now, { usagesByTask })).get('r')).toEqual({ costUsd: 7, usualUsd: 2, projectId: 'p1' })
   })
 
+  it('takes no usual from completed tasks whose cost is not known, so flags nothing against them', () => {
+    const { tracker, book, input } = rig([])
+    const now = at('2026-11-23T12:00:00Z')
+    // Three completed tasks without a price or known records, and one priced: no usual yet.
+    const unpriced = [task('a', { total_price: null }), task('b', { total_price: null }), task('c', { total_price: null }), task('d', { total_price: 2 })]
+    book.takeTasks('p1', [...unpriced, task('r', { status: 'in_progress', total_price: 0.01 })], now)
+    book.takeTasks('p2', [], now)
+    expect(tracker.check(input(now)).events).toEqual([])
+    // Once their records are known they count: the usual is their median, and the running task is measured by it.
+    const usagesByTask = { a: [usage('a', '2026-11-20T10:30:00Z', 1)], b: [usage('b', '2026-11-20T10:30:00Z', 3)], c: [] }
+    book.takeTasks('p1', [...unpriced, task('r', { status: 'in_progress', total_price: 7 })], now, usagesByTask)
+    expect(tracker.unusualTasks(input(now, { usagesByTask })).get('r')).toEqual({ costUsd: 7, usualUsd: 1.5, projectId: 'p1' })
+  })
+
   it('reports a failure to save what it told, and does not throw it', async () => {
     const errors: string[] = []
     const tracker = createBudgetTracker({ read: emptyBudgetMemory, write: () => Promise.reject(new Error('disk full')), onError: (context) => void errors.push(context) })

@@ -6,7 +6,7 @@ import { roundUsd } from '../../shared/cost'
 export const UNUSUAL_COST_FACTOR = 3
 export const MIN_COMPLETED_FOR_USUAL = 3
 
-/** The median of finite values (usualCost passes only those). */
+/** The median of the values. */
 export function median(values: readonly number[]): number | null {
   const sorted = [...values].sort((a, b) => a - b)
   const n = sorted.length
@@ -15,10 +15,12 @@ export function median(values: readonly number[]): number | null {
   return n % 2 === 1 ? (sorted[mid] as number) : roundUsd(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2)
 }
 
-/** What a running task is compared with: the median of the completed tasks' costs, or null when too few. */
+/**
+ * What a running task is compared with: the median of the completed tasks' costs, or null when too
+ * few. Only tasks whose cost is known are given (spend-book.ts leaves the others out).
+ */
 export function usualCost(completedCostsUsd: readonly number[]): number | null {
-  const finite = completedCostsUsd.filter((v) => Number.isFinite(v))
-  return finite.length < MIN_COMPLETED_FOR_USUAL ? null : median(finite)
+  return completedCostsUsd.length < MIN_COMPLETED_FOR_USUAL ? null : median(completedCostsUsd)
 }
 
 /** Whether a running task's cost so far is more than usual (a usual cost of 0 flags any spend). */
