@@ -78,6 +78,13 @@ describe('dueProjects / nextWakeAt', () => {
     expect(nextWakeAt([entries[0]!], { paused: true })).toBeNull()
   })
 
+  it('polls a project new to the schedule at once, but not while paused, and not before one asked for', () => {
+    const fresh = newScheduleEntry('a', 500)
+    expect(dueProjects([fresh], 500, { maxConcurrency: 1, paused: false })).toEqual(['a'])
+    expect(dueProjects([fresh], 500, { maxConcurrency: 1, paused: true })).toEqual([])
+    expect(dueProjects([fresh, entry({ projectId: 'b', dueAt: 900, forced: true })], 500, { maxConcurrency: 1, paused: false })).toEqual(['b'])
+  })
+
   it('projects due at the same time go by id, whatever order they were watched in (the property test draws ties only on some seeds)', () => {
     const all = ['d', 'b', 'e', 'a', 'c'].map((projectId) => entry({ projectId, dueAt: 5 }))
     expect(dueProjects(all, 5, { maxConcurrency: 3, paused: false })).toEqual(['a', 'b', 'c'])
