@@ -92,6 +92,14 @@ describe('openSettings', () => {
       message:
         'These settings are not valid, nothing was saved: polling.activeIntervalMs: Too small: expected number to be >=1000; polling.maxConcurrency: Too small: expected number to be >=1; polling.activeIntervalMs: must be a whole number from 1000 to 3600000'
     })
+    // A budget's problems name its field; a list's, the list.
+    const budget = { id: 'b1', projectId: null, period: 'month' as const, limitUsd: 5, warnRatio: 0.8 }
+    await expect(store.update((draft) => void (draft.budgets.c1 = [{ ...budget, projectId: ' ', limitUsd: -5 }]))).rejects.toThrow(
+      'These settings are not valid, nothing was saved: budgets.c1.0.limitUsd: The limit must be an amount in USD, not negative.; budgets.c1.0.projectId: The project is missing.'
+    )
+    await expect(store.update((draft) => void (draft.budgets.c1 = [budget, { ...budget, id: 'b2' }]))).rejects.toThrow(
+      'These settings are not valid, nothing was saved: budgets.c1: There is already a budget for that scope and period.'
+    )
     expect(fs.readFileSync(configPath(), 'utf8')).toBe(before)
   })
 
