@@ -200,6 +200,11 @@ describe('files that lack keys (older builds, hand edits) are valid, not damaged
       notifications: { ...d.notifications, sound: false, quietHours: { ...d.notifications.quietHours, enabled: true } },
       polling: { ...d.polling, idleIntervalMs: 120_000 }
     })
+    // A section there without its parts (quiet hours, forwarding targets): each part at its default.
+    fs.writeFileSync(configPath(), JSON.stringify({ version: 3, notifications: { sound: false }, forwarding: { awayAfterMs: d.forwarding.awayAfterMs } }))
+    const again = await openSettings({ dir, now })
+    expect(again.takeNotices()).toEqual([])
+    expect(again.read()).toEqual({ ...d, notifications: { ...d.notifications, sound: false } })
   })
 
   it('an empty object is the default settings, quietly', async () => {
