@@ -407,6 +407,10 @@ describe('damaged settings files', () => {
     fs.rmSync(path.join(dir, asides()[0]!))
     const { store: again } = await openDamaged(JSON.stringify({ ...file, notifications: 'quiet', window: { width: 800, height: 600, x: 10 } }))
     expect(again.read()).toEqual({ ...file, notifications: d.notifications, window: { width: 800, height: 600, maximized: false, x: 10 } })
+    // A list where the watched projects per connection belong: no connection reads from it.
+    fs.rmSync(path.join(dir, asides()[0]!))
+    const { store: third } = await openDamaged(JSON.stringify({ ...file, watched: [[{ projectId: 'p1' }]] }))
+    expect(third.read()).toEqual({ ...file, watched: {} })
   })
 
   it('past their bounds, or twice for one slot: the first budgets and forwarding targets are kept, within the bound', async () => {
