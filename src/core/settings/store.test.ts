@@ -300,7 +300,7 @@ describe('damaged settings files', () => {
       connections: [...file.connections, { id: 'c3', baseUrl: 'ftp://nope' }],
       watched: {
         ...file.watched,
-        c2: [{ projectId: 'p3', muted: 'no' }, { name: 'no id' }, 17, { projectId: 'p4' }]
+        c2: [{ projectId: 'p3', muted: 'no' }, { name: 'no id' }, 17, { projectId: 'p4' }, { projectId: ' ' }, { projectId: ' p5 ', addedAt: 7 }]
       },
       budgets: { c1: [...(file.budgets.c1 ?? []), { id: 'bad', projectId: 'p2', period: 'week', limitUsd: -4, warnRatio: 0.8 }] }
     }
@@ -317,7 +317,9 @@ describe('damaged settings files', () => {
     expect(s.watched.c1).toEqual(file.watched.c1)
     expect(s.watched.c2).toEqual([
       { projectId: 'p3', name: '', muted: false, addedAt: NOW.toISOString() },
-      { projectId: 'p4', name: '', muted: false, addedAt: NOW.toISOString() }
+      { projectId: 'p4', name: '', muted: false, addedAt: NOW.toISOString() },
+      // A blank id is no project; an id is read trimmed, and a date that is not text is the time of reading.
+      { projectId: 'p5', name: '', muted: false, addedAt: NOW.toISOString() }
     ])
     // The whole budget is kept; the damaged one goes.
     expect(s.budgets).toEqual(file.budgets)
