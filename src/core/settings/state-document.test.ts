@@ -220,6 +220,8 @@ describe('interpretState', () => {
       budgetsNotified: { c: { p: 5 } },
       budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} }
     })
+    // The project whose snapshot did not read has none: it is not listed, so it sets a new baseline.
+    expect(Object.keys(read.doc.lastSeen.c ?? {})).toEqual(['p'])
   })
 
   it('lastSeen of the wrong kind is reset, the rest kept; a connection entry of the wrong kind is dropped', () => {
