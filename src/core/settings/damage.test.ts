@@ -39,6 +39,16 @@ describe('readJsonObject', () => {
     expect(read.ok && read.value).toEqual({ theme: 'dark', pinned: true })
   })
 
+  it('a large file (over 1 MiB) not in the store layout, all on one line, cut short: read from its start, as the line reader finds nothing', () => {
+    const notes = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`note-${i}`, `text of note ${i} `.repeat(4)]))
+    const text = JSON.stringify({ theme: 'dark', notes })
+    expect(text.length).toBeGreaterThan(1024 * 1024)
+    const read = readJsonObject(Buffer.from(text.slice(0, -30)))
+    expect(read.ok && read.damage).toBe('truncated')
+    expect(read.ok && read.value.theme).toBe('dark')
+    expect(read.ok && Object.keys(read.value.notes as object)).toEqual(Object.keys(notes).slice(0, -1))
+  })
+
   it('a whole object has nothing partial; blank text is empty; what holds no member is not JSON', () => {
     const whole = readJsonObject(Buffer.from('{"a": {"b": [1]}}'))
     expect(whole.ok && whole.isPartial(whole.value)).toBe(false)

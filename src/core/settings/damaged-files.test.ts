@@ -323,7 +323,7 @@ describe('a settings file that cannot be used at all', () => {
     fs.writeFileSync(notDir, 'x')
     const error = await openSettings({ dir: notDir, now }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SettingsFileError)
-    expect((error as Error).message).toMatch(/not-a-dir.*a directory on its path is a file; nothing was changed\.$/)
+    expect((error as Error).message).toBe(`Cannot read ${path.join(notDir, 'config.json')}: a directory on its path is a file; nothing was changed.`)
   })
 
   it('a file this user may not read (run as another user where the tests run as root)', async () => {
@@ -370,6 +370,23 @@ describe('damage while a process has the files open', () => {
     fs.renameSync(file('config.json.away'), file('config.json'))
     expect((await store.update((draft) => void (draft.theme = 'light'))).theme).toBe('light')
     expect(store.takeNotices()).toEqual([])
+  })
+
+  it('replaced by a link that loops, or by a file that fails to read (an I/O error): the settings last read are kept, each failure told once', async () => {
+    const store = await openSettings({ dir, now })
+    // A regular file to stat whose read fails: /proc/self/mem, at offset 0 (never mapped), is EIO.
+    for (const [target, failure] of [
+      ['config.json', `${file('config.json')} is a symbolic link that points to itself: remove it`],
+      ['/proc/self/mem', `Cannot read ${file('config.json')}: EIO: i/o error, read`]
+    ] as const) {
+      fs.rmSync(file('config.json'), { force: true })
+      fs.symlinkSync(target, file('config.json'))
+      expect(store.read()).toEqual(fixture.settings)
+      expect(store.read()).toEqual(fixture.settings)
+      expect(store.takeNotices()).toEqual([`${failure}. Until it can be read again, what was last read from it is in use.`])
+      await expect(store.update((draft) => void (draft.theme = 'light'))).rejects.toThrow(`${failure}; nothing was changed.`)
+      expect(fs.readlinkSync(file('config.json'))).toBe(target)
+    }
   })
 
   it('state.json replaced by a directory: the last seen state read before is kept, a write fails with one line', async () => {

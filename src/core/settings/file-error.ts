@@ -107,6 +107,6 @@ function refuseIfNotFile(file: string, stat: fs.Stats): void {
 function kindOf(stat: fs.Stats): string {
   if (stat.isFIFO()) return 'a named pipe'
   if (stat.isSocket()) return 'a socket'
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device'
-  return 'not a file'
+  // What is left (stat follows links, and a directory or file is not asked about): a device.
+  return 'a device'
 }

@@ -242,6 +242,10 @@ describe('certainlyDead', () => {
     const noId = { ...machine, bootId: null, pidNamespace: null }
     expect(certainlyDead(record({ bootId: null, pidNamespace: null, bootAt: machine.bootAt + 1_500 }), noId, gone)).toBe(true)
     expect(certainlyDead(record({ bootId: null, pidNamespace: null, bootAt: machine.bootAt + 60_000 }), noId, gone)).toBe(false)
+    // Five seconds apart is another boot.
+    expect(certainlyDead(record({ bootId: null, pidNamespace: null, bootAt: machine.bootAt - 5_000 }), noId, gone)).toBe(false)
+    // A holder that read a boot id, seen from a machine that reads none: not the same boot, whatever the times.
+    expect(certainlyDead(record({ pidNamespace: null }), noId, gone)).toBe(false)
   })
 
   it('asks the system about the pid: this process is running, an ended one is not', async () => {

@@ -36,6 +36,15 @@ describe('salvageJson', () => {
     expect(salvageJson('{"a": "x", "b": "y\nz", "c": 4}')).toMatchObject({ value: { a: 'x' }, cutShort: false })
   })
 
+  it('brackets, commas and escaped quotes inside strings are text, not structure', () => {
+    const read = salvageJson('{"a": "x, y]}", "b": "say \\"] ok", "c": {"d": "cu')
+    expect(read).toEqual({ value: { a: 'x, y]}', b: 'say "] ok', c: {} }, cutShort: true, partial: [read!.value, (read!.value as { c: object }).c] })
+    // A text of only whitespace before its value is still JSON; anything else before it is not read from the start.
+    expect(salvageJson(' \n{"a": 1, "b": [2')).toMatchObject({ value: { a: 1, b: [] }, cutShort: true })
+    expect(salvageJson('x{"a": 1, "b": 2')).toBeUndefined()
+    expect(salvageJson('"x", {"a": 1')).toBeUndefined()
+  })
+
   it('gives up on text that is not JSON at all', () => {
     expect(salvageJson('hello world')).toBeUndefined()
     expect(salvageJson('')).toBeUndefined()

@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
 import { checkAccelerator, DEFAULT_SHORTCUT } from '../../shared/accelerator'
-import { BUDGET_PERIODS, budgetListProblem, budgetProblems, MAX_BUDGETS_PER_CONNECTION, type Budget } from '../../shared/budgets'
+import { BUDGET_PERIODS, budgetListProblem, budgetProblems, type Budget } from '../../shared/budgets'
 import { AWAY_AFTER_BOUNDS, DEFAULT_FORWARDING, FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, TARGET_KINDS } from '../../shared/forwarding'
 import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
@@ -291,7 +291,8 @@ function dedupeProjects(projects: WatchedProject[]): WatchedProject[] {
 
 function firstPerSlot(list: Budget[]): Budget[] {
   const kept: Budget[] = []
-  for (const b of list) if (kept.length < MAX_BUDGETS_PER_CONNECTION && budgetListProblem([...kept, b]) === null) kept.push(b)
+  // budgetListProblem holds the bound too: past it, no budget is kept.
+  for (const b of list) if (budgetListProblem([...kept, b]) === null) kept.push(b)
   return kept
 }
 

@@ -175,6 +175,12 @@ describe('interpretState', () => {
         damage: null
       })
     }
+    // A budget memory missing a part (edited by hand) is whole: that part is empty.
+    expect(interpretState(bytes({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: { told: { c: { b1: told } } } }))).toEqual({
+      doc: { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {}, budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} } },
+      rewrite: false,
+      damage: null
+    })
   })
 
   it('a whole file read past damage is rewritten, and the damage named', () => {
@@ -214,6 +220,8 @@ describe('interpretState', () => {
       budgetsNotified: { c: { p: 5 } },
       budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} }
     })
+    // The project whose snapshot did not read has none: it is not listed, so it sets a new baseline.
+    expect(Object.keys(read.doc.lastSeen.c ?? {})).toEqual(['p'])
   })
 
   it('lastSeen of the wrong kind is reset, the rest kept; a connection entry of the wrong kind is dropped', () => {
@@ -224,6 +232,18 @@ describe('interpretState', () => {
     const second = interpretState(bytes({ version: 2, lastSeen: { c: 'x', d: { p: snapshot } }, budgetsNotified: {} }))
     expect(second.damage).toEqual({ kind: 'invalid', reset: ['lastSeen.c'] })
     expect(second.doc.lastSeen).toEqual({ c: {}, d: { p: snapshot } })
+    // null, too: nothing to read snapshots from.
+    expect(interpretState(bytes({ version: 2, lastSeen: null, budgetsNotified: {} })).damage).toEqual({ kind: 'invalid', reset: ['lastSeen'] })
+    const third = interpretState(bytes({ version: 2, lastSeen: { c: null, d: { p: snapshot } }, budgetsNotified: {} }))
+    expect(third.damage).toEqual({ kind: 'invalid', reset: ['lastSeen.c'] })
+    expect(third.doc.lastSeen).toEqual({ c: {}, d: { p: snapshot } })
+  })
+
+  it('a version that is not a number is damage, not a newer version: what reads as ours is kept', () => {
+    const read = interpretState(bytes({ version: '3', lastSeen: { c: { p: snapshot } }, budgetsNotified: {} }))
+    expect(read.damage).toEqual({ kind: 'invalid', reset: ['version'] })
+    expect(read.rewrite).toBe(true)
+    expect(read.doc.lastSeen).toEqual({ c: { p: snapshot } })
   })
 })
 

@@ -80,6 +80,58 @@ describe('openSettings', () => {
       })
     ).rejects.toThrow(SettingsValidationError)
     expect(fs.readFileSync(configPath(), 'utf8')).toBe(before)
+    // One line that names where, at most three places.
+    await expect(
+      store.update((draft) => {
+        draft.polling.activeIntervalMs = -1
+        draft.polling.maxConcurrency = 0
+        draft.theme = 'pink' as Settings['theme']
+      })
+    ).rejects.toMatchObject({
+      name: 'SettingsValidationError',
+      message:
+        'These settings are not valid, nothing was saved: polling.activeIntervalMs: Too small: expected number to be >=1000; polling.maxConcurrency: Too small: expected number to be >=1; polling.activeIntervalMs: must be a whole number from 1000 to 3600000'
+    })
+    // A budget's problems name its field; a list's, the list.
+    const budget = { id: 'b1', projectId: null, period: 'month' as const, limitUsd: 5, warnRatio: 0.8 }
+    await expect(store.update((draft) => void (draft.budgets.c1 = [{ ...budget, projectId: ' ', limitUsd: -5 }]))).rejects.toThrow(
+      'These settings are not valid, nothing was saved: budgets.c1.0.limitUsd: The limit must be an amount in USD, not negative.; budgets.c1.0.projectId: The project is missing.'
+    )
+    await expect(store.update((draft) => void (draft.budgets.c1 = [budget, { ...budget, id: 'b2' }]))).rejects.toThrow(
+      'These settings are not valid, nothing was saved: budgets.c1: There is already a budget for that scope and period.'
+    )
+    expect(fs.readFileSync(configPath(), 'utf8')).toBe(before)
+  })
+
+  it('uses the store a caller makes (as the app makes its ElectronStore), and what making it throws is one line naming the file', async () => {
+    const app = await openSettings({ conf: () => new Conf(settingsConfOptions(dir)), dir, now })
+    await app.update((draft) => void (draft.theme = 'dark'))
+    expect(onDisk().theme).toBe('dark')
+    const failure = Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })
+    const error = await openSettings({
+      conf: () => {
+        throw failure
+      },
+      dir,
+      now
+    }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SettingsFileError)
+    expect((error as Error).message).toBe(`Cannot read ${configPath()}: EIO: i/o error, read; nothing was changed.`)
+    // A store of another name would split the settings: refused.
+    await expect(openSettings({ conf: new Conf({ ...settingsConfOptions(dir), configName: 'other' }), dir, now })).rejects.toThrow(
+      `The settings store expects config.json and state.json, got ${path.join(dir, 'other.json')} and ${path.join(dir, 'state.json')}`
+    )
+    await expect(openSettings({ stateConf: new Conf({ ...settingsConfOptions(dir), configName: 'other' }), dir, now })).rejects.toThrow(
+      `The settings store expects config.json and state.json, got ${configPath()} and ${path.join(dir, 'other.json')}`
+    )
+  })
+
+  it('makes a new settings directory private to the user, and its files too', async () => {
+    const fresh = path.join(dir, 'new', 'agent-tray')
+    const store = await openSettings({ dir: fresh, now })
+    await store.update((draft) => void (draft.theme = 'dark'))
+    expect(fs.statSync(fresh).mode & 0o777).toBe(0o700)
+    expect(fs.statSync(path.join(fresh, 'config.json')).mode & 0o777).toBe(0o600)
   })
 
   it('reads a version-2 file written before shortcutNoticeShown existed as valid, with the flag off', async () => {
@@ -148,6 +200,11 @@ describe('files that lack keys (older builds, hand edits) are valid, not damaged
       notifications: { ...d.notifications, sound: false, quietHours: { ...d.notifications.quietHours, enabled: true } },
       polling: { ...d.polling, idleIntervalMs: 120_000 }
     })
+    // A section there without its parts (quiet hours, forwarding targets): each part at its default.
+    fs.writeFileSync(configPath(), JSON.stringify({ version: 3, notifications: { sound: false }, forwarding: { awayAfterMs: d.forwarding.awayAfterMs } }))
+    const again = await openSettings({ dir, now })
+    expect(again.takeNotices()).toEqual([])
+    expect(again.read()).toEqual({ ...d, notifications: { ...d.notifications, sound: false } })
   })
 
   it('an empty object is the default settings, quietly', async () => {
@@ -243,7 +300,7 @@ describe('damaged settings files', () => {
       connections: [...file.connections, { id: 'c3', baseUrl: 'ftp://nope' }],
       watched: {
         ...file.watched,
-        c2: [{ projectId: 'p3', muted: 'no' }, { name: 'no id' }, 17, { projectId: 'p4' }]
+        c2: [{ projectId: 'p3', muted: 'no' }, { name: 'no id' }, 17, { projectId: 'p4' }, { projectId: ' ' }, { projectId: ' p5 ', addedAt: 7 }]
       },
       budgets: { c1: [...(file.budgets.c1 ?? []), { id: 'bad', projectId: 'p2', period: 'week', limitUsd: -4, warnRatio: 0.8 }] }
     }
@@ -260,7 +317,9 @@ describe('damaged settings files', () => {
     expect(s.watched.c1).toEqual(file.watched.c1)
     expect(s.watched.c2).toEqual([
       { projectId: 'p3', name: '', muted: false, addedAt: NOW.toISOString() },
-      { projectId: 'p4', name: '', muted: false, addedAt: NOW.toISOString() }
+      { projectId: 'p4', name: '', muted: false, addedAt: NOW.toISOString() },
+      // A blank id is no project; an id is read trimmed, and a date that is not text is the time of reading.
+      { projectId: 'p5', name: '', muted: false, addedAt: NOW.toISOString() }
     ])
     // The whole budget is kept; the damaged one goes.
     expect(s.budgets).toEqual(file.budgets)
@@ -350,6 +409,10 @@ describe('damaged settings files', () => {
     fs.rmSync(path.join(dir, asides()[0]!))
     const { store: again } = await openDamaged(JSON.stringify({ ...file, notifications: 'quiet', window: { width: 800, height: 600, x: 10 } }))
     expect(again.read()).toEqual({ ...file, notifications: d.notifications, window: { width: 800, height: 600, maximized: false, x: 10 } })
+    // A list where the watched projects per connection belong: no connection reads from it.
+    fs.rmSync(path.join(dir, asides()[0]!))
+    const { store: third } = await openDamaged(JSON.stringify({ ...file, watched: [[{ projectId: 'p1' }]] }))
+    expect(third.read()).toEqual({ ...file, watched: {} })
   })
 
   it('past their bounds, or twice for one slot: the first budgets and forwarding targets are kept, within the bound', async () => {
@@ -380,9 +443,27 @@ describe('damaged settings files', () => {
     expect(asides().sort()).toEqual(['config.json.corrupt-2025-03-04T05-06-07-089Z', 'config.json.corrupt-2025-03-04T05-06-07-089Z-2'])
     expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z'), 'utf8')).toBe('first damage {')
     expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z-2'), 'utf8')).toBe('second damage {')
+    fs.writeFileSync(configPath(), 'third damage {')
+    await openSettings({ dir, now })
+    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z-3'), 'utf8')).toBe('third damage {')
     fs.writeFileSync(configPath(), '{"version": 99}')
     await openSettings({ dir, now })
     expect(asides()).toContain('config.json.newer-2025-03-04T05-06-07-089Z')
+    // Each copy is private to the user, as the file was.
+    for (const name of asides()) expect(fs.statSync(path.join(dir, name)).mode & 0o777).toBe(0o600)
+  })
+
+  it('without a clock given, a copy is named by the time now', async () => {
+    fs.writeFileSync(configPath(), 'damage {')
+    const before = new Date()
+    await openSettings({ dir })
+    const [name] = asides()
+    const stamp = /^config\.json\.corrupt-(\d{4}-\d\d-\d\d)T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z$/.exec(name ?? '')
+    expect(stamp).not.toBeNull()
+    const [, day, h, m, sec, ms] = stamp!
+    const at = new Date(`${day}T${h}:${m}:${sec}.${ms}Z`).getTime()
+    expect(at).toBeGreaterThanOrEqual(before.getTime())
+    expect(at).toBeLessThanOrEqual(Date.now())
   })
 
   it('wrong top-level type: kept aside, defaults in use', async () => {
@@ -609,7 +690,10 @@ describe('state.json', () => {
     await store.setBudgetNotified('c1', 'p2', 7)
     await store.setBudgetNotified('c1', 'p1', null)
     await store.setBudgetNotified('c2', 'p1', null)
-    expect((await openSettings({ dir, now })).readBudgetsNotified()).toEqual({ c1: { p2: 7 }, c2: {} })
+    const reopened = await openSettings({ dir, now })
+    expect(reopened.readBudgetsNotified()).toEqual({ c1: { p2: 7 }, c2: {} })
+    // Forgotten, not written as something the next start would have to repair.
+    expect(reopened.takeNotices()).toEqual([])
 
     const told = { c1: { b1: { periodKey: '2025-03', level: 'near' as const, limitUsd: 10, warnRatio: 0.8 } } }
     await store.writeBudgetMemory({ told, unusualTold: { c1: ['t1'] } })

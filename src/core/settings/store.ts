@@ -243,9 +243,10 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
         mutate(draft)
         const checked = settingsSchemaAt(now()).safeParse(draft)
         if (!checked.success) {
+          // Every issue of a draft has a path: the draft is an object, and every rule sits on a field.
           const where = checked.error.issues
             .slice(0, 3)
-            .map((issue) => `${issue.path.join('.') || '(settings)'}: ${issue.message}`)
+            .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
             .join('; ')
           throw new SettingsValidationError(`These settings are not valid, nothing was saved: ${where}`)
         }
