@@ -90,8 +90,14 @@ function addTokens(into: TokenTotals, usage: CostUsage): void {
   if (cache !== null) into.cacheReadTokens = (into.cacheReadTokens ?? 0) + cache
 }
 
-function priceOf(usage: CostUsage): number {
+/** What one usage record cost: its final_price, or 0 where it has none that is a finite number. */
+export function usagePriceUsd(usage: Pick<CostUsage, 'final_price'>): number {
   return isNumber(usage.final_price) ? usage.final_price : 0
+}
+
+/** A task's total_price where it is a finite number; null where it has none yet, or one not readable as a price. */
+export function knownTotalPrice(totalPrice: unknown): number | null {
+  return isNumber(totalPrice) ? totalPrice : null
 }
 
 /** The cost of one task from its usage records, with its total_price to compare against. */
@@ -101,7 +107,7 @@ export function taskCost(usages: readonly CostUsage[], totalPrice: number | null
   const models = new Map<string, CostRow>()
   let sum = 0
   for (const usage of usages) {
-    const price = priceOf(usage)
+    const price = usagePriceUsd(usage)
     sum += price
     addTokens(totals, usage)
     for (const [map, key, model] of [
@@ -119,7 +125,7 @@ export function taskCost(usages: readonly CostUsage[], totalPrice: number | null
     }
   }
   const usageSumUsd = roundUsd(sum)
-  const total = isNumber(totalPrice) ? totalPrice : null
+  const total = knownTotalPrice(totalPrice)
   let mismatch: CostMismatch | null = null
   if (total !== null) {
     const difference = roundUsd(usageSumUsd - total)
@@ -145,10 +151,11 @@ export type UsagesByTask = Readonly<Record<string, readonly CostUsage[] | undefi
 
 /** What one task costs: total_price, else the sum of its usage records when known, else 0. */
 export function taskCostUsd(task: Pick<Task, 'id' | 'total_price'>, usagesByTask?: UsagesByTask): number {
-  if (isNumber(task.total_price)) return task.total_price
+  const total = knownTotalPrice(task.total_price)
+  if (total !== null) return total
   const usages = usagesByTask?.[task.id]
   if (!usages) return 0
-  return roundUsd(usages.reduce((s, u) => s + priceOf(u), 0))
+  return roundUsd(usages.reduce((s, u) => s + usagePriceUsd(u), 0))
 }
 
 export interface ProjectCost {
@@ -162,7 +169,7 @@ export interface ProjectCost {
 
 /** Whether what a task cost is known: it has a total_price, or its usage records are known. */
 export function hasKnownCost(task: Pick<Task, 'id' | 'total_price'>, usagesByTask?: UsagesByTask): boolean {
-  return isNumber(task.total_price) || usagesByTask?.[task.id] !== undefined
+  return knownTotalPrice(task.total_price) !== null || usagesByTask?.[task.id] !== undefined
 }
 
 /** Reads each task's id, status and total_price only: a task list's digest will do. */

@@ -3,7 +3,7 @@
 // billed when it is made), else from the task's total_price as the monitor saw it grow (a small
 // ring of samples per running task, kept by burn-samples.ts). Pure, with the clock and time zone
 // given, so every period boundary is tested without waiting.
-import { roundUsd, type CostUsage, type TzOffset } from '../../shared/cost'
+import { roundUsd, usagePriceUsd, type CostUsage, type TzOffset } from '../../shared/cost'
 import type { BudgetPeriod } from '../../shared/budgets'
 
 export const BURN_WINDOW_MS = 15 * 60_000
@@ -40,7 +40,7 @@ export function taskBurnRate(input: BurnInput, now: number): number | null {
     let spent = 0
     for (const u of input.usages) {
       const at = Date.parse(u.created_at)
-      if (at > from && at <= now && typeof u.final_price === 'number' && Number.isFinite(u.final_price)) spent += u.final_price
+      if (at > from && at <= now) spent += usagePriceUsd(u)
     }
     return roundUsd((spent / (now - from)) * HOUR_MS)
   }

@@ -4,7 +4,7 @@
 // time (the pace where no usage records are known). Fed by the monitor's task lists; the monitor
 // itself keeps only compact summaries of projects nobody looks at.
 import { costInPeriod } from '../../shared/cost-period'
-import { hasKnownCost, projectCost, roundUsd, taskCostUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
+import { hasKnownCost, knownTotalPrice, projectCost, roundUsd, taskCostUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
 import type { BudgetPeriod } from '../../shared/budgets'
 import type { Task } from '../../shared/service'
 import { isActive } from '../../shared/status'
@@ -39,8 +39,7 @@ export interface SpendShare {
 }
 
 function factsOf(task: Omit<Task, 'steps'>): TaskFacts {
-  const price = typeof task.total_price === 'number' && Number.isFinite(task.total_price) ? task.total_price : null
-  return { id: task.id, name: task.name, total_price: price, updated_at: task.updated_at, createdMs: Date.parse(task.created_at), running: isActive(task.status) }
+  return { id: task.id, name: task.name, total_price: knownTotalPrice(task.total_price), updated_at: task.updated_at, createdMs: Date.parse(task.created_at), running: isActive(task.status) }
 }
 
 export class SpendBook {

@@ -3,6 +3,7 @@
 // the same way, or the same budget level in the same period, is the same event across restarts.
 import { createHash } from 'node:crypto'
 import { deepLinkUrl } from '../../shared/deep-link'
+import { knownTotalPrice } from '../../shared/cost'
 import { formatUsd } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
 import { budgetNotification, notifiableTransition, taskSentence } from '../notify/policy'
@@ -84,7 +85,7 @@ export function toForwardEvent(event: MonitorEvent, names: EventNames, at: numbe
       id: event.taskId,
       name: event.taskName,
       status: transition,
-      costUsd: typeof event.totalPrice === 'number' && Number.isFinite(event.totalPrice) ? event.totalPrice : null,
+      costUsd: knownTotalPrice(event.totalPrice),
       durationMs: Number.isFinite(ran) && ran >= 0 ? ran : null
     },
     budget: null,

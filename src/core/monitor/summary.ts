@@ -1,7 +1,7 @@
 // What a watched project's task list boils down to when nobody is looking at it: counts, latest
 // activity, and each task's price, creation time and activity in flat arrays. The figures it gives
 // equal what shared/cost gives for the full list (tested), without keeping the tasks and steps.
-import { localDateKey, roundUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
+import { knownTotalPrice, localDateKey, roundUsd, usagePriceUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
 import { isDigest } from '../client/digest'
 import { isActive } from '../../shared/status'
 import { isoMs } from '../util/iso-time'
@@ -51,8 +51,8 @@ export function summarizeTasks(tasks: readonly ListedTask[]): ProjectSummary {
     }
     if (task.status === 'failed') failed++
     createdMs[i] = isoMs(task.created_at)
-    const p = task.total_price
-    if (typeof p === 'number' && Number.isFinite(p)) price[i] = p
+    const p = knownTotalPrice(task.total_price)
+    if (p !== null) price[i] = p
     else {
       price[i] = Number.NaN
       unpriced.set(i, task.id)
@@ -78,7 +78,7 @@ function costAt(summary: ProjectSummary, i: number, usagesByTask: UsagesByTask |
   const usages = usagesByTask?.[summary.unpriced.get(i) as string]
   if (!usages) return 0
   let sum = 0
-  for (const u of usages) sum += typeof u.final_price === 'number' && Number.isFinite(u.final_price) ? u.final_price : 0
+  for (const u of usages) sum += usagePriceUsd(u)
   return roundUsd(sum)
 }
 

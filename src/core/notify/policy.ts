@@ -3,6 +3,7 @@
 // away" after a restart. Pure. Whether a round may be told now (pause, quiet hours, mute) is the
 // gate's decision (gate.ts), made before this is called.
 import { periodTitle } from '../../shared/budgets'
+import { knownTotalPrice } from '../../shared/cost'
 import { formatRunTime, formatUsd } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
 import { minutesOfDay } from '../../shared/time-of-day'
@@ -72,8 +73,8 @@ export function taskSentence(change: Pick<TaskChange, 'transition' | 'taskName' 
   const ran = formatRunTime(ranMs)
   const verb = change.transition === 'completed' ? 'completed' : change.transition === 'failed' ? 'failed' : 'was cancelled'
   const when = ran === null ? '' : change.transition === 'completed' ? ` in ${ran}` : ` after ${ran}`
-  // Stryker disable next-line LogicalOperator: equivalent, Number.isFinite is false for anything but a finite number (the typeof narrows the type)
-  const cost = typeof change.totalPrice === 'number' && Number.isFinite(change.totalPrice) ? ` · ${formatUsd(change.totalPrice)}` : ''
+  const price = knownTotalPrice(change.totalPrice)
+  const cost = price === null ? '' : ` · ${formatUsd(price)}`
   return `${head} ${verb}${when}${cost}`
 }
 
