@@ -80,6 +80,8 @@ describe('summarizeTasks', () => {
             const cost = projectCost(tasks, usages)
             expect(summaryCost(s, usages)).toEqual({ totalUsd: cost.totalUsd, runningUsd: cost.runningUsd })
             expect(summaryCostToday(s, NOW, tz, usages)).toBe(costOnDay(tasks, localDateKey(NOW, tz), tz, usages))
+            // An unreadable now has no day: not even a task whose own time is unreadable is on it.
+            expect(summaryCostToday(s, Number.NaN, tz, usages)).toBe(costOnDay(tasks, localDateKey(Number.NaN, tz), tz, usages))
           }
         }
       ),
