@@ -87,7 +87,12 @@ export function salvageJson(text: string): Salvaged | undefined {
   return { value: best.value, cutShort, partial: rightmost(best.value, cuts[best.index]!.closers.length) }
 }
 
-/** The containers open at a cut: the value itself, its last member, that one's last member, and so on. */
+/**
+ * The containers open at a cut: the value itself, its last member, that one's last member, and so on.
+ * A key written twice (a hand edit; the store never does) keeps its first place in the parsed object,
+ * so there the walk may stop short of the open container, at a value that is none: only objects and
+ * lists are listed.
+ */
 function rightmost(value: unknown, depth: number): object[] {
   const out: object[] = []
   let at = value
