@@ -596,9 +596,10 @@ describe('a settings file that cannot be read while the app runs', () => {
     // So deep that the file's name fits the system's limit on a path, but the name it is first
     // written under (the file's, and a suffix) does not.
     const limit = 4095
+    const target = limit - 10 - '/config.json'.length
     let deep = dir
-    while (deep.length < limit - 'config.json'.length - 1 - 10 - 200) deep = path.join(deep, 'd'.repeat(200))
-    deep = path.join(deep, 'd'.repeat(limit - 'config.json'.length - 1 - 10 - deep.length - 1))
+    while (deep.length + 201 < target - 50) deep = path.join(deep, 'd'.repeat(200))
+    deep = path.join(deep, 'd'.repeat(target - deep.length - 1))
     fs.mkdirSync(deep, { recursive: true })
     const file = path.join(deep, 'config.json')
     expect(file.length).toBe(limit - 10)
