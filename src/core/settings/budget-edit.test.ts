@@ -78,6 +78,10 @@ describe('saveBudget', () => {
     // p1 is watched on a, not on b.
     expect(save('b', { projectId: 'p1', period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow('Project p1 is not watched on this account.')
     expect(save('a', { projectId: 'p9', period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow('Project p9 is not watched on this account.')
+    // An account a file lists without any watched projects (no list at all).
+    delete s.watched.b
+    delete before.watched.b
+    expect(save('b', { projectId: 'p1', period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow('Project p1 is not watched on this account.')
     // Every problem is named, in one message.
     expect(save('a', { projectId: null, period: 'day', limitUsd: -1, warnRatio: 2 })).toThrow(
       'The limit must be an amount in USD, not negative. The warning must be between 5 % and 99 % of the limit.'

@@ -1,6 +1,6 @@
 // Reading a settings file that may be damaged, and the words the user reads about it.
 import { describe, expect, it } from 'vitest'
-import { describeDamage, issuePaths, readJsonObject } from './damage'
+import { describeDamage, issuePaths, PREFIX_READ_MAX, readJsonObject } from './damage'
 
 const FILE = '/home/a/.config/agent-tray/config.json'
 const ASIDE = `${FILE}.corrupt-2025-03-04T05-06-07-089Z`
@@ -37,6 +37,17 @@ describe('readJsonObject', () => {
   it('a small damaged file is read both ways: a member only its start shows (its line lost its indentation) is kept', () => {
     const read = readJsonObject(Buffer.from('{\n"theme": "dark",\n\t"pinned": true,\n\t"x": tru\n}'))
     expect(read.ok && read.value).toEqual({ theme: 'dark', pinned: true })
+  })
+
+  it(`up to ${PREFIX_READ_MAX} characters a damaged file is read both ways; past that, from its start only when its lines give nothing`, () => {
+    const damaged = (length: number) => {
+      const [head, tail] = ['{\n"theme": "dark",\n\t"pinned": true,\n\t"pad": "', '",\n\t"x": tru\n}']
+      return head + 'x'.repeat(length - head.length - tail.length) + tail
+    }
+    const atMost = readJsonObject(Buffer.from(damaged(PREFIX_READ_MAX)))
+    expect(atMost.ok && Object.keys(atMost.value)).toEqual(['theme', 'pinned', 'pad'])
+    const past = readJsonObject(Buffer.from(damaged(PREFIX_READ_MAX + 1)))
+    expect(past.ok && Object.keys(past.value)).toEqual(['pinned', 'pad'])
   })
 
   it('a large file (over 1 MiB) not in the store layout, all on one line, cut short: read from its start, as the line reader finds nothing', () => {

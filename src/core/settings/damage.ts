@@ -25,7 +25,7 @@ export type JsonRead =
 const WHOLE = () => false
 
 /** Above this size a damaged file is read line by line only (see readJsonObject). */
-const PREFIX_READ_MAX = 1024 * 1024
+export const PREFIX_READ_MAX = 1024 * 1024
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

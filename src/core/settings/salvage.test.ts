@@ -45,6 +45,53 @@ describe('salvageJson', () => {
     expect(salvageJson('"x", {"a": 1')).toBeUndefined()
   })
 
+  it('keeps the value opened even when its first member is damaged', () => {
+    expect(salvageJson('{"a": tru, "b": 1, "c": 2}')).toMatchObject({ value: {}, cutShort: false })
+  })
+
+  it('reads an empty key, and a key starting with an escape, as text', () => {
+    expect(salvageJson('{"": 1, "b": [2')).toMatchObject({ value: { '': 1, b: [] }, cutShort: true })
+    expect(salvageJson('{"\\"x": 1, "b": [2')).toMatchObject({ value: { '"x': 1, b: [] }, cutShort: true })
+  })
+
+  it('keeps a whole value the text ends on, closing every container still open', () => {
+    expect(salvageJson('{"a": ["x"')).toMatchObject({ value: { a: ['x'] }, cutShort: true })
+    expect(salvageJson('{"a": [{"b": [true')).toMatchObject({ value: { a: [{ b: [true] }] }, cutShort: true })
+  })
+
+  it('calls a text damaged, not cut short, when anything but its end is missing', () => {
+    // A line break inside a string is damage, even in the last member.
+    expect(salvageJson('{"a": "x", "b": "y\nz')).toMatchObject({ value: { a: 'x' }, cutShort: false })
+    // Damage the scan cannot see (a bad word) before the end.
+    expect(salvageJson('{"a": 1, "b": tru, "c": 4')).toMatchObject({ value: { a: 1 }, cutShort: false })
+    // A whole value followed by something else.
+    expect(salvageJson('{"a": 1} x')).toMatchObject({ value: { a: 1 }, cutShort: false })
+    expect(salvageJson('[1, 2]]')).toMatchObject({ value: [1, 2], cutShort: false })
+  })
+
+  it('names as open only the containers the cut left open, however many members they hold', () => {
+    const list = salvageJson('{"a": [{"x": 1}, {"y": 2}, {"z": 3, "w": tru')!
+    const value = list.value as { a: object[] }
+    expect(list.partial).toEqual([value, value.a, value.a[2]])
+    // A whole object as the last member before the cut is not open.
+    const member = salvageJson('{"a": {"b": {"c": 1}}, "d": tru')!
+    expect(member.partial).toEqual([member.value])
+  })
+
+  it('names only objects and lists as open, even where a key is written twice', () => {
+    // JSON.parse keeps a repeated key in its first place: the last member there is a number or null.
+    for (const text of ['{"a": 1, "b": 2, "a": {"c": 1, "d": tru', '{"a": 1, "b": null, "a": {"c": 1, "d": tru']) {
+      const read = salvageJson(text)!
+      expect(read.value).toMatchObject({ a: { c: 1 } })
+      expect(read.partial.every((container) => typeof container === 'object' && container !== null)).toBe(true)
+    }
+  })
+
+  it('reads from the start only after JSON\'s own white space (a no-break space is not)', () => {
+    expect(salvageJson('\u00a0{"a": 1, "b": 2')).toBeUndefined()
+    expect(salvageJson('\ufeff[1, 2')).toBeUndefined()
+  })
+
   it('gives up on text that is not JSON at all', () => {
     expect(salvageJson('hello world')).toBeUndefined()
     expect(salvageJson('')).toBeUndefined()

@@ -20,8 +20,9 @@ export interface Salvaged {
 }
 
 function attempt(text: string, cut: Cut): { value: unknown } | null {
+  const candidate = text.slice(0, cut.at) + cut.closers
   try {
-    return { value: JSON.parse(text.slice(0, cut.at) + cut.closers) }
+    return { value: JSON.parse(candidate) }
   } catch {
     return null
   }
@@ -62,8 +63,8 @@ export function salvageJson(text: string): Salvaged | undefined {
     }
   }
   // The text may end right after a whole value (only closing brackets lost); not in a number,
-  // which may have been longer.
-  const mayEndHere = brokenAt === -1 && !inString && !/\d$/.test(text)
+  // which may have been longer. (Ended inside a string, or past damage, that cut fails to parse.)
+  const mayEndHere = !/\d$/.test(text)
   if (mayEndHere) cuts.push({ at: text.length, closers: [...stack].reverse().join('') })
   // Whether a prefix reads is monotonic in its length (damage stays in every longer prefix), so
   // the longest readable one is found by bisection: a few parses even of a large file.
@@ -73,7 +74,7 @@ export function salvageJson(text: string): Salvaged | undefined {
   while (lo <= hi) {
     const mid = (lo + hi) >> 1
     const read = attempt(text, cuts[mid]!)
-    if (read) {
+    if (read !== null) {
       best = { index: mid, value: read.value }
       lo = mid + 1
     } else hi = mid - 1
@@ -86,7 +87,12 @@ export function salvageJson(text: string): Salvaged | undefined {
   return { value: best.value, cutShort, partial: rightmost(best.value, cuts[best.index]!.closers.length) }
 }
 
-/** The containers open at a cut: the value itself, its last member, that one's last member, and so on. */
+/**
+ * The containers open at a cut: the value itself, its last member, that one's last member, and so on.
+ * A key written twice (a hand edit; the store never does) keeps its first place in the parsed object,
+ * so there the walk may stop short of the open container, at a value that is none: only objects and
+ * lists are listed.
+ */
 function rightmost(value: unknown, depth: number): object[] {
   const out: object[] = []
   let at = value

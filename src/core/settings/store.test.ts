@@ -453,6 +453,22 @@ describe('damaged settings files', () => {
     for (const name of asides()) expect(fs.statSync(path.join(dir, name)).mode & 0o777).toBe(0o600)
   })
 
+  it("a link found at the copy's name is never written through: opening stops, nothing changed, in one line", async () => {
+    fs.writeFileSync(configPath(), 'damage {')
+    const aside = path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z')
+    const elsewhere = path.join(dir, 'elsewhere')
+    fs.symlinkSync(elsewhere, aside)
+    const failure = await openSettings({ dir, now }).then(
+      () => null,
+      (error: unknown) => error
+    )
+    expect(failure).toBeInstanceOf(SettingsFileError)
+    expect((failure as Error).message.startsWith(`Cannot keep a copy of ${aside}: `)).toBe(true)
+    expect((failure as Error).message.endsWith('; nothing was changed.')).toBe(true)
+    expect(fs.existsSync(elsewhere)).toBe(false)
+    expect(fs.readFileSync(configPath(), 'utf8')).toBe('damage {')
+  })
+
   it('without a clock given, a copy is named by the time now', async () => {
     fs.writeFileSync(configPath(), 'damage {')
     const before = new Date()
@@ -552,6 +568,51 @@ describe('a settings file that cannot be read while the app runs', () => {
       fs.rmSync(dir, { force: true })
       fs.renameSync(away, dir)
     }
+  })
+
+  it("the notice keeps the file's path as it is, whatever its directory is called", async () => {
+    const odd = path.join(dir, 'odd; nothing was changed.')
+    const store = await openSettings({ dir: odd, now })
+    store.read()
+    fs.mkdirSync(path.join(odd, 'config.json'))
+    store.read()
+    expect(store.takeNotices()).toEqual([
+      `${odd}/config.json is a directory, not a settings file: move it away (Agent Tray then starts a new one). Until it can be read again, what was last read from it is in use.`
+    ])
+  })
+
+  it('what was last read is the settings as repaired, each watched project with its date', async () => {
+    const file = goodFile()
+    fs.writeFileSync(configPath(), JSON.stringify({ ...file, watched: { ...file.watched, c2: [{ projectId: 'p3', addedAt: 7 }] } }))
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([expect.stringContaining('watched.c2')])
+    // Unreadable before any read: what the repair read is in use.
+    fs.rmSync(configPath())
+    fs.mkdirSync(configPath())
+    expect(store.read().watched.c2).toEqual([{ projectId: 'p3', name: '', muted: false, addedAt: NOW.toISOString() }])
+  })
+
+  it('a change that cannot be written fails in one line naming the file, and nothing is changed', async () => {
+    // So deep that the file's name fits the system's limit on a path, but the name it is first
+    // written under (the file's, and a suffix) does not.
+    const limit = 4095
+    const target = limit - 10 - '/config.json'.length
+    let deep = dir
+    while (deep.length + 201 < target - 50) deep = path.join(deep, 'd'.repeat(200))
+    deep = path.join(deep, 'd'.repeat(target - deep.length - 1))
+    fs.mkdirSync(deep, { recursive: true })
+    const file = path.join(deep, 'config.json')
+    expect(file.length).toBe(limit - 10)
+    const store = await openSettings({ dir: deep, now })
+    const failure = await store.update((draft) => void (draft.theme = 'dark')).then(
+      () => null,
+      (error: unknown) => error
+    )
+    expect(failure).toBeInstanceOf(SettingsFileError)
+    expect((failure as Error).message.startsWith(`Cannot write ${file}: `)).toBe(true)
+    expect((failure as Error).message.endsWith('; nothing was changed.')).toBe(true)
+    expect(fs.existsSync(file)).toBe(false)
+    expect(store.read().theme).toBe(defaultSettings().theme)
   })
 
   it('before anything was read from it, the failure is thrown: there is nothing to fall back on', () => {
