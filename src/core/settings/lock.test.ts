@@ -378,9 +378,12 @@ describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
 describe('a lock that changes while a waiter reads its record', () => {
   // The record is a FIFO, so the read waits for the shell, which changes the lock (as another
   // process would) before it writes the record: the change falls between the waiter's two looks.
-  function changedWhileRead(record: string, change: string, ...args: string[]): ChildProcess {
-    fs.rmSync(path.join(lockDir, HOLDER_FILE), { force: true })
+  function lockWithFifo(): void {
+    makeLock(null)
     execFileSync('mkfifo', [path.join(lockDir, HOLDER_FILE)])
+  }
+
+  function changedWhileRead(record: string, change: string, ...args: string[]): ChildProcess {
     const child = spawn('sh', ['-c', `exec 3>"$1/${HOLDER_FILE}"\n${change}\nprintf '%s' "$2" >&3`, 'sh', lockDir, record, ...args], { stdio: 'ignore' })
     children.push(child)
     return child
@@ -388,7 +391,7 @@ describe('a lock that changes while a waiter reads its record', () => {
 
   it('gone meanwhile: free', async () => {
     const record = await deadRecord()
-    makeLock(null)
+    lockWithFifo()
     const child = changedWhileRead(record, 'mv "$1" "$1.gone"')
     expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
     expect(await exited(child)).toEqual({ code: 0, signal: null })
@@ -396,17 +399,17 @@ describe('a lock that changes while a waiter reads its record', () => {
 
   it('refreshed meanwhile by its holder: held, though the record read says its holder died', async () => {
     const record = await deadRecord()
-    makeLock(null)
+    lockWithFifo()
     age(lockDir, 60_000)
     const child = changedWhileRead(record, 'touch "$1"')
     expect(takeOverIfFree(lockDir, HOUR)).toBe('held')
     expect(await exited(child)).toEqual({ code: 0, signal: null })
-    expect(fs.readdirSync(dir).sort()).toEqual(['state.json.lock'])
+    expect(fs.readdirSync(dir)).toEqual(['state.json.lock'])
   })
 
   it('taken and remade meanwhile, with the same mtime: held, and the new lock stays', async () => {
     const record = await deadRecord()
-    makeLock(null)
+    lockWithFifo()
     const at = Math.floor(Date.now() / 1000) - 60
     dateTo(lockDir, at)
     const child = changedWhileRead(record, 'mv "$1" "$1.old" && mkdir "$1" && touch -d "@$3" "$1"', String(at))
