@@ -282,6 +282,12 @@ describe('certainlyDead', () => {
     expect(certainlyDead(record({ ...here, pid: await deadPid() }), here)).toBe(true)
   })
 
+  it.runIf(process.platform === 'linux')('on Linux, this machine is known by its boot id and its pid namespace, as the kernel names them', () => {
+    const here = thisMachine()
+    expect(here.bootId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    expect(here.pidNamespace).toMatch(/^pid:\[\d+\]$/)
+  })
+
   it('reads only a whole record with a plain pid and a file-name-safe token', () => {
     const good = JSON.parse(holderRecord()) as Holder
     expect(readHolder(Buffer.from(JSON.stringify(good)))).toEqual(good)
