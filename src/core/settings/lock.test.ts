@@ -5,7 +5,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SettingsLockError, takeOverIfFree, withFileLock, type LockOptions } from './lock'
-import { certainlyDead, HOLDER_FILE, holderRecord, readHolder, thisMachine, type Holder, type Machine } from './lock-holder'
+import { certainlyDead, HOLDER_FILE, holderRecord, pidRunning, readHolder, thisMachine, type Holder, type Machine } from './lock-holder'
+import { runAs } from './test-as-other-user'
 
 const helper = fileURLToPath(new URL('./test-lock-holder.ts', import.meta.url))
 const HOUR = 3_600_000
@@ -34,13 +35,13 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
  * Under mutation testing the children run the mutant this test runs: Stryker marks it on a global,
  * which its instrumented code reads from this variable where the global is unset (a new process).
  */
-function mutantEnv(): NodeJS.ProcessEnv {
+function activeMutant(): Record<string, string> {
   const mutant = (globalThis as { __stryker__?: { activeMutant?: string } }).__stryker__?.activeMutant
-  return mutant === undefined ? process.env : { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant }
+  return mutant === undefined ? {} : { __STRYKER_ACTIVE_MUTANT__: mutant }
 }
 
 function run(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', helper, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: mutantEnv() })
+  const child = spawn(process.execPath, ['--import', 'tsx', helper, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...activeMutant() } })
   children.push(child)
   return child
 }
@@ -286,6 +287,16 @@ describe('certainlyDead', () => {
     const here = thisMachine()
     expect(here.bootId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
     expect(here.pidNamespace).toMatch(/^pid:\[\d+\]$/)
+  })
+
+  it('a process of another user is running, though the system refuses to signal it; an ended one is not', async () => {
+    expect(pidRunning(await deadPid())).toBe(false)
+    // As root, any process may be signalled: ask from a child run as nobody about this one.
+    const seen =
+      process.getuid?.() === 0
+        ? (await runAs({ uid: 65534, gid: 65534 }, helper, ['running', String(process.pid)], activeMutant())).out
+        : String(pidRunning(1))
+    expect(seen).toBe('true')
   })
 
   it('reads only a whole record with a plain pid and a file-name-safe token', () => {
