@@ -499,6 +499,13 @@ function nextLookAt(target: string): Promise<void> {
 }
 
 describe('when the lock cannot be had', () => {
+  it('the file\'s folder is made when it is missing; one that cannot be made is named to the user', async () => {
+    expect(await withFileLock(path.join(dir, 'new', 'state.json'), () => 'inside')).toBe('inside')
+    fs.writeFileSync(path.join(dir, 'blocked'), '')
+    const error = await withFileLock(path.join(dir, 'blocked', 'state.json'), () => 'inside').catch((e: unknown) => e)
+    expect((error as Error).message).toBe(`Cannot write ${path.join(dir, 'blocked')}: a directory on its path is a file; nothing was changed.`)
+  })
+
   it('a lock that cannot be made: the user is told why, and the cause is kept', async () => {
     // The file's name fits; its lock's, five characters longer, does not.
     const long = path.join(dir, 'x'.repeat(251))
