@@ -284,8 +284,11 @@ describe('certainlyDead', () => {
     expect(certainlyDead(record({ ...here, pid: await deadPid() }), here)).toBe(true)
   })
 
-  it.runIf(process.platform === 'linux')('on Linux, this machine is known by its boot id and its pid namespace, as the kernel names them', () => {
-    const here = thisMachine()
+  it.runIf(process.platform === 'linux')('on Linux, this machine is known by its boot id and its pid namespace, as the kernel names them', async () => {
+    // A fresh module: thisMachine() looks once per process, and keeps what it saw.
+    vi.resetModules()
+    const { thisMachine: fresh } = await import('./lock-holder')
+    const here = fresh()
     expect(here.bootId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
     expect(here.pidNamespace).toMatch(/^pid:\[\d+\]$/)
   })
