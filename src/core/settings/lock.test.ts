@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SettingsLockError, takeOverIfFree, withFileLock } from './lock'
-import { certainlyDead, HOLDER_FILE, holderRecord, readHolder, thisMachine, type Holder, type Machine } from './lock-holder'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { SettingsLockError, takeOverIfFree, withFileLock, type LockOptions } from './lock'
+import { certainlyDead, HOLDER_FILE, holderRecord, pidRunning, readHolder, thisMachine, type Holder, type Machine } from './lock-holder'
+import { runAs } from './test-as-other-user'
 
 const helper = fileURLToPath(new URL('./test-lock-holder.ts', import.meta.url))
 const HOUR = 3_600_000
@@ -21,6 +22,7 @@ beforeEach(() => {
 })
 
 afterEach(() => {
+  vi.restoreAllMocks()
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   fs.rmSync(dir, { recursive: true, force: true })
 })
@@ -30,8 +32,17 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
 }
 
+/**
+ * Under mutation testing the children run the mutant this test runs: Stryker marks it on a global,
+ * which its instrumented code reads from this variable where the global is unset (a new process).
+ */
+function activeMutant(): Record<string, string> {
+  const mutant = (globalThis as { __stryker__?: { activeMutant?: string } }).__stryker__?.activeMutant
+  return mutant === undefined ? {} : { __STRYKER_ACTIVE_MUTANT__: mutant }
+}
+
 function run(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', helper, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', helper, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...activeMutant() } })
   children.push(child)
   return child
 }
@@ -62,6 +73,22 @@ async function deadPid(): Promise<number> {
 function age(target: string, ms: number): void {
   const at = new Date(Date.now() - ms)
   fs.utimesSync(target, at, at)
+}
+
+/** Dates `target` to a whole second, so its mtimeMs is exact. */
+function dateTo(target: string, seconds: number): void {
+  fs.utimesSync(target, seconds, seconds)
+}
+
+async function deadRecord(): Promise<string> {
+  return JSON.stringify({ ...(JSON.parse(holderRecord()) as Holder), pid: await deadPid() })
+}
+
+/** A lock holding `record` (none: an empty lock) and any other `files`. */
+function makeLock(record: string | null, files: string[] = []): void {
+  fs.mkdirSync(lockDir)
+  if (record !== null) fs.writeFileSync(path.join(lockDir, HOLDER_FILE), record)
+  for (const name of files) fs.writeFileSync(path.join(lockDir, name), '')
 }
 
 const taken = () => fs.readdirSync(dir).filter((name) => name.endsWith('.taken'))
@@ -155,6 +182,7 @@ describe('a holder that is alive', () => {
     const error = await withFileLock(file, () => (ran = true), { staleMs: HOUR, waits: 0 }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SettingsLockError)
     expect((error as Error).message).toBe(`Could not lock ${file}: another Agent Tray process has held it for too long; nothing was changed.`)
+    expect((error as Error).cause).toMatchObject({ code: 'ELOCKED' })
     expect(ran).toBe(false)
     expect(readHolder(fs.readFileSync(path.join(lockDir, HOLDER_FILE)))?.pid).toBe(child.pid)
     expect(taken()).toEqual([])
@@ -203,6 +231,8 @@ describe('a holder that cannot be known: taken only once its lock is stale, as b
     fs.mkdirSync(lockDir)
     await heldWhileFresh()
     await takenOnceStale()
+    // proper-lockfile removed it by its own stale rule: nothing was moved aside.
+    expect(taken()).toEqual([])
   })
 
   it('a record cut short or garbled', async () => {
@@ -254,6 +284,25 @@ describe('certainlyDead', () => {
     expect(certainlyDead(record({ ...here, pid: await deadPid() }), here)).toBe(true)
   })
 
+  it.runIf(process.platform === 'linux')('on Linux, this machine is known by its boot id and its pid namespace, as the kernel names them', async () => {
+    // A fresh module: thisMachine() looks once per process, and keeps what it saw.
+    vi.resetModules()
+    const { thisMachine: fresh } = await import('./lock-holder')
+    const here = fresh()
+    expect(here.bootId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    expect(here.pidNamespace).toMatch(/^pid:\[\d+\]$/)
+  })
+
+  it('a process of another user is running, though the system refuses to signal it; an ended one is not', async () => {
+    expect(pidRunning(await deadPid())).toBe(false)
+    // As root, any process may be signalled: ask from a child run as nobody about this one.
+    const seen =
+      process.getuid?.() === 0
+        ? (await runAs({ uid: 65534, gid: 65534 }, helper, ['running', String(process.pid)], activeMutant())).out
+        : String(pidRunning(1))
+    expect(seen).toBe('true')
+  })
+
   it('reads only a whole record with a plain pid and a file-name-safe token', () => {
     const good = JSON.parse(holderRecord()) as Holder
     expect(readHolder(Buffer.from(JSON.stringify(good)))).toEqual(good)
@@ -261,5 +310,263 @@ describe('certainlyDead', () => {
       expect(readHolder(Buffer.from(JSON.stringify({ ...good, ...bad })))).toBeNull()
     }
     expect(readHolder(Buffer.from('{"pid": 12'))).toBeNull()
+  })
+})
+
+describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
+  it('no lock: free', () => {
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
+  })
+
+  it('an empty lock: held until it is more than the stale time old, then free, and left for proper-lockfile to remove', () => {
+    makeLock(null)
+    const at = Math.floor(Date.now() / 1000) - 60
+    dateTo(lockDir, at)
+    expect(takeOverIfFree(lockDir, 1_000, at * 1000 + 1_000)).toBe('held')
+    expect(takeOverIfFree(lockDir, 1_000, at * 1000 + 1_001)).toBe('free')
+    expect(fs.existsSync(lockDir)).toBe(true)
+    expect(taken()).toEqual([])
+  })
+
+  it('a live holder whose lock is fresh: held', () => {
+    makeLock(holderRecord())
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('held')
+    expect(taken()).toEqual([])
+  })
+
+  it('a stale lock with something in it other than a record (a later version\'s) is taken over', async () => {
+    makeLock(null, ['later.json'])
+    age(lockDir, 60_000)
+    expect(await withFileLock(file, () => 'inside', { waits: 0 })).toBe('inside')
+    expect(taken()).toHaveLength(1)
+  })
+
+  it('a lock taken over is named by what was judged, in a file-name-safe id: two locks that differ in record, age or contents are both taken', () => {
+    const at = Math.floor(Date.now() / 1000) - 60
+    const judged: Array<[string | null, string[], number]> = [
+      ['{"pid": 12', [], at],
+      ['{"pid": 13', [], at],
+      ['{"pid": 13', [], at - 1],
+      [null, ['a', 'bc'], at],
+      [null, ['ab', 'c'], at]
+    ]
+    for (const [record, files, seconds] of judged) {
+      makeLock(record, files)
+      dateTo(lockDir, seconds)
+      expect(takeOverIfFree(lockDir, 1_000)).toBe('free')
+    }
+    expect(taken()).toHaveLength(judged.length)
+    for (const name of taken()) expect(name).toMatch(/^state\.json\.lock\.[0-9a-f]{32}\.taken$/)
+  })
+
+  it('a lock last refreshed long ago is kept aside an hour from its takeover, so a second waiter that judged it still finds its name taken', async () => {
+    const record = await deadRecord()
+    makeLock(record)
+    age(lockDir, 2 * HOUR)
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
+    expect(taken()).toHaveLength(1)
+    makeLock(record)
+    age(lockDir, 2 * HOUR)
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('held')
+    expect(fs.readFileSync(path.join(lockDir, HOLDER_FILE), 'utf8')).toBe(record)
+  })
+
+  it('a lock taken over is removed once more than an hour old, not at the hour', async () => {
+    const at = Math.floor(Date.now() / 1000) - 3 * 3600
+    const hourOld = `${lockDir}.${'a'.repeat(32)}.taken`
+    const older = `${lockDir}.${'b'.repeat(32)}.taken`
+    for (const aside of [hourOld, older]) fs.mkdirSync(aside)
+    dateTo(hourOld, at)
+    dateTo(older, at - 1)
+    makeLock(await deadRecord())
+    expect(takeOverIfFree(lockDir, HOUR, at * 1000 + HOUR)).toBe('free')
+    expect(fs.existsSync(hourOld)).toBe(true)
+    expect(fs.existsSync(older)).toBe(false)
+  })
+
+  it('only this lock\'s leftovers are removed: other files in its folder stay, however old', async () => {
+    const others = ['notes.released', 'backup.taken', 'state.json.lock.copy']
+    for (const name of others) {
+      fs.writeFileSync(path.join(dir, name), '')
+      age(path.join(dir, name), 2 * HOUR)
+    }
+    makeLock(await deadRecord())
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
+    for (const name of others) expect(fs.existsSync(path.join(dir, name))).toBe(true)
+  })
+})
+
+describe('a lock that changes while a waiter reads its record', () => {
+  // The record is a FIFO, so the read waits for the shell, which changes the lock (as another
+  // process would) before it writes the record: the change falls between the waiter's two looks.
+  function lockWithFifo(): void {
+    makeLock(null)
+    execFileSync('mkfifo', [path.join(lockDir, HOLDER_FILE)])
+  }
+
+  function changedWhileRead(record: string, change: string, ...args: string[]): ChildProcess {
+    const child = spawn('sh', ['-c', `exec 3>"$1/${HOLDER_FILE}"\n${change}\nprintf '%s' "$2" >&3`, 'sh', lockDir, record, ...args], { stdio: 'ignore' })
+    children.push(child)
+    return child
+  }
+
+  it('gone meanwhile: free', async () => {
+    const record = await deadRecord()
+    lockWithFifo()
+    const child = changedWhileRead(record, 'mv "$1" "$1.gone"')
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
+    expect(await exited(child)).toEqual({ code: 0, signal: null })
+  })
+
+  it('refreshed meanwhile by its holder: held, though the record read says its holder died', async () => {
+    const record = await deadRecord()
+    lockWithFifo()
+    age(lockDir, 60_000)
+    const child = changedWhileRead(record, 'touch "$1"')
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('held')
+    expect(await exited(child)).toEqual({ code: 0, signal: null })
+    expect(fs.readdirSync(dir)).toEqual(['state.json.lock'])
+  })
+
+  it('taken and remade meanwhile, with the same mtime: held, and the new lock stays', async () => {
+    const record = await deadRecord()
+    lockWithFifo()
+    const at = Math.floor(Date.now() / 1000) - 60
+    dateTo(lockDir, at)
+    const child = changedWhileRead(record, 'mv "$1" "$1.old" && mkdir "$1" && touch -d "@$3" "$1"', String(at))
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('held')
+    expect(await exited(child)).toEqual({ code: 0, signal: null })
+    expect(fs.statSync(lockDir).mtimeMs).toBe(at * 1000)
+    expect(fs.readdirSync(lockDir)).toEqual([])
+  })
+})
+
+describe('holding the lock', () => {
+  it('while held, the lock holds this process\'s record, readable by its user only; once left, nothing remains', async () => {
+    const seen = await withFileLock(file, () => {
+      const record = path.join(lockDir, HOLDER_FILE)
+      return { holder: readHolder(fs.readFileSync(record)), mode: fs.statSync(record).mode & 0o777 }
+    })
+    expect(seen.holder).toMatchObject({ pid: process.pid, ...thisMachine() })
+    expect(seen.mode).toBe(0o600)
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+
+  it('a holder leaving after its lock was taken over (before it noticed) leaves the new holder\'s lock in place', async () => {
+    const other = holderRecord()
+    await withFileLock(
+      file,
+      () => {
+        // Another process, finding this lock stale (this one stalled), moved it aside and made its own.
+        fs.renameSync(lockDir, `${lockDir}.${'d'.repeat(32)}.taken`)
+        makeLock(other)
+      },
+      { staleMs: HOUR }
+    )
+    expect(fs.readFileSync(path.join(lockDir, HOLDER_FILE), 'utf8')).toBe(other)
+  })
+
+  it('a holder that lost its lock while inside is told so once it is done, and leaves the new holder\'s lock in place', async () => {
+    const other = holderRecord()
+    const error = await withFileLock(
+      file,
+      async () => {
+        const looked = nextLookAt(lockDir)
+        fs.renameSync(lockDir, `${lockDir}.${'d'.repeat(32)}.taken`)
+        makeLock(other)
+        // proper-lockfile's next refresh (1 s at a 2 s stale time) finds the lock is not its own.
+        await looked
+      },
+      { staleMs: 2_000 }
+    ).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SettingsLockError)
+    expect((error as Error).message).toBe(`Lost the lock of ${file} while writing: Unable to update lock within the stale threshold`)
+    expect(fs.readFileSync(path.join(lockDir, HOLDER_FILE), 'utf8')).toBe(other)
+  })
+})
+
+/** Resolves once an fs.stat of `target` (proper-lockfile's look before a refresh) has called back. */
+function nextLookAt(target: string): Promise<void> {
+  const stat = fs.stat
+  return new Promise((resolve) => {
+    const spy = vi.spyOn(fs, 'stat').mockImplementation(((looked: fs.PathLike, ...rest: unknown[]) => {
+      const done = rest.pop() as (...args: unknown[]) => void
+      ;(stat as (...args: unknown[]) => void)(looked, ...rest, (...args: unknown[]) => {
+        done(...args)
+        if (String(looked) === target) {
+          spy.mockRestore()
+          resolve()
+        }
+      })
+    }) as unknown as typeof fs.stat)
+  })
+}
+
+describe('when the lock cannot be had', () => {
+  it('the file\'s folder is made when it is missing; one that cannot be made is named to the user', async () => {
+    expect(await withFileLock(path.join(dir, 'new', 'state.json'), () => 'inside')).toBe('inside')
+    fs.writeFileSync(path.join(dir, 'blocked'), '')
+    const error = await withFileLock(path.join(dir, 'blocked', 'state.json'), () => 'inside').catch((e: unknown) => e)
+    expect((error as Error).message).toBe(`Cannot write ${path.join(dir, 'blocked')}: a directory on its path is a file; nothing was changed.`)
+  })
+
+  it('a lock that cannot be made: the user is told why, and the cause is kept', async () => {
+    // The file's name fits; its lock's, five characters longer, does not.
+    const long = path.join(dir, 'x'.repeat(251))
+    let ran = false
+    const error = await withFileLock(long, () => (ran = true), { waits: 0 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SettingsLockError)
+    expect((error as Error).name).toBe('SettingsLockError')
+    expect((error as Error).message).toBe(`Cannot write ${long}.lock: ENAMETOOLONG: name too long, mkdir '${long}.lock'; nothing was changed.`)
+    expect((error as Error).cause).toMatchObject({ code: 'ENAMETOOLONG' })
+    expect(ran).toBe(false)
+  })
+
+  it('a lock that is gone each time it is looked at (a dangling link in its place) ends in an error after a few tries, not a busy loop', async () => {
+    fs.symlinkSync(path.join(dir, 'nowhere'), lockDir)
+    const error = await withFileLock(file, () => undefined, { waits: 0 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SettingsLockError)
+  }, 10_000)
+
+  /** Waits for a lock held by a live holder (this process), on the test's clock: the pauses, their time in all, and the error. */
+  async function waitOut(options: LockOptions): Promise<{ pauses: number; ms: number; error: unknown }> {
+    makeLock(holderRecord())
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const start = Date.now()
+      const state: { ended?: { error: unknown } } = {}
+      void withFileLock(file, () => undefined, { staleMs: HOUR, ...options }).then(
+        () => (state.ended = { error: null }),
+        (error: unknown) => (state.ended = { error })
+      )
+      let pauses = 0
+      while (!state.ended && pauses <= 1_000) {
+        // A pause is a timer; otherwise the next try is at work (real file operations).
+        if (vi.getTimerCount() > 0) {
+          pauses++
+          vi.advanceTimersToNextTimer()
+        } else await new Promise((resolve) => setImmediate(resolve))
+      }
+      return { pauses, ms: Date.now() - start, error: state.ended?.error }
+    } finally {
+      vi.useRealTimers()
+    }
+  }
+
+  it('gives up after as many pauses as it was told to wait, none when told none', async () => {
+    const none = await waitOut({ waits: 0 })
+    expect(none.error).toBeInstanceOf(SettingsLockError)
+    expect(none.pauses).toBe(0)
+    fs.rmSync(lockDir, { recursive: true })
+    const five = await waitOut({ waits: 5 })
+    expect(five.error).toBeInstanceOf(SettingsLockError)
+    expect(five.pauses).toBe(5)
+  })
+
+  it('by default, waits 27 to 53 s in all (growing pauses, jittered) before giving up', async () => {
+    const { error, ms } = await waitOut({})
+    expect(error).toBeInstanceOf(SettingsLockError)
+    expect(ms).toBeGreaterThanOrEqual(26_000)
+    expect(ms).toBeLessThan(54_000)
   })
 })

@@ -19,7 +19,7 @@ export class SettingsLockError extends SettingsFileError {
 export interface LockOptions {
   /** A lock whose holder is not certainly dead is taken once its mtime is this old (ms). */
   staleMs?: number
-  /** Pauses (with backoff, about 30 s in all by default) before giving up on a held lock. */
+  /** Pauses (growing, jittered: 27 to 53 s in all by default) before giving up on a held lock. */
   waits?: number
 }
 
