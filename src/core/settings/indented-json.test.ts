@@ -298,6 +298,9 @@ describe('readIndentedJson, rule by rule', () => {
     const read = readIndentedJson('{\n  "a": 1,\n      "b": 2,\n  "c": 3\n}')
     expect(read.value).toEqual({ a: 1, c: 3 })
     expect(read.damagedLines).toBe(1)
+    // The same where the damaged steps are seen first (a member and a closer pushed deeper).
+    const seenFirst = readIndentedJson('{\n      "a": 1,\n  "b": {\n    "x": 1,\n    "y": 2\n        },\n  "c": 3\n}')
+    expect(seenFirst).toMatchObject({ value: { b: { x: 1, y: 2 }, c: 3 }, damagedLines: 2 })
     // One line off by a space among more whole ones, whatever the order its steps are seen in.
     const first = readIndentedJson('{\n   "a": 1,\n  "b": {\n    "x": 1\n  },\n  "c": 3\n}')
     expect(first).toMatchObject({ value: { b: { x: 1 }, c: 3 }, damagedLines: 1 })
