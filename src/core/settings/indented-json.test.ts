@@ -191,9 +191,10 @@ describe('readIndentedJson, rule by rule', () => {
     expect(item.damagedLines).toBe(1)
     expect(item.partial.has(item.value.n as object)).toBe(true)
 
-    // An item's opener under the root: refused, and so is all it held (it has no place).
+    // An item's opener under the root: refused, and so is all it held (it has no place): four lines.
     const itemOpener = readIndentedJson(replaced(at('"n": {'), '\t{'))
     expect(itemOpener.value).toEqual({ tags: ['a', 'b', 'c'], m: { z: 3 } })
+    expect(itemOpener.damagedLines).toBe(4)
   })
 
   it('the first value of a key wins (a line that strayed later cannot replace it), and its object is partial', () => {
@@ -206,6 +207,10 @@ describe('readIndentedJson, rule by rule', () => {
     expect(read.partial.has(o)).toBe(true)
     expect(read.partial.has(o.b)).toBe(false)
     expect(read.partial.has(p)).toBe(false)
+    // A key's second opener alone marks its object too.
+    const opener = readIndentedJson(['{', '\t"o": {', '\t\t"b": 1,', '\t\t"b": [', '\t\t\t3', '\t\t]', '\t}', '}'].join('\n'))
+    expect(opener.value).toEqual({ o: { b: 1 } })
+    expect(opener.partial.has(opener.value.o as object)).toBe(true)
   })
 
   it('gives plain data, as JSON.parse does: members can be changed and removed', () => {
@@ -221,7 +226,7 @@ describe('readIndentedJson, rule by rule', () => {
     // Two lines apart: the closer of "a", and the bracket of "b"'s opener.
     const small = writeIndentedJson({ a: { x: 1 }, v: 2, b: { y: 3, w: [4] }, z: 4 }).split('\n')
     small[small.indexOf('\t},')] = '\t}\u0000'
-    small[small.indexOf('\t"b": {')] = '\t"b": \u0000'
+    small[small.indexOf('\t"b": {')] = '\t"b": {\u0000'
     const read = readIndentedJson(small.join('\n'))
     expect(read.value).toEqual({ a: { x: 1 }, v: 2, z: 4 })
     expect(read.partial.has(read.value.a as object)).toBe(true)
@@ -232,11 +237,13 @@ describe('readIndentedJson, rule by rule', () => {
 
   it('what an opener joined to the line before held is read and dropped: one damaged line', () => {
     const key = lineOf('"c2": [')
-    const joined = [...lines.slice(0, key - 1), `${lines[key - 1]}${lines[key]}`, ...lines.slice(key + 1)].join('\n')
-    const read = readIndentedJson(joined)
-    expect(read.value.watched).toEqual({ c1: doc.watched.c1 })
-    expect(read.damagedLines).toBe(1)
-    expect(read.partial.has(read.value.watched as object)).toBe(true)
+    for (const eol of ['\n', '\r\n']) {
+      const joined = [...lines.slice(0, key - 1), `${lines[key - 1]}${lines[key]}`, ...lines.slice(key + 1)].join(eol)
+      const read = readIndentedJson(joined)
+      expect(read.value.watched).toEqual({ c1: doc.watched.c1 })
+      expect(read.damagedLines).toBe(1)
+      expect(read.partial.has(read.value.watched as object)).toBe(true)
+    }
   })
 
   it('a key that JSON cannot read (a broken escape) makes its opener damaged, and what it held is dropped', () => {
@@ -264,9 +271,39 @@ describe('readIndentedJson, rule by rule', () => {
   })
 
   it('a stray line before the root brace costs nothing, even one ending in a bracket', () => {
-    const read = readIndentedJson(`// settings {\n${text}`)
-    expect(read.value).toEqual(doc)
+    for (const stray of ['// settings {', '"settings": {']) {
+      const read = readIndentedJson(`${stray}\n${text}`)
+      expect(read.value).toEqual(doc)
+      expect(read.damagedLines).toBe(1)
+    }
+  })
+
+  it('a closer that lost all its indentation is damaged too (only the root braces sit at the left edge)', () => {
+    const closer = lines.findIndex((l, i) => i > lineOf('"a {brace"') && l.trim() === '},')
+    const read = readIndentedJson(withLine(closer, '},'))
+    const c1 = (read.value.watched as typeof doc.watched).c1
+    expect(c1.map((p) => p.projectId)).toEqual(['p1', 'p2'])
     expect(read.damagedLines).toBe(1)
+    expect(read.partial.has(c1[0]!)).toBe(true)
+  })
+
+  it('a whole last line after a damaged one is kept: the readable line before the damaged one vouches for it', () => {
+    const read = readIndentedJson('{\n\t"a": 1,\n\t"b\u0000": 2,\n\t"c": true')
+    expect(read.value).toEqual({ a: 1, c: true })
+    expect(read.damagedLines).toBe(1)
+  })
+
+  it('a whole line between a line pushed deeper and a damaged closer is kept: the line after the closer vouches for it', () => {
+    const read = readIndentedJson('{\n\t"o": {\n\t\t\t"r": 1,\n\t\t"l": 2\n\t}\u0000\n\t"n": 3\n}')
+    expect(read.value).toEqual({ o: { l: 2 }, n: 3 })
+    expect(read.damagedLines).toBe(2)
+  })
+
+  it('a line whose indentation is not a whole number of steps is damaged, even next to another damaged line', () => {
+    const spaced = ['{', '  "a": {', '    "x": 1,', '    "bad\u0000",', '     "y": [', '      1', '     ],', '    "z": 2', '  },', '  "b": {', '    "p": 1', '  },', '  "c": {', '    "q": 1', '  }', '}']
+    const read = readIndentedJson(spaced.join('\n'))
+    expect(read.value).toEqual({ a: { x: 1, z: 2 }, b: { p: 1 }, c: { q: 1 } })
+    expect(read.damagedLines).toBe(4)
   })
 
   it('never takes a number at the very end (a cut may have shortened it), but takes any other whole last line', () => {
@@ -290,6 +327,7 @@ describe('readIndentedJson, rule by rule', () => {
     const damagedBefore = withLine(lineOf('"p1"'), '\t\t\t\t"projectId": "p1\u0000",')
     expect(readIndentedJson(damagedBefore.slice(0, damagedBefore.indexOf('"p2"') + 3)).cutShort).toBe(false)
     expect(readIndentedJson('').cutShort).toBe(true)
+    expect(readIndentedJson('{\n').cutShort).toBe(true)
     expect(readIndentedJson('').value).toEqual({})
   })
 

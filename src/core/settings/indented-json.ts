@@ -144,6 +144,7 @@ function follows(a: Line, b: Line, between = 0): boolean {
 const FILE_START: Line = { depth: -1, kind: 'opener' }
 
 export function readIndentedJson(text: string): IndentedRead {
+  // Without the CR of a CRLF line end, which would hide the bracket an opener ends in.
   const raw = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
   const nonBlank = raw.filter((line) => line.trim() !== '')
   const widths = nonBlank.map((line) => line.length - line.trimStart().length)
