@@ -233,8 +233,8 @@ export function readIndentedJson(text: string): IndentedRead {
         if (parent === 'lost') return true
         const read = line.read!
         if (!isContainer(parent) || parent.kind !== read.as) return false
-        const members = read.as === 'array' ? read.value.map((item) => [undefined, item] as const) : Object.entries(read.value)
-        for (const [key, value] of members) if (!attach(parent, key, value)) mark(parent.value)
+        // A list's items in order (attach leaves out their indexes), or an object's members.
+        for (const [key, value] of Object.entries(read.value)) if (!attach(parent, key, value)) mark(parent.value)
         return true
       }
       case 'unreadable':
