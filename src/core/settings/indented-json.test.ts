@@ -263,6 +263,10 @@ describe('readIndentedJson, rule by rule', () => {
     expect(whole.partial.has(whole.value.a as object)).toBe(false)
   })
 
+  it("the file's start vouches, as a level above the root brace, for a whole line after damage with nothing after it", () => {
+    expect(readIndentedJson('\u0000\n\t"a": true')).toMatchObject({ value: { a: true }, damagedLines: 1 })
+  })
+
   it('a file whose start is lost reads from the first line it can place', () => {
     const read = readIndentedJson('\t\t"x": 1,\n\t\t"y": 2\n\t},\n\t"b": 2\n}')
     expect(read.value).toEqual({ b: 2 })
@@ -327,7 +331,7 @@ describe('readIndentedJson, rule by rule', () => {
     const damagedBefore = withLine(lineOf('"p1"'), '\t\t\t\t"projectId": "p1\u0000",')
     expect(readIndentedJson(damagedBefore.slice(0, damagedBefore.indexOf('"p2"') + 3)).cutShort).toBe(false)
     expect(readIndentedJson('').cutShort).toBe(true)
-    expect(readIndentedJson('{\n').cutShort).toBe(true)
+    expect(readIndentedJson('{\n')).toMatchObject({ value: {}, damagedLines: 0, cutShort: true })
     expect(readIndentedJson('').value).toEqual({})
   })
 

@@ -133,7 +133,7 @@ function readLine(content: string, depth: number): Line {
  * lines between them, each of which may have moved the level by one. Right after an opener comes a
  * line one level deeper, never a closer (an empty container is written on one line).
  */
-function follows(a: Line, b: Line, between = 0): boolean {
+function follows(a: Line, b: Line, between: number): boolean {
   const opens = a.kind === 'opener' || a.kind === 'unreadable'
   if (between === 0 && opens && b.kind === 'closer') return false
   const level = opens ? a.depth + 1 : a.depth
