@@ -257,10 +257,11 @@ describe('readIndentedJson, rule by rule', () => {
     expect(read.value).toEqual({ a: {} })
     expect(read.damagedLines).toBe(1)
     expect(read.partial.has(read.value.a as object)).toBe(true)
-    // Whole, the same closer is read.
+    // Whole, the same closer is read; and with a damaged line between them, which may have been what it held.
     const whole = readIndentedJson('{\n\t"a": {\n\t\t"x": 1\n\t}')
     expect(whole.damagedLines).toBe(0)
     expect(whole.partial.has(whole.value.a as object)).toBe(false)
+    expect(readIndentedJson('{\n\t"a": {\n\t\t"x\u0000": 1\n\t}')).toMatchObject({ value: { a: {} }, damagedLines: 1 })
   })
 
   it("the file's start vouches, as a level above the root brace, for a whole line after damage with nothing after it", () => {
@@ -316,6 +317,7 @@ describe('readIndentedJson, rule by rule', () => {
     // The last 12 is distrusted; the same line before it is whole.
     expect(readIndentedJson(small.slice(0, at('\t\t\t12\n\t\t],\n\t\t[\n\t\t\t12'))).value).toEqual({ a: [[12], []] })
     expect(readIndentedJson(small.slice(0, at('"t": true'))).value).toEqual({ a: [[12], [12]], t: true })
+    expect(readIndentedJson('{\n\t"k1": true').value).toEqual({ k1: true })
     expect(readIndentedJson(small.slice(0, at('"t": true,'))).value).toEqual({ a: [[12], [12]], t: true })
     expect(readIndentedJson(small.slice(0, at('"n": 3'))).value).toEqual({ a: [[12], [12]], t: true })
     expect(readIndentedJson(small.slice(0, at('"n": 34'))).value).toEqual({ a: [[12], [12]], t: true })
