@@ -35,7 +35,8 @@ export const folders = {
     // concurrency.test.ts: 15 s a run (two writer processes), reaching every mutant of opening and
     // updating the store, where in its own process it only opens, updates and reads as the store
     // tests do; its rule (no update lost between processes) is the lock's, judged by lock.test.ts.
-    tests: ['src/core/settings/{budget-edit,config-document,damage,damaged-files,edit,file-error,indented-json,lock,migrate,paths,private-files,salvage,state-document,store}.test.ts']
+    // indented-json.property.test.ts fuzzes the line reader alone, in a second (300 cases a run here).
+    tests: ['src/core/settings/{budget-edit,config-document,damage,damaged-files,edit,file-error,indented-json,indented-json.property,lock,migrate,paths,private-files,salvage,state-document,store}.test.ts']
   }
 }
 

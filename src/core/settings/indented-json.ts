@@ -10,15 +10,17 @@
 // fits. A line whose indentation was damaged fits neither neighbour and is left out, so it cannot
 // end, replace or join a container it does not belong to (nor can a line at the left edge, where
 // only the root's braces sit). Beyond that:
-// - a container's lines go into it only while it is open: a closer at its depth ends it, and the
-//   next opener at that depth replaces it (so a lost closer costs nothing);
+// - a container's lines go into it only while it is open: a closer at its depth ends it, and so does
+//   a value there, and the next opener at that depth replaces it (so a lost closer costs nothing,
+//   and what a lost opener held never goes into the container before it at its depth);
 // - a list item under an object, or a member under a list, is refused;
 // - what an unreadable opener held (its parent lost, its own line damaged, or damage joining it to
 //   the line before) is read and dropped, never added to the container before it;
 // - the first value of a key wins, so a line that strayed later cannot replace a whole one, and the
 //   object is marked partial (the store never writes a key twice).
-// Damage that shifts two neighbouring lines alike can still mislead it; one change, or several
-// apart, cannot (damage.property.test.ts).
+// Damage that shifts two neighbouring lines alike can still mislead it, and so can one damaged line
+// in a file too small for the indentation step to outvote it; one change, or several apart,
+// cannot (indented-json.property.test.ts, damage.property.test.ts).
 
 type Container = { kind: 'object'; value: Record<string, unknown> } | { kind: 'array'; value: unknown[] }
 /**
@@ -33,8 +35,7 @@ interface Line {
   /** opener: its key (undefined for a list item) and bracket. */
   key?: string | undefined
   bracket?: string
-  /** values: the line without its trailing comma, and how it first read (members of an object, or items of a list). */
-  body?: string
+  /** values: the members of an object, or the items of a list, the line holds. */
   read?: { as: 'object'; value: Record<string, unknown> } | { as: 'array'; value: unknown[] }
 }
 
@@ -79,15 +80,15 @@ function parse<T>(text: string): T | undefined {
   }
 }
 
-/** Adds `value` under `key` (objects) or at the end (arrays); false when the key is taken. */
+/** Adds `value` at the end of a list, or under `key` (which an object's member always has); false when the key is taken. */
 function attach(parent: Container, key: string | undefined, value: unknown): boolean {
   if (parent.kind === 'array') {
     parent.value.push(value)
     return true
   }
-  if (key === undefined || Object.hasOwn(parent.value, key)) return false
+  if (Object.hasOwn(parent.value, key!)) return false
   // defineProperty: a "__proto__" key is data here, as in JSON.parse, never the prototype.
-  Object.defineProperty(parent.value, key, { value, enumerable: true, writable: true, configurable: true })
+  Object.defineProperty(parent.value, key!, { value, enumerable: true, writable: true, configurable: true })
   return true
 }
 
@@ -114,13 +115,15 @@ function readLine(content: string, depth: number): Line {
     const key = opener[1] === undefined ? undefined : parse<string>(opener[1])
     if (opener[1] === undefined || key !== undefined) return { depth, kind: 'opener', key, bracket: opener[2]! }
   }
-  // A whole value per line (possibly several, where damage joined two lines). A line that starts
-  // with a key is tried as members first: parsing the wrong way round throws, which is slow.
+  // A whole value per line (possibly several, where damage joined two lines): members where it
+  // starts with a key, items otherwise (only an empty line would read both ways).
   const body = content.endsWith(',') ? content.slice(0, -1) : content
-  const keyFirst = KEY_START.test(body)
-  for (const as of keyFirst ? (['object', 'array'] as const) : (['array', 'object'] as const)) {
-    const value = as === 'object' ? parse<Record<string, unknown>>(`{${body}}`) : parse<unknown[]>(`[${body}]`)
-    if (value !== undefined) return { depth, kind: 'values', body, read: { as, value } as Line['read'] }
+  if (KEY_START.test(body)) {
+    const value = parse<Record<string, unknown>>(`{${body}}`)
+    if (value !== undefined) return { depth, kind: 'values', read: { as: 'object', value } }
+  } else {
+    const value = parse<unknown[]>(`[${body}]`)
+    if (value !== undefined) return { depth, kind: 'values', read: { as: 'array', value } }
   }
   return { depth, kind: 'unreadable' }
 }
@@ -130,7 +133,7 @@ function readLine(content: string, depth: number): Line {
  * lines between them, each of which may have moved the level by one. Right after an opener comes a
  * line one level deeper, never a closer (an empty container is written on one line).
  */
-function follows(a: Line, b: Line, between = 0): boolean {
+function follows(a: Line, b: Line, between: number): boolean {
   const opens = a.kind === 'opener' || a.kind === 'unreadable'
   if (between === 0 && opens && b.kind === 'closer') return false
   const level = opens ? a.depth + 1 : a.depth
@@ -141,19 +144,20 @@ function follows(a: Line, b: Line, between = 0): boolean {
 const FILE_START: Line = { depth: -1, kind: 'opener' }
 
 export function readIndentedJson(text: string): IndentedRead {
+  // Without the CR of a CRLF line end, which would hide the bracket an opener ends in.
   const raw = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
   const nonBlank = raw.filter((line) => line.trim() !== '')
   const widths = nonBlank.map((line) => line.length - line.trimStart().length)
   const unit = indentUnit(widths)
   const lines: Line[] = nonBlank.map((line, i) => {
-    const depth = widths[i]! % unit === 0 ? widths[i]! / unit : -1
+    // Only the root's braces sit at the left edge: any other line there lost its indentation.
+    const offEdge = widths[i] === 0 && !/^[{}]$/.test(line.trim())
+    const depth = widths[i]! % unit === 0 && !offEdge ? widths[i]! / unit : -1
     // Cut short in a number, the last line may hold a different number: it is not trusted.
     const cutInNumber = i === nonBlank.length - 1 && raw.at(-1) === line && /\d$/.test(line)
-    // Only the root's braces sit at the left edge: any other line there lost its indentation.
-    const offEdge = depth === 0 && !/^[{}]$/.test(line.trim())
-    return depth === -1 || cutInNumber || offEdge ? { depth, kind: 'unreadable' } : readLine(line.trim(), depth)
+    return depth === -1 || cutInNumber ? { depth, kind: 'unreadable' } : readLine(line.trim(), depth)
   })
-  const readable = (i: number) => lines[i]!.kind !== 'unreadable' && lines[i]!.depth !== -1
+  const readable = (i: number) => lines[i]!.kind !== 'unreadable'
   const previous: number[] = []
   for (let i = 0, last = -1; i < lines.length; i++) {
     previous[i] = last
@@ -223,31 +227,28 @@ export function readIndentedJson(text: string): IndentedRead {
         return true
       }
       case 'values': {
+        // A line one level deeper than this one needs an opener after it: no container before takes
+        // it (and one still open at this depth lost its closer).
+        openAt(depth, undefined)
         if (parent === 'lost') return true
-        if (!isContainer(parent)) return false
-        if (parent.kind === 'array') {
-          const items = line.read?.as === 'array' ? line.read.value : parse<unknown[]>(`[${line.body}]`)
-          for (const item of items ?? []) attach(parent, undefined, item)
-          return items !== undefined
-        }
-        const members = line.read?.as === 'object' ? line.read.value : parse<Record<string, unknown>>(`{${line.body}}`)
-        for (const [key, value] of Object.entries(members ?? {})) if (!attach(parent, key, value)) mark(parent.value)
-        return members !== undefined
+        const read = line.read!
+        if (!isContainer(parent) || parent.kind !== read.as) return false
+        // A list's items in order (attach leaves out their indexes), or an object's members.
+        for (const [key, value] of Object.entries(read.value)) if (!attach(parent, key, value)) mark(parent.value)
+        return true
       }
       case 'unreadable':
         return false
     }
   }
 
-  let damagedBeforeLast = 0
+  let damagedBeforeLast = false
   lines.forEach((line, i) => {
     // Every settings file is one object: its braces are taken as read, so damage to them costs nothing.
     if (line.depth === 0) return
-    if (line.depth > 0 && fits(i)) {
-      if (place(line)) return
-    }
+    if (fits(i) && place(line)) return
     damagedLines++
-    if (i < lines.length - 1) damagedBeforeLast++
+    if (i < lines.length - 1) damagedBeforeLast = true
     markOpen(0)
     // An unreadable line that ends in a bracket and fits as an opener was one (or, where damage
     // joined two lines, ended one container and opened the next): what follows it is lost with it.
@@ -258,5 +259,5 @@ export function readIndentedJson(text: string): IndentedRead {
   for (const container of [...marked]) {
     for (let up = parents.get(container); up !== undefined; up = parents.get(up)) mark(up)
   }
-  return { value: root.value, damagedLines, partial, cutShort: !endsWhole && damagedBeforeLast === 0 }
+  return { value: root.value, damagedLines, partial, cutShort: !endsWhole && !damagedBeforeLast }
 }
