@@ -14,6 +14,9 @@ describe('describeFileFailure', () => {
     expect(describeFileFailure(FILE, 'keep a copy of', failure('EDQUOT'))).toBe(`Cannot keep a copy of ${FILE}: the disk is full; nothing was changed.`)
     expect(describeFileFailure(FILE, 'write', failure('EROFS'))).toBe(`Cannot write ${FILE}: the file system is read-only; nothing was changed.`)
     expect(describeFileFailure(FILE, 'write', failure('EEXIST'))).toBe(`Cannot write ${FILE}: a directory on its path is a file; nothing was changed.`)
+    expect(describeFileFailure(FILE, 'keep a copy of', failure('EEXIST'))).toBe(
+      `Cannot keep a copy of ${FILE}: something else is at that name (a link, or a file made meanwhile); remove it; nothing was changed.`
+    )
     expect(describeFileFailure(FILE, 'read', failure('ENOTDIR'))).toBe(`Cannot read ${FILE}: a directory on its path is a file; nothing was changed.`)
     expect(describeFileFailure(FILE, 'read', failure('EISDIR'))).toBe(
       `${FILE} is a directory, not a settings file: move it away (Agent Tray then starts a new one); nothing was changed.`

@@ -20,8 +20,14 @@ function firstLine(error: unknown): string {
   return message.split('\n')[0]!.trim()
 }
 
+type FileOperation = 'read' | 'write' | 'keep a copy of'
+
+function fileOnPath(file: string, doing: FileOperation): string {
+  return `Cannot ${doing} ${file}: a directory on its path is a file; ${NOTHING_CHANGED}.`
+}
+
 /** One line for a failed file operation: what `doing` to `file` met, and what the user can do. */
-export function describeFileFailure(file: string, doing: 'read' | 'write' | 'keep a copy of', error: unknown): string {
+export function describeFileFailure(file: string, doing: FileOperation, error: unknown): string {
   switch (code(error)) {
     case 'EISDIR':
       return `${file} is a directory, not a settings file: move it away (Agent Tray then starts a new one); ${NOTHING_CHANGED}.`
@@ -30,9 +36,13 @@ export function describeFileFailure(file: string, doing: 'read' | 'write' | 'kee
       return `Cannot ${doing} ${file}: permission denied. Give your user read and write access to it and its directory (a file made with sudo belongs to root); ${NOTHING_CHANGED}.`
     case 'ELOOP':
       return `${file} is a symbolic link that points to itself: remove it; ${NOTHING_CHANGED}.`
-    case 'ENOTDIR':
     case 'EEXIST':
-      return `Cannot ${doing} ${file}: a directory on its path is a file; ${NOTHING_CHANGED}.`
+      // Only a copy is made where nothing may be ('wx'): there, something came to be at its name.
+      // Otherwise it comes from making a directory: a file is where one of them should be.
+      if (doing === 'keep a copy of') return `Cannot keep a copy of ${file}: something else is at that name (a link, or a file made meanwhile); remove it; ${NOTHING_CHANGED}.`
+      return fileOnPath(file, doing)
+    case 'ENOTDIR':
+      return fileOnPath(file, doing)
     case 'ENOSPC':
     case 'EDQUOT':
       return `Cannot ${doing} ${file}: the disk is full; ${NOTHING_CHANGED}.`
@@ -44,7 +54,7 @@ export function describeFileFailure(file: string, doing: 'read' | 'write' | 'kee
 }
 
 /** Runs one file operation, turning any failure into a SettingsFileError with its one-line message. */
-export function onFile<T>(file: string, doing: 'read' | 'write' | 'keep a copy of', run: () => T): T {
+export function onFile<T>(file: string, doing: FileOperation, run: () => T): T {
   try {
     return run()
   } catch (error) {

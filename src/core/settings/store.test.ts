@@ -463,8 +463,9 @@ describe('damaged settings files', () => {
       (error: unknown) => error
     )
     expect(failure).toBeInstanceOf(SettingsFileError)
-    expect((failure as Error).message.startsWith(`Cannot keep a copy of ${aside}: `)).toBe(true)
-    expect((failure as Error).message.endsWith('; nothing was changed.')).toBe(true)
+    expect((failure as Error).message).toBe(
+      `Cannot keep a copy of ${aside}: something else is at that name (a link, or a file made meanwhile); remove it; nothing was changed.`
+    )
     expect(fs.existsSync(elsewhere)).toBe(false)
     expect(fs.readFileSync(configPath(), 'utf8')).toBe('damage {')
   })
