@@ -222,6 +222,18 @@ describe('readIndentedJson, rule by rule', () => {
     expect(watched).toEqual({ c1: doc.watched.c1 })
   })
 
+  it('members pasted at the wrong depth inside a list, with nothing damaged, end nothing: every item is kept', () => {
+    const pasted = ['\t"pasted": 1,', '\t"also": "x",']
+    const opener = lineOf('"connections": [')
+    const firstItemEnd = lines.findIndex((l, i) => i > opener && l === '\t\t},')
+    for (const at of [opener + 1, firstItemEnd + 1]) {
+      const read = readIndentedJson([...lines.slice(0, at), ...pasted, ...lines.slice(at)].join('\n'))
+      expect(read.value.connections).toEqual(doc.connections)
+      expect(read.value.watched).toEqual(doc.watched)
+      expect(read.value).toMatchObject({ pasted: 1, also: 'x', theme: 'dark' })
+    }
+  })
+
   it('an opener damaged past reading loses what it held, never adds it to the container before it at its depth', () => {
     // Two lines apart: the closer of "a", and the bracket of "b"'s opener.
     const small = writeIndentedJson({ a: { x: 1 }, v: 2, b: { y: 3, w: [4] }, z: 4 }).split('\n')

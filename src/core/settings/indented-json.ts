@@ -11,8 +11,10 @@
 // end, replace or join a container it does not belong to (nor can a line at the left edge, where
 // only the root's braces sit). Beyond that:
 // - a container's lines go into it only while it is open: a closer at its depth ends it, and so does
-//   a value there, and the next opener at that depth replaces it (so a lost closer costs nothing,
-//   and what a lost opener held never goes into the container before it at its depth);
+//   a value there after a damaged line (which may have been the closer), and the next opener at that
+//   depth replaces it (so a lost closer costs nothing, and what a lost opener held never goes into
+//   the container before it at its depth); a value there with nothing damaged since strayed, and
+//   ends nothing;
 // - a list item under an object, or a member under a list, is refused;
 // - what an unreadable opener held (its parent lost, its own line damaged, or damage joining it to
 //   the line before) is read and dropped, never added to the container before it;
@@ -199,6 +201,9 @@ export function readIndentedJson(text: string): IndentedRead {
   const markOpen = (depth: number) => {
     for (const slot of open.slice(depth)) if (isContainer(slot)) mark(slot.value)
   }
+  /** For each open depth, the last line placed in its container (or its opener); and the last line found damaged. */
+  const lastLineIn: number[] = []
+  let lastDamaged = -1
   const openAt = (depth: number, slot: Slot) => {
     markOpen(slot === 'closed' ? depth + 1 : depth)
     open[depth] = slot
@@ -227,9 +232,11 @@ export function readIndentedJson(text: string): IndentedRead {
         return true
       }
       case 'values': {
-        // A line one level deeper than this one needs an opener after it: no container before takes
-        // it (and one still open at this depth lost its closer).
-        openAt(depth, undefined)
+        // A container still open at this depth whose closer may be a damaged line since its last line
+        // has ended: a line one level deeper needs an opener after this one. With no damaged line
+        // since, the container is certainly open and this line strayed (lines pasted alike): it ends
+        // nothing, so the container's next lines still go into it.
+        if (lastDamaged > (lastLineIn[depth] ?? -1)) openAt(depth, undefined)
         if (parent === 'lost') return true
         const read = line.read!
         if (!isContainer(parent) || parent.kind !== read.as) return false
@@ -246,8 +253,13 @@ export function readIndentedJson(text: string): IndentedRead {
   lines.forEach((line, i) => {
     // Every settings file is one object: its braces are taken as read, so damage to them costs nothing.
     if (line.depth === 0) return
-    if (fits(i) && place(line)) return
+    if (fits(i) && place(line)) {
+      for (let d = 0; d < line.depth; d++) lastLineIn[d] = i
+      if (line.kind === 'opener') lastLineIn[line.depth] = i
+      return
+    }
     damagedLines++
+    lastDamaged = i
     if (i < lines.length - 1) damagedBeforeLast = true
     markOpen(0)
     // An unreadable line that ends in a bracket and fits as an opener was one (or, where damage
