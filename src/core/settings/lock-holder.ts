@@ -46,15 +46,20 @@ function readOrNull(read: () => string): string | null {
   }
 }
 
-let here: Machine | null = null
-
-export function thisMachine(): Machine {
-  here ??= {
+/** A fresh look at this machine (thisMachine keeps the first). */
+export function lookAtMachine(): Machine {
+  return {
     host: os.hostname(),
     bootId: process.platform === 'linux' ? readOrNull(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')) : null,
     bootAt: Math.round(Date.now() - os.uptime() * 1000),
     pidNamespace: process.platform === 'linux' ? readOrNull(() => fs.readlinkSync('/proc/self/ns/pid')) : null
   }
+}
+
+let here: Machine | null = null
+
+export function thisMachine(): Machine {
+  here ??= lookAtMachine()
   return here
 }
 

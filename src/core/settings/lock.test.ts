@@ -5,7 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SettingsLockError, takeOverIfFree, withFileLock, type LockOptions } from './lock'
-import { certainlyDead, HOLDER_FILE, holderRecord, pidRunning, readHolder, thisMachine, type Holder, type Machine } from './lock-holder'
+import { certainlyDead, HOLDER_FILE, holderRecord, lookAtMachine, pidRunning, readHolder, thisMachine, type Holder, type Machine } from './lock-holder'
 import { runAs } from './test-as-other-user'
 
 const helper = fileURLToPath(new URL('./test-lock-holder.ts', import.meta.url))
@@ -285,10 +285,10 @@ describe('certainlyDead', () => {
   })
 
   it.runIf(process.platform === 'linux')('on Linux, this machine is known by its boot id and its pid namespace, as the kernel names them', async () => {
-    // A fresh module: thisMachine() looks once per process, and keeps what it saw.
-    vi.resetModules()
-    const { thisMachine: fresh } = await import('./lock-holder')
-    const here = fresh()
+    // A fresh look: thisMachine() looks once per process, and keeps what it saw.
+    const here = lookAtMachine()
+    // bootAt is now less uptime, to about a second.
+    expect(thisMachine()).toMatchObject({ host: here.host, bootId: here.bootId, pidNamespace: here.pidNamespace })
     expect(here.bootId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
     expect(here.pidNamespace).toMatch(/^pid:\[\d+\]$/)
   })
@@ -306,7 +306,13 @@ describe('certainlyDead', () => {
   it('reads only a whole record with a plain pid and a file-name-safe token', () => {
     const good = JSON.parse(holderRecord()) as Holder
     expect(readHolder(Buffer.from(JSON.stringify(good)))).toEqual(good)
-    for (const bad of [{ pid: -1 }, { pid: 0 }, { pid: 1.5 }, { token: '../../x' }, { host: undefined }]) {
+    const edge = { pid: 2 ** 31 - 1, host: 'h'.repeat(255), bootId: 'b'.repeat(64), pidNamespace: 'n'.repeat(64), token: 'f'.repeat(32) }
+    expect(readHolder(Buffer.from(JSON.stringify({ ...good, ...edge })))).toEqual({ ...good, ...edge })
+    for (const bad of [
+      { pid: -1 }, { pid: 0 }, { pid: 1.5 }, { pid: 2 ** 31 }, { token: '../../x' }, { token: 'f'.repeat(33) }, { token: `x${'f'.repeat(32)}` },
+      { token: `${'f'.repeat(32)}x` }, { token: 'F'.repeat(32) }, { host: undefined }, { host: 'h'.repeat(256) }, { bootId: 'b'.repeat(65) },
+      { pidNamespace: 'n'.repeat(65) }, { bootAt: 'soon' }
+    ]) {
       expect(readHolder(Buffer.from(JSON.stringify({ ...good, ...bad })))).toBeNull()
     }
     expect(readHolder(Buffer.from('{"pid": 12'))).toBeNull()
