@@ -3,7 +3,7 @@
 // task was created. The task's total_price stays the authority for how much: what its known
 // records do not account for (none fetched yet, or a running task's latest calls) is put on the
 // day the task last changed and marked as an estimate.
-import { localDateKey, mismatchTolerance, roundUsd, type CostUsage, type TzOffset, type UsagesByTask } from './cost'
+import { knownTotalPrice, localDateKey, mismatchTolerance, roundUsd, usagePriceUsd, type CostUsage, type TzOffset, type UsagesByTask } from './cost'
 import type { Task } from './service'
 
 export type CostPeriod = 'day' | 'month'
@@ -25,22 +25,18 @@ export interface PeriodShare {
 /** What the attribution reads of a task: the list's summary will do. */
 export type AttributedTask = Pick<Task, 'id' | 'total_price' | 'updated_at'>
 
-/** A finite number (Number.isFinite is false for anything else). */
-function finite(v: unknown): v is number {
-  return Number.isFinite(v)
-}
-
 /**
  * What a task's known records do not account for, in USD, to be put on its updated_at period as an
  * estimate: total_price minus the records' sum; all of total_price when no records are known; 0
  * when the gap is rounding only, or when there is no total_price (the records alone are then the cost).
  */
 export function unaccountedUsd(task: Pick<AttributedTask, 'total_price'>, usages: readonly CostUsage[] | undefined): number {
-  if (!finite(task.total_price)) return 0
-  if (usages === undefined) return roundUsd(task.total_price)
+  const total = knownTotalPrice(task.total_price)
+  if (total === null) return 0
+  if (usages === undefined) return roundUsd(total)
   let recordSum = 0
-  for (const usage of usages) if (finite(usage.final_price)) recordSum += usage.final_price
-  const unaccounted = task.total_price - recordSum
+  for (const usage of usages) recordSum += usagePriceUsd(usage)
+  const unaccounted = total - recordSum
   // Rounding between the records and the total is not an estimate; a real gap is.
   return Math.abs(unaccounted) > mismatchTolerance(usages.length) ? roundUsd(unaccounted) : 0
 }
@@ -61,10 +57,8 @@ export function taskCostByPeriod(
     if (estimated) share.estimatedUsd += usd
     shares.set(key, share)
   }
-  for (const usage of usages ?? []) {
-    if (!finite(usage.final_price)) continue
-    add(periodKey(usage.created_at, tz, period) ?? fallbackKey, usage.final_price, false)
-  }
+  // A record without a price adds nothing (add leaves out 0).
+  for (const usage of usages ?? []) add(periodKey(usage.created_at, tz, period) ?? fallbackKey, usagePriceUsd(usage), false)
   add(fallbackKey, unaccountedUsd(task, usages), true)
   return [...shares.values()].map((s) => ({ key: s.key, costUsd: roundUsd(s.costUsd), estimatedUsd: roundUsd(s.estimatedUsd) }))
 }
