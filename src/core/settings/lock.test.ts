@@ -165,11 +165,15 @@ describe('a holder that died', () => {
     }
     age(old, HOUR + 60_000)
     age(recent, HOUR - 60_000)
+    // A leftover that cannot be looked at (a link to nothing) is removed all the same.
+    const dangling = `${lockDir}.${'e'.repeat(32)}.released`
+    fs.symlinkSync(path.join(dir, 'nowhere'), dangling)
     fs.mkdirSync(lockDir)
     fs.writeFileSync(path.join(lockDir, HOLDER_FILE), JSON.stringify({ ...(JSON.parse(holderRecord()) as Holder), pid: await deadPid() }))
     expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
     expect(fs.existsSync(old)).toBe(false)
     expect(fs.existsSync(released)).toBe(false)
+    expect(fs.readdirSync(dir)).not.toContain(path.basename(dangling))
     expect(fs.existsSync(recent)).toBe(true)
     expect(taken()).toHaveLength(2)
   })
@@ -324,6 +328,20 @@ describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
     expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
   })
 
+  it("another user's stale lock that this one cannot read (made under sudo) is taken over, not waited on until giving up", async () => {
+    makeLock(holderRecord(), ['more'])
+    dateTo(lockDir, Math.floor(Date.now() / 1000) - 3600)
+    fs.chmodSync(lockDir, 0o000)
+    fs.chmodSync(dir, 0o777)
+    // As root, any directory can be read: the waiter is a child run as nobody.
+    const identity = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
+    const { out } = await runAs(identity, helper, ['take', file], activeMutant())
+    expect(out).toBe('took')
+    expect(taken()).toHaveLength(1)
+    // So that it can be removed afterwards by its owner, whoever that is.
+    fs.chmodSync(path.join(dir, taken()[0]!), 0o700)
+  })
+
   it('an empty lock: held until it is more than the stale time old, then free, and left for proper-lockfile to remove', () => {
     makeLock(null)
     const at = Math.floor(Date.now() / 1000) - 60
@@ -470,6 +488,22 @@ describe('holding the lock', () => {
       { staleMs: HOUR }
     )
     expect(fs.readFileSync(path.join(lockDir, HOLDER_FILE), 'utf8')).toBe(other)
+  })
+
+  it("a holder whose lock was only re-dated while inside (a touch, a backup tool) is told it lost it, and leaves its lock to the waiters' rules", async () => {
+    const error = await withFileLock(
+      file,
+      async () => {
+        const looked = nextLookAt(lockDir)
+        fs.utimesSync(lockDir, new Date(0), new Date(0))
+        await looked
+      },
+      { staleMs: 2_000 }
+    ).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SettingsLockError)
+    expect((error as Error).message).toBe(`Lost the lock of ${file} while writing: Unable to update lock within the stale threshold`)
+    // Still this holder's: a waiter may have been moving it aside, so it is not removed now (stale, it is taken at once).
+    expect(readHolder(fs.readFileSync(path.join(lockDir, HOLDER_FILE)))?.pid).toBe(process.pid)
   })
 
   it('a holder that lost its lock while inside is told so once it is done, and leaves the new holder\'s lock in place', async () => {

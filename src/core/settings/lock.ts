@@ -61,13 +61,16 @@ export function takeOverIfFree(lockDir: string, staleMs: number, now: number = D
   if (!before) return 'free'
   let bytes: Buffer | null = null
   let entries: string[] = []
+  let unreadable = false
   try {
     bytes = fs.readFileSync(path.join(lockDir, HOLDER_FILE))
   } catch {
     try {
       entries = fs.readdirSync(lockDir)
-    } catch {
-      // Gone meanwhile, or unreadable: the next look decides.
+    } catch (error) {
+      // Gone meanwhile (the next look decides), or another user's that this one cannot read (made
+      // under sudo): proper-lockfile cannot remove it, so once stale it is taken over as any other.
+      unreadable = errorCode(error) !== 'ENOENT'
     }
   }
   const after = statOrNull(lockDir)
@@ -75,7 +78,7 @@ export function takeOverIfFree(lockDir: string, staleMs: number, now: number = D
   // Taken and remade between the two looks: what was read may be another lock's.
   if (after.ino !== before.ino || after.mtimeMs !== before.mtimeMs) return 'held'
   const stale = after.mtimeMs < now - staleMs
-  if (bytes === null && entries.length === 0) return stale ? 'free' : 'held'
+  if (bytes === null && entries.length === 0 && !unreadable) return stale ? 'free' : 'held'
   const holder = bytes && readHolder(bytes)
   if (!(holder && certainlyDead(holder)) && !stale) return 'held'
   const id = holder
@@ -247,6 +250,8 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, op
     }
     return result
   } finally {
+    // Once proper-lockfile found the lock changed, a waiter may be moving it aside this moment (it
+    // looked stale): a release could race that rename, so the lock is left to the waiters' rules.
     if (!compromised) held.attempt.release(lockDir)
     // Stops proper-lockfile's refreshes (and removes the lock where release() could not).
     await held.unlock().catch(() => undefined)

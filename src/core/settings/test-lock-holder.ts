@@ -9,13 +9,14 @@
 //   die-releasing FILE   is killed (SIGKILL) while releasing the lock, at its first removal of a
 //                        directory.
 //   running PID          prints whether a process has PID, as pidRunning sees it from this process.
+//   take FILE            takes the lock once, not waiting on a held one, and prints 'took' or why not.
 import fs from 'node:fs'
 import readline from 'node:readline'
 import { withFileLock } from './lock'
 import { pidRunning } from './lock-holder'
 
 const [mode, file, arg = ''] = process.argv.slice(2)
-if (!file) throw new Error('usage: test-lock-holder hold FILE LOG | exclusive FILE COUNT | die-taking FILE | die-releasing FILE | running PID')
+if (!file) throw new Error('usage: test-lock-holder hold FILE LOG | exclusive FILE COUNT | die-taking FILE | die-releasing FILE | running PID | take FILE')
 
 async function hold(log: string): Promise<void> {
   const lines = readline.createInterface({ input: process.stdin })
@@ -59,5 +60,7 @@ if (mode === 'hold') await hold(arg)
 else if (mode === 'exclusive') await exclusive(Number(arg))
 else if (mode === 'die-taking') await dieTaking()
 else if (mode === 'die-releasing') await dieReleasing()
-else if (mode === 'running') process.stdout.write(String(pidRunning(Number(file))))
+else if (mode === 'take') {
+  await withFileLock(file, () => process.stdout.write('took'), { waits: 0 }).catch((error: unknown) => process.stdout.write((error as Error).message))
+} else if (mode === 'running') process.stdout.write(String(pidRunning(Number(file))))
 else throw new Error(`unknown mode ${mode}`)
