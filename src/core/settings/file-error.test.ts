@@ -2,8 +2,10 @@
 // names the file, what was being done, what to do, and that nothing changed. (The causes this
 // machine can make for real, a directory, a pipe, a loop, a path through a file, another owner,
 // are met through the store in damaged-files.test.ts.)
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { describeFileFailure, onFile, SettingsFileError } from './file-error'
+import { checkSettingsFile, describeFileFailure, onFile, SettingsFileError } from './file-error'
 
 const FILE = '/home/a/.config/agent-tray/config.json'
 const failure = (code: string | undefined, message = `${code}: it failed`) => Object.assign(new Error(message), { code })
@@ -66,5 +68,15 @@ describe('onFile', () => {
         throw inner
       })
     ).toThrow(inner)
+  })
+})
+
+describe('checkSettingsFile', () => {
+  it('no file is no failure; one that cannot even be looked at is refused with what the look met', () => {
+    expect(() => checkSettingsFile(path.join(os.tmpdir(), `agent-tray-none-${process.pid}`, 'config.json'))).not.toThrow()
+    const tooLong = path.join(os.tmpdir(), 'x'.repeat(300), 'config.json')
+    expect(() => checkSettingsFile(tooLong)).toThrow(
+      new SettingsFileError(`Cannot read ${tooLong}: ENAMETOOLONG: name too long, stat '${tooLong}'; nothing was changed.`)
+    )
   })
 })
