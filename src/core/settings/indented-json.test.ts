@@ -234,6 +234,28 @@ describe('readIndentedJson, rule by rule', () => {
     }
   })
 
+  it('pasted members end nothing when the damage came before the list, or before them in the list', () => {
+    const pasted = ['\t"pasted": 1,', '\t"also": "x",']
+    const opener = lineOf('"connections": [')
+    const firstItemEnd = lines.findIndex((l, i) => i > opener && l === '\t\t},')
+    const paste = (text: string[], at: number) => readIndentedJson([...text.slice(0, at), ...pasted, ...text.slice(at)].join('\n'))
+    // Damage before the list: "version" is lost, the list is whole.
+    const versionLost = lines.map((l) => (l.includes('"version"') ? '\t"vers\u0000ion": 2,' : l))
+    expect(paste(versionLost, opener + 1).value).toMatchObject({ connections: doc.connections, pasted: 1 })
+    expect(paste(versionLost, opener + 1).value.version).toBeUndefined()
+    // Damage in the list's first item: its name is lost, the second item whole.
+    const nameLost = lines.map((l) => (l.includes('"Work"') ? '\t\t\t"na\u0000me": "Work",' : l))
+    const read = paste(nameLost, firstItemEnd + 1)
+    expect(read.value.connections).toEqual([{ id: 'c1', baseUrl: 'https://a.example' }, doc.connections[1]])
+    expect(read.damagedLines).toBe(1)
+  })
+
+  it('a line pasted right after a damaged opener ends nothing: what the opener held is dropped with it, not counted as damaged', () => {
+    const read = readIndentedJson(['{', '\t"a\u0000": [', '\t"v": 1,', '\t\t1,', '\t\t2', '\t],', '\t"z": 3', '}'].join('\n'))
+    expect(read.value).toEqual({ v: 1, z: 3 })
+    expect(read.damagedLines).toBe(1)
+  })
+
   it('an opener damaged past reading loses what it held, never adds it to the container before it at its depth', () => {
     // Two lines apart: the closer of "a", and the bracket of "b"'s opener.
     const small = writeIndentedJson({ a: { x: 1 }, v: 2, b: { y: 3, w: [4] }, z: 4 }).split('\n')

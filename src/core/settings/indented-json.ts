@@ -264,7 +264,10 @@ export function readIndentedJson(text: string): IndentedRead {
     markOpen(0)
     // An unreadable line that ends in a bracket and fits as an opener was one (or, where damage
     // joined two lines, ended one container and opened the next): what follows it is lost with it.
-    if (line.kind === 'unreadable' && line.depth > 0 && /[{[]$/.test(nonBlank[i]!) && fits(i)) openAt(line.depth, 'lost')
+    if (line.kind === 'unreadable' && line.depth > 0 && /[{[]$/.test(nonBlank[i]!) && fits(i)) {
+      openAt(line.depth, 'lost')
+      lastLineIn[line.depth] = i
+    }
   })
   markOpen(0)
   const endsWhole = nonBlank.at(-1)?.trim() === '}' && lines.at(-1)?.depth === 0
