@@ -328,6 +328,15 @@ describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
     expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
   })
 
+  it('a lock that cannot be listed (a file in its place) is held while fresh, and taken over once stale', () => {
+    fs.writeFileSync(lockDir, 'not a lock')
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('held')
+    dateTo(lockDir, Math.floor(Date.now() / 1000) - 2 * 3600)
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
+    expect(fs.existsSync(lockDir)).toBe(false)
+    expect(taken()).toHaveLength(1)
+  })
+
   it("another user's stale lock that this one cannot read (made under sudo) is taken over, not waited on until giving up", async () => {
     makeLock(holderRecord(), ['more'])
     dateTo(lockDir, Math.floor(Date.now() / 1000) - 3600)
