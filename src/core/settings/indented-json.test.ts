@@ -26,6 +26,13 @@ function withLine(n: number, line: string): string {
 }
 const lineOf = (needle: string) => lines.findIndex((l) => l.includes(needle))
 
+/** Two members pasted at the root's depth into `text` (the file's lines, perhaps damaged) before line `at`. */
+function withPasted(text: string[], at: number): string {
+  return [...text.slice(0, at), '\t"pasted": 1,', '\t"also": "x",', ...text.slice(at)].join('\n')
+}
+const connectionsOpener = lineOf('"connections": [')
+const firstConnectionEnd = lines.findIndex((l, i) => i > connectionsOpener && l === '\t\t},')
+
 describe('readIndentedJson', () => {
   it('reads a whole file as JSON.parse does, every container whole', () => {
     const read = readIndentedJson(text)
@@ -223,11 +230,8 @@ describe('readIndentedJson, rule by rule', () => {
   })
 
   it('members pasted at the wrong depth inside a list, with nothing damaged, end nothing: every item is kept', () => {
-    const pasted = ['\t"pasted": 1,', '\t"also": "x",']
-    const opener = lineOf('"connections": [')
-    const firstItemEnd = lines.findIndex((l, i) => i > opener && l === '\t\t},')
-    for (const at of [opener + 1, firstItemEnd + 1]) {
-      const read = readIndentedJson([...lines.slice(0, at), ...pasted, ...lines.slice(at)].join('\n'))
+    for (const at of [connectionsOpener + 1, firstConnectionEnd + 1]) {
+      const read = readIndentedJson(withPasted(lines, at))
       expect(read.value.connections).toEqual(doc.connections)
       expect(read.value.watched).toEqual(doc.watched)
       expect(read.value).toMatchObject({ pasted: 1, also: 'x', theme: 'dark' })
@@ -235,17 +239,14 @@ describe('readIndentedJson, rule by rule', () => {
   })
 
   it('pasted members end nothing when the damage came before the list, or before them in the list', () => {
-    const pasted = ['\t"pasted": 1,', '\t"also": "x",']
-    const opener = lineOf('"connections": [')
-    const firstItemEnd = lines.findIndex((l, i) => i > opener && l === '\t\t},')
-    const paste = (text: string[], at: number) => readIndentedJson([...text.slice(0, at), ...pasted, ...text.slice(at)].join('\n'))
+    const paste = (text: string[], at: number) => readIndentedJson(withPasted(text, at))
     // Damage before the list: "version" is lost, the list is whole.
     const versionLost = lines.map((l) => (l.includes('"version"') ? '\t"vers\u0000ion": 2,' : l))
-    expect(paste(versionLost, opener + 1).value).toMatchObject({ connections: doc.connections, pasted: 1 })
-    expect(paste(versionLost, opener + 1).value.version).toBeUndefined()
+    expect(paste(versionLost, connectionsOpener + 1).value).toMatchObject({ connections: doc.connections, pasted: 1 })
+    expect(paste(versionLost, connectionsOpener + 1).value.version).toBeUndefined()
     // Damage in the list's first item: its name is lost, the second item whole.
     const nameLost = lines.map((l) => (l.includes('"Work"') ? '\t\t\t"na\u0000me": "Work",' : l))
-    const read = paste(nameLost, firstItemEnd + 1)
+    const read = paste(nameLost, firstConnectionEnd + 1)
     expect(read.value.connections).toEqual([{ id: 'c1', baseUrl: 'https://a.example' }, doc.connections[1]])
     expect(read.damagedLines).toBe(1)
   })

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SettingsLockError, takeOverIfFree, withFileLock, type LockOptions } from './lock'
 import { certainlyDead, HOLDER_FILE, holderRecord, lookAtMachine, pidRunning, readHolder, thisMachine, type Holder, type Machine } from './lock-holder'
-import { runAs } from './test-as-other-user'
+import { anotherUser, runAs } from './test-as-other-user'
 
 const helper = fileURLToPath(new URL('./test-lock-holder.ts', import.meta.url))
 const HOUR = 3_600_000
@@ -302,7 +302,7 @@ describe('certainlyDead', () => {
     // As root, any process may be signalled: ask from a child run as nobody about this one.
     const seen =
       process.getuid?.() === 0
-        ? (await runAs({ uid: 65534, gid: 65534 }, helper, ['running', String(process.pid)], activeMutant())).out
+        ? (await runAs(anotherUser(), helper, ['running', String(process.pid)], activeMutant())).out
         : String(pidRunning(1))
     expect(seen).toBe('true')
   })
@@ -343,8 +343,7 @@ describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
     fs.chmodSync(lockDir, 0o000)
     fs.chmodSync(dir, 0o777)
     // As root, any directory can be read: the waiter is a child run as nobody.
-    const identity = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
-    const { out } = await runAs(identity, helper, ['take', file], activeMutant())
+    const { out } = await runAs(anotherUser(), helper, ['take', file], activeMutant())
     expect(out).toBe('took')
     expect(taken()).toHaveLength(1)
     // So that it can be removed afterwards by its owner, whoever that is.

@@ -13,6 +13,11 @@ const isRoot = process.getuid?.() === 0
 export function lockOut(dir: string, file: string): { uid?: number; gid?: number } {
   fs.chmodSync(dir, 0o755)
   fs.chmodSync(file, 0o000)
+  return anotherUser()
+}
+
+/** Who a child runs as to meet permissions for real: nobody where the tests run as root, else this user. */
+export function anotherUser(): { uid?: number; gid?: number } {
   return isRoot ? { uid: NOBODY, gid: NOBODY } : {}
 }
 
