@@ -2,8 +2,8 @@
 // shared rules and the core folders that decide things. A folder is mutated with its own tests only
 // (MUTATION_TESTS, read by vitest.mutation.config.ts), so a run takes minutes, not hours:
 //   npm run mutation -- notify            (one folder; `npm run mutation` runs them all in turn)
-// Incremental: results are kept per folder in bench/mutation/FOLDER.incremental.json, so a later run
-// only tests mutants whose code or tests changed.
+// Incremental: results are kept per folder in bench/mutation/FOLDER.incremental.json (a local cache,
+// ignored by git), so a later run only tests mutants whose code or tests changed.
 
 /**
  * The folders scored, by the name `npm run mutation -- NAME` takes: the files mutated and the tests
