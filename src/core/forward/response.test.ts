@@ -3,7 +3,7 @@ import { classifyResponse } from './response'
 import { ANSWERS, type Answer } from './test-receivers'
 
 const read = (kind: Parameters<typeof classifyResponse>[0], a: Answer) =>
-  classifyResponse(kind, a.status, new Headers(a.headers ?? {}), a.body ?? '', Date.UTC(2026, 0, 1))
+  classifyResponse(kind, a.status, new Headers(a.headers ?? {}), String(a.body ?? ''), Date.UTC(2026, 0, 1))
 
 describe('classifyResponse, as each service answers', () => {
   it('delivered', () => {

@@ -1,5 +1,6 @@
 // Sends one rendered request and reads the answer (response.ts). Redirects are not followed (a
 // redirect could lead a token to plain http); every reason is redacted of the target's secrets.
+// Of the answer only the first MAX_ANSWER_BYTES are read, decoded, whatever the receiver sends.
 import { redactSecrets } from '../secrets/redact'
 import type { ForwardEvent } from './event'
 import { renderRequest } from './render'
@@ -7,7 +8,8 @@ import { classifyResponse, type Outcome } from './response'
 import { targetSecrets, type ParsedTarget } from './target'
 
 export const SEND_TIMEOUT_MS = 15_000
-const MAX_ANSWER_BYTES = 64 * 1024
+/** The most of an answer that is read (after any decoding fetch does); the rest is cancelled unread. */
+export const MAX_ANSWER_BYTES = 64 * 1024
 
 export interface SendDeps {
   now: () => number
@@ -16,6 +18,28 @@ export interface SendDeps {
 }
 
 export type Send = (target: ParsedTarget, event: ForwardEvent, secret?: string) => Promise<Outcome>
+
+/**
+ * The answer's first MAX_ANSWER_BYTES as text. Read as a stream and cancelled at the cap: fetch
+ * decodes as it is read (even with identity asked for), so a gzip bomb is inflated no further.
+ */
+async function readCapped(res: Response): Promise<string> {
+  if (!res.body) return ''
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  try {
+    while (size < MAX_ANSWER_BYTES) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value.subarray(0, MAX_ANSWER_BYTES - size))
+      size += value.length
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
 
 export function createSender(deps: SendDeps): Send {
   const fetchFn = deps.fetch ?? globalThis.fetch
@@ -26,12 +50,13 @@ export function createSender(deps: SendDeps): Send {
     try {
       const res = await fetchFn(req.url, {
         method: 'POST',
-        headers: req.headers,
+        // No compression asked for: a receiver's answer is a few words.
+        headers: { ...req.headers, 'accept-encoding': 'identity' },
         body: req.body,
         redirect: 'manual',
         signal: AbortSignal.timeout(deps.timeoutMs ?? SEND_TIMEOUT_MS)
       })
-      const text = (await res.text()).slice(0, MAX_ANSWER_BYTES)
+      const text = await readCapped(res)
       outcome = res.status >= 300 && res.status < 400 ? { kind: 'refused', reason: `HTTP ${res.status}: the target redirects; give its final URL.` } : classifyResponse(target.kind, res.status, res.headers, text, deps.now())
     } catch (error) {
       const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
