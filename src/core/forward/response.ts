@@ -1,6 +1,8 @@
 // What a target's answer means, as each service answers: 2xx delivered, except Telegram's
 // {ok:false}; 429 and 5xx (and 408) try again, honouring Retry-After (or Discord's and Telegram's
-// retry_after in the body); any other 4xx is a refusal (a removed webhook, a wrong token or chat).
+// retry_after in the body); a redirect, 401 and 403 try again with backoff (a redirect is never
+// followed, and access can come back: the outbox gives up after 24 h); any other 4xx is a refusal
+// (a removed webhook, a malformed request, a wrong chat).
 import { parseRetryAfter } from '../client/retry'
 import type { TargetKind } from './target'
 
@@ -38,6 +40,9 @@ export function classifyResponse(kind: TargetKind, status: number, headers: { ge
     }
     return { kind: 'delivered' }
   }
+  if (status >= 300 && status < 400) return { kind: 'retry', reason: `HTTP ${status}: the target redirects; give its final URL.` }
+  // A revoked token or a blocked bot may be put right within the day; its events wait till then.
+  if (status === 401 || status === 403) return { kind: 'retry', reason: bodyReason(status, body) }
   if (status === 429 || status === 408 || status >= 500) {
     const retryAfterMs = parseRetryAfter(headers.get('retry-after') ?? undefined, now) ?? bodyRetryAfterMs(body)
     return retryAfterMs === undefined ? { kind: 'retry', reason: bodyReason(status, body) } : { kind: 'retry', reason: bodyReason(status, body), retryAfterMs }

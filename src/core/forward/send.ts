@@ -57,7 +57,7 @@ export function createSender(deps: SendDeps): Send {
         signal: AbortSignal.timeout(deps.timeoutMs ?? SEND_TIMEOUT_MS)
       })
       const text = await readCapped(res)
-      outcome = res.status >= 300 && res.status < 400 ? { kind: 'refused', reason: `HTTP ${res.status}: the target redirects; give its final URL.` } : classifyResponse(target.kind, res.status, res.headers, text, deps.now())
+      outcome = classifyResponse(target.kind, res.status, res.headers, text, deps.now())
     } catch (error) {
       const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
       outcome = { kind: 'retry', reason: error instanceof Error && error.name === 'TimeoutError' ? 'no answer in time' : `not reachable: ${cause}` }

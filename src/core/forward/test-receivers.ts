@@ -56,6 +56,9 @@ export const ANSWERS = {
   telegramOk: (): Answer => ({ status: 200, body: '{"ok":true,"result":{"message_id":1}}' }),
   telegramNoChat: (): Answer => ({ status: 400, body: '{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}' }),
   telegramNotOk: (): Answer => ({ status: 200, body: '{"ok":false,"error_code":400,"description":"Bad Request: can\'t parse entities"}' }),
+  discordUnauthorized: (): Answer => ({ status: 401, body: '{"message": "401: Unauthorized", "code": 0}', headers: { 'content-type': 'application/json' } }),
+  telegramBlocked: (): Answer => ({ status: 403, body: '{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}' }),
+  redirect: (status: number, location: string): Answer => ({ status, headers: { location } }),
   serverError: (): Answer => ({ status: 500, body: 'internal error' }),
   ok: (): Answer => ({ status: 200, body: '' })
 }
