@@ -1,7 +1,51 @@
 // Service text made safe for each target's format. First, for every format, the characters that
 // do something other than show themselves (escape sequences, bidi overrides) are written out, as
-// everywhere else (shared/controls.ts); then the format's own markup is neutralised.
+// everywhere else (shared/controls.ts); then the format's own markup is neutralised. A format
+// with a limit gets the text cut before escaping, so what is sent fits once escaped.
 import { escapeUnsafeCharacters } from '../../shared/controls'
+
+/**
+ * The most text each format takes, as its service counts it: over it Discord (2,000 characters)
+ * and Telegram (4,096, after its HTML is parsed) refuse the message, Slack cuts it (40,000), and
+ * ntfy makes the message (4,096 bytes) an attachment.
+ */
+export const TEXT_LIMITS = {
+  discord: { max: 2_000, unit: 'characters' },
+  telegram: { max: 4_096, unit: 'characters' },
+  slack: { max: 40_000, unit: 'characters' },
+  ntfy: { max: 4_096, unit: 'bytes' }
+} as const satisfies Record<string, { max: number; unit: 'characters' | 'bytes' }>
+
+export type LimitedFormat = keyof typeof TEXT_LIMITS
+
+/** A text's size in its format's unit: UTF-8 bytes, or UTF-16 code units (never fewer than the characters a service counts). */
+export function textSize(format: LimitedFormat, text: string): number {
+  return TEXT_LIMITS[format].unit === 'bytes' ? Buffer.byteLength(text, 'utf8') : text.length
+}
+
+/** What ends a text that was cut. */
+export const ELLIPSIS = '…'
+
+/**
+ * `escape(raw)`, or, when that is over `max` by `size`, the escape of the longest start of `raw`
+ * that fits with an ellipsis after it. The raw text is cut, at a code point, before escaping, so
+ * no escape sequence or surrogate pair is ever split.
+ */
+export function escapeWithin(raw: string, escape: (text: string) => string, max: number, size: (text: string) => number): string {
+  const whole = escape(raw)
+  if (size(whole) <= max) return whole
+  // Escaping never shortens a character, so at most `max` code points can fit: only those are tried.
+  const points = Array.from(raw.slice(0, 2 * (max + 1))).slice(0, max + 1)
+  const fits = (n: number) => size(escape(points.slice(0, n).join(''))) + size(ELLIPSIS) <= max
+  let lo = 0
+  let hi = points.length - 1
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2)
+    if (fits(mid)) lo = mid
+    else hi = mid - 1
+  }
+  return escape(points.slice(0, lo).join('')) + ELLIPSIS
+}
 
 /** Plain text: controls written out; line feeds kept only where asked. */
 export function plain(text: string, keepNewlines = false): string {

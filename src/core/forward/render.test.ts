@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { discordText, ELLIPSIS, plain, slackText, telegramHtml, TEXT_LIMITS, textSize, type LimitedFormat } from './escape'
+import type { ForwardEvent } from './event'
 import { renderRequest } from './render'
 import { SIGNATURE_HEADER, verifySignature } from './sign'
 import type { ParsedTarget } from './target'
@@ -77,5 +79,61 @@ describe('renderRequest', () => {
     expect(forwardEvent('t1', 'failed').id).toBe(event.id)
     expect(forwardEvent('t1', 'completed').id).not.toBe(event.id)
     expect(event.id).toMatch(/^[0-9a-f]{32}$/)
+  })
+})
+
+describe('each format within its limit', () => {
+  const KINDS = Object.keys(TEXT_LIMITS) as LimitedFormat[]
+  const ESCAPE: Record<LimitedFormat, (text: string) => string> = { slack: slackText, discord: discordText, telegram: telegramHtml, ntfy: plain }
+  // Every character any format escapes, a control, a bidi override and one outside the BMP.
+  const MARKUP = Array.from('*_~`|>#-[]()<>&"\\\u001b\u202e😀')
+  const atMost = (n: number) => Array.from({ length: n }, (_x, i) => MARKUP[i % MARKUP.length]).join('')
+  /** What the limit applies to, as sent: the one text (title and text together), or ntfy's title and message. */
+  const shown = (kind: LimitedFormat, e: ForwardEvent): { title: string; text: string; whole: string[] } => {
+    const body = JSON.parse(renderRequest(t(kind, { channel: 'c' }), e).body) as Record<string, string>
+    if (kind === 'ntfy') return { title: body.title!, text: body.message!, whole: [body.message!] }
+    const whole = kind === 'discord' ? body.content! : body.text!
+    return { title: whole.slice(0, whole.indexOf('\n')), text: whole.slice(whole.indexOf('\n') + 1), whole: [whole] }
+  }
+
+  it('a title and a text full of markup, each as long as the limit, are cut to fit it once escaped, and fill it', () => {
+    for (const kind of KINDS) {
+      const { max } = TEXT_LIMITS[kind]
+      const { title, text, whole } = shown(kind, { ...event, title: atMost(max), text: atMost(max) })
+      for (const w of whole) {
+        expect(textSize(kind, w), kind).toBeLessThanOrEqual(max)
+        // No more room than one escaped character (at most 7: Discord's \\u001b) is left.
+        expect(textSize(kind, w), kind).toBeGreaterThan(max - 8)
+      }
+      // The title takes at most half: ntfy's its own field, the others' in their markup.
+      expect(textSize(kind, title), kind).toBeLessThanOrEqual(max / 2 + 7)
+      expect(title, kind).toMatch(new RegExp(`${ELLIPSIS}(\\*\\*|\\*|</b>)?$`))
+      expect(text.endsWith(ELLIPSIS), kind).toBe(true)
+      // No surrogate pair was split.
+      expect(whole.join(''), kind).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/)
+    }
+  })
+
+  it('a text within the limit that escapes to over it is cut between escapes, never inside one', () => {
+    for (const kind of KINDS) {
+      const { max } = TEXT_LIMITS[kind]
+      let cut = 0
+      for (const c of ['&', '*', '<', '"', '\\', '\u001b', '😀']) {
+        const escaped = ESCAPE[kind](c)
+        const raw = c.repeat(Math.floor(max / c.length) - 2)
+        const { text, whole } = shown(kind, { ...event, text: raw })
+        expect(textSize(kind, whole.join('')), `${kind} ${c}`).toBeLessThanOrEqual(max)
+        if (text === ESCAPE[kind](raw)) continue
+        const kept = text.slice(0, -ELLIPSIS.length)
+        expect(text.endsWith(ELLIPSIS), `${kind} ${c}`).toBe(true)
+        expect(kept, `${kind} ${c}`).toBe(escaped.repeat(kept.length / escaped.length))
+        cut++
+      }
+      expect(cut, kind).toBeGreaterThanOrEqual(2)
+    }
+  })
+
+  it('a message within the limit is sent whole', () => {
+    for (const kind of KINDS) expect(shown(kind, event).text, kind).toBe(ESCAPE[kind](event.text))
   })
 })

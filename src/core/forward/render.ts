@@ -1,7 +1,8 @@
 // One request per target kind, from one forwarded event. Each format escapes the service's text
-// its own way (escape.ts); the generic webhook gets the documented body (webhook-body.ts).
+// its own way, cut first so it fits the format's limit once escaped (escape.ts); the generic
+// webhook gets the documented body (webhook-body.ts).
 import type { ForwardEvent } from './event'
-import { discordText, plain, slackText, telegramHtml } from './escape'
+import { discordText, escapeWithin, plain, slackText, telegramHtml, TEXT_LIMITS, textSize, type LimitedFormat } from './escape'
 import { SIGNATURE_HEADER, signBody } from './sign'
 import type { ParsedTarget } from './target'
 import { webhookBody } from './webhook-body'
@@ -25,6 +26,19 @@ function ntfyPriority(e: ForwardEvent): number {
   return e.kind === 'failed' || (e.kind === 'budget' && e.budget?.level === 'over') ? 4 : 3
 }
 
+/**
+ * `frame(title, text)` with both escaped and cut to fit `format`'s limit: the title (ours, short
+ * but for a name) in at most half the room, the text in the rest.
+ */
+function fitted(format: LimitedFormat, escape: (text: string) => string, e: ForwardEvent, frame: (title: string, text: string) => string): string {
+  const size = (text: string) => textSize(format, text)
+  const room = TEXT_LIMITS[format].max - size(frame('', ''))
+  const title = escapeWithin(e.title, escape, Math.floor(room / 2), size)
+  return frame(title, escapeWithin(e.text, escape, room - size(title), size))
+}
+
+const ntfySize = (text: string) => textSize('ntfy', text)
+
 export function renderRequest(target: ParsedTarget, event: ForwardEvent, secret?: string): ForwardRequest {
   switch (target.kind) {
     case 'ntfy': {
@@ -32,21 +46,22 @@ export function renderRequest(target: ParsedTarget, event: ForwardEvent, secret?
       // service's text; markdown stays off, so the text shows as written.
       const body: Record<string, unknown> = {
         topic: target.channel,
-        title: plain(event.title),
-        message: plain(event.text),
+        // ntfy's limit is the message's own; the title keeps to half of it, as in the other formats.
+        title: escapeWithin(event.title, plain, TEXT_LIMITS.ntfy.max / 2, ntfySize),
+        message: escapeWithin(event.text, plain, TEXT_LIMITS.ntfy.max, ntfySize),
         priority: ntfyPriority(event),
         tags: [event.kind === 'failed' ? 'x' : event.kind === 'completed' ? 'white_check_mark' : 'information_source']
       }
       return json(target.url, body, target.authorization ? { authorization: target.authorization } : {})
     }
     case 'slack':
-      return json(target.url, { text: `*${slackText(event.title)}*\n${slackText(event.text)}` })
+      return json(target.url, { text: fitted('slack', slackText, event, (title, text) => `*${title}*\n${text}`) })
     case 'discord':
-      return json(target.url, { content: `**${discordText(event.title)}**\n${discordText(event.text)}`, allowed_mentions: { parse: [] } })
+      return json(target.url, { content: fitted('discord', discordText, event, (title, text) => `**${title}**\n${text}`), allowed_mentions: { parse: [] } })
     case 'telegram':
       return json(target.url, {
         chat_id: target.channel,
-        text: `<b>${telegramHtml(event.title)}</b>\n${telegramHtml(event.text)}`,
+        text: fitted('telegram', telegramHtml, event, (title, text) => `<b>${title}</b>\n${text}`),
         parse_mode: 'HTML',
         disable_web_page_preview: true
       })
