@@ -124,7 +124,7 @@ export async function startReceiver(fallback: Answer = ANSWERS.ok(), port = 0): 
         return
       }
       res.write(body)
-      // Only as fast as the client reads (a full socket waits for 'drain'), so what was written is what it took.
+      // Only as fast as the client reads (a full socket waits for 'drain'): what was written is what it took, and the sockets' buffers.
       const pour = (): void => {
         for (;;) {
           const next = stream.next()
