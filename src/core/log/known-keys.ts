@@ -21,7 +21,7 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
   const add = (stored: string | null, account: string): void => {
     if (!stored) return
     if (isForwardSecretAccount(account)) for (const secret of storedTargetSecrets(stored)) keys.add(secret)
-    else keys.add(decodeBoundKey(stored).key)
+    else keys.add(decodeBoundKey(stored)?.key ?? stored)
   }
   const store: SecretStore = {
     get backend() {
