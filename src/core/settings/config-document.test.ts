@@ -20,6 +20,12 @@ describe('withoutCiphertexts', () => {
     )
   })
 
+  it("blanks forwarding targets' ciphertexts too, in their own map", () => {
+    expect(scrub('{"safeStorageKeys": {"c1": "QUJD"}, "forwardingSafeStorageKeys": {"forward:t1": "REVG"}}')).toBe(
+      '{"safeStorageKeys": {"c1": "[removed]"}, "forwardingSafeStorageKeys": {"forward:t1": "[removed]"}}'
+    )
+  })
+
   it('in the store layout (tabs, line breaks), and wherever damage repeated the key store', () => {
     const text = writeIndentedJson({ theme: 'dark', safeStorageKeys: { c1: 'QUJD', c2: 'REVG' } })
     const twice = `${text.slice(0, -2)},\n\t"safeStorageKeys" :\n{ "c3" :\t"R0hJ" }\n}`
