@@ -808,14 +808,4 @@ describe('safeStorage ciphertexts', () => {
     expect(await store.ciphertexts.delete('c1')).toBe(false)
     expect(await store.ciphertexts.get('c1')).toBeNull()
   })
-
-  it("keep forwarding targets' in a map of their own, written only once it holds one", async () => {
-    const store = await openSettings({ dir, now })
-    await store.ciphertexts.set('c1', 'Y2lwaGVy')
-    expect(onDisk()).not.toHaveProperty('forwardingSafeStorageKeys')
-    await store.forwardingCiphertexts.set('forward:t1', 'dGFyZ2V0')
-    expect(onDisk()).toMatchObject({ safeStorageKeys: { c1: 'Y2lwaGVy' }, forwardingSafeStorageKeys: { 'forward:t1': 'dGFyZ2V0' } })
-    expect(await store.ciphertexts.get('forward:t1')).toBeNull()
-    expect(await (await openSettings({ dir, now })).forwardingCiphertexts.ids()).toEqual(['forward:t1'])
-  })
 })
