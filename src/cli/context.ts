@@ -9,7 +9,7 @@ import {
 } from '../core/settings/edit'
 import type { InvalidRecordIssue } from '../core/client'
 import { defaultConnectionName, keyTransportProblem, sameOrigin } from '../shared/base-url'
-import { keyCustody, KeyOriginChangedError, type StoredEntry } from '../core/secrets/custody'
+import { keyCustody, KeyNotSentError, type StoredEntry } from '../core/secrets/custody'
 import type { Connection } from '../shared/settings'
 import type { CliClient, CliDeps, SecretPort } from './deps'
 import { authError, keychainError, usageError } from './errors'
@@ -182,7 +182,7 @@ export async function resolveApiKey(ctx: Context, resolved: Resolved): Promise<s
   try {
     key = resolved.stored ? await withKeychain(ctx, (s) => keyCustody(s).get(connection.id, connection.baseUrl)) : null
   } catch (e) {
-    if (!(e instanceof KeyOriginChangedError)) throw e
+    if (!(e instanceof KeyNotSentError)) throw e
     throw authError(`The connection "${connection.name}" cannot use its key: ${e.message} Run \`agent-tray login --base-url ${connection.baseUrl}\` to give this address its own key.`)
   }
   if (key === null || key === '') {

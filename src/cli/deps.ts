@@ -4,6 +4,7 @@ import type { InvalidRecordIssue, ServiceClient } from '../core/client'
 import type { UsageStore } from '../core/costs/usage-store'
 import type { TzOffset } from '../shared/cost'
 import type { Settings } from '../shared/settings'
+import type { ForwardingSecretStore } from '../core/secrets/types'
 
 export type CliClient = ServiceClient
 
@@ -29,6 +30,8 @@ export interface SecretPort {
   delete(connectionId: string): Promise<boolean>
   /** Every entry, where the keychain can list them (to restore a connection config.json lost, and logout by origin). */
   list?(): Promise<Array<{ connectionId: string; secret: string }>>
+  /** Forwarding targets' entries, apart from the keys (core/secrets/types.ts). */
+  forwarding: ForwardingSecretStore
 }
 
 export interface CliDeps {

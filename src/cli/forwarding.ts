@@ -18,7 +18,7 @@ export async function openForwarding(ctx: Context): Promise<{ forward: (connecti
   const forwarding = createForwarding({
     file: path.join(settingsDir(ctx.io.env), OUTBOX_FILE),
     clock: { ...systemClock, now: () => ctx.deps.now().getTime() },
-    secrets,
+    secrets: secrets.forwarding,
     settings: () => store.read(),
     names: {
       projectName: (c, p) => {

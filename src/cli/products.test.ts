@@ -6,7 +6,7 @@ import { startReferenceService, type ReferenceService } from '../reference-servi
 import { DEFAULT_SERVICE_URL } from '../shared/base-url'
 import type { CliClient } from './deps'
 import { EXIT } from './exit-codes'
-import { makeRunner, tempDir } from './test-harness'
+import { makeRunner, memorySecrets, tempDir } from './test-harness'
 
 const KEY = 'test-key-products-41c0'
 let fast: ReferenceService
@@ -102,7 +102,7 @@ describe('agent-tray login', () => {
     const run = makeRunner({
       configDir: tempDir(),
       deps: {
-        secrets: () => ({ get: async () => null, set: async () => {}, delete: async () => false }),
+        secrets: () => memorySecrets().secrets,
         // No network here: the client records where it would go and is refused there.
         createClient: (options) => {
           asked.push(options.baseUrl)

@@ -12,7 +12,7 @@ import { lockOut } from '../core/settings/test-as-other-user'
 import { startReferenceService, type ReferenceService } from '../reference-service'
 import type { SecretPort } from './deps'
 import { EXIT } from './exit-codes'
-import { makeRunner, tempDir, type RunResult } from './test-harness'
+import { makeRunner, memorySecrets, tempDir, type RunResult } from './test-harness'
 import { spawnCli } from './test-spawn'
 
 const KEY = 'settings-files-key-5d1e'
@@ -25,7 +25,8 @@ const keychain = new Map<string, string>()
 const memoryKeychain: SecretPort = {
   get: async (id) => keychain.get(id) ?? null,
   set: async (id, key) => void keychain.set(id, key),
-  delete: async (id) => keychain.delete(id)
+  delete: async (id) => keychain.delete(id),
+  forwarding: memorySecrets().secrets.forwarding
 }
 
 beforeAll(async () => {

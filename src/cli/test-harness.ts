@@ -38,15 +38,22 @@ export const noKeychain = (): SecretPort => {
   throw new KeychainDown('no Secret Service on the session bus')
 }
 
-/** A key store in memory, for tests that are not about the keychain: `keys` is what it holds. */
-export function memorySecrets(): { keys: Map<string, string>; secrets: SecretPort } {
+/** A key store in memory, for tests that are not about the keychain: `keys` is what it holds, `targets` forwarding's entries. */
+export function memorySecrets(): { keys: Map<string, string>; targets: Map<string, string>; secrets: SecretPort } {
   const keys = new Map<string, string>()
+  const targets = new Map<string, string>()
   return {
     keys,
+    targets,
     secrets: {
       get: async (id) => keys.get(id) ?? null,
       set: async (id, key) => void keys.set(id, key),
-      delete: async (id) => keys.delete(id)
+      delete: async (id) => keys.delete(id),
+      forwarding: {
+        get: async (account) => targets.get(account) ?? null,
+        set: async (account, secret) => void targets.set(account, secret),
+        delete: async (account) => targets.delete(account)
+      }
     }
   }
 }

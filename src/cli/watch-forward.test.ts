@@ -11,7 +11,7 @@ import { makeRunner, memorySecrets, tempDir } from './test-harness'
 
 let service: ReferenceService
 let receiver: Receiver
-const { keys, secrets } = memorySecrets()
+const { keys, targets, secrets } = memorySecrets()
 
 beforeAll(async () => {
   service = await startReferenceService({ apiKey: 'work-key-1', port: 0, seed: 3, manualClock: true })
@@ -37,7 +37,7 @@ it('a task failing while watched is forwarded once to the webhook', async () => 
     })
   )
   keys.set('w', 'work-key-1')
-  keys.set(forwardSecretAccount('f1'), JSON.stringify({ url: `${receiver.url}/in` }))
+  targets.set(forwardSecretAccount('f1'), JSON.stringify({ url: `${receiver.url}/in` }))
   const polls = () => service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0
   const before = polls()
   const stop = new AbortController()

@@ -61,7 +61,7 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
   // Not awaited: the keychain's probe may take 30 s (an unlock prompt); the tray and the window
   // come first, and every key read waits for the chosen store (core/secrets/pending.ts).
   const secrets = createPendingSecretStore(
-    chooseSecretStore({ loadKeytar, safeStorage, allowBasicText: settings.read().allowBasicTextSecrets, ciphertexts: settings.ciphertexts })
+    chooseSecretStore({ loadKeytar, safeStorage, allowBasicText: settings.read().allowBasicTextSecrets, ciphertexts: settings.ciphertexts, forwardingCiphertexts: settings.forwardingCiphertexts })
   )
   const demo = createDemoRunner()
   const syncDock = createDockSync(app.dock)

@@ -70,7 +70,7 @@ export const MAX_TARGETS = 20
 export const DEFAULT_FORWARD_EVENTS: ForwardEventKind[] = ['failed', 'budget']
 export const DEFAULT_FORWARDING: ForwardingPrefs = { targets: [], awayAfterMs: DEFAULT_AWAY_AFTER_MS }
 
-/** The key store's account for a target's URL (and signing secret): apart from the connections' ids. */
+/** A target's account (its URL and signing secret) in the key store's forwarding entries, apart from the API keys. */
 export const forwardSecretAccount = (targetId: string): string => `forward:${targetId}`
 export const isForwardSecretAccount = (account: string): boolean => account.startsWith('forward:')
 

@@ -21,3 +21,12 @@ export function idProblem(value: string): string | null {
 export function isId(value: unknown): value is string {
   return typeof value === 'string' && idProblem(value) === null
 }
+
+/**
+ * Why `value` cannot be a connection's id, or null when it can: the id rule, and no ':'. A
+ * connection's id is its key store account; ':' is how other accounts (`forward:<target>`) are named.
+ */
+export function connectionIdProblem(value: string): string | null {
+  return idProblem(value) ?? (value.includes(':') ? "must not contain ':'" : null)
+}
+

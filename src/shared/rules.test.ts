@@ -1,7 +1,7 @@
 // The shared rules that every surface checks with (one owner each): their edges.
 import { describe, expect, it } from 'vitest'
 import { BUDGET_MAX_USD, budgetProblem, parseBudgetText } from './budget'
-import { idProblem, isId, MAX_ID_LENGTH } from './ids'
+import { connectionIdProblem, idProblem, isId, MAX_ID_LENGTH } from './ids'
 import { boundProblem, POLLING_BOUNDS, pollingProblems } from './polling'
 import { DEFAULT_NOTIFICATION_PREFS, DEFAULT_POLLING_PREFS } from './settings'
 import { isTimeOfDay, minutesOfDay } from './time-of-day'
@@ -40,6 +40,13 @@ describe('ids', () => {
   it('is an id only as a string that passes the rule', () => {
     expect(isId('proj_123')).toBe(true)
     for (const bad of ['', '../x', 'x'.repeat(201), 42, null, undefined, ['p1']]) expect(isId(bad), String(bad)).toBe(false)
+  })
+
+  it("takes a connection id by the id rule, without ':' (the key store's other accounts are named with it)", () => {
+    for (const ok of ['c-0a1b2c3d', 'demo', '0b1c2d3e-0000-4000-8000-000000000000']) expect(connectionIdProblem(ok), ok).toBeNull()
+    expect(connectionIdProblem('forward:t1')).toBe("must not contain ':'")
+    expect(connectionIdProblem('')).toBe('must not be empty')
+    expect(connectionIdProblem('../x')).toMatch(/may contain only/)
   })
 })
 

@@ -56,7 +56,7 @@ export async function forwardAdd(ctx: Context, url: string, flags: ForwardAddFla
   const { target } = plan
   const name = target.name
   // The key store first: a target in config.json always has its URL.
-  await withKeychain(ctx, (s) => saveTargetSecret(s, target.id, plan.stored))
+  await withKeychain(ctx, (s) => saveTargetSecret(s.forwarding, target.id, plan.stored))
   await store.update((draft) => {
     draft.forwarding.targets.push(target)
   })
@@ -96,7 +96,7 @@ export async function forwardRemove(ctx: Context, name: string): Promise<ExitCod
   await store.update((draft) => {
     draft.forwarding.targets = draft.forwarding.targets.filter((t) => t.id !== target.id)
   })
-  await withKeychain(ctx, (s) => deleteTargetSecret(s, target.id))
+  await withKeychain(ctx, (s) => deleteTargetSecret(s.forwarding, target.id))
   if (!ctx.opts.json) ctx.io.stdout.write(`Removed target '${oneLine(target.name)}'.\n`)
   return EXIT.ok
 }
@@ -110,7 +110,7 @@ export async function forwardTest(ctx: Context, name: string | undefined): Promi
   let failed = 0
   let refused = false
   for (const t of targets) {
-    const loaded = await withKeychain(ctx, (s) => loadTargetSecret(s, t.id))
+    const loaded = await withKeychain(ctx, (s) => loadTargetSecret(s.forwarding, t.id))
     if (loaded === null) {
       failed++
       ctx.io.stderr.write(`${oneLine(t.name)}: its URL is not in the keychain; remove and add it again.\n`)

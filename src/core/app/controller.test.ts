@@ -82,7 +82,7 @@ async function connect(): Promise<string> {
 /** The key kept for a connection (the store holds it with its origin, core/secrets/custody.ts). */
 async function storedKey(id: string): Promise<string | null> {
   const stored = await rig.secrets.get(id)
-  return stored === null ? null : decodeBoundKey(stored).key
+  return stored === null ? null : (decodeBoundKey(stored)?.key ?? null)
 }
 
 async function pollNow(): Promise<void> {

@@ -194,7 +194,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
   const forwarding = createForwarding({
     file: path.join(path.dirname(deps.settings.statePath), OUTBOX_FILE),
     clock,
-    secrets: deps.secrets,
+    secrets: deps.secrets.forwarding,
     settings: () => deps.settings.read(),
     names: { projectName, accountName: (connectionId) => deps.settings.read().connections.find((c) => c.id === connectionId)?.name ?? connectionId },
     moment: () => {
@@ -296,6 +296,11 @@ export function createAppController(deps: AppControllerDeps): AppController {
           return []
         })
       )
+      // The log learns the targets' tokens before a line can quote one. Not without targets: forwarding's
+      // first use of the key store moves the entries an earlier version kept among the keys.
+      if (deps.settings.read().forwarding.targets.length > 0) {
+        await deps.secrets.forwarding.list?.().catch((e: unknown) => reportError('reading the forwarding targets from the key store', e))
+      }
       await session.start()
     },
     async stop() {

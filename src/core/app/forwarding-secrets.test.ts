@@ -76,8 +76,9 @@ it('a target token is never in an answer, a file, the diagnostics or a log line'
   answers.push(added)
   expect(added).toMatchObject({ ok: true, value: { kind: 'webhook', host: `127.0.0.1:${receiver.port}`, name: 'hooks' } })
   const id = (added as { value: ForwardTargetView }).value.id
-  // The key store holds it, under its own account.
-  expect(await secrets.get(`forward:${id}`)).toContain(TOKEN)
+  // The key store holds it in forwarding's entries, apart from the API keys.
+  expect(await secrets.forwarding.get(`forward:${id}`)).toContain(TOKEN)
+  expect(await secrets.get(`forward:${id}`)).toBeNull()
 
   const tested = await call<ForwardTestResult>('forward:test', { targetId: id })
   answers.push(tested)

@@ -1,7 +1,7 @@
 // Key custody in the window's composition, against a real gnome-keyring (private D-Bus) and the
 // reference service over HTTP: a key goes only to the origin it was given for, a connection a
-// damaged config.json lost comes back from the keychain, no key ciphertext outlives its key, and
-// the demo's connection outlives no run.
+// damaged config.json lost comes back from the keychain, a forwarding target's entry is never a key,
+// no key ciphertext outlives its key, and the demo's connection outlives no run.
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -16,7 +16,8 @@ import { listFiles } from '../secrets/test-files'
 import { fakeSafeStorage } from '../secrets/test-safe-storage'
 import { createPendingSecretStore } from '../secrets/pending'
 import { rememberKeys } from '../log/known-keys'
-import type { SecretStore } from '../secrets/types'
+import { FORWARDING_KEYCHAIN_SERVICE, KEYCHAIN_SERVICE, type SecretStore } from '../secrets/types'
+import { startReceiver } from '../forward/test-receivers'
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
 import { createAppController, DEMO_CONNECTION_ID } from './controller'
@@ -39,6 +40,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
   // One keychain for every test here: each starts with none of another's entries.
   for (const { connectionId } of (await keychain.list?.()) ?? []) await keychain.delete(connectionId)
+  const keytar = await loadKeytar()
+  for (const { account } of await keytar.findCredentials(FORWARDING_KEYCHAIN_SERVICE)) await keytar.deletePassword(FORWARDING_KEYCHAIN_SERVICE, account)
 })
 
 async function service(apiKey = KEY): Promise<ReferenceService> {
@@ -100,6 +103,37 @@ describe('a key goes only where it was given', () => {
   })
 })
 
+describe("a forwarding target's entry is never an API key", () => {
+  it("config.json naming a connection forward:<target> at another host: the target's URL is not sent as a key, its entry stays as it was, the target still works", async () => {
+    const receiver = await startReceiver()
+    cleanups.push(() => receiver.close())
+    const entry = JSON.stringify({ url: `${receiver.url}/hooks/T0kenPart-8d1f0c2b` })
+    const keytar = await loadKeytar()
+    // As an earlier version kept it: among the API keys, under the target's account.
+    await keytar.setPassword(KEYCHAIN_SERVICE, 'forward:t1', entry)
+    const dir = tempDir()
+    const target = { id: 't1', name: 'hook', kind: 'webhook', host: `127.0.0.1:${receiver.port}`, on: ['failed'], when: 'always', paused: false, quietHours: false }
+    const collector = { id: 'forward:t1', name: 'Collector', baseUrl: receiver.url, publishingDomain: '' }
+    fs.writeFileSync(configFile(dir), JSON.stringify({ connections: [collector], forwarding: { targets: [target] } }))
+
+    const { controller } = await app(dir)
+    expect(controller.getState().connections).toEqual([])
+    // Moved to forwarding's own service as it was, the first time forwarding opened the keychain.
+    expect(await keytar.getPassword(FORWARDING_KEYCHAIN_SERVICE, 'forward:t1')).toBe(entry)
+    expect(await keytar.getPassword(KEYCHAIN_SERVICE, 'forward:t1')).toBeNull()
+    expect(await controller.handlers['forward:test']({ targetId: 't1' })).toMatchObject({ delivered: true })
+    expect(receiver.received.map((r) => [r.path, r.headers['x-api-key']])).toEqual([['/hooks/T0kenPart-8d1f0c2b', undefined]])
+  })
+
+  it("a start without targets leaves an earlier version's target entries where they are: forwarding never opened the keychain", async () => {
+    const keytar = await loadKeytar()
+    await keytar.setPassword(KEYCHAIN_SERVICE, 'forward:t9', '{"url":"https://hooks.example/x"}')
+    await app(tempDir())
+    expect(await keytar.getPassword(KEYCHAIN_SERVICE, 'forward:t9')).toBe('{"url":"https://hooks.example/x"}')
+    expect(await keytar.getPassword(FORWARDING_KEYCHAIN_SERVICE, 'forward:t9')).toBeNull()
+  })
+})
+
 describe('config.json cut short inside its connections', () => {
   it('the window restores the lost connection from the keychain (address, key, its host as name) and says so', async () => {
     const home = await service()
@@ -142,7 +176,7 @@ describe('key ciphertexts', () => {
     const entry = encodeBoundKey({ origin: 'https://api.one.example', baseUrl: 'https://api.one.example', key: KEY })
     const ciphertext = (await safe.encryptStringAsync(entry)).toString('base64')
     await settings.ciphertexts.set('c-moved', ciphertext)
-    const chosen = await chooseSecretStore({ loadKeytar, safeStorage: safe, allowBasicText: false, ciphertexts: settings.ciphertexts })
+    const chosen = await chooseSecretStore({ loadKeytar, safeStorage: safe, allowBasicText: false, ciphertexts: settings.ciphertexts, forwardingCiphertexts: settings.forwardingCiphertexts })
     expect(chosen.backend).toBe('keychain')
     expect(await keychain.get('c-moved')).toBe(entry)
     expect(await settings.ciphertexts.ids()).toEqual([])

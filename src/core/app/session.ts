@@ -14,7 +14,7 @@ import { createUsageFetcher, type UsageFetcher } from '../costs/usage-fetcher'
 import type { UsageStore } from '../costs/usage-store'
 import type { InvalidRecordIssue } from '../client/parse'
 import { Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
-import { KeyOriginChangedError, type KeyCustody } from '../secrets/custody'
+import { KeyNotSentError, type KeyCustody } from '../secrets/custody'
 import type { SettingsStore } from '../settings/store'
 import type { Clock } from '../util/clock'
 import { createLimiter, type Limiter } from '../util/limiter'
@@ -145,8 +145,8 @@ export function createSession(deps: SessionDeps): Session {
       apiKey = await deps.secrets.get(connection.id, connection.baseUrl)
       keyProblems.delete(connection.id)
     } catch (error) {
-      if (!(error instanceof KeyOriginChangedError)) throw error
-      // config.json points the connection elsewhere: the key stays home, the window asks for a key.
+      if (!(error instanceof KeyNotSentError)) throw error
+      // config.json points the connection elsewhere, or its entry is no key: nothing is sent, the window asks for a key.
       keyProblems.set(connection.id, error.message)
       apiKey = null
     }

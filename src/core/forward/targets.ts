@@ -1,5 +1,5 @@
-// A target's secret part in the key store (its URL, and the webhook's signing secret), under an
-// account apart from the connections' (shared/forwarding.ts): config.json keeps only the rest.
+// A target's secret part in the key store (its URL, and the webhook's signing secret), in the
+// store's forwarding entries, apart from the API keys (core/secrets/types.ts): config.json keeps the rest.
 import { forwardSecretAccount } from '../../shared/forwarding'
 import { parseTarget, targetSecrets, type ParsedTarget } from './target'
 

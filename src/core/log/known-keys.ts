@@ -1,7 +1,6 @@
 // The keys (and forwarding targets' tokens) this process has held, so the log can take them out of
 // every line: the key store wrapped to remember each key that goes in or comes out. A key passes
 // through here before any client or log line can see it (the controller gets its keys only from the store).
-import { isForwardSecretAccount } from '../../shared/forwarding'
 import { storedTargetSecrets } from '../forward/targets'
 import { decodeBoundKey } from '../secrets/custody'
 import type { SecretStore } from '../secrets/types'
@@ -18,11 +17,14 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
   const keys = new Set<string>()
   // A stored entry holds the key with its origin (core/secrets/custody.ts): the key is what a line
   // may quote. A forwarding target's entry holds its URL: each token in it, and its signing secret.
-  const add = (stored: string | null, account: string): void => {
-    if (!stored) return
-    if (isForwardSecretAccount(account)) for (const secret of storedTargetSecrets(stored)) keys.add(secret)
-    else keys.add(decodeBoundKey(stored).key)
+  const add = (stored: string | null): void => {
+    const key = stored ? decodeBoundKey(stored)?.key : undefined
+    if (key) keys.add(key)
   }
+  const addTarget = (stored: string | null): void => {
+    if (stored) for (const secret of storedTargetSecrets(stored)) keys.add(secret)
+  }
+  const forwarding = inner.forwarding
   const store: SecretStore = {
     get backend() {
       return inner.backend
@@ -32,11 +34,11 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
     },
     async get(connectionId) {
       const key = await inner.get(connectionId)
-      add(key, connectionId)
+      add(key)
       return key
     },
     async set(connectionId, apiKey) {
-      add(apiKey, connectionId)
+      add(apiKey)
       await inner.set(connectionId, apiKey)
     },
     delete: (connectionId) => inner.delete(connectionId),
@@ -44,8 +46,25 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
     // Listed entries hold keys too (restoring connections reads them): remembered like any read.
     list: async () => {
       const all = (await inner.list?.()) ?? []
-      for (const { connectionId, secret } of all) add(secret, connectionId)
+      for (const { secret } of all) add(secret)
       return all
+    },
+    forwarding: {
+      async get(account) {
+        const secret = await forwarding.get(account)
+        addTarget(secret)
+        return secret
+      },
+      async set(account, secret) {
+        addTarget(secret)
+        await forwarding.set(account, secret)
+      },
+      delete: (account) => forwarding.delete(account),
+      list: async () => {
+        const all = (await forwarding.list?.()) ?? []
+        for (const { secret } of all) addTarget(secret)
+        return all
+      }
     }
   }
   return { store, list: () => [...keys], add: (key) => void keys.add(key) }

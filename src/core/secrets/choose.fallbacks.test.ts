@@ -23,7 +23,7 @@ const noBus = (): KeytarLike => {
 }
 
 const choose = (over: Partial<ChooseSecretStoreOptions>) =>
-  chooseSecretStore({ loadKeytar: async () => noBus(), allowBasicText: false, ciphertexts: ciphertexts(), probeTimeoutMs: 5_000, ...over })
+  chooseSecretStore({ loadKeytar: async () => noBus(), allowBasicText: false, ciphertexts: ciphertexts(), forwardingCiphertexts: ciphertexts(), probeTimeoutMs: 5_000, ...over })
 
 describe('choosing where the key is kept when no keychain answers', () => {
   it("keeps it with safeStorage's own backend, saying why the keychain was passed over", async () => {
@@ -76,6 +76,26 @@ describe('choosing where the key is kept when no keychain answers', () => {
     expect(left.entries).toEqual({})
   })
 
+  it("moves targets' ciphertexts into the keychain's forwarding service, never among the keys", async () => {
+    const kept = new Map<string, string>()
+    const keytar: KeytarLike = {
+      getPassword: async (s, a) => kept.get(`${s} ${a}`) ?? null,
+      setPassword: async (s, a, p) => void kept.set(`${s} ${a}`, p),
+      deletePassword: async (s, a) => kept.delete(`${s} ${a}`),
+      findCredentials: async (s) => [...kept].filter(([k]) => k.startsWith(`${s} `)).map(([k, password]) => ({ account: k.slice(s.length + 1), password }))
+    }
+    const safe = fakeSafeStorage('gnome_libsecret')
+    const sealed = async (text: string) => (await safe.encryptStringAsync(text)).toString('base64')
+    // forward:t1 as an earlier version left it, among the keys' ciphertexts; forward:t2 in its own map.
+    const left = ciphertexts({ c1: await sealed('sk-left-behind-1234'), 'forward:t1': await sealed('{"url":"https://a.example/1"}') })
+    const leftForwarding = ciphertexts({ 'forward:t2': await sealed('{"url":"https://a.example/2"}') })
+    const store = await choose({ loadKeytar: async () => keytar, safeStorage: safe, ciphertexts: left, forwardingCiphertexts: leftForwarding })
+    expect([...kept.keys()].sort()).toEqual(['agent-tray c1', 'agent-tray-forwarding forward:t1', 'agent-tray-forwarding forward:t2'])
+    expect(await store.forwarding.get('forward:t1')).toBe('{"url":"https://a.example/1"}')
+    expect(await store.get('forward:t1')).toBeNull()
+    expect([left.entries, leftForwarding.entries]).toEqual([{}, {}])
+  })
+
   it('leaves the ciphertexts where safeStorage itself is chosen', async () => {
     const safe = fakeSafeStorage('gnome_libsecret')
     const left = ciphertexts({ c1: (await safe.encryptStringAsync('sk-left-behind-1234')).toString('base64') })
@@ -108,7 +128,7 @@ describe('choosing where the key is kept when no keychain answers', () => {
     it('is waited for up to 30 s by default', async () => {
       vi.useFakeTimers()
       const slow = slowKeychain()
-      const chosen = chooseSecretStore({ loadKeytar: async () => slow.keytar, allowBasicText: false, ciphertexts: ciphertexts() })
+      const chosen = chooseSecretStore({ loadKeytar: async () => slow.keytar, allowBasicText: false, ciphertexts: ciphertexts(), forwardingCiphertexts: ciphertexts() })
       await slow.asked
       await vi.advanceTimersByTimeAsync(29_999)
       slow.answer()
@@ -118,7 +138,7 @@ describe('choosing where the key is kept when no keychain answers', () => {
     it('is passed over after 30 s, saying so', async () => {
       vi.useFakeTimers()
       const slow = slowKeychain()
-      const chosen = chooseSecretStore({ loadKeytar: async () => slow.keytar, allowBasicText: false, ciphertexts: ciphertexts() })
+      const chosen = chooseSecretStore({ loadKeytar: async () => slow.keytar, allowBasicText: false, ciphertexts: ciphertexts(), forwardingCiphertexts: ciphertexts() })
       await slow.asked
       await vi.advanceTimersByTimeAsync(30_000)
       const store = await chosen

@@ -14,6 +14,8 @@ export interface ChooseSecretStoreOptions {
   /** Settings.allowBasicTextSecrets. */
   allowBasicText: boolean
   ciphertexts: CiphertextStore
+  /** Forwarding targets' ciphertexts (the settings store's forwardingCiphertexts), apart from the keys'. */
+  forwardingCiphertexts: CiphertextStore
   /** How long the keychain may take to answer the probe (an unlock prompt may be showing). */
   probeTimeoutMs?: number
 }
@@ -25,7 +27,7 @@ function sentenceCase(text: string): string {
 export async function chooseSecretStore(options: ChooseSecretStoreOptions): Promise<SecretStore> {
   const chosen = await choose(options)
   // Keys left as ciphertexts by an earlier choice move into this one (move-ciphertexts.ts).
-  if (chosen.backend !== 'safe-storage') await moveCiphertexts(chosen, options.safeStorage, options.ciphertexts)
+  if (chosen.backend !== 'safe-storage') await moveCiphertexts(chosen, options.safeStorage, options.ciphertexts, options.forwardingCiphertexts)
   return chosen
 }
 
@@ -54,14 +56,16 @@ async function choose(options: ChooseSecretStoreOptions): Promise<SecretStore> {
         return createSafeStorageSecretStore(
           safe,
           options.ciphertexts,
-          `${keychainProblem}. Your API key is encrypted with Electron's safeStorage${backend ? ` (${backend})` : ''} and kept in the settings file.`
+          `${keychainProblem}. Your API key is encrypted with Electron's safeStorage${backend ? ` (${backend})` : ''} and kept in the settings file.`,
+          options.forwardingCiphertexts
         )
       }
       if (options.allowBasicText) {
         return createSafeStorageSecretStore(
           safe,
           options.ciphertexts,
-          `${keychainProblem}. As you allowed in Settings, your API key is kept in the settings file under basic_text, which uses a fixed password: anyone who can read that file can read your key.`
+          `${keychainProblem}. As you allowed in Settings, your API key is kept in the settings file under basic_text, which uses a fixed password: anyone who can read that file can read your key.`,
+          options.forwardingCiphertexts
         )
       }
       return createSessionSecretStore(

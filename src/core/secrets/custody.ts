@@ -4,6 +4,7 @@
 // JSON text in whatever store keeps keys (keychain, safeStorage ciphertext, memory): the origin is
 // as protected as the key, and one write keeps both, so they cannot part.
 import { parseBaseUrl } from '../../shared/base-url'
+import { connectionIdProblem } from '../../shared/ids'
 import type { SecretStore } from './types'
 
 /** What one stored entry holds. */
@@ -19,19 +20,23 @@ export function encodeBoundKey(bound: BoundKey): string {
   return JSON.stringify({ format: FORMAT, origin: bound.origin, baseUrl: bound.baseUrl, key: bound.key })
 }
 
-/** An entry as stored: bound, or a plain key an earlier version stored (origin unknown). */
-export function decodeBoundKey(stored: string): BoundKey | { origin: null; key: string } {
-  if (stored.startsWith('{')) {
-    try {
-      const v = JSON.parse(stored) as Record<string, unknown>
-      if (v.format === FORMAT && typeof v.origin === 'string' && typeof v.baseUrl === 'string' && typeof v.key === 'string') {
-        return { origin: v.origin, baseUrl: v.baseUrl, key: v.key }
-      }
-    } catch {
-      // Not ours: a plain key that happens to start with '{'.
-    }
+/**
+ * An entry as stored: bound, or a plain key an earlier version stored (origin unknown); null when
+ * it is a JSON object that is not ours (a forwarding target's entry, say): that is no key at all.
+ */
+export function decodeBoundKey(stored: string): BoundKey | { origin: null; key: string } | null {
+  let v: unknown
+  try {
+    v = JSON.parse(stored)
+  } catch {
+    return { origin: null, key: stored } // Not JSON: a plain key, even one that starts with '{'.
   }
-  return { origin: null, key: stored }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { origin: null, key: stored }
+  const o = v as Record<string, unknown>
+  if (o.format === FORMAT && typeof o.origin === 'string' && typeof o.baseUrl === 'string' && typeof o.key === 'string') {
+    return { origin: o.origin, baseUrl: o.baseUrl, key: o.key }
+  }
+  return null
 }
 
 function originOf(baseUrl: string): string {
@@ -40,8 +45,13 @@ function originOf(baseUrl: string): string {
   return parsed.origin
 }
 
+/** A stored key that is not sent for this connection: the window and the command ask for a key again. */
+export class KeyNotSentError extends Error {
+  override name = 'KeyNotSentError'
+}
+
 /** A connection's address in config.json is not where its key was given: the key is not sent. */
-export class KeyOriginChangedError extends Error {
+export class KeyOriginChangedError extends KeyNotSentError {
   override name = 'KeyOriginChangedError'
   constructor(
     readonly storedOrigin: string,
@@ -49,6 +59,25 @@ export class KeyOriginChangedError extends Error {
   ) {
     super(`Its address changed from ${storedOrigin} to ${origin}; its API key was given for ${storedOrigin} and is not sent anywhere else.`)
   }
+}
+
+/** The connection's entry holds something other than an API key: it is neither sent nor bound. */
+export class NotAnApiKeyError extends KeyNotSentError {
+  override name = 'NotAnApiKeyError'
+  constructor(readonly connectionId: string) {
+    super(`The key store's entry for "${connectionId}" is not an API key, so it is not sent anywhere; give this connection its key again.`)
+  }
+}
+
+/** An id that no connection may have (shared/ids.ts): its account in the key store is not touched. */
+export class ConnectionIdError extends Error {
+  override name = 'ConnectionIdError'
+}
+
+function checkConnectionId(connectionId: string): string {
+  const problem = connectionIdProblem(connectionId)
+  if (problem !== null) throw new ConnectionIdError(`Not a connection id: ${JSON.stringify(connectionId.slice(0, 80))} ${problem}; no key is read or stored for it.`)
+  return connectionId
 }
 
 /** A stored entry, without its key. */
@@ -59,7 +88,10 @@ export interface StoredEntry {
 }
 
 export interface KeyCustody {
-  /** The key for the connection at `baseUrl`; null when none is kept; KeyOriginChangedError when it was given for another origin. */
+  /**
+   * The key for the connection at `baseUrl`; null when none is kept; KeyOriginChangedError when it
+   * was given for another origin, NotAnApiKeyError when the entry is no key; ConnectionIdError for an id no connection may have.
+   */
   get(connectionId: string, baseUrl: string): Promise<string | null>
   set(connectionId: string, baseUrl: string, apiKey: string): Promise<void>
   /** Keeps a key in memory for this run only, stored nowhere (the demo's); `delete` forgets it. */
@@ -86,19 +118,21 @@ export function keyCustody(
     const out: StoredEntry[] = []
     for (const { connectionId, secret } of all) {
       const bound = decodeBoundKey(secret)
-      if (bound.origin !== null) out.push({ connectionId, origin: bound.origin, baseUrl: bound.baseUrl })
+      if (bound !== null && bound.origin !== null) out.push({ connectionId, origin: bound.origin, baseUrl: bound.baseUrl })
     }
     return out
   }
-  const set = (connectionId: string, baseUrl: string, key: string): Promise<void> =>
-    store.set(connectionId, encodeBoundKey({ origin: originOf(baseUrl), baseUrl, key }))
+  const set = async (connectionId: string, baseUrl: string, key: string): Promise<void> =>
+    store.set(checkConnectionId(connectionId), encodeBoundKey({ origin: originOf(baseUrl), baseUrl, key }))
   const held = new Map<string, string>()
   return {
     async get(connectionId, baseUrl) {
+      checkConnectionId(connectionId)
       const stored = held.get(connectionId) ?? (await store.get(connectionId))
       if (stored === null) return null
       const origin = originOf(baseUrl)
       const bound = decodeBoundKey(stored)
+      if (bound === null) throw new NotAnApiKeyError(connectionId)
       if (bound.origin === null) {
         await set(connectionId, baseUrl, bound.key)
         return bound.key
@@ -108,11 +142,11 @@ export function keyCustody(
     },
     set,
     holdForSession(connectionId, baseUrl, key) {
-      held.set(connectionId, encodeBoundKey({ origin: originOf(baseUrl), baseUrl, key }))
+      held.set(checkConnectionId(connectionId), encodeBoundKey({ origin: originOf(baseUrl), baseUrl, key }))
     },
-    has: async (connectionId) => held.has(connectionId) || (store.has ? store.has(connectionId) : (await store.get(connectionId)) !== null),
+    has: async (connectionId) => held.has(checkConnectionId(connectionId)) || (store.has ? store.has(connectionId) : (await store.get(connectionId)) !== null),
     delete: async (connectionId) => {
-      const wasHeld = held.delete(connectionId)
+      const wasHeld = held.delete(checkConnectionId(connectionId))
       let removed = await store.delete(connectionId)
       for (const other of leftovers) removed = (await other.delete(connectionId)) || removed
       return removed || wasHeld

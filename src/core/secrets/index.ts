@@ -5,4 +5,4 @@ export { createSafeStorageSecretStore, SafeStorageError } from './safe-storage-s
 export { createSessionSecretStore } from './session-store'
 export { chooseSecretStore, type ChooseSecretStoreOptions } from './choose'
 export { readSecretFromTerminal, PromptCancelledError, type ReadSecretOptions } from './prompt'
-export { keyCustody, KeyOriginChangedError, decodeBoundKey, type KeyCustody, type StoredEntry } from './custody'
+export { keyCustody, KeyNotSentError, KeyOriginChangedError, NotAnApiKeyError, ConnectionIdError, decodeBoundKey, type KeyCustody, type StoredEntry } from './custody'

@@ -8,7 +8,8 @@ import { chooseSecretStore } from './choose'
 import { createKeytarSecretStore, KEYCHAIN_PROBE_ACCOUNT, loadKeytar, probeKeychain } from './keytar-store'
 import { listFiles } from './test-files'
 import { startTestKeyring, type TestKeyring } from './test-keyring'
-import { KEYCHAIN_SERVICE, type KeytarLike } from './types'
+import { ConnectionIdError, keyCustody, NotAnApiKeyError } from './custody'
+import { FORWARDING_KEYCHAIN_SERVICE, KEYCHAIN_SERVICE, type KeytarLike } from './types'
 
 let keyring: TestKeyring
 
@@ -54,7 +55,8 @@ describe('chooseSecretStore with a keychain that answers', () => {
     const secrets = await chooseSecretStore({
       loadKeytar,
       allowBasicText: false,
-      ciphertexts: settings.ciphertexts
+      ciphertexts: settings.ciphertexts,
+      forwardingCiphertexts: settings.forwardingCiphertexts
     })
     expect(secrets.backend).toBe('keychain')
     expect(secrets.detail).toMatch(/system keychain/)
@@ -109,11 +111,71 @@ describe('the keychain probe', () => {
     const secrets = await chooseSecretStore({
       loadKeytar: async () => chosen.keytar,
       allowBasicText: false,
-      ciphertexts: { ids: async () => [], get: async () => null, set: async () => {}, delete: async () => false }
+      ciphertexts: { ids: async () => [], get: async () => null, set: async () => {}, delete: async () => false },
+      forwardingCiphertexts: { ids: async () => [], get: async () => null, set: async () => {}, delete: async () => false }
     })
     expect(secrets.backend).toBe('keychain')
     expect(chosen.calls).toEqual([probe])
     await store.delete('probe-c1')
     await store.delete('probe-c2')
+  })
+})
+
+/** A forwarding target's entry as every version stored it: its URL (with the token) as JSON. */
+const TARGET_ENTRY = JSON.stringify({ url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX' })
+
+describe("forwarding's entries, apart from the API keys", () => {
+  it('are kept under their own service: no connection reads or lists them', async () => {
+    const store = createKeytarSecretStore()
+    const keytar = await loadKeytar()
+    await store.forwarding.set('forward:apart-1', TARGET_ENTRY)
+    expect(await keytar.getPassword(FORWARDING_KEYCHAIN_SERVICE, 'forward:apart-1')).toBe(TARGET_ENTRY)
+    expect(await store.get('forward:apart-1')).toBeNull()
+    expect((await store.list?.())?.map((e) => e.connectionId)).not.toContain('forward:apart-1')
+    expect(await store.forwarding.list?.()).toEqual([{ account: 'forward:apart-1', secret: TARGET_ENTRY }])
+    expect(await store.forwarding.delete('forward:apart-1')).toBe(true)
+  })
+
+  it("move from the API keys' service on forwarding's first use, never before; one already moved is kept", async () => {
+    const keytar = await loadKeytar()
+    // As an earlier version kept them: among the API keys, under the targets' accounts.
+    await keytar.setPassword(KEYCHAIN_SERVICE, 'forward:old-1', TARGET_ENTRY)
+    await keytar.setPassword(KEYCHAIN_SERVICE, 'forward:old-2', '{"url":"https://stale.example/x"}')
+    await keytar.setPassword(FORWARDING_KEYCHAIN_SERVICE, 'forward:old-2', '{"url":"https://newer.example/x"}')
+    await keytar.setPassword(KEYCHAIN_SERVICE, 'move-c1', 'sk-stays-0001')
+    const watched = recording(keytar)
+    const store = createKeytarSecretStore(watched.keytar)
+    expect(await store.get('move-c1')).toBe('sk-stays-0001')
+    expect(watched.calls.some((c) => c.includes(FORWARDING_KEYCHAIN_SERVICE) || c.startsWith('findCredentials'))).toBe(false)
+
+    expect(await store.forwarding.get('forward:old-1')).toBe(TARGET_ENTRY)
+    expect(await keytar.getPassword(KEYCHAIN_SERVICE, 'forward:old-1')).toBeNull()
+    expect(await keytar.getPassword(KEYCHAIN_SERVICE, 'forward:old-2')).toBeNull()
+    expect(await store.forwarding.get('forward:old-2')).toBe('{"url":"https://newer.example/x"}')
+    expect(await store.get('move-c1')).toBe('sk-stays-0001')
+    // Once per process: the next use does not list the keys again.
+    const listed = watched.calls.filter((c) => c.startsWith('findCredentials')).length
+    await store.forwarding.get('forward:old-1')
+    expect(watched.calls.filter((c) => c.startsWith('findCredentials')).length).toBe(listed)
+    for (const account of ['forward:old-1', 'forward:old-2']) await store.forwarding.delete(account)
+    await store.delete('move-c1')
+  })
+})
+
+describe('a connection named after a forwarding target (the attack of issue 33)', () => {
+  it("never gets the target's URL as its key, and the target's entry is not written over", async () => {
+    const keytar = await loadKeytar()
+    await keytar.setPassword(KEYCHAIN_SERVICE, 'forward:t1', TARGET_ENTRY)
+    const keys = keyCustody(createKeytarSecretStore())
+    // config.json's connection forward:t1 at the attacker's host, read as a poll reads it.
+    await expect(keys.get('forward:t1', 'https://collector.example')).rejects.toThrow(ConnectionIdError)
+    await expect(keys.has('forward:t1')).rejects.toThrow(ConnectionIdError)
+    expect(await keytar.getPassword(KEYCHAIN_SERVICE, 'forward:t1')).toBe(TARGET_ENTRY)
+    // The same entry under an id a connection may have is still no key: refused, never bound.
+    await keytar.setPassword(KEYCHAIN_SERVICE, 'collector', TARGET_ENTRY)
+    await expect(keys.get('collector', 'https://collector.example')).rejects.toThrow(NotAnApiKeyError)
+    expect(await keytar.getPassword(KEYCHAIN_SERVICE, 'collector')).toBe(TARGET_ENTRY)
+    await keytar.deletePassword(KEYCHAIN_SERVICE, 'forward:t1')
+    await keytar.deletePassword(KEYCHAIN_SERVICE, 'collector')
   })
 })

@@ -1,6 +1,16 @@
 // The API key in the OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service
-// on Linux) through keytar: service `agent-tray`, account = connection id.
-import { firstLine, KEYCHAIN_SERVICE, KeychainUnavailableError, type KeytarLike, type SecretStore } from './types'
+// on Linux) through keytar: service `agent-tray`, account = connection id. Forwarding targets'
+// secrets: service `agent-tray-forwarding`, account `forward:<target id>`.
+import { isForwardSecretAccount } from '../../shared/forwarding'
+import {
+  firstLine,
+  FORWARDING_KEYCHAIN_SERVICE,
+  KEYCHAIN_SERVICE,
+  KeychainUnavailableError,
+  type ForwardingSecretStore,
+  type KeytarLike,
+  type SecretStore
+} from './types'
 
 function hint(platform: NodeJS.Platform): string {
   if (platform === 'darwin') return 'is the login keychain unlocked?'
@@ -40,6 +50,7 @@ export function createKeytarSecretStore(keytar?: KeytarLike | (() => Promise<Key
     }
   }
   return {
+    forwarding: forwardingEntries(call),
     backend: 'keychain',
     detail: `Your API key is kept in the system keychain (service "${KEYCHAIN_SERVICE}").`,
     get: (id) => call((k) => k.getPassword(KEYCHAIN_SERVICE, id)),
@@ -50,6 +61,39 @@ export function createKeytarSecretStore(keytar?: KeytarLike | (() => Promise<Key
       (await call((k) => k.findCredentials(KEYCHAIN_SERVICE)))
         .filter((c) => c.account !== KEYCHAIN_PROBE_ACCOUNT)
         .map((c) => ({ connectionId: c.account, secret: c.password }))
+  }
+}
+
+type KeychainCall = <T>(run: (k: KeytarLike) => Promise<T>, secret?: string) => Promise<T>
+
+/**
+ * Forwarding's own service. Its first use in a process moves the entries an earlier version kept
+ * under the API keys' service; a start that never forwards never lists the keychain for them.
+ */
+function forwardingEntries(call: KeychainCall): ForwardingSecretStore {
+  const service = FORWARDING_KEYCHAIN_SERVICE
+  let moved: Promise<void> | undefined
+  const open = (): Promise<void> =>
+    (moved ??= call(async (k) => {
+      for (const { account, password } of await k.findCredentials(KEYCHAIN_SERVICE)) {
+        if (!isForwardSecretAccount(account)) continue
+        // One already in its place is newer (set since): the old one only goes.
+        if ((await k.getPassword(service, account)) === null) await k.setPassword(service, account, password)
+        await k.deletePassword(KEYCHAIN_SERVICE, account)
+      }
+    }).catch((error: unknown) => {
+      moved = undefined // Tried again on the next use (the keychain may be unlocked by then).
+      throw error
+    }))
+  const opened: KeychainCall = async (run, secret) => {
+    await open()
+    return call(run, secret)
+  }
+  return {
+    get: (account) => opened((k) => k.getPassword(service, account)),
+    set: (account, secret) => opened((k) => k.setPassword(service, account, secret), secret),
+    delete: (account) => opened((k) => k.deletePassword(service, account)),
+    list: async () => (await opened((k) => k.findCredentials(service))).map((c) => ({ account: c.account, secret: c.password }))
   }
 }
 

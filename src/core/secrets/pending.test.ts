@@ -38,4 +38,17 @@ describe('createPendingSecretStore', () => {
     expect(await store.delete('c1')).toBe(true)
     expect(await store.has('c1')).toBe(false)
   })
+
+  it("passes forwarding's entries to the chosen store's forwarding, apart from the keys", async () => {
+    const g = gate()
+    const store = createPendingSecretStore(g.promise)
+    const write = store.forwarding.set('forward:t1', '{"url":"https://hooks.example/T0ken"}')
+    const chosen = createSessionSecretStore('x')
+    g.release(chosen)
+    await write
+    expect(await chosen.forwarding.get('forward:t1')).toBe('{"url":"https://hooks.example/T0ken"}')
+    expect(await store.get('forward:t1')).toBeNull()
+    expect(await store.forwarding.list?.()).toEqual([{ account: 'forward:t1', secret: '{"url":"https://hooks.example/T0ken"}' }])
+    expect(await store.forwarding.delete('forward:t1')).toBe(true)
+  })
 })

@@ -22,6 +22,12 @@ export function createPendingSecretStore(chosen: Promise<SecretStore>): SecretSt
     set: async (connectionId, apiKey) => (await chosen).set(connectionId, apiKey),
     delete: async (connectionId) => (await chosen).delete(connectionId),
     has: async (connectionId) => (await chosen).has(connectionId),
-    list: async () => (await (await chosen).list?.()) ?? []
+    list: async () => (await (await chosen).list?.()) ?? [],
+    forwarding: {
+      get: async (account) => (await chosen).forwarding.get(account),
+      set: async (account, secret) => (await chosen).forwarding.set(account, secret),
+      delete: async (account) => (await chosen).forwarding.delete(account),
+      list: async () => (await (await chosen).forwarding.list?.()) ?? []
+    }
   }
 }

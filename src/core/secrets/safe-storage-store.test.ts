@@ -53,7 +53,7 @@ const KEY = 'sk-test-0123456789abcdef'
 describe('createSafeStorageSecretStore', () => {
   it('keeps only the ciphertext, and reads the key back', async () => {
     const ciphertexts = memoryCiphertexts()
-    const store = createSafeStorageSecretStore(rotatingSafeStorage(), ciphertexts, 'detail')
+    const store = createSafeStorageSecretStore(rotatingSafeStorage(), ciphertexts, 'detail', memoryCiphertexts())
     await store.set('c1', KEY)
     expect(ciphertexts.map.get('c1')).not.toContain(KEY)
     expect(await store.get('c1')).toBe(KEY)
@@ -62,7 +62,7 @@ describe('createSafeStorageSecretStore', () => {
   it('writes the ciphertext again when Electron says the key should be re-encrypted', async () => {
     const safe = rotatingSafeStorage()
     const ciphertexts = memoryCiphertexts()
-    const store = createSafeStorageSecretStore(safe, ciphertexts, 'detail')
+    const store = createSafeStorageSecretStore(safe, ciphertexts, 'detail', memoryCiphertexts())
     await store.set('c1', KEY)
     const before = ciphertexts.map.get('c1')
     safe.rotate()
@@ -75,9 +75,28 @@ describe('createSafeStorageSecretStore', () => {
 
   it('says to log in again when the ciphertext cannot be decrypted, without quoting the key', async () => {
     const ciphertexts = memoryCiphertexts()
-    const store = createSafeStorageSecretStore(rotatingSafeStorage(), ciphertexts, 'detail')
+    const store = createSafeStorageSecretStore(rotatingSafeStorage(), ciphertexts, 'detail', memoryCiphertexts())
     await ciphertexts.set('c1', Buffer.from('not a ciphertext at all, thirty bytes').toString('base64'))
     await expect(store.get('c1')).rejects.toBeInstanceOf(SafeStorageError)
     await expect(store.get('c1')).rejects.toThrow(/log in again/)
+  })
+  it("keeps forwarding's entries in a map of their own; those an earlier version kept among the keys' move there on first use", async () => {
+    const keys = memoryCiphertexts()
+    const forwarding = memoryCiphertexts()
+    const safe = rotatingSafeStorage()
+    const target = JSON.stringify({ url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX' })
+    const old = (await safe.encryptStringAsync(target)).toString('base64')
+    await keys.set('forward:t1', old)
+    const store = createSafeStorageSecretStore(safe, keys, 'detail', forwarding)
+    await store.set('c1', KEY)
+    expect([...keys.map.keys()].sort()).toEqual(['c1', 'forward:t1'])
+
+    expect(await store.forwarding.get('forward:t1')).toBe(target)
+    expect([...keys.map.keys()]).toEqual(['c1'])
+    expect(forwarding.map.get('forward:t1')).toBe(old)
+    await store.forwarding.set('forward:t2', target)
+    expect([...forwarding.map.keys()].sort()).toEqual(['forward:t1', 'forward:t2'])
+    expect(await store.get('forward:t2')).toBeNull()
+    expect((await store.forwarding.list?.())?.map((e) => e.account).sort()).toEqual(['forward:t1', 'forward:t2'])
   })
 })

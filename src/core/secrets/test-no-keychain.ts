@@ -47,7 +47,7 @@ const cases: Record<string, { safeStorage?: SafeStorageLike; allowBasicText: boo
   commandLine: { allowBasicText: false }
 }
 for (const [name, options] of Object.entries(cases)) {
-  const store = await chooseSecretStore({ loadKeytar, ciphertexts: settings.ciphertexts, ...options })
+  const store = await chooseSecretStore({ loadKeytar, ciphertexts: settings.ciphertexts, forwardingCiphertexts: settings.forwardingCiphertexts, ...options })
   const id = `conn-${name}`
   await store.set(id, apiKey)
   results[name] = {

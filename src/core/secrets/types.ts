@@ -5,8 +5,23 @@ import { escapeUnsafeCharacters } from '../../shared/controls'
 import { redactSecrets } from './redact'
 import type { SecretBackend } from '../../shared/settings'
 
-/** The keychain service name; the account is the connection id. */
+/** The keychain service of API keys; the account is the connection id. */
 export const KEYCHAIN_SERVICE = 'agent-tray'
+/** The keychain service of forwarding targets' secrets (account `forward:<target id>`), apart from the API keys'. */
+export const FORWARDING_KEYCHAIN_SERVICE = 'agent-tray-forwarding'
+
+/**
+ * Forwarding targets' secrets (a URL with its token, a signing secret), by account: kept by the
+ * same store as the API keys but apart from them (another keychain service, another ciphertext map,
+ * another map in memory), so no connection's key is ever read from a target's entry, or written over it.
+ */
+export interface ForwardingSecretStore {
+  get(account: string): Promise<string | null>
+  set(account: string, secret: string): Promise<void>
+  delete(account: string): Promise<boolean>
+  /** Every entry kept, where the store can list them (the log learns their tokens). */
+  list?(): Promise<Array<{ account: string; secret: string }>>
+}
 
 export interface SecretStore {
   readonly backend: SecretBackend
@@ -18,6 +33,8 @@ export interface SecretStore {
   has(connectionId: string): Promise<boolean>
   /** Every entry kept, where the store can list them (the keychain, memory). */
   list?(): Promise<Array<{ connectionId: string; secret: string }>>
+  /** Forwarding's entries, apart from these; opened (and entries an earlier version kept here moved) on first use. */
+  readonly forwarding: ForwardingSecretStore
 }
 
 /** The part of keytar we use. */

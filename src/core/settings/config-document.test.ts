@@ -20,6 +20,12 @@ describe('withoutCiphertexts', () => {
     )
   })
 
+  it("blanks forwarding targets' ciphertexts too, in their own map", () => {
+    expect(scrub('{"safeStorageKeys": {"c1": "QUJD"}, "forwardingSafeStorageKeys": {"forward:t1": "REVG"}}')).toBe(
+      '{"safeStorageKeys": {"c1": "[removed]"}, "forwardingSafeStorageKeys": {"forward:t1": "[removed]"}}'
+    )
+  })
+
   it('in the store layout (tabs, line breaks), and wherever damage repeated the key store', () => {
     const text = writeIndentedJson({ theme: 'dark', safeStorageKeys: { c1: 'QUJD', c2: 'REVG' } })
     const twice = `${text.slice(0, -2)},\n\t"safeStorageKeys" :\n{ "c3" :\t"R0hJ" }\n}`
@@ -62,6 +68,17 @@ describe('a damaged key store in config.json', () => {
   })
   afterEach(() => {
     fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("keeps forwarding targets' ciphertexts in a map of their own, written only once it holds one", async () => {
+    const store = await openSettings({ dir, now: () => NOW })
+    const onDisk = () => JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as Record<string, unknown>
+    await store.ciphertexts.set('c1', 'Y2lwaGVy')
+    expect(onDisk()).not.toHaveProperty('forwardingSafeStorageKeys')
+    await store.forwardingCiphertexts.set('forward:t1', 'dGFyZ2V0')
+    expect(onDisk()).toMatchObject({ safeStorageKeys: { c1: 'Y2lwaGVy' }, forwardingSafeStorageKeys: { 'forward:t1': 'dGFyZ2V0' } })
+    expect(await store.ciphertexts.get('forward:t1')).toBeNull()
+    expect(await (await openSettings({ dir, now: () => NOW })).forwardingCiphertexts.ids()).toEqual(['forward:t1'])
   })
 
   it('loses only the key that is not text: the settings and the other keys are kept, and the user is told', async () => {

@@ -17,6 +17,8 @@ import { z } from 'zod'
 export interface ConfigDocument {
   settings: Settings
   safeStorageKeys: Record<string, string>
+  /** Forwarding targets' secrets, apart from the API keys (core/secrets/types.ts ForwardingSecretStore). */
+  forwardingSafeStorageKeys: Record<string, string>
 }
 
 export interface Interpreted<T> {
@@ -27,13 +29,22 @@ export interface Interpreted<T> {
 }
 
 const SAFE_STORAGE_KEYS = 'safeStorageKeys'
+const FORWARDING_SAFE_STORAGE_KEYS = 'forwardingSafeStorageKeys'
 
 export function freshConfig(): ConfigDocument {
-  return { settings: defaultSettings(), safeStorageKeys: {} }
+  return { settings: defaultSettings(), safeStorageKeys: {}, forwardingSafeStorageKeys: {} }
 }
 
 export function serializeConfig(doc: ConfigDocument): Record<string, unknown> {
-  return { ...doc.settings, [SAFE_STORAGE_KEYS]: doc.safeStorageKeys }
+  // The forwarding map only once it holds something: a file without targets stays as it was.
+  const forwarding = Object.keys(doc.forwardingSafeStorageKeys).length > 0 ? { [FORWARDING_SAFE_STORAGE_KEYS]: doc.forwardingSafeStorageKeys } : {}
+  return { ...doc.settings, [SAFE_STORAGE_KEYS]: doc.safeStorageKeys, ...forwarding }
+}
+
+/** A map of ciphertexts as read: whole, or the entries that are strings (and whether it was whole). */
+function ciphertextMap(raw: unknown): { ok: boolean; map: Record<string, string> } {
+  const parsed = safeStorageKeysSchema.safeParse(raw ?? {})
+  return parsed.success ? { ok: true, map: parsed.data } : { ok: false, map: lenientRecord(z.string()).parse(raw) }
 }
 
 export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<ConfigDocument> {
@@ -41,9 +52,11 @@ export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<Conf
   const read = readJsonObject(raw)
   if (!read.ok) return { doc: freshConfig(), rewrite: true, damage: read.damage }
 
-  const { [SAFE_STORAGE_KEYS]: rawKeys, ...rest } = read.value
-  const keys = safeStorageKeysSchema.safeParse(rawKeys ?? {})
-  const safeStorageKeys = keys.success ? keys.data : lenientRecord(z.string()).parse(rawKeys)
+  const { [SAFE_STORAGE_KEYS]: rawKeys, [FORWARDING_SAFE_STORAGE_KEYS]: rawForwarding, ...rest } = read.value
+  const keys = ciphertextMap(rawKeys)
+  const forwarding = ciphertextMap(rawForwarding)
+  const safeStorageKeys = keys.map
+  const forwardingSafeStorageKeys = forwarding.map
 
   const migrated = migrate(rest, now)
   if (migrated.from > SETTINGS_VERSION) {
@@ -58,27 +71,28 @@ export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<Conf
       budgets: salvaged.budgets
     }
     return {
-      doc: { settings, safeStorageKeys },
+      doc: { settings, safeStorageKeys, forwardingSafeStorageKeys },
       rewrite: true,
       damage: { kind: 'newer-version', reset: [], version: migrated.from }
     }
   }
 
   const strict = settingsSchemaAt(now).safeParse(migrated.doc)
-  if (strict.success && keys.success) {
+  if (strict.success && keys.ok && forwarding.ok) {
     const damage: Damage | null = read.damage ? { kind: read.damage, reset: [] } : null
     return {
-      doc: { settings: strict.data, safeStorageKeys },
+      doc: { settings: strict.data, safeStorageKeys, forwardingSafeStorageKeys },
       rewrite: damage !== null || migrated.from < SETTINGS_VERSION,
       damage
     }
   }
   const reset = [
     ...(strict.success ? [] : issuePaths(strict.error.issues)),
-    ...(keys.success ? [] : [SAFE_STORAGE_KEYS])
+    ...(keys.ok ? [] : [SAFE_STORAGE_KEYS]),
+    ...(forwarding.ok ? [] : [FORWARDING_SAFE_STORAGE_KEYS])
   ]
   return {
-    doc: { settings: lenientSettingsSchema(now).parse(migrated.doc), safeStorageKeys },
+    doc: { settings: lenientSettingsSchema(now).parse(migrated.doc), safeStorageKeys, forwardingSafeStorageKeys },
     rewrite: true,
     damage: { kind: read.damage ?? 'invalid', reset }
   }
@@ -98,7 +112,7 @@ export function describeRecovered(settings: Settings): string {
 export function withoutCiphertexts(raw: Buffer): Buffer {
   // latin1: byte for byte, so the rest of a damaged file (invalid UTF-8 too) is kept exactly.
   const text = raw.toString('latin1')
-  const scrubbed = text.replace(new RegExp(`("${SAFE_STORAGE_KEYS}"\\s*:\\s*\\{)([^}]*)`, 'g'), (_, open: string, inner: string) =>
+  const scrubbed = text.replace(new RegExp(`("(?:${SAFE_STORAGE_KEYS}|${FORWARDING_SAFE_STORAGE_KEYS})"\\s*:\\s*\\{)([^}]*)`, 'g'), (_, open: string, inner: string) =>
     open + inner.replace(/("(?:[^"\\]|\\.)*"\s*:\s*)"[^"]*"?/g, '$1"[removed]"')
   )
   return scrubbed === text ? raw : Buffer.from(scrubbed, 'latin1')

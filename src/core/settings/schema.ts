@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
 import { checkAccelerator, DEFAULT_SHORTCUT } from '../../shared/accelerator'
 import { BUDGET_PERIODS, budgetListProblem, budgetProblems, type Budget } from '../../shared/budgets'
+import { connectionIdProblem } from '../../shared/ids'
 import { AWAY_AFTER_BOUNDS, DEFAULT_FORWARDING, FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, TARGET_KINDS } from '../../shared/forwarding'
 import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
@@ -69,6 +70,11 @@ const forwardingSchema = z.object({
 // the user can fix it, and the client refuses to use it meanwhile (src/shared/base-url.ts).
 const httpUrl = z.string().refine((value) => parseBaseUrl(value).ok, 'must be an http(s) URL')
 const hhmm = z.string().refine(isTimeOfDay, TIME_OF_DAY_PROBLEM)
+// A connection's id is its account in the key store: one with ':' could name a forwarding target's entry.
+const connectionId = z.string().superRefine((value, ctx) => {
+  const problem = connectionIdProblem(value)
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+})
 const bounded = ({ min, max }: { min: number; max: number }) => z.number().int().min(min).max(max)
 const activeInterval = bounded(POLLING_BOUNDS.activeIntervalMs)
 const idleInterval = bounded(POLLING_BOUNDS.idleIntervalMs)
@@ -102,7 +108,7 @@ function named(connection: { id: string; name?: string | undefined; baseUrl: str
 
 export const connectionSchema = z
   .object({
-    id: z.string().min(1),
+    id: connectionId,
     name: z.string().optional(),
     baseUrl: httpUrl,
     publishingDomain: z.string().default('')
@@ -273,10 +279,10 @@ function lenientWatchedProject(now: Date): z.ZodType<WatchedProject> {
   })
 }
 
-/** A connection is kept whenever its id and base URL are readable; its name and domain fall back. */
+/** A connection is kept whenever its id (by the connection id rule) and base URL are readable; its name and domain fall back. */
 const lenientConnection = z
   .object({
-    id: z.string().min(1),
+    id: connectionId,
     name: z.string().optional().catch(undefined),
     baseUrl: httpUrl,
     publishingDomain: z.string().catch('')

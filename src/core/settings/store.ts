@@ -59,6 +59,8 @@ export interface SettingsStore {
   writeBudgetMemory(parts: Partial<BudgetMemory>): Promise<void>
   /** safeStorage ciphertexts (base64), kept in config.json but out of `Settings`. */
   readonly ciphertexts: CiphertextStore
+  /** Forwarding targets' safeStorage ciphertexts: a map of their own, apart from the API keys'. */
+  readonly forwardingCiphertexts: CiphertextStore
 }
 
 export class SettingsValidationError extends Error {
@@ -214,24 +216,26 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
   await config.update()
   await state.update()
 
-  const ciphertexts: CiphertextStore = {
-    ids: async () => Object.keys(config.read().safeStorageKeys),
-    get: async (id) => config.read().safeStorageKeys[id] ?? null,
+  const ciphertextsIn = (field: 'safeStorageKeys' | 'forwardingSafeStorageKeys'): CiphertextStore => ({
+    ids: async () => Object.keys(config.read()[field]),
+    get: async (id) => config.read()[field][id] ?? null,
     set: async (id, ciphertext) => {
       await config.update((doc) => {
-        doc.safeStorageKeys[id] = ciphertext
+        doc[field][id] = ciphertext
       })
     },
     delete: async (id) => {
       let existed = false
       await config.update((doc) => {
-        existed = id in doc.safeStorageKeys
-        delete doc.safeStorageKeys[id]
+        existed = id in doc[field]
+        delete doc[field][id]
         return existed
       })
       return existed
     }
-  }
+  })
+  const ciphertexts = ciphertextsIn('safeStorageKeys')
+  const forwardingCiphertexts = ciphertextsIn('forwardingSafeStorageKeys')
 
   return {
     path: conf.path,
@@ -281,6 +285,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
         doc.budgets = { ...doc.budgets, ...clone(parts) }
       })
     },
-    ciphertexts
+    ciphertexts,
+    forwardingCiphertexts
   }
 }

@@ -38,13 +38,13 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
     'forward:add': async (input) => {
       const plan = planTarget(ctx.settings().forwarding.targets, input, randomUUID())
       if (!plan.ok) throw invalidArgument(plan.problem)
-      await saveTargetSecret(ctx.deps.secrets, plan.target.id, plan.stored)
+      await saveTargetSecret(ctx.deps.secrets.forwarding, plan.target.id, plan.stored)
       try {
         await ctx.update((draft) => {
           draft.forwarding.targets.push(plan.target)
         })
       } catch (error) {
-        await deleteTargetSecret(ctx.deps.secrets, plan.target.id).catch((e: unknown) => ctx.reportError('forgetting a target not added', e))
+        await deleteTargetSecret(ctx.deps.secrets.forwarding, plan.target.id).catch((e: unknown) => ctx.reportError('forgetting a target not added', e))
         throw error
       }
       ctx.changed()
@@ -71,7 +71,7 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
         draft.forwarding.targets = draft.forwarding.targets.filter((t) => t.id !== targetId)
       })
       ctx.forwarding.forget(targetId)
-      await deleteTargetSecret(ctx.deps.secrets, targetId)
+      await deleteTargetSecret(ctx.deps.secrets.forwarding, targetId)
       ctx.changed()
     },
     'forward:presence': async () => {
