@@ -1,9 +1,11 @@
 // Settings → Forwarding in Chromium, against the app's composition on the test host and a loopback
-// receiver: paste a URL (its kind recognised and named), send a test, see the last delivery, see a
+// receiver: paste a URL (a password field, its kind recognised and named; a JSON webhook's signing
+// secret made and shown once), send a test, see the last delivery, see a
 // refusal's reason, pause, remove; whether you are seen as away follows the lock and the idle time;
 // each state checked once by expectScreenAccessible (all of axe in light at 420 × 640, contrast in
 // dark, the layout wide): the flow itself runs once, as the theme changes colours only.
 import type { Page } from '@playwright/test'
+import { verifySignature } from '../src/core/forward/sign'
 import { ANSWERS, startReceiver, type Receiver } from '../src/core/forward/test-receivers'
 import { DEFAULT_WINDOW, connect, expectScreenAccessible, expectShownWhole, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
@@ -43,9 +45,20 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   await expect(section(app)).toContainText('No targets yet.')
 
   await section(app).getByRole('button', { name: 'Add target' }).click()
-  await app.getByLabel('Target URL').fill(`${receiver.url}/hooks/${TOKEN}`)
+  const urlField = app.getByLabel('Target URL')
+  await urlField.fill(`${receiver.url}/hooks/${TOKEN}`)
   // Named as it is pasted, before it is added.
   await expect(app.locator('#forward-url-kind')).toHaveText('Recognised: JSON webhook')
+  // The URL holds a token: a password field, shown only while asked.
+  await expect(urlField).toHaveAttribute('type', 'password')
+  await expect(urlField).toHaveAttribute('autocomplete', 'off')
+  await expect(urlField).toHaveAttribute('spellcheck', 'false')
+  await app.getByRole('button', { name: 'Show URL' }).click()
+  await expect(urlField).toHaveAttribute('type', 'text')
+  await expect(app.getByRole('button', { name: 'Hide URL' })).toHaveAttribute('aria-pressed', 'true')
+  await app.getByRole('button', { name: 'Hide URL' }).click()
+  await expect(urlField).toHaveAttribute('type', 'password')
+  await expect(app.getByRole('button', { name: 'Show URL' })).toHaveAttribute('aria-pressed', 'false')
   await app.getByRole('checkbox', { name: 'Completed tasks' }).check()
   await app.getByRole('radio', { name: 'Always' }).check()
   await expectScreenAccessible(app, 'forwarding form', app.getByLabel('Target URL'))
@@ -58,6 +71,16 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   await expect(row.getByTestId('last-delivery')).toHaveCount(0)
   await expect(row.getByRole('img', { name: 'Nothing sent yet' })).toBeVisible()
   await expect(app.locator('body')).not.toContainText(TOKEN)
+  // Added with no signing secret: one was made, shown here once, until Done.
+  const made = section(app).getByTestId('generated-secret')
+  await expect(made).toContainText(`Signing secret for 'JSON webhook ${host127}'`)
+  await expect(made).toContainText('It will not be shown again.')
+  const secret = await made.getByRole('textbox', { name: `Signing secret for JSON webhook ${host127}` }).inputValue()
+  expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  await expectScreenAccessible(app, 'forwarding, a signing secret made', made)
+  await made.getByRole('button', { name: 'Done' }).click()
+  await expect(made).toHaveCount(0)
+  await expect(app.locator('body')).not.toContainText(secret)
 
   await rowAction(app, 'JSON webhook', `Send a test to JSON webhook ${host127}`)
   await expect(row.getByTestId('last-delivery')).toContainText('Delivered')
@@ -69,6 +92,7 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   expect(receiver.received).toHaveLength(1)
   expect(receiver.received[0]!.path).toBe(`/hooks/${TOKEN}`)
   expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'test', title: 'Agent Tray test' })
+  expect(verifySignature(receiver.received[0]!.body, secret, receiver.received[0]!.headers['x-agent-tray-signature-256'] as string)).toBe(true)
 
   // The receiver refuses the next one: its reason shows on the row.
   receiver.script.push(ANSWERS.slackGone())

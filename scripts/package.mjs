@@ -4,7 +4,8 @@
 // `-c.linux.publish.…`, `-c other.yml`) and its own loader (electron-builder.yml, package.json),
 // and the repository the way it finds one. A build that would ship with no update feed (where
 // electron-builder only warns), or with a generic feed over plain http (anyone on the path could
-// serve it a "new version"), fails here. `--check-only` stops after the check.
+// serve it a "new version"), or with a GitHub feed told to use http, or with a publish token
+// (written into every installed copy), fails here. `--check-only` stops after the check.
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -21,7 +22,11 @@ function entryProblem(entry, repository) {
   if (entry === null || entry === undefined || entry === false) {
     return 'no update feed: publish is turned off, so installed copies would never find an update'
   }
-  const { provider, url, owner, repo } = typeof entry === 'string' ? { provider: entry } : entry
+  const { provider, url, owner, repo, protocol, token } = typeof entry === 'string' ? { provider: entry } : entry
+  // electron-builder copies the entry, token included, into every installed copy's app-update.yml.
+  if (token !== undefined && token !== null && token !== '') {
+    return 'publish.token is set: electron-builder would write it into app-update.yml in every installed copy, where anyone with the app can read it. Leave it out of the build; publishing reads GH_TOKEN from the environment'
+  }
   if (provider === 'generic') {
     let parsed
     try {
@@ -33,6 +38,8 @@ function entryProblem(entry, repository) {
     return null
   }
   if (provider === 'github') {
+    // electron-builder builds the feed's address as `${protocol || 'https'}://host`.
+    if (protocol && protocol !== 'https') return `the GitHub update feed must use https, not ${protocol}: over plain http anyone on the way could serve a "new version"`
     // electron-builder's own fallbacks: `repo` as OWNER/REPO, else the repository it can find.
     if ((owner && repo) || (typeof repo === 'string' && repo.includes('/'))) return null
     if (repository?.user && repository?.project) return null

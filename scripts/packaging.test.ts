@@ -123,6 +123,26 @@ describe('the update feed (scripts/package.mjs)', () => {
     expect(check(['-c.publish.provider=generic', '-c.publish.url=https://updates.example.com/agent-tray/']).code).toBe(0)
   })
 
+  it('refuses a GitHub feed over plain http, and takes one that says https', () => {
+    const http = check(['-c.publish.owner=acme', '-c.publish.repo=agent-tray', '-c.publish.protocol=http'])
+    expect(http.code).toBe(1)
+    expect(http.err).toMatch(/GitHub update feed must use https, not http/)
+    expect(check(['-c.publish.owner=acme', '-c.publish.repo=agent-tray', '-c.publish.protocol=https']).code).toBe(0)
+  })
+
+  it('refuses a publish token, which would be written into every installed copy, and never prints it', () => {
+    for (const args of [
+      ['-c.publish.owner=acme', '-c.publish.repo=agent-tray', '-c.publish.token=ghp_secret123'],
+      ['-c.publish.provider=generic', '-c.publish.url=https://updates.example.com/agent-tray/', '-c.publish.token=ghp_secret123'],
+      ['-c.linux.publish.owner=acme', '-c.linux.publish.repo=agent-tray', '-c.linux.publish.token=ghp_secret123'],
+    ]) {
+      const r = check(args)
+      expect(r.code, args.join(' ')).toBe(1)
+      expect(r.err).toMatch(/publish\.token.*app-update\.yml/)
+      expect(r.err).not.toContain('ghp_secret123')
+    }
+  })
+
   it('reads the arguments as electron-builder does: --config spelled out, values after a space, a platform\'s own publish', () => {
     const spelledOut = check(['--config.publish.provider', 'generic', '--config.publish.url', 'http://updates.example.com/agent-tray/', '-c.publish.owner=acme', '-c.publish.repo=agent-tray'])
     expect(spelledOut.code).toBe(1)

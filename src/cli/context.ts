@@ -161,10 +161,27 @@ export async function withKeychain<T>(ctx: Context, run: (secrets: SecretPort) =
 
 /** Reads a key from stdin: the first line, trimmed. */
 export async function readKeyFromStdin(ctx: Context): Promise<string> {
-  const text = await readAll(ctx.io.stdin)
-  const key = (text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim()
+  const [key] = await readSecrets(ctx, ['API key: '], true)
   if (key === '') throw usageError('No API key on standard input.')
-  return remember(ctx, key)
+  return key!
+}
+
+/**
+ * What the user gives that is never an argument (the shell's history and the process list keep
+ * those): login's API key, forward add's URL and signing secret. Each is typed at a prompt without
+ * echo, or with `fromStdin` read from standard input, one a line in the order asked (blank lines
+ * skipped). Each is remembered, so no output shows it; '' is one not given.
+ */
+export async function readSecrets(ctx: Context, prompts: readonly string[], fromStdin = !ctx.io.isTTY): Promise<string[]> {
+  const given: string[] = []
+  if (fromStdin) {
+    const lines = (await readAll(ctx.io.stdin)).split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '')
+    given.push(...prompts.map((_, i) => lines[i] ?? ''))
+  } else {
+    for (const prompt of prompts) given.push((await ctx.deps.promptHidden(prompt)).trim())
+  }
+  for (const secret of given) if (secret !== '') remember(ctx, secret)
+  return given
 }
 
 export function remember(ctx: Context, key: string): string {

@@ -34,7 +34,7 @@ afterAll(async () => {
 describe('agent-tray forward', () => {
   it('add, list, test, remove: the token reaches the keychain and the receiver, never the output or a file', async () => {
     const url = `${receiver.url}/in/${TOKEN}`
-    const added = await run(['forward', 'add', url, '--name', 'hooks', '--on', 'failed,completed', '--when', 'always', '--secret-stdin'], { stdin: `${SECRET}\n` })
+    const added = await run(['forward', 'add', '--name', 'hooks', '--on', 'failed,completed', '--when', 'always', '--secret-stdin'], { stdin: `${url}\n${SECRET}\n` })
     expect(added).toMatchObject({ code: EXIT.ok, out: "Added webhook target 'hooks' (127.0.0.1:" + receiver.port + '): failed, completed, always.\n' })
 
     const listed = await run(['forward', 'list', '--json'])
@@ -67,23 +67,23 @@ describe('agent-tray forward', () => {
   }, 60_000)
 
   it('--quiet-hours: the target keeps the desktop quiet hours too, and says so', async () => {
-    const added = await run(['forward', 'add', 'ntfys://ntfy.example/night-topic', '--name', 'night', '--when', 'always', '--quiet-hours'])
+    const added = await run(['forward', 'add', '--name', 'night', '--when', 'always', '--quiet-hours'], { stdin: 'ntfys://ntfy.example/night-topic\n' })
     expect(added).toMatchObject({ code: EXIT.ok, out: "Added ntfy target 'night' (ntfy.example): failed, budget, always, not in quiet hours.\n" })
     expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toMatchObject([{ name: 'night', when: 'always', quietHours: true }])
     expect((await run(['forward', 'list'])).out).toMatch(/night +ntfy +ntfy\.example +failed,budget +always, not in quiet hours\n/)
     // Without the flag, a target forwards during quiet hours (the desktop's only).
-    await run(['forward', 'add', 'ntfys://ntfy.example/day-topic', '--name', 'day'])
+    await run(['forward', 'add', '--name', 'day'], { stdin: 'ntfys://ntfy.example/day-topic\n' })
     expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toMatchObject([{ name: 'night' }, { name: 'day', when: 'away', quietHours: false }])
     await run(['forward', 'remove', 'night'])
     await run(['forward', 'remove', 'day'])
   }, 60_000)
 
   it('refuses plain http to another machine and bad --on, storing nothing', async () => {
-    const http = await run(['forward', 'add', `http://example.com/${TOKEN}`])
+    const http = await run(['forward', 'add'], { stdin: `http://example.com/${TOKEN}\n` })
     expect(http.code).toBe(EXIT.usage)
     expect(http.err).toMatch(/https/)
     expect(http.err).not.toContain(TOKEN)
-    expect((await run(['forward', 'add', 'ntfys://ntfy.sh/topic-abc', '--on', 'everything'])).code).toBe(EXIT.usage)
+    expect((await run(['forward', 'add', '--on', 'everything'], { stdin: 'ntfys://ntfy.sh/topic-abc\n' })).code).toBe(EXIT.usage)
     expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toEqual([])
   })
 })

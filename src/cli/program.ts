@@ -303,14 +303,17 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
 
   const forward = program.command('forward').description('where notifications are forwarded when you are away (ntfy, Slack, Discord, Telegram, JSON webhooks)')
   forward
-    .command('add <url>')
-    .description('add a target: ntfy://host/topic, ntfys://host/topic, a Slack or Discord webhook URL, tgram://TOKEN/CHAT, an https URL (JSON); - reads the URL from stdin')
+    .command('add')
+    .argument('[-]', 'read the URL from standard input even on a terminal')
+    .description(
+      'add a target: ntfy://host/topic, ntfys://host/topic, a Slack or Discord webhook URL, tgram://TOKEN/CHAT, an https URL (JSON). The URL holds a token, so it is never an argument: it is asked for without echo, or read from the first line of stdin'
+    )
     .option('--name <name>', 'its name (default: kind and host)')
     .option('--on <events>', 'failed,completed,cancelled,budget,unusual (default: failed,budget)')
     .option('--when <when>', 'always, or away: screen locked or idle (default: away)')
-    .option('--secret-stdin', 'JSON webhook: read the signing secret from stdin')
+    .option('--secret-stdin', 'JSON webhook: read the signing secret too (asked for, or the second line of stdin); without it one is made and printed once')
     .option('--quiet-hours', "keep the desktop's quiet hours too: nothing is forwarded during them")
-    .action(run((url: string, flags: ForwardAddFlags) => forwardAdd(ctx, url, flags)))
+    .action(run((arg: string | undefined, flags: ForwardAddFlags) => forwardAdd(ctx, arg, flags)))
   forward.command('list').description('names, kinds and hosts (never a token)').action(run(() => forwardList(ctx)))
   forward
     .command('test [name]')

@@ -84,6 +84,11 @@ export interface ForwardTargetView extends ForwardTarget {
   pending: number
 }
 
+/** What adding a target answers: a JSON webhook's signing secret when one was made for it, shown once. */
+export interface AddedTargetView extends ForwardTargetView {
+  generatedSecret: string | null
+}
+
 /** A target as the window adds it: the pasted URL (it goes to the key store) and its rules. */
 export interface ForwardTargetInput {
   url: string

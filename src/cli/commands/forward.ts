@@ -7,8 +7,7 @@ import { planTarget } from '../../core/forward/add-target'
 import { parseTarget, targetSecrets } from '../../core/forward/target'
 import { deleteTargetSecret, loadTargetSecret, saveTargetSecret } from '../../core/forward/targets'
 import { DEFAULT_FORWARD_EVENTS, FORWARD_EVENTS, type ForwardEventKind, type ForwardTarget, type ForwardWhen } from '../../shared/forwarding'
-import { printJson, remember, withKeychain, type Context } from '../context'
-import { readAll } from '../io'
+import { printJson, readSecrets, remember, withKeychain, type Context } from '../context'
 import { CliError, notFoundError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { oneLine, renderTable } from '../table'
@@ -34,10 +33,21 @@ function parseOn(text: string | undefined): ForwardEventKind[] {
   return [...new Set(items)] as ForwardEventKind[]
 }
 
-export async function forwardAdd(ctx: Context, url: string, flags: ForwardAddFlags): Promise<ExitCode> {
-  const raw = url === '-' ? (await readAll(ctx.io.stdin)).split(/\r?\n/)[0]!.trim() : url.trim()
+/** Asked on a terminal; the URL's kind and host are printed once it is added, never the URL. */
+const URL_PROMPT = 'Target URL (it holds a token; not shown): '
+const SECRET_PROMPT = 'Signing secret: '
+
+/** `arg`: only `-` (standard input, as when it is not a terminal); a URL there is refused unread. */
+export async function forwardAdd(ctx: Context, arg: string | undefined, flags: ForwardAddFlags): Promise<ExitCode> {
+  if (arg !== undefined && arg !== '-') {
+    remember(ctx, arg)
+    throw usageError(
+      'A target URL holds its token, so it is never an argument (the shell history and the process list keep those): run `agent-tray forward add` and paste it at the prompt, or give it on standard input (`agent-tray forward add < url.txt`). Nothing was stored.'
+    )
+  }
+  const [raw = '', given = ''] = await readSecrets(ctx, flags.secretStdin ? [URL_PROMPT, SECRET_PROMPT] : [URL_PROMPT], arg === '-' || !ctx.io.isTTY)
+  if (raw === '') throw usageError(ctx.io.isTTY && arg !== '-' ? 'No target URL was entered; nothing was stored.' : 'No target URL on standard input.')
   for (const s of targetSecrets(raw)) remember(ctx, s)
-  if (url === '-' && flags.secretStdin) throw usageError('Read either the URL (-) or the secret (--secret-stdin) from standard input, not both.')
   const check = parseTarget(raw)
   if (!check.ok) throw usageError(check.problem)
   const when = (flags.when ?? 'away') as ForwardWhen
@@ -46,22 +56,25 @@ export async function forwardAdd(ctx: Context, url: string, flags: ForwardAddFla
   let secret: string | undefined
   if (flags.secretStdin) {
     if (check.target.kind !== 'webhook') throw usageError('A signing secret is for a JSON webhook only.')
-    secret = ((await readAll(ctx.io.stdin)).split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim()
-    if (secret === '') throw usageError('No secret on standard input.')
-    remember(ctx, secret)
+    if (given === '') throw usageError('No signing secret was given (with --secret-stdin it is the line after the URL).')
+    secret = given
   }
   const store = await ctx.deps.settings()
   const plan = planTarget(store.read().forwarding.targets, { url: raw, on, when, quietHours: flags.quietHours === true, ...(flags.name !== undefined ? { name: flags.name } : {}), ...(secret !== undefined ? { secret } : {}) }, randomUUID())
   if (!plan.ok) throw usageError(plan.problem)
-  const { target } = plan
+  const { target, generatedSecret } = plan
   const name = target.name
   // The key store first: a target in config.json always has its URL.
   await withKeychain(ctx, (s) => saveTargetSecret(s.forwarding, target.id, plan.stored))
   await store.update((draft) => {
     draft.forwarding.targets.push(target)
   })
-  if (ctx.opts.json) printJson(ctx, target)
-  else ctx.io.stdout.write(`Added ${target.kind} target '${oneLine(name)}' (${oneLine(target.host)}): ${on.join(', ')}, ${whenText(target)}.\n`)
+  if (ctx.opts.json) printJson(ctx, { ...target, generatedSecret: generatedSecret ?? null })
+  else {
+    ctx.io.stdout.write(`Added ${target.kind} target '${oneLine(name)}' (${oneLine(target.host)}): ${on.join(', ')}, ${whenText(target)}.\n`)
+    // Made here, so the receiver can check each request: the user's only chance to copy it.
+    if (generatedSecret !== undefined) ctx.io.stdout.write(`Signing secret: ${generatedSecret}\nIt will not be shown again: give it to the receiver now, to verify X-Agent-Tray-Signature-256.\n`)
+  }
   return EXIT.ok
 }
 
@@ -72,7 +85,7 @@ export async function forwardList(ctx: Context): Promise<ExitCode> {
     return EXIT.ok
   }
   if (targets.length === 0) {
-    ctx.io.stdout.write('No forwarding targets. Add one with `agent-tray forward add URL`.\n')
+    ctx.io.stdout.write('No forwarding targets. Add one with `agent-tray forward add` (it asks for the URL).\n')
     return EXIT.ok
   }
   ctx.io.stdout.write(

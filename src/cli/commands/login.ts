@@ -9,7 +9,7 @@ import {
   openSecrets,
   printJson,
   readKeyFromStdin,
-  remember,
+  readSecrets,
   requestedBaseUrl,
   resolveConnection,
   storeConnection,
@@ -54,9 +54,9 @@ export async function loginCommand(ctx: Context, flags: LoginFlags): Promise<Exi
 
 async function readKey(ctx: Context, connection: Connection): Promise<string> {
   if (ctx.opts.apiKeyStdin || !ctx.io.isTTY) return readKeyFromStdin(ctx)
-  const typed = (await ctx.deps.promptHidden(`API key for ${connection.baseUrl}: `)).trim()
+  const [typed] = await readSecrets(ctx, [`API key for ${connection.baseUrl}: `])
   if (typed === '') throw usageError('No API key was entered; nothing was stored.')
-  return remember(ctx, typed)
+  return typed!
 }
 
 export async function logoutCommand(ctx: Context): Promise<ExitCode> {

@@ -7,8 +7,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import type { ForwardTargetView, ForwardTestResult } from '../../shared/forwarding'
+import type { AddedTargetView, ForwardTargetView, ForwardTestResult } from '../../shared/forwarding'
 import type { IpcResult } from '../../shared/ipc'
+import { verifySignature } from '../forward/sign'
 import { startReceiver, type Receiver } from '../forward/test-receivers'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
@@ -109,4 +110,21 @@ it('a target token is never in an answer, a file, the diagnostics or a log line'
   app.openDeepLink(`agent-tray://x/${TOKEN}`)
   expect(logged.join('\n')).toMatch(/deep link refused/)
   expect(logged.join('\n')).not.toContain(TOKEN)
+})
+
+it("a JSON webhook added with no secret gets one, in add's answer only: its requests are signed with it", async () => {
+  const added = await call<AddedTargetView>('forward:add', { url: `${receiver.url}/hooks/${TOKEN}`, name: 'hooks', on: ['failed'], when: 'always' })
+  if (!added.ok) throw new Error(added.error.message)
+  const generated = added.value.generatedSecret
+  expect(generated).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  const answers = [await call('forward:test', { targetId: added.value.id }), await call('forward:list'), await call('app:copy-diagnostics')]
+  const got = receiver.received[0]!
+  expect(verifySignature(got.body, generated!, got.headers['x-agent-tray-signature-256'] as string)).toBe(true)
+  for (const text of [JSON.stringify(answers), await filesText()]) expect(text).not.toContain(generated)
+  expect(app.redact(`signed with ${generated}`)).toBe('signed with [redacted]')
+  // A secret given, or a kind that is not signed: nothing is made.
+  const given = await call<AddedTargetView>('forward:add', { url: `${receiver.url}/other/${OTHER}`, name: 'given', secret: SIGNING })
+  const ntfy = await call<AddedTargetView>('forward:add', { url: `ntfy://127.0.0.1:${receiver.port}/topic-abc`, name: 'phone' })
+  expect(given).toMatchObject({ ok: true, value: { generatedSecret: null } })
+  expect(ntfy).toMatchObject({ ok: true, value: { generatedSecret: null } })
 })

@@ -1,6 +1,8 @@
 // A new target from what the user gave (the window's form, `agent-tray forward add`): its URL
 // recognised (target.ts), its name (given, else kind and host) unique and plain, at most
-// MAX_TARGETS, a signing secret for a JSON webhook only. Problems never repeat the URL.
+// MAX_TARGETS, a signing secret for a JSON webhook only (one is made when none is given, for the
+// caller to show once). Problems never repeat the URL.
+import { randomBytes } from 'node:crypto'
 import { hasUnsafeCharacters } from '../../shared/controls'
 import { DEFAULT_FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, type ForwardTarget, type ForwardTargetInput } from '../../shared/forwarding'
 import { defaultTargetName, parseTarget } from './target'
@@ -9,7 +11,14 @@ import type { StoredTargetSecret } from './targets'
 /** Shorter would be guessed, and could not be told apart from ordinary words when redacted. */
 export const MIN_SIGNING_SECRET = 8
 
-export type TargetPlan = { ok: true; target: ForwardTarget; stored: StoredTargetSecret } | { ok: false; field: 'url' | 'name' | 'secret' | 'targets'; problem: string }
+export type TargetPlan =
+  | { ok: true; target: ForwardTarget; stored: StoredTargetSecret; /** Made here (none was given): shown to the user once. */ generatedSecret?: string }
+  | { ok: false; field: 'url' | 'name' | 'secret' | 'targets'; problem: string }
+
+/** 32 random bytes: a webhook signed by default, with a secret nobody has to think up. */
+export function generateSigningSecret(): string {
+  return randomBytes(32).toString('base64url')
+}
 
 export function planTarget(existing: readonly ForwardTarget[], input: ForwardTargetInput, id: string): TargetPlan {
   const url = input.url.trim()
@@ -35,5 +44,8 @@ export function planTarget(existing: readonly ForwardTarget[], input: ForwardTar
     paused: false,
     quietHours: input.quietHours ?? false
   }
-  return { ok: true, target, stored: input.secret === undefined ? { url } : { url, secret: input.secret.trim() } }
+  if (input.secret !== undefined) return { ok: true, target, stored: { url, secret: input.secret.trim() } }
+  if (target.kind !== 'webhook') return { ok: true, target, stored: { url } }
+  const generatedSecret = generateSigningSecret()
+  return { ok: true, target, stored: { url, secret: generatedSecret }, generatedSecret }
 }

@@ -1,6 +1,7 @@
 // When the app checks for updates, what it shows, and what it does on an error or offline: a small
-// state machine, pure (the time comes in), driven by updater.ts. It never installs on its own: an
-// update is downloaded in the background and installed only when the user asks ('install').
+// state machine, pure (the time comes in), driven by updater.ts. It never restarts the app: an update
+// is downloaded in the background and installed when the user asks ('install') or, by electron-updater
+// (updater.ts sets autoInstallOnAppQuit), when the app next quits.
 import type { UpdateState } from '../../shared/update'
 
 /** The first check waits for the app to settle after start. */

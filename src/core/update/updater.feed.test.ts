@@ -2,7 +2,7 @@
 // app-update.yml, fetches latest-linux.yml from a feed served here over loopback, compares
 // versions, downloads the file with progress and checks its sha512, driven by createUpdater.
 // Not covered here (it needs Electron or an installed app): Electron's net module (the app's
-// proxy settings), quitAndInstall (replacing the AppImage, running an installer, relaunching) and
+// proxy settings), quitAndInstall (running an installer, relaunching) and
 // macOS (Squirrel.Mac through Electron's native autoUpdater).
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -80,7 +80,10 @@ async function serveFeed(options: { version: string; file: Buffer; sha512?: stri
 
 let dir: string
 let savedAppImage: string | undefined
+/** What electron-updater asked to run when the app quits (Electron's app 'quit' event). */
+let quitHandlers: ((exitCode: number) => void)[]
 beforeEach(async () => {
+  quitHandlers = []
   dir = await mkdtemp(join(tmpdir(), 'agent-tray-update-'))
   savedAppImage = process.env.APPIMAGE
   // The running AppImage, as the updater expects to find it.
@@ -108,7 +111,7 @@ async function realUpdater(feedUrl: string): Promise<AppImageUpdater> {
     whenReady: () => Promise.resolve(),
     relaunch: () => {},
     quit: () => {},
-    onQuit: () => {}
+    onQuit: (handler: (exitCode: number) => void) => void quitHandlers.push(handler)
   })
   ;(updater as unknown as { httpExecutor: HttpExecutor<ClientRequest> }).httpExecutor = new NodeHttpExecutor()
   updater.logger = null
@@ -169,6 +172,20 @@ describe('updates against a local feed (electron-updater outside Electron)', () 
     expect((await readFile(join(pending, downloaded!))).equals(file)).toBe(true)
     expect(await readFile(process.env.APPIMAGE!, 'utf8')).toBe('old version')
     expect(feed.requests.some((r) => r.startsWith('/latest-linux.yml'))).toBe(true)
+  })
+
+  it('a downloaded update is installed when the app quits (autoInstallOnAppQuit), as the README says', async () => {
+    // electron-updater runs the new AppImage once installed: here a script that does nothing.
+    const file = Buffer.from('exit 0\n')
+    feed = await serveFeed({ version: '1.1.0', file })
+    const updater = await realUpdater(feed.url)
+    const states = await checkAndWait(updater, (s) => s.phase === 'ready' || s.phase === 'error')
+    expect(states[states.length - 1]).toEqual({ phase: 'ready', version: '1.1.0' })
+    expect(await readFile(process.env.APPIMAGE!, 'utf8')).toBe('old version')
+    expect(quitHandlers).toHaveLength(1)
+    quitHandlers[0]!(0)
+    expect(await readdir(dir)).not.toContain('Agent-Tray-1.0.0.AppImage')
+    expect((await readFile(join(dir, 'Agent-Tray-1.1.0.AppImage'))).equals(file)).toBe(true)
   })
 
   it('an older version in the feed is never downloaded, even on an updater that allowed downgrades', async () => {

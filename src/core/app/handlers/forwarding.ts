@@ -1,7 +1,7 @@
 // Forwarding targets from the window: list (with each one's last delivery), add from a pasted URL,
 // test, pause or change, remove; and whether the user is seen as away now. The URL goes to the key
 // store before the target is in config.json (a listed target always has its URL), and no answer
-// carries it back.
+// carries it back; a signing secret made for a JSON webhook is in add's answer only, to be shown once.
 import { randomUUID } from 'node:crypto'
 import type { Handlers } from '../../../shared/ipc'
 import type { ForwardTarget, ForwardTargetView } from '../../../shared/forwarding'
@@ -48,7 +48,7 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
         throw error
       }
       ctx.changed()
-      return targetView(ctx, plan.target)
+      return { ...targetView(ctx, plan.target), generatedSecret: plan.generatedSecret ?? null }
     },
     'forward:test': async ({ targetId }) => {
       const target = find(ctx, targetId)
