@@ -20,10 +20,11 @@ export const folders = {
   budgets: { path: 'src/core/budgets', mutate: ['src/core/budgets/**/*.ts'], tests: ['src/core/budgets/**/*.test.ts'] },
   costs: { path: 'src/core/costs', mutate: ['src/core/costs/**/*.ts'], tests: ['src/core/costs/**/*.test.ts'] },
   secrets: { path: 'src/core/secrets',
-    // The key's custody (keytar, safeStorage) is tested against a real keychain, outside this run.
-    mutate: ['src/core/secrets/{redact,choose,types}.ts'],
+    // keytar-store.ts and safeStorage are tested against a real keychain, outside this run: Stryker
+    // runs tests in worker threads, whose process.env never reaches libsecret (it finds no D-Bus).
+    mutate: ['src/core/secrets/{redact,choose,types,custody}.ts'],
     tests: [
-      'src/core/secrets/{redact,choose,choose.fallbacks,pending}.test.ts',
+      'src/core/secrets/{redact,choose,choose.fallbacks,pending,custody}.test.ts',
       'src/core/client/redact.http.test.ts'
     ]
   },
