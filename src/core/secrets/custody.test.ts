@@ -1,5 +1,5 @@
 // Where a key may go (custody.ts): an entry is sent only as the key it is, and only for an id a
-// connection may have. Over a store in memory; keychain-level.test.ts has the real keychain.
+// connection may have. Over a store in memory; keytar-store.test.ts and app/key-custody.test.ts have the real keychain.
 import { describe, expect, it } from 'vitest'
 import { ConnectionIdError, decodeBoundKey, encodeBoundKey, keyCustody, KeyNotSentError, KeyOriginChangedError, NotAnApiKeyError } from './custody'
 import { createSessionSecretStore } from './session-store'
