@@ -52,6 +52,14 @@ export function backoffMs(attempts: number, random: () => number): number {
   return Math.floor(ceiling / 2 + (ceiling / 2) * Math.min(Math.max(random(), 0), 1))
 }
 
+/**
+ * How long a failed try waits: the receiver's Retry-After, else backoff; never less than the first
+ * step (a `Retry-After: 0` must not loop hot for 24 h) nor more than MAX_RETRY_AFTER_MS.
+ */
+export function retryWaitMs(attempts: number, random: () => number, retryAfterMs?: number): number {
+  return Math.min(Math.max(retryAfterMs ?? backoffMs(attempts, random), BACKOFF.firstMs), MAX_RETRY_AFTER_MS)
+}
+
 export function createOutbox(deps: OutboxDeps): Outbox {
   const doc: OutboxDocument = deps.storage.read()
   const random = deps.random ?? Math.random
@@ -133,7 +141,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     s.lastErrorAt = now
     entry.attempts += 1
     entry.lastError = outcome.reason
-    const waitMs = outcome.kind === 'retry' ? Math.min(outcome.retryAfterMs ?? backoffMs(entry.attempts, random), MAX_RETRY_AFTER_MS) : 0
+    const waitMs = outcome.kind === 'retry' ? retryWaitMs(entry.attempts, random, outcome.retryAfterMs) : 0
     if (outcome.kind === 'refused' || now + waitMs - entry.enqueuedAt > GIVE_UP_AFTER_MS) {
       remove(entry)
       const first = (s.givenUp ?? 0) === 0
