@@ -15,6 +15,7 @@ import { oneLine } from './table'
 export async function openForwarding(ctx: Context): Promise<{ forward: (connectionId: string, events: readonly MonitorEvent[]) => void; close: () => Promise<void> }> {
   const store = await ctx.deps.settings()
   const secrets = await openSecrets(ctx)
+  const nameOf = (targetId: string): string => oneLine(store.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? targetId)
   const forwarding = createForwarding({
     file: path.join(settingsDir(ctx.io.env), OUTBOX_FILE),
     clock: { ...systemClock, now: () => ctx.deps.now().getTime() },
@@ -31,10 +32,9 @@ export async function openForwarding(ctx: Context): Promise<{ forward: (connecti
     learnSecrets: (all) => {
       for (const s of all) remember(ctx, s)
     },
-    onGiveUp: (targetId, reason) => {
-      const name = store.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? targetId
-      ctx.io.stderr.write(`Forwarding to '${oneLine(name)}' gave up: ${oneLine(reason, 300)}\n`)
-    }
+    onGiveUp: (targetId, reason) => ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' gave up: ${oneLine(reason, 300)}\n`),
+    onKeyStoreFailure: (targetId, reason) => ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' is waiting for the keychain: ${oneLine(reason, 300)} (trying again)\n`),
+    onError: (error) => ctx.io.stderr.write(`Forwarding: ${oneLine(error instanceof Error ? error.message : String(error), 300)}\n`)
   })
   return {
     forward: forwarding.forward,

@@ -210,6 +210,12 @@ export function createAppController(deps: AppControllerDeps): AppController {
       notices.add([`Forwarding to '${name}' is losing notifications: ${reason}`])
       changed()
     },
+    onKeyStoreFailure: (targetId, reason) => {
+      const name = deps.settings.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
+      notices.add([`Forwarding to '${name}' is waiting for the keychain: ${reason} It is tried again.`])
+      changed()
+    },
+    onError: (error) => reportError('forwarding', error),
     onChange: changed,
     random: deps.random ?? Math.random,
     ...(deps.forwardFetch ? { fetch: deps.forwardFetch } : {})

@@ -27,6 +27,10 @@ export interface ForwardingDeps {
   learnSecrets?: (secrets: readonly string[]) => void
   /** Once when a target starts losing events (refused, or 24 h of failures). */
   onGiveUp: (targetId: string, reason: string) => void
+  /** Once when a target's URL cannot be read from the key store (locked, denied); its events are retried. */
+  onKeyStoreFailure?: (targetId: string, reason: string) => void
+  /** What the outbox could not settle (its file cannot be written). */
+  onError?: (error: unknown) => void
   /** After every change of the outbox (a target's last delivery or error). */
   onChange?: () => void
   fetch?: typeof globalThis.fetch
@@ -70,14 +74,19 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
     clock: deps.clock,
     storage,
     resolve: async (targetId) => {
-      // A target removed from the settings meanwhile gets nothing more.
-      if (!deps.settings().forwarding.targets.some((t) => t.id === targetId)) return null
+      // A target removed from the settings meanwhile (before or during the read) gets nothing more.
+      const listed = (): boolean => deps.settings().forwarding.targets.some((t) => t.id === targetId)
+      if (!listed()) return null
+      // A throw (the key store locked or denied) is retried; an entry gone or unreadable is said.
       const loaded = await load(targetId)
-      if (loaded === null) return null
+      if (!listed()) return null
+      if (loaded === null) return { missing: NOT_IN_KEY_STORE }
       return loaded.secret === undefined ? { target: loaded.target } : { target: loaded.target, secret: loaded.secret }
     },
     send,
     onGiveUp: (targetId, _event, reason) => deps.onGiveUp(targetId, reason),
+    ...(deps.onKeyStoreFailure ? { onKeyStoreFailure: deps.onKeyStoreFailure } : {}),
+    ...(deps.onError ? { onError: deps.onError } : {}),
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.onChange ? { onChange: deps.onChange } : {})
   })

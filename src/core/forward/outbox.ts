@@ -23,14 +23,22 @@ export interface ResolvedTarget {
 export interface OutboxDeps {
   clock: Clock
   storage: OutboxStorage
-  /** The target's URL and secret from the key store; null when the target is gone (its events are dropped). */
-  resolve: (targetId: string) => Promise<ResolvedTarget | null>
+  /**
+   * The target's URL and secret from the key store; null when the target left the settings (its
+   * events go without a word); `missing` when its entry is gone or unreadable (each event is given
+   * up, told once). A throw (a locked or denied key store) is a failed try, retried with backoff.
+   */
+  resolve: (targetId: string) => Promise<ResolvedTarget | { missing: string } | null>
   send: (target: ParsedTarget, event: ForwardEvent, secret?: string) => Promise<Outcome>
   /** Once when a target starts losing events (refused, or 24 h of failures), not again until it delivers. */
   onGiveUp: (targetId: string, event: ForwardEvent, reason: string) => void
+  /** Once when a target's key store entry cannot be read, not again until a read succeeds (each try is retried). */
+  onKeyStoreFailure?: (targetId: string, reason: string) => void
   random?: () => number
   /** After every change of the document (the window's status). */
   onChange?: () => void
+  /** What no try could settle: the outbox's file could not be written. */
+  onError?: (error: unknown) => void
 }
 
 export interface Outbox {
@@ -45,6 +53,10 @@ export interface Outbox {
   idle(): Promise<void>
   dispose(): void
 }
+
+export const KEY_STORE_UNREADABLE = 'Its URL could not be read from the key store:'
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 export function backoffMs(attempts: number, random: () => number): number {
   const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** Math.max(0, attempts - 1))
@@ -65,6 +77,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   const random = deps.random ?? Math.random
   const inFlight = new Map<string, Promise<void>>()
   const timers = new Map<string, TimerHandle>()
+  /** Targets whose key store entry could not be read at their last try (told once). */
+  const unreadable = new Set<string>()
   let disposed = false
 
   const save = (): void => {
@@ -104,25 +118,44 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (disposed || inFlight.has(targetId)) return
     const head = queueOf(targetId)[0]
     if (!head || head.nextAt > deps.clock.now()) return schedule(targetId)
-    const run = attempt(head).finally(() => {
-      inFlight.delete(targetId)
-      schedule(targetId)
-    })
+    // attempt() settles every send and key store failure itself; what is left (the file cannot be
+    // written) already moved the entry on, so the next try waits.
+    const run = attempt(head)
+      .catch((error: unknown) => deps.onError?.(error))
+      .finally(() => {
+        inFlight.delete(targetId)
+        schedule(targetId)
+      })
     inFlight.set(targetId, run)
   }
 
-  async function attempt(entry: OutboxEntry): Promise<void> {
-    const resolved = await deps.resolve(entry.targetId)
-    if (disposed) return
+  /** One try: the target's outcome, or null when the target left the settings (its queue is dropped). */
+  async function tryOnce(entry: OutboxEntry): Promise<Outcome | null> {
+    let resolved: Awaited<ReturnType<OutboxDeps['resolve']>>
+    try {
+      resolved = await deps.resolve(entry.targetId)
+      unreadable.delete(entry.targetId)
+    } catch (error) {
+      const reason = `${KEY_STORE_UNREADABLE} ${messageOf(error)}`
+      if (!unreadable.has(entry.targetId)) {
+        unreadable.add(entry.targetId)
+        deps.onKeyStoreFailure?.(entry.targetId, reason)
+      }
+      return { kind: 'retry', reason }
+    }
+    if (disposed) return null
     if (resolved === null) {
       doc.pending = doc.pending.filter((e) => e.targetId !== entry.targetId)
       save()
-      return
+      return null
     }
-    const outcome = await deps.send(resolved.target, entry.event, resolved.secret).catch(
-      (error: unknown): Outcome => ({ kind: 'retry', reason: error instanceof Error ? error.message : String(error) })
-    )
-    if (disposed) return
+    if ('missing' in resolved) return { kind: 'refused', reason: resolved.missing }
+    return deps.send(resolved.target, entry.event, resolved.secret).catch((error: unknown): Outcome => ({ kind: 'retry', reason: messageOf(error) }))
+  }
+
+  async function attempt(entry: OutboxEntry): Promise<void> {
+    const outcome = await tryOnce(entry)
+    if (disposed || outcome === null) return
     const now = deps.clock.now()
     const s = status(entry.targetId)
     if (outcome.kind === 'delivered') {
