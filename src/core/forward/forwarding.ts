@@ -90,9 +90,21 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.onChange ? { onChange: deps.onChange } : {})
   })
-  const forward = createForwarder({ outbox, settings: deps.settings, names: deps.names, moment: deps.moment, now })
+  const forwardEvents = createForwarder({ outbox, settings: deps.settings, names: deps.names, moment: deps.moment, now })
+  // What belongs to targets no longer in the settings goes: at start, and when the targets change.
+  let kept: string | null = null
+  const prune = (): void => {
+    const ids = deps.settings().forwarding.targets.map((t) => t.id)
+    if (ids.join('\n') === kept) return
+    kept = ids.join('\n')
+    outbox.retain(ids)
+  }
+  prune()
   return {
-    forward,
+    forward(connectionId, events) {
+      prune()
+      forwardEvents(connectionId, events)
+    },
     async test(targetId) {
       const loaded = await load(targetId)
       const outcome: Outcome =
@@ -100,7 +112,10 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
       outbox.noteTest(targetId, outcome)
       return outcome
     },
-    status: (targetId) => outbox.status(targetId),
+    status: (targetId) => {
+      prune()
+      return outbox.status(targetId)
+    },
     forget: (targetId) => outbox.forget(targetId),
     idle: () => outbox.idle(),
     async close(graceMs = CLOSE_GRACE_MS) {

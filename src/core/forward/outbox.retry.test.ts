@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../util/clock'
 import type { ForwardEvent } from './event'
-import { BACKOFF, createOutbox, GIVE_UP_AFTER_MS, MAX_RETRY_AFTER_MS, type OutboxDeps } from './outbox'
+import { BACKOFF, createOutbox, GIVE_UP_AFTER_MS, MAX_PENDING_PER_TARGET, MAX_RETRY_AFTER_MS, type OutboxDeps } from './outbox'
 import { memoryOutboxStorage } from './outbox-file'
 import type { Outcome } from './response'
 import type { ParsedTarget } from './target'
@@ -62,5 +62,24 @@ describe('a retry waits', () => {
     await clock.advance(MAX_RETRY_AFTER_MS)
     await outbox.idle()
     expect(tries.map((t) => t.at - START)).toEqual([0, MAX_RETRY_AFTER_MS])
+  })
+})
+
+describe('the queue of a target', () => {
+  it(`holds at most ${MAX_PENDING_PER_TARGET} events: the oldest are given up (never the one being sent), told once`, async () => {
+    const { clock, outbox, giveUps, tries } = setup(() => ({ kind: 'retry', reason: 'HTTP 500' }))
+    outbox.enqueue(forwardEvent('t0'), ['w'])
+    await outbox.idle()
+    for (let i = 1; i <= MAX_PENDING_PER_TARGET + 4; i++) outbox.enqueue(forwardEvent(`t${i}`), ['w'])
+    expect(outbox.status('w')).toMatchObject({ pending: MAX_PENDING_PER_TARGET, givenUp: 5 })
+    expect(giveUps).toEqual([{ targetId: 'w', reason: expect.stringContaining(`more than ${MAX_PENDING_PER_TARGET}`) as unknown as string }])
+    outbox.enqueue(forwardEvent('t-next'), ['w'])
+    await outbox.idle()
+    expect(outbox.status('w')).toMatchObject({ pending: MAX_PENDING_PER_TARGET, givenUp: 6 })
+    expect(giveUps).toHaveLength(1)
+    // t0 went while it waited; t1, sent when it became the head, stays at the head.
+    await clock.advance(MAX_RETRY_AFTER_MS)
+    await outbox.idle()
+    expect(tries.map((t) => t.id).slice(0, 3)).toEqual([forwardEvent('t0').id, forwardEvent('t1').id, forwardEvent('t1').id])
   })
 })

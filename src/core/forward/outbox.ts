@@ -14,6 +14,11 @@ export const GIVE_UP_AFTER_MS = 24 * 3_600_000
 export const BACKOFF = { firstMs: 5_000, maxMs: 15 * 60_000 }
 /** A Retry-After longer than this is read as this: a target cannot park its queue for days. */
 export const MAX_RETRY_AFTER_MS = 3_600_000
+/**
+ * At most this many events wait per target (a day of failures at a busy desk; the file stays
+ * small): beyond it the oldest are given up, told once as any give-up.
+ */
+export const MAX_PENDING_PER_TARGET = 200
 
 export interface ResolvedTarget {
   target: ParsedTarget
@@ -46,6 +51,8 @@ export interface Outbox {
   enqueue(event: ForwardEvent, targetIds: readonly string[]): void
   /** Forgets a removed target: its queue, its memory and its status. */
   forget(targetId: string): void
+  /** Forgets every target but these (the settings' targets now). */
+  retain(targetIds: readonly string[]): void
   status(targetId: string): TargetStatus & { pending: number }
   /** A test message's outcome (sent outside the queue) as the target's last delivery or error. */
   noteTest(targetId: string, outcome: Outcome): void
@@ -89,8 +96,30 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   const delivered = (targetId: string): string[] => (doc.delivered[targetId] ??= [])
   const status = (targetId: string): TargetStatus => (doc.status[targetId] ??= {})
 
+  function drop(targetId: string): void {
+    doc.pending = doc.pending.filter((e) => e.targetId !== targetId)
+    delete doc.delivered[targetId]
+    delete doc.status[targetId]
+    unreadable.delete(targetId)
+    const t = timers.get(targetId)
+    if (t !== undefined) deps.clock.clearTimeout(t)
+    timers.delete(targetId)
+  }
+
   function remove(entry: OutboxEntry): void {
     doc.pending = doc.pending.filter((e) => e !== entry)
+  }
+
+  /** Gives up the oldest events beyond MAX_PENDING_PER_TARGET (never the one being sent); told once. */
+  function trim(targetId: string): void {
+    const queue = queueOf(targetId)
+    const over = queue.slice(inFlight.has(targetId) ? 1 : 0).slice(0, Math.max(0, queue.length - MAX_PENDING_PER_TARGET))
+    if (over.length === 0) return
+    doc.pending = doc.pending.filter((e) => !over.includes(e))
+    const s = status(targetId)
+    const first = (s.givenUp ?? 0) === 0
+    s.givenUp = (s.givenUp ?? 0) + over.length
+    if (first) deps.onGiveUp(targetId, over[0]!.event, `more than ${MAX_PENDING_PER_TARGET} notifications were waiting: the oldest were given up.`)
   }
 
   function schedule(targetId: string): void {
@@ -155,7 +184,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
 
   async function attempt(entry: OutboxEntry): Promise<void> {
     const outcome = await tryOnce(entry)
-    if (disposed || outcome === null) return
+    // Forgotten while it was sent (its target removed): nothing of it is kept.
+    if (disposed || outcome === null || !doc.pending.includes(entry)) return
     const now = deps.clock.now()
     const s = status(entry.targetId)
     if (outcome.kind === 'delivered') {
@@ -188,7 +218,12 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   }
 
   // What a former run left: each target's queue resumes in order, at once for what was due.
-  for (const targetId of new Set(doc.pending.map((e) => e.targetId))) schedule(targetId)
+  // A file from before the bound may hold more than it allows.
+  const resumed = new Set(doc.pending.map((e) => e.targetId))
+  const before = doc.pending.length
+  for (const targetId of resumed) trim(targetId)
+  if (doc.pending.length < before) save()
+  for (const targetId of resumed) schedule(targetId)
 
   return {
     enqueue(event, targetIds) {
@@ -201,17 +236,19 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         added.push(targetId)
       }
       if (added.length === 0) return
+      for (const targetId of added) trim(targetId)
       save()
       for (const targetId of added) schedule(targetId)
     },
     forget(targetId) {
-      doc.pending = doc.pending.filter((e) => e.targetId !== targetId)
-      delete doc.delivered[targetId]
-      delete doc.status[targetId]
-      const t = timers.get(targetId)
-      if (t !== undefined) deps.clock.clearTimeout(t)
-      timers.delete(targetId)
+      drop(targetId)
       save()
+    },
+    retain(targetIds) {
+      const known = new Set([...doc.pending.map((e) => e.targetId), ...Object.keys(doc.delivered), ...Object.keys(doc.status)])
+      const gone = [...known].filter((id) => !targetIds.includes(id))
+      for (const targetId of gone) drop(targetId)
+      if (gone.length > 0) save()
     },
     status: (targetId) => ({ ...(doc.status[targetId] ?? {}), pending: queueOf(targetId).length }),
     noteTest(targetId, outcome) {
