@@ -4,12 +4,15 @@
 import path from 'node:path'
 import { createForwarding } from '../core/forward/forwarding'
 import { OUTBOX_FILE } from '../core/forward/outbox-file'
+import { FORWARDING_ELSEWHERE_COMMAND } from '../core/forward/outbox-lock'
 import { inQuietHours } from '../core/notify/policy'
 import { settingsDir } from '../core/settings/paths'
 import { systemClock } from '../core/util/clock'
 import type { MonitorEvent } from '../shared/monitor'
 import { projectDisplayName } from '../shared/watched-project'
 import { openSecrets, remember, type Context } from './context'
+import { CliError } from './errors'
+import { EXIT } from './exit-codes'
 import { oneLine } from './table'
 
 export async function openForwarding(ctx: Context): Promise<{ forward: (connectionId: string, events: readonly MonitorEvent[]) => void; close: () => Promise<void> }> {
@@ -36,11 +39,16 @@ export async function openForwarding(ctx: Context): Promise<{ forward: (connecti
     onKeyStoreFailure: (targetId, reason) => ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' is waiting for the keychain: ${oneLine(reason, 300)} (trying again)\n`),
     onError: (error) => ctx.io.stderr.write(`Forwarding: ${oneLine(error instanceof Error ? error.message : String(error), 300)}\n`)
   })
+  // Beside the app (or another watch) the command does not forward: one writer of the outbox.
+  if (!(await forwarding.ready)) {
+    await forwarding.close()
+    throw new CliError(EXIT.settingsFiles, FORWARDING_ELSEWHERE_COMMAND)
+  }
   return {
     forward: forwarding.forward,
     close: async () => {
       await forwarding.idle()
-      forwarding.dispose()
+      await forwarding.close()
     }
   }
 }

@@ -43,6 +43,7 @@ import { restoreLostConnections } from './restore-connections'
 import { isAway } from '../forward/away'
 import { createForwarding } from '../forward/forwarding'
 import { OUTBOX_FILE } from '../forward/outbox-file'
+import { OUTBOX_LOCK_RETRY_MS } from '../forward/outbox-lock'
 import { AT_THE_DESK } from '../forward/presence'
 import { inQuietHours } from '../notify/policy'
 import { forwardingHandlers } from './handlers/forwarding'
@@ -218,6 +219,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
     onError: (error) => reportError('forwarding', error),
     onChange: changed,
     random: deps.random ?? Math.random,
+    // Beside `agent-tray watch --forward` the app waits, taking forwarding over once the command stops.
+    lockRetryMs: OUTBOX_LOCK_RETRY_MS,
     ...(deps.forwardFetch ? { fetch: deps.forwardFetch } : {})
   })
 

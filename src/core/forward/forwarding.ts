@@ -9,6 +9,8 @@ import { testEvent, type EventNames } from './event'
 import { createForwarder, type ForwarderDeps } from './forwarder'
 import { createOutbox, type Outbox } from './outbox'
 import { fileOutboxStorage, type OutboxStorage } from './outbox-file'
+import { lockOutbox } from './outbox-lock'
+import { createStandbyOutbox } from './outbox-standby'
 import type { Outcome } from './response'
 import type { Moment } from './select'
 import { createSender } from './send'
@@ -35,9 +37,16 @@ export interface ForwardingDeps {
   onChange?: () => void
   fetch?: typeof globalThis.fetch
   random?: () => number
+  /**
+   * With `file`: while another process forwards from it, try to take it over this often (the
+   * app); absent, one try (the command, which refuses: see `ready`).
+   */
+  lockRetryMs?: number
 }
 
 export interface Forwarding {
+  /** Whether this process forwards now: false while another (the app or the command) holds the outbox. */
+  readonly ready: Promise<boolean>
   /** A told round of a connection's events: queued for the targets that want each now. */
   forward(connectionId: string, events: readonly MonitorEvent[]): void
   /** Sends a test message to one target now, outside its queue; the outcome becomes its last delivery or error. */
@@ -70,25 +79,35 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
   }
   const storage = deps.storage ?? (deps.file !== undefined ? fileOutboxStorage(deps.file, now) : undefined)
   if (storage === undefined) throw new Error('forwarding needs an outbox file or storage')
-  const outbox = createOutbox({
+  const file = deps.storage ? undefined : deps.file
+  const openOutbox = (): Outbox =>
+    createOutbox({
+      clock: deps.clock,
+      storage,
+      resolve: async (targetId) => {
+        // A target removed from the settings meanwhile (before or during the read) gets nothing more.
+        const listed = (): boolean => deps.settings().forwarding.targets.some((t) => t.id === targetId)
+        if (!listed()) return null
+        // A throw (the key store locked or denied) is retried; an entry gone or unreadable is said.
+        const loaded = await load(targetId)
+        if (!listed()) return null
+        if (loaded === null) return { missing: NOT_IN_KEY_STORE }
+        return loaded.secret === undefined ? { target: loaded.target } : { target: loaded.target, secret: loaded.secret }
+      },
+      send,
+      onGiveUp: (targetId, _event, reason) => deps.onGiveUp(targetId, reason),
+      ...(deps.onKeyStoreFailure ? { onKeyStoreFailure: deps.onKeyStoreFailure } : {}),
+      ...(deps.onError ? { onError: deps.onError } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+      ...(deps.onChange ? { onChange: deps.onChange } : {})
+    })
+  const outbox = createStandbyOutbox({
     clock: deps.clock,
-    storage,
-    resolve: async (targetId) => {
-      // A target removed from the settings meanwhile (before or during the read) gets nothing more.
-      const listed = (): boolean => deps.settings().forwarding.targets.some((t) => t.id === targetId)
-      if (!listed()) return null
-      // A throw (the key store locked or denied) is retried; an entry gone or unreadable is said.
-      const loaded = await load(targetId)
-      if (!listed()) return null
-      if (loaded === null) return { missing: NOT_IN_KEY_STORE }
-      return loaded.secret === undefined ? { target: loaded.target } : { target: loaded.target, secret: loaded.secret }
-    },
-    send,
-    onGiveUp: (targetId, _event, reason) => deps.onGiveUp(targetId, reason),
-    ...(deps.onKeyStoreFailure ? { onKeyStoreFailure: deps.onKeyStoreFailure } : {}),
-    ...(deps.onError ? { onError: deps.onError } : {}),
-    ...(deps.random ? { random: deps.random } : {}),
-    ...(deps.onChange ? { onChange: deps.onChange } : {})
+    ...(file !== undefined ? { take: (onLost: (error: Error) => void) => lockOutbox(file, onLost) } : {}),
+    ...(deps.lockRetryMs !== undefined ? { retryMs: deps.lockRetryMs } : {}),
+    onError: (error) => deps.onError?.(error),
+    ...(deps.onChange ? { onChange: deps.onChange } : {}),
+    open: openOutbox
   })
   const forwardEvents = createForwarder({ outbox, settings: deps.settings, names: deps.names, moment: deps.moment, now })
   // What belongs to targets no longer in the settings goes: at start, and when the targets change.
@@ -101,6 +120,7 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
   }
   prune()
   return {
+    ready: outbox.ready,
     forward(connectionId, events) {
       prune()
       forwardEvents(connectionId, events)
@@ -126,7 +146,7 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
       })
       await Promise.race([outbox.idle(), grace])
       clearTimeout(timer)
-      outbox.dispose()
+      await outbox.close()
     },
     dispose: () => outbox.dispose()
   }
