@@ -1,9 +1,10 @@
 // The outbox: every forward is written to the state directory before it is sent, so a crash, a
 // restart or an hour offline loses nothing. Per target, one event at a time in the order they came
 // (a failing target holds up only itself); an event is queued at most once per target (its id is
-// remembered once delivered); a failed try waits (backoff, or the target's Retry-After) and the
-// event is given up after 24 h with one notice. A send cut short by a kill is sent again on the next
-// start with the same Idempotency-Key, so a webhook that honours the key sees it once.
+// remembered once delivered); a failed try (a locked key store too) waits (backoff, or the target's
+// Retry-After, within retryWaitMs's bounds) and the event is given up after 24 h with one notice;
+// at most MAX_PENDING_PER_TARGET wait. A send cut short by a kill is sent again on the next start
+// with the same Idempotency-Key, so a webhook that honours the key sees it once.
 import type { Clock, TimerHandle } from '../util/clock'
 import type { ForwardEvent } from './event'
 import { DELIVERED_MEMORY, type OutboxDocument, type OutboxEntry, type OutboxStorage, type TargetStatus } from './outbox-file'
