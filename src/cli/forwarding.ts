@@ -4,7 +4,7 @@
 import path from 'node:path'
 import { createForwarding } from '../core/forward/forwarding'
 import { OUTBOX_FILE } from '../core/forward/outbox-file'
-import { FORWARDING_ELSEWHERE_COMMAND } from '../core/forward/outbox-lock'
+import { FORWARDING_ELSEWHERE_APP, FORWARDING_ELSEWHERE_COMMAND } from '../core/forward/outbox-lock'
 import { inQuietHours } from '../core/notify/policy'
 import { settingsDir } from '../core/settings/paths'
 import { systemClock } from '../core/util/clock'
@@ -40,9 +40,10 @@ export async function openForwarding(ctx: Context): Promise<{ forward: (connecti
     onError: (error) => ctx.io.stderr.write(`Forwarding: ${oneLine(error instanceof Error ? error.message : String(error), 300)}\n`)
   })
   // Beside the app (or another watch) the command does not forward: one writer of the outbox.
-  if (!(await forwarding.ready)) {
+  const ready = await forwarding.ready
+  if (!ready.held) {
     await forwarding.close()
-    throw new CliError(EXIT.settingsFiles, FORWARDING_ELSEWHERE_COMMAND)
+    throw new CliError(EXIT.settingsFiles, ready.reason === FORWARDING_ELSEWHERE_APP ? FORWARDING_ELSEWHERE_COMMAND : ready.reason)
   }
   return {
     forward: forwarding.forward,

@@ -10,7 +10,7 @@ import { createForwarder, type ForwarderDeps } from './forwarder'
 import { createOutbox, type Outbox } from './outbox'
 import { fileOutboxStorage, type OutboxStorage } from './outbox-file'
 import { lockOutbox } from './outbox-lock'
-import { createStandbyOutbox } from './outbox-standby'
+import { createStandbyOutbox, type Held } from './outbox-standby'
 import type { Outcome } from './response'
 import type { Moment } from './select'
 import { createSender } from './send'
@@ -45,8 +45,8 @@ export interface ForwardingDeps {
 }
 
 export interface Forwarding {
-  /** Whether this process forwards now: false while another (the app or the command) holds the outbox. */
-  readonly ready: Promise<boolean>
+  /** Whether this process forwards: not while another (the app or the command) holds the outbox. */
+  readonly ready: Promise<Held>
   /** A told round of a connection's events: queued for the targets that want each now. */
   forward(connectionId: string, events: readonly MonitorEvent[]): void
   /** Sends a test message to one target now, outside its queue; the outcome becomes its last delivery or error. */

@@ -18,9 +18,12 @@ export interface StandbyDeps {
   onChange?: () => void
 }
 
+/** Whether this process writes the outbox; if not, why (another process does, or the lock cannot be made). */
+export type Held = { held: true } | { held: false; reason: string }
+
 export interface StandbyOutbox extends Outbox {
-  /** Whether the first try took the lock. */
-  readonly ready: Promise<boolean>
+  /** The first try's result. */
+  readonly ready: Promise<Held>
   /** Disposes and releases the lock. */
   close(): Promise<void>
 }
@@ -28,7 +31,8 @@ export interface StandbyOutbox extends Outbox {
 export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
   let outbox: Outbox | null = null
   let lock: OutboxLock | null = null
-  let elsewhere = false
+  /** Why this process does not write the outbox now (status shows it), or null. */
+  let waitingWhy: string | null = null
   let disposed = false
   let timer: TimerHandle | undefined
   let kept: readonly string[] | null = null
@@ -37,33 +41,35 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
 
   function opened(held: OutboxLock | null): void {
     lock = held
-    elsewhere = false
+    waitingWhy = null
     outbox = deps.open()
     if (kept !== null) outbox.retain(kept)
     for (const { event, targetIds } of waiting.splice(0)) outbox.enqueue(event, targetIds)
     deps.onChange?.()
   }
 
-  async function take(): Promise<boolean> {
-    if (!deps.take) return true
+  async function take(): Promise<Held> {
     let held: OutboxLock | null = null
+    let why = FORWARDING_ELSEWHERE_APP
     try {
-      held = await deps.take(lost)
+      held = await deps.take!(lost)
     } catch (error) {
+      // The lock cannot be made (the state directory cannot be written): said as it is, tried again.
+      why = `Forwarding cannot lock its outbox: ${error instanceof Error ? error.message : String(error)}`
       deps.onError(error)
     }
     if (disposed) {
       await held?.release()
-      return false
+      return { held: false, reason: 'Forwarding stopped.' }
     }
     if (held === null) {
-      elsewhere = true
+      waitingWhy = why
       deps.onChange?.()
       retryLater()
-      return false
+      return { held: false, reason: why }
     }
     opened(held)
-    return true
+    return { held: true }
   }
 
   function retryLater(): void {
@@ -79,7 +85,7 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
     outbox?.dispose()
     outbox = null
     lock = null
-    elsewhere = true
+    waitingWhy = FORWARDING_ELSEWHERE_APP
     deps.onError(new Error(`Forwarding stopped: the outbox's lock was lost (${error.message}).`))
     deps.onChange?.()
     retryLater()
@@ -96,7 +102,7 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
   }
 
   if (!deps.take) opened(null)
-  let ready = deps.take ? take() : Promise.resolve(true)
+  let ready: Promise<Held> = deps.take ? take() : Promise.resolve({ held: true })
   const first = ready
 
   return {
@@ -120,7 +126,7 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
     status(targetId) {
       if (outbox) return outbox.status(targetId)
       const pending = waiting.filter((w) => w.targetIds.includes(targetId)).length
-      return elsewhere ? { pending, lastError: FORWARDING_ELSEWHERE_APP } : { pending }
+      return waitingWhy === null ? { pending } : { pending, lastError: waitingWhy }
     },
     noteTest(targetId, outcome) {
       outbox?.noteTest(targetId, outcome)

@@ -52,7 +52,7 @@ it('while another process forwards, a second waits (its events kept), and takes 
 
   const clock = new ManualClock(Date.UTC(2026, 10, 27, 9))
   const second = open(file, url, clock)
-  expect(await second.ready).toBe(false)
+  expect(await second.ready).toEqual({ held: false, reason: FORWARDING_ELSEWHERE_APP })
   second.forward('c1', [taskEnded('t1')])
   expect(second.status('f1')).toEqual({ pending: 1, lastError: FORWARDING_ELSEWHERE_APP })
   await clock.advance(OUTBOX_LOCK_RETRY_MS)
@@ -73,7 +73,7 @@ it('a process that finds the outbox held says so at once (the command refuses on
   const { file, url } = await setup()
   const clock = new ManualClock(Date.UTC(2026, 10, 27, 9))
   const holder = open(file, url, clock)
-  expect(await holder.ready).toBe(true)
+  expect(await holder.ready).toEqual({ held: true })
   const other = startForwardingProcess(file, url)
   cleanup.push(() => other.kill())
   await other.said('ready=false')
@@ -82,4 +82,14 @@ it('a process that finds the outbox held says so at once (the command refuses on
   const next = startForwardingProcess(file, url)
   cleanup.push(() => next.kill())
   await next.said('ready=true')
+})
+
+it('an outbox whose lock cannot be made says why, not that another process forwards', async () => {
+  const { file, url } = await setup()
+  // A file where the state directory should be: nothing can be made in it.
+  fs.writeFileSync(file, '')
+  const forwarding = open(path.join(file, OUTBOX_FILE), url, new ManualClock(Date.UTC(2026, 10, 27, 9)))
+  const ready = await forwarding.ready
+  expect(ready).toEqual({ held: false, reason: expect.stringMatching(/^Forwarding cannot lock its outbox: E(EXIST|NOTDIR)/) as unknown as string })
+  expect(forwarding.status('f1').lastError).toBe(ready.held ? undefined : ready.reason)
 })

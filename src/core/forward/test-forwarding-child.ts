@@ -18,7 +18,7 @@ const forwarding = createForwarding({
   moment: () => ({ away: true, quiet: false }),
   onGiveUp: () => undefined
 })
-void forwarding.ready.then((held) => process.stdout.write(`ready=${held}\n`))
+void forwarding.ready.then((r) => process.stdout.write(`ready=${r.held}\n`))
 process.stdin.resume()
 process.stdin.on('end', () => {
   void forwarding.close().then(() => {
