@@ -4,17 +4,21 @@
 import path from 'node:path'
 import { createForwarding } from '../core/forward/forwarding'
 import { OUTBOX_FILE } from '../core/forward/outbox-file'
+import { FORWARDING_ELSEWHERE_APP, FORWARDING_ELSEWHERE_COMMAND } from '../core/forward/outbox-lock'
 import { inQuietHours } from '../core/notify/policy'
 import { settingsDir } from '../core/settings/paths'
 import { systemClock } from '../core/util/clock'
 import type { MonitorEvent } from '../shared/monitor'
 import { projectDisplayName } from '../shared/watched-project'
 import { openSecrets, remember, type Context } from './context'
+import { CliError } from './errors'
+import { EXIT } from './exit-codes'
 import { oneLine } from './table'
 
 export async function openForwarding(ctx: Context): Promise<{ forward: (connectionId: string, events: readonly MonitorEvent[]) => void; close: () => Promise<void> }> {
   const store = await ctx.deps.settings()
   const secrets = await openSecrets(ctx)
+  const nameOf = (targetId: string): string => oneLine(store.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? targetId)
   const forwarding = createForwarding({
     file: path.join(settingsDir(ctx.io.env), OUTBOX_FILE),
     clock: { ...systemClock, now: () => ctx.deps.now().getTime() },
@@ -31,16 +35,21 @@ export async function openForwarding(ctx: Context): Promise<{ forward: (connecti
     learnSecrets: (all) => {
       for (const s of all) remember(ctx, s)
     },
-    onGiveUp: (targetId, reason) => {
-      const name = store.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? targetId
-      ctx.io.stderr.write(`Forwarding to '${oneLine(name)}' gave up: ${oneLine(reason, 300)}\n`)
-    }
+    onGiveUp: (targetId, reason) => ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' gave up: ${oneLine(reason, 300)}\n`),
+    onKeyStoreFailure: (targetId, reason) => ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' is waiting for the keychain: ${oneLine(reason, 300)} (trying again)\n`),
+    onError: (error) => ctx.io.stderr.write(`Forwarding: ${oneLine(error instanceof Error ? error.message : String(error), 300)}\n`)
   })
+  // Beside the app (or another watch) the command does not forward: one writer of the outbox.
+  const ready = await forwarding.ready
+  if (!ready.held) {
+    await forwarding.close()
+    throw new CliError(EXIT.settingsFiles, ready.reason === FORWARDING_ELSEWHERE_APP ? FORWARDING_ELSEWHERE_COMMAND : ready.reason)
+  }
   return {
     forward: forwarding.forward,
     close: async () => {
       await forwarding.idle()
-      forwarding.dispose()
+      await forwarding.close()
     }
   }
 }

@@ -4,9 +4,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { OUTBOX_FILE } from '../core/forward/outbox-file'
+import { FORWARDING_ELSEWHERE } from '../core/forward/outbox-lock'
+import { startForwardingProcess } from '../core/forward/test-forwarding-process'
 import { startReceiver, ANSWERS, type Receiver } from '../core/forward/test-receivers'
 import { forwardSecretAccount } from '../shared/forwarding'
 import { startReferenceService, type ReferenceService } from '../reference-service'
+import { EXIT } from './exit-codes'
 import { makeRunner, memorySecrets, tempDir } from './test-harness'
 
 let service: ReferenceService
@@ -22,10 +25,10 @@ afterAll(async () => {
   await receiver.close()
 })
 
-it('a task failing while watched is forwarded once to the webhook', async () => {
+/** A state directory whose config watches a new project and forwards its failures to the receiver. */
+function configured(): { dir: string; project: { id: string } } {
   const dir = tempDir()
   const p = service.control.createProject({ name: 'Office app' })
-  const t = service.control.addTask(p.id, { name: 'Ship <it>', status: 'todo', script: 'run-forever' })
   fs.writeFileSync(
     path.join(dir, 'config.json'),
     JSON.stringify({
@@ -38,6 +41,12 @@ it('a task failing while watched is forwarded once to the webhook', async () => 
   )
   keys.set('w', 'work-key-1')
   targets.set(forwardSecretAccount('f1'), JSON.stringify({ url: `${receiver.url}/in` }))
+  return { dir, project: p }
+}
+
+it('a task failing while watched is forwarded once to the webhook', async () => {
+  const { dir, project: p } = configured()
+  const t = service.control.addTask(p.id, { name: 'Ship <it>', status: 'todo', script: 'run-forever' })
   const polls = () => service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0
   const before = polls()
   const stop = new AbortController()
@@ -55,6 +64,20 @@ it('a task failing while watched is forwarded once to the webhook', async () => 
   const outbox = JSON.parse(fs.readFileSync(path.join(dir, OUTBOX_FILE), 'utf8')) as { pending: unknown[]; delivered: Record<string, string[]> }
   expect(outbox.pending).toEqual([])
   expect(outbox.delivered.f1).toHaveLength(1)
+  fs.rmSync(dir, { recursive: true, force: true })
+}, 60_000)
+
+it('refuses to forward (exit 12, saying why) while another Agent Tray process forwards from the same directory', async () => {
+  const { dir } = configured()
+  const holder = startForwardingProcess(path.join(dir, OUTBOX_FILE), `${receiver.url}/in`)
+  await holder.said('ready=true')
+  const polls = service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0
+  const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
+  const r = await run(['watch', '--forward', '--interval-ms', '1000'], { env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined } })
+  await holder.stop()
+  expect(r.code).toBe(EXIT.settingsFiles)
+  expect(r.err).toContain(FORWARDING_ELSEWHERE)
+  expect(service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0).toBe(polls)
   fs.rmSync(dir, { recursive: true, force: true })
 }, 60_000)
 

@@ -43,6 +43,7 @@ import { restoreLostConnections } from './restore-connections'
 import { isAway } from '../forward/away'
 import { createForwarding } from '../forward/forwarding'
 import { OUTBOX_FILE } from '../forward/outbox-file'
+import { OUTBOX_LOCK_RETRY_MS } from '../forward/outbox-lock'
 import { AT_THE_DESK } from '../forward/presence'
 import { inQuietHours } from '../notify/policy'
 import { forwardingHandlers } from './handlers/forwarding'
@@ -210,8 +211,16 @@ export function createAppController(deps: AppControllerDeps): AppController {
       notices.add([`Forwarding to '${name}' is losing notifications: ${reason}`])
       changed()
     },
+    onKeyStoreFailure: (targetId, reason) => {
+      const name = deps.settings.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
+      notices.add([`Forwarding to '${name}' is waiting for the keychain: ${reason} It is tried again.`])
+      changed()
+    },
+    onError: (error) => reportError('forwarding', error),
     onChange: changed,
     random: deps.random ?? Math.random,
+    // Beside `agent-tray watch --forward` the app waits, taking forwarding over once the command stops.
+    lockRetryMs: OUTBOX_LOCK_RETRY_MS,
     ...(deps.forwardFetch ? { fetch: deps.forwardFetch } : {})
   })
 

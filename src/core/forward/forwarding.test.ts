@@ -8,7 +8,7 @@ import type { ForwardTarget } from '../../shared/forwarding'
 import { ManualClock } from '../util/clock'
 import { createForwarding } from './forwarding'
 import { memoryOutboxStorage } from './outbox-file'
-import { NAMES, taskEnded } from './test-events'
+import { forwardEvent, NAMES, taskEnded } from './test-events'
 
 const TARGET: ForwardTarget = { id: 'f1', name: 'hook', kind: 'webhook', host: '127.0.0.1', on: ['failed'], when: 'always', paused: false, quietHours: false }
 
@@ -86,4 +86,29 @@ it('a send not answered within the grace stays queued and goes again at the next
   expect(keys).toHaveLength(2)
   expect(keys[1]).toBe(keys[0])
   expect(storage.doc.pending).toEqual([])
+})
+
+it('what belongs to targets no longer in the settings goes, at start and when the targets change', () => {
+  const storage = memoryOutboxStorage({
+    version: 1,
+    pending: [{ targetId: 'gone', event: forwardEvent('t1'), enqueuedAt: 0, attempts: 3, nextAt: Date.UTC(2027, 0, 1) }],
+    delivered: { gone: ['x'], f1: ['y'] },
+    status: { gone: { lastError: 'HTTP 500' }, f1: { lastDeliveredAt: 1 } }
+  })
+  const settings = { forwarding: { targets: [TARGET] }, watched: {}, connectionNotifications: {} }
+  const forwarding = createForwarding({
+    storage,
+    clock: new ManualClock(Date.UTC(2026, 10, 27, 9)),
+    secrets: { get: async () => JSON.stringify({ url }) },
+    settings: () => settings,
+    names: NAMES,
+    moment: () => ({ away: true, quiet: false }),
+    onGiveUp: () => {}
+  })
+  expect(storage.doc).toMatchObject({ pending: [], delivered: { f1: ['y'] }, status: { f1: { lastDeliveredAt: 1 } } })
+  expect(Object.keys(storage.doc.delivered)).toEqual(['f1'])
+  settings.forwarding.targets = []
+  forwarding.forward('c1', [])
+  forwarding.dispose()
+  expect(storage.doc).toEqual({ version: 1, pending: [], delivered: {}, status: {} })
 })

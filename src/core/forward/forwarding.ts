@@ -9,6 +9,8 @@ import { testEvent, type EventNames } from './event'
 import { createForwarder, type ForwarderDeps } from './forwarder'
 import { createOutbox, type Outbox } from './outbox'
 import { fileOutboxStorage, type OutboxStorage } from './outbox-file'
+import { lockOutbox } from './outbox-lock'
+import { createStandbyOutbox, type Held } from './outbox-standby'
 import type { Outcome } from './response'
 import type { Moment } from './select'
 import { createSender } from './send'
@@ -27,13 +29,24 @@ export interface ForwardingDeps {
   learnSecrets?: (secrets: readonly string[]) => void
   /** Once when a target starts losing events (refused, or 24 h of failures). */
   onGiveUp: (targetId: string, reason: string) => void
+  /** Once when a target's URL cannot be read from the key store (locked, denied); its events are retried. */
+  onKeyStoreFailure?: (targetId: string, reason: string) => void
+  /** What the outbox could not settle (its file cannot be written). */
+  onError?: (error: unknown) => void
   /** After every change of the outbox (a target's last delivery or error). */
   onChange?: () => void
   fetch?: typeof globalThis.fetch
   random?: () => number
+  /**
+   * With `file`: while another process forwards from it, try to take it over this often (the
+   * app); absent, one try (the command, which refuses: see `ready`).
+   */
+  lockRetryMs?: number
 }
 
 export interface Forwarding {
+  /** Whether this process forwards: not while another (the app or the command) holds the outbox. */
+  readonly ready: Promise<Held>
   /** A told round of a connection's events: queued for the targets that want each now. */
   forward(connectionId: string, events: readonly MonitorEvent[]): void
   /** Sends a test message to one target now, outside its queue; the outcome becomes its last delivery or error. */
@@ -66,24 +79,52 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
   }
   const storage = deps.storage ?? (deps.file !== undefined ? fileOutboxStorage(deps.file, now) : undefined)
   if (storage === undefined) throw new Error('forwarding needs an outbox file or storage')
-  const outbox = createOutbox({
+  const file = deps.storage ? undefined : deps.file
+  const openOutbox = (): Outbox =>
+    createOutbox({
+      clock: deps.clock,
+      storage,
+      resolve: async (targetId) => {
+        // A target removed from the settings meanwhile (before or during the read) gets nothing more.
+        const listed = (): boolean => deps.settings().forwarding.targets.some((t) => t.id === targetId)
+        if (!listed()) return null
+        // A throw (the key store locked or denied) is retried; an entry gone or unreadable is said.
+        const loaded = await load(targetId)
+        if (!listed()) return null
+        if (loaded === null) return { missing: NOT_IN_KEY_STORE }
+        return loaded.secret === undefined ? { target: loaded.target } : { target: loaded.target, secret: loaded.secret }
+      },
+      send,
+      onGiveUp: (targetId, _event, reason) => deps.onGiveUp(targetId, reason),
+      ...(deps.onKeyStoreFailure ? { onKeyStoreFailure: deps.onKeyStoreFailure } : {}),
+      ...(deps.onError ? { onError: deps.onError } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+      ...(deps.onChange ? { onChange: deps.onChange } : {})
+    })
+  const outbox = createStandbyOutbox({
     clock: deps.clock,
-    storage,
-    resolve: async (targetId) => {
-      // A target removed from the settings meanwhile gets nothing more.
-      if (!deps.settings().forwarding.targets.some((t) => t.id === targetId)) return null
-      const loaded = await load(targetId)
-      if (loaded === null) return null
-      return loaded.secret === undefined ? { target: loaded.target } : { target: loaded.target, secret: loaded.secret }
-    },
-    send,
-    onGiveUp: (targetId, _event, reason) => deps.onGiveUp(targetId, reason),
-    ...(deps.random ? { random: deps.random } : {}),
-    ...(deps.onChange ? { onChange: deps.onChange } : {})
+    ...(file !== undefined ? { take: (onLost: (error: Error) => void) => lockOutbox(file, onLost) } : {}),
+    ...(deps.lockRetryMs !== undefined ? { retryMs: deps.lockRetryMs } : {}),
+    onError: (error) => deps.onError?.(error),
+    ...(deps.onChange ? { onChange: deps.onChange } : {}),
+    open: openOutbox
   })
-  const forward = createForwarder({ outbox, settings: deps.settings, names: deps.names, moment: deps.moment, now })
+  const forwardEvents = createForwarder({ outbox, settings: deps.settings, names: deps.names, moment: deps.moment, now })
+  // What belongs to targets no longer in the settings goes: at start, and when the targets change.
+  let kept: string | null = null
+  const prune = (): void => {
+    const ids = deps.settings().forwarding.targets.map((t) => t.id)
+    if (ids.join('\n') === kept) return
+    kept = ids.join('\n')
+    outbox.retain(ids)
+  }
+  prune()
   return {
-    forward,
+    ready: outbox.ready,
+    forward(connectionId, events) {
+      prune()
+      forwardEvents(connectionId, events)
+    },
     async test(targetId) {
       const loaded = await load(targetId)
       const outcome: Outcome =
@@ -91,7 +132,10 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
       outbox.noteTest(targetId, outcome)
       return outcome
     },
-    status: (targetId) => outbox.status(targetId),
+    status: (targetId) => {
+      prune()
+      return outbox.status(targetId)
+    },
     forget: (targetId) => outbox.forget(targetId),
     idle: () => outbox.idle(),
     async close(graceMs = CLOSE_GRACE_MS) {
@@ -102,7 +146,7 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
       })
       await Promise.race([outbox.idle(), grace])
       clearTimeout(timer)
-      outbox.dispose()
+      await outbox.close()
     },
     dispose: () => outbox.dispose()
   }

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushMicrotasks, ManualClock } from '../util/clock'
-import { backoffMs, createOutbox, GIVE_UP_AFTER_MS, type Outbox } from './outbox'
+import { createOutbox, GIVE_UP_AFTER_MS, retryWaitMs, type Outbox } from './outbox'
 import { fileOutboxStorage, memoryOutboxStorage, OUTBOX_FILE, type OutboxStorage } from './outbox-file'
 import { createSender } from './send'
 import type { ParsedTarget } from './target'
@@ -56,7 +56,7 @@ describe('the outbox', () => {
     await r.arrived(1)
     await outbox.idle()
     expect(outbox.status('w')).toMatchObject({ pending: 1, lastError: 'HTTP 500: internal error' })
-    await clock.advance(backoffMs(1, () => 0))
+    await clock.advance(retryWaitMs(1, () => 0))
     await r.arrived(2)
     await outbox.idle()
     await clock.advance(119_999)
