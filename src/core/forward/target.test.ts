@@ -36,6 +36,25 @@ describe('parseTarget', () => {
     }
   })
 
+  it('ntfy://topic refuses a port, a user or password, and a topic that reads as a server, without repeating the URL', () => {
+    // Read as a topic, these would publish to ntfy.sh, the credentials with them.
+    const cases: [string, RegExp][] = [
+      ['ntfy://user:pass-5ecret@localhost:8080', /user name or password/],
+      ['ntfys://user@alerts', /user name or password/],
+      ['ntfy://alerts:8080', /no port/],
+      ['ntfy://localhost', /reads as a server/],
+      ['ntfys://ntfy.example.com', /reads as a server/],
+      ['ntfy://192.168.1.20/', /reads as a server/],
+      ['ntfy://[::1]', /reads as a server/]
+    ]
+    for (const [url, problem] of cases) {
+      const check = parseTarget(url)
+      expect(check, url).toMatchObject({ ok: false, problem: expect.stringMatching(problem) })
+      if (!check.ok) for (const part of ['pass-5ecret', 'localhost', 'example', '192.168', '8080']) expect(check.problem).not.toContain(part)
+    }
+    expect(parseTarget('ntfy://user:pass@localhost:8080/alerts')).toMatchObject({ ok: true, target: { host: 'localhost:8080', channel: 'alerts' } })
+  })
+
   it('refuses malformed targets of each kind', () => {
     for (const bad of ['', 'tgram://nope/1', 'https://hooks.slack.com/other', 'https://discord.com/api/webhooks/x', 'ftp://x/y', 'ntfys://h/a/b', 'https://a b', 'mailto:x@y'])
       expect(parseTarget(bad).ok).toBe(false)

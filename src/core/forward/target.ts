@@ -39,9 +39,24 @@ function transportProblem(url: string): string | null {
     : 'The target must use https: plain http would send its token in clear text, and is allowed only to this machine (localhost, 127.0.0.1, [::1]).'
 }
 
+/** ntfy://topic names a topic on ntfy.sh; what reads as a server there is refused, never published to. */
+function topicOnlyProblem(url: URL): string | null {
+  const server = 'For your own server write ntfys://host/topic, or ntfy://host:port/topic on this machine.'
+  if (url.username !== '' || url.password !== '') return `ntfy://topic is a topic on ntfy.sh: a user name or password goes with a server and its topic. ${server}`
+  if (url.port !== '') return `ntfy://topic is a topic on ntfy.sh and takes no port. ${server}`
+  // A dot (a domain, an IPv4 address), a colon (an IPv6 address) or localhost: a server, not a topic.
+  const name = url.hostname.toLowerCase()
+  if (name.includes('.') || name.includes(':') || name === 'localhost') {
+    return `This reads as a server with no topic; ntfy://topic is a topic on ntfy.sh. ${server}`
+  }
+  return null
+}
+
 function ntfy(url: URL): TargetCheck {
   const secure = url.protocol === 'ntfys:'
   const segments = url.pathname.split('/').filter((s) => s !== '')
+  const topicOnly = segments.length === 0 ? topicOnlyProblem(url) : null
+  if (topicOnly) return fail(topicOnly)
   // ntfy://topic alone means the public server, as Apprise reads it (always over https).
   const [host, topic, scheme] =
     segments.length === 0 ? [NTFY_SH, decodeURIComponent(url.hostname), 'https'] : [url.host, decodeURIComponent(segments[0]!), secure ? 'https' : 'http']
