@@ -92,7 +92,7 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   expect(receiver.received).toHaveLength(1)
   expect(receiver.received[0]!.path).toBe(`/hooks/${TOKEN}`)
   expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'test', title: 'Agent Tray test' })
-  expect(verifySignature(receiver.received[0]!.body, secret, receiver.received[0]!.headers['x-agent-tray-signature-256'] as string)).toBe(true)
+  expect(verifySignature(receiver.received[0]!.body, secret, receiver.received[0]!.headers['x-agent-tray-signature'] as string)).toBe(true)
 
   // The receiver refuses the next one: its reason shows on the row.
   receiver.script.push(ANSWERS.slackGone())

@@ -56,7 +56,7 @@ describe('forward add: where the URL comes from', () => {
     expect((await run(['forward', 'test', 'hooks'])).code).toBe(EXIT.ok)
     const got = receiver.received.at(-1)!
     expect(got.path).toBe(`/in/${TOKEN}`)
-    expect(verifySignature(got.body, SECRET, got.headers['x-agent-tray-signature-256'] as string)).toBe(true)
+    expect(verifySignature(got.body, SECRET, got.headers['x-agent-tray-signature'] as string)).toBe(true)
     const empty = await run(['forward', 'add', '--name', 'other'], { isTTY: true, deps: { promptHidden: async () => '' } })
     expect(empty).toMatchObject({ code: EXIT.usage, err: expect.stringMatching(/No target URL/) })
   })
@@ -67,7 +67,7 @@ describe('forward add: where the URL comes from', () => {
     await run(['forward', 'test', 'hooks'])
     const got = receiver.received.at(-1)!
     expect(got.path).toBe(`/in/${TOKEN}`)
-    expect(verifySignature(got.body, SECRET, got.headers['x-agent-tray-signature-256'] as string)).toBe(true)
+    expect(verifySignature(got.body, SECRET, got.headers['x-agent-tray-signature'] as string)).toBe(true)
     const dash = await run(['forward', 'add', '-', '--name', 'phone'], { stdin: 'ntfys://ntfy.example/phone-topic\n' })
     expect(dash).toMatchObject({ code: EXIT.ok, out: "Added ntfy target 'phone' (ntfy.example): failed, budget, away.\n" })
     const noSecret = await run(['forward', 'add', '--name', 'x', '--secret-stdin'], { stdin: `${receiver.url}/in/${TOKEN}\n` })
@@ -87,7 +87,7 @@ describe('forward add: a JSON webhook with no secret', () => {
     expect(r.out).toMatch(/not be shown again/)
     await run(['forward', 'test', 'hooks'])
     const got = receiver.received.at(-1)!
-    expect(verifySignature(got.body, generated!, got.headers['x-agent-tray-signature-256'] as string)).toBe(true)
+    expect(verifySignature(got.body, generated!, got.headers['x-agent-tray-signature'] as string)).toBe(true)
     // Never printed again, never in a file of the settings directory.
     expect((await run(['forward', 'list'])).out + (await run(['forward', 'list', '--json'])).out).not.toContain(generated)
     for (const f of filesUnder(configDir)) expect(f.text, f.file).not.toContain(generated)

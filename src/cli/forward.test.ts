@@ -47,7 +47,7 @@ describe('agent-tray forward', () => {
     expect(tested).toMatchObject({ code: EXIT.ok, out: 'hooks: delivered.\n' })
     const got = receiver.received.at(-1)!
     expect(got.path).toBe(`/in/${TOKEN}`)
-    expect(verifySignature(got.body, SECRET, got.headers['x-agent-tray-signature-256'] as string)).toBe(true)
+    expect(verifySignature(got.body, SECRET, got.headers['x-agent-tray-signature'] as string)).toBe(true)
 
     // A refusal: non-zero, with the receiver's reason, the token redacted from it.
     receiver.script.push({ status: 404, body: `no such hook ${TOKEN}` })

@@ -73,7 +73,7 @@ export async function forwardAdd(ctx: Context, arg: string | undefined, flags: F
   else {
     ctx.io.stdout.write(`Added ${target.kind} target '${oneLine(name)}' (${oneLine(target.host)}): ${on.join(', ')}, ${whenText(target)}.\n`)
     // Made here, so the receiver can check each request: the user's only chance to copy it.
-    if (generatedSecret !== undefined) ctx.io.stdout.write(`Signing secret: ${generatedSecret}\nIt will not be shown again: give it to the receiver now, to verify X-Agent-Tray-Signature-256.\n`)
+    if (generatedSecret !== undefined) ctx.io.stdout.write(`Signing secret: ${generatedSecret}\nIt will not be shown again: give it to the receiver now, to verify X-Agent-Tray-Signature.\n`)
   }
   return EXIT.ok
 }

@@ -119,7 +119,7 @@ it("a JSON webhook added with no secret gets one, in add's answer only: its requ
   expect(generated).toMatch(/^[A-Za-z0-9_-]{43}$/)
   const answers = [await call('forward:test', { targetId: added.value.id }), await call('forward:list'), await call('app:copy-diagnostics')]
   const got = receiver.received[0]!
-  expect(verifySignature(got.body, generated!, got.headers['x-agent-tray-signature-256'] as string)).toBe(true)
+  expect(verifySignature(got.body, generated!, got.headers['x-agent-tray-signature'] as string)).toBe(true)
   for (const text of [JSON.stringify(answers), await filesText()]) expect(text).not.toContain(generated)
   expect(app.redact(`signed with ${generated}`)).toBe('signed with [redacted]')
   // A secret given, or a kind that is not signed: nothing is made.

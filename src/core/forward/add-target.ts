@@ -6,10 +6,8 @@ import { randomBytes } from 'node:crypto'
 import { hasUnsafeCharacters } from '../../shared/controls'
 import { DEFAULT_FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, type ForwardTarget, type ForwardTargetInput } from '../../shared/forwarding'
 import { defaultTargetName, parseTarget } from './target'
+import { signingSecretProblem } from './sign'
 import type { StoredTargetSecret } from './targets'
-
-/** Shorter would be guessed, and could not be told apart from ordinary words when redacted. */
-export const MIN_SIGNING_SECRET = 8
 
 export type TargetPlan =
   | { ok: true; target: ForwardTarget; stored: StoredTargetSecret; /** Made here (none was given): shown to the user once. */ generatedSecret?: string }
@@ -25,9 +23,8 @@ export function planTarget(existing: readonly ForwardTarget[], input: ForwardTar
   const check = parseTarget(url)
   if (!check.ok) return { ok: false, field: 'url', problem: check.problem }
   if (input.secret !== undefined && check.target.kind !== 'webhook') return { ok: false, field: 'secret', problem: 'A signing secret is for a JSON webhook only.' }
-  if (input.secret !== undefined && input.secret.trim().length < MIN_SIGNING_SECRET) {
-    return { ok: false, field: 'secret', problem: `A signing secret is at least ${MIN_SIGNING_SECRET} characters.` }
-  }
+  const secretProblem = input.secret === undefined ? null : signingSecretProblem(input.secret)
+  if (secretProblem !== null) return { ok: false, field: 'secret', problem: secretProblem }
   const name = (input.name ?? defaultTargetName(check.target)).trim()
   if (name === '' || name.length > MAX_TARGET_NAME || hasUnsafeCharacters(name)) {
     return { ok: false, field: 'name', problem: `A target's name is 1 to ${MAX_TARGET_NAME} characters, without control characters.` }

@@ -69,9 +69,13 @@ describe('renderRequest', () => {
     })
     expect(req.headers['idempotency-key']).toBe(event.id)
     const sig = req.headers[SIGNATURE_HEADER.toLowerCase()]
+    expect(sig).toMatch(/^t=\d{10},v1=[0-9a-f]{64}$/)
     expect(verifySignature(req.body, 'shh-secret', sig)).toBe(true)
     expect(verifySignature(req.body, 'other', sig)).toBe(false)
     expect(verifySignature(req.body.replace('failed', 'complete'), 'shh-secret', sig)).toBe(false)
+    // Signed when sent: a request rendered an hour ago is stale now.
+    const old = renderRequest(t('webhook'), event, 'shh-secret', Date.now() - 3_600_000)
+    expect(verifySignature(old.body, 'shh-secret', old.headers[SIGNATURE_HEADER.toLowerCase()])).toBe(false)
     expect(renderRequest(t('webhook'), event).headers[SIGNATURE_HEADER.toLowerCase()]).toBeUndefined()
   })
 

@@ -39,7 +39,8 @@ function fitted(format: LimitedFormat, escape: (text: string) => string, e: Forw
 
 const ntfySize = (text: string) => textSize('ntfy', text)
 
-export function renderRequest(target: ParsedTarget, event: ForwardEvent, secret?: string): ForwardRequest {
+/** `nowMs` dates the webhook's signature: each attempt is signed afresh, so a retry is never stale. */
+export function renderRequest(target: ParsedTarget, event: ForwardEvent, secret?: string, nowMs: number = Date.now()): ForwardRequest {
   switch (target.kind) {
     case 'ntfy': {
       // Published as JSON to the server's root (ntfy's JSON publishing), so no header carries the
@@ -73,7 +74,7 @@ export function renderRequest(target: ParsedTarget, event: ForwardEvent, secret?
         'idempotency-key': event.id,
         'x-agent-tray-event': event.kind
       }
-      if (secret) headers[SIGNATURE_HEADER.toLowerCase()] = signBody(body, secret)
+      if (secret) headers[SIGNATURE_HEADER.toLowerCase()] = signBody(body, secret, nowMs)
       return { url: target.url, headers, body }
     }
   }

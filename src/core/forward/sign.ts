@@ -1,17 +1,48 @@
-// The generic webhook's signature: HMAC-SHA256 over the exact body bytes, hex, in a header named
-// like GitHub's (X-Hub-Signature-256: sha256=…), so receivers can reuse the same check.
+// The generic webhook's signature, as Stripe and Slack sign: HMAC-SHA256 over "<unix seconds>.<body>",
+// sent as `t=<seconds>,v1=<hex>`. The time dates the request, so a receiver can refuse a replay
+// outside the freshness window; the body's `id` (also Idempotency-Key) tells a repeat inside it.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
-export const SIGNATURE_HEADER = 'X-Agent-Tray-Signature-256'
+export const SIGNATURE_HEADER = 'X-Agent-Tray-Signature'
 
-export function signBody(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`
+/** How far a signature's time may be from the receiver's clock, either way (the README says so). */
+export const SIGNATURE_TOLERANCE_S = 300
+
+/** Shorter would be guessed, and could not be told apart from ordinary words when redacted. */
+export const MIN_SIGNING_SECRET = 16
+
+/** Why a signing secret cannot be used, or null. */
+export function signingSecretProblem(secret: string): string | null {
+  return secret.trim().length < MIN_SIGNING_SECRET ? `A signing secret is at least ${MIN_SIGNING_SECRET} characters.` : null
 }
 
-/** What a receiver does: recompute and compare in constant time. */
-export function verifySignature(body: string, secret: string, header: string | undefined): boolean {
+const hmac = (seconds: number, body: string, secret: string): string => createHmac('sha256', secret).update(`${seconds}.${body}`, 'utf8').digest('hex')
+
+/** The header's value for a body sent at `nowMs`. */
+export function signBody(body: string, secret: string, nowMs: number): string {
+  const seconds = Math.floor(nowMs / 1000)
+  return `t=${seconds},v1=${hmac(seconds, body, secret)}`
+}
+
+export interface VerifyOptions {
+  nowMs?: number
+  toleranceS?: number
+}
+
+/** What a receiver does: a time within the window, and a v1 that matches, compared in constant time. */
+export function verifySignature(body: string, secret: string, header: string | undefined, options: VerifyOptions = {}): boolean {
   if (typeof header !== 'string') return false
-  const expected = Buffer.from(signBody(body, secret))
-  const given = Buffer.from(header)
-  return expected.length === given.length && timingSafeEqual(expected, given)
+  const parts = header.split(',').map((p) => p.trim())
+  const t = parts.find((p) => p.startsWith('t='))?.slice(2) ?? ''
+  if (!/^\d{1,12}$/.test(t)) return false
+  const seconds = Number(t)
+  const now = (options.nowMs ?? Date.now()) / 1000
+  if (Math.abs(now - seconds) > (options.toleranceS ?? SIGNATURE_TOLERANCE_S)) return false
+  const expected = Buffer.from(hmac(seconds, body, secret))
+  return parts
+    .filter((p) => p.startsWith('v1='))
+    .some((p) => {
+      const given = Buffer.from(p.slice(3))
+      return given.length === expected.length && timingSafeEqual(given, expected)
+    })
 }

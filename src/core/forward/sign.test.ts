@@ -1,0 +1,44 @@
+import { createHmac } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { MIN_SIGNING_SECRET, signBody, signingSecretProblem, SIGNATURE_TOLERANCE_S, verifySignature } from './sign'
+
+const SECRET = 'whsec-0123456789abcdef'
+const BODY = '{"version":1,"id":"e1","event":"failed"}'
+const NOW = Date.UTC(2026, 10, 28, 12, 0, 0)
+const SECONDS = NOW / 1000
+
+describe('the webhook signature', () => {
+  it('signs the time with the body: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">', () => {
+    const v1 = createHmac('sha256', SECRET).update(`${SECONDS}.${BODY}`).digest('hex')
+    expect(signBody(BODY, SECRET, NOW + 999)).toBe(`t=${SECONDS},v1=${v1}`)
+    expect(verifySignature(BODY, SECRET, signBody(BODY, SECRET, NOW), { nowMs: NOW })).toBe(true)
+  })
+
+  it('refuses a time outside the freshness window either way, and takes one at its edge', () => {
+    const header = signBody(BODY, SECRET, NOW)
+    const window = SIGNATURE_TOLERANCE_S * 1000
+    expect(verifySignature(BODY, SECRET, header, { nowMs: NOW + window })).toBe(true)
+    expect(verifySignature(BODY, SECRET, header, { nowMs: NOW - window })).toBe(true)
+    expect(verifySignature(BODY, SECRET, header, { nowMs: NOW + window + 1000 })).toBe(false)
+    expect(verifySignature(BODY, SECRET, header, { nowMs: NOW - window - 1000 })).toBe(false)
+    expect(verifySignature(BODY, SECRET, header, { nowMs: NOW + 60_000, toleranceS: 30 })).toBe(false)
+  })
+
+  it('refuses another body, another secret, a time moved, a malformed header and the old body-only form', () => {
+    const header = signBody(BODY, SECRET, NOW)
+    const at = { nowMs: NOW }
+    expect(verifySignature(BODY.replace('failed', 'completed'), SECRET, header, at)).toBe(false)
+    expect(verifySignature(BODY, `${SECRET}x`, header, at)).toBe(false)
+    // The time is signed: a replay with a fresh t does not verify.
+    expect(verifySignature(BODY, SECRET, header.replace(`t=${SECONDS}`, `t=${SECONDS + 1}`), { nowMs: NOW + 1000 })).toBe(false)
+    for (const bad of [undefined, '', 'v1=abc', `t=${SECONDS}`, `t=x${SECONDS},v1=00`, `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}`])
+      expect(verifySignature(BODY, SECRET, bad, at)).toBe(false)
+  })
+
+  it('a signing secret is at least 16 characters', () => {
+    expect(signingSecretProblem('a'.repeat(MIN_SIGNING_SECRET - 1))).toBe(`A signing secret is at least ${MIN_SIGNING_SECRET} characters.`)
+    expect(MIN_SIGNING_SECRET).toBe(16)
+    expect(signingSecretProblem(` ${'a'.repeat(MIN_SIGNING_SECRET - 1)} `)).not.toBeNull()
+    expect(signingSecretProblem('a'.repeat(MIN_SIGNING_SECRET))).toBeNull()
+  })
+})
