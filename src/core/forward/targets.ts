@@ -1,6 +1,7 @@
 // A target's secret part in the key store (its URL, and the webhook's signing secret), in the
 // store's forwarding entries, apart from the API keys (core/secrets/types.ts): config.json keeps the rest.
 import { forwardSecretAccount } from '../../shared/forwarding'
+import { signingSecretProblem } from './sign'
 import { parseTarget, targetSecrets, type ParsedTarget } from './target'
 
 export interface TargetSecretStore {
@@ -50,3 +51,29 @@ export function storedTargetSecrets(raw: string): string[] {
 }
 
 export const deleteTargetSecret = (store: TargetSecretStore, targetId: string): Promise<boolean> => store.delete(forwardSecretAccount(targetId))
+
+export type SecretRotation = { ok: true } | { ok: false; problem: string }
+
+function storedUrl(raw: string | null): string | null {
+  try {
+    const value = JSON.parse(raw ?? 'null') as Partial<StoredTargetSecret> | null
+    return typeof value?.url === 'string' ? value.url : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * A JSON webhook's new signing secret in place of its old one. The target keeps its id, so what the
+ * outbox holds for it (queued events, delivered ids, last delivery) stays; the next send signs with it.
+ */
+export async function replaceSigningSecret(store: TargetSecretStore, targetId: string, secret: string): Promise<SecretRotation> {
+  const url = storedUrl(await store.get(forwardSecretAccount(targetId)))
+  const check = url === null ? null : parseTarget(url)
+  if (url === null || check === null || !check.ok) return { ok: false, problem: 'Its URL is not in the key store: remove the target and add it again.' }
+  if (check.target.kind !== 'webhook') return { ok: false, problem: 'A signing secret is for a JSON webhook only.' }
+  const problem = signingSecretProblem(secret)
+  if (problem !== null) return { ok: false, problem }
+  await saveTargetSecret(store, targetId, { url, secret: secret.trim() })
+  return { ok: true }
+}
