@@ -18,6 +18,7 @@ import { taskCreateCommand, type TaskCreateFlags } from './commands/task-create'
 import { watchCommand } from './commands/watch'
 import { watchListAdd, watchListList, watchListRemove } from './commands/watch-list'
 import { forwardAdd, forwardList, forwardRemove, forwardTest, type ForwardAddFlags } from './commands/forward'
+import { forwardSecret, type ForwardSecretFlags } from './commands/forward-secret'
 import { API_KEY_ENV, BASE_URL_ENV, keychainUnavailable, type Context, type GlobalOptions } from './context'
 import type { CliDeps, SettingsPort } from './deps'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
@@ -320,5 +321,10 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .description('send a test message to one target or all; non-zero when one refuses')
     .action(run((name: string | undefined) => forwardTest(ctx, name)))
   forward.command('remove <name>').action(run((name: string) => forwardRemove(ctx, name)))
+  forward
+    .command('secret <name>')
+    .description("a JSON webhook's new signing secret, from stdin's first line or made with --generate (printed once); its queue and history stay")
+    .option('--generate', 'make a random secret and print it once')
+    .action(run((name: string, flags: ForwardSecretFlags) => forwardSecret(ctx, name, flags)))
   return program
 }

@@ -97,7 +97,7 @@ export async function forwardList(ctx: Context): Promise<ExitCode> {
   return EXIT.ok
 }
 
-function findTarget(targets: ForwardTarget[], name: string): ForwardTarget {
+export function findTarget(targets: ForwardTarget[], name: string): ForwardTarget {
   const t = targets.find((x) => x.name === name)
   if (!t) throw notFoundError(`No forwarding target is named '${oneLine(name)}' (see agent-tray forward list).`)
   return t
