@@ -259,9 +259,9 @@ export interface InvokeContract {
   'forward:add': { request: ForwardTargetInput; response: AddedTargetView }
   /** Sends a test message to the target now; the outcome is also its last delivery or error. */
   'forward:test': { request: { targetId: string }; response: ForwardTestResult }
-  /** Pauses or resumes a target, or changes what it gets and when. */
+  /** Pauses or resumes a target, changes what it gets and when, or gives a JSON webhook a new signing secret (its history stays). */
   'forward:update': {
-    request: { targetId: string; paused?: boolean; on?: ForwardEventKind[]; when?: ForwardWhen; quietHours?: boolean }
+    request: { targetId: string; paused?: boolean; on?: ForwardEventKind[]; when?: ForwardWhen; quietHours?: boolean; secret?: string }
     response: ForwardTargetView
   }
   /** Removes a target: its URL from the key store, what waited for it from the outbox. */

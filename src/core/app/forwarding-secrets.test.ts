@@ -128,3 +128,16 @@ it("a JSON webhook added with no secret gets one, in add's answer only: its requ
   expect(given).toMatchObject({ ok: true, value: { generatedSecret: null } })
   expect(ntfy).toMatchObject({ ok: true, value: { generatedSecret: null } })
 })
+
+it("forward:update gives a webhook a new signing secret: in the key store only, the target's id kept, a short one refused", async () => {
+  const NEXT = 'next-signing-secret-7f6e5d'
+  const added = await call<ForwardTargetView>('forward:add', { url: `${receiver.url}/hooks/${TOKEN}`, name: 'hooks', on: ['failed'], when: 'always', secret: SIGNING })
+  const id = (added as { value: ForwardTargetView }).value.id
+  const updated = await call<ForwardTargetView>('forward:update', { targetId: id, secret: NEXT })
+  expect(updated).toMatchObject({ ok: true, value: { id, name: 'hooks' } })
+  expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toEqual({ url: `${receiver.url}/hooks/${TOKEN}`, secret: NEXT })
+  expect(await call('forward:update', { targetId: id, secret: 'too-short' })).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: 'A signing secret is at least 16 characters.' } })
+  expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toMatchObject({ secret: NEXT })
+  for (const text of [JSON.stringify(updated), await filesText()]) expect(text).not.toContain(NEXT)
+  expect(app.redact(`signed with ${NEXT}`)).toBe('signed with [redacted]')
+})

@@ -306,9 +306,10 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
   },
   'forward:test': { good: [{ targetId: id }], bad: [[{}, /targetId/], [{ targetId: '../x' }, /targetId/]] },
   'forward:update': {
-    good: [{ targetId: id, paused: true }, { targetId: id, on: ['completed'], when: 'away', quietHours: false }],
+    good: [{ targetId: id, paused: true }, { targetId: id, on: ['completed'], when: 'away', quietHours: false }, { targetId: id, secret: 'new-signing-secret-1' }],
     bad: [
       [{ paused: true }, /targetId/],
+      [{ targetId: id, secret: '' }, /secret: must not be empty/],
       [{ targetId: id, paused: 'yes' }, /paused/],
       [{ targetId: id, url: 'https://x.example/' }, /Unrecognized key/]
     ]

@@ -310,7 +310,8 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     paused: z.boolean().optional(),
     on: forwardEvents.optional(),
     when: z.enum(['always', 'away']).optional(),
-    quietHours: z.boolean().optional()
+    quietHours: z.boolean().optional(),
+    secret: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional()
   }),
   'forward:remove': z.strictObject({ targetId: idSchema }),
   'forward:presence': noRequest

@@ -7,7 +7,7 @@ import type { Handlers } from '../../../shared/ipc'
 import type { ForwardTarget, ForwardTargetView } from '../../../shared/forwarding'
 import { planTarget } from '../../forward/add-target'
 import { isAway } from '../../forward/away'
-import { deleteTargetSecret, saveTargetSecret } from '../../forward/targets'
+import { deleteTargetSecret, replaceSigningSecret, saveTargetSecret } from '../../forward/targets'
 import type { AppContext } from '../context'
 import { invalidArgument } from '../errors'
 
@@ -56,8 +56,13 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
       ctx.changed()
       return { delivered: outcome.kind === 'delivered', reason: outcome.kind === 'delivered' ? null : outcome.reason, target: targetView(ctx, target) }
     },
-    'forward:update': async ({ targetId, ...change }) => {
+    'forward:update': async ({ targetId, secret, ...change }) => {
       find(ctx, targetId)
+      // The secret goes to the key store only (never into config.json), before the rest is saved.
+      if (secret !== undefined) {
+        const rotated = await replaceSigningSecret(ctx.deps.secrets.forwarding, targetId, secret)
+        if (!rotated.ok) throw invalidArgument(rotated.problem)
+      }
       const saved = await ctx.update((draft) => {
         const t = draft.forwarding.targets.find((x) => x.id === targetId)
         if (t) Object.assign(t, change)
