@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { redactSecrets } from '../secrets/redact'
 import { defaultTargetName, parseTarget, targetSecrets } from './target'
 
 const SLACK = 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'
@@ -70,3 +71,53 @@ describe('parseTarget', () => {
     expect(defaultTargetName(parsed.target)).toBe('ntfy ntfy.sh')
   })
 })
+
+/** A line as the log or the command would show it, with the target's secrets taken out. */
+const redacted = (url: string, text: string): string => redactSecrets(text, targetSecrets(url))
+
+describe('targetSecrets: every part that carries the target, and nothing else', () => {
+  it('query values, short or long, with their names (?token=, ?key=, any)', () => {
+    const url = 'https://hooks.example.com/in?token=abc123&key=Zx9&sig=0123456789abcdef0123'
+    expect(redacted(url, 'GET /in?token=abc123&key=Zx9 refused')).toBe('GET /in?[redacted]&[redacted] refused')
+    expect(redacted(url, 'bad signature 0123456789abcdef0123')).toBe('bad signature [redacted]')
+    // The same names with other values, and the bare values in prose, are not this target's.
+    expect(redacted(url, 'token=other, key=abc')).toBe('token=other, key=abc')
+    expect(redacted('https://h.example.com/in?k=a%2Fb+c', 'sent k=a%2Fb+c and k=a/b c')).toBe('sent [redacted] and [redacted]')
+  })
+
+  it('a path token shorter than 16 characters, as the path is echoed', () => {
+    const url = 'https://hooks.example.com/hook/abc123def'
+    expect(redacted(url, 'Cannot POST /hook/abc123def')).toBe('Cannot POST [redacted]')
+    expect(redacted(url, `sent to ${url}`)).toBe('sent to [redacted]')
+    // A long token alone is known wherever it stands; the words around it stay.
+    expect(redacted('https://hooks.example.com/hooks/T0kenPart-8d1f0c2b9e7a', 'no hook at /hooks/T0kenPart-8d1f0c2b9e7a')).toBe('no hook at /hooks/[redacted]')
+    // Slack's ids after /services/ are short: each is known in its path.
+    expect(redacted(SLACK, 'channel /B00000000 of /T00000000 gone')).toBe('channel [redacted] of [redacted] gone')
+  })
+
+  it('a host that carries an id, and not a plain one', () => {
+    const url = 'https://abcd1234.webhook.office.com/webhookb2/in'
+    expect(redacted(url, 'connect ECONNREFUSED abcd1234.webhook.office.com:443')).toBe('connect ECONNREFUSED [redacted]:443')
+    expect(targetSecrets('https://hooks.zapier.com/hooks/catch/1/')).not.toContain('hooks.zapier.com')
+    expect(targetSecrets('http://127.0.0.1:9000/in/x1')).not.toContain('127.0.0.1')
+  })
+
+  it("an ntfy user name and password, in the URL's text", () => {
+    const url = 'ntfys://alice:pw-7x9q@ntfy.example.com/builds'
+    expect(redacted(url, 'as ntfys://alice@ntfy.example.com, alice@ntfy.example.com or //alice:x')).toBe('as ntfys://[redacted], [redacted] or [redacted]x')
+    expect(redacted(url, 'denied: pw-7x9q')).toBe('denied: [redacted]')
+    expect(redacted(url, 'alice went home')).toBe('alice went home')
+  })
+
+  it('an ntfy topic in its URL or its JSON, never as a word in a sentence', () => {
+    for (const url of ['ntfy://alerts', 'ntfys://ntfy.sh/alerts']) {
+      expect(redacted(url, '3 alerts fired; see the alerts page')).toBe('3 alerts fired; see the alerts page')
+      expect(redacted(url, 'published to https://ntfy.sh/alerts')).toBe('published to https://[redacted]')
+      expect(redacted(url, 'body {"topic":"alerts","title":"x"}')).toBe('body {[redacted],"title":"x"}')
+    }
+    // The send address is ntfy.sh's root: not this target's, so not taken out.
+    expect(redacted('ntfy://alerts', 'see https://ntfy.sh/docs')).toBe('see https://ntfy.sh/docs')
+    expect(redacted('ntfys://ntfy.sh/private-topic-123', 'topic private-topic-123')).toBe('topic [redacted]')
+  })
+})
+

@@ -3,6 +3,7 @@
 // tgram://BOT_TOKEN/CHAT_ID, and any other https URL (or http to this machine) as a generic JSON
 // webhook. Recognising one gives its kind, the host the settings may show, and where it is sent.
 // The URL itself carries the token, so it lives in the key store and never in a message here.
+import { isIP } from 'node:net'
 import { isLoopbackHost, keyTransportProblem, MAX_BASE_URL_LENGTH } from '../../shared/base-url'
 import { LINE_CONTROL } from '../../shared/controls'
 import { MIN_SECRET_LENGTH } from '../secrets/redact'
@@ -105,19 +106,73 @@ export function parseTarget(input: string): TargetCheck {
   return { ok: true, target: { kind: 'webhook', host: isLoopbackHost(url.hostname) ? url.host : url.host.toLowerCase(), url: url.href } }
 }
 
-/** The secrets a target's URL holds, for redaction: the URL itself and its token-bearing parts. */
+/** A URL part this long is no word: redacted wherever it appears. A shorter one only with its URL text around it. */
+const BARE_PART = 16
+
+/** Adds a token-bearing part: alone when long, else only as it stands in a URL (each of `inUrl`), so a word elsewhere stays. */
+function addPart(out: Set<string>, part: string, inUrl: string[]): void {
+  if (part === '') return
+  if (part.length >= BARE_PART) out.add(part)
+  else for (const text of inUrl) out.add(text)
+}
+
+/** A host that carries an id (a label before the domain with a digit, or a long one: abcd1234.webhook.office.com). */
+function hostCarriesId(hostname: string): boolean {
+  if (isLoopbackHost(hostname) || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0) return false
+  return hostname.split('.').slice(0, -2).some((label) => /\d/.test(label) || label.length >= BARE_PART)
+}
+
+const readQuery = (text: string): string => {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '))
+  } catch {
+    return text
+  }
+}
+
+/** Each query value with its name, as written and as read (token=abc), or alone when long. */
+function addQuery(out: Set<string>, search: string): void {
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    const [name = '', value = ''] = pair.split(/=(.*)/s)
+    addPart(out, readQuery(value), [pair, `${readQuery(name)}=${readQuery(value)}`])
+    if (value.length >= BARE_PART) out.add(value)
+  }
+}
+
+/**
+ * The secrets a target's URL holds, for redaction: the URL itself and every part that carries its
+ * identity (tokens, ids, an ntfy topic and user), and nothing else. A short part is given with the
+ * URL text it stands in ('ntfy.sh/alerts', 'key=abc', '/T0123'), so the topic 'alerts' leaves "3 alerts" alone.
+ */
 export function targetSecrets(input: string, parsed?: ParsedTarget): string[] {
-  const out = new Set<string>([input.trim()])
+  const raw = input.trim()
+  const out = new Set<string>([raw])
   const t = parsed ?? (parseTarget(input) as { target?: ParsedTarget }).target
-  if (t) {
-    out.add(t.url)
-    const path = URL.parse(t.url)?.pathname ?? ''
-    for (const part of path.split('/')) if (part.length >= 16 || /^bot\d+:/.test(part)) out.add(part.replace(/^bot/, ''))
+  const given = URL.parse(raw)
+  if (t?.kind === 'ntfy' && t.channel) {
+    // ntfy is published to the server's root: the topic (a public server's password) is its identity.
+    addPart(out, t.channel, [`${t.host}/${t.channel}`, `"topic":"${t.channel}"`])
+    const user = given ? decodeURIComponent(given.username) : ''
+    addPart(out, user, [`//${user}:`, `//${user}@`, `${user}@${t.host}`])
+    if (given?.password) out.add(decodeURIComponent(given.password))
     if (t.authorization) out.add(t.authorization.replace(/^Basic /, ''))
-    // An ntfy topic on a public server is its password; a Telegram chat id is not secret.
-    if (t.kind === 'ntfy' && t.channel) out.add(t.channel)
-    const raw = URL.parse(input.trim())
-    if (raw?.password) out.add(decodeURIComponent(raw.password))
+    const hostname = URL.parse(t.url)?.hostname ?? ''
+    if (hostCarriesId(hostname)) out.add(hostname)
+  } else if (t) {
+    out.add(t.url)
+    const url = URL.parse(t.url)
+    const segments = (url?.pathname ?? '').split('/').filter((p) => p !== '')
+    if (t.kind === 'telegram') for (const part of segments.filter((p) => /^bot\d+:/.test(p))) out.add(part.slice(3))
+    else if (t.kind === 'slack' || t.kind === 'discord') {
+      // After the fixed prefix (/services/, /api/webhooks/) every segment is an id or the token.
+      for (const part of segments.slice(t.kind === 'slack' ? 1 : 2)) addPart(out, part, [`/${part}`])
+    } else {
+      // A path with a long token is known by it; one without is known whole (as a receiver echoes it).
+      for (const part of segments) addPart(out, part, [])
+      if (!segments.some((p) => p.length >= BARE_PART)) out.add(url!.pathname.replace(/\/+$/, ''))
+      if (hostCarriesId(url!.hostname)) out.add(url!.hostname)
+    }
+    if (t.kind !== 'telegram') addQuery(out, url?.search ?? '')
   }
   return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH)
 }
