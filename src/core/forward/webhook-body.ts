@@ -8,6 +8,7 @@ export const WEBHOOK_BODY_VERSION = 1
 
 export interface WebhookBody {
   version: 1
+  /** The event's identity, also sent as Idempotency-Key: a receiver drops a repeat by it. */
   id: string
   event: ForwardEvent['kind']
   occurred_at: string
