@@ -28,6 +28,15 @@ export const folders = {
       'src/core/client/redact.http.test.ts'
     ]
   },
+  forward: {
+    path: 'src/core/forward',
+    mutate: ['src/core/forward/**/*.ts'],
+    // Not send.hostile.test.ts (a 256 MiB gzip bomb and an endless body over real sockets: seconds and
+    // hundreds of MiB a run; send.test.ts states the read cap with a fake fetch), outbox.kill and
+    // outbox.writers (child processes; outbox-lock.test.ts and outbox.test.ts state the lock and the
+    // restart in process), nor apprise.test.ts (needs the apprise binary; render.test.ts states the requests).
+    tests: ['src/core/forward/{add-target,add-target.generate,away,escape,forwarder,forwarding,forwarding.secrets,outbox,outbox.retry,outbox-lock,outbox-standby,presence,render,response,send,sign,target,targets}.test.ts']
+  },
   settings: {
     path: 'src/core/settings',
     mutate: ['src/core/settings/**/*.ts'],
