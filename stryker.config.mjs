@@ -35,7 +35,7 @@ export const folders = {
     // hundreds of MiB a run; send.test.ts states the read cap with a fake fetch), outbox.kill and
     // outbox.writers (child processes; outbox-lock.test.ts and outbox.test.ts state the lock and the
     // restart in process), nor apprise.test.ts (needs the apprise binary; render.test.ts states the requests).
-    tests: ['src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,forwarder,forwarding,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-lock,outbox-standby,presence,render,render.exact,response,select,send,sign,target,target.rules,targets}.test.ts']
+    tests: ['src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,forwarder,forwarding,forwarding.rules,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-file,outbox-lock,outbox-standby,presence,render,render.exact,response,select,send,sign,target,target.rules,targets}.test.ts']
   },
   settings: {
     path: 'src/core/settings',
