@@ -201,4 +201,18 @@ describe('holding the lock', () => {
     await s.standby.idle()
     expect(s.calls).toEqual(['idle'])
   })
+
+  it('a second close waits for the same release as the first', async () => {
+    let finish: () => void = () => {}
+    const s = setup({ take: () => Promise.resolve({ release: () => new Promise<void>((r) => (finish = r)) }) })
+    await s.standby.ready
+    const order: string[] = []
+    const first = s.standby.close().then(() => order.push('first'))
+    const second = s.standby.close().then(() => order.push('second'))
+    await flushMicrotasks()
+    expect(order).toEqual([])
+    finish()
+    await Promise.all([first, second])
+    expect(order).toEqual(['first', 'second'])
+  })
 })
