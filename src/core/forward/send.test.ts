@@ -1,7 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { flushMicrotasks, ManualClock } from '../util/clock'
-import { createOutbox, GIVE_UP_AFTER_MS } from './outbox'
-import { memoryOutboxStorage } from './outbox-file'
 import { createSender, MAX_ANSWER_BYTES } from './send'
 import type { ParsedTarget } from './target'
 import { forwardEvent } from './test-events'
@@ -27,35 +24,6 @@ describe('answers that are not final', () => {
     const r = await receiver(ANSWERS.redirect(302, `${elsewhere.url}/hook`))
     await expect(send(webhook(r), forwardEvent('t1'))).resolves.toEqual({ kind: 'retry', reason: 'HTTP 302: the target redirects; give its final URL.' })
     expect(elsewhere.received).toHaveLength(0)
-  })
-
-  it('a 401 keeps its events: tried again with backoff, and given up only after 24 h, told once', async () => {
-    const r = await receiver(ANSWERS.discordUnauthorized())
-    const clock = new ManualClock(Date.UTC(2026, 10, 27, 9))
-    const giveUps: string[] = []
-    const outbox = createOutbox({
-      clock,
-      storage: memoryOutboxStorage(),
-      resolve: () => Promise.resolve({ target: { kind: 'discord', host: '127.0.0.1', url: r.url } }),
-      send: createSender({ now: () => clock.now() }),
-      onGiveUp: (_id, _e, reason) => giveUps.push(reason),
-      random: () => 0
-    })
-    cleanup.push(() => outbox.dispose())
-    outbox.enqueue(forwardEvent('t1'), ['d'])
-    outbox.enqueue(forwardEvent('t2'), ['d'])
-    await r.arrived(1)
-    await outbox.idle()
-    expect(outbox.status('d')).toMatchObject({ pending: 2, lastError: expect.stringMatching(/^HTTP 401/) as unknown as string })
-    expect(giveUps).toEqual([])
-    while (outbox.status('d').pending > 0 && clock.now() < Date.UTC(2026, 10, 27, 9) + GIVE_UP_AFTER_MS + 3_600_000) {
-      await clock.advance(15 * 60_000)
-      await outbox.idle()
-      await flushMicrotasks()
-    }
-    expect(clock.now() - Date.UTC(2026, 10, 27, 9)).toBeGreaterThanOrEqual(GIVE_UP_AFTER_MS - 15 * 60_000)
-    expect(r.received.length).toBeGreaterThan(2)
-    expect(giveUps).toEqual([expect.stringMatching(/^not delivered in 24 h: HTTP 401/)])
   })
 })
 
