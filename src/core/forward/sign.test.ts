@@ -76,3 +76,14 @@ describe('verifySignature, as a receiver reads the header', () => {
     expect(signBody(body, SECRET, NOW + 999)).toBe(`t=${SECONDS},v1=${v}`)
   })
 })
+
+describe('a time that is not digits', () => {
+  it('is refused even with a v1 made over it (NaN would pass the window check)', () => {
+    for (const t of ['x', 'x1', '1x', '']) {
+      const v1 = createHmac('sha256', SECRET).update(`${Number(t === '' ? 'NaN' : t)}.${BODY}`).digest('hex')
+      expect(verifySignature(BODY, SECRET, `t=${t},v1=${v1}`, { nowMs: NOW }), t).toBe(false)
+    }
+    const nan = createHmac('sha256', SECRET).update(`NaN.${BODY}`).digest('hex')
+    expect(verifySignature(BODY, SECRET, `v1=${nan}`, { nowMs: 0 })).toBe(false)
+  })
+})

@@ -87,3 +87,13 @@ describe('a stored entry read back', () => {
     }
   })
 })
+
+describe('the secrets of an entry, exactly', () => {
+  it('the URL\'s secrets, then the signing secret when there is one, and nothing else', async () => {
+    const store = memoryStore()
+    await saveTargetSecret(store, 'n1', { url: 'ntfys://ntfy.sh/alerts' })
+    expect((await loadTargetSecret(store, 'n1'))?.secrets).toEqual(['ntfys://ntfy.sh/alerts', 'ntfy.sh/alerts', '"topic":"alerts"'])
+    expect(storedTargetSecrets(JSON.stringify({ url: 'ntfys://ntfy.sh/alerts' }))).toEqual(['ntfys://ntfy.sh/alerts', 'ntfy.sh/alerts', '"topic":"alerts"'])
+    expect(storedTargetSecrets(JSON.stringify({ url: 'ntfys://ntfy.sh/alerts', secret: 'old-secret-0123456789' }))).toEqual(['ntfys://ntfy.sh/alerts', 'ntfy.sh/alerts', '"topic":"alerts"', 'old-secret-0123456789'])
+  })
+})
