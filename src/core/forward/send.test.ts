@@ -120,3 +120,18 @@ describe('a send that fails says why, without the target secrets', () => {
     expect(reason).toMatch(/^not reachable: refused /)
   })
 })
+
+describe('the cap and the redaction, across chunks', () => {
+  it('a later chunk is cut at what is left of the cap', async () => {
+    const head = Buffer.from('{"ok":true}')
+    const parts = [head, Buffer.from(`${' '.repeat(MAX_ANSWER_BYTES - head.length)}garbage`)]
+    const { fetch } = scripted(200, () => parts.shift())
+    const telegram: ParsedTarget = { kind: 'telegram', host: 'api.telegram.org', url: 'https://api.telegram.org/bot123:abcdefghijkl/sendMessage', channel: '42' }
+    await expect(createSender({ now: () => 0, fetch })(telegram, forwardEvent('t1'))).resolves.toEqual({ kind: 'delivered' })
+  })
+
+  it("only the target's secrets are taken out of a reason: other words stay", async () => {
+    const fetch = (() => Promise.reject(new Error('Stryker was here, and so was everyone else'))) as unknown as typeof globalThis.fetch
+    await expect(createSender({ now: () => 0, fetch })(hook, forwardEvent('t1'))).resolves.toEqual({ kind: 'retry', reason: 'not reachable: Stryker was here, and so was everyone else' })
+  })
+})
