@@ -29,8 +29,9 @@ async function setup() {
   return { file: path.join(dir, OUTBOX_FILE), url: `${r.url}/hook`, r }
 }
 
-function open(file: string, url: string, clock: ManualClock) {
+function open(file: string, url: string, clock: ManualClock, onError?: (error: unknown) => void) {
   const forwarding = createForwarding({
+    ...(onError ? { onError } : {}),
     file,
     clock,
     secrets: { get: () => Promise.resolve(JSON.stringify({ url })) },
@@ -92,4 +93,19 @@ it('an outbox whose lock cannot be made says why, not that another process forwa
   const ready = await forwarding.ready
   expect(ready).toEqual({ held: false, reason: expect.stringMatching(/^Forwarding cannot lock its outbox: E(EXIST|NOTDIR)/) as unknown as string })
   expect(forwarding.status('f1').lastError).toBe(ready.held ? undefined : ready.reason)
+})
+
+it('a lock that cannot be made is told once, not at each retry', async () => {
+  const { file, url } = await setup()
+  fs.writeFileSync(file, '')
+  const clock = new ManualClock(Date.UTC(2026, 10, 27, 9))
+  const errors: unknown[] = []
+  const forwarding = open(path.join(file, OUTBOX_FILE), url, clock, (error) => errors.push(error))
+  await forwarding.ready
+  for (let i = 0; i < 3; i++) {
+    await clock.advance(OUTBOX_LOCK_RETRY_MS)
+    await forwarding.idle()
+  }
+  expect(errors).toHaveLength(1)
+  expect(forwarding.status('f1').lastError).toMatch(/^Forwarding cannot lock its outbox/)
 })
