@@ -41,11 +41,13 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
   // Bounded like a target's queue: a command running for weeks beside the app holds no more.
   let waiting: Array<{ event: ForwardEvent; targetIds: readonly string[] }> = []
 
-  // A lock that cannot be made is told once until one is made, not at every retry.
+  // A lock that cannot be made, and events dropped while waiting, are each told once until the lock is held.
   let toldCannotLock = false
+  let toldDropped = false
 
   function opened(held: OutboxLock | null): void {
     toldCannotLock = false
+    toldDropped = false
     lock = held
     waitingWhy = null
     outbox = deps.open()
@@ -120,7 +122,10 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
     enqueue(event, targetIds) {
       if (outbox) return outbox.enqueue(event, targetIds)
       waiting.push({ event, targetIds })
-      if (waiting.length > MAX_PENDING_PER_TARGET) waiting.shift()
+      if (waiting.length <= MAX_PENDING_PER_TARGET) return
+      waiting.shift()
+      if (!toldDropped) deps.onError(new Error(`Forwarding waits for another Agent Tray process: past ${MAX_PENDING_PER_TARGET} waiting events, the oldest are dropped.`))
+      toldDropped = true
     },
     forget(targetId) {
       if (outbox) return outbox.forget(targetId)

@@ -9,7 +9,8 @@ import type { ForwardTarget } from '../../shared/forwarding'
 import { ManualClock } from '../util/clock'
 import { createForwarding } from './forwarding'
 import { OUTBOX_FILE } from './outbox-file'
-import { FORWARDING_ELSEWHERE_APP, OUTBOX_LOCK_RETRY_MS } from './outbox-lock'
+import { MAX_PENDING_PER_TARGET } from './outbox'
+import { FORWARDING_ELSEWHERE_APP, lockOutbox, OUTBOX_LOCK_RETRY_MS } from './outbox-lock'
 import { NAMES, taskEnded } from './test-events'
 import { startForwardingProcess } from './test-forwarding-process'
 import { ANSWERS, startReceiver } from './test-receivers'
@@ -108,4 +109,16 @@ it('a lock that cannot be made is told once, not at each retry', async () => {
   }
   expect(errors).toHaveLength(1)
   expect(forwarding.status('f1').lastError).toMatch(/^Forwarding cannot lock its outbox/)
+})
+
+it('while it waits for another process, past the bound the oldest events are dropped, told once', async () => {
+  const { file, url } = await setup()
+  const other = await lockOutbox(file, () => undefined)
+  cleanup.push(() => other?.release())
+  const errors: unknown[] = []
+  const waiting = open(file, url, new ManualClock(Date.UTC(2026, 10, 27, 9)), (error) => errors.push(error))
+  expect(await waiting.ready).toMatchObject({ held: false })
+  for (let i = 0; i < MAX_PENDING_PER_TARGET + 3; i++) waiting.forward('c1', [taskEnded(`t${i}`)])
+  expect(waiting.status('f1').pending).toBe(MAX_PENDING_PER_TARGET)
+  expect(errors.map(String)).toEqual([expect.stringContaining(`past ${MAX_PENDING_PER_TARGET} waiting events, the oldest are dropped`)])
 })
