@@ -194,6 +194,12 @@ describe('how an answer is read', () => {
     expect(scrubbed).not.toBe(timeout)
     expect(scrubbed).toMatchObject({ kind: 'network', message: 'could not reach [api key]', details: { host: 'h-[api key]', attempts: 2 } })
     expect(scrubbed).not.toHaveProperty('status', expect.anything())
+    replies(new ServiceError('server', `echo ${KEY}`, { status: 502, retryAfterMs: 1_000 }))
+    expect(await failure(c.getProject('p1'))).toMatchObject({ message: 'echo [api key]', status: 502, retryAfterMs: 1_000 })
+    // The key in the message alone, or in the details alone, is redacted all the same.
+    replies(new ServiceError('network', `echo ${KEY}`), new ServiceError('network', 'down', { details: { host: KEY } as never }))
+    expect((await failure(c.getProject('p1'))).message).toBe('echo [api key]')
+    expect((await failure(c.getProject('p1'))).details).toEqual({ host: '[api key]' })
     const plain = new ServiceError('network', 'down')
     replies(plain)
     expect(await failure(c.getProject('p1'))).toBe(plain)
@@ -260,3 +266,51 @@ describe('the endpoints outside the interface document', () => {
     await expect(c.createTask(input)).rejects.toThrow(TypeError)
   })
 })
+
+describe('each endpoint', () => {
+  // An empty answer names what was expected, and an id that cannot be a path segment names its kind.
+  it('asks its own path and method, and says what it expected of an empty answer', async () => {
+    const c = client({ retry: { retries: 0 } })
+    const task = { projectId: 'p1', name: 'N', textRequirement: 'R' }
+    const calls: Array<[string, () => Promise<unknown>, string, string]> = [
+      ['POST /api/projects', () => c.createProject({ name: 'Shop' } as never), 'a project', ''],
+      ['GET /api/projects/p1', () => c.getProject('p1'), 'a project', 'project'],
+      ['PATCH /api/projects/p1', () => c.updateProject('p1', {}), 'a project', 'project'],
+      ['GET /api/projects/p1/tasks', () => c.listTasks('p1'), 'a list of tasks', 'project'],
+      ['GET /api/projects/p1/tasks', () => c.listTasksIfChanged('p1', null), 'a list of tasks', 'project'],
+      ['GET /api/projects/p1/tasks', () => c.listTaskDigestsIfChanged('p1', null), 'a list of tasks', 'project'],
+      ['POST /api/projects/p1/publish', () => c.publish('p1', 'shop.test'), 'a publish result', 'project'],
+      ['GET /api/tasks/p1/steps', () => c.listSteps('p1'), 'a list of steps', 'task'],
+      ['GET /api/tasks/p1/steps-and-usages', () => c.getStepsAndUsages('p1'), 'steps and usages', 'task'],
+      ['GET /api/projects?software_product_id=p1&order_by=ASC', () => c.listProductProjects('p1', 'asc'), 'a list of projects', ''],
+      ['POST /api/tasks', () => c.createTask(task), 'a task', 'project']
+    ]
+    for (const [request, call, what] of calls) {
+      exchanged.mockReset()
+      replies({ text: ' ' })
+      expect(await failure(call()), request).toMatchObject({ kind: 'invalid_response', message: `The service sent an empty body where ${what} was expected.` })
+      expect(`${asked().method} ${asked().path}`).toBe(request)
+    }
+    const byId: Array<[() => Promise<unknown>, string]> = [
+      [() => c.getProject('.'), 'project'], [() => c.updateProject('.', {}), 'project'], [() => c.listTasks('.'), 'project'],
+      [() => c.listTasksIfChanged('.', null), 'project'], [() => c.publish('.', 'h'), 'project'], [() => c.listSteps('.'), 'task'],
+      [() => c.getStepsAndUsages('.'), 'task'], [() => c.createTask({ ...task, projectId: '.' }), 'project']
+    ]
+    for (const [call, kind] of byId) expect(await failure(call())).toMatchObject({ kind: 'bad_request', message: `A ${kind} id is required and cannot be ".".` })
+  })
+
+  it('a 404 to starting a task asks for its project, and a project that is not one names what was expected', async () => {
+    const c = client({ retry: { retries: 0 } })
+    replies(json(404, { error: 'no' }), { text: '' })
+    expect(await failure(c.createTask({ projectId: 'p1', name: 'N', textRequirement: 'R' }))).toMatchObject({
+      message: 'The service sent an empty body where a project was expected.'
+    })
+  })
+
+  it('sends the update\'s fields that are set, and no others', async () => {
+    replies({})
+    await client().updateProject('p1', { name: 'N', description: undefined, user_email: 'a@b.test' })
+    expect(JSON.parse(asked().body!)).toEqual({ name: 'N', user_email: 'a@b.test' })
+  })
+})
+
