@@ -45,6 +45,7 @@ beforeEach(() => {
   exchanged.mockReset()
 })
 afterEach(async () => {
+  vi.restoreAllMocks()
   while (clients.length) await clients.pop()?.close()
 })
 
@@ -311,6 +312,50 @@ describe('each endpoint', () => {
     replies({})
     await client().updateProject('p1', { name: 'N', description: undefined, user_email: 'a@b.test' })
     expect(JSON.parse(asked().body!)).toEqual({ name: 'N', user_email: 'a@b.test' })
+  })
+})
+
+describe('what the client tells', () => {
+  it('a refused base URL is a bad request; an id that is not text is refused, not sent', async () => {
+    let thrown: unknown
+    try {
+      createServiceClient({ baseUrl: 'ftp://svc.test', apiKey: KEY })
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toMatchObject({ kind: 'bad_request' })
+    expect(await failure(client().getProject(7 as never))).toMatchObject({ kind: 'bad_request', message: 'A project id is required and cannot be "7".' })
+    expect(exchanged).not.toHaveBeenCalled()
+  })
+
+  it('tells onInvalidRecord of each record dropped, and onResponse how long the answer took', async () => {
+    replies({ text: JSON.stringify([{ id: 't1', status: 'todo' }, 'not a task']) })
+    const issues: unknown[] = []
+    const times: number[] = []
+    vi.spyOn(performance, 'now').mockReturnValueOnce(1_000).mockReturnValueOnce(1_250)
+    await client({ onInvalidRecord: (issue) => issues.push(issue), onResponse: (info) => times.push(info.ms) }).listTasks('p1')
+    expect(issues).toEqual([expect.objectContaining({ resource: 'task', index: 1 })])
+    expect(times).toEqual([250])
+  })
+
+  it('checking the key reads only statuses: a body that is not JSON is no failure; a failure to talk is thrown, not a verdict', async () => {
+    const c = client({ baseUrl: ' https://svc.test/api ', retry: { retries: 0 } })
+    replies({ status: 200, text: 'not json' }, json(401, { error: 'no' }))
+    expect(await c.checkKey()).toBe(true)
+    replies(new ServiceError('network', 'down'))
+    expect(await failure(c.checkKey())).toMatchObject({ kind: 'network', message: 'down' })
+  })
+
+  it('an answer the same for any key names the URL, trimmed, and the status, with the server\'s words only when it said some', async () => {
+    const c = client({ baseUrl: ' https://svc.test/api ', retry: { retries: 0 } })
+    replies(json(404, { error: 'no' }), json(404, { error: 'no' }))
+    expect(await failure(c.checkKey())).toMatchObject({ kind: 'not_found', message: 'Nothing at https://svc.test/api looks like the service: check the URL.' })
+    replies({ status: 300, text: '' }, { status: 300, text: '' })
+    expect(await failure(c.checkKey())).toMatchObject({
+      kind: 'bad_request',
+      status: 300,
+      message: 'The key could not be checked: https://svc.test/api answers HTTP 300 to any key for a project that cannot exist.'
+    })
   })
 })
 
