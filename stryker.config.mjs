@@ -29,6 +29,17 @@ export const folders = {
       'src/core/client/redact.http.test.ts'
     ]
   },
+  forward: {
+    path: 'src/core/forward',
+    mutate: ['src/core/forward/**/*.ts'],
+    // Not send.hostile.test.ts (a 256 MiB gzip bomb and an endless body over real sockets: seconds and
+    // hundreds of MiB a run; send.test.ts states the read cap with a fake fetch), outbox.day.test.ts
+    // (24 h of retries over sockets, 2 s each, reaching most mutants; outbox.rules.test.ts states the
+    // bound exactly), outbox.kill and outbox.writers (child processes; outbox-lock, outbox-standby and
+    // outbox.rules state the lock and the restart in process), nor apprise.test.ts (needs the apprise
+    // binary; render.exact.test.ts states the requests).
+    tests: ['src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,forwarder,forwarding,forwarding.rules,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-file,outbox-lock,outbox-standby,presence,render,render.exact,response,select,send,sign,target,target.rules,target.secrets,targets}.test.ts']
+  },
   settings: {
     path: 'src/core/settings',
     mutate: ['src/core/settings/**/*.ts'],

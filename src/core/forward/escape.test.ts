@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { discordText, ELLIPSIS, escapeWithin, plain, slackText, telegramHtml } from './escape'
+import { discordText, ELLIPSIS, escapeWithin, plain, slackText, telegramHtml, TEXT_LIMITS, textSize } from './escape'
 
 const ESCAPES = { plain, slackText, discordText, telegramHtml }
 const SIZES = { units: (s: string) => s.length, bytes: (s: string) => Buffer.byteLength(s, 'utf8') }
@@ -32,5 +32,47 @@ describe('escapeWithin', () => {
         }
       )
     )
+  })
+})
+
+describe("each format's escape, exactly", () => {
+  const markup = 'a*b_c~d`e|f>g#h-i[j]k(l)m<n&o"p\\q'
+
+  it('plain: controls and bidi overrides written out, line feeds only where kept', () => {
+    expect(plain(`${markup}\nr\u001bs\u202et`)).toBe(`${markup}\\u000ar\\u001bs\\u202et`)
+    expect(plain('a\nb', true)).toBe('a\nb')
+  })
+
+  it('Slack: &, < and > as entities, a zero-width space after * _ ~ `', () => {
+    expect(slackText(markup)).toBe('a*\u200bb_\u200bc~\u200bd`\u200be|f&gt;g#h-i[j]k(l)m&lt;n&amp;o"p\\q')
+    expect(slackText('<!channel> **')).toBe('&lt;!channel&gt; *\u200b*\u200b')
+  })
+
+  it('Discord: a backslash before each markup character', () => {
+    expect(discordText(markup)).toBe('a\\*b\\_c\\~d\\`e\\|f\\>g\\#h\\-i\\[j\\]k\\(l\\)m\\<n&o"p\\\\q')
+    expect(discordText('@everyone')).toBe('@everyone')
+  })
+
+  it("Telegram: its HTML's entities, the quote too", () => {
+    expect(telegramHtml(markup)).toBe('a*b_c~d`e|f&gt;g#h-i[j]k(l)m&lt;n&amp;o&quot;p\\q')
+    expect(telegramHtml('&&<<>>""')).toBe('&amp;&amp;&lt;&lt;&gt;&gt;&quot;&quot;')
+  })
+
+  it('sizes: ntfy in UTF-8 bytes, the others in UTF-16 units', () => {
+    expect(textSize('ntfy', 'é😀')).toBe(6)
+    expect(textSize('discord', 'é😀')).toBe(3)
+    expect(textSize('telegram', 'é😀')).toBe(3)
+    expect(textSize('slack', 'é😀')).toBe(3)
+    expect(TEXT_LIMITS).toEqual({ discord: { max: 2000, unit: 'characters' }, telegram: { max: 4096, unit: 'characters' }, slack: { max: 40000, unit: 'characters' }, ntfy: { max: 4096, unit: 'bytes' } })
+  })
+
+  it('escapeWithin at its edges: exactly the limit is whole; one over is cut with the ellipsis; no room leaves the ellipsis alone', () => {
+    const units = (s: string) => s.length
+    expect(escapeWithin('abcde', plain, 5, units)).toBe('abcde')
+    expect(escapeWithin('abcdef', plain, 5, units)).toBe(`abcd${ELLIPSIS}`)
+    expect(escapeWithin('abcdef', plain, 1, units)).toBe(ELLIPSIS)
+    expect(escapeWithin('😀😀😀', plain, 5, units)).toBe(`😀😀${ELLIPSIS}`)
+    expect(escapeWithin('<<<<', telegramHtml, 9, units)).toBe(`&lt;&lt;${ELLIPSIS}`)
+    expect(escapeWithin('<<<<', telegramHtml, 8, units)).toBe(`&lt;${ELLIPSIS}`)
   })
 })

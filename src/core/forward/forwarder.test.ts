@@ -56,3 +56,25 @@ describe('the forwarder', () => {
     expect(queued.map((q) => q.ids)).toEqual([['c']])
   })
 })
+
+describe('the forwarder, what it leaves alone', () => {
+  it('no targets: nothing is read of the moment, nothing queued', () => {
+    let asked = 0
+    const forward = createForwarder({
+      outbox: { enqueue: () => expect.fail('queued') },
+      settings: () => ({ forwarding: { targets: [] }, watched: {}, connectionNotifications: {} }),
+      names: NAMES,
+      moment: () => (asked++, { away: true, quiet: false }),
+      now: () => 0
+    })
+    forward('c1', [taskEnded('t1')])
+    expect(asked).toBe(0)
+  })
+
+  it('an event not forwarded (a start) and one no target wants are not queued; the time is the clock now', () => {
+    const { forward, queued } = setup([target('a')])
+    const started = { ...taskEnded('t1'), from: 'todo', to: 'in_progress' }
+    forward('c1', [started as never, taskEnded('t2', 'completed'), taskEnded('t3', 'failed')])
+    expect(queued.map((q) => [q.event.task?.id, q.ids, q.event.at])).toEqual([['t3', ['a'], '1970-01-01T00:00:00.000Z']])
+  })
+})

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushMicrotasks, ManualClock } from '../util/clock'
-import { createOutbox, GIVE_UP_AFTER_MS, retryWaitMs, type Outbox } from './outbox'
+import { createOutbox, retryWaitMs, type Outbox } from './outbox'
 import { fileOutboxStorage, memoryOutboxStorage, OUTBOX_FILE, type OutboxStorage } from './outbox-file'
 import { createSender } from './send'
 import type { ParsedTarget } from './target'
@@ -105,17 +105,6 @@ describe('the outbox', () => {
     expect(new Set(deliveredKeys(bad))).toEqual(new Set([forwardEvent('t1').id]))
   })
 
-  it('gives up after 24 h, with one notice for all it gave up', async () => {
-    const r = await receiver(ANSWERS.serverError())
-    const { clock, outbox, giveUps } = setup({ w: webhook(r) })
-    outbox.enqueue(forwardEvent('t1'), ['w'])
-    outbox.enqueue(forwardEvent('t2'), ['w'])
-    await runUntil(clock, outbox, () => outbox.status('w').pending === 0, GIVE_UP_AFTER_MS + 3_600_000, 15 * 60_000)
-    expect(outbox.status('w').pending).toBe(0)
-    expect(giveUps).toEqual([{ targetId: 'w', reason: expect.stringMatching(/^not delivered in 24 h: HTTP 500/) as unknown as string }])
-    expect(clock.now() - Date.UTC(2026, 10, 27, 9)).toBeGreaterThanOrEqual(GIVE_UP_AFTER_MS - BACKOFF_SLACK)
-  })
-
   it("a refusal (Telegram's {ok:false}) is one notice and lets the next event through", async () => {
     const r = await receiver(ANSWERS.telegramOk())
     r.script.push(ANSWERS.telegramNotOk())
@@ -172,4 +161,3 @@ describe('the outbox', () => {
   })
 })
 
-const BACKOFF_SLACK = 15 * 60_000

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { isAway } from './away'
-import { watchPresence, type IdleState } from './presence'
+import { AT_THE_DESK, watchPresence, type IdleState } from './presence'
 
 /** powerMonitor as a test drives it: lock events, the idle time, the idle state's 'locked'. */
 function fakeSource() {
@@ -50,5 +50,42 @@ describe('presence', () => {
     events.emit('lock-screen')
     system.throws = false
     expect(watch.now().locked).toBe(false)
+  })
+})
+
+describe('presence, read as the OS may give it', () => {
+  it('an idle time that is no time counts as none; the idle state asked for its lock alone', () => {
+    const { system, source } = fakeSource()
+    const thresholds: number[] = []
+    const watch = watchPresence({ ...source, getSystemIdleState: (s: number) => (thresholds.push(s), system.state) })
+    for (const idle of [-5, Number.NaN, Number.POSITIVE_INFINITY, 0]) {
+      system.idleSeconds = idle
+      expect(watch.now(), String(idle)).toEqual({ locked: false, idleMs: 0 })
+    }
+    system.idleSeconds = 0.5
+    expect(watch.now().idleMs).toBe(500)
+    expect(thresholds.every((s) => s === 1)).toBe(true)
+  })
+
+  it('an idle state that throws counts as present, whatever the idle time said', () => {
+    const { system, source } = fakeSource()
+    system.idleSeconds = 400
+    const watch = watchPresence({ ...source, getSystemIdleState: () => { throw new Error('no') } })
+    expect(watch.now()).toEqual({ locked: false, idleMs: 400_000 })
+  })
+
+  it('nobody reading presence: at the desk', () => {
+    expect(AT_THE_DESK.now()).toEqual({ locked: false, idleMs: 0 })
+    expect(() => AT_THE_DESK.dispose()).not.toThrow()
+  })
+})
+
+describe('isAway', () => {
+  it('locked, or idle at least the set time', () => {
+    expect(isAway({ locked: true, idleMs: 0 })).toBe(true)
+    expect(isAway({ locked: false, idleMs: 299_999 })).toBe(false)
+    expect(isAway({ locked: false, idleMs: 300_000 })).toBe(true)
+    expect(isAway({ locked: false, idleMs: 10 }, 10)).toBe(true)
+    expect(isAway({ locked: false, idleMs: 9 }, 10)).toBe(false)
   })
 })

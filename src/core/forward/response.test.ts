@@ -40,3 +40,52 @@ describe('classifyResponse, as each service answers', () => {
     expect(read('slack', ANSWERS.slackBad()).kind).toBe('refused')
   })
 })
+
+describe('classifyResponse at its edges', () => {
+  const none = new Headers()
+  const at = (status: number, body = '', kind: Parameters<typeof classifyResponse>[0] = 'webhook', headers = none) => classifyResponse(kind, status, headers, body, Date.UTC(2026, 0, 1))
+
+  it('2xx is delivered; 199 and 300 are not', () => {
+    expect(at(200)).toEqual({ kind: 'delivered' })
+    expect(at(299)).toEqual({ kind: 'delivered' })
+    expect(at(199)).toEqual({ kind: 'refused', reason: 'HTTP 199' })
+    expect(at(300).kind).toBe('retry')
+    expect(at(399)).toEqual({ kind: 'retry', reason: 'HTTP 399: the target redirects; give its final URL.' })
+  })
+
+  it('408, 429 and 5xx try again; 400, 499 and other 4xx are refusals', () => {
+    expect(at(408, 'slow')).toEqual({ kind: 'retry', reason: 'HTTP 408: slow' })
+    expect(at(429)).toEqual({ kind: 'retry', reason: 'HTTP 429' })
+    expect(at(500)).toEqual({ kind: 'retry', reason: 'HTTP 500' })
+    expect(at(400)).toEqual({ kind: 'refused', reason: 'HTTP 400' })
+    expect(at(402).kind).toBe('refused')
+    expect(at(499).kind).toBe('refused')
+  })
+
+  it('the reason: the body on one line, at most 200 characters', () => {
+    expect(at(404, '  not\n\n found \t here ')).toEqual({ kind: 'refused', reason: 'HTTP 404: not found here' })
+    expect(at(404, ' \n ')).toEqual({ kind: 'refused', reason: 'HTTP 404' })
+    expect(at(404, 'y'.repeat(500))).toEqual({ kind: 'refused', reason: `HTTP 404: ${'y'.repeat(200)}` })
+  })
+
+  it("the wait: the header first, else the body's retry_after (Telegram's under parameters), in whole ms", () => {
+    const header = new Headers({ 'retry-after': '3' })
+    expect(at(429, '{"retry_after":9}', 'discord', header)).toMatchObject({ retryAfterMs: 3_000 })
+    expect(at(429, '{"ok":false,"parameters":{"retry_after":7}}', 'telegram')).toMatchObject({ retryAfterMs: 7_000 })
+    expect(at(429, '{"retry_after":0.0004}', 'discord')).toMatchObject({ retryAfterMs: 1 })
+    expect(at(503, '{"retry_after":0}')).toMatchObject({ retryAfterMs: 0 })
+    for (const body of ['{"retry_after":-1}', '{"retry_after":"5"}', '{"retry_after":null}', 'not json', '{}', 'null']) {
+      expect(at(503, body), body).not.toHaveProperty('retryAfterMs')
+    }
+  })
+
+  it("Telegram's 2xx: ok:true only; its description cut, or said to be not ok", () => {
+    expect(at(200, '{"ok":true}', 'telegram')).toEqual({ kind: 'delivered' })
+    expect(at(200, '{"ok":"true"}', 'telegram')).toEqual({ kind: 'refused', reason: 'Telegram: not ok' })
+    expect(at(200, '{"ok":false,"description":7}', 'telegram')).toEqual({ kind: 'refused', reason: 'Telegram: not ok' })
+    expect(at(200, `{"ok":false,"description":"${'d'.repeat(300)}"}`, 'telegram')).toEqual({ kind: 'refused', reason: `Telegram: ${'d'.repeat(200)}` })
+    expect(at(200, 'ok', 'telegram')).toEqual({ kind: 'refused', reason: 'Telegram answered something other than JSON.' })
+    // Only Telegram's answer is read so.
+    expect(at(200, 'ok', 'slack')).toEqual({ kind: 'delivered' })
+  })
+})

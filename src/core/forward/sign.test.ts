@@ -42,3 +42,48 @@ describe('the webhook signature', () => {
     expect(signingSecretProblem('a'.repeat(MIN_SIGNING_SECRET))).toBeNull()
   })
 })
+
+describe('verifySignature, as a receiver reads the header', () => {
+  const header = signBody(BODY, SECRET, NOW)
+  const v1 = header.split(',v1=')[1]!
+
+  it('takes the parts in any order, with spaces, and any one v1 that matches (a secret being rotated)', () => {
+    expect(verifySignature(BODY, SECRET, ` v1=${'0'.repeat(64)} , v1=${v1} , t=${SECONDS} `, { nowMs: NOW })).toBe(true)
+    expect(verifySignature(BODY, SECRET, `t=${SECONDS},v1=${'0'.repeat(64)}`, { nowMs: NOW })).toBe(false)
+    // A v1 of another length is no match (and never reaches the constant-time compare, which would throw).
+    expect(verifySignature(BODY, SECRET, `t=${SECONDS},v1=${v1.slice(1)}`, { nowMs: NOW })).toBe(false)
+    expect(verifySignature(BODY, SECRET, `t=${SECONDS},v1=${v1}0`, { nowMs: NOW })).toBe(false)
+    expect(verifySignature(BODY, SECRET, `t=${SECONDS},x1=${v1}`, { nowMs: NOW })).toBe(false)
+  })
+
+  it('a time of 1 to 12 digits only', () => {
+    expect(verifySignature(BODY, SECRET, `t=${SECONDS}0,v1=${v1}`, { nowMs: NOW, toleranceS: 1e12 })).toBe(false)
+    expect(verifySignature(BODY, SECRET, `t=${SECONDS} 1,v1=${v1}`, { nowMs: NOW })).toBe(false)
+    expect(verifySignature(BODY, SECRET, `t=-${SECONDS},v1=${v1}`, { nowMs: NOW })).toBe(false)
+    const early = signBody(BODY, SECRET, 5_000)
+    expect(verifySignature(BODY, SECRET, early, { nowMs: 5_000 })).toBe(true)
+  })
+
+  it("by default, now by the receiver's clock and a window of 300 s", () => {
+    expect(verifySignature(BODY, SECRET, signBody(BODY, SECRET, Date.now()))).toBe(true)
+    expect(verifySignature(BODY, SECRET, signBody(BODY, SECRET, Date.now() - 2 * SIGNATURE_TOLERANCE_S * 1000))).toBe(false)
+    expect(verifySignature(BODY, SECRET, header, { nowMs: NOW + (SIGNATURE_TOLERANCE_S + 1) * 1000 })).toBe(false)
+  })
+
+  it('signs the body as UTF-8, to the second', () => {
+    const body = '{"title":"Café ✓"}'
+    const v = createHmac('sha256', SECRET).update(Buffer.from(`${SECONDS}.${body}`, 'utf8')).digest('hex')
+    expect(signBody(body, SECRET, NOW + 999)).toBe(`t=${SECONDS},v1=${v}`)
+  })
+})
+
+describe('a time that is not digits', () => {
+  it('is refused even with a v1 made over it (NaN would pass the window check)', () => {
+    for (const t of ['x', 'x1', '1x', '']) {
+      const v1 = createHmac('sha256', SECRET).update(`${Number(t === '' ? 'NaN' : t)}.${BODY}`).digest('hex')
+      expect(verifySignature(BODY, SECRET, `t=${t},v1=${v1}`, { nowMs: NOW }), t).toBe(false)
+    }
+    const nan = createHmac('sha256', SECRET).update(`NaN.${BODY}`).digest('hex')
+    expect(verifySignature(BODY, SECRET, `v1=${nan}`, { nowMs: 0 })).toBe(false)
+  })
+})
