@@ -12,9 +12,10 @@
 export const folders = {
   shared: { path: 'src/shared', mutate: ['src/shared/**/*.ts'], tests: ['src/shared/**/*.test.ts'] },
   client: { path: 'src/core/client',
-    mutate: ['src/core/client/{parse,errors,retry,number-text,key-check,digest,schemas}.ts'],
+    mutate: ['src/core/client/{client,http,fast,parse,errors,retry,number-text,key-check,digest,schemas}.ts'],
     tests: ['src/core/client/**/*.test.ts']
   },
+  util: { path: 'src/core/util', mutate: ['src/core/util/iso-time.ts'], tests: ['src/core/util/iso-time.test.ts'] },
   monitor: { path: 'src/core/monitor', mutate: ['src/core/monitor/**/*.ts'], tests: ['src/core/monitor/**/*.test.ts'] },
   notify: { path: 'src/core/notify', mutate: ['src/core/notify/**/*.ts'], tests: ['src/core/notify/**/*.test.ts'] },
   budgets: { path: 'src/core/budgets', mutate: ['src/core/budgets/**/*.ts'], tests: ['src/core/budgets/**/*.test.ts'] },

@@ -7,6 +7,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { interpretConfig } from '../src/core/settings/config-document'
+import { OUTBOX_FILE } from '../src/core/forward/outbox-file'
+import { outboxLocked } from '../src/core/forward/outbox-lock'
 import { CONFIG_FILE, STATE_FILE } from '../src/core/settings/paths'
 import { interpretState } from '../src/core/settings/state-document'
 import type { Notification } from '../src/core/notify/policy'
@@ -308,11 +310,14 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
         const files = checkFiles(dir)
         const atMin = t / MINUTE
         applyUntil(t + setup.killDowntimeMs)
+        // The dead process's outbox lock frees only once stale (outbox-lock.ts): until then a new app
+        // would keep its forwards in memory. The soak starts it once the lock is free, and says how long that took.
+        const lockWaitMs = setup.forward ? await untilOutboxFree(path.join(dir, OUTBOX_FILE)) : 0
         const started = await startWorker(true, false)
         processStartAt = t
         heapFrom = null
         day.restarts.push({ kind, atMin: round1(atMin), downMin: setup.killDowntimeMs / MINUTE, filesReadable: files.ok, ...(files.problem ? { problem: files.problem } : {}), startWallMs: started.wallMs, startInProcessMs: started.inProcessMs })
-        log(`soak: killed ${kind === 'kill' ? 'while writing state.json' : 'while a forward was on its way'} at ${Math.round(atMin)} simulated min; the new process started in ${started.wallMs} ms (${started.inProcessMs} ms of it inside the process)`)
+        log(`soak: killed ${kind === 'kill' ? 'while writing state.json' : 'while a forward was on its way'} at ${Math.round(atMin)} simulated min; the new process started in ${started.wallMs} ms (${started.inProcessMs} ms of it inside the process)${setup.forward ? `, after ${lockWaitMs} ms for the dead process's outbox lock to go stale` : ''}`)
       }
     }
     const toMb = (await current().request({ type: 'heap' })).heapMb ?? Number.NaN
@@ -335,4 +340,14 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
   }
   day.wallMs = performance.now() - began
   return day
+}
+
+/** Waits until no live process holds the outbox (a killed one's lock has gone stale); the wall time it took, ms. */
+async function untilOutboxFree(file: string): Promise<number> {
+  const began = performance.now()
+  while (await outboxLocked(file)) {
+    if (performance.now() - began > 60_000) throw new Error('the outbox lock of the killed process never went stale')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return Math.round(performance.now() - began)
 }

@@ -96,7 +96,7 @@ async function start(input: Extract<ToSoakWorker, { type: 'start' }>): Promise<v
   // The key store is the session's (the keychain is tested elsewhere): a restart is given the key again.
   for (const c of store.read().connections) await secrets.set(c.id, input.apiKey)
   // And the forwarding target's URL, as the keychain would keep it.
-  if (input.forwardUrl !== undefined) for (const t of store.read().forwarding.targets) await saveTargetSecret(secrets, t.id, { url: input.forwardUrl })
+  if (input.forwardUrl !== undefined) for (const t of store.read().forwarding.targets) await saveTargetSecret(secrets.forwarding, t.id, { url: input.forwardUrl })
   clock = new ManualClock(input.at)
   const now = clock
   app = composeApp({

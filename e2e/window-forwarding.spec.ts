@@ -94,11 +94,27 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'test', title: 'Agent Tray test' })
   expect(verifySignature(receiver.received[0]!.body, secret, receiver.received[0]!.headers['x-agent-tray-signature'] as string)).toBe(true)
 
+  // A new signing secret from the row's menu: shown once, and the next request is signed with it alone.
+  await row.hover()
+  await row.getByRole('button', { name: `More for JSON webhook ${host127}` }).click()
+  await app.getByRole('menuitem', { name: 'New signing secret' }).click()
+  await expect(made).toContainText('It will not be shown again.')
+  const next = await made.getByRole('textbox', { name: `Signing secret for JSON webhook ${host127}` }).inputValue()
+  expect(next).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  expect(next).not.toBe(secret)
+  await made.getByRole('button', { name: 'Done' }).click()
+  await rowAction(app, 'JSON webhook', `Send a test to JSON webhook ${host127}`)
+  await expect.poll(() => receiver.received.length).toBe(2)
+  const signed = receiver.received.at(-1)!
+  expect(verifySignature(signed.body, next, signed.headers['x-agent-tray-signature'] as string)).toBe(true)
+  expect(verifySignature(signed.body, secret, signed.headers['x-agent-tray-signature'] as string)).toBe(false)
+
   // The receiver refuses the next one: its reason shows on the row.
   receiver.script.push(ANSWERS.slackGone())
   await rowAction(app, 'JSON webhook', `Send a test to JSON webhook ${host127}`)
   await expect(row.getByTestId('target-error')).toHaveText('HTTP 404: no_service')
   await expect(row.getByRole('img', { name: 'Last send failed' })).toBeVisible()
+
 
   // Locked: away; unlocked and idle past the set time: away; input again: back.
   await request.post(`${host.url}__host/control/power`, { data: { event: 'lock-screen' } })

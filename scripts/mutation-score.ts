@@ -2,13 +2,13 @@
 // detected (killed, timed out) over valid mutants (detected, survived, not covered). Mutants
 // disabled with a `// Stryker disable` comment (the named equivalents, bench/mutation/equivalent.md)
 // are counted apart as "equivalent", and static mutants left out by --ignoreStatic as "static";
-// neither is on either side.
+// neither is on either side. A folder's score and each of its files' are counted alike.
 
 export interface MutationReport {
   files: Record<string, { mutants: Array<{ status: string; statusReason?: string }> }>
 }
 
-export interface FolderScore {
+export interface Score {
   mutants: number
   killed: number
   timeout: number
@@ -23,8 +23,16 @@ export interface FolderScore {
   score: number
   /** Percent, two decimals; detected over detected and survived (the mutants some test reached). */
   scoreOfCovered: number
-  perFile: Record<string, number>
 }
+
+export interface FolderScore extends Score {
+  /** Each file's own counts and score, by its name relative to the folder. */
+  perFile: Record<string, Score>
+}
+
+type Counts = Omit<Score, 'score' | 'scoreOfCovered'>
+
+const COUNTS = ['mutants', 'killed', 'timeout', 'survived', 'noCoverage', 'equivalent', 'static', 'errors'] as const
 
 function percent(part: number, whole: number): number {
   return whole === 0 ? 100 : Math.round((part / whole) * 10_000) / 100
@@ -34,7 +42,7 @@ type Mutant = MutationReport['files'][string]['mutants'][number]
 
 const isStatic = (m: Mutant): boolean => m.status === 'Ignored' && /static/i.test(m.statusReason ?? '')
 
-function count(mutants: Mutant[]): Omit<FolderScore, 'score' | 'scoreOfCovered' | 'perFile'> {
+function count(mutants: Mutant[]): Counts {
   const of = (s: string): number => mutants.filter((m) => m.status === s).length
   const statics = mutants.filter(isStatic).length
   return {
@@ -49,23 +57,40 @@ function count(mutants: Mutant[]): Omit<FolderScore, 'score' | 'scoreOfCovered' 
   }
 }
 
-function scores(c: ReturnType<typeof count>): { score: number; scoreOfCovered: number } {
+function scored(c: Counts): Score {
   const detected = c.killed + c.timeout
   return {
+    ...c,
     score: percent(detected, detected + c.survived + c.noCoverage),
     scoreOfCovered: percent(detected, detected + c.survived)
   }
 }
 
-/** The folder's totals and each file's score, files named relative to `folder`. */
+/** The files' counts added up, and scored as one. */
+function total(files: Score[]): Score {
+  const sum = Object.fromEntries(COUNTS.map((k) => [k, files.reduce((n, f) => n + f[k], 0)])) as Counts
+  return scored(sum)
+}
+
+function sortedFiles(perFile: Record<string, Score>): Record<string, Score> {
+  return Object.fromEntries(Object.entries(perFile).sort(([a], [b]) => a.localeCompare(b)))
+}
+
+/** The folder's totals and each file's counts and score, files named relative to `folder`. */
 export function summarise(report: MutationReport, folder: string): FolderScore {
-  const all: Mutant[] = []
-  const perFile: Record<string, number> = {}
-  for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
-    all.push(...mutants)
-    const rel = file.replaceAll('\\', '/').replace(`${folder}/`, '')
-    perFile[rel] = scores(count(mutants)).score
+  const perFile: Record<string, Score> = {}
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    perFile[file.replaceAll('\\', '/').replace(`${folder}/`, '')] = scored(count(mutants))
   }
-  const totals = count(all)
-  return { ...totals, ...scores(totals), perFile }
+  const files = sortedFiles(perFile)
+  return { ...total(Object.values(files)), perFile: files }
+}
+
+/**
+ * A run narrowed to some of a folder's files (`--mutate`) over the folder's last whole score: those
+ * files' entries replaced, the others kept, and the folder's totals added up again from its files.
+ */
+export function mergeFiles(previous: FolderScore, narrowed: FolderScore): FolderScore {
+  const files = sortedFiles({ ...previous.perFile, ...narrowed.perFile })
+  return { ...total(Object.values(files)), perFile: files }
 }

@@ -15,7 +15,15 @@ import { CliError } from './errors'
 import { EXIT } from './exit-codes'
 import { oneLine } from './table'
 
-export async function openForwarding(ctx: Context): Promise<{ forward: (connectionId: string, events: readonly MonitorEvent[]) => void; close: () => Promise<void> }> {
+export interface CommandForwarding {
+  forward: (connectionId: string, events: readonly MonitorEvent[]) => void
+  /** Aborted when the outbox's lock is lost (another process forwards now): the watch stops with exit 12. */
+  lost: AbortSignal
+  close: () => Promise<void>
+}
+
+export async function openForwarding(ctx: Context): Promise<CommandForwarding> {
+  const lost = new AbortController()
   const store = await ctx.deps.settings()
   const secrets = await openSecrets(ctx)
   const nameOf = (targetId: string): string => oneLine(store.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? targetId)
@@ -37,7 +45,8 @@ export async function openForwarding(ctx: Context): Promise<{ forward: (connecti
     },
     onGiveUp: (targetId, reason) => ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' gave up: ${oneLine(reason, 300)}\n`),
     onKeyStoreFailure: (targetId, reason) => ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' is waiting for the keychain: ${oneLine(reason, 300)} (trying again)\n`),
-    onError: (error) => ctx.io.stderr.write(`Forwarding: ${oneLine(error instanceof Error ? error.message : String(error), 300)}\n`)
+    onError: (error) => ctx.io.stderr.write(`Forwarding: ${oneLine(error instanceof Error ? error.message : String(error), 300)}\n`),
+    onLockLost: () => lost.abort(new CliError(EXIT.settingsFiles, FORWARDING_ELSEWHERE_COMMAND))
   })
   // Beside the app (or another watch) the command does not forward: one writer of the outbox.
   const ready = await forwarding.ready
@@ -47,6 +56,7 @@ export async function openForwarding(ctx: Context): Promise<{ forward: (connecti
   }
   return {
     forward: forwarding.forward,
+    lost: lost.signal,
     close: async () => {
       await forwarding.idle()
       await forwarding.close()

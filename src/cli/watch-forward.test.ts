@@ -81,6 +81,22 @@ it('refuses to forward (exit 12, saying why) while another Agent Tray process fo
   fs.rmSync(dir, { recursive: true, force: true })
 }, 60_000)
 
+it("stops (exit 12, saying why) when another process takes the outbox over: the command's lock was lost", async () => {
+  const { dir } = configured()
+  const polls = () => service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0
+  const before = polls()
+  const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
+  const finished = run(['watch', '--forward', '--interval-ms', '1000'], { env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined } })
+  await vitestUntil(() => polls() > before)
+  // Another process's hand on the lock: proper-lockfile sees it at its next refresh and calls it compromised.
+  const lockDir = `${path.join(dir, OUTBOX_FILE)}.lock`
+  fs.rmSync(lockDir, { recursive: true, force: true })
+  const r = await finished
+  expect(r.code).toBe(EXIT.settingsFiles)
+  expect(r.err).toContain(FORWARDING_ELSEWHERE)
+  fs.rmSync(dir, { recursive: true, force: true })
+}, 60_000)
+
 /** Waits on a condition the service's counters report (the watch's first poll), checking on each macrotask. */
 async function vitestUntil(cond: () => boolean): Promise<void> {
   while (!cond()) await new Promise((resolve) => setImmediate(resolve))

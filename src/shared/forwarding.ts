@@ -84,8 +84,8 @@ export interface ForwardTargetView extends ForwardTarget {
   pending: number
 }
 
-/** What adding a target answers: a JSON webhook's signing secret when one was made for it, shown once. */
-export interface AddedTargetView extends ForwardTargetView {
+/** What adding or changing a target answers: a JSON webhook's signing secret when one was made for it, shown once. */
+export interface SavedTargetView extends ForwardTargetView {
   generatedSecret: string | null
 }
 

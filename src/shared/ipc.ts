@@ -26,7 +26,7 @@ import type { TaskSummary } from './task-summary'
 import type { AboutInfo, DesktopNote, WindowErrorReport } from './desktop'
 import type { UpdateState } from './update'
 import type { CostChart, CostGrouping, CostReport, CostStack } from './cost-report'
-import type { AddedTargetView, ForwardEventKind, ForwardTargetInput, ForwardTargetView, ForwardTestResult, ForwardWhen, PresenceView } from './forwarding'
+import type { SavedTargetView, ForwardEventKind, ForwardTargetInput, ForwardTargetView, ForwardTestResult, ForwardWhen, PresenceView } from './forwarding'
 
 /** What the window needs to draw the app's state; pushed on every change. */
 export interface AppState {
@@ -256,13 +256,13 @@ export interface InvokeContract {
   /** The forwarding targets with their last delivery (never a URL or token). */
   'forward:list': { request: void; response: ForwardTargetView[] }
   /** Adds a target from its pasted URL (kept in the key store); its kind is recognised from the URL. */
-  'forward:add': { request: ForwardTargetInput; response: AddedTargetView }
+  'forward:add': { request: ForwardTargetInput; response: SavedTargetView }
   /** Sends a test message to the target now; the outcome is also its last delivery or error. */
   'forward:test': { request: { targetId: string }; response: ForwardTestResult }
   /** Pauses or resumes a target, changes what it gets and when, or gives a JSON webhook a new signing secret (its history stays). */
   'forward:update': {
-    request: { targetId: string; paused?: boolean; on?: ForwardEventKind[]; when?: ForwardWhen; quietHours?: boolean; secret?: string }
-    response: ForwardTargetView
+    request: { targetId: string; paused?: boolean; on?: ForwardEventKind[]; when?: ForwardWhen; quietHours?: boolean; secret?: string; generateSecret?: true }
+    response: SavedTargetView
   }
   /** Removes a target: its URL from the key store, what waited for it from the outbox. */
   'forward:remove': { request: { targetId: string }; response: void }

@@ -84,10 +84,11 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
     })
     monitor.start()
     // The monitor's timers never keep a process alive on their own: this wait does, until Ctrl-C.
-    await untilAborted(ctx.deps.signal ? AbortSignal.any([ctx.deps.signal, stop.signal]) : stop.signal)
+    await untilAborted(AbortSignal.any([stop.signal, ...(ctx.deps.signal ? [ctx.deps.signal] : []), ...(forwarding ? [forwarding.lost] : [])]))
     monitor.dispose()
     await forwarding?.close()
     if (rejected) throw authError(rejected.message)
+    if (forwarding?.lost.aborted) throw forwarding.lost.reason
     return EXIT.ok
   })
 }
@@ -163,7 +164,7 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
     if (live === 0) throw authError('No connection could be watched: log in again with `agent-tray login`.')
     if (!ctx.opts.json) ctx.io.stderr.write('Ctrl-C to stop.\n')
     for (const { monitor } of running) monitor.start()
-    await untilAborted(ctx.deps.signal ? AbortSignal.any([ctx.deps.signal, stop.signal]) : stop.signal)
+    await untilAborted(AbortSignal.any([stop.signal, ...(ctx.deps.signal ? [ctx.deps.signal] : []), ...(forwarding ? [forwarding.lost] : [])]))
   } finally {
     for (const { monitor, close } of running) {
       monitor.dispose()
@@ -171,6 +172,7 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
     }
     await forwarding?.close()
   }
+  if (forwarding?.lost.aborted) throw forwarding.lost.reason
   if (rejected.length > 0 && rejected.length === running.length) throw authError('Every connection refused its key: log in again with `agent-tray login`.')
   return EXIT.ok
 }

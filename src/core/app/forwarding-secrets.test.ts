@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import type { AddedTargetView, ForwardTargetView, ForwardTestResult } from '../../shared/forwarding'
+import type { SavedTargetView, ForwardTargetView, ForwardTestResult } from '../../shared/forwarding'
 import type { IpcResult } from '../../shared/ipc'
 import { verifySignature } from '../forward/sign'
 import { startReceiver, type Receiver } from '../forward/test-receivers'
@@ -113,7 +113,7 @@ it('a target token is never in an answer, a file, the diagnostics or a log line'
 })
 
 it("a JSON webhook added with no secret gets one, in add's answer only: its requests are signed with it", async () => {
-  const added = await call<AddedTargetView>('forward:add', { url: `${receiver.url}/hooks/${TOKEN}`, name: 'hooks', on: ['failed'], when: 'always' })
+  const added = await call<SavedTargetView>('forward:add', { url: `${receiver.url}/hooks/${TOKEN}`, name: 'hooks', on: ['failed'], when: 'always' })
   if (!added.ok) throw new Error(added.error.message)
   const generated = added.value.generatedSecret
   expect(generated).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -123,8 +123,8 @@ it("a JSON webhook added with no secret gets one, in add's answer only: its requ
   for (const text of [JSON.stringify(answers), await filesText()]) expect(text).not.toContain(generated)
   expect(app.redact(`signed with ${generated}`)).toBe('signed with [redacted]')
   // A secret given, or a kind that is not signed: nothing is made.
-  const given = await call<AddedTargetView>('forward:add', { url: `${receiver.url}/other/${OTHER}`, name: 'given', secret: SIGNING })
-  const ntfy = await call<AddedTargetView>('forward:add', { url: `ntfy://127.0.0.1:${receiver.port}/topic-abc`, name: 'phone' })
+  const given = await call<SavedTargetView>('forward:add', { url: `${receiver.url}/other/${OTHER}`, name: 'given', secret: SIGNING })
+  const ntfy = await call<SavedTargetView>('forward:add', { url: `ntfy://127.0.0.1:${receiver.port}/topic-abc`, name: 'phone' })
   expect(given).toMatchObject({ ok: true, value: { generatedSecret: null } })
   expect(ntfy).toMatchObject({ ok: true, value: { generatedSecret: null } })
 })
@@ -140,4 +140,18 @@ it("forward:update gives a webhook a new signing secret: in the key store only, 
   expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toMatchObject({ secret: NEXT })
   for (const text of [JSON.stringify(updated), await filesText()]) expect(text).not.toContain(NEXT)
   expect(app.redact(`signed with ${NEXT}`)).toBe('signed with [redacted]')
+  expect(updated).toMatchObject({ value: { generatedSecret: null } })
+})
+
+it('forward:update can make the new signing secret: answered once, kept in the key store, never with one given too', async () => {
+  const added = await call<ForwardTargetView>('forward:add', { url: `${receiver.url}/hooks/${TOKEN}`, name: 'hooks', secret: SIGNING })
+  const id = (added as { value: ForwardTargetView }).value.id
+  const made = await call<SavedTargetView>('forward:update', { targetId: id, generateSecret: true })
+  const secret = (made as { value: SavedTargetView }).value.generatedSecret!
+  expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  expect(made).toMatchObject({ ok: true, value: { id, name: 'hooks' } })
+  expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toEqual({ url: `${receiver.url}/hooks/${TOKEN}`, secret })
+  expect(await filesText()).not.toContain(secret)
+  expect(await call('forward:update', { targetId: id, secret: 'given-signing-secret-1234', generateSecret: true })).toMatchObject({ ok: false, error: { kind: 'invalid_argument' } })
+  expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toMatchObject({ secret })
 })

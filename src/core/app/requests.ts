@@ -311,8 +311,9 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     on: forwardEvents.optional(),
     when: z.enum(['always', 'away']).optional(),
     quietHours: z.boolean().optional(),
-    secret: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional()
-  }),
+    secret: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional(),
+    generateSecret: z.literal(true).optional()
+  }).refine((r) => r.secret === undefined || r.generateSecret === undefined, 'give a secret or ask for one, not both'),
   'forward:remove': z.strictObject({ targetId: idSchema }),
   'forward:presence': noRequest
 }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { hasUnsafeCharacters } from '../../shared/controls'
 import { DEFAULT_FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, type ForwardTarget, type ForwardTargetInput } from '../../shared/forwarding'
-import { defaultTargetName, parseTarget } from './target'
+import { defaultTargetName, parseTarget, shownHost } from './target'
 import { signingSecretProblem } from './sign'
 import type { StoredTargetSecret } from './targets'
 
@@ -25,7 +25,8 @@ export function planTarget(existing: readonly ForwardTarget[], input: ForwardTar
   if (input.secret !== undefined && check.target.kind !== 'webhook') return { ok: false, field: 'secret', problem: 'A signing secret is for a JSON webhook only.' }
   const secretProblem = input.secret === undefined ? null : signingSecretProblem(input.secret)
   if (secretProblem !== null) return { ok: false, field: 'secret', problem: secretProblem }
-  const name = (input.name ?? defaultTargetName(check.target)).trim()
+  const host = shownHost(check.target)
+  const name = (input.name ?? defaultTargetName({ kind: check.target.kind, host })).trim()
   if (name === '' || name.length > MAX_TARGET_NAME || hasUnsafeCharacters(name)) {
     return { ok: false, field: 'name', problem: `A target's name is 1 to ${MAX_TARGET_NAME} characters, without control characters.` }
   }
@@ -35,7 +36,7 @@ export function planTarget(existing: readonly ForwardTarget[], input: ForwardTar
     id,
     name,
     kind: check.target.kind,
-    host: check.target.host,
+    host,
     on: input.on && input.on.length > 0 ? [...new Set(input.on)] : [...DEFAULT_FORWARD_EVENTS],
     when: input.when ?? 'away',
     paused: false,

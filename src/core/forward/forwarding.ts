@@ -42,6 +42,8 @@ export interface ForwardingDeps {
    * app); absent, one try (the command, which refuses: see `ready`).
    */
   lockRetryMs?: number
+  /** The outbox's lock was lost while held (another process took it): the command stops on it. */
+  onLockLost?: (error: Error) => void
 }
 
 export interface Forwarding {
@@ -107,6 +109,7 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
     ...(deps.lockRetryMs !== undefined ? { retryMs: deps.lockRetryMs } : {}),
     onError: (error) => deps.onError?.(error),
     ...(deps.onChange ? { onChange: deps.onChange } : {}),
+    ...(deps.onLockLost ? { onLost: deps.onLockLost } : {}),
     open: openOutbox
   })
   const forwardEvents = createForwarder({ outbox, settings: deps.settings, names: deps.names, moment: deps.moment, now })

@@ -16,6 +16,11 @@ export const FORWARDING_ELSEWHERE_COMMAND = `${FORWARDING_ELSEWHERE}; quit it, o
 /** A target's status in the app while the command forwards. */
 export const FORWARDING_ELSEWHERE_APP = `${FORWARDING_ELSEWHERE}; this app takes it over once that stops.`
 
+/** Whether a live process holds the outbox (a dead holder's lock counts once STALE_MS old, as for a taker). */
+export function outboxLocked(file: string): Promise<boolean> {
+  return lockfile.check(file, { realpath: false, stale: STALE_MS })
+}
+
 export interface OutboxLock {
   release(): Promise<void>
 }

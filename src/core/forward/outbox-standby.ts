@@ -15,6 +15,8 @@ export interface StandbyDeps {
   /** How often to try again while another process holds the lock; absent: one try (the command refuses). */
   retryMs?: number
   onError: (error: unknown) => void
+  /** The lock was lost after it was held; without `retryMs` this process forwards no more (the command stops). */
+  onLost?: (error: Error) => void
   onChange?: () => void
 }
 
@@ -39,7 +41,13 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
   // Bounded like a target's queue: a command running for weeks beside the app holds no more.
   let waiting: Array<{ event: ForwardEvent; targetIds: readonly string[] }> = []
 
+  // A lock that cannot be made, and events dropped while waiting, are each told once until the lock is held.
+  let toldCannotLock = false
+  let toldDropped = false
+
   function opened(held: OutboxLock | null): void {
+    toldCannotLock = false
+    toldDropped = false
     lock = held
     waitingWhy = null
     outbox = deps.open()
@@ -56,7 +64,8 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
     } catch (error) {
       // The lock cannot be made (the state directory cannot be written): said as it is, tried again.
       why = `Forwarding cannot lock its outbox: ${error instanceof Error ? error.message : String(error)}`
-      deps.onError(error)
+      if (!toldCannotLock) deps.onError(error)
+      toldCannotLock = true
     }
     if (disposed) {
       await held?.release()
@@ -88,6 +97,7 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
     waitingWhy = FORWARDING_ELSEWHERE_APP
     deps.onError(new Error(`Forwarding stopped: the outbox's lock was lost (${error.message}).`))
     deps.onChange?.()
+    deps.onLost?.(error)
     retryLater()
   }
 
@@ -112,7 +122,10 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
     enqueue(event, targetIds) {
       if (outbox) return outbox.enqueue(event, targetIds)
       waiting.push({ event, targetIds })
-      if (waiting.length > MAX_PENDING_PER_TARGET) waiting.shift()
+      if (waiting.length <= MAX_PENDING_PER_TARGET) return
+      waiting.shift()
+      if (!toldDropped) deps.onError(new Error(`Forwarding waits for another Agent Tray process: past ${MAX_PENDING_PER_TARGET} waiting events, the oldest are dropped.`))
+      toldDropped = true
     },
     forget(targetId) {
       if (outbox) return outbox.forget(targetId)

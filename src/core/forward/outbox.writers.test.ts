@@ -9,7 +9,8 @@ import type { ForwardTarget } from '../../shared/forwarding'
 import { ManualClock } from '../util/clock'
 import { createForwarding } from './forwarding'
 import { OUTBOX_FILE } from './outbox-file'
-import { FORWARDING_ELSEWHERE_APP, OUTBOX_LOCK_RETRY_MS } from './outbox-lock'
+import { MAX_PENDING_PER_TARGET } from './outbox'
+import { FORWARDING_ELSEWHERE_APP, lockOutbox, OUTBOX_LOCK_RETRY_MS } from './outbox-lock'
 import { NAMES, taskEnded } from './test-events'
 import { startForwardingProcess } from './test-forwarding-process'
 import { ANSWERS, startReceiver } from './test-receivers'
@@ -29,8 +30,9 @@ async function setup() {
   return { file: path.join(dir, OUTBOX_FILE), url: `${r.url}/hook`, r }
 }
 
-function open(file: string, url: string, clock: ManualClock) {
+function open(file: string, url: string, clock: ManualClock, onError?: (error: unknown) => void) {
   const forwarding = createForwarding({
+    ...(onError ? { onError } : {}),
     file,
     clock,
     secrets: { get: () => Promise.resolve(JSON.stringify({ url })) },
@@ -92,4 +94,31 @@ it('an outbox whose lock cannot be made says why, not that another process forwa
   const ready = await forwarding.ready
   expect(ready).toEqual({ held: false, reason: expect.stringMatching(/^Forwarding cannot lock its outbox: E(EXIST|NOTDIR)/) as unknown as string })
   expect(forwarding.status('f1').lastError).toBe(ready.held ? undefined : ready.reason)
+})
+
+it('a lock that cannot be made is told once, not at each retry', async () => {
+  const { file, url } = await setup()
+  fs.writeFileSync(file, '')
+  const clock = new ManualClock(Date.UTC(2026, 10, 27, 9))
+  const errors: unknown[] = []
+  const forwarding = open(path.join(file, OUTBOX_FILE), url, clock, (error) => errors.push(error))
+  await forwarding.ready
+  for (let i = 0; i < 3; i++) {
+    await clock.advance(OUTBOX_LOCK_RETRY_MS)
+    await forwarding.idle()
+  }
+  expect(errors).toHaveLength(1)
+  expect(forwarding.status('f1').lastError).toMatch(/^Forwarding cannot lock its outbox/)
+})
+
+it('while it waits for another process, past the bound the oldest events are dropped, told once', async () => {
+  const { file, url } = await setup()
+  const other = await lockOutbox(file, () => undefined)
+  cleanup.push(() => other?.release())
+  const errors: unknown[] = []
+  const waiting = open(file, url, new ManualClock(Date.UTC(2026, 10, 27, 9)), (error) => errors.push(error))
+  expect(await waiting.ready).toMatchObject({ held: false })
+  for (let i = 0; i < MAX_PENDING_PER_TARGET + 3; i++) waiting.forward('c1', [taskEnded(`t${i}`)])
+  expect(waiting.status('f1').pending).toBe(MAX_PENDING_PER_TARGET)
+  expect(errors.map(String)).toEqual([expect.stringContaining(`past ${MAX_PENDING_PER_TARGET} waiting events, the oldest are dropped`)])
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { redactSecrets } from '../secrets/redact'
-import { defaultTargetName, parseTarget, targetSecrets } from './target'
+import { defaultTargetName, parseTarget, targetSecrets, type ParsedTarget } from './target'
 
 const SLACK = 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'
 const DISCORD = 'https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz_ABCDEFG-123'
@@ -107,6 +107,17 @@ describe('targetSecrets: every part that carries the target, and nothing else', 
     expect(redacted(url, 'as ntfys://alice@ntfy.example.com, alice@ntfy.example.com or //alice:x')).toBe('as ntfys://[redacted], [redacted] or [redacted]x')
     expect(redacted(url, 'denied: pw-7x9q')).toBe('denied: [redacted]')
     expect(redacted(url, 'alice went home')).toBe('alice went home')
+  })
+
+  it('an ntfy user name and password from the parsed target alone (all the sender has: its URL is the server root)', () => {
+    const parsed = (parseTarget('ntfys://alice:pw-7x9q-long@ntfy.example.com/builds') as { target: ParsedTarget }).target
+    const secrets = targetSecrets(parsed.url, parsed)
+    expect(redactSecrets('401 for alice@ntfy.example.com with pw-7x9q-long', secrets)).toBe('401 for [redacted] with [redacted]')
+  })
+
+  it('a broken %-escape in an ntfy URL is refused, not thrown, and not repeated', () => {
+    const check = parseTarget('ntfy://us%zz:pw@localhost:8080/t')
+    expect(check).toEqual({ ok: false, problem: 'An ntfy target has a broken %-escape in its topic, user name or password.' })
   })
 
   it('an ntfy topic in its URL or its JSON, never as a word in a sentence', () => {

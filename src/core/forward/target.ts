@@ -89,7 +89,13 @@ export function parseTarget(input: string): TargetCheck {
   }
   const url = URL.parse(text)
   if (!url || kind === null) return fail('A target must be a URL: ntfy://, ntfys://, tgram://, or an https webhook URL.')
-  if (kind === 'ntfy') return ntfy(url)
+  if (kind === 'ntfy') {
+    try {
+      return ntfy(url)
+    } catch {
+      return fail('An ntfy target has a broken %-escape in its topic, user name or password.')
+    }
+  }
   if (url.username !== '' || url.password !== '') return fail('A webhook URL must not carry a user name or password.')
   const problem = transportProblem(url.href)
   if (problem) return fail(problem)
@@ -119,8 +125,10 @@ function addPart(out: Set<string>, part: string, inUrl: string[]): void {
 /** A host that carries an id (a label before the domain with a digit, or a long one: abcd1234.webhook.office.com). */
 function hostCarriesId(hostname: string): boolean {
   if (isLoopbackHost(hostname) || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0) return false
-  return hostname.split('.').slice(0, -2).some((label) => /\d/.test(label) || label.length >= BARE_PART)
+  return hostname.split('.').slice(0, -2).some(labelCarriesId)
 }
+
+const labelCarriesId = (label: string): boolean => /\d/.test(label) || label.length >= BARE_PART
 
 const readQuery = (text: string): string => {
   try {
@@ -148,14 +156,15 @@ export function targetSecrets(input: string, parsed?: ParsedTarget): string[] {
   const raw = input.trim()
   const out = new Set<string>([raw])
   const t = parsed ?? (parseTarget(input) as { target?: ParsedTarget }).target
-  const given = URL.parse(raw)
   if (t?.kind === 'ntfy' && t.channel) {
     // ntfy is published to the server's root: the topic (a public server's password) is its identity.
     addPart(out, t.channel, [`${t.host}/${t.channel}`, `"topic":"${t.channel}"`])
-    const user = given ? decodeURIComponent(given.username) : ''
+    // From the Authorization header, which the parsed target (all the sender has) keeps.
+    const basic = t.authorization?.replace(/^Basic /, '') ?? ''
+    const [user = '', ...password] = Buffer.from(basic, 'base64').toString('utf8').split(':')
     addPart(out, user, [`//${user}:`, `//${user}@`, `${user}@${t.host}`])
-    if (given?.password) out.add(decodeURIComponent(given.password))
-    if (t.authorization) out.add(t.authorization.replace(/^Basic /, ''))
+    out.add(password.join(':'))
+    out.add(basic)
     const hostname = URL.parse(t.url)?.hostname ?? ''
     if (hostCarriesId(hostname)) out.add(hostname)
   } else if (t) {
@@ -175,6 +184,18 @@ export function targetSecrets(input: string, parsed?: ParsedTarget): string[] {
     if (t.kind !== 'telegram') addQuery(out, url?.search ?? '')
   }
   return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH)
+}
+
+/**
+ * The host as config.json, the list and a default name show it: a label that carries an id (what
+ * redaction takes out of logs) is shown as '…', e.g. '….webhook.office.com'.
+ */
+export function shownHost(target: Pick<ParsedTarget, 'host'>): string {
+  const [hostname = '', port] = target.host.startsWith('[') ? [target.host] : target.host.split(/:(?=\d+$)/)
+  if (!hostCarriesId(hostname)) return target.host
+  const labels = hostname.split('.')
+  const shown = labels.map((label, i) => (i < labels.length - 2 && labelCarriesId(label) ? '…' : label)).join('.')
+  return port === undefined ? shown : `${shown}:${port}`
 }
 
 /** A target's default name: its kind and host, e.g. "Slack hooks.slack.com" (never the topic or a token). */

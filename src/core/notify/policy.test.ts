@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { MonitorEvent } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type NotificationPrefs } from '../../shared/settings'
 import { projectDisplayName } from '../../shared/watched-project'
-import { budgetNotification, decideNotifications, inQuietHours, taskSentence, type NotificationContext } from './policy'
+import { budgetNotification, decideNotifications, inQuietHours, notifiableTransition, taskSentence, type NotificationContext } from './policy'
 
 const at = '2025-03-10T12:00:00.000Z'
 const base = { connectionId: 'c1', at }
@@ -215,6 +215,20 @@ describe('what a notification says', () => {
     expect(decideNotifications({ events: [added], away: false }, started, context())).toEqual([
       { kind: 'task', title: 'Task started', body: "Shop: 'New' started", connectionId: 'c1', projectId: 'shop', taskId: 'n', outcome: 'started' }
     ])
+  })
+})
+
+describe('notifiableTransition', () => {
+  // Exported on its own (the forwarder reads it too): a step's status is never a task's transition.
+  it("reads a task's status only: a step that ends or starts is no transition", () => {
+    const step = { ...base, projectId: 'shop', taskId: 't', stepId: 's', stepName: 'Build' }
+    for (const to of ['completed', 'failed', 'cancelled', 'in_progress'] as const) {
+      expect(notifiableTransition({ ...step, kind: 'step-added', status: to } as MonitorEvent)).toBeNull()
+      expect(notifiableTransition({ ...step, kind: 'step-status', from: 'pending', to } as MonitorEvent)).toBeNull()
+    }
+    expect(notifiableTransition({ ...base, projectId: 'shop', kind: 'task-added', taskId: 't', taskName: 'T', status: 'failed' })).toBe('failed')
+    expect(notifiableTransition(status('shop', 't', 'todo', 'in_progress'))).toBe('started')
+    expect(notifiableTransition(status('shop', 't', 'failed', 'in_progress'))).toBeNull()
   })
 })
 

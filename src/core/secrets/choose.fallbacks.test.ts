@@ -90,7 +90,7 @@ describe('choosing where the key is kept when no keychain answers', () => {
     const left = ciphertexts({ c1: await sealed('sk-left-behind-1234'), 'forward:t1': await sealed('{"url":"https://a.example/1"}') })
     const leftForwarding = ciphertexts({ 'forward:t2': await sealed('{"url":"https://a.example/2"}') })
     const store = await choose({ loadKeytar: async () => keytar, safeStorage: safe, ciphertexts: left, forwardingCiphertexts: leftForwarding })
-    expect([...kept.keys()].sort()).toEqual(['agent-tray c1', 'agent-tray-forwarding forward:t1', 'agent-tray-forwarding forward:t2'])
+    expect([...kept.keys()].sort()).toEqual(['agent-tray c1', 'forwarding.agent-tray forward:t1', 'forwarding.agent-tray forward:t2'])
     expect(await store.forwarding.get('forward:t1')).toBe('{"url":"https://a.example/1"}')
     expect(await store.get('forward:t1')).toBeNull()
     expect([left.entries, leftForwarding.entries]).toEqual([{}, {}])

@@ -11,11 +11,11 @@ describe('decodeBoundKey', () => {
   it('reads a bound entry, and a plain key of an earlier version (even one that starts with "{")', () => {
     const bound = { origin: 'https://api.example.com', baseUrl: 'https://api.example.com/v1', key: 'sk-1' }
     expect(decodeBoundKey(encodeBoundKey(bound))).toEqual(bound)
-    for (const plain of ['sk-live-0001', '{not-json', '"quoted"', '12345', '[1,2]']) expect(decodeBoundKey(plain), plain).toEqual({ origin: null, key: plain })
+    for (const plain of ['sk-live-0001', '{not-json', '12345', 'true', 'null']) expect(decodeBoundKey(plain), plain).toEqual({ origin: null, key: plain })
   })
 
   it('refuses a JSON object that is not a bound key: no key at all', () => {
-    for (const other of [TARGET_ENTRY, ` ${TARGET_ENTRY}`, '{}', JSON.stringify({ format: 'agent-tray-key/1', origin: 'https://a.example' })]) {
+    for (const other of [TARGET_ENTRY, ` ${TARGET_ENTRY}`, '{}', '"quoted"', '[1,2]', '[]', JSON.stringify({ format: 'agent-tray-key/1', origin: 'https://a.example' })]) {
       expect(decodeBoundKey(other), other).toBeNull()
     }
   })
@@ -246,6 +246,8 @@ describe('keyCustody, entries and deleteOrigin', () => {
     await keys.set('a2', `${ORIGIN}/v2`, 'sk-a2')
     await store.set('plain', 'sk-old') // an earlier version's: origin unknown
     await store.set('target', TARGET_ENTRY) // no key at all
+    // What the old attack left: a bound key under an account no connection may have.
+    await store.set('forward:t1', encodeBoundKey({ origin: 'https://collector.example', baseUrl: 'https://collector.example', key: TARGET_ENTRY }))
     return store
   }
 
@@ -263,7 +265,7 @@ describe('keyCustody, entries and deleteOrigin', () => {
     const store = await mixedStore()
     const keys = keyCustody(store)
     expect(await keys.deleteOrigin(`${ORIGIN}/anything`)).toEqual(['a1', 'a2'])
-    expect((await store.list!()).map((e) => e.connectionId)).toEqual(['b1', 'plain', 'target'])
+    expect((await store.list!()).map((e) => e.connectionId)).toEqual(['b1', 'plain', 'target', 'forward:t1'])
     expect(await keys.deleteOrigin(ORIGIN)).toEqual([])
   })
 
@@ -272,6 +274,6 @@ describe('keyCustody, entries and deleteOrigin', () => {
     const keys = keyCustody(storeWithout(store, 'list'))
     expect(await keys.entries()).toEqual([])
     expect(await keys.deleteOrigin(ORIGIN)).toEqual([])
-    expect(await store.list!()).toHaveLength(5)
+    expect(await store.list!()).toHaveLength(6)
   })
 })

@@ -22,7 +22,7 @@ export function encodeBoundKey(bound: BoundKey): string {
 
 /**
  * An entry as stored: bound, or a plain key an earlier version stored (origin unknown); null when
- * it is a JSON object that is not ours (a forwarding target's entry, say): that is no key at all.
+ * it is JSON-shaped (an object, a list or a string) but not ours, a forwarding target's entry say: no key at all.
  */
 export function decodeBoundKey(stored: string): BoundKey | { origin: null; key: string } | null {
   let v: unknown
@@ -31,7 +31,9 @@ export function decodeBoundKey(stored: string): BoundKey | { origin: null; key: 
   } catch {
     return { origin: null, key: stored } // Not JSON: a plain key, even one that starts with '{'.
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { origin: null, key: stored }
+  // JSON by chance (a key of digits, say) is a plain key; a string or a list is JSON-shaped, no key.
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return { origin: null, key: stored }
+  if (typeof v !== 'object' || Array.isArray(v)) return null
   const o = v as Record<string, unknown>
   if (o.format === FORMAT && typeof o.origin === 'string' && typeof o.baseUrl === 'string' && typeof o.key === 'string') {
     return { origin: o.origin, baseUrl: o.baseUrl, key: o.key }
@@ -119,6 +121,8 @@ export function keyCustody(
     const all = (await store.list?.()) ?? []
     const out: StoredEntry[] = []
     for (const { connectionId, secret } of all) {
+      // An account no connection may have (a forwarding entry left in this service) is no connection to restore.
+      if (connectionIdProblem(connectionId) !== null) continue
       const bound = decodeBoundKey(secret)
       if (bound !== null && bound.origin !== null) out.push({ connectionId, origin: bound.origin, baseUrl: bound.baseUrl })
     }

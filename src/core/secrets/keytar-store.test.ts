@@ -125,6 +125,10 @@ describe('the keychain probe', () => {
 const TARGET_ENTRY = JSON.stringify({ url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX' })
 
 describe("forwarding's entries, apart from the API keys", () => {
+  it("are under a service the API keys' does not prefix (Windows lists credentials by prefix)", () => {
+    expect(FORWARDING_KEYCHAIN_SERVICE.toLowerCase().startsWith(KEYCHAIN_SERVICE.toLowerCase())).toBe(false)
+  })
+
   it('are kept under their own service: no connection reads or lists them', async () => {
     const store = createKeytarSecretStore()
     const keytar = await loadKeytar()

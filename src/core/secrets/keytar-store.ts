@@ -1,6 +1,6 @@
 // The API key in the OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service
 // on Linux) through keytar: service `agent-tray`, account = connection id. Forwarding targets'
-// secrets: service `agent-tray-forwarding`, account `forward:<target id>`.
+// secrets: service `forwarding.agent-tray`, account `forward:<target id>`.
 import { isForwardSecretAccount } from '../../shared/forwarding'
 import {
   firstLine,

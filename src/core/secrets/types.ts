@@ -7,8 +7,11 @@ import type { SecretBackend } from '../../shared/settings'
 
 /** The keychain service of API keys; the account is the connection id. */
 export const KEYCHAIN_SERVICE = 'agent-tray'
-/** The keychain service of forwarding targets' secrets (account `forward:<target id>`), apart from the API keys'. */
-export const FORWARDING_KEYCHAIN_SERVICE = 'agent-tray-forwarding'
+/**
+ * The keychain service of forwarding targets' secrets (account `forward:<target id>`), apart from the
+ * API keys'. Not prefixed by KEYCHAIN_SERVICE: Windows' credential search matches by prefix.
+ */
+export const FORWARDING_KEYCHAIN_SERVICE = 'forwarding.agent-tray'
 
 /**
  * Forwarding targets' secrets (a URL with its token, a signing secret), by account: kept by the

@@ -186,7 +186,8 @@ describe('a holder that is alive', () => {
     const error = await withFileLock(file, () => (ran = true), { staleMs: HOUR, waits: 0 }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SettingsLockError)
     expect((error as Error).message).toBe(`Could not lock ${file}: another Agent Tray process has held it for too long; nothing was changed.`)
-    expect((error as Error).cause).toMatchObject({ code: 'ELOCKED' })
+    // proper-lockfile's own words for a held lock, kept as the cause.
+    expect((error as Error).cause).toMatchObject({ code: 'ELOCKED', message: 'Lock file is already being held' })
     expect(ran).toBe(false)
     expect(readHolder(fs.readFileSync(path.join(lockDir, HOLDER_FILE)))?.pid).toBe(child.pid)
     expect(taken()).toEqual([])
@@ -297,6 +298,38 @@ describe('certainlyDead', () => {
     expect(here.pidNamespace).toMatch(/^pid:\[\d+\]$/)
   })
 
+  it('this machine booted when its uptime says, to about a second (what decides the boot where there is no boot id)', () => {
+    expect(Math.abs(lookAtMachine().bootAt - (Date.now() - os.uptime() * 1000))).toBeLessThan(2_000)
+  })
+
+  it('off Linux, and where /proc cannot be read, there is no boot id or pid namespace: the boot time decides', () => {
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform')!
+    Object.defineProperty(process, 'platform', { ...platform, value: 'darwin' })
+    try {
+      expect(lookAtMachine()).toMatchObject({ bootId: null, pidNamespace: null })
+    } finally {
+      Object.defineProperty(process, 'platform', platform)
+    }
+    const denied = () => {
+      throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })
+    }
+    vi.spyOn(fs, 'readFileSync').mockImplementation(denied)
+    vi.spyOn(fs, 'readlinkSync').mockImplementation(denied)
+    expect(lookAtMachine()).toMatchObject({ bootId: null, pidNamespace: null })
+  })
+
+  it('a pid the system refuses to signal (EPERM: another user\'s) is running; a refusal it does not explain tells nothing', () => {
+    const kill = vi.spyOn(process, 'kill')
+    kill.mockImplementation(() => {
+      throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' })
+    })
+    expect(pidRunning(4242)).toBe(true)
+    kill.mockImplementation(() => {
+      throw Object.assign(new Error('kill EINVAL'), { code: 'EINVAL' })
+    })
+    expect(pidRunning(4242)).toBeNull()
+  })
+
   it('a process of another user is running, though the system refuses to signal it; an ended one is not', async () => {
     expect(pidRunning(await deadPid())).toBe(false)
     // As root, any process may be signalled: ask from a child run as nobody about this one.
@@ -325,6 +358,15 @@ describe('certainlyDead', () => {
 
 describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
   it('no lock: free', () => {
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
+  })
+
+  it('no lock at the first look: free, whatever another process makes just after (the next try meets it)', () => {
+    const read = fs.readFileSync
+    vi.spyOn(fs, 'readFileSync').mockImplementation(((target: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      if (String(target).startsWith(lockDir) && !fs.existsSync(lockDir)) makeLock(holderRecord())
+      return (read as (...args: unknown[]) => unknown)(target, ...rest)
+    }) as typeof fs.readFileSync)
     expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
   })
 
@@ -373,6 +415,17 @@ describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
     expect(taken()).toHaveLength(1)
   })
 
+  it('a dead holder\'s lock that goes away just as it is moved aside (another waiter was first): free, and nothing is left', async () => {
+    makeLock(await deadRecord())
+    const rename = fs.renameSync
+    vi.spyOn(fs, 'renameSync').mockImplementationOnce((from, to) => {
+      rename(from, path.join(dir, 'moved by another'))
+      rename(from, to)
+    })
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
+    expect(taken()).toEqual([])
+  })
+
   it('a lock taken over is named by what was judged, in a file-name-safe id: two locks that differ in record, age or contents are both taken', () => {
     const at = Math.floor(Date.now() / 1000) - 60
     const judged: Array<[string | null, string[], number]> = [
@@ -414,6 +467,20 @@ describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
     expect(takeOverIfFree(lockDir, HOUR, at * 1000 + HOUR)).toBe('free')
     expect(fs.existsSync(hourOld)).toBe(true)
     expect(fs.existsSync(older)).toBe(false)
+  })
+
+  it('a leftover another waiter removed while this one tidies is passed over, and the rest are still removed', async () => {
+    const old = `${lockDir}.${'b'.repeat(32)}.released`
+    fs.mkdirSync(old)
+    const readdir = fs.readdirSync
+    vi.spyOn(fs, 'readdirSync').mockImplementation(((target: fs.PathLike, ...rest: unknown[]) => {
+      const names = (readdir as (...args: unknown[]) => string[])(target, ...rest)
+      // Listed, then removed by another waiter before this one comes to it.
+      return String(target) === dir ? [`state.json.lock.${'a'.repeat(32)}.released`, ...names] : names
+    }) as typeof fs.readdirSync)
+    makeLock(await deadRecord())
+    expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
+    expect(fs.existsSync(old)).toBe(false)
   })
 
   it('only this lock\'s leftovers are removed: other files in its folder stay, however old', async () => {
@@ -498,6 +565,39 @@ describe('holding the lock', () => {
     expect(fs.readFileSync(path.join(lockDir, HOLDER_FILE), 'utf8')).toBe(other)
   })
 
+  it('a holder leaving after its lock was taken over and remade without a record (a later version\'s) leaves that lock in place', async () => {
+    await withFileLock(
+      file,
+      () => {
+        fs.renameSync(lockDir, `${lockDir}.${'d'.repeat(32)}.taken`)
+        makeLock(null, ['later.json'])
+      },
+      { staleMs: HOUR }
+    )
+    expect(fs.readdirSync(lockDir)).toEqual(['later.json'])
+  })
+
+  it('where the lock cannot be renamed away (Windows, while another process reads the record), its record is removed, then the lock', async () => {
+    const rename = fs.renameSync
+    vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
+      if (String(to).endsWith('.released')) throw Object.assign(new Error('EPERM: operation not permitted, rename'), { code: 'EPERM' })
+      rename(from, to)
+    })
+    expect(await withFileLock(file, () => 'inside')).toBe('inside')
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+
+  it('once its lock is renamed away, a holder leaving removes no lock another process makes in that instant', async () => {
+    const rmSync = fs.rmSync
+    vi.spyOn(fs, 'rmSync').mockImplementation((target, options) => {
+      rmSync(target, options)
+      // Another process's mkdir, its record not yet written: proper-lockfile's own rmdir would remove it.
+      if (String(target).endsWith('.released')) fs.mkdirSync(lockDir)
+    })
+    await withFileLock(file, () => undefined)
+    expect(fs.readdirSync(dir)).toEqual(['state.json.lock'])
+  })
+
   it("a holder whose lock was only re-dated while inside (a touch, a backup tool) is told it lost it, and leaves its lock to the waiters' rules", async () => {
     const error = await withFileLock(
       file,
@@ -570,10 +670,18 @@ describe('when the lock cannot be had', () => {
     expect(ran).toBe(false)
   })
 
-  it('a lock that is gone each time it is looked at (a dangling link in its place) ends in an error after a few tries, not a busy loop', async () => {
+  it('a lock that is gone each time it is looked at (a dangling link in its place) ends in an error after ten immediate tries more, not a busy loop', async () => {
     fs.symlinkSync(path.join(dir, 'nowhere'), lockDir)
+    const statSync = fs.statSync
+    let looks = 0
+    vi.spyOn(fs, 'statSync').mockImplementation(((target: fs.PathLike, ...rest: unknown[]) => {
+      if (String(target) === lockDir) looks++
+      return (statSync as (...args: unknown[]) => unknown)(target, ...rest)
+    }) as typeof fs.statSync)
     const error = await withFileLock(file, () => undefined, { waits: 0 }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SettingsLockError)
+    // One look after each try: the first and ten more, none of them a wait.
+    expect(looks).toBe(11)
   }, 10_000)
 
   /** Waits for a lock held by a live holder (this process), on the test's clock: the pauses, their time in all, and the error. */

@@ -53,4 +53,23 @@ describe.skipIf(process.platform === 'win32')('a file or directory of the app', 
     expect(fs.statSync(dir).isDirectory()).toBe(true)
     expect(mode(dir)).toBe(0o700)
   })
+
+  it('on Windows, where modes mean nothing (the profile\'s ACLs do this job), neither is changed', () => {
+    const file = path.join(root, 'agent-tray.log')
+    const dir = path.join(root, 'logs')
+    fs.writeFileSync(file, '', { mode: 0o644 })
+    fs.chmodSync(file, 0o644)
+    fs.mkdirSync(dir, { mode: 0o755 })
+    fs.chmodSync(dir, 0o755)
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform')!
+    Object.defineProperty(process, 'platform', { ...platform, value: 'win32' })
+    try {
+      makePrivateFile(file)
+      makePrivateDir(dir)
+    } finally {
+      Object.defineProperty(process, 'platform', platform)
+    }
+    expect(mode(file)).toBe(0o644)
+    expect(mode(dir)).toBe(0o755)
+  })
 })

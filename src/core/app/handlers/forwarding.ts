@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Handlers } from '../../../shared/ipc'
 import type { ForwardTarget, ForwardTargetView } from '../../../shared/forwarding'
-import { planTarget } from '../../forward/add-target'
+import { generateSigningSecret, planTarget } from '../../forward/add-target'
 import { isAway } from '../../forward/away'
 import { deleteTargetSecret, replaceSigningSecret, saveTargetSecret } from '../../forward/targets'
 import type { AppContext } from '../context'
@@ -56,9 +56,11 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
       ctx.changed()
       return { delivered: outcome.kind === 'delivered', reason: outcome.kind === 'delivered' ? null : outcome.reason, target: targetView(ctx, target) }
     },
-    'forward:update': async ({ targetId, secret, ...change }) => {
+    'forward:update': async ({ targetId, secret: given, generateSecret, ...change }) => {
       find(ctx, targetId)
-      // The secret goes to the key store only (never into config.json), before the rest is saved.
+      // The secret goes to the key store only (never into config.json), before the rest is saved;
+      // one made here is answered once, as on add.
+      const secret = generateSecret ? generateSigningSecret() : given
       if (secret !== undefined) {
         const rotated = await replaceSigningSecret(ctx.deps.secrets.forwarding, targetId, secret)
         if (!rotated.ok) throw invalidArgument(rotated.problem)
@@ -68,7 +70,7 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
         if (t) Object.assign(t, change)
       })
       ctx.changed()
-      return targetView(ctx, find({ ...ctx, settings: () => saved }, targetId))
+      return { ...targetView(ctx, find({ ...ctx, settings: () => saved }, targetId)), generatedSecret: generateSecret ? secret! : null }
     },
     'forward:remove': async ({ targetId }) => {
       find(ctx, targetId)
