@@ -38,7 +38,7 @@ export const folders = {
     // bound exactly), outbox.kill and outbox.writers (child processes; outbox-lock, outbox-standby and
     // outbox.rules state the lock and the restart in process), nor apprise.test.ts (needs the apprise
     // binary; render.exact.test.ts states the requests).
-    tests: ['src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,forwarder,forwarding,forwarding.rules,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-file,outbox-lock,outbox-standby,presence,render,render.exact,response,select,send,sign,target,target.rules,target.secrets,targets}.test.ts']
+    tests: ['src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,forwarder,forwarding,forwarding.rules,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-file,outbox-lock,outbox-standby,outbox-standby.edges,presence,render,render.exact,response,select,send,sign,target,target.rules,target.secrets,targets}.test.ts']
   },
   settings: {
     path: 'src/core/settings',

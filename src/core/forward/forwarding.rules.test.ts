@@ -157,3 +157,54 @@ describe('forwarding from a file', () => {
     expect(forwarding.status('f1')).toMatchObject({ pending: 0 })
   })
 })
+
+describe('forwarding, what it passes on', () => {
+  const failing = (() => Promise.resolve(new Response('', { status: 500 }))) as unknown as typeof globalThis.fetch
+
+  it('a target gone from the settings before its next try: its entry is not read again, nothing sent', async () => {
+    const { forwarding, seen, settings, clock } = open({ fetch: failing, random: () => 0 })
+    forwarding.forward('c1', [taskEnded('t1')])
+    await forwarding.idle()
+    expect(seen.reads).toBe(1)
+    settings.forwarding.targets = []
+    await clock.advance(60_000)
+    await forwarding.idle()
+    expect(seen.reads).toBe(1)
+  })
+
+  it('told after each change of the outbox', async () => {
+    const { forwarding, seen } = open()
+    expect(seen.changes).toBe(1)
+    forwarding.forward('c1', [taskEnded('t1')])
+    await forwarding.idle()
+    expect(seen.changes).toBe(3)
+  })
+
+  it("the outbox's and the lock's errors reach onError", async () => {
+    const errors: string[] = []
+    const { forwarding, storage } = open({ onError: (e) => void errors.push((e as Error).message) })
+    forwarding.forward('c1', [taskEnded('t1')])
+    // Queued and written; the delivery's write fails.
+    storage.write = () => {
+      throw new Error('disk full')
+    }
+    await forwarding.idle()
+    expect(errors).toContain('disk full')
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'forwarding-rules-'))
+    cleanup.push(() => fs.rmSync(d, { recursive: true, force: true }))
+    fs.writeFileSync(path.join(d, 'state'), '')
+    const lockErrors: unknown[] = []
+    const locked = open({ storage: undefined, file: path.join(d, 'state', OUTBOX_FILE), onError: (e) => void lockErrors.push(e) })
+    await locked.forwarding.ready
+    expect(lockErrors).toHaveLength(1)
+  })
+
+  it('dispose stops its retries', async () => {
+    const { forwarding, seen, clock } = open({ fetch: failing, random: () => 0 })
+    forwarding.forward('c1', [taskEnded('t1')])
+    await forwarding.idle()
+    forwarding.dispose()
+    await clock.advance(3_600_000)
+    expect(seen.reads).toBe(1)
+  })
+})

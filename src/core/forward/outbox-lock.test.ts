@@ -44,3 +44,8 @@ it('the refusals say who forwards and what to do', () => {
   expect(FORWARDING_ELSEWHERE_COMMAND).toBe(`${FORWARDING_ELSEWHERE}; quit it, or watch without --forward: the app forwards what it watches.`)
   expect(FORWARDING_ELSEWHERE_APP).toBe(`${FORWARDING_ELSEWHERE}; this app takes it over once that stops.`)
 })
+
+it('any other failure to make the lock throws, not "held elsewhere"', async () => {
+  const file = path.join(path.dirname(outboxFile()), 'x'.repeat(300))
+  await expect(lockOutbox(file, () => {})).rejects.toMatchObject({ code: 'ENAMETOOLONG' })
+})
