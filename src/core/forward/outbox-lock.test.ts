@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { FORWARDING_ELSEWHERE, FORWARDING_ELSEWHERE_APP, FORWARDING_ELSEWHERE_COMMAND, lockOutbox } from './outbox-lock'
+import { FORWARDING_ELSEWHERE, FORWARDING_ELSEWHERE_APP, FORWARDING_ELSEWHERE_COMMAND, lockOutbox, outboxLocked } from './outbox-lock'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -31,6 +31,21 @@ it('one holder at a time; released, it is free for the next', async () => {
   await second!.release()
   // A second release is harmless.
   await expect(second!.release()).resolves.toBeUndefined()
+})
+
+it('outboxLocked: held while a live holder keeps it, free once released, and a stale one counts as free', async () => {
+  const file = outboxFile()
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  expect(await outboxLocked(file)).toBe(false)
+  const held = await lockOutbox(file, () => {})
+  expect(await outboxLocked(file)).toBe(true)
+  await held!.release()
+  expect(await outboxLocked(file)).toBe(false)
+  // A dead holder's lock, last refreshed a minute ago: past the stale time, as a taker sees it.
+  fs.mkdirSync(`${file}.lock`)
+  const old = new Date(Date.now() - 60_000)
+  fs.utimesSync(`${file}.lock`, old, old)
+  expect(await outboxLocked(file)).toBe(false)
 })
 
 it('a lock that cannot be made throws (not taken for another holder)', async () => {
