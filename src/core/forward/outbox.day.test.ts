@@ -7,7 +7,8 @@ import { createOutbox, GIVE_UP_AFTER_MS } from './outbox'
 import { memoryOutboxStorage } from './outbox-file'
 import { createSender } from './send'
 import { forwardEvent } from './test-events'
-import { ANSWERS, startReceiver, type Answer, type Receiver } from './test-receivers'
+import { receiverForTest } from './test-receiver-for-test'
+import { ANSWERS, type Receiver } from './test-receivers'
 
 const START = Date.UTC(2026, 10, 27, 9)
 const STEP = 15 * 60_000
@@ -16,11 +17,7 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
 })
 
-async function receiver(fallback: Answer): Promise<Receiver> {
-  const r = await startReceiver(fallback)
-  cleanup.push(() => r.close())
-  return r
-}
+const receiver = receiverForTest
 
 function setup(r: Receiver, kind: 'webhook' | 'discord') {
   const clock = new ManualClock(START)

@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createSender, MAX_ANSWER_BYTES } from './send'
 import type { ParsedTarget } from './target'
 import { forwardEvent } from './test-events'
-import { ANSWERS, startReceiver, type Answer, type Receiver } from './test-receivers'
+import { receiverForTest } from './test-receiver-for-test'
+import { ANSWERS, type Receiver } from './test-receivers'
 
-const cleanup: Array<() => unknown> = []
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn()
-})
-
-async function receiver(fallback: Answer): Promise<Receiver> {
-  const r = await startReceiver(fallback)
-  cleanup.push(() => r.close())
-  return r
-}
+const receiver = receiverForTest
 
 const webhook = (r: Receiver): ParsedTarget => ({ kind: 'webhook', host: '127.0.0.1', url: `${r.url}/hook` })
 const send = createSender({ now: () => Date.UTC(2026, 10, 27, 9) })
