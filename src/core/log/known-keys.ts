@@ -24,7 +24,6 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
   const addTarget = (stored: string | null): void => {
     if (stored) for (const secret of storedTargetSecrets(stored)) keys.add(secret)
   }
-  const forwarding = inner.forwarding
   const store: SecretStore = {
     get backend() {
       return inner.backend
@@ -32,40 +31,36 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
     get detail() {
       return inner.detail
     },
-    async get(connectionId) {
-      const key = await inner.get(connectionId)
-      add(key)
-      return key
-    },
-    async set(connectionId, apiKey) {
-      add(apiKey)
-      await inner.set(connectionId, apiKey)
-    },
+    ...learning(inner, add),
     delete: (connectionId) => inner.delete(connectionId),
     has: (connectionId) => inner.has(connectionId),
-    // Listed entries hold keys too (restoring connections reads them): remembered like any read.
-    list: async () => {
-      const all = (await inner.list?.()) ?? []
-      for (const { secret } of all) add(secret)
-      return all
-    },
-    forwarding: {
-      async get(account) {
-        const secret = await forwarding.get(account)
-        addTarget(secret)
-        return secret
-      },
-      async set(account, secret) {
-        addTarget(secret)
-        await forwarding.set(account, secret)
-      },
-      delete: (account) => forwarding.delete(account),
-      list: async () => {
-        const all = (await forwarding.list?.()) ?? []
-        for (const { secret } of all) addTarget(secret)
-        return all
-      }
-    }
+    forwarding: { ...learning(inner.forwarding, addTarget), delete: (account) => inner.forwarding.delete(account) }
   }
   return { store, list: () => [...keys], add: (key) => void keys.add(key) }
+}
+
+/**
+ * A store's reads, writes and listing, each telling `learn` the entry it passes. Listed entries
+ * hold keys too (restoring connections reads them): remembered like any read.
+ */
+function learning<E extends { secret: string }>(
+  inner: { get(id: string): Promise<string | null>; set(id: string, value: string): Promise<void>; list?(): Promise<E[]> },
+  learn: (stored: string | null) => void
+) {
+  return {
+    async get(id: string): Promise<string | null> {
+      const stored = await inner.get(id)
+      learn(stored)
+      return stored
+    },
+    async set(id: string, value: string): Promise<void> {
+      learn(value)
+      await inner.set(id, value)
+    },
+    async list(): Promise<E[]> {
+      const all = (await inner.list?.()) ?? []
+      for (const { secret } of all) learn(secret)
+      return all
+    }
+  }
 }
