@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
-import { defineConfig } from 'electron-vite'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
+import { defineConfig } from 'electron-vite'
 import type { Plugin } from 'vite'
-import { META_CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from './src/shared/csp'
+import { devContentSecurityPolicy, META_CONTENT_SECURITY_POLICY } from './src/shared/csp'
 
 // index.html gets its CSP <meta> from src/shared/csp.ts, the one place the policy is written.
 // The dev server gets the relaxed dev policy (Vite injects <style> tags and a hot-reload socket).
@@ -18,7 +18,9 @@ function contentSecurityPolicy(): Plugin {
     },
     transformIndexHtml: {
       order: 'pre',
-      handler: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: policy }, injectTo: 'head-prepend' }]
+      handler: () => [
+        { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: policy }, injectTo: 'head-prepend' }
+      ]
     }
   }
 }

@@ -1,7 +1,8 @@
 import js from '@eslint/js'
-import tseslint from 'typescript-eslint'
+import simpleImportSort from 'eslint-plugin-simple-import-sort'
 import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
+import tseslint from 'typescript-eslint'
 
 // The layers of ARCHITECTURE.md: each imports only from the layers above it.
 // A layer is forbidden two ways: anything inside it at any depth ('**/core/**'), and the layer's
@@ -28,13 +29,28 @@ const layer = (dir, { layers, modules = [], message, only = SOURCES }) =>
   }))
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results.json', '.stryker-tmp/**', 'reports/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/results.json',
+      '.stryker-tmp/**',
+      'reports/**'
+    ]
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs['flat/recommended'],
   {
     languageOptions: { globals: { ...globals.node } },
+    plugins: { 'simple-import-sort': simpleImportSort },
     rules: {
+      // One group, no blank lines: built-ins, packages, then relative paths, in that order.
+      'simple-import-sort/imports': ['error', { groups: [['^\\u0000', '^node:', '^@?\\w', '^', '^\\.']] }],
+      'simple-import-sort/exports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error'
     }
@@ -58,7 +74,8 @@ export default tseslint.config(
   ...layer('core', {
     layers: ['main', 'preload', 'renderer', 'cli', 'reference-service'],
     modules: ['electron'],
-    message: 'src/core runs in plain Node: shared and libraries only, never electron (its tests alone may start the reference service).'
+    message:
+      'src/core runs in plain Node: shared and libraries only, never electron (its tests alone may start the reference service).'
   }),
   // Core's tests run against the reference service over real HTTP (ARCHITECTURE.md, "How the end-to-end tests stand in for Electron").
   ...layer('core', {
@@ -69,7 +86,8 @@ export default tseslint.config(
   }),
   ...layer('main', {
     layers: ['preload', 'renderer', 'cli'],
-    message: 'src/main uses core, shared and electron (and the reference service for the demo), never the preload, the renderer or the command.'
+    message:
+      'src/main uses core, shared and electron (and the reference service for the demo), never the preload, the renderer or the command.'
   }),
   ...layer('preload', {
     layers: ['core', 'main', 'renderer', 'cli', 'reference-service'],

@@ -11,7 +11,8 @@
  */
 export const folders = {
   shared: { path: 'src/shared', mutate: ['src/shared/**/*.ts'], tests: ['src/shared/**/*.test.ts'] },
-  client: { path: 'src/core/client',
+  client: {
+    path: 'src/core/client',
     mutate: ['src/core/client/{client,http,fast,parse,errors,retry,number-text,key-check,digest,schemas}.ts'],
     tests: ['src/core/client/**/*.test.ts']
   },
@@ -20,7 +21,8 @@ export const folders = {
   notify: { path: 'src/core/notify', mutate: ['src/core/notify/**/*.ts'], tests: ['src/core/notify/**/*.test.ts'] },
   budgets: { path: 'src/core/budgets', mutate: ['src/core/budgets/**/*.ts'], tests: ['src/core/budgets/**/*.test.ts'] },
   costs: { path: 'src/core/costs', mutate: ['src/core/costs/**/*.ts'], tests: ['src/core/costs/**/*.test.ts'] },
-  secrets: { path: 'src/core/secrets',
+  secrets: {
+    path: 'src/core/secrets',
     // keytar-store.ts and safeStorage are tested against a real keychain, outside this run: Stryker
     // runs tests in worker threads, whose process.env never reaches libsecret (it finds no D-Bus).
     mutate: ['src/core/secrets/{redact,choose,types,custody}.ts'],
@@ -38,7 +40,9 @@ export const folders = {
     // bound exactly), outbox.kill and outbox.writers (child processes; outbox-lock, outbox-standby and
     // outbox.rules state the lock and the restart in process), nor apprise.test.ts (needs the apprise
     // binary; render.exact.test.ts states the requests).
-    tests: ['src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,forwarder,forwarding,forwarding.rules,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-file,outbox-lock,outbox-standby,outbox-standby.edges,presence,render,render.exact,response,select,send,sign,target,target.rules,target.secrets,targets}.test.ts']
+    tests: [
+      'src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,forwarder,forwarding,forwarding.rules,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-file,outbox-lock,outbox-standby,outbox-standby.edges,presence,render,render.exact,response,select,send,sign,target,target.rules,target.secrets,targets}.test.ts'
+    ]
   },
   settings: {
     path: 'src/core/settings',
@@ -49,7 +53,9 @@ export const folders = {
     // updating the store, where in its own process it only opens, updates and reads as the store
     // tests do; its rule (no update lost between processes) is the lock's, judged by lock.test.ts.
     // indented-json.property.test.ts fuzzes the line reader alone, in a second (300 cases a run here).
-    tests: ['src/core/settings/{budget-edit,config-document,damage,damaged-files,edit,file-error,indented-json,indented-json.property,lock,migrate,paths,private-files,salvage,state-document,store}.test.ts']
+    tests: [
+      'src/core/settings/{budget-edit,config-document,damage,damaged-files,edit,file-error,indented-json,indented-json.property,lock,migrate,paths,private-files,salvage,state-document,store}.test.ts'
+    ]
   }
 }
 

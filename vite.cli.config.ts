@@ -4,11 +4,7 @@ import { defineConfig } from 'vite'
 import pkg from './package.json' with { type: 'json' }
 
 // The `agent-tray` command: one ESM file for plain Node, dependencies left in node_modules.
-const external = [
-  ...builtinModules,
-  ...builtinModules.map((m) => `node:${m}`),
-  ...Object.keys(pkg.dependencies)
-]
+const external = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...Object.keys(pkg.dependencies)]
 
 export default defineConfig({
   build: {

@@ -24,7 +24,11 @@ describe('bundledWorker', () => {
     it(`${name}: one file in out/bench that imports only Node's modules and the app's dependencies`, () => {
       const file = bundledWorker(path.join(REPO_ROOT, `bench/${name}.ts`))
       expect(path.relative(REPO_ROOT, file)).toBe(path.join('out', 'bench', `${name}.mjs`))
-      const allowed = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...Object.keys(pkg.dependencies)])
+      const allowed = new Set([
+        ...builtinModules,
+        ...builtinModules.map((m) => `node:${m}`),
+        ...Object.keys(pkg.dependencies)
+      ])
       const imports = importsOf(readFileSync(file, 'utf8'))
       expect(imports.length).toBeGreaterThan(0)
       // Neither the bundler nor tsx nor a source file left to compile at run time.

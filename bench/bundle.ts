@@ -4,9 +4,9 @@
 // never pays. Each worker entry is bundled with esbuild (the compiler tsx itself uses) into
 // out/bench/, once per bench process; packages stay in node_modules, as the app leaves its
 // dependencies (keytar is a native addon; conf, undici and zod are loaded from there).
-import { buildSync } from 'esbuild'
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { buildSync } from 'esbuild'
 import { REPO_ROOT } from './service-process'
 
 const OUT_DIR = path.join(REPO_ROOT, 'out/bench')

@@ -34,7 +34,12 @@ serveWorker<IdleInput, IdleOutput>(async (input) => {
       bytes += r.bytes
     }
   })
-  const monitor = new Monitor({ connectionId: 'bench', source: client, projects: input.projectIds, polling: input.polling })
+  const monitor = new Monitor({
+    connectionId: 'bench',
+    source: client,
+    projects: input.projectIds,
+    polling: input.polling
+  })
   const firstCpu = process.cpuUsage()
   const firstBegan = performance.now()
   monitor.start()

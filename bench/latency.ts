@@ -4,10 +4,10 @@
 import { createServiceClient } from '../src/core/client/index'
 import { Monitor } from '../src/core/monitor/index'
 import { startReferenceService } from '../src/reference-service/index'
-import type { PollingPrefs } from '../src/shared/settings'
 import type { TaskStatus } from '../src/shared/service'
+import type { PollingPrefs } from '../src/shared/settings'
 import { seededRandom } from './random'
-import { check, type BenchOptions, type MeasureResult } from './result'
+import { type BenchOptions, check, type MeasureResult } from './result'
 import { percentile, round } from './stats'
 
 const API_KEY = 'bench-latency-key'
@@ -33,7 +33,10 @@ export async function runLatency(options: BenchOptions): Promise<MeasureResult> 
   const running = new Map<string, string>()
   for (let i = 0; i < projectCount; i++) {
     const project = service.control.createProject({ name: `Latency ${i + 1}` })
-    running.set(project.id, service.control.addTask(project.id, { name: 'Long job', status: 'in_progress', script: 'run-forever' }).id)
+    running.set(
+      project.id,
+      service.control.addTask(project.id, { name: 'Long job', status: 'in_progress', script: 'run-forever' }).id
+    )
   }
   const monitor = new Monitor({ connectionId: 'bench', source: client, projects: [...running.keys()], polling })
   const pending = new Map<string, Pending>()
@@ -55,7 +58,9 @@ export async function runLatency(options: BenchOptions): Promise<MeasureResult> 
   })
   monitor.start()
   await monitor.pollNow()
-  options.log(`latency: ${projectCount} running projects, active interval ${polling.activeIntervalMs} ms, ${samplesWanted} samples`)
+  options.log(
+    `latency: ${projectCount} running projects, active interval ${polling.activeIntervalMs} ms, ${samplesWanted} samples`
+  )
 
   let taken = 0
   const loop = async (projectId: string): Promise<void> => {
@@ -65,15 +70,21 @@ export async function runLatency(options: BenchOptions): Promise<MeasureResult> 
       await sleep(random() * polling.activeIntervalMs)
       const taskId = running.get(projectId) as string
       // The project keeps a running task, so it stays on the active interval.
-      running.set(projectId, service.control.addTask(projectId, { name: 'Next job', status: 'in_progress', script: 'run-forever' }).id)
+      running.set(
+        projectId,
+        service.control.addTask(projectId, { name: 'Next job', status: 'in_progress', script: 'run-forever' }).id
+      )
       service.control.setTaskStatus(taskId, ENDINGS[taken % ENDINGS.length] as TaskStatus)
       const startedAt = performance.now()
       const seen = new Promise<void>((resolve) => pending.set(taskId, { startedAt, done: resolve }))
       let timer: ReturnType<typeof setTimeout> | undefined
-      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), polling.idleIntervalMs)))
+      const timeout = new Promise<'timeout'>(
+        (resolve) => (timer = setTimeout(() => resolve('timeout'), polling.idleIntervalMs))
+      )
       const outcome = await Promise.race([seen, timeout])
       clearTimeout(timer)
-      if (outcome === 'timeout') throw new Error(`latency: the change of task ${taskId} was never reported within a minute.`)
+      if (outcome === 'timeout')
+        throw new Error(`latency: the change of task ${taskId} was never reported within a minute.`)
     }
   }
   await Promise.all([...running.keys()].map((id) => loop(id)))

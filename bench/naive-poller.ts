@@ -38,7 +38,8 @@ export class NaivePoller {
     await inPool(projectIds, concurrency, async (projectId) => {
       lists.set(projectId, await client.listTasks(projectId))
     })
-    const taskIds = this.options.details === false ? [] : projectIds.flatMap((p) => (lists.get(p) ?? []).map((t) => t.id))
+    const taskIds =
+      this.options.details === false ? [] : projectIds.flatMap((p) => (lists.get(p) ?? []).map((t) => t.id))
     await inPool(taskIds, concurrency, async (taskId) => {
       await client.getStepsAndUsages(taskId)
     })

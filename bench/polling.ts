@@ -9,16 +9,16 @@
 // the monitor's ManualClock) and moved together, timer by timer.
 import { createServiceClient, type ServiceClient } from '../src/core/client/index'
 import { Monitor, type MonitorCycle } from '../src/core/monitor/index'
-import { ManualClock } from '../src/core/util/clock'
 import { decideNotifications, notifiableTransition } from '../src/core/notify/index'
+import { ManualClock } from '../src/core/util/clock'
 import { MANUAL_START_TIME, type ServiceStats } from '../src/reference-service/index'
 import type { MonitorEvent } from '../src/shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, DEFAULT_POLLING_PREFS, type PollingPrefs } from '../src/shared/settings'
 import { NaivePoller } from './naive-poller'
 import { intBetween, seededRandom } from './random'
-import { check, type BenchOptions, type MeasureResult } from './result'
+import { type BenchOptions, check, type MeasureResult } from './result'
 import { startServiceInProcess } from './service-in-process'
-import { startServiceProcess, type ServiceProcess } from './service-process'
+import { type ServiceProcess, startServiceProcess } from './service-process'
 import { round } from './stats'
 
 const API_KEY = 'bench-polling-key'
@@ -47,7 +47,12 @@ function makeScript(setup: Setup): Action[] {
   const quietTail = Math.min(10 * 60_000, setup.durationMs / 3)
   const last = setup.durationMs - quietTail
   for (let p = 0; p < setup.active; p++) {
-    actions.push({ at: intBetween(random, 60_000, Math.floor(last * 0.7)), kind: 'finish', project: p, status: random() < 0.8 ? 'completed' : 'failed' })
+    actions.push({
+      at: intBetween(random, 60_000, Math.floor(last * 0.7)),
+      kind: 'finish',
+      project: p,
+      status: random() < 0.8 ? 'completed' : 'failed'
+    })
   }
   // About one new task every two minutes, mostly in the projects already at work.
   const adds = Math.max(2, Math.round(setup.durationMs / 120_000))
@@ -78,7 +83,8 @@ interface Condition {
   compression: boolean
 }
 
-const conditionName = (c: Condition): string => `${c.etags ? 'etags' : 'no_etags'}_${c.compression ? 'compressed' : 'uncompressed'}`
+const conditionName = (c: Condition): string =>
+  `${c.etags ? 'etags' : 'no_etags'}_${c.compression ? 'compressed' : 'uncompressed'}`
 
 async function makeWorld(setup: Setup, where: 'in-process' | 'child', condition: Condition): Promise<World> {
   const start = where === 'child' ? startServiceProcess : startServiceInProcess
@@ -89,7 +95,15 @@ async function makeWorld(setup: Setup, where: 'in-process' | 'child', condition:
     stepsPerTask: STEPS_PER_TASK,
     activeProjects: setup.active
   })
-  const world: World = { service, client: undefined as unknown as ServiceClient, projectIds, runningTaskIds: [], added: new Map(), clientRequests: 0, clientBytes: 0 }
+  const world: World = {
+    service,
+    client: undefined as unknown as ServiceClient,
+    projectIds,
+    runningTaskIds: [],
+    added: new Map(),
+    clientRequests: 0,
+    clientBytes: 0
+  }
   world.client = createServiceClient({
     baseUrl: service.url,
     apiKey: API_KEY,
@@ -113,9 +127,13 @@ async function makeWorld(setup: Setup, where: 'in-process' | 'child', condition:
 
 async function apply(world: World, action: Action): Promise<void> {
   const { control } = world.service
-  if (action.kind === 'finish') await control.setTaskStatus(world.runningTaskIds[action.project] as string, action.status)
+  if (action.kind === 'finish')
+    await control.setTaskStatus(world.runningTaskIds[action.project] as string, action.status)
   else if (action.kind === 'add') {
-    const task = await control.addTask(world.projectIds[action.project] as string, { name: `Scripted task ${action.ref + 1}`, script: action.script })
+    const task = await control.addTask(world.projectIds[action.project] as string, {
+      name: `Scripted task ${action.ref + 1}`,
+      script: action.script
+    })
     world.added.set(action.ref, task.id)
   } else await control.setTaskStatus(world.added.get(action.ref) as string, 'cancelled')
 }
@@ -145,12 +163,24 @@ interface SideResult {
   wallMs: number
 }
 
-async function runMonitor(setup: Setup, script: readonly Action[], polling: PollingPrefs, condition: Condition): Promise<SideResult> {
+async function runMonitor(
+  setup: Setup,
+  script: readonly Action[],
+  polling: PollingPrefs,
+  condition: Condition
+): Promise<SideResult> {
   // The monitor's side takes one small step per poll: its service is best close at hand.
   const world = await makeWorld(setup, 'in-process', condition)
   const start = Date.parse(MANUAL_START_TIME)
   const clock = new ManualClock(start)
-  const monitor = new Monitor({ connectionId: 'bench', source: world.client, projects: world.projectIds, polling, clock, random: seededRandom(SEED) })
+  const monitor = new Monitor({
+    connectionId: 'bench',
+    source: world.client,
+    projects: world.projectIds,
+    polling,
+    clock,
+    random: seededRandom(SEED)
+  })
   const events: MonitorEvent[] = []
   const cycles: MonitorCycle[] = []
   monitor.on('event', (e) => events.push(e))
@@ -183,10 +213,21 @@ async function runMonitor(setup: Setup, script: readonly Action[], polling: Poll
   return result
 }
 
-async function runNaive(setup: Setup, script: readonly Action[], intervalMs: number, details: boolean): Promise<SideResult> {
+async function runNaive(
+  setup: Setup,
+  script: readonly Action[],
+  intervalMs: number,
+  details: boolean
+): Promise<SideResult> {
   // The naive side is heavy: its service gets a process (and a core) of its own.
   const world = await makeWorld(setup, 'child', { etags: true, compression: false })
-  const poller = new NaivePoller({ client: world.client, connectionId: 'bench', projectIds: world.projectIds, concurrency: 8, details })
+  const poller = new NaivePoller({
+    client: world.client,
+    connectionId: 'bench',
+    projectIds: world.projectIds,
+    concurrency: 8,
+    details
+  })
   const events: MonitorEvent[] = []
   const batches: MonitorCycle[] = []
   const began = performance.now()
@@ -242,22 +283,31 @@ export async function runPolling(options: BenchOptions): Promise<MeasureResult> 
     { etags: true, compression: false },
     { etags: false, compression: false }
   ]
-  options.log(`polling: ${setup.projects} projects (${setup.active} active), ${setup.durationMs / 60_000} simulated min, ${script.length} scripted changes`)
+  options.log(
+    `polling: ${setup.projects} projects (${setup.active} active), ${setup.durationMs / 60_000} simulated min, ${script.length} scripted changes`
+  )
   const timed = async (what: string, run: () => Promise<SideResult>): Promise<SideResult> => {
     const r = await run()
-    options.log(`polling: ${what} done in ${round(r.wallMs / 1000)} s: ${r.stats.requests} requests, ${round(r.stats.wireBytes / 1e6)} MB on the wire`)
+    options.log(
+      `polling: ${what} done in ${round(r.wallMs / 1000)} s: ${r.stats.requests} requests, ${round(r.stats.wireBytes / 1e6)} MB on the wire`
+    )
     return r
   }
   // The monitor's runs (in this process) and the naive ones (each with a service process) share the wait.
   const [monitors, naives] = await Promise.all([
     (async () => {
       const out: SideResult[] = []
-      for (const c of conditions) out.push(await timed(`monitor (${conditionName(c)})`, () => runMonitor(setup, script, polling, c)))
+      for (const c of conditions)
+        out.push(await timed(`monitor (${conditionName(c)})`, () => runMonitor(setup, script, polling, c)))
       return out
     })(),
     (async () => {
-      const full = await timed('naive poller (lists and details)', () => runNaive(setup, script, polling.activeIntervalMs, true))
-      const list = await timed('naive poller (lists only)', () => runNaive(setup, script, polling.activeIntervalMs, false))
+      const full = await timed('naive poller (lists and details)', () =>
+        runNaive(setup, script, polling.activeIntervalMs, true)
+      )
+      const list = await timed('naive poller (lists only)', () =>
+        runNaive(setup, script, polling.activeIntervalMs, false)
+      )
       return { full, list }
     })()
   ])
@@ -273,7 +323,9 @@ export async function runPolling(options: BenchOptions): Promise<MeasureResult> 
   for (const [name, side] of sides) {
     if (JSON.stringify(side.addedIds) !== JSON.stringify(naive.addedIds)) {
       sameHistory = false
-      notes.push(`MISMATCH: ${name} and the naive poller's services gave the scripted tasks different ids; the histories are not the same.`)
+      notes.push(
+        `MISMATCH: ${name} and the naive poller's services gave the scripted tasks different ids; the histories are not the same.`
+      )
     }
     if (JSON.stringify(side.transitions) !== JSON.stringify(naive.transitions)) {
       sameNotifications = false
@@ -294,13 +346,23 @@ export async function runPolling(options: BenchOptions): Promise<MeasureResult> 
       etags: c.etags,
       compression: c.compression,
       per_hour_per_project: ours,
-      vs_naive_full: { requests_ratio: ratio(full.requests, ours.requests), bytes_ratio: ratio(full.wire_bytes, ours.wire_bytes) },
-      vs_naive_list: { requests_ratio: ratio(list.requests, ours.requests), bytes_ratio: ratio(list.wire_bytes, ours.wire_bytes) },
+      vs_naive_full: {
+        requests_ratio: ratio(full.requests, ours.requests),
+        bytes_ratio: ratio(full.wire_bytes, ours.wire_bytes)
+      },
+      vs_naive_list: {
+        requests_ratio: ratio(list.requests, ours.requests),
+        bytes_ratio: ratio(list.wire_bytes, ours.wire_bytes)
+      },
       notifiable_transitions: m.transitions.length,
       notifications_raised: m.notifications
     }
   })
-  const at = (c: Condition) => table[conditionName(c)] as { vs_naive_full: { requests_ratio: number; bytes_ratio: number }; vs_naive_list: { requests_ratio: number; bytes_ratio: number } }
+  const at = (c: Condition) =>
+    table[conditionName(c)] as {
+      vs_naive_full: { requests_ratio: number; bytes_ratio: number }
+      vs_naive_list: { requests_ratio: number; bytes_ratio: number }
+    }
   const best = at({ etags: true, compression: true })
   const noEtags = at({ etags: false, compression: true })
   const plainEtags = at({ etags: true, compression: false })
@@ -316,10 +378,14 @@ export async function runPolling(options: BenchOptions): Promise<MeasureResult> 
       naive_per_hour_per_project: { full: { ...full, compression: false }, list_only: { ...list, compression: false } },
       // Item 5: every headline figure names the service it ran against.
       figure_conditions: {
-        bytes_ratio_list_naive: 'monitor, service with ETags and compression, vs the list-only naive poller without compression',
-        bytes_ratio_list_naive_no_etags: 'monitor, service with compression and no ETags (the real service documents neither), vs the list-only naive poller without compression',
-        requests_ratio: 'monitor, service with ETags, no compression, vs the naive poller that fetches every task\'s details',
-        bytes_ratio: 'monitor, service with ETags, no compression, vs the naive poller that fetches every task\'s details (bytes on the socket)'
+        bytes_ratio_list_naive:
+          'monitor, service with ETags and compression, vs the list-only naive poller without compression',
+        bytes_ratio_list_naive_no_etags:
+          'monitor, service with compression and no ETags (the real service documents neither), vs the list-only naive poller without compression',
+        requests_ratio:
+          "monitor, service with ETags, no compression, vs the naive poller that fetches every task's details",
+        bytes_ratio:
+          "monitor, service with ETags, no compression, vs the naive poller that fetches every task's details (bytes on the socket)"
       }
     },
     checks: [
@@ -338,16 +404,42 @@ export async function runPolling(options: BenchOptions): Promise<MeasureResult> 
       scripted_changes: script.length,
       polling,
       naive_interval_ms: polling.activeIntervalMs,
-      bytes: 'wire bytes: counted on the service\'s sockets (status line, headers, body as sent)',
+      bytes: "wire bytes: counted on the service's sockets (status line, headers, body as sent)",
       monitor: Object.fromEntries(
         conditions.map((c, i) => {
           const m = monitors[i] as SideResult
-          return [conditionName(c), { requests: m.stats.requests, wire_bytes: m.stats.wireBytes, body_bytes: m.stats.responseBytes, client_counted_body_bytes: m.clientBytes, by_route: m.stats.byRoute, wall_s: round(m.wallMs / 1000) }]
+          return [
+            conditionName(c),
+            {
+              requests: m.stats.requests,
+              wire_bytes: m.stats.wireBytes,
+              body_bytes: m.stats.responseBytes,
+              client_counted_body_bytes: m.clientBytes,
+              by_route: m.stats.byRoute,
+              wall_s: round(m.wallMs / 1000)
+            }
+          ]
         })
       ),
-      naive: { requests: naives.full.stats.requests, wire_bytes: naives.full.stats.wireBytes, body_bytes: naives.full.stats.responseBytes, by_route: naives.full.stats.byRoute, wall_s: round(naives.full.wallMs / 1000) },
-      naive_list_only: { requests: naives.list.stats.requests, wire_bytes: naives.list.stats.wireBytes, body_bytes: naives.list.stats.responseBytes, by_route: naives.list.stats.byRoute, wall_s: round(naives.list.wallMs / 1000) },
-      notifiable_transitions: { naive: naive.transitions.length, naive_list_only: naives.list.transitions.length, same: sameNotifications },
+      naive: {
+        requests: naives.full.stats.requests,
+        wire_bytes: naives.full.stats.wireBytes,
+        body_bytes: naives.full.stats.responseBytes,
+        by_route: naives.full.stats.byRoute,
+        wall_s: round(naives.full.wallMs / 1000)
+      },
+      naive_list_only: {
+        requests: naives.list.stats.requests,
+        wire_bytes: naives.list.stats.wireBytes,
+        body_bytes: naives.list.stats.responseBytes,
+        by_route: naives.list.stats.byRoute,
+        wall_s: round(naives.list.wallMs / 1000)
+      },
+      notifiable_transitions: {
+        naive: naive.transitions.length,
+        naive_list_only: naives.list.transitions.length,
+        same: sameNotifications
+      },
       notifications_raised: { naive: naive.notifications, naive_list_only: naives.list.notifications }
     },
     notes

@@ -32,7 +32,8 @@ const MEASURES: Record<string, (options: BenchOptions) => Promise<MeasureResult>
  * with ETags and compression unless told otherwise, and the real service documents neither.
  */
 const CONDITIONS: Record<string, string> = {
-  polling: 'four service conditions (ETags on/off x compression on/off): each figure names its own under figure_conditions, the full set under conditions',
+  polling:
+    'four service conditions (ETags on/off x compression on/off): each figure names its own under figure_conditions, the full set under conditions',
   latency: 'reference service on loopback, ETags and compression on (its defaults)',
   scale: 'reference service in a child process on loopback, ETags and compression on (its defaults)',
   window: 'e2e test host (reference service with ETags and compression on) and headless Chromium',
@@ -53,13 +54,20 @@ function readArgs(): { quick: boolean; only: string[] } {
   } catch (e) {
     usage((e as Error).message)
   }
-  const only = values.only === undefined ? Object.keys(MEASURES) : values.only.split(',').map((s) => s.trim()).filter(Boolean)
+  const only =
+    values.only === undefined
+      ? Object.keys(MEASURES)
+      : values.only
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
   const unknown = only.filter((name) => !(name in MEASURES))
   if (unknown.length > 0 || only.length === 0) usage(`Unknown measure: ${unknown.join(', ') || '(none given)'}.`)
   return { quick: values.quick ?? false, only }
 }
 
-const pad = (text: string, width: number): string => (text.length >= width ? text : text + ' '.repeat(width - text.length))
+const pad = (text: string, width: number): string =>
+  text.length >= width ? text : text + ' '.repeat(width - text.length)
 
 function table(results: Record<string, MeasureResult | { error: string }>): string {
   const rows: string[][] = [['measure', 'figure', 'value', 'target', 'met']]
@@ -78,7 +86,14 @@ function table(results: Record<string, MeasureResult | { error: string }>): stri
     }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
-  return rows.map((r) => r.map((cell, i) => pad(cell, widths[i]!)).join('  ').trimEnd()).join('\n')
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => pad(cell, widths[i]!))
+        .join('  ')
+        .trimEnd()
+    )
+    .join('\n')
 }
 
 function forFile(result: MeasureResult | { error: string }, seconds: number): Record<string, unknown> {
@@ -117,7 +132,9 @@ async function main(): Promise<void> {
     process.stderr.write(`${line}\n`)
   }
   const machine = machineInfo()
-  log(`bench (${args.quick ? 'quick' : 'full'}) on ${machine.cpu_model}, ${machine.cores} cores, Node ${machine.node}, load ${machine.load_average_1m}`)
+  log(
+    `bench (${args.quick ? 'quick' : 'full'}) on ${machine.cpu_model}, ${machine.cores} cores, Node ${machine.node}, load ${machine.load_average_1m}`
+  )
   const started = performance.now()
   const results: Record<string, MeasureResult | { error: string }> = {}
   const out = path.join(REPO_ROOT, 'bench/results.json')
@@ -138,14 +155,23 @@ async function main(): Promise<void> {
     }
     const seconds = round((performance.now() - began) / 1000)
     log(`${name}: ${seconds} s`)
-    for (const note of 'notes' in (results[name] as object) ? (results[name] as MeasureResult).notes : []) log(`${name}: ${note}`)
+    for (const note of 'notes' in (results[name] as object) ? (results[name] as MeasureResult).notes : [])
+      log(`${name}: ${note}`)
     // Each measure says when it ran, on what and under what load: a merged file holds several runs.
-    file[name] = { ...forFile(results[name] as MeasureResult, seconds), condition: CONDITIONS[name], ran_at: new Date().toISOString(), cpu_model: machine.cpu_model, load_average_1m: round(os.loadavg()[0] ?? 0, 2) }
+    file[name] = {
+      ...forFile(results[name] as MeasureResult, seconds),
+      condition: CONDITIONS[name],
+      ran_at: new Date().toISOString(),
+      cpu_model: machine.cpu_model,
+      load_average_1m: round(os.loadavg()[0] ?? 0, 2)
+    }
   }
   file.total_seconds = round((performance.now() - started) / 1000)
   file.load_average_after = round(os.loadavg()[0] ?? 0, 2)
   writeFileSync(out, `${JSON.stringify(file, null, 2)}\n`)
-  process.stdout.write(`${table(results)}\n\ntotal ${file.total_seconds} s; results in ${path.relative(process.cwd(), out) || out}\n`)
+  process.stdout.write(
+    `${table(results)}\n\ntotal ${file.total_seconds} s; results in ${path.relative(process.cwd(), out) || out}\n`
+  )
   // Every measure ran and wrote its figures: a missed target is a finding, not a crash.
   process.exitCode = Object.values(results).some((r) => 'error' in r) ? 1 : 0
 }

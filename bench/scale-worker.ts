@@ -101,7 +101,11 @@ async function parseFloor(input: ScaleInput): Promise<{ ms: number; bytes: numbe
   const one = async (): Promise<void> => {
     while (next < input.projectIds.length) {
       const id = input.projectIds[next++] as string
-      const res = await pool.request({ path: `/projects/${encodeURIComponent(id)}/tasks`, method: 'GET', headers: { 'x-api-key': input.apiKey } })
+      const res = await pool.request({
+        path: `/projects/${encodeURIComponent(id)}/tasks`,
+        method: 'GET',
+        headers: { 'x-api-key': input.apiKey }
+      })
       const body = Buffer.from(await res.body.arrayBuffer())
       if (res.statusCode !== 200) throw new Error(`The floor's fetch of ${id} got HTTP ${res.statusCode}.`)
       const began = process.cpuUsage()
@@ -138,7 +142,12 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
   // Warm-up: the same code paths, cold and steady, on projects that are not measured, by monitors
   // thrown away.
   for (let i = 0; i < 2; i++) {
-    const warm = new Monitor({ connectionId: 'warm-up', source: client, projects: input.warmupProjectIds, polling: DEFAULT_POLLING_PREFS })
+    const warm = new Monitor({
+      connectionId: 'warm-up',
+      source: client,
+      projects: input.warmupProjectIds,
+      polling: DEFAULT_POLLING_PREFS
+    })
     await warm.pollNow()
     await warm.pollNow()
     warm.dispose()
@@ -151,7 +160,12 @@ serveWorker<ScaleInput, ScaleOutput>(async (input) => {
     peak = Math.max(peak, process.memoryUsage().rss)
   }, 20)
 
-  const monitor = new Monitor({ connectionId: 'bench', source: client, projects: input.projectIds, polling: DEFAULT_POLLING_PREFS })
+  const monitor = new Monitor({
+    connectionId: 'bench',
+    source: client,
+    projects: input.projectIds,
+    polling: DEFAULT_POLLING_PREFS
+  })
   const cycle = async (): Promise<CycleFigures> => {
     bytes = 0
     requests = 0

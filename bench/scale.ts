@@ -7,7 +7,7 @@
 // on, the rest answer 304 to the monitor's If-None-Match; last the floor for the same lists
 // (decode + JSON.parse and nothing else). The monitor runs bundled, as the app does (bundle.ts).
 import path from 'node:path'
-import { check, type BenchOptions, type Check, type MeasureResult } from './result'
+import { type BenchOptions, type Check, check, type MeasureResult } from './result'
 import type { CycleFigures, ScaleInput, ScaleOutput } from './scale-worker'
 import { REPO_ROOT, startServiceProcess } from './service-process'
 import { median, round } from './stats'
@@ -24,7 +24,8 @@ const STEADY_CYCLES = 3
 const WARMUP_PROJECTS = 8
 
 /** max / min; NaN (never met) if a value is 0 or less, which no ratio of two sizes describes. */
-const spread = (values: number[]): number => (Math.min(...values) > 0 ? Math.max(...values) / Math.min(...values) : Number.NaN)
+const spread = (values: number[]): number =>
+  Math.min(...values) > 0 ? Math.max(...values) / Math.min(...values) : Number.NaN
 
 export async function runScale(options: BenchOptions): Promise<MeasureResult> {
   const sizes = options.quick ? [10, 30, 100] : [10, 100, 1000]
@@ -36,7 +37,9 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
     const warmup = (await service.control.bulkCreate({ projects: WARMUP_PROJECTS, ...SHAPE })).projectIds
     const running = projectIds.slice(0, active)
     const ended = projectIds.slice(active)
-    options.log(`scale: ${sizes.join(', ')} projects × ${SHAPE.tasksPerProject} tasks × ${SHAPE.stepsPerTask} steps (${CHANGING * 100} % with a running task); a cold full cycle, the parse floor, then ${STEADY_CYCLES} steady cycles at ${largest}`)
+    options.log(
+      `scale: ${sizes.join(', ')} projects × ${SHAPE.tasksPerProject} tasks × ${SHAPE.stepsPerTask} steps (${CHANGING * 100} % with a running task); a cold full cycle, the parse floor, then ${STEADY_CYCLES} steady cycles at ${largest}`
+    )
 
     const runs: { size: number; out: ScaleOutput }[] = []
     for (const size of sizes) {
@@ -53,7 +56,9 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
       // Default heap settings: what the app gets.
       const out = await runWorker<ScaleInput, ScaleOutput>(path.join(REPO_ROOT, 'bench/scale-worker.ts'), input)
       runs.push({ size, out })
-      options.log(`scale: ${size} projects: cold cycle ${round(out.cold.wall_ms)} ms, client CPU ${round(out.cold.cpu_ms)} ms, parse floor ${round(out.parse_floor_ms)} ms (${round(out.parse_floor_bytes / 1024 / 1024)} MB), peak RSS ${out.peak_rss_mb} MB (${out.baseline_rss_mb} MB at start)`)
+      options.log(
+        `scale: ${size} projects: cold cycle ${round(out.cold.wall_ms)} ms, client CPU ${round(out.cold.cpu_ms)} ms, parse floor ${round(out.parse_floor_ms)} ms (${round(out.parse_floor_bytes / 1024 / 1024)} MB), peak RSS ${out.peak_rss_mb} MB (${out.baseline_rss_mb} MB at start)`
+      )
     }
 
     const big = runs[runs.length - 1]?.out as ScaleOutput
@@ -79,12 +84,15 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
 
     const notes: string[] = [
       `cold_cycle_ms: the first full cycle at ${largest} projects, nothing known yet; it moves ${round(cold.bytes / 1024 / 1024)} MB because GET /projects/{id}/tasks embeds every task's steps and the interface has no paging or "changed since" filter. The service process spent ${round((cold.service_cpu_ms ?? Number.NaN) / 1000)} s of CPU building them; the monitor ${round(cold.cpu_ms / 1000, 2)} s. Only the service can bring the wall time near 2 s.`,
-      'parse_floor_ms: the CPU time of Buffer#toString(utf8) + JSON.parse of the same lists, fetched again after the steady cycles (the 1 % with a running task have moved on); cpu_vs_parse = client_cpu_ms / parse_floor_ms. It runs last so that the memory its parsing leaves in the process is not counted as the monitor\'s.',
+      "parse_floor_ms: the CPU time of Buffer#toString(utf8) + JSON.parse of the same lists, fetched again after the steady cycles (the 1 % with a running task have moved on); cpu_vs_parse = client_cpu_ms / parse_floor_ms. It runs last so that the memory its parsing leaves in the process is not counted as the monitor's.",
       `curve: per size a fresh monitor process, warmed up on ${WARMUP_PROJECTS} projects outside the set. Memory per project is what the monitor keeps: its heap after a full collection once the cold cycle is over, less the heap at start. Peak RSS above start is listed beside it; it is bounded by the lists in flight (4), not by the projects.`
     ]
     const expected = Math.round(largest * CHANGING)
     for (const c of steady) {
-      if (c.lists !== expected) notes.push(`A steady cycle saw ${c.lists} changed lists where ${expected} projects had a running task moving on.`)
+      if (c.lists !== expected)
+        notes.push(
+          `A steady cycle saw ${c.lists} changed lists where ${expected} projects had a running task moving on.`
+        )
     }
     const missed = (figure: string, why: string): void => {
       if (checks.some((c) => c.figure === figure && !c.met)) notes.push(`${figure} missed: ${why}`)
@@ -136,7 +144,10 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
       details: {
         projects: largest,
         fixture: { ...SHAPE, changing_per_steady_cycle: expected, clock_advance_per_steady_cycle_ms: ADVANCE_MS },
-        cycles: [{ kind: 'cold', ...cycleDetails(cold) }, ...steady.map((c) => ({ kind: 'steady', ...cycleDetails(c) }))],
+        cycles: [
+          { kind: 'cold', ...cycleDetails(cold) },
+          ...steady.map((c) => ({ kind: 'steady', ...cycleDetails(c) }))
+        ],
         parse_floor_mb: round(big.parse_floor_bytes / 1024 / 1024, 1),
         parse_floor_mb_per_s: round(big.parse_floor_bytes / 1024 / 1024 / (big.parse_floor_ms / 1000)),
         baseline_rss_mb: big.baseline_rss_mb,

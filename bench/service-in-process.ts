@@ -5,7 +5,11 @@ import { startReferenceService } from '../src/reference-service/index'
 import type { ServiceProcess, ServiceProcessOptions } from './service-process'
 
 export async function startServiceInProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
-  const service = await startReferenceService({ apiKey: options.apiKey, port: 0, seed: options.seed, manualClock: options.manualClock ?? false,
+  const service = await startReferenceService({
+    apiKey: options.apiKey,
+    port: 0,
+    seed: options.seed,
+    manualClock: options.manualClock ?? false,
     ...(options.etags === false ? { etags: false } : {}),
     ...(options.compression === false ? { compression: false } : {})
   })

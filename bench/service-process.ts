@@ -1,7 +1,7 @@
 // The reference service in a child process (`src/reference-service/cli.ts` under tsx), driven through its
 // /__control/ routes. Keeping the service out of the measured process means its CPU time and
 // memory are not charged to the monitor, and it gets the other core.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AddTaskInput, BulkCreateInput, ServiceStats, WireTask } from '../src/reference-service/index'
@@ -75,7 +75,9 @@ function waitForUrl(child: ChildProcess): Promise<string> {
       }
     }
     child.stdout?.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`The reference service exited (code ${code}) before listening: ${out.slice(0, 300)}`)))
+    child.once('exit', (code) =>
+      reject(new Error(`The reference service exited (code ${code}) before listening: ${out.slice(0, 300)}`))
+    )
     child.once('error', reject)
   })
 }

@@ -28,12 +28,16 @@ export function tasksTold(n: Notification): string[] {
   return n.taskId === undefined ? [] : [n.taskId]
 }
 
-export function countSoak(transitions: readonly ServiceTransition[], notifications: readonly Notification[]): SoakCount {
+export function countSoak(
+  transitions: readonly ServiceTransition[],
+  notifications: readonly Notification[]
+): SoakCount {
   const times = new Map<string, number>()
   const outcomes = new Map<string, string[]>()
   for (const n of notifications) {
     for (const taskId of tasksTold(n)) times.set(taskId, (times.get(taskId) ?? 0) + 1)
-    if (n.taskId !== undefined && n.outcome !== undefined) outcomes.set(n.taskId, [...(outcomes.get(n.taskId) ?? []), n.outcome])
+    if (n.taskId !== undefined && n.outcome !== undefined)
+      outcomes.set(n.taskId, [...(outcomes.get(n.taskId) ?? []), n.outcome])
   }
   const recorded = new Map(transitions.map((t) => [t.taskId, t.to]))
   const repeated: string[] = []
@@ -44,6 +48,8 @@ export function countSoak(transitions: readonly ServiceTransition[], notificatio
     missed: transitions.filter((t) => !times.has(t.taskId)).map((t) => t.taskId),
     repeated,
     unexpected: [...times.keys()].filter((taskId) => !recorded.has(taskId)),
-    wrongOutcome: [...outcomes].filter(([taskId, said]) => recorded.has(taskId) && said.some((o) => o !== recorded.get(taskId))).map(([taskId]) => taskId)
+    wrongOutcome: [...outcomes]
+      .filter(([taskId, said]) => recorded.has(taskId) && said.some((o) => o !== recorded.get(taskId)))
+      .map(([taskId]) => taskId)
   }
 }

@@ -2,24 +2,29 @@
 // app in a child (soak-worker.ts) on a manual clock moved in step, a seeded script of tasks that
 // start and end all day, graceful restarts every few hours (some after a down time), and one
 // SIGKILL while the app writes state.json. Returns what the service recorded and what the app told.
-import { fork, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, fork } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { interpretConfig } from '../src/core/settings/config-document'
 import { OUTBOX_FILE } from '../src/core/forward/outbox-file'
 import { outboxLocked } from '../src/core/forward/outbox-lock'
+import type { Notification } from '../src/core/notify/policy'
+import { interpretConfig } from '../src/core/settings/config-document'
 import { CONFIG_FILE, STATE_FILE } from '../src/core/settings/paths'
 import { interpretState } from '../src/core/settings/state-document'
-import type { Notification } from '../src/core/notify/policy'
-import { MANUAL_START_TIME, startReferenceService, type ReferenceService, type TaskScript } from '../src/reference-service/index'
+import {
+  MANUAL_START_TIME,
+  type ReferenceService,
+  startReferenceService,
+  type TaskScript
+} from '../src/reference-service/index'
 import type { PollingPrefs } from '../src/shared/settings'
 import { bundledWorker } from './bundle'
 import { intBetween, seededRandom } from './random'
 import { REPO_ROOT } from './service-process'
 import type { ServiceTransition } from './soak-count'
+import { type ForwardReceived, type SoakReceiver, startSoakReceiver } from './soak-receiver'
 import type { FromSoakWorker, ToSoakWorker } from './soak-worker'
-import { startSoakReceiver, type ForwardReceived, type SoakReceiver } from './soak-receiver'
 
 const HOUR = 3_600_000
 const MINUTE = 60_000
@@ -90,15 +95,27 @@ function makeScript(setup: SoakSetup): Action[] {
   const last = end - Math.min(45 * MINUTE, end / 6)
   const actions: Action[] = []
   for (let ref = 0; ref < setup.runningAtStart; ref++) {
-    actions.push({ at: intBetween(random, 20 * MINUTE, last), kind: 'end', ref, status: random() < 0.7 ? 'completed' : 'failed' })
+    actions.push({
+      at: intBetween(random, 20 * MINUTE, last),
+      kind: 'end',
+      ref,
+      status: random() < 0.7 ? 'completed' : 'failed'
+    })
   }
   for (let i = 0; i < setup.tasks; i++) {
     const ref = setup.runningAtStart + i
     const at = intBetween(random, 5 * MINUTE, last)
     const roll = random()
-    actions.push({ at, kind: 'add', project: intBetween(random, 0, setup.projects - 1), ref, script: roll < 0.65 ? 'complete' : roll < 0.85 ? 'fail' : 'cancel' })
+    actions.push({
+      at,
+      kind: 'add',
+      project: intBetween(random, 0, setup.projects - 1),
+      ref,
+      script: roll < 0.65 ? 'complete' : roll < 0.85 ? 'fail' : 'cancel'
+    })
     // Some are cancelled by hand while they run (if they still are).
-    if (random() < 0.1) actions.push({ at: at + intBetween(random, 20_000, 90_000), kind: 'end', ref, status: 'cancelled' })
+    if (random() < 0.1)
+      actions.push({ at: at + intBetween(random, 20_000, 90_000), kind: 'end', ref, status: 'cancelled' })
   }
   return actions.sort((a, b) => a.at - b.at)
 }
@@ -109,7 +126,10 @@ const round1 = (n: number): number => Math.round(n * 10) / 10
 
 /** The child, one request at a time; notifications and errors are reported as they come. */
 class SoakWorker {
-  private waiting: { resolve: (m: Extract<FromSoakWorker, { type: 'done' }>) => void; reject: (e: Error) => void } | null = null
+  private waiting: {
+    resolve: (m: Extract<FromSoakWorker, { type: 'done' }>) => void
+    reject: (e: Error) => void
+  } | null = null
   private readonly child: ChildProcess
   readonly exited: Promise<void>
   killed = false
@@ -156,7 +176,8 @@ class SoakWorker {
 
   request(message: ToSoakWorker): Promise<Extract<FromSoakWorker, { type: 'done' }>> {
     // Killed between two requests (a forward answered after the last one): gone at once.
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.reject(new WorkerGone('The soak worker has exited.'))
+    if (this.child.exitCode !== null || this.child.signalCode !== null)
+      return Promise.reject(new WorkerGone('The soak worker has exited.'))
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject }
       this.child.send(message)
@@ -164,7 +185,8 @@ class SoakWorker {
   }
 
   async exit(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.send({ type: 'exit' } satisfies ToSoakWorker)
+    if (this.child.exitCode === null && this.child.signalCode === null)
+      this.child.send({ type: 'exit' } satisfies ToSoakWorker)
     await this.exited
   }
 }
@@ -194,9 +216,26 @@ function checkFiles(dir: string): { ok: boolean; problem?: string } {
 export async function runSoakDay(setup: SoakSetup, log: (line: string) => void = () => undefined): Promise<SoakDay> {
   const began = performance.now()
   const apiKey = `soak-${setup.seed}-key`
-  const service: ReferenceService = await startReferenceService({ apiKey, port: 0, seed: setup.seed, manualClock: true })
+  const service: ReferenceService = await startReferenceService({
+    apiKey,
+    port: 0,
+    seed: setup.seed,
+    manualClock: true
+  })
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-tray-soak-'))
-  const day: SoakDay = { transitions: [], notifications: [], restarts: [], heap: null, finalFilesReadable: false, appErrors: [], stillRunning: 0, serviceRequests: 0, firstStart: { wallMs: 0, inProcessMs: 0 }, wallMs: 0, forwards: null }
+  const day: SoakDay = {
+    transitions: [],
+    notifications: [],
+    restarts: [],
+    heap: null,
+    finalFilesReadable: false,
+    appErrors: [],
+    stillRunning: 0,
+    serviceRequests: 0,
+    firstStart: { wallMs: 0, inProcessMs: 0 },
+    wallMs: 0,
+    forwards: null
+  }
   const receiver: SoakReceiver | null = setup.forward ? await startSoakReceiver() : null
   const start = Date.parse(MANUAL_START_TIME)
   const end = setup.hours * HOUR
@@ -211,7 +250,13 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
     const { control } = service
     const { projectIds } = control.bulkCreate({ projects: setup.projects, tasksPerProject: 2, stepsPerTask: 8 })
     for (let ref = 0; ref < setup.runningAtStart; ref++) {
-      taskIds.set(ref, control.addTask(projectIds[ref % projectIds.length] as string, { name: `Long task ${ref + 1}`, script: 'run-forever' }).id)
+      taskIds.set(
+        ref,
+        control.addTask(projectIds[ref % projectIds.length] as string, {
+          name: `Long task ${ref + 1}`,
+          script: 'run-forever'
+        }).id
+      )
     }
     let t = 0
     let next = 0
@@ -221,7 +266,10 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
         if (action.at > t) control.advance(action.at - t)
         t = Math.max(t, action.at)
         if (action.kind === 'add') {
-          const task = control.addTask(projectIds[action.project] as string, { name: `Soak task ${action.ref + 1}`, script: action.script })
+          const task = control.addTask(projectIds[action.project] as string, {
+            name: `Soak task ${action.ref + 1}`,
+            script: action.script
+          })
           taskIds.set(action.ref, task.id)
         } else {
           const id = taskIds.get(action.ref) as string
@@ -235,7 +283,10 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
     }
     let nextAt: number | null = null
     let processStartAt = 0
-    const startWorker = async (fresh: boolean, setupProjects: boolean): Promise<{ wallMs: number; inProcessMs: number }> => {
+    const startWorker = async (
+      fresh: boolean,
+      setupProjects: boolean
+    ): Promise<{ wallMs: number; inProcessMs: number }> => {
       const startedWall = performance.now()
       if (fresh) {
         await worker?.exited
@@ -252,7 +303,10 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
         ...(setupProjects ? { setup: { projectIds, polling: setup.polling } } : {})
       })
       nextAt = done.nextAt
-      return { wallMs: Math.round(performance.now() - startedWall), inProcessMs: Math.round(done.startMs ?? Number.NaN) }
+      return {
+        wallMs: Math.round(performance.now() - startedWall),
+        inProcessMs: Math.round(done.startMs ?? Number.NaN)
+      }
     }
     day.firstStart = await startWorker(true, true)
     log(`soak: ${setup.projects} projects, ${script.length} scripted changes over ${setup.hours} simulated h`)
@@ -290,7 +344,8 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
           sendKillArmed = true
           receiver?.arm(() => worker?.killMidSend())
         }
-        if (!heapFrom && t >= heapAt && heapAt < end) heapFrom = { at: t, mb: (await current().request({ type: 'heap' })).heapMb ?? Number.NaN }
+        if (!heapFrom && t >= heapAt && heapAt < end)
+          heapFrom = { at: t, mb: (await current().request({ type: 'heap' })).heapMb ?? Number.NaN }
         if (restartAts[0] !== undefined && t >= restartAts[0]) {
           restartAts.shift()
           graceful += 1
@@ -300,8 +355,19 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
           const atMin = t / MINUTE
           applyUntil(t + downMs)
           const started = await startWorker(false, false)
-          log(`soak: restarted at ${round1(atMin / 60)} simulated h after ${downMs / MINUTE} min down; ${day.notifications.length} notifications so far, ${Math.round((performance.now() - began) / 1000)} s`)
-          day.restarts.push({ kind: 'graceful', atMin: round1(atMin), downMin: downMs / MINUTE, filesReadable: files.ok, ...(files.problem ? { problem: files.problem } : {}), startWallMs: started.wallMs, startInProcessMs: started.inProcessMs, timersLeft: stopped.timersLeft ?? 0 })
+          log(
+            `soak: restarted at ${round1(atMin / 60)} simulated h after ${downMs / MINUTE} min down; ${day.notifications.length} notifications so far, ${Math.round((performance.now() - began) / 1000)} s`
+          )
+          day.restarts.push({
+            kind: 'graceful',
+            atMin: round1(atMin),
+            downMin: downMs / MINUTE,
+            filesReadable: files.ok,
+            ...(files.problem ? { problem: files.problem } : {}),
+            startWallMs: started.wallMs,
+            startInProcessMs: started.inProcessMs,
+            timersLeft: stopped.timersLeft ?? 0
+          })
         }
       } catch (error) {
         if (!(error instanceof WorkerGone) || !current().killed) throw error
@@ -316,18 +382,30 @@ export async function runSoakDay(setup: SoakSetup, log: (line: string) => void =
         const started = await startWorker(true, false)
         processStartAt = t
         heapFrom = null
-        day.restarts.push({ kind, atMin: round1(atMin), downMin: setup.killDowntimeMs / MINUTE, filesReadable: files.ok, ...(files.problem ? { problem: files.problem } : {}), startWallMs: started.wallMs, startInProcessMs: started.inProcessMs })
-        log(`soak: killed ${kind === 'kill' ? 'while writing state.json' : 'while a forward was on its way'} at ${Math.round(atMin)} simulated min; the new process started in ${started.wallMs} ms (${started.inProcessMs} ms of it inside the process)${setup.forward ? `, after ${lockWaitMs} ms for the dead process's outbox lock to go stale` : ''}`)
+        day.restarts.push({
+          kind,
+          atMin: round1(atMin),
+          downMin: setup.killDowntimeMs / MINUTE,
+          filesReadable: files.ok,
+          ...(files.problem ? { problem: files.problem } : {}),
+          startWallMs: started.wallMs,
+          startInProcessMs: started.inProcessMs
+        })
+        log(
+          `soak: killed ${kind === 'kill' ? 'while writing state.json' : 'while a forward was on its way'} at ${Math.round(atMin)} simulated min; the new process started in ${started.wallMs} ms (${started.inProcessMs} ms of it inside the process)${setup.forward ? `, after ${lockWaitMs} ms for the dead process's outbox lock to go stale` : ''}`
+        )
       }
     }
     const toMb = (await current().request({ type: 'heap' })).heapMb ?? Number.NaN
-    if (heapFrom) day.heap = { fromMin: Math.round(heapFrom.at / MINUTE), fromMb: heapFrom.mb, toMin: Math.round(t / MINUTE), toMb }
+    if (heapFrom)
+      day.heap = { fromMin: Math.round(heapFrom.at / MINUTE), fromMb: heapFrom.mb, toMin: Math.round(t / MINUTE), toMb }
     await current().request({ type: 'stop' })
     day.finalFilesReadable = checkFiles(dir).ok
 
     for (const id of taskIds.values()) {
       const status = control.getTask(id)?.status
-      if (status === 'completed' || status === 'failed' || status === 'cancelled') day.transitions.push({ taskId: id, to: status })
+      if (status === 'completed' || status === 'failed' || status === 'cancelled')
+        day.transitions.push({ taskId: id, to: status })
       else day.stillRunning += 1
     }
     day.serviceRequests = control.stats().requests

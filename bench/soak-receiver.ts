@@ -35,7 +35,12 @@ export async function startSoakReceiver(): Promise<SoakReceiver> {
       } catch {
         // Counted with no task: the count says so.
       }
-      const entry: ForwardReceived = { key: String(req.headers['idempotency-key'] ?? ''), taskId: body.task?.id ?? null, event: String(body.event ?? ''), answered: false }
+      const entry: ForwardReceived = {
+        key: String(req.headers['idempotency-key'] ?? ''),
+        taskId: body.task?.id ?? null,
+        event: String(body.event ?? ''),
+        answered: false
+      }
       received.push(entry)
       if (armed) {
         const onCut = armed
@@ -83,7 +88,8 @@ export interface ForwardCount {
 export function countForwards(ends: readonly { taskId: string }[], received: readonly ForwardReceived[]): ForwardCount {
   const delivered = received.filter((r) => r.answered)
   const keysByTask = new Map<string, string[]>()
-  for (const r of delivered) if (r.taskId !== null) keysByTask.set(r.taskId, [...(keysByTask.get(r.taskId) ?? []), r.key])
+  for (const r of delivered)
+    if (r.taskId !== null) keysByTask.set(r.taskId, [...(keysByTask.get(r.taskId) ?? []), r.key])
   const repeated: string[] = []
   for (const [taskId, keys] of keysByTask) for (let i = 1; i < keys.length; i++) repeated.push(taskId)
   const cutKeys = new Set(received.filter((r) => !r.answered).map((r) => r.key))

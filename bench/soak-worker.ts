@@ -10,10 +10,10 @@ import fs from 'node:fs'
 import Conf from 'conf'
 import { composeApp, type ComposedApp } from '../src/core/app/compose'
 import type { PowerEvents } from '../src/core/app/lifecycle'
-import type { Notification } from '../src/core/notify/policy'
 import { saveTargetSecret } from '../src/core/forward/targets'
+import type { Notification } from '../src/core/notify/policy'
 import { createSessionSecretStore } from '../src/core/secrets'
-import { openSettings, settingsConfOptions, type ConfLike } from '../src/core/settings'
+import { type ConfLike, openSettings, settingsConfOptions } from '../src/core/settings'
 import { ManualClock } from '../src/core/util/clock'
 import { DEFAULT_PUBLISHING_DOMAIN } from '../src/reference-service/types'
 import type { PollingPrefs } from '../src/shared/settings'
@@ -96,7 +96,9 @@ async function start(input: Extract<ToSoakWorker, { type: 'start' }>): Promise<v
   // The key store is the session's (the keychain is tested elsewhere): a restart is given the key again.
   for (const c of store.read().connections) await secrets.set(c.id, input.apiKey)
   // And the forwarding target's URL, as the keychain would keep it.
-  if (input.forwardUrl !== undefined) for (const t of store.read().forwarding.targets) await saveTargetSecret(secrets.forwarding, t.id, { url: input.forwardUrl })
+  if (input.forwardUrl !== undefined)
+    for (const t of store.read().forwarding.targets)
+      await saveTargetSecret(secrets.forwarding, t.id, { url: input.forwardUrl })
   clock = new ManualClock(input.at)
   const now = clock
   app = composeApp({
@@ -116,7 +118,8 @@ async function start(input: Extract<ToSoakWorker, { type: 'start' }>): Promise<v
     },
     quit: () => undefined,
     log: () => undefined,
-    onError: (context, error) => send({ type: 'app-error', context, message: error instanceof Error ? error.message : String(error) }),
+    onError: (context, error) =>
+      send({ type: 'app-error', context, message: error instanceof Error ? error.message : String(error) }),
     clock,
     random: seededRandom(input.seed),
     tz: 0
@@ -125,9 +128,18 @@ async function start(input: Extract<ToSoakWorker, { type: 'start' }>): Promise<v
   if (input.setup) {
     const { handlers } = app.controller
     await handlers['settings:update']({ polling: input.setup.polling })
-    await handlers['connection:save']({ connection: { name: 'Soak', baseUrl: input.url, publishingDomain: DEFAULT_PUBLISHING_DOMAIN }, apiKey: input.apiKey })
+    await handlers['connection:save']({
+      connection: { name: 'Soak', baseUrl: input.url, publishingDomain: DEFAULT_PUBLISHING_DOMAIN },
+      apiKey: input.apiKey
+    })
     for (const projectId of input.setup.projectIds) await handlers['project:watch']({ projectId })
-    if (input.forwardUrl !== undefined) await handlers['forward:add']({ url: input.forwardUrl, name: 'Soak receiver', on: ['failed', 'completed', 'cancelled'], when: 'always' })
+    if (input.forwardUrl !== undefined)
+      await handlers['forward:add']({
+        url: input.forwardUrl,
+        name: 'Soak receiver',
+        on: ['failed', 'completed', 'cancelled'],
+        when: 'always'
+      })
   }
   await app.controller.monitor?.idle()
 }

@@ -7,13 +7,19 @@ import { describe, expect, it } from 'vitest'
 import type { Notification } from '../src/core/notify/policy'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
 import { countSoak } from './soak-count'
-import { countForwards } from './soak-receiver'
 import { runSoakDay } from './soak-day'
+import { countForwards } from './soak-receiver'
 
 const MINUTE = 60_000
 
 describe('countSoak', () => {
-  const task = (taskId: string, outcome: Notification['outcome']): Notification => ({ kind: 'task', title: '', body: '', taskId, outcome })
+  const task = (taskId: string, outcome: Notification['outcome']): Notification => ({
+    kind: 'task',
+    title: '',
+    body: '',
+    taskId,
+    outcome
+  })
 
   it('counts each task once per notification that tells of it, a summary for each task it names', () => {
     const count = countSoak(
@@ -31,7 +37,14 @@ describe('countSoak', () => {
         { kind: 'budget', title: '', body: '', projectId: 'p' }
       ]
     )
-    expect(count).toEqual({ expected: 3, told: 3, missed: ['c'], repeated: ['a', 'a', 'b'], unexpected: ['d'], wrongOutcome: ['b'] })
+    expect(count).toEqual({
+      expected: 3,
+      told: 3,
+      missed: ['c'],
+      repeated: ['a', 'a', 'b'],
+      unexpected: ['d'],
+      wrongOutcome: ['b']
+    })
   })
 
   it('finds nothing wrong when each end is told once', () => {
@@ -55,20 +68,27 @@ const SHORT_DAY = {
   seed: 4
 } as const
 
-it('a short day with a restart after a down time and a kill mid-write: every end told once, the files readable', { timeout: 60_000 }, async () => {
-  const day = await runSoakDay(SHORT_DAY)
-  const count = countSoak(day.transitions, day.notifications.map((n) => n.notification))
-  expect(day.restarts.map((r) => [r.kind, r.filesReadable])).toEqual([
-    ['kill', true],
-    ['graceful', true]
-  ])
-  expect(day.finalFilesReadable).toBe(true)
-  expect(day.appErrors).toEqual([])
-  expect(day.stillRunning).toBe(0)
-  expect(count.expected).toBeGreaterThan(15)
-  expect(day.notifications.some((n) => n.notification.kind === 'away')).toBe(true)
-  expect(count).toMatchObject({ missed: [], repeated: [], unexpected: [], wrongOutcome: [] })
-})
+it(
+  'a short day with a restart after a down time and a kill mid-write: every end told once, the files readable',
+  { timeout: 60_000 },
+  async () => {
+    const day = await runSoakDay(SHORT_DAY)
+    const count = countSoak(
+      day.transitions,
+      day.notifications.map((n) => n.notification)
+    )
+    expect(day.restarts.map((r) => [r.kind, r.filesReadable])).toEqual([
+      ['kill', true],
+      ['graceful', true]
+    ])
+    expect(day.finalFilesReadable).toBe(true)
+    expect(day.appErrors).toEqual([])
+    expect(day.stillRunning).toBe(0)
+    expect(count.expected).toBeGreaterThan(15)
+    expect(day.notifications.some((n) => n.notification.kind === 'away')).toBe(true)
+    expect(count).toMatchObject({ missed: [], repeated: [], unexpected: [], wrongOutcome: [] })
+  }
+)
 
 describe('countForwards', () => {
   const got = (key: string, taskId: string, answered = true) => ({ key, taskId, event: 'failed', answered })
@@ -76,21 +96,33 @@ describe('countForwards', () => {
   it('finds a miss, the same key delivered twice, one task under two keys, a task never ended, and the resend after a cut', () => {
     const count = countForwards(
       [{ taskId: 'a' }, { taskId: 'b' }, { taskId: 'c' }, { taskId: 'd' }],
-      [got('k1', 'a'), got('k1', 'a'), got('k2', 'b'), got('k3', 'b'), got('k4', 'c', false), got('k4', 'c'), got('k5', 'x')]
+      [
+        got('k1', 'a'),
+        got('k1', 'a'),
+        got('k2', 'b'),
+        got('k3', 'b'),
+        got('k4', 'c', false),
+        got('k4', 'c'),
+        got('k5', 'x')
+      ]
     )
     expect(count).toEqual({ missed: ['d'], repeated: ['a', 'b'], unexpected: ['x'], resentAfterKill: 1, delivered: 6 })
   })
 })
 
-it("a short day forwarding every end, killed once mid-write and once mid-send: each end delivered once", { timeout: 300_000 }, async () => {
-  const day = await runSoakDay({
-    ...SHORT_DAY,
-    forward: { killArmAtMs: 35 * MINUTE }
-  })
-  expect(day.restarts.map((r) => r.kind)).toEqual(['kill', 'kill-mid-send', 'graceful'])
-  expect(day.appErrors).toEqual([])
-  const forwards = countForwards(day.transitions, day.forwards ?? [])
-  expect(day.transitions.length).toBeGreaterThan(15)
-  expect(forwards).toMatchObject({ missed: [], repeated: [], unexpected: [], resentAfterKill: 1 })
-  expect(forwards.delivered).toBe(day.transitions.length)
-})
+it(
+  'a short day forwarding every end, killed once mid-write and once mid-send: each end delivered once',
+  { timeout: 300_000 },
+  async () => {
+    const day = await runSoakDay({
+      ...SHORT_DAY,
+      forward: { killArmAtMs: 35 * MINUTE }
+    })
+    expect(day.restarts.map((r) => r.kind)).toEqual(['kill', 'kill-mid-send', 'graceful'])
+    expect(day.appErrors).toEqual([])
+    const forwards = countForwards(day.transitions, day.forwards ?? [])
+    expect(day.transitions.length).toBeGreaterThan(15)
+    expect(forwards).toMatchObject({ missed: [], repeated: [], unexpected: [], resentAfterKill: 1 })
+    expect(forwards.delivered).toBe(day.transitions.length)
+  }
+)

@@ -3,10 +3,10 @@
 // and every notification it showed held against the transitions the reference service recorded;
 // every task's end also forwarded to a loopback webhook, the app killed once with a forward under way.
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
-import { check, type BenchOptions, type MeasureResult } from './result'
+import { type BenchOptions, check, type MeasureResult } from './result'
 import { countSoak } from './soak-count'
-import { countForwards } from './soak-receiver'
 import { runSoakDay, type SoakSetup } from './soak-day'
+import { countForwards } from './soak-receiver'
 import { round } from './stats'
 
 const HOUR = 3_600_000
@@ -47,7 +47,10 @@ export function plannedRestarts(setup: SoakSetup): number {
 export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
   const setup = options.quick ? QUICK_SOAK : FULL_SOAK
   const day = await runSoakDay(setup, options.log)
-  const count = countSoak(day.transitions, day.notifications.map((n) => n.notification))
+  const count = countSoak(
+    day.transitions,
+    day.notifications.map((n) => n.notification)
+  )
   const kill = day.restarts.find((r) => r.kind === 'kill')
   const sendKill = day.restarts.find((r) => r.kind === 'kill-mid-send')
   const forwards = day.forwards ? countForwards(day.transitions, day.forwards) : null
@@ -60,14 +63,17 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
     `The kill: the app is stopped by SIGKILL inside its write of state.json (lock taken, half the new content in a temporary file, state.json itself not yet replaced), at the first such write after a notification once the kill is armed.`
   ]
   if (kill) {
-    notes.push(`start_after_kill_ms: the start of the new process after the kill, inside that process (opening the files, where the dead process's lock on state.json is taken over; composing; the first poll), against ${day.firstStart.inProcessMs} ms for the day's first start (a fresh process too, its projects set up as well); the target allows 1 s more than that. With the fork and loading the code: ${kill.startWallMs} ms, against ${day.firstStart.wallMs} ms. A dead holder's lock is taken at once (src/core/settings/lock.ts); before, only once 10 s stale. Where the day forwards, the new process is started once the killed one's outbox lock has gone stale (src/core/forward/outbox-lock.ts, up to 10 s; the log says how long).`)
+    notes.push(
+      `start_after_kill_ms: the start of the new process after the kill, inside that process (opening the files, where the dead process's lock on state.json is taken over; composing; the first poll), against ${day.firstStart.inProcessMs} ms for the day's first start (a fresh process too, its projects set up as well); the target allows 1 s more than that. With the fork and loading the code: ${kill.startWallMs} ms, against ${day.firstStart.wallMs} ms. A dead holder's lock is taken at once (src/core/settings/lock.ts); before, only once 10 s stale. Where the day forwards, the new process is started once the killed one's outbox lock has gone stale (src/core/forward/outbox-lock.ts, up to 10 s; the log says how long).`
+    )
   }
   if (!kill) notes.push('MISSING: the kill never happened (no state write after a notification once armed).')
   for (const r of day.restarts) if (r.problem) notes.push(`After the ${r.kind} restart at ${r.atMin} min: ${r.problem}`)
   if (count.missed.length > 0) notes.push(`Missed: ${count.missed.join(', ')}`)
   if (count.repeated.length > 0) notes.push(`Repeated: ${count.repeated.join(', ')}`)
   if (count.unexpected.length > 0) notes.push(`Told, but the service recorded no end: ${count.unexpected.join(', ')}`)
-  if (count.wrongOutcome.length > 0) notes.push(`Told with another outcome than the service recorded: ${count.wrongOutcome.join(', ')}`)
+  if (count.wrongOutcome.length > 0)
+    notes.push(`Told with another outcome than the service recorded: ${count.wrongOutcome.join(', ')}`)
   if (day.stillRunning > 0) notes.push(`${day.stillRunning} tasks had not ended by the end of the day (not counted).`)
   if (forwards) {
     notes.push(
@@ -76,9 +82,11 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
     if (!sendKill) notes.push('MISSING: the kill mid-send never happened (no forward arrived once armed).')
     if (forwards.missed.length > 0) notes.push(`Forwards missed: ${forwards.missed.join(', ')}`)
     if (forwards.repeated.length > 0) notes.push(`Forwards repeated: ${forwards.repeated.join(', ')}`)
-    if (forwards.unexpected.length > 0) notes.push(`Forwarded, but the service recorded no end: ${forwards.unexpected.join(', ')}`)
+    if (forwards.unexpected.length > 0)
+      notes.push(`Forwarded, but the service recorded no end: ${forwards.unexpected.join(', ')}`)
   }
-  if (day.appErrors.length > 0) notes.push(`The app reported ${day.appErrors.length} errors, first: ${day.appErrors[0]}`)
+  if (day.appErrors.length > 0)
+    notes.push(`The app reported ${day.appErrors.length} errors, first: ${day.appErrors[0]}`)
   return {
     figures: {
       missed: count.missed.length,
@@ -86,7 +94,13 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
       heap_growth_mb: round(heapGrowth, 2),
       restarts: day.restarts.length,
       start_after_kill_ms: kill ? kill.startInProcessMs : Number.NaN,
-      ...(forwards ? { forwards_missed: forwards.missed.length, forwards_repeated: forwards.repeated.length, forwards_resent_after_kill: forwards.resentAfterKill } : {})
+      ...(forwards
+        ? {
+            forwards_missed: forwards.missed.length,
+            forwards_repeated: forwards.repeated.length,
+            forwards_resent_after_kill: forwards.resentAfterKill
+          }
+        : {})
     },
     checks: [
       check('missed', count.missed.length, '<=', 0),
@@ -119,7 +133,12 @@ export async function runSoak(options: BenchOptions): Promise<MeasureResult> {
       still_running_at_end: day.stillRunning,
       restarts: day.restarts,
       first_start: day.firstStart,
-      heap_mb: day.heap && { from: round(day.heap.fromMb, 2), to: round(day.heap.toMb, 2), from_min: day.heap.fromMin, to_min: day.heap.toMin },
+      heap_mb: day.heap && {
+        from: round(day.heap.fromMb, 2),
+        to: round(day.heap.toMb, 2),
+        from_min: day.heap.fromMin,
+        to_min: day.heap.toMin
+      },
       service_requests: day.serviceRequests,
       app_errors: day.appErrors.length,
       ...(forwards ? { forwards_delivered: forwards.delivered, forward_requests: day.forwards?.length ?? 0 } : {}),

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { startTestKeyring } from '../src/core/secrets/test-keyring'
 import { launch } from '../e2e/stand-in/launch'
 import { buildStandInZip, packagedLayout } from '../e2e/stand-in/mirror'
 import type { RecordLine } from '../e2e/stand-in/record'
-import { check, type BenchOptions, type MeasureResult } from './result'
+import { startTestKeyring } from '../src/core/secrets/test-keyring'
+import { type BenchOptions, check, type MeasureResult } from './result'
 import { REPO_ROOT } from './service-process'
 import { median, round } from './stats'
 
@@ -71,12 +71,23 @@ export async function runStartup(options: BenchOptions): Promise<MeasureResult> 
     }
     const atOnce = median(samples.keychain_at_once!)
     const locked = median(samples.keychain_30s!)
-    options.log(`startup: ready → tray ${round(atOnce)} ms (keychain at once), ${round(locked)} ms (keychain that does not answer)`)
+    options.log(
+      `startup: ready → tray ${round(atOnce)} ms (keychain at once), ${round(locked)} ms (keychain that does not answer)`
+    )
     return {
       figures: { ready_to_tray_ms: round(atOnce), ready_to_tray_locked_keychain_ms: round(locked) },
-      checks: [check('ready_to_tray_ms', atOnce, '<=', READY_TO_TRAY_TARGET_MS), check('ready_to_tray_locked_keychain_ms', locked, '<=', READY_TO_TRAY_TARGET_MS)],
-      details: { runs, samples_ms: samples, condition: 'the built app in a packaged layout under the stand-in Electron (Node), a first start each time' },
-      notes: ['Under the stand-in the main process runs in Node, not Electron: module loading and the app are the same, Chromium and the real tray are not.']
+      checks: [
+        check('ready_to_tray_ms', atOnce, '<=', READY_TO_TRAY_TARGET_MS),
+        check('ready_to_tray_locked_keychain_ms', locked, '<=', READY_TO_TRAY_TARGET_MS)
+      ],
+      details: {
+        runs,
+        samples_ms: samples,
+        condition: 'the built app in a packaged layout under the stand-in Electron (Node), a first start each time'
+      },
+      notes: [
+        'Under the stand-in the main process runs in Node, not Electron: module loading and the app are the same, Chromium and the real tray are not.'
+      ]
     }
   } finally {
     await keyring.stop()

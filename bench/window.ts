@@ -6,13 +6,13 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { chromium, type Page } from 'playwright'
-import { createServiceClient } from '../src/core/client/index'
-import { DEFAULT_WINDOW } from '../src/core/settings/schema'
-import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
 import { startTestHost, type TestHost } from '../e2e/host/index'
 import { chromiumLaunchOptions } from '../e2e/support/browser'
 import { connect, invoke } from '../e2e/window.helpers'
-import { check, type BenchOptions, type Check, type MeasureResult } from './result'
+import { createServiceClient } from '../src/core/client/index'
+import { DEFAULT_WINDOW } from '../src/core/settings/schema'
+import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
+import { type BenchOptions, type Check, check, type MeasureResult } from './result'
 import { REPO_ROOT } from './service-process'
 import { median, percentile, round } from './stats'
 
@@ -125,7 +125,8 @@ function ensureRenderer(log: (line: string) => void): void {
   if (existsSync(RENDERER_INDEX)) return
   log('window: out/renderer is missing; building it (npx electron-vite build)')
   const built = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' })
-  if (built.status !== 0 || !existsSync(RENDERER_INDEX)) throw new Error('The renderer could not be built (npx electron-vite build).')
+  if (built.status !== 0 || !existsSync(RENDERER_INDEX))
+    throw new Error('The renderer could not be built (npx electron-vite build).')
 }
 
 interface Fixture {
@@ -136,8 +137,10 @@ interface Fixture {
 
 async function makeFixture(host: TestHost, tasks: number, steps: number): Promise<Fixture> {
   const { control } = host.service
-  const bigProjectId = control.bulkCreate({ projects: 1, tasksPerProject: tasks, stepsPerTask: 0 }).projectIds[0] as string
-  const longProjectId = control.bulkCreate({ projects: 1, tasksPerProject: 1, stepsPerTask: steps }).projectIds[0] as string
+  const bigProjectId = control.bulkCreate({ projects: 1, tasksPerProject: tasks, stepsPerTask: 0 })
+    .projectIds[0] as string
+  const longProjectId = control.bulkCreate({ projects: 1, tasksPerProject: 1, stepsPerTask: steps })
+    .projectIds[0] as string
   const client = createServiceClient({ baseUrl: host.service.url, apiKey: host.serviceApiKey })
   try {
     const longTaskId = (await client.listTasks(longProjectId))[0]?.id
@@ -172,7 +175,14 @@ async function measureAt(
   fixture: Fixture,
   renders: number,
   frames: number
-): Promise<{ tasksFirst: number; stepsFirst: number; tasksPlain: number; stepsPlain: number; p95Frame: number; details: Record<string, unknown> }> {
+): Promise<{
+  tasksFirst: number
+  stepsFirst: number
+  tasksPlain: number
+  stepsPlain: number
+  p95Frame: number
+  details: Record<string, unknown>
+}> {
   const projectHash = `#/projects/${encodeURIComponent(fixture.bigProjectId)}`
   const taskHash = `#/projects/${encodeURIComponent(fixture.longProjectId)}/tasks/${encodeURIComponent(fixture.longTaskId)}`
   const taskRuns: Rendered[] = []
@@ -180,12 +190,28 @@ async function measureAt(
   const plainTasks: number[] = []
   const plainSteps: number[] = []
   for (let i = 0; i < renders; i++) {
-    taskRuns.push(await evaluate<Rendered>(page, TIME_ROUTE, { hash: projectHash, selector: '[data-task-id]', away: '#/settings' }))
+    taskRuns.push(
+      await evaluate<Rendered>(page, TIME_ROUTE, { hash: projectHash, selector: '[data-task-id]', away: '#/settings' })
+    )
     const taskRows = await page.locator('[data-task-id]').count()
-    plainTasks.push(await evaluate<number>(page, PLAIN_ROWS, { channel: 'project:tasks', request: { projectId: fixture.bigProjectId }, rows: taskRows }))
-    stepRuns.push(await evaluate<Rendered>(page, TIME_ROUTE, { hash: taskHash, selector: '[data-step-id]', away: '#/settings' }))
+    plainTasks.push(
+      await evaluate<number>(page, PLAIN_ROWS, {
+        channel: 'project:tasks',
+        request: { projectId: fixture.bigProjectId },
+        rows: taskRows
+      })
+    )
+    stepRuns.push(
+      await evaluate<Rendered>(page, TIME_ROUTE, { hash: taskHash, selector: '[data-step-id]', away: '#/settings' })
+    )
     const stepRows = await page.locator('[data-step-id]').count()
-    plainSteps.push(await evaluate<number>(page, PLAIN_ROWS, { channel: 'project:task', request: { projectId: fixture.longProjectId, taskId: fixture.longTaskId }, rows: stepRows }))
+    plainSteps.push(
+      await evaluate<number>(page, PLAIN_ROWS, {
+        channel: 'project:task',
+        request: { projectId: fixture.longProjectId, taskId: fixture.longTaskId },
+        rows: stepRows
+      })
+    )
   }
   const taskRenders = taskRuns.map((r) => r.total)
   const stepRenders = stepRuns.map((r) => r.total)
@@ -214,9 +240,13 @@ async function measureAt(
       data_arrived_ms: {
         tasks_median: round(median(taskRuns.map((r) => r.data))),
         steps_median: round(median(stepRuns.map((r) => r.data))),
-        note: 'when the last bridge call of the screen had its answer; the rest of the first render is the window\'s own work'
+        note: "when the last bridge call of the screen had its answer; the rest of the first render is the window's own work"
       },
-      scrolling: { task_list: summary(taskScroll), step_list: summary(stepScroll), px_per_frame: { tasks: 174, steps: 156 } }
+      scrolling: {
+        task_list: summary(taskScroll),
+        step_list: summary(stepScroll),
+        px_per_frame: { tasks: 174, steps: 156 }
+      }
     }
   }
 }
@@ -241,7 +271,9 @@ export async function runWindow(options: BenchOptions): Promise<MeasureResult> {
     await invoke(page, 'project:watch', { projectId: fixture.longProjectId })
     const listed = await invoke(page, 'project:tasks', { projectId: fixture.bigProjectId })
     if (listed.length !== taskCount) throw new Error(`The big project lists ${listed.length} tasks, not ${taskCount}.`)
-    options.log(`window: ${taskCount} tasks, ${stepCount} steps; at ${VIEWPORTS.map((v) => `${v.size.width} × ${v.size.height}`).join(' and ')}, ${renders} renders and ${frames} scrolled frames each`)
+    options.log(
+      `window: ${taskCount} tasks, ${stepCount} steps; at ${VIEWPORTS.map((v) => `${v.size.width} × ${v.size.height}`).join(' and ')}, ${renders} renders and ${frames} scrolled frames each`
+    )
 
     const figures: Record<string, number> = {}
     const checks: Check[] = []
@@ -275,7 +307,8 @@ export async function runWindow(options: BenchOptions): Promise<MeasureResult> {
         viewports: sizes,
         first_render_includes:
           'the hash change, the bridge call for the data over the test host (HTTP and JSON in place of Electron IPC), rendering, and the paint',
-        plain_rows_include: 'the same bridge call, as many plain <li> rows as the screen showed (no component of ours), and the paint: the baseline of the *_vs_plain ratios',
+        plain_rows_include:
+          'the same bridge call, as many plain <li> rows as the screen showed (no component of ours), and the paint: the baseline of the *_vs_plain ratios',
         frame_work:
           'from the requestAnimationFrame callback that scrolls to the end of that frame (script, style, layout, paint on the main thread)',
         browser: `chromium ${browser.version()} headless`

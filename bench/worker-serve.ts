@@ -7,7 +7,10 @@ export function serveWorker<I, O>(job: (input: I) => Promise<O>): void {
     job(input as I).then(
       (result) => process.send?.({ ok: true, result }, () => process.exit(0)),
       (error: unknown) =>
-        process.send?.({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1))
+        process.send?.(
+          { ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+          () => process.exit(1)
+        )
     )
   })
 }

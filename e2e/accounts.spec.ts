@@ -1,7 +1,7 @@
 // Two accounts at once, end to end: two reference services with different keys, both watched by
 // the app's composition; each change is notified once and names its account, the tray lists each
 // account's projects under its name, and the window opens a project of either.
-import { startReferenceService, type ReferenceService } from '../src/reference-service'
+import { type ReferenceService, startReferenceService } from '../src/reference-service'
 import { expect, test } from './support/fixtures'
 
 test.use({ hostOptions: { service: { manualClock: true } } })
@@ -14,12 +14,25 @@ test.afterEach(async () => {
   await second.close()
 })
 
-test('two connections are watched at once; each change is notified once, labelled with its account', async ({ app, host }) => {
-  const work = await host.controller.handlers['connection:save']({ connection: { name: 'Work', baseUrl: host.service.url, publishingDomain: '' }, apiKey: host.serviceApiKey })
-  const home = await host.controller.handlers['connection:save']({ connection: { name: 'Home', baseUrl: second.url, publishingDomain: '' }, apiKey: 'second-account-key' })
+test('two connections are watched at once; each change is notified once, labelled with its account', async ({
+  app,
+  host
+}) => {
+  const work = await host.controller.handlers['connection:save']({
+    connection: { name: 'Work', baseUrl: host.service.url, publishingDomain: '' },
+    apiKey: host.serviceApiKey
+  })
+  const home = await host.controller.handlers['connection:save']({
+    connection: { name: 'Home', baseUrl: second.url, publishingDomain: '' },
+    apiKey: 'second-account-key'
+  })
   const office = host.service.control.createProject({ name: 'Office app' })
   const garden = second.control.createProject({ name: 'Garden planner' })
-  const t1 = host.service.control.addTask(office.id, { name: 'Add the login page', status: 'in_progress', script: 'run-forever' })
+  const t1 = host.service.control.addTask(office.id, {
+    name: 'Add the login page',
+    status: 'in_progress',
+    script: 'run-forever'
+  })
   const t2 = second.control.addTask(garden.id, { name: 'Plant calendar', status: 'in_progress', script: 'run-forever' })
   await host.controller.handlers['project:watch']({ connectionId: work.id, projectId: office.id })
   await host.controller.handlers['project:watch']({ connectionId: home.id, projectId: garden.id })
@@ -29,16 +42,24 @@ test('two connections are watched at once; each change is notified once, labelle
   second.control.setTaskStatus(t2.id, 'failed')
   await host.controller.pollNow()
   await host.controller.pollNow()
-  await expect.poll(() => host.records.notifications.map((n) => n.title).sort()).toEqual(['Task completed · Work', 'Task failed · Home'])
-  expect(host.records.notifications.find((n) => n.title.endsWith('Home'))).toMatchObject({ connectionId: home.id, projectId: garden.id, taskId: t2.id })
+  await expect
+    .poll(() => host.records.notifications.map((n) => n.title).sort())
+    .toEqual(['Task completed · Work', 'Task failed · Home'])
+  expect(host.records.notifications.find((n) => n.title.endsWith('Home'))).toMatchObject({
+    connectionId: home.id,
+    projectId: garden.id,
+    taskId: t2.id
+  })
 
   // The tray names each account above its projects.
-  await expect.poll(() => host.records.tray?.menu.filter((i) => i.kind !== 'separator').map((i) => i.label).slice(1, 5)).toEqual([
-    'Work',
-    'Office app',
-    'Home',
-    'Garden planner (1 failed)'
-  ])
+  await expect
+    .poll(() =>
+      host.records.tray?.menu
+        .filter((i) => i.kind !== 'separator')
+        .map((i) => i.label)
+        .slice(1, 5)
+    )
+    .toEqual(['Work', 'Office app', 'Home', 'Garden planner (1 failed)'])
 
   // The window lists both and opens the second account's project, its tasks from its own service.
   await app.reload()
@@ -54,29 +75,57 @@ test('two connections are watched at once; each change is notified once, labelle
 })
 
 test('a rejected key affects its own connection only', async ({ host }) => {
-  const work = await host.controller.handlers['connection:save']({ connection: { name: 'Work', baseUrl: host.service.url, publishingDomain: '' }, apiKey: host.serviceApiKey })
-  const home = await host.controller.handlers['connection:save']({ connection: { name: 'Home', baseUrl: second.url, publishingDomain: '' }, apiKey: 'second-account-key' })
+  const work = await host.controller.handlers['connection:save']({
+    connection: { name: 'Work', baseUrl: host.service.url, publishingDomain: '' },
+    apiKey: host.serviceApiKey
+  })
+  const home = await host.controller.handlers['connection:save']({
+    connection: { name: 'Home', baseUrl: second.url, publishingDomain: '' },
+    apiKey: 'second-account-key'
+  })
   const office = host.service.control.createProject({ name: 'Office app' })
   const garden = second.control.createProject({ name: 'Garden planner' })
   await host.controller.handlers['project:watch']({ connectionId: work.id, projectId: office.id })
   await host.controller.handlers['project:watch']({ connectionId: home.id, projectId: garden.id })
   // The second service stops taking the key (as if it were revoked there).
   await second.close()
-  second = await startReferenceService({ apiKey: 'rotated-key', port: Number(new URL(second.url).port), seed: 9, manualClock: true })
+  second = await startReferenceService({
+    apiKey: 'rotated-key',
+    port: Number(new URL(second.url).port),
+    seed: 9,
+    manualClock: true
+  })
   await host.controller.pollNow().catch(() => undefined)
-  await expect.poll(() => host.controller.getState().projects.map((p) => [p.watched.name, p.health.state])).toEqual([
-    ['Office app', 'ok'],
-    ['Garden planner', 'error']
-  ])
-  await expect.poll(() => host.records.tray?.menu[0]).toEqual({ kind: 'label', label: 'Home: 1 project cannot be reached' })
+  await expect
+    .poll(() => host.controller.getState().projects.map((p) => [p.watched.name, p.health.state]))
+    .toEqual([
+      ['Office app', 'ok'],
+      ['Garden planner', 'error']
+    ])
+  await expect
+    .poll(() => host.records.tray?.menu[0])
+    .toEqual({ kind: 'label', label: 'Home: 1 project cannot be reached' })
 })
 
-test('an account muted in Settings is told nothing; one paused for an hour waits; the others are told', async ({ app, host }) => {
-  const work = await host.controller.handlers['connection:save']({ connection: { name: 'Work', baseUrl: host.service.url, publishingDomain: '' }, apiKey: host.serviceApiKey })
-  const home = await host.controller.handlers['connection:save']({ connection: { name: 'Home', baseUrl: second.url, publishingDomain: '' }, apiKey: 'second-account-key' })
+test('an account muted in Settings is told nothing; one paused for an hour waits; the others are told', async ({
+  app,
+  host
+}) => {
+  const work = await host.controller.handlers['connection:save']({
+    connection: { name: 'Work', baseUrl: host.service.url, publishingDomain: '' },
+    apiKey: host.serviceApiKey
+  })
+  const home = await host.controller.handlers['connection:save']({
+    connection: { name: 'Home', baseUrl: second.url, publishingDomain: '' },
+    apiKey: 'second-account-key'
+  })
   const office = host.service.control.createProject({ name: 'Office app' })
   const garden = second.control.createProject({ name: 'Garden planner' })
-  const t1 = host.service.control.addTask(office.id, { name: 'Office task', status: 'in_progress', script: 'run-forever' })
+  const t1 = host.service.control.addTask(office.id, {
+    name: 'Office task',
+    status: 'in_progress',
+    script: 'run-forever'
+  })
   const t2 = second.control.addTask(garden.id, { name: 'Garden task', status: 'in_progress', script: 'run-forever' })
   await host.controller.handlers['project:watch']({ connectionId: work.id, projectId: office.id })
   await host.controller.handlers['project:watch']({ connectionId: home.id, projectId: garden.id })
@@ -91,7 +140,9 @@ test('an account muted in Settings is told nothing; one paused for an hour waits
   }
   const homeRow = app.locator(`[data-connection-id="${home.id}"]`)
   await choose('Home', 'Mute notifications')
-  await expect.poll(() => host.controller.getState().connections.find((c) => c.id === home.id)?.notifications.muted).toBe(true)
+  await expect
+    .poll(() => host.controller.getState().connections.find((c) => c.id === home.id)?.notifications.muted)
+    .toBe(true)
   await expect(homeRow.getByTestId('account-meta')).toContainText('muted')
   const workRow = app.locator(`[data-connection-id="${work.id}"]`)
   await choose('Work', 'Pause notifications for an hour')
@@ -105,9 +156,19 @@ test('an account muted in Settings is told nothing; one paused for an hour waits
 
   // Resumed, Work is told again; Home stays muted.
   await choose('Work', 'Resume notifications')
-  await expect.poll(() => host.controller.getState().connections.find((c) => c.id === work.id)?.notifications.pausedUntil).toBeNull()
-  const t3 = host.service.control.addTask(office.id, { name: 'Second office task', status: 'in_progress', script: 'run-forever' })
-  const t4 = second.control.addTask(garden.id, { name: 'Second garden task', status: 'in_progress', script: 'run-forever' })
+  await expect
+    .poll(() => host.controller.getState().connections.find((c) => c.id === work.id)?.notifications.pausedUntil)
+    .toBeNull()
+  const t3 = host.service.control.addTask(office.id, {
+    name: 'Second office task',
+    status: 'in_progress',
+    script: 'run-forever'
+  })
+  const t4 = second.control.addTask(garden.id, {
+    name: 'Second garden task',
+    status: 'in_progress',
+    script: 'run-forever'
+  })
   await host.controller.pollNow()
   host.service.control.setTaskStatus(t3.id, 'failed')
   second.control.setTaskStatus(t4.id, 'failed')

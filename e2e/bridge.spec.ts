@@ -2,12 +2,16 @@
 // window.agentTray talks to the controller through the host; a watched demo project's task
 // changes status on screen without a reload, and the notification event arrives.
 import type { MonitorEvent } from '../src/shared/monitor'
-import { expect, recordEvents, test, type HostWindow } from './support/fixtures'
+import { expect, type HostWindow, recordEvents, test } from './support/fixtures'
 
 // Simulated time moves only when the test says so: the demo task ends exactly when we advance.
 test.use({ hostOptions: { service: { manualClock: true } } })
 
-test('a demo task changes status on screen without a reload, and its notification arrives', async ({ app, host, request }) => {
+test('a demo task changes status on screen without a reload, and its notification arrives', async ({
+  app,
+  host,
+  request
+}) => {
   const events = await recordEvents(app)
 
   const initial = await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['app:get-state']())
@@ -16,9 +20,14 @@ test('a demo task changes status on screen without a reload, and its notificatio
   const refused = await app.evaluate(() =>
     (globalThis as unknown as HostWindow).agentTray['monitor:pause-notifications']({ minutes: 0 })
   )
-  expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringContaining('minutes') } })
+  expect(refused).toMatchObject({
+    ok: false,
+    error: { kind: 'invalid_argument', message: expect.stringContaining('minutes') }
+  })
 
-  expect(await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['demo:start']())).toEqual({ ok: true })
+  expect(await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['demo:start']())).toEqual({
+    ok: true
+  })
   const state = await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['app:get-state']())
   if (!state.ok) throw new Error(state.error.message)
   expect(state.value.demo).toBe(true)
@@ -29,7 +38,10 @@ test('a demo task changes status on screen without a reload, and its notificatio
   const recipe = host.controller.getState().projects.find((p) => p.project?.name === 'Recipe Box')
   if (!recipe) throw new Error('no Recipe Box project')
   const projectId = recipe.watched.projectId
-  const tasks = await app.evaluate((id) => (globalThis as unknown as HostWindow).agentTray['project:tasks']({ projectId: id }), projectId)
+  const tasks = await app.evaluate(
+    (id) => (globalThis as unknown as HostWindow).agentTray['project:tasks']({ projectId: id }),
+    projectId
+  )
   if (!tasks.ok) throw new Error(tasks.error.message)
   const running = tasks.value.find((t) => t.status === 'in_progress')
   if (!running) throw new Error('the demo has no running task')
@@ -37,7 +49,12 @@ test('a demo task changes status on screen without a reload, and its notificatio
   // they would make one summary instead of this task's own notification. Muted, they are not told.
   for (const other of host.controller.getState().projects.filter((p) => p.watched.projectId !== projectId)) {
     const muted = await app.evaluate(
-      ([c, p]) => (globalThis as unknown as HostWindow).agentTray['project:set-watch-options']({ connectionId: c, projectId: p, muted: true }),
+      ([c, p]) =>
+        (globalThis as unknown as HostWindow).agentTray['project:set-watch-options']({
+          connectionId: c,
+          projectId: p,
+          muted: true
+        }),
       [other.connectionId, other.watched.projectId] as const
     )
     expect(muted.ok).toBe(true)
@@ -46,9 +63,12 @@ test('a demo task changes status on screen without a reload, and its notificatio
   await app.evaluate(() => {
     ;(globalThis as unknown as { __noReload: boolean }).__noReload = true
   })
-  await app.evaluate(([p, t]) => {
-    ;(globalThis as unknown as { location: { hash: string } }).location.hash = `#/projects/${p}/tasks/${t}`
-  }, [projectId, running.id] as const)
+  await app.evaluate(
+    ([p, t]) => {
+      ;(globalThis as unknown as { location: { hash: string } }).location.hash = `#/projects/${p}/tasks/${t}`
+    },
+    [projectId, running.id] as const
+  )
   await expect(app.getByRole('heading', { name: running.name, level: 1 })).toBeVisible()
   // The task's status is the header's icon, named for assistive technology.
   const status = app.getByRole('heading', { level: 1 }).getByRole('img')

@@ -8,8 +8,16 @@ import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { formatDay, formatMoney } from '../src/shared/format'
 import type { TestHost } from './host'
-import { DEFAULT_WINDOW, connect, expectNoHorizontalOverflow, expectNoSeriousViolations, expectWideLayout, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
+import {
+  connect,
+  DEFAULT_WINDOW,
+  expectNoHorizontalOverflow,
+  expectNoSeriousViolations,
+  expectWideLayout,
+  invoke,
+  openHash
+} from './window.helpers'
 
 test.use({ viewport: DEFAULT_WINDOW })
 
@@ -17,8 +25,17 @@ const DAY_MS = 86_400_000
 /** The tests' "now": midday, so the day is the same in any zone within 11 hours of UTC. */
 const NOW = '2026-03-18T12:00:00.000Z'
 
-interface RawTask { id: string; total_price: number; updated_at: string }
-interface RawUsage { provider: string; model: string; final_price: number; created_at: string }
+interface RawTask {
+  id: string
+  total_price: number
+  updated_at: string
+}
+interface RawUsage {
+  provider: string
+  model: string
+  final_price: number
+  created_at: string
+}
 
 // The page and this process run on the same machine, in the same time zone.
 const localDay = (iso: string): string => {
@@ -81,15 +98,28 @@ async function groupBy(app: Page, rows: 'Day' | 'Month' | 'Project' | 'Model' | 
   await expect(app.getByRole('button', { name: `By ${rows.toLowerCase()}` })).toBeVisible()
 }
 
-const rangeChip = (app: Page, name: string) => app.getByRole('group', { name: 'Range' }).getByRole('button', { name, exact: true })
+const rangeChip = (app: Page, name: string) =>
+  app.getByRole('group', { name: 'Range' }).getByRole('button', { name, exact: true })
 
 const rowCells = (app: Page) =>
-  app.locator('table.cost-rows tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-key') ?? '', ...[...tr.children].map((c) => c.textContent!.replace(/\s+/g, ' ').trim())]))
+  app
+    .locator('table.cost-rows tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.getAttribute('data-key') ?? '',
+        ...[...tr.children].map((c) => c.textContent!.replace(/\s+/g, ' ').trim())
+      ])
+    )
 
 test.describe('the report', () => {
   // Today is the test's own (the app's and the page's clock), not the machine's; the service's
   // clock stands a day before it.
-  test.use({ hostOptions: { clockStart: NOW, service: { manualClock: true, startTime: new Date(Date.parse(NOW) - DAY_MS).toISOString() } } })
+  test.use({
+    hostOptions: {
+      clockStart: NOW,
+      service: { manualClock: true, startTime: new Date(Date.parse(NOW) - DAY_MS).toISOString() }
+    }
+  })
 
   test('per day, per model and per task, as the service’s records add up, with Export CSV', async ({ app, host }) => {
     const { projectIds, skewed } = await setUp(app, host)
@@ -104,16 +134,26 @@ test.describe('the report', () => {
     // not reach is an estimate (~), on the day it last changed.
     await expect(app.getByTestId('cost-total')).toHaveText(`~${formatMoney(want.total)}`)
     await expect(app.getByRole('status').filter({ hasText: 'Fetching the usage records' })).toHaveCount(0)
-    await expect(app.getByTestId('estimate-note')).toContainText(`~ includes ${formatMoney(want.estimatedTotal)} estimated`)
+    await expect(app.getByTestId('estimate-note')).toContainText(
+      `~ includes ${formatMoney(want.estimatedTotal)} estimated`
+    )
     // Rows in cents, each day in the one date form; the range as chips, the last 30 days chosen.
     await expect(rangeChip(app, '30d')).toHaveAttribute('aria-pressed', 'true')
     expect(await rowCells(app)).toEqual(
-      days.map(([day, usd]) => [day, formatDay(day, today), `${want.estimated.has(day) ? '~' : ''}${formatMoney(usd)}`, expect.stringMatching(/^\d+$/)])
+      days.map(([day, usd]) => [
+        day,
+        formatDay(day, today),
+        `${want.estimated.has(day) ? '~' : ''}${formatMoney(usd)}`,
+        expect.stringMatching(/^\d+$/)
+      ])
     )
     const chart = app.getByRole('img', { name: 'Cost per day by project' })
     await expect(chart).toBeVisible()
     await expect(chart.locator('rect.bar').first()).toBeAttached()
-    await expect(app.getByRole('list', { name: 'Chart colours' }).getByRole('listitem')).toHaveText(['=HYPERLINK("http://x.test","Garden")', 'Recipe Box'])
+    await expect(app.getByRole('list', { name: 'Chart colours' }).getByRole('listitem')).toHaveText([
+      '=HYPERLINK("http://x.test","Garden")',
+      'Recipe Box'
+    ])
     await expectNoHorizontalOverflow(app, 'costs by day')
     await expectWideLayout(app, 'costs by day', chart)
 
@@ -121,7 +161,9 @@ test.describe('the report', () => {
     await expect(app.getByRole('img', { name: 'Cost per day by model' })).toBeVisible()
     await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'model')
     const models = (await rowCells(app)).filter(([key]) => key !== '')
-    expect(Object.fromEntries(models.map(([, label, callCount]) => [label, Number(callCount)]))).toEqual(Object.fromEntries(want.calls))
+    expect(Object.fromEntries(models.map(([, label, callCount]) => [label, Number(callCount)]))).toEqual(
+      Object.fromEntries(want.calls)
+    )
     // The skewed task's total_price beyond its records is cost no record itemizes: its own row.
     await expect(app.locator('table.cost-rows tbody tr[data-key=""]')).toContainText('not itemized (estimate)')
     await expectNoHorizontalOverflow(app, 'costs by model')
@@ -146,7 +188,10 @@ test.describe('the report', () => {
   })
 })
 
-test('what is not fetched yet is an estimate on the day the task last changed, then replaced by the records', async ({ app, host }) => {
+test('what is not fetched yet is an estimate on the day the task last changed, then replaced by the records', async ({
+  app,
+  host
+}) => {
   await connect(app, host)
   const control = host.service.control
   const project = control.createProject({ name: 'Slow records', firstTask: false })
@@ -172,9 +217,17 @@ test.describe('a custom range', () => {
   // Today is the test's own (the app's and the page's clock). The service's clock starts three
   // days back and is moved a day between tasks, so the seeded tasks cost on days before today,
   // one day after another.
-  test.use({ hostOptions: { clockStart: NOW, service: { manualClock: true, startTime: new Date(Date.parse(NOW) - 3 * DAY_MS).toISOString() } } })
+  test.use({
+    hostOptions: {
+      clockStart: NOW,
+      service: { manualClock: true, startTime: new Date(Date.parse(NOW) - 3 * DAY_MS).toISOString() }
+    }
+  })
 
-  test('custom days: the totals of the days inside, with grouping and Export CSV, kept on the way back; an inline error for to before from', async ({ app, host }) => {
+  test('custom days: the totals of the days inside, with grouping and Export CSV, kept on the way back; an inline error for to before from', async ({
+    app,
+    host
+  }) => {
     await connect(app, host)
     const control = host.service.control
     const project = control.createProject({ name: 'Recipe Box', firstTask: false })
@@ -199,7 +252,8 @@ test.describe('a custom range', () => {
 
     const asked: { since?: string; until?: string }[] = []
     app.on('request', (request) => {
-      if (request.url().endsWith(`/__ipc/invoke/${encodeURIComponent('costs:report')}`)) asked.push(request.postDataJSON() as { since?: string; until?: string })
+      if (request.url().endsWith(`/__ipc/invoke/${encodeURIComponent('costs:report')}`))
+        asked.push(request.postDataJSON() as { since?: string; until?: string })
     })
 
     await openHash(app, '#/costs')
@@ -215,7 +269,9 @@ test.describe('a custom range', () => {
     await app.getByRole('button', { name: 'Apply' }).click()
     await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(insideUsd))
     await expect(app.getByTestId('cost-days')).toContainText(`${formatDay(from, today)} – ${formatDay(to, today)} · `)
-    const shownDays = [...inside].reverse().map(([day, usd]) => [day, formatDay(day, today), formatMoney(usd), expect.stringMatching(/^\d+$/)])
+    const shownDays = [...inside]
+      .reverse()
+      .map(([day, usd]) => [day, formatDay(day, today), formatMoney(usd), expect.stringMatching(/^\d+$/)])
     expect(await rowCells(app)).toEqual(shownDays)
     await expectNoHorizontalOverflow(app, 'costs, custom range')
     await expectWideLayout(app, 'costs, custom range', until)
@@ -223,7 +279,9 @@ test.describe('a custom range', () => {
     // Grouping works on the same days.
     await groupBy(app, 'Project')
     await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'project')
-    expect(await rowCells(app)).toEqual([[project.id, 'Recipe Box', formatMoney(insideUsd), expect.stringMatching(/^[1-9]\d*$/)]])
+    expect(await rowCells(app)).toEqual([
+      [project.id, 'Recipe Box', formatMoney(insideUsd), expect.stringMatching(/^[1-9]\d*$/)]
+    ])
 
     // Export CSV holds the rows shown: the same days, the same cents.
     await groupBy(app, 'Day')
@@ -238,8 +296,12 @@ test.describe('a custom range', () => {
       .map((line) => line.split(','))
     // The table shows the newest day first; the file lists days oldest first.
     const shown = (await rowCells(app)).map(([, day, cost, tasks]) => [day, cost, tasks]).reverse()
-    expect(csvRows.map(([day, cost, , tasks]) => [formatDay(day!, today), formatMoney(Number(cost)), tasks])).toEqual(shown)
-    expect(csvRows.map(([day, cost]) => [day, Number(cost)])).toEqual(inside.map(([day, usd]) => [day, Number(usd.toFixed(6))]))
+    expect(csvRows.map(([day, cost, , tasks]) => [formatDay(day!, today), formatMoney(Number(cost)), tasks])).toEqual(
+      shown
+    )
+    expect(csvRows.map(([day, cost]) => [day, Number(cost)])).toEqual(
+      inside.map(([day, usd]) => [day, Number(usd.toFixed(6))])
+    )
 
     // The range is kept while the window lives: away and back, still these days.
     await openHash(app, '#/now')
@@ -255,7 +317,9 @@ test.describe('a custom range', () => {
     const askedBefore = asked.length
     await until.fill(before)
     await app.getByRole('button', { name: 'Apply' }).click()
-    await expect(app.locator('#cost-until-error')).toHaveText(`The last day must not be before the first day (${from}).`)
+    await expect(app.locator('#cost-until-error')).toHaveText(
+      `The last day must not be before the first day (${from}).`
+    )
     await expect(until).toHaveAttribute('aria-invalid', 'true')
     await expect(until).toHaveValue(before)
     await expect(since).toHaveValue(from)
@@ -276,9 +340,13 @@ test.describe('a custom range', () => {
     await expect(app.getByTestId('cost-total')).toHaveText(formatMoney(fromUsd))
     // Requests go out in order: the refused Applies asked for nothing before this one.
     expect(asked.slice(askedBefore)[0]).toMatchObject({ since: from, until: from })
-    expect(asked.every((r) => r.since !== undefined && r.until !== undefined && r.since <= r.until && r.until <= today)).toBe(true)
+    expect(
+      asked.every((r) => r.since !== undefined && r.until !== undefined && r.since <= r.until && r.until <= today)
+    ).toBe(true)
     // The app keeps the rule with the same today: a range past it is refused there too.
-    await expect(invoke(app, 'costs:report', { since: from, until: tomorrow, grouping: 'day', stackBy: 'project' })).rejects.toThrow(`after today (${today})`)
+    await expect(
+      invoke(app, 'costs:report', { since: from, until: tomorrow, grouping: 'day', stackBy: 'project' })
+    ).rejects.toThrow(`after today (${today})`)
   })
 })
 
@@ -304,9 +372,19 @@ test('a slow answer for an earlier choice never replaces the report of a later o
   )
   await groupBy(app, 'Model')
   await groupBy(app, 'Project')
-  const projectRows = () => rowCells(app).then((rows) => rows.map(([key]) => key).filter((key) => key !== '').sort())
+  const projectRows = () =>
+    rowCells(app).then((rows) =>
+      rows
+        .map(([key]) => key)
+        .filter((key) => key !== '')
+        .sort()
+    )
   await expect.poll(projectRows).toEqual([...projectIds].sort())
-  const lateReachedPage = app.waitForResponse((r) => decodeURIComponent(r.url()).endsWith('/__ipc/invoke/costs:report') && (r.request().postDataJSON() as { grouping?: string }).grouping === 'model')
+  const lateReachedPage = app.waitForResponse(
+    (r) =>
+      decodeURIComponent(r.url()).endsWith('/__ipc/invoke/costs:report') &&
+      (r.request().postDataJSON() as { grouping?: string }).grouping === 'model'
+  )
   release()
   await slowAnswered
   await (await lateReachedPage).finished()

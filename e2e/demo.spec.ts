@@ -4,17 +4,24 @@
 // `electron` that records every call and refuses what Electron refuses. Then the same app once
 // more from a folder laid out as electron-builder lays out a Linux app, with only the production
 // dependencies. ARCHITECTURE.md says what this proves and what only a real Electron can.
-import { createServer, type Socket } from 'node:net'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { INVOKE_CHANNELS } from '../src/shared/ipc'
-import { STARTING_TOOLTIP } from '../src/core/tray/model'
 import { startTestKeyring, type TestKeyring } from '../src/core/secrets/test-keyring'
-import { buildStandInZip, packagedLayout, removeQuietly, scratchProject, startMirror, type Mirror } from './stand-in/mirror'
-import { PROBE_ENV, QUIT_ENV } from './stand-in/probe'
+import { STARTING_TOOLTIP } from '../src/core/tray/model'
+import { INVOKE_CHANNELS } from '../src/shared/ipc'
 import { launch, type Launched } from './stand-in/launch'
+import {
+  buildStandInZip,
+  type Mirror,
+  packagedLayout,
+  removeQuietly,
+  scratchProject,
+  startMirror
+} from './stand-in/mirror'
+import { PROBE_ENV, QUIT_ENV } from './stand-in/probe'
 import type { RecordLine } from './stand-in/record'
 
 // npm ci's copy, a build and the demo's first minute: well inside this on a loaded 2-core machine.
@@ -57,10 +64,22 @@ interface RunOptions {
 let runs = 0
 
 /** Runs a command to its end, or until the stand-in's record holds what `until` waits for. */
-function run(command: string, args: string[], cwd: string, env: Record<string, string>, options: RunOptions = { quitAfterTask: true }): Promise<Run> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  options: RunOptions = { quitAfterTask: true }
+): Promise<Run> {
   return launch(command, args, {
     cwd,
-    env: { ...process.env, ...keyring.env, ...env, [PROBE_ENV]: '1', ...(options.quitAfterTask ? { [QUIT_ENV]: TASK_NOTIFICATION.source } : {}) },
+    env: {
+      ...process.env,
+      ...keyring.env,
+      ...env,
+      [PROBE_ENV]: '1',
+      ...(options.quitAfterTask ? { [QUIT_ENV]: TASK_NOTIFICATION.source } : {})
+    },
     recordFile: join(work, `record-${++runs}.jsonl`),
     ...(options.until ? { until: options.until } : {})
   })
@@ -72,10 +91,12 @@ function linesOf(r: Run, kind: string): RecordLine[] {
 
 /** What both launches must show: the demo came up, hardened, and went away cleanly. */
 function expectTheAppCameUp(r: Run): void {
-  void test.info().attach('stand-in record', { body: r.lines.map((l) => JSON.stringify(l)).join('\n'), contentType: 'text/plain' })
+  void test
+    .info()
+    .attach('stand-in record', { body: r.lines.map((l) => JSON.stringify(l)).join('\n'), contentType: 'text/plain' })
   expect(linesOf(r, 'refused'), 'nothing Electron would refuse').toEqual([])
   expect(linesOf(r, 'main-failed')).toEqual([])
-  expect(linesOf(r, 'deprecated'), "no API Electron 45 deprecates").toEqual([])
+  expect(linesOf(r, 'deprecated'), 'no API Electron 45 deprecates').toEqual([])
   // The tray, with an image file that exists, at once.
   const tray = linesOf(r, 'tray')
   expect(tray).toHaveLength(1)
@@ -83,7 +104,16 @@ function expectTheAppCameUp(r: Run): void {
   // The window, hardened, with its page from the app:// handler and a preload that exposed the bridge only.
   const window = linesOf(r, 'window')
   expect(window.length).toBeGreaterThanOrEqual(1)
-  expect(window[0]!.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, nodeIntegrationInWorker: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false })
+  expect(window[0]!.webPreferences).toMatchObject({
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInSubFrames: false,
+    nodeIntegrationInWorker: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false
+  })
   const page = linesOf(r, 'page')[0]!
   expect(page).toMatchObject({ url: 'app://agent-tray/index.html', status: 200, servedBy: 'app: handler' })
   expect(String(page.contentType)).toContain('text/html')
@@ -120,7 +150,12 @@ test("the README's `npm run demo` gets Electron by its own steps and the app com
   })
   if (demo.code !== 0) console.log(demo.output)
   // The binary came from the mirror, fetched by the script's own install step, checksums and all.
-  expect(mirror.requests).toEqual(expect.arrayContaining([expect.stringMatching(/SHASUMS256\.txt$/), expect.stringMatching(/electron-v.*-linux-.*\.zip$/)]))
+  expect(mirror.requests).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/SHASUMS256\.txt$/),
+      expect.stringMatching(/electron-v.*-linux-.*\.zip$/)
+    ])
+  )
   expect(readFileSync(join(project, 'node_modules/electron/path.txt'), 'utf8')).toBe('electron')
   expectTheAppCameUp(demo)
   expect(linesOf(demo, 'launch')[0]).toMatchObject({ packaged: false, args: ['.', '--demo'] })
@@ -152,9 +187,15 @@ test('with a keychain that never answers, the tray and the window come at once, 
   // A session bus that accepts and never speaks: libsecret waits, as on a locked keychain.
   const silent = await startSilentSocket(join(work, 'silent-bus'))
   try {
-    const r = await run(packaged, [], work, { AGENT_TRAY_CONFIG_DIR: join(work, 'config-locked'), DBUS_SESSION_BUS_ADDRESS: `unix:path=${silent.path}` }, {
-      until: (lines) => lines.some((l) => l.kind === 'probe.channels')
-    })
+    const r = await run(
+      packaged,
+      [],
+      work,
+      { AGENT_TRAY_CONFIG_DIR: join(work, 'config-locked'), DBUS_SESSION_BUS_ADDRESS: `unix:path=${silent.path}` },
+      {
+        until: (lines) => lines.some((l) => l.kind === 'probe.channels')
+      }
+    )
     expect(linesOf(r, 'refused')).toEqual([])
     expect(linesOf(r, 'tray')).toHaveLength(1)
     expect(linesOf(r, 'tray.setToolTip')[0]).toMatchObject({ toolTip: STARTING_TOOLTIP })
@@ -168,7 +209,9 @@ test('with a keychain that never answers, the tray and the window come at once, 
 })
 
 /** A Unix socket that takes connections and never answers them. */
-async function startSilentSocket(path: string): Promise<{ path: string; connections: () => number; close: () => Promise<void> }> {
+async function startSilentSocket(
+  path: string
+): Promise<{ path: string; connections: () => number; close: () => Promise<void> }> {
   let count = 0
   const sockets = new Set<Socket>()
   const server = createServer((socket) => {

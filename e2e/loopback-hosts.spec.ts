@@ -10,13 +10,21 @@ const REBOUND = 'rebind.agent-tray.test'
 
 test('a page that reaches the loopback servers by a rebound name gets 421 from both', async ({ host }) => {
   const launch = chromiumLaunchOptions()
-  const browser = await chromium.launch({ ...launch, args: [...(launch.args ?? []), `--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`] })
+  const browser = await chromium.launch({
+    ...launch,
+    args: [...(launch.args ?? []), `--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`]
+  })
   try {
     const page = await browser.newPage()
     const project = host.service.control.createProject({ name: 'Secret project' })
     const hostPort = new URL(host.url).port
     const servicePort = new URL(host.service.url).port
-    for (const url of [`http://${REBOUND}:${hostPort}/`, `http://${REBOUND}:${hostPort}/__ipc/events`, `http://${REBOUND}:${hostPort}/__bridge.js`, `http://${REBOUND}:${servicePort}/prebuilt/${project.id}`]) {
+    for (const url of [
+      `http://${REBOUND}:${hostPort}/`,
+      `http://${REBOUND}:${hostPort}/__ipc/events`,
+      `http://${REBOUND}:${hostPort}/__bridge.js`,
+      `http://${REBOUND}:${servicePort}/prebuilt/${project.id}`
+    ]) {
       const res = await page.goto(url)
       expect(res?.status(), url).toBe(421)
       expect(await page.content(), url).not.toContain('Secret project')
@@ -45,7 +53,9 @@ test('the prebuilt page runs no script, even one that got into it', async ({ hos
         const w = globalThis as unknown as { __ran?: boolean; document: Doc }
         // The barrier is the violation report itself: an inline script that may run does so as it
         // is appended, before the report comes; with no policy there is no report and the test fails.
-        w.document.addEventListener('securitypolicyviolation', (e) => resolve({ ran: w.__ran === true, blocked: e.violatedDirective }))
+        w.document.addEventListener('securitypolicyviolation', (e) =>
+          resolve({ ran: w.__ran === true, blocked: e.violatedDirective })
+        )
         const script = w.document.createElement('script')
         script.textContent = 'window.__ran = true'
         w.document.body.appendChild(script)

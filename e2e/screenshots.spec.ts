@@ -5,8 +5,16 @@ import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
 import { ANSWERS, startReceiver } from '../src/core/forward/test-receivers'
-import { DEFAULT_WINDOW, WIDE_WINDOW, chooseFromMenu, connect, invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
+import {
+  chooseFromMenu,
+  connect,
+  DEFAULT_WINDOW,
+  invoke,
+  openHash,
+  projectIdByName,
+  WIDE_WINDOW
+} from './window.helpers'
 
 const OUT = fileURLToPath(new URL('./screenshots/', import.meta.url))
 mkdirSync(OUT, { recursive: true })
@@ -25,8 +33,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
         // From the top, unless the screen was scrolled to what it shows on purpose. The screenshot
         // waits for the fonts; with animations disabled, transitions end and the running pulse
         // rests at its start, so every capture is the settled screen without waiting a fixed time.
-        if (options.top !== false) await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0))
-        await page.screenshot({ path: `${OUT}${name}${size.suffix}-${colorScheme}.png`, fullPage: size.fullPage, animations: 'disabled' })
+        if (options.top !== false)
+          await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0))
+        await page.screenshot({
+          path: `${OUT}${name}${size.suffix}-${colorScheme}.png`,
+          fullPage: size.fullPage,
+          animations: 'disabled'
+        })
       }
 
       test('first run', async ({ app }) => {
@@ -41,9 +54,24 @@ for (const colorScheme of ['light', 'dark'] as const) {
           const receiver = await startReceiver(ANSWERS.ntfyOk())
           try {
             await connect(app, host)
-            const phone = await invoke(app, 'forward:add', { url: `ntfy://127.0.0.1:${receiver.port}/phone-alerts`, name: 'Phone (ntfy)', on: ['failed', 'budget'], when: 'away' })
-            const team = await invoke(app, 'forward:add', { url: `${receiver.url}/hooks/team-channel-0123456789`, name: 'Team webhook', on: ['failed', 'completed', 'cancelled'], when: 'always' })
-            const old = await invoke(app, 'forward:add', { url: `${receiver.url}/hooks/old-hook-0123456789ab`, name: 'Old hook', on: ['failed'], when: 'away' })
+            const phone = await invoke(app, 'forward:add', {
+              url: `ntfy://127.0.0.1:${receiver.port}/phone-alerts`,
+              name: 'Phone (ntfy)',
+              on: ['failed', 'budget'],
+              when: 'away'
+            })
+            const team = await invoke(app, 'forward:add', {
+              url: `${receiver.url}/hooks/team-channel-0123456789`,
+              name: 'Team webhook',
+              on: ['failed', 'completed', 'cancelled'],
+              when: 'always'
+            })
+            const old = await invoke(app, 'forward:add', {
+              url: `${receiver.url}/hooks/old-hook-0123456789ab`,
+              name: 'Old hook',
+              on: ['failed'],
+              when: 'away'
+            })
             await invoke(app, 'forward:test', { targetId: phone.id })
             receiver.script.push({ status: 410, body: 'this webhook was deleted' })
             await invoke(app, 'forward:test', { targetId: team.id })
@@ -56,7 +84,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
             // The section's top just below the window's sticky header.
             await heading.evaluate((el) => {
               const e = el as unknown as { getBoundingClientRect(): { top: number } }
-              ;(globalThis as unknown as { scrollBy(x: number, y: number): void }).scrollBy(0, e.getBoundingClientRect().top - 110)
+              ;(globalThis as unknown as { scrollBy(x: number, y: number): void }).scrollBy(
+                0,
+                e.getBoundingClientRect().top - 110
+              )
             })
             await shoot(app, 'settings-forwarding', { top: false })
           } finally {
@@ -72,9 +103,17 @@ for (const colorScheme of ['light', 'dark'] as const) {
           // Something for the Now screen to tell: a failure and a running task beside the demo's completions.
           const projectId = await projectIdByName(app, 'Portfolio site')
           const recipe = await projectIdByName(app, 'Recipe Box')
-          const broken = host.service.control.addTask(recipe, { name: 'Add the print stylesheet', status: 'in_progress', script: 'run-forever' })
+          const broken = host.service.control.addTask(recipe, {
+            name: 'Add the print stylesheet',
+            status: 'in_progress',
+            script: 'run-forever'
+          })
           // And one that keeps running whatever the demo's own tasks have reached by now.
-          host.service.control.addTask(projectId, { name: 'Add a contact form', status: 'in_progress', script: 'run-forever' })
+          host.service.control.addTask(projectId, {
+            name: 'Add a contact form',
+            status: 'in_progress',
+            script: 'run-forever'
+          })
           await invoke(app, 'monitor:poll-now')
           host.service.control.setTaskStatus(broken.id, 'failed')
           await invoke(app, 'monitor:poll-now')
@@ -93,7 +132,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
           await chooseFromMenu(app, 'More actions', 'Publish')
           await app.getByLabel('Sub-domain').fill('portfolio')
-          await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
+          await app
+            .locator('form')
+            .filter({ has: app.getByLabel('Sub-domain') })
+            .getByRole('button', { name: 'Publish' })
+            .click()
           await expect(app.getByTestId('published-url')).toBeVisible()
           await app.getByTestId('published-url').scrollIntoViewIfNeeded()
           await shoot(app, 'publish', { top: false })
@@ -118,7 +161,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await app.getByRole('heading', { name: 'Accounts' }).evaluate((el) => el.scrollIntoView({ block: 'start' }))
           await shoot(app, 'settings-advanced', { top: size.fullPage })
 
-          host.service.control.setFaults({ rules: [{ kind: 'error', status: 401, pathPrefix: `/projects/${projectId}` }] })
+          host.service.control.setFaults({
+            rules: [{ kind: 'error', status: 401, pathPrefix: `/projects/${projectId}` }]
+          })
           await openHash(app, `#/projects/${projectId}`)
           await expect(app.locator('[data-error-kind="auth"]').first()).toBeVisible()
           await shoot(app, 'error')

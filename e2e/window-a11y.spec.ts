@@ -3,8 +3,15 @@
 // violation and nothing overflowing sideways; the dark theme's contrast; the wide size's layout),
 // and the main flows done with the keyboard alone, with a visible focus ring.
 import type { Locator, Page } from '@playwright/test'
-import { DEFAULT_WINDOW, chooseFromMenu, expectScreenAccessible, invoke, openHash, projectIdByName } from './window.helpers'
 import { expect, test } from './support/fixtures'
+import {
+  chooseFromMenu,
+  DEFAULT_WINDOW,
+  expectScreenAccessible,
+  invoke,
+  openHash,
+  projectIdByName
+} from './window.helpers'
 
 /** Presses Tab until `target` has focus; fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
@@ -47,7 +54,11 @@ test.describe('every screen', () => {
     test('every screen: now, a task, costs and settings', async ({ app, host }) => {
       const projectId = await projectIdByName(app, 'Portfolio site')
       // The Now screen with an item of each kind it lists, and a running task.
-      const running = host.service.control.addTask(projectId, { name: 'A long running task whose name does not fit on one line', status: 'in_progress', script: 'run-forever' })
+      const running = host.service.control.addTask(projectId, {
+        name: 'A long running task whose name does not fit on one line',
+        status: 'in_progress',
+        script: 'run-forever'
+      })
       await invoke(app, 'monitor:poll-now')
       host.service.control.setTaskStatus(running.id, 'failed')
       host.service.control.addTask(projectId, { name: 'Still running', status: 'in_progress', script: 'run-forever' })
@@ -74,24 +85,36 @@ test.describe('every screen', () => {
       await openHash(app, '#/settings')
       // Every part open at once: the add form, an account's edit form, Advanced, the account menu.
       await app.getByRole('button', { name: 'Add an account' }).click()
-      await app.getByRole('button', { name: /^Actions for / }).first().click()
+      await app
+        .getByRole('button', { name: /^Actions for / })
+        .first()
+        .click()
       await app.getByRole('menuitem', { name: 'Edit' }).click()
       await app.getByRole('button', { name: 'Advanced' }).click()
-      await app.getByRole('button', { name: /^Actions for / }).first().click()
+      await app
+        .getByRole('button', { name: /^Actions for / })
+        .first()
+        .click()
       await expect(app.getByRole('menu')).toBeVisible()
       await check(app, 'settings', app.getByRole('heading', { name: 'Settings', level: 1 }))
     })
 
     // The projects and a project in a test of their own: with their menus and forms, one test for
     // every screen ran past the timeout on a loaded machine.
-    test('projects and a project: the add menu, the create form, the project menu, details, search, edit and publish', async ({ app }) => {
+    test('projects and a project: the add menu, the create form, the project menu, details, search, edit and publish', async ({
+      app
+    }) => {
       const projectId = await projectIdByName(app, 'Portfolio site')
       await openHash(app, '#/projects')
       await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
       await app.getByRole('button', { name: 'New project' }).click()
       await app.getByRole('button', { name: 'Add an existing project' }).click()
       await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
-      await check(app, 'projects with the create form and the add menu open', app.getByRole('link', { name: 'Recipe Box' }))
+      await check(
+        app,
+        'projects with the create form and the add menu open',
+        app.getByRole('link', { name: 'Recipe Box' })
+      )
 
       await openHash(app, `#/projects/${projectId}`)
       await expect(app.locator('[data-task-id]').first()).toBeVisible()
@@ -100,13 +123,21 @@ test.describe('every screen', () => {
       await app.keyboard.type('a')
       await chooseFromMenu(app, 'More actions', 'Edit')
       await app.getByRole('button', { name: 'More actions' }).click()
-      await check(app, 'project with its details, the search, the edit form and the menu open', app.locator('[data-task-id]').first())
+      await check(
+        app,
+        'project with its details, the search, the edit form and the menu open',
+        app.locator('[data-task-id]').first()
+      )
       await app.keyboard.press('Escape')
       await chooseFromMenu(app, 'More actions', 'Publish')
       await app.getByLabel('Sub-domain').fill('Not_Valid')
       await check(app, 'project with the publish form', app.getByLabel('Sub-domain'))
       await app.getByLabel('Sub-domain').fill('a-long-sub-domain-for-this-site')
-      await app.locator('form').filter({ has: app.getByLabel('Sub-domain') }).getByRole('button', { name: 'Publish' }).click()
+      await app
+        .locator('form')
+        .filter({ has: app.getByLabel('Sub-domain') })
+        .getByRole('button', { name: 'Publish' })
+        .click()
       await expect(app.getByTestId('published-url')).toBeVisible()
       await check(app, 'project published', app.getByTestId('published-url'))
     })
@@ -114,7 +145,11 @@ test.describe('every screen', () => {
     test('an error state', async ({ app, host }) => {
       const projectId = await projectIdByName(app, 'Portfolio site')
       // A running task as well: the meta line as long as it gets (tasks, running, failed, costs).
-      host.service.control.addTask(projectId, { name: 'Add a contact form', status: 'in_progress', script: 'run-forever' })
+      host.service.control.addTask(projectId, {
+        name: 'Add a contact form',
+        status: 'in_progress',
+        script: 'run-forever'
+      })
       await invoke(app, 'monitor:poll-now')
       host.service.control.setFaults({ rules: [{ kind: 'error', status: 404, pathPrefix: `/projects/${projectId}` }] })
       await openHash(app, `#/projects/${projectId}`)

@@ -1,8 +1,8 @@
 // Budgets in the window against the demo: one set in the Costs screen's Budgets section shows its
 // progress bar (warning and limit marked), where it stands, its pace and projection, at the
 // default 420 × 640 without sideways scrolling (and the layout wide); removing it takes it away.
-import { DEFAULT_WINDOW, expectNoHorizontalOverflow, expectWideLayout, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
+import { DEFAULT_WINDOW, expectNoHorizontalOverflow, expectWideLayout, invoke, openHash } from './window.helpers'
 
 test.use({ hostOptions: { demo: true }, viewport: DEFAULT_WINDOW })
 

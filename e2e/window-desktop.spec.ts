@@ -6,8 +6,8 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { TRAY_HIDDEN_NOTE } from '../src/core/desktop/tray-host'
 import type { TestHost } from './host'
-import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
+import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 
 test.use({ colorScheme: 'light', hostOptions: { service: { manualClock: true } } })
 
@@ -20,7 +20,11 @@ async function openSettings(app: Page, host: TestHost): Promise<void> {
   await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
 }
 
-test('update states: checking, found, downloading with progress, ready; Restart to update in the window and the tray', async ({ app, host, request }) => {
+test('update states: checking, found, downloading with progress, ready; Restart to update in the window and the tray', async ({
+  app,
+  host,
+  request
+}) => {
   await openSettings(app, host)
   const status = app.getByTestId('update-status')
   await expect(status.getByRole('status')).toHaveText('Updates: not checked yet')
@@ -35,7 +39,12 @@ test('update states: checking, found, downloading with progress, ready; Restart 
   // Downloaded in the background: the app asked for it without the user.
   await expect.poll(() => host.updater.calls.downloads).toBe(1)
 
-  await control(request, host, 'update-event', { event: 'download-progress', percent: 42.5, transferred: 425, total: 1000 })
+  await control(request, host, 'update-event', {
+    event: 'download-progress',
+    percent: 42.5,
+    transferred: 425,
+    total: 1000
+  })
   await expect(status.getByRole('status')).toHaveText('Downloading version 1.2.0: 42%')
   await expect(status.getByRole('progressbar', { name: 'Download of version 1.2.0' })).toHaveAttribute('value', '42.5')
   await expectNoSeriousViolations(app, 'settings while downloading')
@@ -70,10 +79,15 @@ test('an update error is said in a few words with the next try; up to date says 
   await status.getByRole('button', { name: 'Check for updates' }).click()
   // The check has started (its own state shown) before its error comes: the error is not overtaken by it.
   await expect(status.getByRole('status')).toHaveText('Checking for updates…')
-  await control(request, host, 'update-event', { event: 'error', message: 'net::ERR_CONNECTION_REFUSED\n    at SimpleURLLoaderWrapper' })
+  await control(request, host, 'update-event', {
+    event: 'error',
+    message: 'net::ERR_CONNECTION_REFUSED\n    at SimpleURLLoaderWrapper'
+  })
   await expect(status.getByRole('status')).toHaveText('Update failed: the update server could not be reached')
   // In the window's one date form: the time of day ("14:30"), or the day when not today.
-  await expect(status.getByText(/^Tried at \d{2}:\d{2}; the next try is at (\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2})\.$/)).toBeVisible()
+  await expect(
+    status.getByText(/^Tried at \d{2}:\d{2}; the next try is at (\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2})\.$/)
+  ).toBeVisible()
   // Installing is refused while nothing is ready.
   await expect(invoke(app, 'update:install')).rejects.toThrow(/forbidden: No update has been downloaded yet/)
   await status.getByRole('button', { name: 'Check for updates' }).click()
@@ -94,7 +108,10 @@ test('automatic update checks can be turned off, and are kept off', async ({ app
   await expect(app.getByRole('switch', { name: 'Check for updates automatically' })).not.toBeChecked()
 })
 
-test('About shows the versions and folders (the key store and update state once, in their sections); Copy diagnostics copies them, never the key', async ({ app, host }) => {
+test('About shows the versions and folders (the key store and update state once, in their sections); Copy diagnostics copies them, never the key', async ({
+  app,
+  host
+}) => {
   await openSettings(app, host)
   const about = app.getByTestId('about')
   await expect(about.getByTestId('about-version')).toHaveText('0.1.0')
@@ -126,7 +143,11 @@ test('About shows the versions and folders (the key store and update state once,
   await expectNoSeriousViolations(app, 'settings with About')
 })
 
-test('a deep link opens the window on the project or the task; anything else is refused and logged', async ({ app, host, request }) => {
+test('a deep link opens the window on the project or the task; anything else is refused and logged', async ({
+  app,
+  host,
+  request
+}) => {
   await connect(app, host)
   const project = host.service.control.createProject({ name: 'Linked project' })
   const task = host.service.control.addTask(project.id, { name: 'Linked task', status: 'completed' })
@@ -142,7 +163,11 @@ test('a deep link opens the window on the project or the task; anything else is 
   await expect(app).toHaveURL(new RegExp(`#/projects/${project.id}/tasks/${task.id}$`))
   await expect(app.getByRole('heading', { name: 'Linked task', level: 1 })).toBeVisible()
 
-  for (const url of ['agent-tray://settings', 'https://example.com/projects/x', `agent-tray://projects/${project.id}?x=1`]) {
+  for (const url of [
+    'agent-tray://settings',
+    'https://example.com/projects/x',
+    `agent-tray://projects/${project.id}?x=1`
+  ]) {
     await control(request, host, 'deep-link', { url })
   }
   expect(host.log.filter((l) => l.startsWith('deep link refused:'))).toHaveLength(3)
@@ -159,7 +184,9 @@ test("a project created with 'send me back' gets its agent-tray:// link as retur
   await expect(option).not.toBeChecked()
   await option.check()
   await form.getByRole('button', { name: 'Create project' }).click()
-  await expect.poll(() => host.service.control.listProjects().find((p) => p.name === 'Comes back')?.return_url ?? null).toMatch(/^agent-tray:\/\/projects\//)
+  await expect
+    .poll(() => host.service.control.listProjects().find((p) => p.name === 'Comes back')?.return_url ?? null)
+    .toMatch(/^agent-tray:\/\/projects\//)
   const created = host.service.control.listProjects().find((p) => p.name === 'Comes back')!
   expect(created.return_url).toBe(`agent-tray://projects/${created.id}`)
   // With a return URL of the user's own, the option is off.
@@ -171,7 +198,10 @@ test("a project created with 'send me back' gets its agent-tray:// link as retur
   await expect(again.getByRole('checkbox', { name: /send me back to Agent Tray/ })).toBeDisabled()
 })
 
-test("the window's unexpected errors reach the log with their stack, and the window carries on", async ({ app, host }) => {
+test("the window's unexpected errors reach the log with their stack, and the window carries on", async ({
+  app,
+  host
+}) => {
   await connect(app, host)
   await app.evaluate(() => {
     setTimeout(() => {
@@ -179,8 +209,12 @@ test("the window's unexpected errors reach the log with their stack, and the win
     }, 0)
     void Promise.reject(new TypeError('rejected in the window'))
   })
-  await expect.poll(() => host.log.find((l) => l.startsWith('window: uncaught error: Error: boom in the window')) ?? null).toMatch(/\n\s*at /)
-  await expect.poll(() => host.log.some((l) => l.startsWith('window: unhandled rejection: TypeError: rejected in the window'))).toBe(true)
+  await expect
+    .poll(() => host.log.find((l) => l.startsWith('window: uncaught error: Error: boom in the window')) ?? null)
+    .toMatch(/\n\s*at /)
+  await expect
+    .poll(() => host.log.some((l) => l.startsWith('window: unhandled rejection: TypeError: rejected in the window')))
+    .toBe(true)
   await openHash(app, '#/settings')
   await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
 })

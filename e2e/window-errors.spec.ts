@@ -3,11 +3,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { FaultRule } from '../src/reference-service'
-import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
-import { expect, test } from './support/fixtures'
 import type { Page } from '@playwright/test'
+import type { FaultRule } from '../src/reference-service'
 import type { TestHost } from './host'
+import { expect, test } from './support/fixtures'
+import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 
 async function watchedProject(app: Page, host: TestHost, name: string): Promise<string> {
   await connect(app, host)
@@ -41,7 +41,10 @@ async function expectProjectRefused(app: Page): Promise<void> {
   await disclosure.locator('summary').click()
   await expect(raw).toBeVisible()
   await expect(raw).toContainText('Server said:')
-  await expect(raw).toHaveCSS('font-family', await app.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).fontFamily))
+  await expect(raw).toHaveCSS(
+    'font-family',
+    await app.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).fontFamily)
+  )
 }
 
 function faultOn(host: TestHost, projectId: string, rule: FaultRule): void {

@@ -6,9 +6,9 @@
 // dark, the layout wide): the flow itself runs once, as the theme changes colours only.
 import type { Page } from '@playwright/test'
 import { verifySignature } from '../src/core/forward/sign'
-import { ANSWERS, startReceiver, type Receiver } from '../src/core/forward/test-receivers'
-import { DEFAULT_WINDOW, connect, expectScreenAccessible, expectShownWhole, invoke, openHash } from './window.helpers'
+import { ANSWERS, type Receiver, startReceiver } from '../src/core/forward/test-receivers'
 import { expect, test } from './support/fixtures'
+import { connect, DEFAULT_WINDOW, expectScreenAccessible, expectShownWhole, invoke, openHash } from './window.helpers'
 
 const TOKEN = 'e2eT0kenPart-4c3b2a190f8e'
 let receiver: Receiver
@@ -37,7 +37,11 @@ async function rowAction(app: Page, targetName: string, button: string): Promise
 
 test.use({ colorScheme: 'light', viewport: DEFAULT_WINDOW })
 
-test('add by pasting a URL, test it, see the delivery and a refusal, pause, remove; away follows the lock and idle time', async ({ app, host, request }) => {
+test('add by pasting a URL, test it, see the delivery and a refusal, pause, remove; away follows the lock and idle time', async ({
+  app,
+  host,
+  request
+}) => {
   await connect(app, host)
   await openForwarding(app)
   const presence = section(app).getByTestId('presence')
@@ -66,7 +70,9 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
 
   // The kind is recognised and named; the row says kind, host, events and when; no token anywhere.
   const host127 = `127.0.0.1:${receiver.port}`
-  const row = section(app).locator('li.list-row').filter({ hasText: `JSON webhook ${host127}` })
+  const row = section(app)
+    .locator('li.list-row')
+    .filter({ hasText: `JSON webhook ${host127}` })
   await expect(row).toContainText(`JSON webhook · ${host127} · failed, completed, budget · always`)
   await expect(row.getByTestId('last-delivery')).toHaveCount(0)
   await expect(row.getByRole('img', { name: 'Nothing sent yet' })).toBeVisible()
@@ -92,7 +98,13 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   expect(receiver.received).toHaveLength(1)
   expect(receiver.received[0]!.path).toBe(`/hooks/${TOKEN}`)
   expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'test', title: 'Agent Tray test' })
-  expect(verifySignature(receiver.received[0]!.body, secret, receiver.received[0]!.headers['x-agent-tray-signature'] as string)).toBe(true)
+  expect(
+    verifySignature(
+      receiver.received[0]!.body,
+      secret,
+      receiver.received[0]!.headers['x-agent-tray-signature'] as string
+    )
+  ).toBe(true)
 
   // A new signing secret from the row's menu: shown once, and the next request is signed with it alone.
   await row.hover()
@@ -114,7 +126,6 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   await rowAction(app, 'JSON webhook', `Send a test to JSON webhook ${host127}`)
   await expect(row.getByTestId('target-error')).toHaveText('HTTP 404: no_service')
   await expect(row.getByRole('img', { name: 'Last send failed' })).toBeVisible()
-
 
   // Locked: away; unlocked and idle past the set time: away; input again: back.
   await request.post(`${host.url}__host/control/power`, { data: { event: 'lock-screen' } })

@@ -1,9 +1,9 @@
 // Notification controls in the window: a project's mute switch and the header's one-hour pause,
 // checked against the notifications the host records; and the tray's Preferences… item.
 import type { MonitorEvent } from '../src/shared/monitor'
-import { DEFAULT_WINDOW, chooseFromMenu, connect, expectScreenAccessible, invoke, openHash } from './window.helpers'
-import { expect, test, type PageEvents } from './support/fixtures'
 import type { TestHost } from './host'
+import { expect, type PageEvents, test } from './support/fixtures'
+import { chooseFromMenu, connect, DEFAULT_WINDOW, expectScreenAccessible, invoke, openHash } from './window.helpers'
 
 /** The tasks the window was told had completed. */
 async function completedTaskIds(events: PageEvents): Promise<string[]> {
@@ -13,7 +13,11 @@ async function completedTaskIds(events: PageEvents): Promise<string[]> {
   return seen.map((e) => e.taskId).sort()
 }
 
-async function watchedAndPolled(app: Parameters<typeof invoke>[0], host: TestHost, projectIds: string[]): Promise<void> {
+async function watchedAndPolled(
+  app: Parameters<typeof invoke>[0],
+  host: TestHost,
+  projectIds: string[]
+): Promise<void> {
   for (const projectId of projectIds) await invoke(app, 'project:watch', { projectId })
   await expect
     .poll(() => host.controller.getState().projects.filter((p) => p.health.state === 'ok').length, { timeout: 15_000 })

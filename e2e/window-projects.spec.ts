@@ -1,6 +1,6 @@
-import { chooseFromMenu, connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
-import { expect, test } from './support/fixtures'
 import type { Locator, Page } from '@playwright/test'
+import { expect, test } from './support/fixtures'
+import { chooseFromMenu, connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 
 interface Styled {
   style: { color: string }
@@ -55,7 +55,9 @@ test('create a project with every field of the create body', async ({ app }) => 
   await form.getByRole('button', { name: 'Create project' }).click()
   await expect(form.getByText('Enter a full http:// or https:// image address.')).toBeVisible()
   await form.getByRole('button', { name: 'Remove image URL 2' }).click()
-  await expect(form.getByRole('textbox', { name: 'Image URL 2', exact: true })).toHaveValue('https://img.example.com/three.png')
+  await expect(form.getByRole('textbox', { name: 'Image URL 2', exact: true })).toHaveValue(
+    'https://img.example.com/three.png'
+  )
   await form.getByRole('button', { name: 'Create project' }).click()
 
   await expect(app.getByRole('heading', { name: 'Bakery site', level: 1 })).toBeVisible()
@@ -68,7 +70,12 @@ test('create a project with every field of the create body', async ({ app }) => 
   // The service got the whole body: the text requirement started a first task with both images.
   const projectId = decodeURIComponent(new URL(app.url()).hash.split('/')[2]!)
   const project = await invoke(app, 'project:get', { projectId })
-  expect(project).toMatchObject({ name: 'Bakery site', description: 'Bread and cakes', project_type: 'web', ref_id: 'BAK-1' })
+  expect(project).toMatchObject({
+    name: 'Bakery site',
+    description: 'Bread and cakes',
+    project_type: 'web',
+    ref_id: 'BAK-1'
+  })
   const [first] = await invoke(app, 'project:tasks', { projectId })
   const task = await invoke(app, 'project:task', { projectId, taskId: first!.id })
   expect(task?.files_requirement.map((f) => f.url)).toEqual([
@@ -220,7 +227,11 @@ test('edit the five updatable fields', async ({ app, host }) => {
   })
 })
 
-test('a project opens its agent interface through the shell, its one primary action; its id copies from the menu', async ({ app, host, request }) => {
+test('a project opens its agent interface through the shell, its one primary action; its id copies from the menu', async ({
+  app,
+  host,
+  request
+}) => {
   const project = host.service.control.createProject({ name: 'Prebuilt' })
   await invoke(app, 'project:watch', { projectId: project.id })
   await openHash(app, `#/projects/${project.id}`)
@@ -230,7 +241,9 @@ test('a project opens its agent interface through the shell, its one primary act
   await app.getByRole('button', { name: 'Open the agent interface' }).click()
   await expect.poll(() => host.records.opened).toEqual([project.prebuilt_url])
   await chooseFromMenu(app, 'More actions', 'Copy the project ID')
-  await expect.poll(async () => (await (await request.get(`${host.url}__host/control/clipboard`)).json()) as string[]).toEqual([project.id])
+  await expect
+    .poll(async () => (await (await request.get(`${host.url}__host/control/clipboard`)).json()) as string[])
+    .toEqual([project.id])
 })
 
 test('the return URL opens through the shell; one that is not http(s) is only shown', async ({ app, host }) => {
@@ -255,7 +268,11 @@ test('the return URL opens through the shell; one that is not http(s) is only sh
   expect(host.records.opened).toEqual([url])
 })
 
-test('publish: the sub-domain is checked as it is typed, one Publish button, and success gives the address once with Copy', async ({ app, host, request }) => {
+test('publish: the sub-domain is checked as it is typed, one Publish button, and success gives the address once with Copy', async ({
+  app,
+  host,
+  request
+}) => {
   const project = host.service.control.createProject({ name: 'To publish' })
   await invoke(app, 'project:watch', { projectId: project.id })
   await openHash(app, `#/projects/${project.id}`)
@@ -286,7 +303,9 @@ test('publish: the sub-domain is checked as it is typed, one Publish button, and
   await expect(result.locator('li')).toHaveCount(0)
   // Copy (main's clipboard: the window has none), and the address itself opens it (the shell).
   await app.getByRole('button', { name: 'Copy the address' }).click()
-  await expect.poll(async () => (await (await request.get(`${host.url}__host/control/clipboard`)).json()) as string[]).toEqual([site])
+  await expect
+    .poll(async () => (await (await request.get(`${host.url}__host/control/clipboard`)).json()) as string[])
+    .toEqual([site])
   await app.getByRole('button', { name: site }).click()
   await expect.poll(() => host.records.opened).toEqual([site])
   await expectNoSeriousViolations(app, 'publish succeeded')

@@ -2,13 +2,26 @@
 // software product's projects watched several at once, starting a task that is then followed to
 // its end; and, against a server without those endpoints, a plain word and everything else working.
 import { expect, test } from './support/fixtures'
-import { chooseFromMenu, connect, expectNoHorizontalOverflow, expectNoSeriousViolations, openHash } from './window.helpers'
+import {
+  chooseFromMenu,
+  connect,
+  expectNoHorizontalOverflow,
+  expectNoSeriousViolations,
+  openHash
+} from './window.helpers'
 
 test.use({ hostOptions: { service: { manualClock: true } }, viewport: { width: 420, height: 640 } })
 
-test("watching by link says which id it found; a product's projects are listed and watched at once", async ({ app, host }) => {
+test("watching by link says which id it found; a product's projects are listed and watched at once", async ({
+  app,
+  host
+}) => {
   await connect(app, host)
-  const first = host.service.control.createProject({ name: 'Storefront', software_product_id: 'prod-shop', description: 'The shop itself' })
+  const first = host.service.control.createProject({
+    name: 'Storefront',
+    software_product_id: 'prod-shop',
+    description: 'The shop itself'
+  })
   host.service.control.advance(60_000)
   const second = host.service.control.createProject({ name: 'Admin panel', software_product_id: 'prod-shop' })
   host.service.control.advance(60_000)
@@ -24,7 +37,11 @@ test("watching by link says which id it found; a product's projects are listed a
 
   // Its product is offered; the list marks what is watched and watches the rest at once.
   await chooseFromMenu(app, 'Add an existing project', 'Add from a product')
-  await expect.poll(() => app.locator('datalist option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value))).toEqual(['prod-shop'])
+  await expect
+    .poll(() =>
+      app.locator('datalist option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value))
+    )
+    .toEqual(['prod-shop'])
   await app.getByLabel('Software product ID').fill('prod-shop')
   await app.getByRole('button', { name: 'List projects' }).click()
   const rows = app.locator('[data-product-project]')
@@ -35,7 +52,14 @@ test("watching by link says which id it found; a product's projects are listed a
   await app.locator(`[data-product-project="${second.id}"] input`).check()
   await app.locator(`[data-product-project="${third.id}"] input`).check()
   await app.getByRole('button', { name: 'Watch 2 projects' }).click()
-  await expect.poll(() => host.controller.getState().projects.map((p) => p.watched.projectId).sort()).toEqual([first.id, second.id, third.id].sort())
+  await expect
+    .poll(() =>
+      host.controller
+        .getState()
+        .projects.map((p) => p.watched.projectId)
+        .sort()
+    )
+    .toEqual([first.id, second.id, third.id].sort())
   await expectNoHorizontalOverflow(app, 'projects with a product listed')
   await expectNoSeriousViolations(app, 'projects with a product listed')
 })
@@ -50,7 +74,9 @@ test('a task started from the window is followed to its end', async ({ app, host
   await app.getByRole('button', { name: 'Start the task' }).click()
   await expect(app.getByText('Give the task a short name.')).toBeVisible()
   await app.getByLabel('Name', { exact: true }).fill('Add a search box')
-  await app.getByLabel('What the agent should do').fill('A search box above the recipes, matching names and ingredients.')
+  await app
+    .getByLabel('What the agent should do')
+    .fill('A search box above the recipes, matching names and ingredients.')
   await expectNoSeriousViolations(app, 'new task form')
   await app.getByRole('button', { name: 'Start the task' }).click()
   const row = app.locator('a.task', { hasText: 'Add a search box' })
@@ -66,9 +92,15 @@ test('a task started from the window is followed to its end', async ({ app, host
 })
 
 test.describe('a server without the optional endpoints', () => {
-  test.use({ hostOptions: { service: { manualClock: true, extensions: false } }, viewport: { width: 420, height: 640 } })
+  test.use({
+    hostOptions: { service: { manualClock: true, extensions: false } },
+    viewport: { width: 420, height: 640 }
+  })
 
-  test('says plainly that it cannot list products or start tasks; watching by id still works', async ({ app, host }) => {
+  test('says plainly that it cannot list products or start tasks; watching by id still works', async ({
+    app,
+    host
+  }) => {
     await connect(app, host)
     const project = host.service.control.createProject({ name: 'Plain project' })
     await openHash(app, '#/projects')
@@ -79,7 +111,9 @@ test.describe('a server without the optional endpoints', () => {
     await chooseFromMenu(app, 'Add an existing project', 'Add from a product')
     await app.getByLabel('Software product ID').fill('anything')
     await app.getByRole('button', { name: 'List projects' }).click()
-    await expect(app.getByTestId('product-unsupported')).toContainText('This service cannot list the projects of a software product')
+    await expect(app.getByTestId('product-unsupported')).toContainText(
+      'This service cannot list the projects of a software product'
+    )
 
     await openHash(app, `#/projects/${project.id}`)
     await app.getByRole('button', { name: 'New task' }).click()

@@ -4,8 +4,8 @@
 // under Advanced; settings that apply at once are switches.
 import type { Locator, Page } from '@playwright/test'
 import type { NotifiableTransition } from '../src/shared/settings'
-import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 import { expect, test } from './support/fixtures'
+import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
 
 test.use({ colorScheme: 'light' })
 
@@ -52,7 +52,9 @@ test('each notification transition toggles on its own and is kept', async ({ app
     await expect(box).toBeChecked({ checked: before[transition] })
     await box.setChecked(!before[transition])
     await expectSaved(app)
-    await expect.poll(async () => (await settings(app)).notifications.transitions).toEqual({ ...before, [transition]: !before[transition] })
+    await expect
+      .poll(async () => (await settings(app)).notifications.transitions)
+      .toEqual({ ...before, [transition]: !before[transition] })
   }
   // Kept: a fresh page shows what was saved.
   const saved = (await settings(app)).notifications.transitions
@@ -63,7 +65,9 @@ test('each notification transition toggles on its own and is kept', async ({ app
   }
 })
 
-test('quiet hours: their times shown only while on, start and end saved as typed, an invalid time refused and not saved, the times kept while off', async ({ app }) => {
+test('quiet hours: their times shown only while on, start and end saved as typed, an invalid time refused and not saved, the times kept while off', async ({
+  app
+}) => {
   const quietHours = app.getByRole('switch', { name: 'Quiet hours' })
   // Off, there are no times to set.
   await expect(quietHours).not.toBeChecked()
@@ -99,7 +103,9 @@ test('quiet hours: their times shown only while on, start and end saved as typed
   await enter(app.getByLabel('Until'), '')
   await expect(app.locator('#quiet-end-error')).toBeVisible()
   await quietHours.uncheck()
-  await expect.poll(async () => (await settings(app)).notifications.quietHours).toEqual({ enabled: false, start: '21:30', end: '06:45' })
+  await expect
+    .poll(async () => (await settings(app)).notifications.quietHours)
+    .toEqual({ enabled: false, start: '21:30', end: '06:45' })
   await expect(app.getByLabel('From')).toHaveCount(0)
   await expect(app.getByLabel('Until')).toHaveCount(0)
   await quietHours.check()
@@ -152,14 +158,17 @@ test('polling intervals: within bounds saved, outside them refused inline', asyn
 
   await enter(active, '10')
   await expect(app.locator('#poll-active-error')).toHaveCount(0)
-  await expect.poll(async () => (await settings(app)).polling).toEqual({ ...before, activeIntervalMs: 10_000, idleIntervalMs: 120_000 })
+  await expect
+    .poll(async () => (await settings(app)).polling)
+    .toEqual({ ...before, activeIntervalMs: 10_000, idleIntervalMs: 120_000 })
 })
 
 test('theme: light and dark set data-theme and the background; system follows the OS', async ({ app }) => {
   const themes = app.getByRole('group', { name: 'Theme' })
   const theme = (label: 'System' | 'Light' | 'Dark') => themes.getByRole('button', { name: label, exact: true })
   const html = app.locator('html')
-  const background = () => app.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).backgroundColor)
+  const background = () =>
+    app.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).backgroundColor)
 
   await theme('Dark').click()
   await expect(html).toHaveAttribute('data-theme', 'dark')
@@ -205,7 +214,10 @@ test('the basic_text key store is allowed only when ticked, with its warning bes
 test.describe('the window', () => {
   test.use({ hostOptions: { shortcutsTaken: ['Control+Alt+T'] } })
 
-  test('the shortcut: a key press is recorded and taken; one another application holds is refused with the reason, the old one kept', async ({ app, host }) => {
+  test('the shortcut: a key press is recorded and taken; one another application holds is refused with the reason, the old one kept', async ({
+    app,
+    host
+  }) => {
     const field = app.getByLabel('Show and hide shortcut')
     await expect(field).toHaveValue('CommandOrControl+Shift+A')
     await field.focus()
@@ -228,7 +240,9 @@ test.describe('the window', () => {
     await expectNoSeriousViolations(app, 'settings with a refused shortcut')
   })
 
-  test('the pin in the header keeps the window open, remembered across a reload; no second pin, and no Dock option off macOS', async ({ app }) => {
+  test('the pin in the header keeps the window open, remembered across a reload; no second pin, and no Dock option off macOS', async ({
+    app
+  }) => {
     const pin = app.getByRole('button', { name: 'Pin' })
     await expect(pin).toHaveAttribute('aria-pressed', 'false')
     await pin.click()
@@ -245,7 +259,10 @@ test.describe('the window', () => {
 })
 
 test.describe('on macOS', () => {
-  test.use({ userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Electron/45.4.1 Safari/537.36' })
+  test.use({
+    userAgent:
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Electron/45.4.1 Safari/537.36'
+  })
 
   test('the Dock option is a switch in General, saved as toggled', async ({ app }) => {
     const general = app.getByRole('region', { name: 'General' })
@@ -258,8 +275,18 @@ test.describe('on macOS', () => {
   })
 })
 
-test('the order: General, Notifications, Forwarding, Accounts, Advanced (closed), Updates, About; no sentence saying what the screen shows', async ({ app }) => {
-  await expect(app.getByRole('heading', { level: 2 })).toHaveText(['General', 'Notifications', 'Forwarding', 'Accounts', 'Advanced', 'Updates', 'About'])
+test('the order: General, Notifications, Forwarding, Accounts, Advanced (closed), Updates, About; no sentence saying what the screen shows', async ({
+  app
+}) => {
+  await expect(app.getByRole('heading', { level: 2 })).toHaveText([
+    'General',
+    'Notifications',
+    'Forwarding',
+    'Accounts',
+    'Advanced',
+    'Updates',
+    'About'
+  ])
   await expect(app.getByText('Changes are saved as you make them')).toHaveCount(0)
   // Advanced is closed: its fields are not shown, and its button says which region it opens.
   const toggle = app.getByRole('button', { name: 'Advanced' })
@@ -270,7 +297,9 @@ test('the order: General, Notifications, Forwarding, Accounts, Advanced (closed)
   await expectNoSeriousViolations(app, 'settings with Advanced closed')
 })
 
-test('keyboard only: Advanced opens and closes from the keyboard, its fields come next in the tab order; the account menu opens with the arrows', async ({ app }) => {
+test('keyboard only: Advanced opens and closes from the keyboard, its fields come next in the tab order; the account menu opens with the arrows', async ({
+  app
+}) => {
   const toggle = app.getByRole('button', { name: 'Advanced' })
   await toggle.focus()
   await app.keyboard.press('Enter')

@@ -10,7 +10,9 @@ async function changeService(app: Page): Promise<void> {
   await expect(app.getByLabel('Service address (base URL)')).toBeFocused()
 }
 
-test('first run: the key first, the service as one line, the demo under Connect; no publishing domain asked', async ({ app }) => {
+test('first run: the key first, the service as one line, the demo under Connect; no publishing domain asked', async ({
+  app
+}) => {
   await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
   const form = app.locator('form')
   // The key is the first field; the service is one line until changed.
@@ -30,7 +32,10 @@ test('first run: the key first, the service as one line, the demo under Connect;
   expect(demo!.y - (connect!.y + connect!.height)).toBeLessThan(40)
 })
 
-test('first run: the form checks what is typed, saves the connection and never keeps the key', async ({ app, host }) => {
+test('first run: the form checks what is typed, saves the connection and never keeps the key', async ({
+  app,
+  host
+}) => {
   await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
   // Only the key missing: said beside it, and the service stays one line.
   await app.getByRole('button', { name: 'Connect' }).click()
@@ -87,7 +92,10 @@ test('first run: the demo opens the demo projects', async ({ app }) => {
   await expect(app.locator('header')).toContainText('Demo')
 })
 
-test('a plain-http address to another machine is refused inline with the reason, and nothing is saved', async ({ app, host }) => {
+test('a plain-http address to another machine is refused inline with the reason, and nothing is saved', async ({
+  app,
+  host
+}) => {
   await changeService(app)
   await app.getByLabel('Name', { exact: true }).fill('Plain')
   await app.getByLabel('Service address (base URL)').fill('http://agents.example.com')
@@ -156,7 +164,9 @@ test('a connection saved but not made active says so on the setup screen, and st
   await app.getByLabel('API key').fill(host.serviceApiKey)
   await app.getByRole('button', { name: 'Connect' }).click()
 
-  await expect(app.getByTestId('setup-activate-failed')).toContainText('Connection Second is saved, but could not be made the active one.')
+  await expect(app.getByTestId('setup-activate-failed')).toContainText(
+    'Connection Second is saved, but could not be made the active one.'
+  )
   const alert = app.getByRole('alert').filter({ has: app.getByText('Details') })
   await alert.getByText('Details').click()
   await expect(alert.getByText(/There is no connection with id "c-/)).toBeVisible()

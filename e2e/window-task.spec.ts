@@ -1,19 +1,23 @@
 import type { Page } from '@playwright/test'
 import { taskCost } from '../src/shared/cost'
+import { META_CONTENT_SECURITY_POLICY } from '../src/shared/csp'
 import { formatDuration, formatMoney, formatUsdFixed, usdColumnDecimals } from '../src/shared/format'
 import type { Task } from '../src/shared/service'
-import type { TaskSummary } from '../src/shared/task-summary'
-import { describeStepMetadata } from '../src/shared/step-metadata'
-import { stepIcon } from '../src/shared/step-icon'
 import { stepStatusLabel } from '../src/shared/status'
-import { invoke, openHash, projectIdByName } from './window.helpers'
+import { stepIcon } from '../src/shared/step-icon'
+import { describeStepMetadata } from '../src/shared/step-metadata'
+import type { TaskSummary } from '../src/shared/task-summary'
 import { expect, test } from './support/fixtures'
-import { META_CONTENT_SECURITY_POLICY } from '../src/shared/csp'
+import { invoke, openHash, projectIdByName } from './window.helpers'
 
 test.use({ hostOptions: { demo: true } })
 
 function lastActivity(task: Task): number {
-  return Math.max(Date.parse(task.updated_at), Date.parse(task.created_at), ...task.steps.map((s) => Date.parse(s.updated_at)))
+  return Math.max(
+    Date.parse(task.updated_at),
+    Date.parse(task.created_at),
+    ...task.steps.map((s) => Date.parse(s.updated_at))
+  )
 }
 
 /** The full tasks behind the list's summaries, as the service has them. */
@@ -41,7 +45,9 @@ test('a project lists its tasks newest activity first, filtered by status and se
   const chip = (name: RegExp) => app.getByRole('group', { name: 'Show tasks' }).getByRole('button', { name })
   await chip(/^Failed/).click()
   await expect(rows).toHaveCount(failed.length)
-  expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-task-id')))).toEqual(newestFirst.filter((id) => failed.some((t) => t.id === id)))
+  expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-task-id')))).toEqual(
+    newestFirst.filter((id) => failed.some((t) => t.id === id))
+  )
 
   await chip(/^All/).click()
   await app.getByRole('button', { name: 'Search tasks' }).click()
@@ -62,7 +68,9 @@ test('a task shows its steps, each tool its own way, and its usage and costs', a
   await expect(app.getByRole('heading', { name: `Steps (${details.steps.length})` })).toBeVisible()
 
   // Every kind of tool rendering this task has: open the step from the keyboard and read its details.
-  const ordered = [...details.steps].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.id.localeCompare(b.id))
+  const ordered = [...details.steps].sort(
+    (a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.id.localeCompare(b.id)
+  )
   const seen = new Set<string>()
   await app.locator('[data-step-id]').first().focus()
   let at = 0
@@ -83,7 +91,8 @@ test('a task shows its steps, each tool its own way, and its usage and costs', a
       await expect(panel).toContainText(view.newValue)
       for (const file of view.files) await expect(panel.getByText(file, { exact: true })).toBeVisible()
     }
-    if (view.kind === 'generic') for (const [key] of view.entries) await expect(panel.getByText(key, { exact: true })).toBeVisible()
+    if (view.kind === 'generic')
+      for (const [key] of view.entries) await expect(panel.getByText(key, { exact: true })).toBeVisible()
   }
   expect(seen.size).toBeGreaterThan(1)
 
@@ -107,14 +116,23 @@ test('a task shows its steps, each tool its own way, and its usage and costs', a
   const recordDecimals = usdColumnDecimals(details.usages.map((u) => u.final_price))
   expect(recordDecimals).toBeGreaterThan(2)
   const first = details.usages[0]!
-  await expect(app.locator(`[data-usage-id="${first.id}"]`)).toContainText(formatUsdFixed(first.final_price, recordDecimals))
+  await expect(app.locator(`[data-usage-id="${first.id}"]`)).toContainText(
+    formatUsdFixed(first.final_price, recordDecimals)
+  )
   await app.getByRole('button', { name: 'Hide the calls' }).click()
   await expect(app.locator('[data-usage-id]')).toHaveCount(0)
 })
 
-test('the steps are a timeline: each tool its icon, the failed step standing out and done steps quiet', async ({ app, host }) => {
+test('the steps are a timeline: each tool its icon, the failed step standing out and done steps quiet', async ({
+  app,
+  host
+}) => {
   const projectId = await projectIdByName(app, 'Portfolio site')
-  const task = host.service.control.addTask(projectId, { name: 'Broken build', status: 'failed', script: 'fail' }) as Task
+  const task = host.service.control.addTask(projectId, {
+    name: 'Broken build',
+    status: 'failed',
+    script: 'fail'
+  }) as Task
   const details = await invoke(app, 'task:details', { taskId: task.id })
   const failed = details.steps.find((s) => s.status === 'failed')
   const done = details.steps.find((s) => s.status === 'completed')
@@ -129,20 +147,46 @@ test('the steps are a timeline: each tool its icon, the failed step standing out
   await expect(doneRow.locator('.state')).toHaveCount(0)
   await expect(doneRow.locator('.step-icon')).toHaveClass(/\bcompleted\b/)
   // The status is still said to a screen reader, and the failed step looks different from a done one.
-  await expect(doneRow).toHaveAccessibleName(new RegExp(`^${done.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} Completed, `))
-  const colour = (row: typeof failedRow): Promise<string> => row.locator('.step-icon').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(el).color)
+  await expect(doneRow).toHaveAccessibleName(
+    new RegExp(`^${done.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} Completed, `)
+  )
+  const colour = (row: typeof failedRow): Promise<string> =>
+    row
+      .locator('.step-icon')
+      .evaluate(
+        (el) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(el).color
+      )
   expect(await colour(failedRow)).not.toBe(await colour(doneRow))
 
   // Each step's icon is the one its tool maps to.
-  const lucide = { read: 'file-text', write: 'file-pen', list: 'folder-open', command: 'square-terminal', replace: 'replace', message: 'message-square', look: 'scan-eye', research: 'search', draw: 'image-plus', tool: 'wrench', step: 'circle-small' } as const
+  const lucide = {
+    read: 'file-text',
+    write: 'file-pen',
+    list: 'folder-open',
+    command: 'square-terminal',
+    replace: 'replace',
+    message: 'message-square',
+    look: 'scan-eye',
+    research: 'search',
+    draw: 'image-plus',
+    tool: 'wrench',
+    step: 'circle-small'
+  } as const
   for (const step of details.steps) {
-    await expect(app.locator(`[data-step-id="${step.id}"] svg`)).toHaveClass(new RegExp(`lucide-${lucide[stepIcon(step)]}\\b`))
+    await expect(app.locator(`[data-step-id="${step.id}"] svg`)).toHaveClass(
+      new RegExp(`lucide-${lucide[stepIcon(step)]}\\b`)
+    )
   }
 })
 
 test('a running task updates live when its status changes', async ({ app, host }) => {
   const projectId = await projectIdByName(app, 'Portfolio site')
-  const task = host.service.control.addTask(projectId, { name: 'Live task', status: 'in_progress', script: 'run-forever' })
+  const task = host.service.control.addTask(projectId, {
+    name: 'Live task',
+    status: 'in_progress',
+    script: 'run-forever'
+  })
   await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
   const status = app.getByRole('heading', { level: 1 }).getByRole('img')
   await expect(status).toHaveAccessibleName('In progress')
@@ -171,11 +215,19 @@ test('every screen runs under the strict CSP (no inline style or script refused)
   await expect(page.getByRole('heading', { name: 'Now', level: 1 })).toBeVisible()
   const projectId = await projectIdByName(page, 'Recipe Box')
   const [task] = await invoke(page, 'project:tasks', { projectId })
-  for (const hash of ['#/projects', `#/projects/${projectId}`, `#/projects/${projectId}/tasks/${task!.id}`, '#/costs', '#/settings']) {
+  for (const hash of [
+    '#/projects',
+    `#/projects/${projectId}`,
+    `#/projects/${projectId}/tasks/${task!.id}`,
+    '#/costs',
+    '#/settings'
+  ]) {
     await openHash(page, hash)
     await expect(page.locator('main h1')).toBeVisible()
   }
-  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(META_CONTENT_SECURITY_POLICY)
+  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(
+    META_CONTENT_SECURITY_POLICY
+  )
   expect(refused).toEqual([])
 })
 
@@ -206,7 +258,10 @@ const KNOWN_TOOLS = new Set([
   'replace_text_in_files_sandbox'
 ])
 
-test('a step of an unknown tool shows its tool and every key and value; a step shows its duration', async ({ app, host }) => {
+test('a step of an unknown tool shows its tool and every key and value; a step shows its duration', async ({
+  app,
+  host
+}) => {
   const projectId = await projectIdByName(app, 'Portfolio site')
   // The plans are seeded, so the same attempt finds the same task every run.
   let found: { task: Task; step: Task['steps'][number] } | undefined
@@ -231,14 +286,20 @@ test('a step of an unknown tool shows its tool and every key and value; a step s
   const terms = panel.locator('dl.details').first().locator('dt')
   const values = panel.locator('dl.details').first().locator('dd')
   await expect(terms).toHaveText(entries.map(([key]) => key))
-  await expect(values).toHaveText(entries.map(([, value]) => (typeof value === 'string' ? value : JSON.stringify(value))))
+  await expect(values).toHaveText(
+    entries.map(([, value]) => (typeof value === 'string' ? value : JSON.stringify(value)))
+  )
   await expect(panel.locator('dl.details').last()).toContainText(`Duration${expectedDuration}`)
   // The step's status in words, and its times in the window's one date form ("Nov 26", or 14:05 today).
   await expect(panel.getByTestId('step-status')).toHaveText(stepStatusLabel(step.status, step.status_raw))
-  await expect(panel.locator('dl.details').last().locator('dd').first()).toHaveText(/^(\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2})$/)
+  await expect(panel.locator('dl.details').last().locator('dd').first()).toHaveText(
+    /^(\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2})$/
+  )
 })
 
-test('steps: a short list is drawn whole with no box scrolling inside; the detail sits beside it when wide, below it when narrow', async ({ app }) => {
+test('steps: a short list is drawn whole with no box scrolling inside; the detail sits beside it when wide, below it when narrow', async ({
+  app
+}) => {
   const projectId = await projectIdByName(app, 'Portfolio site')
   const tasks = await fullTasks(app, projectId, await invoke(app, 'project:tasks', { projectId }))
   const task = tasks.filter((t) => t.status === 'completed').sort((a, b) => b.steps.length - a.steps.length)[0]!
@@ -249,7 +310,11 @@ test('steps: a short list is drawn whole with no box scrolling inside; the detai
   const list = app.getByRole('region', { name: 'Step list' })
   const rows = app.locator('[data-step-id]')
   await expect(rows).toHaveCount(task.steps.length)
-  const box = await list.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight, tab: el.getAttribute('tabindex') }))
+  const box = await list.evaluate((el) => ({
+    scroll: el.scrollHeight,
+    client: el.clientHeight,
+    tab: el.getAttribute('tabindex')
+  }))
   expect(box.scroll).toBeLessThanOrEqual(box.client)
   expect(box.tab).toBeNull()
 
@@ -273,13 +338,21 @@ test('steps: a short list is drawn whole with no box scrolling inside; the detai
   await expect(detail).toBeInViewport()
 })
 
-test('the breadcrumb names the task’s project as everywhere else: a project the service gives no name is shown by its id', async ({ app, host }) => {
+test('the breadcrumb names the task’s project as everywhere else: a project the service gives no name is shown by its id', async ({
+  app,
+  host
+}) => {
   const project = host.service.control.createProject({ name: '' })
   const task = host.service.control.addTask(project.id, { name: 'In a nameless project', status: 'completed' })
   await host.controller.handlers['project:watch']({ projectId: project.id })
   await host.controller.handlers['monitor:poll-now']()
-  await expect.poll(() => host.controller.getState().projects.find((p) => p.watched.projectId === project.id)?.project?.id).toBe(project.id)
+  await expect
+    .poll(() => host.controller.getState().projects.find((p) => p.watched.projectId === project.id)?.project?.id)
+    .toBe(project.id)
   await openHash(app, `#/projects/${project.id}/tasks/${task.id}`)
   await expect(app.getByRole('heading', { name: 'In a nameless project', level: 1 })).toBeVisible()
-  await expect(app.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link')).toHaveText(['Projects', project.id])
+  await expect(app.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link')).toHaveText([
+    'Projects',
+    project.id
+  ])
 })

@@ -10,10 +10,15 @@ export const DEFAULT_WINDOW = { width: 420, height: 640 } as const
 export const WIDE_WINDOW = { width: 1100, height: 800 } as const
 
 /** One bridge call from inside the page; throws on a failure so a setup step cannot pass silently. */
-export async function invoke<C extends InvokeChannel>(page: Page, channel: C, request?: RequestOf<C>): Promise<ResponseOf<C>> {
+export async function invoke<C extends InvokeChannel>(
+  page: Page,
+  channel: C,
+  request?: RequestOf<C>
+): Promise<ResponseOf<C>> {
   const result = (await page.evaluate(
     async ([ch, req]) => {
-      const bridge = (globalThis as unknown as { agentTray: Record<string, (r?: unknown) => Promise<unknown>> }).agentTray
+      const bridge = (globalThis as unknown as { agentTray: Record<string, (r?: unknown) => Promise<unknown>> })
+        .agentTray
       return req === undefined ? bridge[ch]!() : bridge[ch]!(req)
     },
     [channel, request] as const
@@ -35,7 +40,8 @@ export async function connect(page: Page, host: TestHost): Promise<void> {
 export async function projectIdByName(page: Page, name: string): Promise<string> {
   const state = await invoke(page, 'app:get-state')
   const found = state.projects.find((p) => (p.project?.name ?? p.watched.name) === name)
-  if (!found) throw new Error(`No watched project named ${name}: ${state.projects.map((p) => p.watched.name).join(', ')}`)
+  if (!found)
+    throw new Error(`No watched project named ${name}: ${state.projects.map((p) => p.watched.name).join(', ')}`)
   return found.watched.projectId
 }
 
@@ -77,12 +83,15 @@ export async function expectNoHorizontalOverflow(page: Page, screen: string): Pr
     parentElement: El | null
   }
   const problems = await page.evaluate(() => {
-    const doc = (globalThis as unknown as { document: { documentElement: El; querySelectorAll(s: string): Iterable<El> } }).document
+    const doc = (
+      globalThis as unknown as { document: { documentElement: El; querySelectorAll(s: string): Iterable<El> } }
+    ).document
     const root = doc.documentElement
     const width = root.clientWidth
     const out: string[] = []
     if (root.scrollWidth > width) out.push(`the page is ${root.scrollWidth} px wide in ${width}`)
-    const name = (el: El): string => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`
+    const name = (el: El): string =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`
     for (const el of doc.querySelectorAll('body *')) {
       const style = el.ownerDocument.defaultView!.getComputedStyle(el)
       if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
@@ -92,8 +101,10 @@ export async function expectNoHorizontalOverflow(page: Page, screen: string): Pr
       if (box.width > 1 && box.height > 1 && box.right > width + 1 && style.visibility !== 'hidden') {
         // Cut off by a box that clips (a line ending in an ellipsis) is not sticking out.
         let clip = el.parentElement
-        while (clip && el.ownerDocument.defaultView!.getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement
-        if (!clip || clip.getBoundingClientRect().right > width + 1) out.push(`${name(el)} reaches ${Math.round(box.right)} px`)
+        while (clip && el.ownerDocument.defaultView!.getComputedStyle(clip).overflowX === 'visible')
+          clip = clip.parentElement
+        if (!clip || clip.getBoundingClientRect().right > width + 1)
+          out.push(`${name(el)} reaches ${Math.round(box.right)} px`)
       }
     }
     return out
@@ -103,7 +114,12 @@ export async function expectNoHorizontalOverflow(page: Page, screen: string): Pr
 
 /** Nothing of the element's text is cut off: it is as wide and as tall as what it holds. */
 export async function expectShownWhole(element: Locator): Promise<void> {
-  const size = await element.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight }))
+  const size = await element.evaluate((el) => ({
+    scrollWidth: el.scrollWidth,
+    clientWidth: el.clientWidth,
+    scrollHeight: el.scrollHeight,
+    clientHeight: el.clientHeight
+  }))
   expect(size.scrollWidth, 'cut off at the side').toBeLessThanOrEqual(size.clientWidth)
   expect(size.scrollHeight, 'cut off below').toBeLessThanOrEqual(size.clientHeight)
 }
@@ -117,7 +133,11 @@ export async function chooseFromMenu(page: Page, menu: string, item: string): Pr
 /** The page's background colour as computed now. */
 const background = (page: Page): Promise<string> =>
   page.evaluate(() => {
-    const doc = (globalThis as unknown as { document: { body: unknown; defaultView: { getComputedStyle(el: unknown): { backgroundColor: string } } } }).document
+    const doc = (
+      globalThis as unknown as {
+        document: { body: unknown; defaultView: { getComputedStyle(el: unknown): { backgroundColor: string } } }
+      }
+    ).document
     return doc.defaultView.getComputedStyle(doc.body).backgroundColor
   })
 
@@ -127,7 +147,12 @@ const background = (page: Page): Promise<string> =>
  * background turning, so what is checked is the other theme.
  */
 export async function inOtherTheme(page: Page, check: (scheme: 'light' | 'dark') => Promise<void>): Promise<void> {
-  const dark = await page.evaluate(() => (globalThis as unknown as { matchMedia(q: string): { matches: boolean } }).matchMedia('(prefers-color-scheme: dark)').matches)
+  const dark = await page.evaluate(
+    () =>
+      (globalThis as unknown as { matchMedia(q: string): { matches: boolean } }).matchMedia(
+        '(prefers-color-scheme: dark)'
+      ).matches
+  )
   const [first, other] = dark ? (['dark', 'light'] as const) : (['light', 'dark'] as const)
   const firstBackground = await background(page)
   await page.emulateMedia({ colorScheme: other })
@@ -141,7 +166,11 @@ export async function inOtherTheme(page: Page, check: (scheme: 'light' | 'dark')
 }
 
 /** Runs `check` at `size`, then gives the page its size back. */
-export async function atSize(page: Page, size: { width: number; height: number }, check: () => Promise<void>): Promise<void> {
+export async function atSize(
+  page: Page,
+  size: { width: number; height: number },
+  check: () => Promise<void>
+): Promise<void> {
   const before = page.viewportSize() ?? DEFAULT_WINDOW
   await page.setViewportSize(size)
   try {
@@ -157,7 +186,7 @@ export async function atSize(page: Page, size: { width: number; height: number }
  * can change (THEME_RULES); at the wide size the layout: nothing overflows and `key` is shown.
  */
 export async function expectScreenAccessible(page: Page, screen: string, key: Locator): Promise<void> {
-  expect(page.viewportSize(), 'the full check runs at the window\'s default size').toEqual(DEFAULT_WINDOW)
+  expect(page.viewportSize(), "the full check runs at the window's default size").toEqual(DEFAULT_WINDOW)
   await expectNoSeriousViolations(page, screen)
   await expectNoHorizontalOverflow(page, screen)
   await inOtherTheme(page, (scheme) => expectNoSeriousViolations(page, `${screen}, ${scheme} theme`, THEME_RULES))

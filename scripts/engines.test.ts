@@ -15,7 +15,11 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 }
 
 function declaredFloor(name: string): semver.SemVer | null {
-  const engines = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { engines?: { node?: string } }).engines
+  const engines = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+      engines?: { node?: string }
+    }
+  ).engines
   return engines?.node ? semver.minVersion(engines.node) : null
 }
 
@@ -31,7 +35,9 @@ describe('which Node package.json promises', () => {
   it("the app's build floor (devEngines) is what Electron's installer and rebuild declare", () => {
     expect(pkg.devEngines.runtime.name).toBe('node')
     const floor = semver.minVersion(pkg.devEngines.runtime.version)!
-    const needed = ['electron', '@electron/get', '@electron/rebuild'].map(declaredFloor).filter((v): v is semver.SemVer => v !== null)
+    const needed = ['electron', '@electron/get', '@electron/rebuild']
+      .map(declaredFloor)
+      .filter((v): v is semver.SemVer => v !== null)
     expect(needed).toHaveLength(3)
     expect(floor.version).toBe(semver.sort(needed).at(-1)!.version)
   })

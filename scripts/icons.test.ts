@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { ICON_STATES, encodePng, iconFiles, render, trayIconName, trayScene } from './icons'
+import { encodePng, ICON_STATES, iconFiles, render, trayIconName, trayScene } from './icons'
 
 /** Reads back the PNGs our encoder writes (8-bit RGBA, filter 0), checking every CRC. */
 function decode(png: Buffer): { width: number; height: number; rgba: Uint8Array } {
@@ -100,7 +100,9 @@ describe('tray icons', () => {
       const committed = decode(readFileSync(join(RESOURCES, f.path)))
       const fresh = decode(f.png())
       expect(committed.width, f.path).toBe(fresh.width)
-      expect(Buffer.from(committed.rgba).equals(Buffer.from(fresh.rgba)), `${f.path} is stale: run npm run icons`).toBe(true)
+      expect(Buffer.from(committed.rgba).equals(Buffer.from(fresh.rgba)), `${f.path} is stale: run npm run icons`).toBe(
+        true
+      )
     }
   })
 

@@ -23,39 +23,51 @@ interface Op {
 
 // ---- shapes, in a 16-unit design space ----
 
-const circle = (cx: number, cy: number, r: number): Inside => (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r
+const circle =
+  (cx: number, cy: number, r: number): Inside =>
+  (x, y) =>
+    (x - cx) ** 2 + (y - cy) ** 2 <= r * r
 
-const roundedRect = (x0: number, y0: number, x1: number, y1: number, r: number): Inside => (x, y) => {
-  if (x < x0 || x > x1 || y < y0 || y > y1) return false
-  const dx = Math.max(x0 + r - x, 0, x - (x1 - r))
-  const dy = Math.max(y0 + r - y, 0, y - (y1 - r))
-  return dx * dx + dy * dy <= r * r
-}
+const roundedRect =
+  (x0: number, y0: number, x1: number, y1: number, r: number): Inside =>
+  (x, y) => {
+    if (x < x0 || x > x1 || y < y0 || y > y1) return false
+    const dx = Math.max(x0 + r - x, 0, x - (x1 - r))
+    const dy = Math.max(y0 + r - y, 0, y - (y1 - r))
+    return dx * dx + dy * dy <= r * r
+  }
 
 /** A line segment with round ends. */
-const capsule = (ax: number, ay: number, bx: number, by: number, width: number): Inside => (x, y) => {
-  const vx = bx - ax
-  const vy = by - ay
-  const t = Math.max(0, Math.min(1, ((x - ax) * vx + (y - ay) * vy) / (vx * vx + vy * vy || 1)))
-  return (x - ax - t * vx) ** 2 + (y - ay - t * vy) ** 2 <= (width / 2) ** 2
-}
+const capsule =
+  (ax: number, ay: number, bx: number, by: number, width: number): Inside =>
+  (x, y) => {
+    const vx = bx - ax
+    const vy = by - ay
+    const t = Math.max(0, Math.min(1, ((x - ax) * vx + (y - ay) * vy) / (vx * vx + vy * vy || 1)))
+    return (x - ax - t * vx) ** 2 + (y - ay - t * vy) ** 2 <= (width / 2) ** 2
+  }
 
 /** A convex polygon, points in order. */
-const polygon = (points: readonly (readonly [number, number])[]): Inside => (x, y) => {
-  let sign = 0
-  for (let i = 0; i < points.length; i++) {
-    const [ax, ay] = points[i]!
-    const [bx, by] = points[(i + 1) % points.length]!
-    const cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-    if (cross !== 0) {
-      if (sign === 0) sign = Math.sign(cross)
-      else if (Math.sign(cross) !== sign) return false
+const polygon =
+  (points: readonly (readonly [number, number])[]): Inside =>
+  (x, y) => {
+    let sign = 0
+    for (let i = 0; i < points.length; i++) {
+      const [ax, ay] = points[i]!
+      const [bx, by] = points[(i + 1) % points.length]!
+      const cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
+      if (cross !== 0) {
+        if (sign === 0) sign = Math.sign(cross)
+        else if (Math.sign(cross) !== sign) return false
+      }
     }
+    return true
   }
-  return true
-}
 
-const union = (...parts: Inside[]): Inside => (x, y) => parts.some((p) => p(x, y))
+const union =
+  (...parts: Inside[]): Inside =>
+  (x, y) =>
+    parts.some((p) => p(x, y))
 
 // The agent: a rounded head with two eyes and an antenna.
 function agent(x0: number, y0: number, size: number): { head: Inside; eyes: Inside; inner: Inside } {
@@ -81,8 +93,20 @@ interface Palette {
 const BLACK: RGBA = [0, 0, 0, 255]
 const PALETTES: Record<Variant, Palette> = {
   // Dark ink for light panels, light ink for dark panels; template images are black + alpha only.
-  lightpanel: { glyph: [31, 41, 55, 255], muted: [107, 114, 128, 255], running: [22, 101, 216, 255], attention: [217, 119, 6, 255], error: [200, 30, 30, 255] },
-  darkpanel: { glyph: [243, 244, 246, 255], muted: [156, 163, 175, 255], running: [96, 165, 250, 255], attention: [251, 191, 36, 255], error: [248, 113, 113, 255] },
+  lightpanel: {
+    glyph: [31, 41, 55, 255],
+    muted: [107, 114, 128, 255],
+    running: [22, 101, 216, 255],
+    attention: [217, 119, 6, 255],
+    error: [200, 30, 30, 255]
+  },
+  darkpanel: {
+    glyph: [243, 244, 246, 255],
+    muted: [156, 163, 175, 255],
+    running: [96, 165, 250, 255],
+    attention: [251, 191, 36, 255],
+    error: [248, 113, 113, 255]
+  },
   template: { glyph: BLACK, muted: BLACK, running: BLACK, attention: BLACK, error: BLACK }
 }
 
@@ -107,10 +131,25 @@ export function trayScene(state: IconState, variant: Variant): Op[] {
   if (state === 'running') {
     ops.push({ inside: circle(cx, cy, 3.3), color: p.running })
   } else if (state === 'attention') {
-    ops.push({ inside: polygon([[cx, cy - 3.9], [cx + 3.5, cy + 3.2], [cx - 3.5, cy + 3.2]]), color: p.attention })
+    ops.push({
+      inside: polygon([
+        [cx, cy - 3.9],
+        [cx + 3.5, cy + 3.2],
+        [cx - 3.5, cy + 3.2]
+      ]),
+      color: p.attention
+    })
     ops.push({ inside: union(capsule(cx, cy - 1.5, cx, cy + 0.5, 1.2), circle(cx, cy + 2, 0.6)), color: null })
   } else {
-    ops.push({ inside: polygon([[cx, cy - 3.6], [cx + 3.6, cy], [cx, cy + 3.6], [cx - 3.6, cy]]), color: p.error })
+    ops.push({
+      inside: polygon([
+        [cx, cy - 3.6],
+        [cx + 3.6, cy],
+        [cx, cy + 3.6],
+        [cx - 3.6, cy]
+      ]),
+      color: p.error
+    })
     ops.push({ inside: capsule(cx - 1.6, cy, cx + 1.6, cy, 1.25), color: null })
   }
   return ops
@@ -232,7 +271,10 @@ export function iconFiles(): { path: string; png: () => Buffer }[] {
     for (const variant of ['lightpanel', 'darkpanel', 'template'] as const) {
       for (const scale of [1, 2] as const) {
         const size = 16 * scale
-        files.push({ path: join('tray', trayIconName(state, variant, scale)), png: () => encodePng(render(trayScene(state, variant), size), size, size) })
+        files.push({
+          path: join('tray', trayIconName(state, variant, scale)),
+          png: () => encodePng(render(trayScene(state, variant), size), size, size)
+        })
       }
     }
   }

@@ -29,9 +29,16 @@ function importGraph(files: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>()
   for (const file of files) {
     let text = fs.readFileSync(file, 'utf8')
-    if (file.endsWith('.svelte')) text = [...text.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n')
-    const imports = ts.preProcessFile(text, true, true).importedFiles.map((i) => i.fileName).filter((spec) => spec.startsWith('.'))
-    graph.set(file, imports.map((spec) => resolve(file, spec)).filter((f): f is string => f !== undefined))
+    if (file.endsWith('.svelte'))
+      text = [...text.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n')
+    const imports = ts
+      .preProcessFile(text, true, true)
+      .importedFiles.map((i) => i.fileName)
+      .filter((spec) => spec.startsWith('.'))
+    graph.set(
+      file,
+      imports.map((spec) => resolve(file, spec)).filter((f): f is string => f !== undefined)
+    )
   }
   return graph
 }
@@ -71,8 +78,25 @@ function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][]
 
 describe('import cycles', () => {
   it('finds a loop through type-only imports, and none in a tree', () => {
-    expect(importCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']])
-    expect(importCycles(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toEqual([])
+    expect(
+      importCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']]
+        ])
+      )
+    ).toEqual([['a', 'b', 'c']])
+    expect(
+      importCycles(
+        new Map([
+          ['a', ['b', 'c']],
+          ['b', ['c']],
+          ['c', []]
+        ])
+      )
+    ).toEqual([])
   })
 
   it('reads `import type` and re-exports as imports', () => {

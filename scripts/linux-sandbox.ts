@@ -2,8 +2,8 @@
 // stop Electron's sandbox, says what to do before Electron's own line about the SUID sandbox. It
 // does not stop the launch: a profile that allows the sandbox is invisible without root.
 import { readFileSync, statSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { linuxSandboxProblem } from '../src/core/desktop/linux-sandbox'
 
 const require = createRequire(import.meta.url)

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { folders } from '../stryker.config.mjs'
-import { mergeFiles, summarise, type FolderScore, type MutationReport } from './mutation-score'
+import { type FolderScore, mergeFiles, type MutationReport, summarise } from './mutation-score'
 
 const root = path.resolve(import.meta.dirname, '..')
 const resultsFile = path.join(root, 'bench/mutation.json')
@@ -46,13 +46,16 @@ for (const [name, folder] of Object.entries(folders).filter(([n]) => names.lengt
     console.log(`${folder.path}: a range of a file was mutated; nothing recorded (${seconds} s)`)
     continue
   }
-  const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as { folders: Record<string, FolderScore & { date: string; seconds: number }> }
+  const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as {
+    folders: Record<string, FolderScore & { date: string; seconds: number }>
+  }
   const measured = summarise(report, folder.path)
   const previous = results.folders[folder.path]
   const summary = narrowed && previous ? mergeFiles(previous, measured) : measured
   results.folders[folder.path] = { date: new Date().toISOString().slice(0, 10), seconds, ...summary }
   fs.writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
-  for (const [file, s] of Object.entries(measured.perFile)) console.log(`  ${file}: ${s.score} % (${s.mutants} mutants)`)
+  for (const [file, s] of Object.entries(measured.perFile))
+    console.log(`  ${file}: ${s.score} % (${s.mutants} mutants)`)
   console.log(`${folder.path}: ${summary.score} % (${summary.mutants} mutants, ${seconds} s)`)
 }
 process.exit(failed ? 1 : 0)

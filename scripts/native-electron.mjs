@@ -10,6 +10,9 @@ export const SKIP_ENV = 'AGENT_TRAY_NATIVE_ELECTRON'
 if (process.env[SKIP_ENV] === 'skip') {
   console.log(`native:electron: skipped (${SKIP_ENV}=skip); keytar stays built for Node`)
 } else {
-  const result = spawnSync('electron-builder', ['install-app-deps'], { stdio: 'inherit', shell: process.platform === 'win32' })
+  const result = spawnSync('electron-builder', ['install-app-deps'], {
+    stdio: 'inherit',
+    shell: process.platform === 'win32'
+  })
   process.exit(result.status ?? 1)
 }

@@ -34,12 +34,14 @@ function entryProblem(entry, repository) {
     } catch {
       return `the generic update feed needs a URL (-c.publish.url=https://…), got ${JSON.stringify(url ?? '')}`
     }
-    if (parsed.protocol !== 'https:') return `the generic update feed must use https, not ${parsed.protocol} (${parsed.href}): over plain http anyone on the way could serve a "new version"`
+    if (parsed.protocol !== 'https:')
+      return `the generic update feed must use https, not ${parsed.protocol} (${parsed.href}): over plain http anyone on the way could serve a "new version"`
     return null
   }
   if (provider === 'github') {
     // electron-builder builds the feed's address as `${protocol || 'https'}://host`.
-    if (protocol && protocol !== 'https') return `the GitHub update feed must use https, not ${protocol}: over plain http anyone on the way could serve a "new version"`
+    if (protocol && protocol !== 'https')
+      return `the GitHub update feed must use https, not ${protocol}: over plain http anyone on the way could serve a "new version"`
     // electron-builder's own fallbacks: `repo` as OWNER/REPO, else the repository it can find.
     if ((owner && repo) || (typeof repo === 'string' && repo.includes('/'))) return null
     if (repository?.user && repository?.project) return null
@@ -52,7 +54,11 @@ function entryProblem(entry, repository) {
 export async function updateFeedProblem(args) {
   const options = normalizeOptions(configureBuildCommand(createYargs()).parseSync(args))
   const fromArgs = options.config
-  const config = await getConfig(ROOT, typeof fromArgs === 'string' ? fromArgs : null, typeof fromArgs === 'object' ? fromArgs : null)
+  const config = await getConfig(
+    ROOT,
+    typeof fromArgs === 'string' ? fromArgs : null,
+    typeof fromArgs === 'object' ? fromArgs : null
+  )
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
   const repository = await getRepositoryInfo(ROOT, pkg, null)
   // What electron-builder writes into each platform's app-update.yml: the platform's publish, else the top-level one.

@@ -27,7 +27,9 @@ function section(name: string): Record<string, string> {
 /** The keys set to true in a plist's top-level dict. */
 function trueKeys(file: string): string[] {
   const xml = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/<!--[\s\S]*?-->/g, '')
-  expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\s*<!DOCTYPE plist [^>]*>\s*<plist version="1\.0">\s*<dict>[\s\S]*<\/dict>\s*<\/plist>\s*$/)
+  expect(xml).toMatch(
+    /^<\?xml version="1\.0" encoding="UTF-8"\?>\s*<!DOCTYPE plist [^>]*>\s*<plist version="1\.0">\s*<dict>[\s\S]*<\/dict>\s*<\/plist>\s*$/
+  )
   const entries = [...xml.matchAll(/<key>([^<]+)<\/key>\s*<(true|false)\/>/g)]
   const keys = [...xml.matchAll(/<key>/g)]
   expect(entries).toHaveLength(keys.length)
@@ -74,8 +76,10 @@ function ships(patterns: readonly string[], file: string): boolean {
 describe('what is packaged', () => {
   it("ships the app's main, preload and page, and not the command's or the benchmarks' bundles", () => {
     const { files } = builderConfig()
-    for (const file of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'package.json']) expect(ships(files, file), file).toBe(true)
-    for (const file of ['out/cli/main.js', 'out/bench/scale-worker.js', 'out/main/index.js.map']) expect(ships(files, file), file).toBe(false)
+    for (const file of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'package.json'])
+      expect(ships(files, file), file).toBe(true)
+    for (const file of ['out/cli/main.js', 'out/bench/scale-worker.js', 'out/main/index.js.map'])
+      expect(ships(files, file), file).toBe(false)
   })
 
   it('builds a zip beside the dmg on macOS, the one MacUpdater installs from', () => {
@@ -95,10 +99,17 @@ describe('the update feed (scripts/package.mjs)', () => {
       fs.mkdirSync(path.join(dir, 'scripts'))
       fs.copyFileSync(path.join(ROOT, 'scripts/package.mjs'), path.join(dir, 'scripts/package.mjs'))
       fs.copyFileSync(path.join(ROOT, 'electron-builder.yml'), path.join(dir, 'electron-builder.yml'))
-      const pkg = { ...(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>), ...packageJson }
+      const pkg = {
+        ...(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>),
+        ...packageJson
+      }
       fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg))
       fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'))
-      const r = spawnSync(process.execPath, ['scripts/package.mjs', '--linux', '--check-only', ...args], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', GIT_CEILING_DIRECTORIES: path.dirname(dir) } })
+      const r = spawnSync(process.execPath, ['scripts/package.mjs', '--linux', '--check-only', ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', GIT_CEILING_DIRECTORIES: path.dirname(dir) }
+      })
       return { code: r.status, err: r.stderr }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
@@ -120,7 +131,9 @@ describe('the update feed (scripts/package.mjs)', () => {
     const http = check(['-c.publish.provider=generic', '-c.publish.url=http://updates.example.com/agent-tray/'])
     expect(http.code).toBe(1)
     expect(http.err).toMatch(/must use https/)
-    expect(check(['-c.publish.provider=generic', '-c.publish.url=https://updates.example.com/agent-tray/']).code).toBe(0)
+    expect(check(['-c.publish.provider=generic', '-c.publish.url=https://updates.example.com/agent-tray/']).code).toBe(
+      0
+    )
   })
 
   it('refuses a GitHub feed over plain http, and takes one that says https', () => {
@@ -133,8 +146,12 @@ describe('the update feed (scripts/package.mjs)', () => {
   it('refuses a publish token, which would be written into every installed copy, and never prints it', () => {
     for (const args of [
       ['-c.publish.owner=acme', '-c.publish.repo=agent-tray', '-c.publish.token=ghp_secret123'],
-      ['-c.publish.provider=generic', '-c.publish.url=https://updates.example.com/agent-tray/', '-c.publish.token=ghp_secret123'],
-      ['-c.linux.publish.owner=acme', '-c.linux.publish.repo=agent-tray', '-c.linux.publish.token=ghp_secret123'],
+      [
+        '-c.publish.provider=generic',
+        '-c.publish.url=https://updates.example.com/agent-tray/',
+        '-c.publish.token=ghp_secret123'
+      ],
+      ['-c.linux.publish.owner=acme', '-c.linux.publish.repo=agent-tray', '-c.linux.publish.token=ghp_secret123']
     ]) {
       const r = check(args)
       expect(r.code, args.join(' ')).toBe(1)
@@ -143,13 +160,27 @@ describe('the update feed (scripts/package.mjs)', () => {
     }
   })
 
-  it('reads the arguments as electron-builder does: --config spelled out, values after a space, a platform\'s own publish', () => {
-    const spelledOut = check(['--config.publish.provider', 'generic', '--config.publish.url', 'http://updates.example.com/agent-tray/', '-c.publish.owner=acme', '-c.publish.repo=agent-tray'])
+  it("reads the arguments as electron-builder does: --config spelled out, values after a space, a platform's own publish", () => {
+    const spelledOut = check([
+      '--config.publish.provider',
+      'generic',
+      '--config.publish.url',
+      'http://updates.example.com/agent-tray/',
+      '-c.publish.owner=acme',
+      '-c.publish.repo=agent-tray'
+    ])
     expect(spelledOut.code).toBe(1)
     expect(spelledOut.err).toMatch(/must use https/)
-    const linuxOnly = check(['-c.linux.publish.provider=generic', '-c.linux.publish.url=http://updates.example.com/agent-tray/', '-c.publish.owner=acme', '-c.publish.repo=agent-tray'])
+    const linuxOnly = check([
+      '-c.linux.publish.provider=generic',
+      '-c.linux.publish.url=http://updates.example.com/agent-tray/',
+      '-c.publish.owner=acme',
+      '-c.publish.repo=agent-tray'
+    ])
     expect(linuxOnly.code).toBe(1)
     expect(linuxOnly.err).toMatch(/must use https/)
-    expect(check(['-c.linux.publish.provider=generic', '-c.linux.publish.url=https://updates.example.com/agent-tray/']).code).toBe(0)
+    expect(
+      check(['-c.linux.publish.provider=generic', '-c.linux.publish.url=https://updates.example.com/agent-tray/']).code
+    ).toBe(0)
   })
 })

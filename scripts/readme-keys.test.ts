@@ -11,8 +11,20 @@ const KEY_ARGUMENT = /--api-?key(?:=|[ \t]+(?![`(),.;:]|is\b|as\b|in\b|any\b))\S
 
 describe('the docs', () => {
   it('KEY_ARGUMENT finds a key given as an argument, and not the text that says it is refused', () => {
-    for (const line of ['npm run reference-service -- --api-key dev-key', '(`--api-key KEY` works too', 'agent-tray tasks --api-key=abc', '--APIKEY sekret']) expect(line).toMatch(KEY_ARGUMENT)
-    for (const line of ['`--api-key` is refused', '`--api-key-stdin`', '--api-key is not accepted', 'rejects --api-key.']) expect(line).not.toMatch(KEY_ARGUMENT)
+    for (const line of [
+      'npm run reference-service -- --api-key dev-key',
+      '(`--api-key KEY` works too',
+      'agent-tray tasks --api-key=abc',
+      '--APIKEY sekret'
+    ])
+      expect(line).toMatch(KEY_ARGUMENT)
+    for (const line of [
+      '`--api-key` is refused',
+      '`--api-key-stdin`',
+      '--api-key is not accepted',
+      'rejects --api-key.'
+    ])
+      expect(line).not.toMatch(KEY_ARGUMENT)
   })
 
   for (const file of ['README.md', 'ARCHITECTURE.md', 'docs/service-interface.md']) {

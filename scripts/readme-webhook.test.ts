@@ -8,8 +8,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { renderRequest } from '../src/core/forward/render'
 import { createSender } from '../src/core/forward/send'
 import type { ParsedTarget } from '../src/core/forward/target'
-import { ANSWERS, startReceiver, type Receiver } from '../src/core/forward/test-receivers'
 import { forwardEvent } from '../src/core/forward/test-events'
+import { ANSWERS, type Receiver, startReceiver } from '../src/core/forward/test-receivers'
 
 type Verify = (headers: Record<string, unknown>, body: string, secret: string, toleranceS?: number) => boolean
 
@@ -21,7 +21,7 @@ let verifyAgentTray: Verify
 beforeAll(async () => {
   const readme = fs.readFileSync(path.resolve(import.meta.dirname, '..', 'README.md'), 'utf8')
   const example = /```js\n([\s\S]*?function verifyAgentTray[\s\S]*?)```/.exec(readme)?.[1]
-  if (example === undefined) throw new Error("README.md has no ```js block with verifyAgentTray")
+  if (example === undefined) throw new Error('README.md has no ```js block with verifyAgentTray')
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-webhook-'))
   const file = path.join(dir, 'verify.mjs')
   fs.writeFileSync(file, `${example}\nexport { verifyAgentTray }\n`)

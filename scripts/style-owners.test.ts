@@ -3,7 +3,7 @@
 // component), the next place that needs it uses the name; a copy drifts from it unseen. Small sets
 // (a flex row, a bare list, a heading bar) agree by nature; six or more declarations that agree
 // are one look written twice.
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'svelte/compiler'
 import { describe, expect, it } from 'vitest'
@@ -36,7 +36,11 @@ function looks(source: Source): { where: string; declarations: string }[] {
           .filter((c) => c.type === 'Declaration')
           .map((d) => `${d.property}: ${d.value!.replace(/\s+/g, ' ').trim()}`)
           .sort()
-        if (declarations.length >= A_LOOK) out.push({ where: `${source.name} ${source.svelte.slice(node.prelude.start, node.prelude.end)}`, declarations: declarations.join('; ') })
+        if (declarations.length >= A_LOOK)
+          out.push({
+            where: `${source.name} ${source.svelte.slice(node.prelude.start, node.prelude.end)}`,
+            declarations: declarations.join('; ')
+          })
       } else if (node.block) visit(node.block.children)
     }
   }
@@ -47,12 +51,15 @@ function looks(source: Source): { where: string; declarations: string }[] {
 /** Looks declared in more than one place: each as the places that declare it. */
 function repeatedLooks(sources: Source[]): string[][] {
   const places = new Map<string, string[]>()
-  for (const look of sources.flatMap(looks)) places.set(look.declarations, [...(places.get(look.declarations) ?? []), look.where])
+  for (const look of sources.flatMap(looks))
+    places.set(look.declarations, [...(places.get(look.declarations) ?? []), look.where])
   return [...places.values()].filter((where) => where.length > 1)
 }
 
 function rendererSources(): Source[] {
-  const components = (readdirSync(RENDERER, { recursive: true }) as string[]).filter((f) => f.endsWith('.svelte')).sort()
+  const components = (readdirSync(RENDERER, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.svelte'))
+    .sort()
   return [
     { name: 'app.css', svelte: `<style>${readFileSync(join(RENDERER, 'app.css'), 'utf8')}</style>` },
     ...components.map((f) => ({ name: f, svelte: readFileSync(join(RENDERER, f), 'utf8') }))
@@ -61,18 +68,30 @@ function rendererSources(): Source[] {
 
 describe('the window’s styles', () => {
   it('find a look written twice, whatever its selectors and order', () => {
-    const button = '.a { display: inline-flex; align-items: center; min-width: 28px; min-height: 28px; border-radius: 6px; color: red; }'
-    const sameInAnotherOrder = '.b:hover { color: red; border-radius: 6px;  min-width: 28px; min-height:28px; align-items: center; display: inline-flex; }'
-    expect(repeatedLooks([
-      { name: 'app.css', svelte: `<style>${button}</style>` },
-      { name: 'X.svelte', svelte: `<p class="b">x</p><style>@media (min-width: 1px) { ${sameInAnotherOrder} }</style>` }
-    ])).toEqual([['app.css .a', 'X.svelte .b:hover']])
+    const button =
+      '.a { display: inline-flex; align-items: center; min-width: 28px; min-height: 28px; border-radius: 6px; color: red; }'
+    const sameInAnotherOrder =
+      '.b:hover { color: red; border-radius: 6px;  min-width: 28px; min-height:28px; align-items: center; display: inline-flex; }'
+    expect(
+      repeatedLooks([
+        { name: 'app.css', svelte: `<style>${button}</style>` },
+        {
+          name: 'X.svelte',
+          svelte: `<p class="b">x</p><style>@media (min-width: 1px) { ${sameInAnotherOrder} }</style>`
+        }
+      ])
+    ).toEqual([['app.css .a', 'X.svelte .b:hover']])
     // One declaration apart is another look; five alike are too few to be one.
-    expect(repeatedLooks([
-      { name: 'a', svelte: `<style>${button}</style>` },
-      { name: 'b', svelte: `<style>${button.replace('red', 'blue')} .c { display: flex; gap: 1px; margin: 0; padding: 0; color: red; }</style>` },
-      { name: 'c', svelte: '<style>.d { display: flex; gap: 1px; margin: 0; padding: 0; color: red; }</style>' }
-    ])).toEqual([])
+    expect(
+      repeatedLooks([
+        { name: 'a', svelte: `<style>${button}</style>` },
+        {
+          name: 'b',
+          svelte: `<style>${button.replace('red', 'blue')} .c { display: flex; gap: 1px; margin: 0; padding: 0; color: red; }</style>`
+        },
+        { name: 'c', svelte: '<style>.d { display: flex; gap: 1px; margin: 0; padding: 0; color: red; }</style>' }
+      ])
+    ).toEqual([])
   })
 
   it('declare each look once (app.css and every component)', () => {

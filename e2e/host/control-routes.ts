@@ -2,13 +2,13 @@
 // network going away) and what it may read (notifications shown, links opened).
 import type { ComposedApp } from '../../src/core/app/compose'
 import type { PowerEvent } from '../../src/core/app/lifecycle'
-import type { AddTaskInput, FaultPlan, ReferenceService } from '../../src/reference-service'
 import type { Notification } from '../../src/core/notify/policy'
 import type { TrayAction } from '../../src/core/tray/menu'
 import type { TrayView } from '../../src/core/tray/model'
+import type { AddTaskInput, FaultPlan, ReferenceService } from '../../src/reference-service'
+import type { DesktopNote } from '../../src/shared/desktop'
 import type { EventChannel, EventContract } from '../../src/shared/ipc'
 import type { TaskStatus } from '../../src/shared/service'
-import type { DesktopNote } from '../../src/shared/desktop'
 import type { ScriptedUpdater } from './updater'
 
 export interface HostRecords {
@@ -55,12 +55,7 @@ function field<T>(body: unknown, name: string, check: (v: unknown) => boolean): 
 
 const isString = (v: unknown) => typeof v === 'string' && v !== ''
 
-export function handleControl(
-  method: string,
-  route: string,
-  body: unknown,
-  parts: ControlParts
-): ControlReply {
+export function handleControl(method: string, route: string, body: unknown, parts: ControlParts): ControlReply {
   const { service, app, records } = parts
   try {
     switch (`${method} ${route}`) {
@@ -79,14 +74,18 @@ export function handleControl(
         service.control.clearFaults()
         return ok()
       case 'POST task-status':
-        return ok(service.control.setTaskStatus(field(body, 'taskId', isString), field<TaskStatus>(body, 'status', isString)))
+        return ok(
+          service.control.setTaskStatus(field(body, 'taskId', isString), field<TaskStatus>(body, 'status', isString))
+        )
       case 'POST add-task': {
         const { projectId, ...input } = body as { projectId: unknown } & AddTaskInput
         if (!isString(projectId)) return bad('"projectId" is missing')
         return ok(service.control.addTask(projectId as string, input))
       }
       case 'POST create-project':
-        return ok(service.control.createProject((body ?? {}) as Parameters<ReferenceService['control']['createProject']>[0]))
+        return ok(
+          service.control.createProject((body ?? {}) as Parameters<ReferenceService['control']['createProject']>[0])
+        )
       case 'POST advance':
         service.control.advance(field(body, 'ms', (v) => typeof v === 'number' && v >= 0))
         return ok()
@@ -95,7 +94,13 @@ export function handleControl(
         parts.setOnline(field(body, 'online', (v) => typeof v === 'boolean'))
         return ok()
       case 'POST power':
-        parts.power.emit(field<PowerEvent>(body, 'event', (v) => v === 'suspend' || v === 'resume' || v === 'lock-screen' || v === 'unlock-screen'))
+        parts.power.emit(
+          field<PowerEvent>(
+            body,
+            'event',
+            (v) => v === 'suspend' || v === 'resume' || v === 'lock-screen' || v === 'unlock-screen'
+          )
+        )
         return ok()
       case 'POST idle':
         parts.setIdleSeconds(field(body, 'seconds', (v) => typeof v === 'number' && v >= 0))
@@ -126,13 +131,19 @@ export function handleControl(
         {
           const { event, ...payload } = body as { event?: unknown; message?: unknown }
           if (!isString(event)) return bad('"event" is missing')
-          parts.updater.emitUpdate(event as string, event === 'error' ? new Error(String(payload.message ?? 'update error')) : payload)
+          parts.updater.emitUpdate(
+            event as string,
+            event === 'error' ? new Error(String(payload.message ?? 'update error')) : payload
+          )
         }
         return ok()
       case 'GET update-calls':
         return ok(parts.updater.calls)
       case 'POST desktop-note':
-        app.setDesktopNote(field<DesktopNote>(body, 'note', (v) => typeof v === 'object' && v !== null), field(body, 'shown', (v) => typeof v === 'boolean'))
+        app.setDesktopNote(
+          field<DesktopNote>(body, 'note', (v) => typeof v === 'object' && v !== null),
+          field(body, 'shown', (v) => typeof v === 'boolean')
+        )
         return ok()
       default:
         return { status: 404, body: { error: `No control route ${method} ${route}` } }

@@ -17,7 +17,11 @@ export function createEventHub(): EventHub {
       for (const res of streams) res.write(frame)
     },
     add(res, onClose) {
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' })
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive'
+      })
       res.write(': connected\n\n')
       streams.add(res)
       onClose(() => streams.delete(res))

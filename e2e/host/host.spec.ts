@@ -2,15 +2,18 @@
 // less than they seem to.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { registerIpcHandlers, type IpcMainLike } from '../../src/core/app/ipc'
+import { type IpcMainLike, registerIpcHandlers } from '../../src/core/app/ipc'
 import { INVOKE_CHANNELS, type IpcResult } from '../../src/shared/ipc'
-import { expect, recordEvents, test, type HostWindow } from '../support/fixtures'
+import { expect, type HostWindow, recordEvents, test } from '../support/fixtures'
 
 /** What the Electron main process answers a window that is not ours (core/app/ipc.ts, as main registers it). */
 async function mainProcessRefusal(): Promise<unknown> {
   let listener: Parameters<IpcMainLike['handle']>[1] | undefined
   registerIpcHandlers({
-    ipcMain: { handle: (channel, l) => void (channel === 'settings:update' && (listener = l)), removeHandler: () => undefined },
+    ipcMain: {
+      handle: (channel, l) => void (channel === 'settings:update' && (listener = l)),
+      removeHandler: () => undefined
+    },
     dispatch: async (): Promise<IpcResult<unknown>> => ({ ok: true, value: undefined }),
     isTrusted: () => false,
     log: () => undefined
@@ -39,10 +42,18 @@ test('invoke refuses unknown channels, bad JSON, other methods and huge bodies',
   const unknown = await request.post(`${host.url}__ipc/invoke/project:delete`, { data: {} })
   expect(unknown.status()).toBe(404)
   expect(await unknown.json()).toEqual({ error: "No handler registered for 'project:delete'" })
-  const notJson = await request.post(`${host.url}__ipc/invoke/project:get`, { data: Buffer.from('{nope'), headers: { 'content-type': 'application/json' } })
-  expect(await notJson.json()).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: 'The request is not JSON.' } })
+  const notJson = await request.post(`${host.url}__ipc/invoke/project:get`, {
+    data: Buffer.from('{nope'),
+    headers: { 'content-type': 'application/json' }
+  })
+  expect(await notJson.json()).toMatchObject({
+    ok: false,
+    error: { kind: 'invalid_argument', message: 'The request is not JSON.' }
+  })
   expect((await request.get(`${host.url}__ipc/invoke/app:get-state`)).status()).toBe(405)
-  const huge = await request.post(`${host.url}__ipc/invoke/project:create`, { data: { project: { description: 'x'.repeat(1_100_000) }, watch: false } })
+  const huge = await request.post(`${host.url}__ipc/invoke/project:create`, {
+    data: { project: { description: 'x'.repeat(1_100_000) }, watch: false }
+  })
   expect(huge.status()).toBe(413)
 })
 
@@ -81,12 +92,20 @@ test('events reach subscribers until they unsubscribe', async ({ app }) => {
 test('control routes inject faults, and the app reports them as service errors', async ({ app, host, request }) => {
   await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['demo:start']())
   const projectId = host.controller.getState().projects[0]!.watched.projectId
-  const set = await request.post(`${host.url}__host/control/faults`, { data: { rules: [{ kind: 'error', status: 500, pathPrefix: '/projects/' }] } })
+  const set = await request.post(`${host.url}__host/control/faults`, {
+    data: { rules: [{ kind: 'error', status: 500, pathPrefix: '/projects/' }] }
+  })
   expect(set.ok()).toBe(true)
-  const failed = await app.evaluate((id) => (globalThis as unknown as HostWindow).agentTray['project:get']({ projectId: id }), projectId)
+  const failed = await app.evaluate(
+    (id) => (globalThis as unknown as HostWindow).agentTray['project:get']({ projectId: id }),
+    projectId
+  )
   expect(failed).toMatchObject({ ok: false, error: { kind: 'server', status: 500 } })
   await request.delete(`${host.url}__host/control/faults`)
-  const fine = await app.evaluate((id) => (globalThis as unknown as HostWindow).agentTray['project:get']({ projectId: id }), projectId)
+  const fine = await app.evaluate(
+    (id) => (globalThis as unknown as HostWindow).agentTray['project:get']({ projectId: id }),
+    projectId
+  )
   expect(fine).toMatchObject({ ok: true, value: { id: projectId } })
 })
 
@@ -102,7 +121,9 @@ test('forcing a task status shows up as a monitor event in the page', async ({ a
   await request.post(`${host.url}__host/control/task-status`, { data: { taskId: task.id, status: 'cancelled' } })
   // The poll that sees it is asked for, not waited for on the idle interval.
   await app.evaluate(() => (globalThis as unknown as HostWindow).agentTray['monitor:poll-now']())
-  await expect.poll(async () => (await events.of('monitor:event')).some((e) => 'taskId' in e && e.taskId === task.id)).toBe(true)
+  await expect
+    .poll(async () => (await events.of('monitor:event')).some((e) => 'taskId' in e && e.taskId === task.id))
+    .toBe(true)
 })
 
 test('opens only http(s) links', async ({ app, host }) => {
@@ -118,10 +139,17 @@ test('opens only http(s) links', async ({ app, host }) => {
   expect(host.records.opened).toEqual(['https://example.com/x'])
 })
 
-test('invoke from another origin, or without one, gets the main process’s own refusal and changes nothing', async ({ host, request, playwright }) => {
+test('invoke from another origin, or without one, gets the main process’s own refusal and changes nothing', async ({
+  host,
+  request,
+  playwright
+}) => {
   const refusal = await mainProcessRefusal()
   expect(refusal).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
-  const foreign = await request.post(`${host.url}__ipc/invoke/settings:update`, { data: { theme: 'dark' }, headers: { origin: 'http://evil.test' } })
+  const foreign = await request.post(`${host.url}__ipc/invoke/settings:update`, {
+    data: { theme: 'dark' },
+    headers: { origin: 'http://evil.test' }
+  })
   expect(await foreign.json()).toEqual(refusal)
   const bare = await playwright.request.newContext()
   try {
@@ -144,7 +172,10 @@ test('invoke from another origin, or without one, gets the main process’s own 
   expect(await own.json()).toMatchObject({ ok: true, value: { theme: 'dark' } })
 })
 
-test('invoke and control bodies must be application/json (415), the kind a foreign page cannot send unasked', async ({ host, request }) => {
+test('invoke and control bodies must be application/json (415), the kind a foreign page cannot send unasked', async ({
+  host,
+  request
+}) => {
   const text = await request.post(`${host.url}__ipc/invoke/settings:update`, {
     data: JSON.stringify({ theme: 'dark' }),
     headers: { 'content-type': 'text/plain' }
@@ -168,11 +199,20 @@ test('a page on another loopback origin cannot drive the host', async ({ host, p
     const outcomes = await page.evaluate(async (hostUrl) => {
       const tries: [string, RequestInit][] = [
         // "Simple" requests: sent without a preflight, their answer unreadable.
-        [`${hostUrl}__ipc/invoke/settings:update`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"theme":"dark"}' }],
-        [`${hostUrl}__host/control/create-project`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"name":"Planted"}' }],
+        [
+          `${hostUrl}__ipc/invoke/settings:update`,
+          { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"theme":"dark"}' }
+        ],
+        [
+          `${hostUrl}__host/control/create-project`,
+          { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"name":"Planted"}' }
+        ],
         [`${hostUrl}__host/control/create-project`, { method: 'POST', mode: 'no-cors' }],
         // JSON needs a preflight, which the host never grants.
-        [`${hostUrl}__ipc/invoke/settings:update`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"theme":"dark"}' }]
+        [
+          `${hostUrl}__ipc/invoke/settings:update`,
+          { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"theme":"dark"}' }
+        ]
       ]
       const out: string[] = []
       for (const [url, init] of tries) {

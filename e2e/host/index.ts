@@ -12,19 +12,19 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AppController } from '../../src/core/app'
 import { composeApp, type ComposedApp } from '../../src/core/app/compose'
-import { createServiceClient, DEFAULT_RETRY } from '../../src/core/client'
 import type { PowerEvents } from '../../src/core/app/lifecycle'
+import { createServiceClient, DEFAULT_RETRY } from '../../src/core/client'
 import { createSessionSecretStore } from '../../src/core/secrets'
-import { systemClock, type Clock } from '../../src/core/util/clock'
 import { openSettings } from '../../src/core/settings/store'
+import { type Clock, systemClock } from '../../src/core/util/clock'
 import { isTrustedFrame } from '../../src/main/sender'
-import { startReferenceService, type ReferenceService } from '../../src/reference-service'
+import { type ReferenceService, startReferenceService } from '../../src/reference-service'
 import type { PollingPrefs } from '../../src/shared/settings'
 import type { HostRecords } from './control-routes'
 import { createEventHub } from './events'
 import { createHttpIpcMain, hostMainFrame } from './ipc-over-http'
-import { createScriptedUpdater, type ScriptedUpdater } from './updater'
 import { startHostServer } from './server'
+import { createScriptedUpdater, type ScriptedUpdater } from './updater'
 
 /** The first retry's wait in the host (the app's is DEFAULT_RETRY's 500 ms). */
 const E2E_RETRY_BASE_MS = 20
@@ -40,7 +40,16 @@ export interface TestHostOptions {
   /** Start the demo (connection, watched demo projects) before returning. */
   demo?: boolean
   /** startTime: where the service's simulated clock starts (ISO); default now, or MANUAL_START_TIME with manualClock. */
-  service?: { seed?: number; speed?: number; manualClock?: boolean; startTime?: string; publishingDomain?: string; extensions?: boolean; etags?: boolean; compression?: boolean }
+  service?: {
+    seed?: number
+    speed?: number
+    manualClock?: boolean
+    startTime?: string
+    publishingDomain?: string
+    extensions?: boolean
+    etags?: boolean
+    compression?: boolean
+  }
   /** Default: a fresh temp dir, removed on close. */
   settingsDir?: string
   /** Default out/renderer when built there; null serves a placeholder page. */
@@ -82,7 +91,11 @@ export function clockFrom(startIso: string): Clock {
   const start = Date.parse(startIso)
   if (!Number.isFinite(start)) throw new Error(`clockStart is not an ISO date: ${startIso}`)
   const offset = start - systemClock.now()
-  return { now: () => systemClock.now() + offset, setTimeout: systemClock.setTimeout, clearTimeout: systemClock.clearTimeout }
+  return {
+    now: () => systemClock.now() + offset,
+    setTimeout: systemClock.setTimeout,
+    clearTimeout: systemClock.clearTimeout
+  }
 }
 
 /** Network events the host's control route drives: the same wiring main gets from net.isOnline(). */
@@ -125,7 +138,17 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     draft.polling = { ...polling }
   })
 
-  const records: HostRecords = { notifications: [], opened: [], tray: null, windowShown: 0, quit: 0, clipboard: [], shortcut: null, logsOpened: 0, saved: [] }
+  const records: HostRecords = {
+    notifications: [],
+    opened: [],
+    tray: null,
+    windowShown: 0,
+    quit: 0,
+    clipboard: [],
+    shortcut: null,
+    logsOpened: 0,
+    saved: []
+  }
   const updater = createScriptedUpdater()
   const internalErrors: unknown[] = []
   const log: string[] = []
@@ -151,14 +174,22 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     renderTray: (view) => (records.tray = view),
     openExternal: async (url) => void records.opened.push(url),
     // main's check, with the host's page as our one window and its origin as the renderer's.
-    ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, [hostMainFrame(ownOrigin)], { devServerUrl: ownOrigin }) },
+    ipc: {
+      ipcMain,
+      isTrusted: (frame) => isTrustedFrame(frame, [hostMainFrame(ownOrigin)], { devServerUrl: ownOrigin })
+    },
     power,
     presence: power,
     watchOnline: (onChange) => network.watch(onChange),
     // The app's client with a short retry backoff: the same retries, and Retry-After honoured as the
     // app does, but an error test does not wait out the real backoff (0.5 s, 1 s, 2 s per call).
     createClient: (connection, apiKey, clientOptions) =>
-      createServiceClient({ ...clientOptions, baseUrl: connection.baseUrl, apiKey, retry: { ...DEFAULT_RETRY, baseDelayMs: E2E_RETRY_BASE_MS } }),
+      createServiceClient({
+        ...clientOptions,
+        baseUrl: connection.baseUrl,
+        apiKey,
+        retry: { ...DEFAULT_RETRY, baseDelayMs: E2E_RETRY_BASE_MS }
+      }),
     startDemo: async () => ({
       baseUrl: service.url,
       apiKey: serviceApiKey,
@@ -177,7 +208,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     },
     // As main's shortcut does: keys another application holds are refused with the reason.
     changeShortcut: (accelerator) => {
-      if ((options.shortcutsTaken ?? []).includes(accelerator)) return `${accelerator} cannot be used: another application has it, or the system keeps it.`
+      if ((options.shortcutsTaken ?? []).includes(accelerator))
+        return `${accelerator} cannot be used: another application has it, or the system keeps it.`
       records.shortcut = accelerator
       return null
     },
@@ -209,7 +241,15 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     rendererDir,
     ipcMain,
     events,
-    control: { service, app, records, power, setIdleSeconds: (seconds: number) => void (idle.seconds = seconds), setOnline: (online: boolean) => network.set(online), updater },
+    control: {
+      service,
+      app,
+      records,
+      power,
+      setIdleSeconds: (seconds: number) => void (idle.seconds = seconds),
+      setOnline: (online: boolean) => network.set(online),
+      updater
+    },
     onInternalError: (channel, error) => internalErrors.push({ channel, error }),
     log: (message) => log.push(message)
   })

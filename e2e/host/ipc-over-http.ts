@@ -2,7 +2,7 @@
 // (core/app/ipc.ts) exactly as it does in the app, main's sender check included; each HTTP invoke then calls the registered
 // listener with an event whose sender frame carries the request's Origin as its URL. The Origin,
 // not the Referer: a browser sends it with every POST and no page can change it.
-import type { FrameLike, IpcMainLike, InvokeEventLike } from '../../src/core/app/ipc'
+import type { FrameLike, InvokeEventLike, IpcMainLike } from '../../src/core/app/ipc'
 
 /** The one "window" of the host: every HTTP caller claims to be its main frame, so only the URL decides. */
 const HOST_FRAME = { processId: 1, routingId: 1 } as const

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { isOwnHost } from '../../src/shared/host-header'
 import { bridgeScript } from './bridge-script'
-import { handleControl, type ControlParts } from './control-routes'
+import { type ControlParts, handleControl } from './control-routes'
 import type { EventHub } from './events'
 import type { HttpIpcMain } from './ipc-over-http'
 import { staticFile } from './static-files'
@@ -89,7 +89,10 @@ export async function startHostServer(options: {
       try {
         request = raw.trim() === '' ? undefined : JSON.parse(raw)
       } catch {
-        return sendJson(res, 200, { ok: false, error: { kind: 'invalid_argument', message: 'The request is not JSON.' } })
+        return sendJson(res, 200, {
+          ok: false,
+          error: { kind: 'invalid_argument', message: 'The request is not JSON.' }
+        })
       }
       let channel: string
       try {
@@ -123,13 +126,17 @@ export async function startHostServer(options: {
       let body: unknown
       try {
         const raw = await readBody(req)
-        if (raw.trim() !== '' && !isJson(req)) return sendJson(res, 415, { error: 'Send the body as application/json.' })
+        if (raw.trim() !== '' && !isJson(req))
+          return sendJson(res, 415, { error: 'Send the body as application/json.' })
         body = raw.trim() === '' ? undefined : JSON.parse(raw)
       } catch (error) {
         if (error instanceof BodyTooLarge) return sendJson(res, 413, { error: 'The request is too large.' })
         return sendJson(res, 400, { error: 'The body is not JSON.' })
       }
-      const reply = handleControl(method, route, body, { ...options.control, emit: (channel, payload) => events.broadcast(channel, payload) })
+      const reply = handleControl(method, route, body, {
+        ...options.control,
+        emit: (channel, payload) => events.broadcast(channel, payload)
+      })
       return sendJson(res, reply.status, reply.body)
     }
 

@@ -4,7 +4,6 @@ import { readFile, stat } from 'node:fs/promises'
 import { join, resolve, sep } from 'node:path'
 import { contentTypeOf } from '../../src/main/app-protocol'
 
-
 const BRIDGE_TAG = '<script src="/__bridge.js"></script>'
 
 /** The stand-in page: the bridge, and nothing that depends on a renderer. */
@@ -31,7 +30,8 @@ export interface StaticFile {
 /** The file for a URL path under `root`, or null; never anything outside `root`. */
 export async function staticFile(root: string | null, urlPath: string): Promise<StaticFile | null> {
   const isIndex = urlPath === '/' || urlPath === '/index.html'
-  if (root === null) return isIndex ? { body: injectBridge(PLACEHOLDER_HTML), type: contentTypeOf('index.html')! } : null
+  if (root === null)
+    return isIndex ? { body: injectBridge(PLACEHOLDER_HTML), type: contentTypeOf('index.html')! } : null
   let decoded: string
   try {
     decoded = decodeURIComponent(urlPath)

@@ -28,8 +28,10 @@ export function createScriptedUpdater(): ScriptedUpdater {
       return []
     },
     quitAndInstall: () => void calls.installs++,
-    on: (event: string, listener: (...args: never[]) => void) => emitter.on(event, listener as (...args: unknown[]) => void),
-    removeListener: (event: string, listener: (...args: never[]) => void) => emitter.removeListener(event, listener as (...args: unknown[]) => void),
+    on: (event: string, listener: (...args: never[]) => void) =>
+      emitter.on(event, listener as (...args: unknown[]) => void),
+    removeListener: (event: string, listener: (...args: never[]) => void) =>
+      emitter.removeListener(event, listener as (...args: unknown[]) => void),
     emitUpdate: (event: string, payload?: unknown) => void emitter.emit(event, payload)
   }
   return updater

@@ -11,8 +11,8 @@ import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import vm from 'node:vm'
 import * as electron from './electron'
-import { record } from './record'
 import { PROBE_ENV, startProbe } from './probe'
+import { record } from './record'
 
 const exeDir = process.env.AGENT_TRAY_STAND_IN_EXE_DIR ?? __dirname
 const args = process.argv.slice(2)
@@ -22,8 +22,18 @@ const packagedApp = join(exeDir, 'resources', 'app')
 const packaged = existsSync(join(packagedApp, 'package.json'))
 const appArgIndex = packaged ? -1 : args.findIndex((a) => !a.startsWith('-'))
 const appPath = packaged ? packagedApp : resolve(appArgIndex === -1 ? '.' : args[appArgIndex]!)
-const pkg = JSON.parse(readFileSync(join(appPath, 'package.json'), 'utf8')) as { main?: string; name?: string; productName?: string; version?: string }
-Object.assign(electron.standInLaunch, { appPath, isPackaged: packaged, name: pkg.productName ?? pkg.name ?? 'Electron', version: pkg.version ?? '0.0.0' })
+const pkg = JSON.parse(readFileSync(join(appPath, 'package.json'), 'utf8')) as {
+  main?: string
+  name?: string
+  productName?: string
+  version?: string
+}
+Object.assign(electron.standInLaunch, {
+  appPath,
+  isPackaged: packaged,
+  name: pkg.productName ?? pkg.name ?? 'Electron',
+  version: pkg.version ?? '0.0.0'
+})
 
 // What the app sees of its process, as under Electron.
 const electronVersion = readFileSync(join(exeDir, 'version'), 'utf8').trim().replace(/^v/, '')
@@ -38,11 +48,15 @@ const shimDir = mkdtempSync(join(tmpdir(), 'agent-tray-stand-in-'))
 const shim = join(shimDir, 'electron.cjs')
 const names = Object.keys(electron).filter((k) => k !== 'default')
 ;(globalThis as Record<string, unknown>).__agentTrayStandInElectron = electron
-writeFileSync(shim, `const e = globalThis.__agentTrayStandInElectron;\n${names.map((n) => `exports.${n} = e.${n};`).join('\n')}\nexports.default = exports;\n`)
+writeFileSync(
+  shim,
+  `const e = globalThis.__agentTrayStandInElectron;\n${names.map((n) => `exports.${n} = e.${n};`).join('\n')}\nexports.default = exports;\n`
+)
 type Resolve = (request: string, ...rest: unknown[]) => string
 const moduleWithResolve = Module as unknown as { _resolveFilename: Resolve }
 const resolveFilename = moduleWithResolve._resolveFilename
-moduleWithResolve._resolveFilename = (request, ...rest) => (request === 'electron' ? shim : resolveFilename(request, ...rest))
+moduleWithResolve._resolveFilename = (request, ...rest) =>
+  request === 'electron' ? shim : resolveFilename(request, ...rest)
 const hooks = `export async function resolve(specifier, context, next) {
   if (specifier === 'electron') return { url: ${JSON.stringify(pathToFileURL(shim).href)}, shortCircuit: true }
   return next(specifier, context)
@@ -57,7 +71,14 @@ electron.pageLoader.load = async (win, url) => {
   else if (scheme === 'http' || scheme === 'https') response = await fetch(url)
   else throw new Error(`ERR_UNKNOWN_URL_SCHEME (${url})`)
   const body = await response.text()
-  record('page', { url, status: response.status, contentType: response.headers.get('content-type'), csp: response.headers.get('content-security-policy'), bytes: body.length, servedBy: handler ? `${scheme}: handler` : 'network' })
+  record('page', {
+    url,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    csp: response.headers.get('content-security-policy'),
+    bytes: body.length,
+    servedBy: handler ? `${scheme}: handler` : 'network'
+  })
   if (!response.ok) throw new Error(`ERR_HTTP_RESPONSE_CODE_FAILURE (${response.status})`)
   win.webContents.mainFrame.url = url
   const preload = win.webPreferences.preload
@@ -81,7 +102,15 @@ function runSandboxedPreload(win: electron.StandInWindow, file: string): void {
     throw new Error(`module not found: ${id}`)
   }
   const module = { exports: {} as unknown }
-  const context = vm.createContext({ require: sandboxRequire, module, exports: module.exports, console, setTimeout, clearTimeout, queueMicrotask })
+  const context = vm.createContext({
+    require: sandboxRequire,
+    module,
+    exports: module.exports,
+    console,
+    setTimeout,
+    clearTimeout,
+    queueMicrotask
+  })
   vm.runInContext(readFileSync(file, 'utf8'), context, { filename: file })
   record('preload', { file, exposed: [...exposed.keys()] })
 }
@@ -95,7 +124,9 @@ import(pathToFileURL(main).href)
   })
   .catch((e: unknown) => {
     record('main-failed', { error: e instanceof Error ? e.stack : String(e) })
-    process.stderr.write(`stand-in Electron: the app's main module failed: ${e instanceof Error ? e.stack : String(e)}\n`)
+    process.stderr.write(
+      `stand-in Electron: the app's main module failed: ${e instanceof Error ? e.stack : String(e)}\n`
+    )
     process.exit(1)
   })
 

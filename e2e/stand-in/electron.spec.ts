@@ -41,11 +41,19 @@ test('after ready: what must come first is refused, and so are bad preloads, ima
   expect(() => new electron.BrowserWindow({ webPreferences: { preload: 'preload.cjs' } })).toThrow(/must be absolute/)
   expect(() => electron.powerMonitor.getSystemIdleState(0.5)).toThrow(/whole|positive integer/)
   expect(electron.powerMonitor.getSystemIdleState(60)).toBe('active')
-  expect(() => new electron.BrowserWindow({ webPreferences: { preload: join(dir, 'missing.cjs') } })).toThrow(/does not exist/)
-  expect(() => new electron.BrowserWindow({ webPreferences: { nodeIntegrationEverywhere: true } as never })).toThrow(/unknown webPreferences key/)
+  expect(() => new electron.BrowserWindow({ webPreferences: { preload: join(dir, 'missing.cjs') } })).toThrow(
+    /does not exist/
+  )
+  expect(() => new electron.BrowserWindow({ webPreferences: { nodeIntegrationEverywhere: true } as never })).toThrow(
+    /unknown webPreferences key/
+  )
   expect(() => new electron.Tray(join(dir, 'missing.png'))).toThrow(/image file does not exist/)
-  expect(() => new electron.Tray(electron.nativeImage.createFromPath(join(dir, 'missing.png')))).toThrow(/image file does not exist/)
+  expect(() => new electron.Tray(electron.nativeImage.createFromPath(join(dir, 'missing.png')))).toThrow(
+    /image file does not exist/
+  )
   // What Electron takes, the stand-in takes too.
   expect(() => new electron.Tray(electron.nativeImage.createFromPath(image))).not.toThrow()
-  expect(() => new electron.BrowserWindow({ webPreferences: { preload, sandbox: true, contextIsolation: true } })).not.toThrow()
+  expect(
+    () => new electron.BrowserWindow({ webPreferences: { preload, sandbox: true, contextIsolation: true } })
+  ).not.toThrow()
 })

@@ -20,16 +20,53 @@ type Rectangle = Electron.Rectangle
 
 /** Every key Electron 45's WebPreferences has, and no other: the compiler checks both ways. */
 const WEB_PREFERENCE_KEYS: { [K in keyof Required<WebPreferences>]: true } = {
-  accessibleTitle: true, additionalArguments: true, allowRunningInsecureContent: true, autoplayPolicy: true,
-  backgroundThrottling: true, contextIsolation: true, defaultEncoding: true, defaultFontFamily: true,
-  defaultFontSize: true, defaultMonospaceFontSize: true, devTools: true, disableBlinkFeatures: true,
-  disableDialogs: true, disableHtmlFullscreenWindowResize: true, disableWakeLocks: true, enableBlinkFeatures: true,
-  enableDeprecatedPaste: true, enablePreferredSizeMode: true, enableWebSQL: true, experimentalFeatures: true,
-  focusOnNavigation: true, imageAnimationPolicy: true, images: true, javascript: true, minimumFontSize: true,
-  navigateOnDragDrop: true, nodeIntegration: true, nodeIntegrationInSubFrames: true, nodeIntegrationInWorker: true,
-  offscreen: true, partition: true, plugins: true, preload: true, safeDialogs: true, safeDialogsMessage: true,
-  sandbox: true, scrollBounce: true, v8CacheOptions: true, session: true, spellcheck: true, textAreasAreResizable: true,
-  transparent: true, webgl: true, webSecurity: true, webviewTag: true, zoomFactor: true, zoomMode: true
+  accessibleTitle: true,
+  additionalArguments: true,
+  allowRunningInsecureContent: true,
+  autoplayPolicy: true,
+  backgroundThrottling: true,
+  contextIsolation: true,
+  defaultEncoding: true,
+  defaultFontFamily: true,
+  defaultFontSize: true,
+  defaultMonospaceFontSize: true,
+  devTools: true,
+  disableBlinkFeatures: true,
+  disableDialogs: true,
+  disableHtmlFullscreenWindowResize: true,
+  disableWakeLocks: true,
+  enableBlinkFeatures: true,
+  enableDeprecatedPaste: true,
+  enablePreferredSizeMode: true,
+  enableWebSQL: true,
+  experimentalFeatures: true,
+  focusOnNavigation: true,
+  imageAnimationPolicy: true,
+  images: true,
+  javascript: true,
+  minimumFontSize: true,
+  navigateOnDragDrop: true,
+  nodeIntegration: true,
+  nodeIntegrationInSubFrames: true,
+  nodeIntegrationInWorker: true,
+  offscreen: true,
+  partition: true,
+  plugins: true,
+  preload: true,
+  safeDialogs: true,
+  safeDialogsMessage: true,
+  sandbox: true,
+  scrollBounce: true,
+  v8CacheOptions: true,
+  session: true,
+  spellcheck: true,
+  textAreasAreResizable: true,
+  transparent: true,
+  webgl: true,
+  webSecurity: true,
+  webviewTag: true,
+  zoomFactor: true,
+  zoomMode: true
 }
 
 // ---- the app's life: ready, quit --------------------------------------------------------------
@@ -94,7 +131,16 @@ class StandInApp extends EventEmitter {
     const home = process.env.HOME ?? '/tmp'
     const config = process.env.XDG_CONFIG_HOME ?? join(home, '.config')
     const userData = paths.get('userData') ?? join(config, standInLaunch.name)
-    const known: Record<string, string> = { home, appData: config, userData, sessionData: userData, temp: process.env.TMPDIR ?? '/tmp', logs: join(userData, 'logs'), exe: process.execPath, downloads: join(home, 'Downloads') }
+    const known: Record<string, string> = {
+      home,
+      appData: config,
+      userData,
+      sessionData: userData,
+      temp: process.env.TMPDIR ?? '/tmp',
+      logs: join(userData, 'logs'),
+      exe: process.execPath,
+      downloads: join(home, 'Downloads')
+    }
     return known[name] ?? refuse(`app.getPath('${name}') is not faked`)
   }
   setPath(name: string, path: string): void {
@@ -266,7 +312,12 @@ export class StandInNotification extends EventEmitter implements Api<Electron.No
     if (options.icon !== undefined) imagePath(options.icon, 'new Notification icon')
   }
   show(): void {
-    record('notification', { title: this.title, body: this.body, urgency: this.options.urgency ?? null, actions: (this.options.actions ?? []).map((a) => a.text ?? '') })
+    record('notification', {
+      title: this.title,
+      body: this.body,
+      urgency: this.options.urgency ?? null,
+      actions: (this.options.actions ?? []).map((a) => a.text ?? '')
+    })
     this.emit('show', preventable())
     standInEvents.emit('notification', this)
   }
@@ -324,7 +375,12 @@ ipcMain.on = (channel: string | symbol, listener: (...args: unknown[]) => void) 
 }
 
 /** Sends an invoke as Electron would from `frame`, and says whether the handler answered. */
-export async function invokeFrom(frame: StandInFrame, sender: StandInWebContents | null, channel: string, ...args: unknown[]): Promise<unknown> {
+export async function invokeFrom(
+  frame: StandInFrame,
+  sender: StandInWebContents | null,
+  channel: string,
+  ...args: unknown[]
+): Promise<unknown> {
   const handler = handlers.get(channel)
   if (!handler) throw new Error(`No handler registered for '${channel}'`)
   return handler({ senderFrame: frame, sender, processId: frame.processId, frameId: frame.routingId }, ...args)
@@ -336,7 +392,10 @@ export function registeredChannels(): { handle: string[]; on: string[] } {
 
 const allWindows: StandInWindow[] = []
 
-export class StandInWebContents extends EventEmitter implements Api<Omit<Electron.WebContents, 'mainFrame' | 'session'>> {
+export class StandInWebContents
+  extends EventEmitter
+  implements Api<Omit<Electron.WebContents, 'mainFrame' | 'session'>>
+{
   readonly id = nextId++
   readonly mainFrame = new StandInFrame()
   /** What the page's preload subscribed to with ipcRenderer.on. */
@@ -406,7 +465,8 @@ export class StandInWindow extends EventEmitter implements Api<Omit<Electron.Bro
     super()
     needsReady('BrowserWindow')
     const prefs = options.webPreferences ?? {}
-    for (const key of Object.keys(prefs)) if (!(key in WEB_PREFERENCE_KEYS)) refuse(`BrowserWindow: unknown webPreferences key '${key}'`)
+    for (const key of Object.keys(prefs))
+      if (!(key in WEB_PREFERENCE_KEYS)) refuse(`BrowserWindow: unknown webPreferences key '${key}'`)
     if (prefs.preload !== undefined) {
       if (!isAbsolute(prefs.preload)) refuse(`BrowserWindow: the preload path must be absolute (${prefs.preload})`)
       if (!existsSync(prefs.preload)) refuse(`BrowserWindow: the preload file does not exist (${prefs.preload})`)
@@ -416,7 +476,13 @@ export class StandInWindow extends EventEmitter implements Api<Omit<Electron.Bro
     this.bounds = { x: options.x ?? 0, y: options.y ?? 0, width: options.width ?? 800, height: options.height ?? 600 }
     this.webContents = new StandInWebContents(this)
     allWindows.push(this)
-    record('window', { webPreferences: prefs, width: this.bounds.width, height: this.bounds.height, frame: options.frame ?? true, show: options.show ?? true })
+    record('window', {
+      webPreferences: prefs,
+      width: this.bounds.width,
+      height: this.bounds.height,
+      frame: options.frame ?? true,
+      show: options.show ?? true
+    })
   }
   async loadURL(url: string): Promise<void> {
     record('window.loadURL', { url })
@@ -537,10 +603,25 @@ export const nativeTheme = Object.assign(new EventEmitter(), {
 })
 
 const display: Electron.Display = {
-  id: 1, label: 'stand-in', bounds: { x: 0, y: 0, width: 1920, height: 1080 }, workArea: { x: 0, y: 0, width: 1920, height: 1050 },
-  size: { width: 1920, height: 1080 }, workAreaSize: { width: 1920, height: 1050 }, scaleFactor: 1, rotation: 0, internal: false,
-  monochrome: false, accelerometerSupport: 'unknown', touchSupport: 'unknown', colorDepth: 24, colorSpace: 'srgb', depthPerComponent: 8,
-  displayFrequency: 60, maximumCursorSize: { width: 64, height: 64 }, nativeOrigin: { x: 0, y: 0 }, detected: true
+  id: 1,
+  label: 'stand-in',
+  bounds: { x: 0, y: 0, width: 1920, height: 1080 },
+  workArea: { x: 0, y: 0, width: 1920, height: 1050 },
+  size: { width: 1920, height: 1080 },
+  workAreaSize: { width: 1920, height: 1050 },
+  scaleFactor: 1,
+  rotation: 0,
+  internal: false,
+  monochrome: false,
+  accelerometerSupport: 'unknown',
+  touchSupport: 'unknown',
+  colorDepth: 24,
+  colorSpace: 'srgb',
+  depthPerComponent: 8,
+  displayFrequency: 60,
+  maximumCursorSize: { width: 64, height: 64 },
+  nativeOrigin: { x: 0, y: 0 },
+  detected: true
 }
 export const screen = Object.assign(new EventEmitter(), {
   getPrimaryDisplay() {
@@ -703,7 +784,10 @@ export const powerMonitor = Object.assign(new EventEmitter(), {
   },
   getSystemIdleState(idleThreshold: number): ReturnType<Electron.PowerMonitor['getSystemIdleState']> {
     needsReady('powerMonitor')
-    if (!Number.isInteger(idleThreshold) || idleThreshold < 1) refuse(`powerMonitor.getSystemIdleState: idleThreshold must be a positive integer (seconds), got ${idleThreshold}`)
+    if (!Number.isInteger(idleThreshold) || idleThreshold < 1)
+      refuse(
+        `powerMonitor.getSystemIdleState: idleThreshold must be a positive integer (seconds), got ${idleThreshold}`
+      )
     if (standInPresence.locked) return 'locked'
     return standInPresence.idleSeconds >= idleThreshold ? 'idle' : 'active'
   },
@@ -760,7 +844,10 @@ export function preloadElectron(win: StandInWindow, exposed: Map<string, unknown
       exposeInMainWorld(key: string, api: unknown) {
         if (exposed.has(key)) refuse(`contextBridge.exposeInMainWorld: '${key}' is exposed already`)
         exposed.set(key, api)
-        record('contextBridge.exposeInMainWorld', { key, functions: typeof api === 'object' && api !== null ? Object.keys(api).sort() : [] })
+        record('contextBridge.exposeInMainWorld', {
+          key,
+          functions: typeof api === 'object' && api !== null ? Object.keys(api).sort() : []
+        })
       }
     },
     ipcRenderer: {
@@ -770,7 +857,10 @@ export function preloadElectron(win: StandInWindow, exposed: Map<string, unknown
         return this
       },
       removeListener(channel: string, listener: (event: unknown, payload: unknown) => void) {
-        contents.rendererListeners.set(channel, (contents.rendererListeners.get(channel) ?? []).filter((l) => l !== listener))
+        contents.rendererListeners.set(
+          channel,
+          (contents.rendererListeners.get(channel) ?? []).filter((l) => l !== listener)
+        )
         return this
       },
       send: (channel: string) => refuse(`ipcRenderer.send('${channel}'): the app's contract has no send channel`)

@@ -12,22 +12,36 @@ export interface Launched {
 }
 
 export function readRecord(file: string): RecordLine[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordLine)
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as RecordLine)
 }
 
 export function launch(
   command: string,
   args: string[],
-  options: { cwd: string; env: Record<string, string | undefined>; recordFile: string; until?: (lines: RecordLine[]) => boolean }
+  options: {
+    cwd: string
+    env: Record<string, string | undefined>
+    recordFile: string
+    until?: (lines: RecordLine[]) => boolean
+  }
 ): Promise<Launched> {
   writeFileSync(options.recordFile, '')
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...options.env, [RECORD_ENV]: options.recordFile }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...options.env, [RECORD_ENV]: options.recordFile },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
   const until = options.until
   // The record grows a line at a time: each change is looked at, and the wait ends on the line it names.
-  const watcher = until ? watch(options.recordFile, () => until(readRecord(options.recordFile)) && child.kill('SIGKILL')) : null
+  const watcher = until
+    ? watch(options.recordFile, () => until(readRecord(options.recordFile)) && child.kill('SIGKILL'))
+    : null
   return new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code) => {

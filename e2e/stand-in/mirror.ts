@@ -3,7 +3,17 @@
 // serves), and the folders a test launches it from. Nothing here is shipped.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -12,7 +22,9 @@ import { build } from 'esbuild'
 
 const here = dirname(fileURLToPath(import.meta.url))
 export const PROJECT_ROOT = resolve(here, '../..')
-export const ELECTRON_VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version
+export const ELECTRON_VERSION = (
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
+).version
 const ZIP_NAME = `electron-v${ELECTRON_VERSION}-linux-${process.arch}.zip`
 
 /** The stand-in as Electron's release zip lays out its binary: `electron`, `version`, `resources/`. */
@@ -29,7 +41,10 @@ export async function buildStandInZip(workDir: string): Promise<string> {
     logLevel: 'warning'
   })
   // A shell script where Electron has its binary: what electron-vite and a packaged app launch.
-  writeFileSync(join(dir, 'electron'), '#!/bin/sh\nAGENT_TRAY_STAND_IN_EXE_DIR="$(dirname "$(readlink -f "$0")")" exec node "$(dirname "$(readlink -f "$0")")/stand-in.cjs" "$@"\n')
+  writeFileSync(
+    join(dir, 'electron'),
+    '#!/bin/sh\nAGENT_TRAY_STAND_IN_EXE_DIR="$(dirname "$(readlink -f "$0")")" exec node "$(dirname "$(readlink -f "$0")")/stand-in.cjs" "$@"\n'
+  )
   chmodSync(join(dir, 'electron'), 0o755)
   writeFileSync(join(dir, 'version'), `v${ELECTRON_VERSION}`)
   writeFileSync(join(dir, 'resources', 'README'), 'The stand-in Electron (e2e/stand-in).\n')
@@ -71,7 +86,10 @@ export async function startMirror(zip: string): Promise<Mirror> {
  * (`electron`, without any binary; `electron-vite`; `.bin`), which are copied.
  */
 export function scratchProject(dest: string): void {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: PROJECT_ROOT, encoding: 'utf8' })
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8'
+  })
   for (const file of listed.split('\0').filter(Boolean)) {
     if (!existsSync(join(PROJECT_ROOT, file))) continue
     mkdirSync(join(dest, file, '..'), { recursive: true })
@@ -106,7 +124,10 @@ export function packagedLayout(dest: string, zip: string, builtProject: string):
   mkdirSync(app, { recursive: true })
   cpSync(join(builtProject, 'package.json'), join(app, 'package.json'))
   cpSync(join(builtProject, 'out'), join(app, 'out'), { recursive: true })
-  const production = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: PROJECT_ROOT, encoding: 'utf8' })
+  const production = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8'
+  })
   const modules = join(PROJECT_ROOT, 'node_modules') + '/'
   const topLevel = new Set<string>()
   for (const line of production.split('\n')) {
@@ -114,7 +135,8 @@ export function packagedLayout(dest: string, zip: string, builtProject: string):
     const parts = line.slice(modules.length).split('/')
     topLevel.add(parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!)
   }
-  for (const name of topLevel) cpSync(join(modules, name), join(app, 'node_modules', name), { recursive: true, verbatimSymlinks: true })
+  for (const name of topLevel)
+    cpSync(join(modules, name), join(app, 'node_modules', name), { recursive: true, verbatimSymlinks: true })
   cpSync(join(builtProject, 'resources', 'tray'), join(dest, 'resources', 'tray'), { recursive: true })
   cpSync(join(builtProject, 'resources', 'icon.png'), join(dest, 'resources', 'icon.png'))
   return join(dest, 'electron')

@@ -18,17 +18,31 @@ export function startProbe(exposedByWindow: Map<electron.StandInWindow, Map<stri
   electron.standInEvents.once('page-loaded', (win: electron.StandInWindow) => {
     void (async () => {
       type Answer = { ok: boolean; error?: { kind: string }; value?: { secrets?: { backend: string } } }
-      const bridge = exposedByWindow.get(win)?.get('agentTray') as Record<string, (request?: unknown) => Promise<Answer>> | undefined
+      const bridge = exposedByWindow.get(win)?.get('agentTray') as
+        Record<string, (request?: unknown) => Promise<Answer>> | undefined
       const own = bridge ? await bridge['app:get-state']!() : null
-      record('probe.own-frame', { ok: own?.ok ?? null, error: own?.error?.kind ?? null, secretsBackend: own?.value?.secrets?.backend ?? null })
+      record('probe.own-frame', {
+        ok: own?.ok ?? null,
+        error: own?.error?.kind ?? null,
+        secretsBackend: own?.value?.secrets?.backend ?? null
+      })
       const foreign = new electron.StandInFrame()
       foreign.url = 'https://example.invalid/'
-      const answer = (await electron.invokeFrom(foreign, null, 'app:get-state')) as { ok: boolean; error?: { kind: string } }
+      const answer = (await electron.invokeFrom(foreign, null, 'app:get-state')) as {
+        ok: boolean
+        error?: { kind: string }
+      }
       record('probe.foreign-frame', { ok: answer.ok, error: answer.error?.kind ?? null })
       const sameWindowOtherUrl = new electron.StandInFrame()
-      Object.assign(sameWindowOtherUrl, { processId: win.webContents.mainFrame.processId, routingId: win.webContents.mainFrame.routingId + 1000 })
+      Object.assign(sameWindowOtherUrl, {
+        processId: win.webContents.mainFrame.processId,
+        routingId: win.webContents.mainFrame.routingId + 1000
+      })
       sameWindowOtherUrl.url = win.webContents.mainFrame.url
-      const subFrame = (await electron.invokeFrom(sameWindowOtherUrl, win.webContents, 'app:get-state')) as { ok: boolean; error?: { kind: string } }
+      const subFrame = (await electron.invokeFrom(sameWindowOtherUrl, win.webContents, 'app:get-state')) as {
+        ok: boolean
+        error?: { kind: string }
+      }
       record('probe.sub-frame', { ok: subFrame.ok, error: subFrame.error?.kind ?? null })
       record('probe.channels', electron.registeredChannels())
     })().catch((e: unknown) => record('probe.failed', { error: e instanceof Error ? e.message : String(e) }))

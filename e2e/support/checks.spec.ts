@@ -17,16 +17,26 @@ test('a page that is fine in every part passes', async ({ page: p }) => {
 
 test('the whole of axe runs in the first theme', async ({ page: p }) => {
   await p.setContent(page('', '<button id="key"></button>'))
-  await expect(expectScreenAccessible(p, 'unnamed button', p.locator('#key'))).rejects.toThrow(/button-name \(critical\)/)
+  await expect(expectScreenAccessible(p, 'unnamed button', p.locator('#key'))).rejects.toThrow(
+    /button-name \(critical\)/
+  )
 })
 
 test("the other theme's contrast is checked", async ({ page: p }) => {
   // Readable in light, dark grey on near-black in dark.
-  await p.setContent(page('.low { color: light-dark(#1b1f24, #3a3d42); }', '<p id="key" class="low">Hard to read in the dark.</p>'))
-  await expect(expectScreenAccessible(p, 'dark contrast', p.locator('#key'))).rejects.toThrow(/dark theme: color-contrast \(serious\)/)
+  await p.setContent(
+    page('.low { color: light-dark(#1b1f24, #3a3d42); }', '<p id="key" class="low">Hard to read in the dark.</p>')
+  )
+  await expect(expectScreenAccessible(p, 'dark contrast', p.locator('#key'))).rejects.toThrow(
+    /dark theme: color-contrast \(serious\)/
+  )
 })
 
 test('the wide layout is checked: nothing overflows sideways', async ({ page: p }) => {
-  await p.setContent(page('@media (min-width: 800px) { .wide { width: 1400px; } }', '<p id="key" class="wide">Too wide when wide.</p>'))
-  await expect(expectScreenAccessible(p, 'wide overflow', p.locator('#key'))).rejects.toThrow(/horizontal overflow on wide overflow, 1100×800/)
+  await p.setContent(
+    page('@media (min-width: 800px) { .wide { width: 1400px; } }', '<p id="key" class="wide">Too wide when wide.</p>')
+  )
+  await expect(expectScreenAccessible(p, 'wide overflow', p.locator('#key'))).rejects.toThrow(
+    /horizontal overflow on wide overflow, 1100×800/
+  )
 })

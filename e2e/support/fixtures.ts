@@ -1,8 +1,8 @@
 // Playwright fixtures for specs that drive the renderer through the test host: `host` is a fresh
 // host (service, controller, settings) per test; `app` is a page opened on it with the bridge
 // connected; `events` collects every event the page receives.
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
-import { EVENT_CHANNELS, type Bridge, type EventChannel, type EventContract } from '../../src/shared/ipc'
+import { type APIRequestContext, expect, type Page, test as base } from '@playwright/test'
+import { type Bridge, EVENT_CHANNELS, type EventChannel, type EventContract } from '../../src/shared/ipc'
 import { startTestHost, type TestHost, type TestHostOptions } from '../host'
 
 /** What the host adds to the page's window. */
@@ -22,15 +22,19 @@ export interface PageEvents {
 
 /** Starts recording every event channel in the page (before the app's own subscriptions matter). */
 export async function recordEvents(page: Page): Promise<PageEvents> {
-  await page.evaluate(async (channels: EventChannel[]) => {
-    const w = globalThis as unknown as HostWindow
-    await w.__agentTrayHost.ready
-    if (w.__agentTrayEvents) return
-    const log: { channel: EventChannel; payload: unknown }[] = []
-    w.__agentTrayEvents = log
-    for (const channel of channels) w.agentTray.on(channel, (payload) => log.push({ channel, payload }))
-  }, [...EVENT_CHANNELS])
-  const all = () => page.evaluate(() => ((globalThis as unknown as HostWindow).__agentTrayEvents ?? []) as ReceivedEvent[])
+  await page.evaluate(
+    async (channels: EventChannel[]) => {
+      const w = globalThis as unknown as HostWindow
+      await w.__agentTrayHost.ready
+      if (w.__agentTrayEvents) return
+      const log: { channel: EventChannel; payload: unknown }[] = []
+      w.__agentTrayEvents = log
+      for (const channel of channels) w.agentTray.on(channel, (payload) => log.push({ channel, payload }))
+    },
+    [...EVENT_CHANNELS]
+  )
+  const all = () =>
+    page.evaluate(() => ((globalThis as unknown as HostWindow).__agentTrayEvents ?? []) as ReceivedEvent[])
   return {
     all,
     async of(channel) {
@@ -39,7 +43,13 @@ export async function recordEvents(page: Page): Promise<PageEvents> {
   }
 }
 
-export const test = base.extend<{ hostOptions: TestHostOptions; host: TestHost; app: Page; events: PageEvents; request: APIRequestContext }>({
+export const test = base.extend<{
+  hostOptions: TestHostOptions
+  host: TestHost
+  app: Page
+  events: PageEvents
+  request: APIRequestContext
+}>({
   hostOptions: [{}, { option: true }],
   host: async ({ hostOptions }, use) => {
     const host = await startTestHost(hostOptions)

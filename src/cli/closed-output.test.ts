@@ -6,8 +6,14 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
-function runWithClosedStdout(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; err: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+function runWithClosedStdout(
+  args: string[]
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; err: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   // The reading end closed before the first byte: every write the command makes meets EPIPE.
   child.stdout.destroy()
   let err = ''

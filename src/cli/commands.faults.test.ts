@@ -4,10 +4,10 @@
 import fs from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '../core/client'
-import { startReferenceService, type FaultRule, type ReferenceService } from '../reference-service'
+import { type FaultRule, type ReferenceService, startReferenceService } from '../reference-service'
 import type { ClientOptions } from './deps'
 import { EXIT } from './exit-codes'
-import { makeRunner, tempDir, type RunResult } from './test-harness'
+import { makeRunner, type RunResult, tempDir } from './test-harness'
 
 const KEY = 'test-key-CLI-faults-5be7'
 let service: ReferenceService
@@ -31,7 +31,12 @@ const retryingClient = (options: ClientOptions) =>
 beforeAll(async () => {
   service = await startReferenceService({ apiKey: KEY, port: 0, seed: 9, manualClock: true })
   configDir = tempDir()
-  run = makeRunner({ service, configDir, env: { AGENT_TRAY_BASE_URL: service.url, AGENT_TRAY_API_KEY: KEY }, deps: { createClient: retryingClient } })
+  run = makeRunner({
+    service,
+    configDir,
+    env: { AGENT_TRAY_BASE_URL: service.url, AGENT_TRAY_API_KEY: KEY },
+    deps: { createClient: retryingClient }
+  })
   const p = service.control.createProject({ name: 'Faulty' })
   projectId = p.id
   taskId = service.control.addTask(p.id, { name: 'Done', status: 'completed' }).id
@@ -71,7 +76,10 @@ describe('the command under each fault of the service', () => {
     // A read is retried after a timeout: the retry finds the fault gone.
     expect((await run(['tasks', projectId])).code).toBe(EXIT.ok)
     fault({ kind: 'latency', ms: 1_000 })
-    const once = { createClient: (o: ClientOptions) => createServiceClient({ ...o, retry: { retries: 0 }, timeouts: { headersMs: 300 } }) }
+    const once = {
+      createClient: (o: ClientOptions) =>
+        createServiceClient({ ...o, retry: { retries: 0 }, timeouts: { headersMs: 300 } })
+    }
     expect(failedWith(await run(['tasks', projectId], { deps: once }), EXIT.network)).toMatch(/did not answer/)
   })
 

@@ -1,13 +1,13 @@
 // Every command against the reference service over real HTTP, in-process, with and without --json.
 import fs from 'node:fs'
-import path from 'node:path'
 import net from 'node:net'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../reference-service'
+import { type ReferenceService, startReferenceService } from '../reference-service'
 import { SINGLE_INTERVAL_BOUNDS } from '../shared/polling'
 import { EXIT } from './exit-codes'
 import { REDACTED } from './io'
-import { filesUnder, makeRunner, noKeychain, tempDir, testClient, type RunResult } from './test-harness'
+import { filesUnder, makeRunner, noKeychain, type RunResult, tempDir, testClient } from './test-harness'
 
 const KEY = 'test-key-CLI-3f9a1c77d2'
 let service: ReferenceService
@@ -42,9 +42,28 @@ function oneErrorLine(r: RunResult): string {
 describe('project', () => {
   it('creates a project with every create field, in both forms', async () => {
     const args = [
-      'project', 'create', '--name', 'Shop', '--description', 'A web shop', '--software-product-id', 'sp-1',
-      '--project-type', 'web', '--text-requirement', 'Build a shop', '--file-url', 'https://img.test/a.png',
-      '--file-url', 'https://img.test/b.png', '--user-email', 'u@example.com', '--return-url', 'https://app.test/back', '--ref-id', 'r-9'
+      'project',
+      'create',
+      '--name',
+      'Shop',
+      '--description',
+      'A web shop',
+      '--software-product-id',
+      'sp-1',
+      '--project-type',
+      'web',
+      '--text-requirement',
+      'Build a shop',
+      '--file-url',
+      'https://img.test/a.png',
+      '--file-url',
+      'https://img.test/b.png',
+      '--user-email',
+      'u@example.com',
+      '--return-url',
+      'https://app.test/back',
+      '--ref-id',
+      'r-9'
     ]
     const human = await run(args)
     expect(human.code).toBe(0)
@@ -52,7 +71,15 @@ describe('project', () => {
     expect(human.out).toMatch(/Name:\s+Shop/)
     expect(human.out).toMatch(/Return URL:\s+https:\/\/app\.test\/back/)
     const p = json<Record<string, string>>(await run([...args, '--json']))
-    expect(p).toMatchObject({ name: 'Shop', description: 'A web shop', software_product_id: 'sp-1', project_type: 'web', user_email: 'u@example.com', return_url: 'https://app.test/back', ref_id: 'r-9' })
+    expect(p).toMatchObject({
+      name: 'Shop',
+      description: 'A web shop',
+      software_product_id: 'sp-1',
+      project_type: 'web',
+      user_email: 'u@example.com',
+      return_url: 'https://app.test/back',
+      ref_id: 'r-9'
+    })
     // The text requirement and files went to the service: its first task carries them, in order.
     const tasks = await testClient({ baseUrl: service.url, apiKey: KEY }).listTasks(p.id!)
     expect(tasks).toHaveLength(1)
@@ -74,7 +101,10 @@ describe('project', () => {
   it('checks --file-url, --user-email and --return-url by the app’s own rules: usage (exit 2), nothing sent', async () => {
     const before = service.control.listProjects().length
     const cases: [string[], string][] = [
-      [['--file-url', 'https://img.test/a.png', '--file-url', 'https://img.test/notes.txt'], '--file-url must be the http(s) URL of an image'],
+      [
+        ['--file-url', 'https://img.test/a.png', '--file-url', 'https://img.test/notes.txt'],
+        '--file-url must be the http(s) URL of an image'
+      ],
       [['--file-url', 'ftp://img.test/a.png'], '--file-url must be the http(s) URL of an image'],
       [['--user-email', 'ann@'], '--user-email must be an e-mail address'],
       [['--user-email', `${'a'.repeat(250)}@x.io`], '--user-email must be an e-mail address'],
@@ -98,7 +128,18 @@ describe('project', () => {
       expect(oneErrorLine(r)).toContain(message)
     }
     // What the rules allow goes through: an app's own link, and empty to clear.
-    const ok = json<Record<string, string>>(await run(['project', 'update', p.id, '--return-url', `agent-tray://projects/${p.id}`, '--user-email', '', '--json']))
+    const ok = json<Record<string, string>>(
+      await run([
+        'project',
+        'update',
+        p.id,
+        '--return-url',
+        `agent-tray://projects/${p.id}`,
+        '--user-email',
+        '',
+        '--json'
+      ])
+    )
     expect(ok).toMatchObject({ return_url: `agent-tray://projects/${p.id}`, user_email: '' })
   })
 
@@ -112,7 +153,9 @@ describe('project', () => {
     const up = await run(['project', 'update', p.id, '--name', 'After', '--ref-id', 'R2'])
     expect(up.code).toBe(0)
     expect(up.out).toMatch(/Name:\s+After/)
-    const upJson = json<Record<string, string>>(await run(['project', 'update', p.id, '--user-email', 'x@y.test', '--json']))
+    const upJson = json<Record<string, string>>(
+      await run(['project', 'update', p.id, '--user-email', 'x@y.test', '--json'])
+    )
     expect(upJson).toMatchObject({ name: 'After', ref_id: 'R2', user_email: 'x@y.test' })
 
     const none = await run(['project', 'update', p.id])
@@ -164,9 +207,10 @@ describe('tasks, steps and usage', () => {
     expect(withProject.out).toContain('By model:')
     expect(withProject.out).toMatch(/Task total_price:\s+\$/)
     expect(withProject.out).not.toContain('MISMATCH')
-    const data = json<{ cost: { calls: number; usageSumUsd: number; totalPriceUsd: number; mismatch: unknown }; usages: unknown[] }>(
-      await run(['usage', taskId, '--project', projectId, '--json'])
-    )
+    const data = json<{
+      cost: { calls: number; usageSumUsd: number; totalPriceUsd: number; mismatch: unknown }
+      usages: unknown[]
+    }>(await run(['usage', taskId, '--project', projectId, '--json']))
     expect(data.cost.calls).toBe(data.usages.length)
     expect(data.cost.calls).toBeGreaterThan(0)
     expect(data.cost.mismatch).toBeNull()
@@ -184,7 +228,9 @@ describe('publish', () => {
     const r = await run(['publish', p.id, `pub-one.${service.publishingDomain}`])
     expect(r.code).toBe(0)
     expect(r.out).toContain(`Published to pub-one.${service.publishingDomain}`)
-    const j = json<{ status: string; message: string[] }>(await run(['publish', p.id, `pub-two.${service.publishingDomain}`, '--json']))
+    const j = json<{ status: string; message: string[] }>(
+      await run(['publish', p.id, `pub-two.${service.publishingDomain}`, '--json'])
+    )
     expect(j.status).toBe('success')
   })
 
@@ -244,7 +290,11 @@ describe('errors: one line on stderr and the exit code of its class', () => {
   })
 
   it('--api-key in any spelling → usage, naming the safe ways and never the value', async () => {
-    for (const args of [['tasks', 'p', '--api-key', 'sekret-value-1'], ['--api-key=sekret-value-1', 'tasks', 'p'], ['tasks', '--apikey', 'sekret-value-1']]) {
+    for (const args of [
+      ['tasks', 'p', '--api-key', 'sekret-value-1'],
+      ['--api-key=sekret-value-1', 'tasks', 'p'],
+      ['tasks', '--apikey', 'sekret-value-1']
+    ]) {
       const r = await run(args)
       expect(r.code).toBe(EXIT.usage)
       const line = oneErrorLine(r)
@@ -266,9 +316,15 @@ describe('errors: one line on stderr and the exit code of its class', () => {
   it('an id that could never be one → usage (exit 2) in one line, before anything is sent', async () => {
     const cases: [string[], RegExp][] = [
       [['tasks', ''], /Not a project id: "" \(it must not be empty\)/],
-      [['tasks', '..'], /Not a project id: "\.\." \(it may contain only letters, digits and \. _ : - \(not starting with \.\)\)/],
+      [
+        ['tasks', '..'],
+        /Not a project id: "\.\." \(it may contain only letters, digits and \. _ : - \(not starting with \.\)\)/
+      ],
       [['steps', '.'], /Not a task id: "\."/],
-      [['project', 'get', 'p\u001b[31mred'], /Not a project id: "p\\u001b\[31mred" \(it must not contain control characters\)/],
+      [
+        ['project', 'get', 'p\u001b[31mred'],
+        /Not a project id: "p\\u001b\[31mred" \(it must not contain control characters\)/
+      ],
       [['tasks', 'x'.repeat(201)], /must be at most 200 characters/],
       [['usage', 't1', '--project', '..'], /Not a project id/],
       [['watch', '--task', ''], /Not a task id/],
@@ -321,14 +377,23 @@ describe('errors: one line on stderr and the exit code of its class', () => {
     try {
       fs.writeFileSync(
         path.join(dir, 'config.json'),
-        JSON.stringify({ version: 2, activeConnectionId: 'old', connections: [{ id: 'old', name: 'Old', baseUrl: 'http://agents.example.com', publishingDomain: '' }], watched: { old: [] } })
+        JSON.stringify({
+          version: 2,
+          activeConnectionId: 'old',
+          connections: [{ id: 'old', name: 'Old', baseUrl: 'http://agents.example.com', publishingDomain: '' }],
+          watched: { old: [] }
+        })
       )
       let keychainOpened = 0
-      const r = await makeRunner({ configDir: dir })(['tasks', 'p'], { deps: { secrets: () => (keychainOpened++, noKeychain()) } })
+      const r = await makeRunner({ configDir: dir })(['tasks', 'p'], {
+        deps: { secrets: () => (keychainOpened++, noKeychain()) }
+      })
       expect(r.code).toBe(EXIT.usage)
       expect(oneErrorLine(r)).toMatch(/The stored connection "Old" cannot be used: .*must use https/)
       expect(keychainOpened).toBe(0)
-      expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).connections[0].baseUrl).toBe('http://agents.example.com')
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).connections[0].baseUrl).toBe(
+        'http://agents.example.com'
+      )
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
@@ -338,8 +403,14 @@ describe('errors: one line on stderr and the exit code of its class', () => {
     const cases: [string[], RegExp][] = [
       [['tasks', '--frobnicate'], /^agent-tray: unknown option '--frobnicate' \(see agent-tray --help\)$/],
       [['tasks'], /^agent-tray: missing required argument 'projectId' \(see agent-tray --help\)$/],
-      [['tasks', 'p', '--jsn'], /^agent-tray: unknown option '--jsn' \(Did you mean --json\?\) \(see agent-tray --help\)$/],
-      [['watch', '--interval-ms', 'soon'], /^agent-tray: option '--interval-ms <ms>' argument 'soon' is invalid\. The time between polls, in milliseconds, must be a whole number from 1000 to 3600000/],
+      [
+        ['tasks', 'p', '--jsn'],
+        /^agent-tray: unknown option '--jsn' \(Did you mean --json\?\) \(see agent-tray --help\)$/
+      ],
+      [
+        ['watch', '--interval-ms', 'soon'],
+        /^agent-tray: option '--interval-ms <ms>' argument 'soon' is invalid\. The time between polls, in milliseconds, must be a whole number from 1000 to 3600000/
+      ],
       [['nonsense\u001b[2J'], /^agent-tray: unknown command 'nonsense\\u001b\[2J'/]
     ]
     for (const [args, line] of cases) {
@@ -360,7 +431,9 @@ describe('errors: one line on stderr and the exit code of its class', () => {
     ]) {
       const r = await run(args)
       expect(r.code, args.join(' ')).toBe(EXIT.usage)
-      expect(oneErrorLine(r), args.join(' ')).toMatch(new RegExp(`must be a whole number from ${min} to ${max} \\(the app polls no more often\\)`))
+      expect(oneErrorLine(r), args.join(' ')).toMatch(
+        new RegExp(`must be a whole number from ${min} to ${max} \\(the app polls no more often\\)`)
+      )
     }
   })
 
@@ -388,10 +461,16 @@ describe('errors: one line on stderr and the exit code of its class', () => {
 describe('the API key from stdin', () => {
   it('is read with --api-key-stdin', async () => {
     const p = service.control.createProject({ name: 'Stdin' })
-    const r = await run(['project', 'get', p.id, '--api-key-stdin'], { env: { AGENT_TRAY_API_KEY: undefined }, stdin: `${KEY}\n` })
+    const r = await run(['project', 'get', p.id, '--api-key-stdin'], {
+      env: { AGENT_TRAY_API_KEY: undefined },
+      stdin: `${KEY}\n`
+    })
     expect(r.code).toBe(0)
     expect(r.out).toContain('Stdin')
-    const empty = await run(['project', 'get', p.id, '--api-key-stdin'], { env: { AGENT_TRAY_API_KEY: undefined }, stdin: '' })
+    const empty = await run(['project', 'get', p.id, '--api-key-stdin'], {
+      env: { AGENT_TRAY_API_KEY: undefined },
+      stdin: ''
+    })
     expect(empty.code).toBe(EXIT.usage)
   })
 })
@@ -427,7 +506,9 @@ describe('watch-list', () => {
     // A connection must exist first (it is created by login or watch-list add).
     const seed = service.control.createProject({ name: 'seed' })
     await run(['watch-list', 'add', seed.id], { env })
-    const created = json<{ id: string }>(await run(['project', 'create', '--name', 'New', '--watch', '--json'], { env }))
+    const created = json<{ id: string }>(
+      await run(['project', 'create', '--name', 'New', '--watch', '--json'], { env })
+    )
     const listed = json<{ projectId: string }[]>(await run(['watch-list', 'list', '--json'], { env }))
     expect(listed.map((w) => w.projectId)).toEqual([seed.id, created.id])
   })
@@ -462,13 +543,20 @@ describe('watch', () => {
     const p = service.control.createProject({ name: 'Failing' })
     const t = service.control.addTask(p.id, { name: 'Doomed', status: 'in_progress', script: 'run-forever' })
     await run(['watch-list', 'add', p.id], { env: { AGENT_TRAY_CONFIG_DIR: dir } })
-    const live = liveRun(['watch', '--task', t.id, '--exit-status', '--interval-ms', '1000', '--json'], { AGENT_TRAY_CONFIG_DIR: dir })
+    const live = liveRun(['watch', '--task', t.id, '--exit-status', '--interval-ms', '1000', '--json'], {
+      AGENT_TRAY_CONFIG_DIR: dir
+    })
     await until(() => live.polls() >= 2)
     service.control.setTaskStatus(t.id, 'failed')
     const r = await live.done
     expect(r.code).toBe(EXIT.taskNotCompleted)
-    const lines = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(lines).toContainEqual(expect.objectContaining({ kind: 'task-status', taskId: t.id, from: 'in_progress', to: 'failed' }))
+    const lines = r.out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(lines).toContainEqual(
+      expect.objectContaining({ kind: 'task-status', taskId: t.id, from: 'in_progress', to: 'failed' })
+    )
     expect(lines.at(-1)).toEqual({ kind: 'task-ended', taskId: t.id, projectId: p.id, status: 'failed' })
   })
 
@@ -499,7 +587,9 @@ describe('watch', () => {
     expect(r.code).toBe(EXIT.ok)
     expect(r.err).toContain(`Watching project ${p.id}`)
     const line = r.out.split('\n').find((l) => l.includes('To do → In progress'))
-    expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ  ${p.id}  task ${t.id} Live task: To do → In progress$`))
+    expect(line).toMatch(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ  ${p.id}  task ${t.id} Live task: To do → In progress$`)
+    )
   })
 
   it('watch stops with exit 3 when the key is rejected, instead of polling forever', async () => {
@@ -523,8 +613,13 @@ describe('watch', () => {
     live.stop()
     const r = await live.done
     expect(r.code).toBe(EXIT.ok)
-    const events = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(events).toContainEqual(expect.objectContaining({ kind: 'task-status', projectId: p.id, taskId: t.id, from: 'todo', to: 'completed' }))
+    const events = r.out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(events).toContainEqual(
+      expect.objectContaining({ kind: 'task-status', projectId: p.id, taskId: t.id, from: 'todo', to: 'completed' })
+    )
   })
 })
 
@@ -583,14 +678,33 @@ describe('the key never leaks', () => {
     const t = service.control.addTask(p.id, { status: 'completed', script: 'complete' })
     const outputs: RunResult[] = []
     for (const args of [
-      ['watch-list', 'add', p.id], ['project', 'get', p.id], ['project', 'get', p.id, '--json'], ['tasks', p.id, '--json'],
-      ['steps', t.id], ['usage', t.id], ['usage', t.id, '--json'], ['publish', p.id, 'bad host'], ['project', 'get', 'missing', '--debug'],
-      ['watch', '--task', t.id], ['watch-list', 'list', '--json'], ['tasks', '--api-key', KEY], [`--api-key=${KEY}`]
+      ['watch-list', 'add', p.id],
+      ['project', 'get', p.id],
+      ['project', 'get', p.id, '--json'],
+      ['tasks', p.id, '--json'],
+      ['steps', t.id],
+      ['usage', t.id],
+      ['usage', t.id, '--json'],
+      ['publish', p.id, 'bad host'],
+      ['project', 'get', 'missing', '--debug'],
+      ['watch', '--task', t.id],
+      ['watch-list', 'list', '--json'],
+      ['tasks', '--api-key', KEY],
+      [`--api-key=${KEY}`]
     ]) {
       outputs.push(await run(args, { env }))
     }
-    outputs.push(await run(['tasks', p.id, '--debug'], { env: { ...env, AGENT_TRAY_BASE_URL: `http://127.0.0.1:${await freePort()}` } }))
-    outputs.push(await run(['project', 'get', p.id, '--api-key-stdin', '--debug'], { env: { ...env, AGENT_TRAY_API_KEY: undefined }, stdin: KEY }))
+    outputs.push(
+      await run(['tasks', p.id, '--debug'], {
+        env: { ...env, AGENT_TRAY_BASE_URL: `http://127.0.0.1:${await freePort()}` }
+      })
+    )
+    outputs.push(
+      await run(['project', 'get', p.id, '--api-key-stdin', '--debug'], {
+        env: { ...env, AGENT_TRAY_API_KEY: undefined },
+        stdin: KEY
+      })
+    )
     expect(outputs.filter((o) => o.code === 0).length).toBeGreaterThan(5)
     expect(outputs.filter((o) => o.code !== 0).length).toBeGreaterThan(3)
     for (const o of outputs) {

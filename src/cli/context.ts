@@ -1,5 +1,7 @@
 // What every command starts from: the global options, the connection they point at, and the API
 // key (keychain, environment or stdin — never an argument).
+import type { InvalidRecordIssue } from '../core/client'
+import { keyCustody, KeyNotSentError, type StoredEntry } from '../core/secrets/custody'
 import {
   addConnection,
   findConnectionByUrl,
@@ -7,13 +9,11 @@ import {
   SettingsEditError,
   updateConnection
 } from '../core/settings/edit'
-import type { InvalidRecordIssue } from '../core/client'
 import { defaultConnectionName, keyTransportProblem, sameOrigin } from '../shared/base-url'
-import { keyCustody, KeyNotSentError, type StoredEntry } from '../core/secrets/custody'
 import type { Connection } from '../shared/settings'
 import type { CliClient, CliDeps, SecretPort } from './deps'
 import { authError, keychainError, usageError } from './errors'
-import { readAll, type CliIo } from './io'
+import { type CliIo, readAll } from './io'
 import { invalidRecordWarner } from './warnings'
 
 export interface GlobalOptions {
@@ -67,21 +67,31 @@ export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string, 
   const baseUrl = requestedBaseUrl(ctx) ?? fallbackBaseUrl
   const settings = (await ctx.deps.settings()).read()
   if (baseUrl !== undefined) {
-    const found = findConnectionByUrl(settings, baseUrl) ?? (restore ? await restoreFromKeychain(ctx, baseUrl) : undefined)
+    const found =
+      findConnectionByUrl(settings, baseUrl) ?? (restore ? await restoreFromKeychain(ctx, baseUrl) : undefined)
     if (found) return { connection: found, stored: true }
-    const connection: Connection = { id: ctx.deps.newId(), name: defaultConnectionName(baseUrl), baseUrl, publishingDomain: '' }
+    const connection: Connection = {
+      id: ctx.deps.newId(),
+      name: defaultConnectionName(baseUrl),
+      baseUrl,
+      publishingDomain: ''
+    }
     return { connection, stored: false }
   }
   const active =
     settings.connections.find((c) => c.id === settings.activeConnectionId) ??
     (settings.connections.length === 1 ? settings.connections[0] : undefined)
   if (!active) {
-    throw usageError(`No service is set up: run \`agent-tray login --base-url URL\`, or pass --base-url or set ${BASE_URL_ENV}.`)
+    throw usageError(
+      `No service is set up: run \`agent-tray login --base-url URL\`, or pass --base-url or set ${BASE_URL_ENV}.`
+    )
   }
   // Kept in the file so the user can fix it, but no key goes there meanwhile (src/shared/base-url.ts).
   const problem = keyTransportProblem(active.baseUrl)
   if (problem !== null) {
-    throw usageError(`The stored connection "${active.name}" cannot be used: ${problem} Log in again with its https address: \`agent-tray login --base-url https://…\`.`)
+    throw usageError(
+      `The stored connection "${active.name}" cannot be used: ${problem} Log in again with its https address: \`agent-tray login --base-url https://…\`.`
+    )
   }
   return { connection: active, stored: true }
 }
@@ -98,9 +108,16 @@ async function restoreFromKeychain(ctx: Context, baseUrl: string): Promise<Conne
     return undefined // No keychain: nothing to restore from; the key is asked for as usual.
   }
   const settings = (await ctx.deps.settings()).read()
-  const lost = entries.find((e) => sameOrigin(e.baseUrl, baseUrl) && !settings.connections.some((c) => c.id === e.connectionId))
+  const lost = entries.find(
+    (e) => sameOrigin(e.baseUrl, baseUrl) && !settings.connections.some((c) => c.id === e.connectionId)
+  )
   if (!lost) return undefined
-  const connection: Connection = { id: lost.connectionId, name: defaultConnectionName(lost.baseUrl), baseUrl: lost.baseUrl, publishingDomain: '' }
+  const connection: Connection = {
+    id: lost.connectionId,
+    name: defaultConnectionName(lost.baseUrl),
+    baseUrl: lost.baseUrl,
+    publishingDomain: ''
+  }
   const stored = await storeConnection(ctx, connection)
   ctx.io.stderr.write(`Restored the connection to ${stored.baseUrl} from the keychain: config.json had lost it.\n`)
   return stored
@@ -125,7 +142,11 @@ export async function storeConnection(
     }
     addConnection(
       draft,
-      { baseUrl: connection.baseUrl, name: name ?? connection.name, publishingDomain: publishingDomain ?? connection.publishingDomain },
+      {
+        baseUrl: connection.baseUrl,
+        name: name ?? connection.name,
+        publishingDomain: publishingDomain ?? connection.publishingDomain
+      },
       connection.id
     )
   })
@@ -144,7 +165,10 @@ export async function openSecrets(ctx: Context): Promise<SecretPort> {
 
 /** The keychain's own one-line reason, and what to do instead. */
 export function keychainUnavailable(cause: unknown): Error {
-  const reason = cause instanceof Error && cause.message.trim() !== '' ? cause.message.split('\n')[0]!.trim().replace(/\.?$/, '.') : 'No keychain is reachable.'
+  const reason =
+    cause instanceof Error && cause.message.trim() !== ''
+      ? cause.message.split('\n')[0]!.trim().replace(/\.?$/, '.')
+      : 'No keychain is reachable.'
   return keychainError(`${reason} Use ${API_KEY_ENV} or --api-key-stdin instead.`)
 }
 
@@ -172,10 +196,17 @@ export async function readKeyFromStdin(ctx: Context): Promise<string> {
  * echo, or with `fromStdin` read from standard input, one a line in the order asked (blank lines
  * skipped). Each is remembered, so no output shows it; '' is one not given.
  */
-export async function readSecrets(ctx: Context, prompts: readonly string[], fromStdin = !ctx.io.isTTY): Promise<string[]> {
+export async function readSecrets(
+  ctx: Context,
+  prompts: readonly string[],
+  fromStdin = !ctx.io.isTTY
+): Promise<string[]> {
   const given: string[] = []
   if (fromStdin) {
-    const lines = (await readAll(ctx.io.stdin)).split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '')
+    const lines = (await readAll(ctx.io.stdin))
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
     given.push(...prompts.map((_, i) => lines[i] ?? ''))
   } else {
     for (const prompt of prompts) given.push((await ctx.deps.promptHidden(prompt)).trim())
@@ -200,11 +231,18 @@ export async function resolveApiKey(ctx: Context, resolved: Resolved): Promise<s
     key = resolved.stored ? await withKeychain(ctx, (s) => keyCustody(s).get(connection.id, connection.baseUrl)) : null
   } catch (e) {
     if (!(e instanceof KeyNotSentError)) throw e
-    throw authError(`The connection "${connection.name}" cannot use its key: ${e.message} Run \`agent-tray login --base-url ${connection.baseUrl}\` to give this address its own key.`)
+    throw authError(
+      `The connection "${connection.name}" cannot use its key: ${e.message} Run \`agent-tray login --base-url ${connection.baseUrl}\` to give this address its own key.`
+    )
   }
   if (key === null || key === '') {
-    const login = resolved.stored && !ctx.opts.baseUrl && !ctx.io.env[BASE_URL_ENV] ? 'agent-tray login' : `agent-tray login --base-url ${connection.baseUrl}`
-    throw authError(`No API key for ${connection.baseUrl}: run \`${login}\`, set ${API_KEY_ENV}, or pipe it with --api-key-stdin.`)
+    const login =
+      resolved.stored && !ctx.opts.baseUrl && !ctx.io.env[BASE_URL_ENV]
+        ? 'agent-tray login'
+        : `agent-tray login --base-url ${connection.baseUrl}`
+    throw authError(
+      `No API key for ${connection.baseUrl}: run \`${login}\`, set ${API_KEY_ENV}, or pipe it with --api-key-stdin.`
+    )
   }
   return remember(ctx, key)
 }
@@ -219,7 +257,11 @@ export interface Connected {
 export async function connect(ctx: Context): Promise<Connected> {
   const resolved = await resolveConnection(ctx)
   const apiKey = await resolveApiKey(ctx, resolved)
-  const client = ctx.deps.createClient({ baseUrl: resolved.connection.baseUrl, apiKey, onInvalidRecord: invalidRecordWarner(ctx.io.stderr, ctx.opts.json === true, ctx.skipped) })
+  const client = ctx.deps.createClient({
+    baseUrl: resolved.connection.baseUrl,
+    apiKey,
+    onInvalidRecord: invalidRecordWarner(ctx.io.stderr, ctx.opts.json === true, ctx.skipped)
+  })
   return { ...resolved, client }
 }
 

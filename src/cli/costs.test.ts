@@ -3,10 +3,10 @@
 // /tasks/{id}/steps-and-usages, read raw), in an injected time zone, around midnight.
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../reference-service'
+import { type ReferenceService, startReferenceService } from '../reference-service'
 import { call } from '../reference-service/test-client'
 import { EXIT } from './exit-codes'
-import { makeRunner, tempDir, type RunResult } from './test-harness'
+import { makeRunner, type RunResult, tempDir } from './test-harness'
 
 const KEY = 'test-key-COSTS-8c1d'
 const TZ = 60 // UTC+1: the tasks below run across local midnight
@@ -17,11 +17,33 @@ let run: ReturnType<typeof makeRunner>
 let projectIds: string[]
 let skewed: string
 
-interface RawTask { id: string; name: string; total_price: number; updated_at: string }
-interface RawUsage { provider: string; model: string; final_price: number; created_at: string; usage_metadata: { input_tokens: number; output_tokens: number; cache_read_tokens?: number; input_token_details?: { cache_read?: number } } }
+interface RawTask {
+  id: string
+  name: string
+  total_price: number
+  updated_at: string
+}
+interface RawUsage {
+  provider: string
+  model: string
+  final_price: number
+  created_at: string
+  usage_metadata: {
+    input_tokens: number
+    output_tokens: number
+    cache_read_tokens?: number
+    input_token_details?: { cache_read?: number }
+  }
+}
 
 beforeAll(async () => {
-  service = await startReferenceService({ apiKey: KEY, port: 0, seed: 21, manualClock: true, startTime: '2026-03-10T21:30:00.000Z' })
+  service = await startReferenceService({
+    apiKey: KEY,
+    port: 0,
+    seed: 21,
+    manualClock: true,
+    startTime: '2026-03-10T21:30:00.000Z'
+  })
   configDir = tempDir()
   const a = service.control.createProject({ name: 'Recipe Box', firstTask: false })
   const b = service.control.createProject({ name: '=Garden "planner", v2', firstTask: false })
@@ -77,7 +99,8 @@ async function expected() {
         m.cost += u.final_price
         byModel.set(`${u.provider}/${u.model}`, m)
       }
-      if (Math.abs(task.total_price - sum) > 1e-6 * Math.max(1, usages.length)) add(localDay(task.updated_at), task.total_price - sum)
+      if (Math.abs(task.total_price - sum) > 1e-6 * Math.max(1, usages.length))
+        add(localDay(task.updated_at), task.total_price - sum)
       total += task.total_price
     }
   }
@@ -90,8 +113,22 @@ function json<T>(r: RunResult): T {
   return JSON.parse(r.out) as T
 }
 
-interface Row { key: string; costUsd: number; estimatedUsd: number; calls: number; inputTokens: number; outputTokens: number; cacheReadTokens: number | null; mismatch?: { recordsUsd: number; totalPriceUsd: number } | null }
-interface Report { since: string; until: string; rows: Row[]; totals: Row }
+interface Row {
+  key: string
+  costUsd: number
+  estimatedUsd: number
+  calls: number
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens: number | null
+  mismatch?: { recordsUsd: number; totalPriceUsd: number } | null
+}
+interface Report {
+  since: string
+  until: string
+  rows: Row[]
+  totals: Row
+}
 
 describe('costs', () => {
   it('by day over the last 30 days: each call on its local day, the whole agreeing with total_price', async () => {
@@ -119,7 +156,11 @@ describe('costs', () => {
     const want = await expected()
     const report = json<Report>(await run(['costs', '--by', 'model', '--json']))
     const models = report.rows.filter((r) => r.key !== '')
-    expect(Object.fromEntries(models.map((r) => [r.key, [r.calls, r.inputTokens, r.outputTokens, r.cacheReadTokens ?? 0, round(r.costUsd)]]))).toEqual(
+    expect(
+      Object.fromEntries(
+        models.map((r) => [r.key, [r.calls, r.inputTokens, r.outputTokens, r.cacheReadTokens ?? 0, round(r.costUsd)]])
+      )
+    ).toEqual(
       Object.fromEntries([...want.byModel].map(([k, m]) => [k, [m.calls, m.input, m.output, m.cache, round(m.cost)]]))
     )
     const human = await run(['costs', '--by', 'model'])
@@ -133,7 +174,10 @@ describe('costs', () => {
     const row = report.rows.find((r) => r.key === skewed)!
     const { usages } = await get<{ usages: RawUsage[] }>(`/tasks/${skewed}/steps-and-usages`)
     expect(row.costUsd).toBe(9.5)
-    expect(row.mismatch).toEqual({ recordsUsd: round(usages.reduce((s, u) => s + u.final_price, 0)), totalPriceUsd: 9.5 })
+    expect(row.mismatch).toEqual({
+      recordsUsd: round(usages.reduce((s, u) => s + u.final_price, 0)),
+      totalPriceUsd: 9.5
+    })
     const human = await run(['costs', '--by', 'task'])
     expect(human.out).toContain('/ $9.500000')
     expect(human.out).toMatch(/~ includes \$\d+\.\d+ estimated/)
@@ -151,7 +195,10 @@ describe('costs', () => {
   })
 
   it('names a project as every surface does: the service’s current name over the one remembered when it was watched', async () => {
-    const renamed = await call(service.url, 'PATCH', `/projects/${projectIds[0]}`, { key: KEY, body: { name: 'Recipe Box v2' } })
+    const renamed = await call(service.url, 'PATCH', `/projects/${projectIds[0]}`, {
+      key: KEY,
+      body: { name: 'Recipe Box v2' }
+    })
     expect(renamed.status).toBe(200)
     try {
       const report = json<{ rows: { key: string; label: string }[] }>(await run(['costs', '--by', 'project', '--json']))
@@ -163,7 +210,9 @@ describe('costs', () => {
 
   it('a range and a project: only what was spent then, there', async () => {
     const want = await expected()
-    const report = json<Report>(await run(['costs', '--project', projectIds[0]!, '--since', '2026-03-11', '--until', '2026-03-11', '--json']))
+    const report = json<Report>(
+      await run(['costs', '--project', projectIds[0]!, '--since', '2026-03-11', '--until', '2026-03-11', '--json'])
+    )
     expect(report.rows.map((r) => r.key)).toEqual(['2026-03-11'])
     expect(report.rows[0]!.costUsd).toBeLessThanOrEqual(round(want.byDay.get('2026-03-11')!))
     expect(report.rows[0]!.costUsd).toBeGreaterThan(0)

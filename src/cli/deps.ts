@@ -2,9 +2,9 @@
 // tests may wire the same real parts against a temp dir and a test keyring.
 import type { InvalidRecordIssue, ServiceClient } from '../core/client'
 import type { UsageStore } from '../core/costs/usage-store'
+import type { ForwardingSecretStore } from '../core/secrets/types'
 import type { TzOffset } from '../shared/cost'
 import type { Settings } from '../shared/settings'
-import type { ForwardingSecretStore } from '../core/secrets/types'
 
 export type CliClient = ServiceClient
 

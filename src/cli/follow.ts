@@ -1,8 +1,8 @@
 // The polling loop behind `watch`: list each project's tasks every interval, report what changed
 // (the core's diffProject), until stopped or until a condition holds. Errors that may pass (network,
 // busy service, a garbled answer) are reported and retried; after several in a row the loop gives up.
-import { diffProject } from '../core/monitor/diff'
 import { isServiceError } from '../core/client'
+import { diffProject } from '../core/monitor/diff'
 import type { MonitorEvent, ProjectSnapshot } from '../shared/monitor'
 import type { Task } from '../shared/service'
 import type { CliClient } from './deps'
@@ -47,7 +47,10 @@ export async function follow(o: FollowOptions): Promise<'done' | 'stopped'> {
         o.onRetry(projectId, e)
         continue
       }
-      const diff = diffProject(snapshots.get(projectId), tasks, o.now().toISOString(), { connectionId: o.connectionId, projectId })
+      const diff = diffProject(snapshots.get(projectId), tasks, o.now().toISOString(), {
+        connectionId: o.connectionId,
+        projectId
+      })
       snapshots.set(projectId, diff.snapshot)
       latest.set(projectId, tasks)
       for (const event of diff.events) o.onEvent(event)

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { verifySignature } from '../core/forward/sign'
-import { ANSWERS, startReceiver, type Receiver } from '../core/forward/test-receivers'
+import { ANSWERS, type Receiver, startReceiver } from '../core/forward/test-receivers'
 import { EXIT } from './exit-codes'
 import { filesUnder, makeRunner, memorySecrets, tempDir } from './test-harness'
 
@@ -49,7 +49,10 @@ describe('forward add: where the URL comes from', () => {
     const questions: string[] = []
     const answers = [`${receiver.url}/in/${TOKEN}`, SECRET]
     const promptHidden = async (question: string) => (questions.push(question), `${answers.shift()}\n`)
-    const r = await run(['forward', 'add', '--name', 'hooks', '--when', 'always', '--secret-stdin'], { isTTY: true, deps: { promptHidden } })
+    const r = await run(['forward', 'add', '--name', 'hooks', '--when', 'always', '--secret-stdin'], {
+      isTTY: true,
+      deps: { promptHidden }
+    })
     expect(r).toMatchObject({ code: EXIT.ok, err: '' })
     expect(r.out).toMatch(/^Added webhook target 'hooks'/)
     expect(questions).toEqual(['Target URL (it holds a token; not shown): ', 'Signing secret: '])
@@ -57,20 +60,30 @@ describe('forward add: where the URL comes from', () => {
     const got = receiver.received.at(-1)!
     expect(got.path).toBe(`/in/${TOKEN}`)
     expect(verifySignature(got.body, SECRET, got.headers['x-agent-tray-signature'] as string)).toBe(true)
-    const empty = await run(['forward', 'add', '--name', 'other'], { isTTY: true, deps: { promptHidden: async () => '' } })
+    const empty = await run(['forward', 'add', '--name', 'other'], {
+      isTTY: true,
+      deps: { promptHidden: async () => '' }
+    })
     expect(empty).toMatchObject({ code: EXIT.usage, err: expect.stringMatching(/No target URL/) })
   })
 
   it('from standard input: the URL on the first line, the secret on the second; `-` reads it too', async () => {
-    const piped = await run(['forward', 'add', '--name', 'hooks', '--when', 'always', '--secret-stdin'], { stdin: `${receiver.url}/in/${TOKEN}\n${SECRET}\n` })
+    const piped = await run(['forward', 'add', '--name', 'hooks', '--when', 'always', '--secret-stdin'], {
+      stdin: `${receiver.url}/in/${TOKEN}\n${SECRET}\n`
+    })
     expect(piped).toMatchObject({ code: EXIT.ok, err: '' })
     await run(['forward', 'test', 'hooks'])
     const got = receiver.received.at(-1)!
     expect(got.path).toBe(`/in/${TOKEN}`)
     expect(verifySignature(got.body, SECRET, got.headers['x-agent-tray-signature'] as string)).toBe(true)
     const dash = await run(['forward', 'add', '-', '--name', 'phone'], { stdin: 'ntfys://ntfy.example/phone-topic\n' })
-    expect(dash).toMatchObject({ code: EXIT.ok, out: "Added ntfy target 'phone' (ntfy.example): failed, budget, away.\n" })
-    const noSecret = await run(['forward', 'add', '--name', 'x', '--secret-stdin'], { stdin: `${receiver.url}/in/${TOKEN}\n` })
+    expect(dash).toMatchObject({
+      code: EXIT.ok,
+      out: "Added ntfy target 'phone' (ntfy.example): failed, budget, away.\n"
+    })
+    const noSecret = await run(['forward', 'add', '--name', 'x', '--secret-stdin'], {
+      stdin: `${receiver.url}/in/${TOKEN}\n`
+    })
     expect(noSecret).toMatchObject({ code: EXIT.usage, err: expect.stringMatching(/No signing secret/) })
     expect((await run(['forward', 'add'], { stdin: '' })).code).toBe(EXIT.usage)
     for (const r of [piped, dash, noSecret]) expect(r.out + r.err).not.toContain(TOKEN)
@@ -80,7 +93,9 @@ describe('forward add: where the URL comes from', () => {
 
 describe('forward add: a JSON webhook with no secret', () => {
   it('gets a generated one, printed once with a line saying so, and signs with it', async () => {
-    const r = await run(['forward', 'add', '--name', 'hooks', '--when', 'always'], { stdin: `${receiver.url}/in/${TOKEN}\n` })
+    const r = await run(['forward', 'add', '--name', 'hooks', '--when', 'always'], {
+      stdin: `${receiver.url}/in/${TOKEN}\n`
+    })
     expect(r.code).toBe(EXIT.ok)
     const generated = /^Signing secret: ([A-Za-z0-9_-]{43})$/m.exec(r.out)?.[1]
     expect(generated, r.out).toBeDefined()
@@ -89,16 +104,26 @@ describe('forward add: a JSON webhook with no secret', () => {
     const got = receiver.received.at(-1)!
     expect(verifySignature(got.body, generated!, got.headers['x-agent-tray-signature'] as string)).toBe(true)
     // Never printed again, never in a file of the settings directory.
-    expect((await run(['forward', 'list'])).out + (await run(['forward', 'list', '--json'])).out).not.toContain(generated)
+    expect((await run(['forward', 'list'])).out + (await run(['forward', 'list', '--json'])).out).not.toContain(
+      generated
+    )
     for (const f of filesUnder(configDir)) expect(f.text, f.file).not.toContain(generated)
   })
 
   it('--json: the secret is a field of the answer; other kinds and a given secret get none', async () => {
     const json = await run(['forward', 'add', '--name', 'hooks', '--json'], { stdin: `${receiver.url}/in/${TOKEN}\n` })
-    expect(JSON.parse(json.out)).toMatchObject({ name: 'hooks', kind: 'webhook', generatedSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) })
-    const ntfy = await run(['forward', 'add', '--name', 'phone', '--json'], { stdin: 'ntfys://ntfy.example/phone-topic\n' })
+    expect(JSON.parse(json.out)).toMatchObject({
+      name: 'hooks',
+      kind: 'webhook',
+      generatedSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/)
+    })
+    const ntfy = await run(['forward', 'add', '--name', 'phone', '--json'], {
+      stdin: 'ntfys://ntfy.example/phone-topic\n'
+    })
     expect(JSON.parse(ntfy.out)).toMatchObject({ name: 'phone', generatedSecret: null })
-    const given = await run(['forward', 'add', '--name', 'given', '--secret-stdin'], { stdin: `${receiver.url}/in/${TOKEN}\n${SECRET}\n` })
+    const given = await run(['forward', 'add', '--name', 'given', '--secret-stdin'], {
+      stdin: `${receiver.url}/in/${TOKEN}\n${SECRET}\n`
+    })
     expect(given.out).not.toMatch(/Signing secret/)
   })
 })

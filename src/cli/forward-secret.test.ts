@@ -2,9 +2,9 @@
 // made with --generate, against a loopback receiver and a key store in memory.
 import fs from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { forwardSecretAccount } from '../shared/forwarding'
 import { SIGNATURE_HEADER, verifySignature } from '../core/forward/sign'
-import { ANSWERS, startReceiver, type Receiver } from '../core/forward/test-receivers'
+import { ANSWERS, type Receiver, startReceiver } from '../core/forward/test-receivers'
+import { forwardSecretAccount } from '../shared/forwarding'
 import { EXIT } from './exit-codes'
 import { makeRunner, memorySecrets, tempDir } from './test-harness'
 
@@ -31,18 +31,27 @@ const lastSignature = () => {
 it('forward secret: a new secret from stdin or --generate, the same target id, never echoed but once when made', async () => {
   const { targets, secrets } = memorySecrets()
   const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
-  expect((await run(['forward', 'add', '-', '--name', 'hooks', '--secret-stdin'], { stdin: `${receiver.url}/in\n${OLD}\n` })).code).toBe(EXIT.ok)
+  expect(
+    (await run(['forward', 'add', '-', '--name', 'hooks', '--secret-stdin'], { stdin: `${receiver.url}/in\n${OLD}\n` }))
+      .code
+  ).toBe(EXIT.ok)
   const id = (JSON.parse((await run(['forward', 'list', '--json'])).out) as { id: string }[])[0]!.id
 
   const given = await run(['forward', 'secret', 'hooks'], { stdin: `${NEW}\nignored\n` })
-  expect(given).toMatchObject({ code: EXIT.ok, out: "Replaced the signing secret of 'hooks'. Its queue and history stay.\n" })
+  expect(given).toMatchObject({
+    code: EXIT.ok,
+    out: "Replaced the signing secret of 'hooks'. Its queue and history stay.\n"
+  })
   expect(targets.get(forwardSecretAccount(id))).toContain(NEW)
   await run(['forward', 'test', 'hooks'])
   expect(verifySignature(lastSignature().body, NEW, lastSignature().header)).toBe(true)
   expect(verifySignature(lastSignature().body, OLD, lastSignature().header)).toBe(false)
 
   // On a terminal it is typed without echo.
-  const typed = await run(['forward', 'secret', 'hooks'], { isTTY: true, deps: { promptHidden: async () => `${NEW}-typed` } })
+  const typed = await run(['forward', 'secret', 'hooks'], {
+    isTTY: true,
+    deps: { promptHidden: async () => `${NEW}-typed` }
+  })
   expect(typed.code).toBe(EXIT.ok)
   expect(targets.get(forwardSecretAccount(id))).toContain(`${NEW}-typed`)
 
@@ -54,7 +63,9 @@ it('forward secret: a new secret from stdin or --generate, the same target id, n
   await run(['forward', 'test', 'hooks'])
   expect(verifySignature(lastSignature().body, secret, lastSignature().header)).toBe(true)
   // Still the same target: what the outbox keeps under its id stays its own.
-  expect((JSON.parse((await run(['forward', 'list', '--json'])).out) as { id: string }[]).map((t) => t.id)).toEqual([id])
+  expect((JSON.parse((await run(['forward', 'list', '--json'])).out) as { id: string }[]).map((t) => t.id)).toEqual([
+    id
+  ])
   for (const r of [given, typed, made]) expect(r.out + r.err).not.toContain(NEW)
 })
 
@@ -69,7 +80,10 @@ it('forward secret refuses a short secret, an empty stdin and a target that is n
   expect(short).toMatchObject({ code: EXIT.usage, err: expect.stringContaining('at least 16 characters') })
   expect(short.err).not.toContain('short-secret')
   expect((await run(['forward', 'secret', 'hooks'], { stdin: '\n' })).code).toBe(EXIT.usage)
-  expect(await run(['forward', 'secret', 'phone', '--generate'])).toMatchObject({ code: EXIT.usage, err: expect.stringContaining('JSON webhook only') })
+  expect(await run(['forward', 'secret', 'phone', '--generate'])).toMatchObject({
+    code: EXIT.usage,
+    err: expect.stringContaining('JSON webhook only')
+  })
   expect((await run(['forward', 'secret', 'nobody'], { stdin: `${NEW}\n` })).code).toBe(EXIT.notFound)
   expect(targets).toEqual(before)
   fs.rmSync(own, { recursive: true, force: true })

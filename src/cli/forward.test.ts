@@ -3,8 +3,8 @@
 // keychain and the receiver, and nothing else (no output, no file).
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReceiver, ANSWERS, type Receiver } from '../core/forward/test-receivers'
 import { verifySignature } from '../core/forward/sign'
+import { ANSWERS, type Receiver, startReceiver } from '../core/forward/test-receivers'
 import { createKeytarSecretStore } from '../core/secrets/keytar-store'
 import { startTestKeyring, type TestKeyring } from '../core/secrets/test-keyring'
 import { KeychainUnavailableError } from '../core/secrets/types'
@@ -22,7 +22,13 @@ beforeAll(async () => {
   keyring = await startTestKeyring()
   configDir = tempDir()
   receiver = await startReceiver(ANSWERS.ok())
-  run = makeRunner({ configDir, deps: { secrets: () => createKeytarSecretStore(), isKeychainUnavailable: (e) => e instanceof KeychainUnavailableError } })
+  run = makeRunner({
+    configDir,
+    deps: {
+      secrets: () => createKeytarSecretStore(),
+      isKeychainUnavailable: (e) => e instanceof KeychainUnavailableError
+    }
+  })
 }, 60_000)
 
 afterAll(async () => {
@@ -34,12 +40,27 @@ afterAll(async () => {
 describe('agent-tray forward', () => {
   it('add, list, test, remove: the token reaches the keychain and the receiver, never the output or a file', async () => {
     const url = `${receiver.url}/in/${TOKEN}`
-    const added = await run(['forward', 'add', '--name', 'hooks', '--on', 'failed,completed', '--when', 'always', '--secret-stdin'], { stdin: `${url}\n${SECRET}\n` })
-    expect(added).toMatchObject({ code: EXIT.ok, out: "Added webhook target 'hooks' (127.0.0.1:" + receiver.port + '): failed, completed, always.\n' })
+    const added = await run(
+      ['forward', 'add', '--name', 'hooks', '--on', 'failed,completed', '--when', 'always', '--secret-stdin'],
+      { stdin: `${url}\n${SECRET}\n` }
+    )
+    expect(added).toMatchObject({
+      code: EXIT.ok,
+      out: "Added webhook target 'hooks' (127.0.0.1:" + receiver.port + '): failed, completed, always.\n'
+    })
 
     const listed = await run(['forward', 'list', '--json'])
     expect(JSON.parse(listed.out)).toEqual([
-      { id: expect.any(String), name: 'hooks', kind: 'webhook', host: `127.0.0.1:${receiver.port}`, on: ['failed', 'completed'], when: 'always', paused: false, quietHours: false }
+      {
+        id: expect.any(String),
+        name: 'hooks',
+        kind: 'webhook',
+        host: `127.0.0.1:${receiver.port}`,
+        on: ['failed', 'completed'],
+        when: 'always',
+        paused: false,
+        quietHours: false
+      }
     ])
     expect((await run(['forward', 'list'])).out).toMatch(/^NAME +KIND +HOST/)
 
@@ -67,13 +88,25 @@ describe('agent-tray forward', () => {
   }, 60_000)
 
   it('--quiet-hours: the target keeps the desktop quiet hours too, and says so', async () => {
-    const added = await run(['forward', 'add', '--name', 'night', '--when', 'always', '--quiet-hours'], { stdin: 'ntfys://ntfy.example/night-topic\n' })
-    expect(added).toMatchObject({ code: EXIT.ok, out: "Added ntfy target 'night' (ntfy.example): failed, budget, always, not in quiet hours.\n" })
-    expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toMatchObject([{ name: 'night', when: 'always', quietHours: true }])
-    expect((await run(['forward', 'list'])).out).toMatch(/night +ntfy +ntfy\.example +failed,budget +always, not in quiet hours\n/)
+    const added = await run(['forward', 'add', '--name', 'night', '--when', 'always', '--quiet-hours'], {
+      stdin: 'ntfys://ntfy.example/night-topic\n'
+    })
+    expect(added).toMatchObject({
+      code: EXIT.ok,
+      out: "Added ntfy target 'night' (ntfy.example): failed, budget, always, not in quiet hours.\n"
+    })
+    expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toMatchObject([
+      { name: 'night', when: 'always', quietHours: true }
+    ])
+    expect((await run(['forward', 'list'])).out).toMatch(
+      /night +ntfy +ntfy\.example +failed,budget +always, not in quiet hours\n/
+    )
     // Without the flag, a target forwards during quiet hours (the desktop's only).
     await run(['forward', 'add', '--name', 'day'], { stdin: 'ntfys://ntfy.example/day-topic\n' })
-    expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toMatchObject([{ name: 'night' }, { name: 'day', when: 'away', quietHours: false }])
+    expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toMatchObject([
+      { name: 'night' },
+      { name: 'day', when: 'away', quietHours: false }
+    ])
     await run(['forward', 'remove', 'night'])
     await run(['forward', 'remove', 'day'])
   }, 60_000)
@@ -83,7 +116,9 @@ describe('agent-tray forward', () => {
     expect(http.code).toBe(EXIT.usage)
     expect(http.err).toMatch(/https/)
     expect(http.err).not.toContain(TOKEN)
-    expect((await run(['forward', 'add', '--on', 'everything'], { stdin: 'ntfys://ntfy.sh/topic-abc\n' })).code).toBe(EXIT.usage)
+    expect((await run(['forward', 'add', '--on', 'everything'], { stdin: 'ntfys://ntfy.sh/topic-abc\n' })).code).toBe(
+      EXIT.usage
+    )
     expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toEqual([])
   })
 })

@@ -10,7 +10,7 @@ import { settingsDir } from '../core/settings/paths'
 import { systemClock } from '../core/util/clock'
 import type { MonitorEvent } from '../shared/monitor'
 import { projectDisplayName } from '../shared/watched-project'
-import { openSecrets, remember, type Context } from './context'
+import { type Context, openSecrets, remember } from './context'
 import { CliError } from './errors'
 import { EXIT } from './exit-codes'
 import { oneLine } from './table'
@@ -26,7 +26,8 @@ export async function openForwarding(ctx: Context): Promise<CommandForwarding> {
   const lost = new AbortController()
   const store = await ctx.deps.settings()
   const secrets = await openSecrets(ctx)
-  const nameOf = (targetId: string): string => oneLine(store.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? targetId)
+  const nameOf = (targetId: string): string =>
+    oneLine(store.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? targetId)
   const forwarding = createForwarding({
     file: path.join(settingsDir(ctx.io.env), OUTBOX_FILE),
     clock: { ...systemClock, now: () => ctx.deps.now().getTime() },
@@ -43,16 +44,24 @@ export async function openForwarding(ctx: Context): Promise<CommandForwarding> {
     learnSecrets: (all) => {
       for (const s of all) remember(ctx, s)
     },
-    onGiveUp: (targetId, reason) => ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' gave up: ${oneLine(reason, 300)}\n`),
-    onKeyStoreFailure: (targetId, reason) => ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' is waiting for the keychain: ${oneLine(reason, 300)} (trying again)\n`),
-    onError: (error) => ctx.io.stderr.write(`Forwarding: ${oneLine(error instanceof Error ? error.message : String(error), 300)}\n`),
+    onGiveUp: (targetId, reason) =>
+      ctx.io.stderr.write(`Forwarding to '${nameOf(targetId)}' gave up: ${oneLine(reason, 300)}\n`),
+    onKeyStoreFailure: (targetId, reason) =>
+      ctx.io.stderr.write(
+        `Forwarding to '${nameOf(targetId)}' is waiting for the keychain: ${oneLine(reason, 300)} (trying again)\n`
+      ),
+    onError: (error) =>
+      ctx.io.stderr.write(`Forwarding: ${oneLine(error instanceof Error ? error.message : String(error), 300)}\n`),
     onLockLost: () => lost.abort(new CliError(EXIT.settingsFiles, FORWARDING_ELSEWHERE_COMMAND))
   })
   // Beside the app (or another watch) the command does not forward: one writer of the outbox.
   const ready = await forwarding.ready
   if (!ready.held) {
     await forwarding.close()
-    throw new CliError(EXIT.settingsFiles, ready.reason === FORWARDING_ELSEWHERE_APP ? FORWARDING_ELSEWHERE_COMMAND : ready.reason)
+    throw new CliError(
+      EXIT.settingsFiles,
+      ready.reason === FORWARDING_ELSEWHERE_APP ? FORWARDING_ELSEWHERE_COMMAND : ready.reason
+    )
   }
   return {
     forward: forwarding.forward,

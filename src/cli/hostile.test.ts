@@ -5,10 +5,10 @@ import fs from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../reference-service'
+import { type ReferenceService, startReferenceService } from '../reference-service'
 import { isUnsafeToShow } from '../shared/controls'
 import { EXIT } from './exit-codes'
-import { makeRunner, tempDir, type RunResult } from './test-harness'
+import { makeRunner, type RunResult, tempDir } from './test-harness'
 
 const KEY = 'test-key-CLI-hostile-6e2a'
 /** What a hostile name carries: each would act on a terminal printed raw. */
@@ -27,7 +27,9 @@ const FORGED = 'Shop\nTask t-forged ended: Completed'
 
 /** Every character that would act, in all the output, with the line feeds that make lines left out. */
 function unsafeIn(r: RunResult): string[] {
-  return [...(r.out + r.err)].filter((c) => c !== '\n' && isUnsafeToShow(c.charCodeAt(0))).map((c) => `U+${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return [...(r.out + r.err)]
+    .filter((c) => c !== '\n' && isUnsafeToShow(c.charCodeAt(0)))
+    .map((c) => `U+${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** The sequences are still there, written out, so a person sees what the service sent (names in tables and lines are cut at 60 characters). */
@@ -53,21 +55,56 @@ let taskId: string
 /** A service whose every string is hostile. The task list of p-live changes from todo to completed after its first answer. */
 function hostileService(): Server {
   let liveAnswers = 0
-  const step = { id: 's1', task_id: 't1', name: HOSTILE, description: HOSTILE, status: 'completed', type: 'tool_call', metadata: { tool: HOSTILE, path: HOSTILE } }
-  const usage = {
-    id: 'u1', task_id: 't1', usage_type: 'llm_call', provider: HOSTILE, model: HOSTILE, remark: HOSTILE,
-    usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 }, final_price: 0.5, created_at: HOSTILE
+  const step = {
+    id: 's1',
+    task_id: 't1',
+    name: HOSTILE,
+    description: HOSTILE,
+    status: 'completed',
+    type: 'tool_call',
+    metadata: { tool: HOSTILE, path: HOSTILE }
   }
-  const task = (status: string) => ({ id: 't1', project_id: 'p1', name: HOSTILE, status, steps: [step], total_price: 0.5, updated_at: '2026-01-05T09:00:00.000Z' })
+  const usage = {
+    id: 'u1',
+    task_id: 't1',
+    usage_type: 'llm_call',
+    provider: HOSTILE,
+    model: HOSTILE,
+    remark: HOSTILE,
+    usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
+    final_price: 0.5,
+    created_at: HOSTILE
+  }
+  const task = (status: string) => ({
+    id: 't1',
+    project_id: 'p1',
+    name: HOSTILE,
+    status,
+    steps: [step],
+    total_price: 0.5,
+    updated_at: '2026-01-05T09:00:00.000Z'
+  })
   const answers: Record<string, () => { status: number; body: unknown }> = {
-    'GET /projects/p1': () => ({ status: 200, body: { id: 'p1', name: HOSTILE, description: FORGED, prebuilt_url: HOSTILE, return_url: FORGED } }),
-    'GET /projects/p1/tasks': () => ({ status: 200, body: [task('completed'), { id: `bad ${HOSTILE}`, status: 'completed', steps: 'not a list' }] }),
+    'GET /projects/p1': () => ({
+      status: 200,
+      body: { id: 'p1', name: HOSTILE, description: FORGED, prebuilt_url: HOSTILE, return_url: FORGED }
+    }),
+    'GET /projects/p1/tasks': () => ({
+      status: 200,
+      body: [task('completed'), { id: `bad ${HOSTILE}`, status: 'completed', steps: 'not a list' }]
+    }),
     'GET /projects/p-live/tasks': () => ({ status: 200, body: [task(liveAnswers++ === 0 ? 'todo' : 'completed')] }),
     'GET /tasks/t1/steps': () => ({ status: 200, body: [step] }),
     'GET /tasks/t1/steps-and-usages': () => ({ status: 200, body: { steps: [step], usages: [usage] } }),
     'POST /projects/p1/publish': () => ({ status: 200, body: { status: 'failed', message: [HOSTILE, FORGED] } }),
-    'GET /projects/p-list': () => ({ status: 400, body: { statusCode: 400, message: ['name must be a string', 'ref_id is too long'], error: 'Bad Request' } }),
-    'GET /projects/p-error': () => ({ status: 400, body: { statusCode: 400, message: [HOSTILE, FORGED], error: 'Bad Request' } })
+    'GET /projects/p-list': () => ({
+      status: 400,
+      body: { statusCode: 400, message: ['name must be a string', 'ref_id is too long'], error: 'Bad Request' }
+    }),
+    'GET /projects/p-error': () => ({
+      status: 400,
+      body: { statusCode: 400, message: [HOSTILE, FORGED], error: 'Bad Request' }
+    })
   }
   return createServer((req, res) => {
     const answer = answers[`${req.method} ${req.url}`]?.() ?? { status: 404, body: { message: HOSTILE } }
@@ -82,7 +119,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve))
   hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`
   configDir = tempDir()
-  run = makeRunner({ service: reference, configDir, env: { AGENT_TRAY_BASE_URL: reference.url, AGENT_TRAY_API_KEY: KEY } })
+  run = makeRunner({
+    service: reference,
+    configDir,
+    env: { AGENT_TRAY_BASE_URL: reference.url, AGENT_TRAY_API_KEY: KEY }
+  })
   const p = reference.control.createProject({ name: HOSTILE, description: FORGED })
   projectId = p.id
   taskId = reference.control.addTask(p.id, { name: HOSTILE, status: 'completed' }).id
@@ -127,7 +168,8 @@ describe('the reference service with hostile project and task names', () => {
 })
 
 describe('a service that puts escape sequences everywhere', () => {
-  const at = (args: string[], o: Parameters<typeof run>[1] = {}) => run(args, { ...o, env: { AGENT_TRAY_BASE_URL: hostileUrl, AGENT_TRAY_CONFIG_DIR: tempDir(), ...o.env } })
+  const at = (args: string[], o: Parameters<typeof run>[1] = {}) =>
+    run(args, { ...o, env: { AGENT_TRAY_BASE_URL: hostileUrl, AGENT_TRAY_CONFIG_DIR: tempDir(), ...o.env } })
 
   it.each([
     ['steps', ['steps', 't1'], EXIT.ok],
@@ -149,7 +191,10 @@ describe('a service that puts escape sequences everywhere', () => {
   it('watch: the event lines', async () => {
     const controller = new AbortController()
     let out = ''
-    const done = at(['watch', 'p-live', '--interval-ms', '1000'], { signal: controller.signal, onStdout: (s) => (out += s) })
+    const done = at(['watch', 'p-live', '--interval-ms', '1000'], {
+      signal: controller.signal,
+      onStdout: (s) => (out += s)
+    })
     const end = Date.now() + 10_000
     while (!out.includes('→') && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
     controller.abort()
@@ -162,9 +207,13 @@ describe('a service that puts escape sequences everywhere', () => {
 
 describe('error bodies of this family of services', () => {
   it('a message that is a list is one plain line, never JSON', async () => {
-    const r = await run(['project', 'get', 'p-list'], { env: { AGENT_TRAY_BASE_URL: hostileUrl, AGENT_TRAY_CONFIG_DIR: tempDir() } })
+    const r = await run(['project', 'get', 'p-list'], {
+      env: { AGENT_TRAY_BASE_URL: hostileUrl, AGENT_TRAY_CONFIG_DIR: tempDir() }
+    })
     expect(r.code).toBe(EXIT.refused)
     expect(r.out).toBe('')
-    expect(r.err).toBe('agent-tray: The service refused the request (HTTP 400). Server said: name must be a string; ref_id is too long\n')
+    expect(r.err).toBe(
+      'agent-tray: The service refused the request (HTTP 400). Server said: name must be a string; ref_id is too long\n'
+    )
   })
 })

@@ -8,7 +8,7 @@ import { createKeytarSecretStore } from '../core/secrets/keytar-store'
 import { startTestKeyring, type TestKeyring } from '../core/secrets/test-keyring'
 import { KeychainUnavailableError } from '../core/secrets/types'
 import { openSettings } from '../core/settings/store'
-import { startReferenceService, type ReferenceService } from '../reference-service'
+import { type ReferenceService, startReferenceService } from '../reference-service'
 import { EXIT } from './exit-codes'
 import { filesUnder, makeRunner, tempDir } from './test-harness'
 
@@ -24,7 +24,10 @@ beforeAll(async () => {
   configDir = tempDir()
   run = makeRunner({
     configDir,
-    deps: { secrets: () => createKeytarSecretStore(), isKeychainUnavailable: (e) => e instanceof KeychainUnavailableError }
+    deps: {
+      secrets: () => createKeytarSecretStore(),
+      isKeychainUnavailable: (e) => e instanceof KeychainUnavailableError
+    }
   })
 }, 60_000)
 
@@ -41,14 +44,21 @@ describe('login on a terminal', () => {
       questions.push(question)
       return `${KEY}\n`
     }
-    const login = await run(['login', '--base-url', `${service.url}/`, '--json'], { isTTY: true, deps: { promptHidden } })
+    const login = await run(['login', '--base-url', `${service.url}/`, '--json'], {
+      isTTY: true,
+      deps: { promptHidden }
+    })
     expect(login.err).toBe('')
     expect(login.code).toBe(0)
     expect(questions).toEqual([`API key for ${service.url}: `])
     const { connection } = JSON.parse(login.out) as { connection: { id: string; baseUrl: string } }
     // The trailing slash is dropped: one service is stored once.
     expect(connection.baseUrl).toBe(service.url)
-    expect(decodeBoundKey((await createKeytarSecretStore().get(connection.id))!)).toEqual({ origin: service.url, baseUrl: service.url, key: KEY })
+    expect(decodeBoundKey((await createKeytarSecretStore().get(connection.id))!)).toEqual({
+      origin: service.url,
+      baseUrl: service.url,
+      key: KEY
+    })
     expect((await openSettings({ dir: configDir })).read().activeConnectionId).toBe(connection.id)
 
     const p = service.control.createProject({ name: 'After login' })
@@ -59,7 +69,9 @@ describe('login on a terminal', () => {
     // Logging in again to the same URL keeps one connection.
     const again = await run(['login', '--base-url', service.url], { stdin: `${KEY}\n` })
     expect(again.code).toBe(0)
-    expect((await openSettings({ dir: configDir })).read().connections.filter((c) => c.baseUrl === service.url)).toHaveLength(1)
+    expect(
+      (await openSettings({ dir: configDir })).read().connections.filter((c) => c.baseUrl === service.url)
+    ).toHaveLength(1)
 
     for (const r of [login, got, again]) expect(r.out + r.err).not.toContain(KEY)
     for (const f of filesUnder(configDir)) expect(f.text, f.file).not.toContain(KEY)
@@ -81,18 +93,29 @@ describe('login on a terminal', () => {
 
   it('a rejected key stores nothing; an empty answer is a usage error', async () => {
     const dir = tempDir()
-    const wrong = await run(['login', '--base-url', service.url], { env: { AGENT_TRAY_CONFIG_DIR: dir }, isTTY: true, deps: { promptHidden: async () => 'nope-nope-nope' } })
+    const wrong = await run(['login', '--base-url', service.url], {
+      env: { AGENT_TRAY_CONFIG_DIR: dir },
+      isTTY: true,
+      deps: { promptHidden: async () => 'nope-nope-nope' }
+    })
     expect(wrong.code).toBe(EXIT.auth)
     expect(wrong.err).toMatch(/^agent-tray: .*rejected this API key; nothing was stored\.\n$/)
     expect((await openSettings({ dir })).read().connections).toEqual([])
-    const empty = await run(['login', '--base-url', service.url], { env: { AGENT_TRAY_CONFIG_DIR: dir }, isTTY: true, deps: { promptHidden: async () => '' } })
+    const empty = await run(['login', '--base-url', service.url], {
+      env: { AGENT_TRAY_CONFIG_DIR: dir },
+      isTTY: true,
+      deps: { promptHidden: async () => '' }
+    })
     expect(empty.code).toBe(EXIT.usage)
   })
 
   it('--publishing-domain is kept with the connection, so publish checks hostnames before sending', async () => {
     const dir = tempDir()
     const env = { AGENT_TRAY_CONFIG_DIR: dir }
-    const login = await run(['login', '--base-url', service.url, '--publishing-domain', service.publishingDomain], { env, stdin: `${KEY}\n` })
+    const login = await run(['login', '--base-url', service.url, '--publishing-domain', service.publishingDomain], {
+      env,
+      stdin: `${KEY}\n`
+    })
     expect(login.code).toBe(0)
     expect((await openSettings({ dir })).read().connections[0]?.publishingDomain).toBe(service.publishingDomain)
     const p = service.control.createProject({ name: 'Domain' })
@@ -106,7 +129,10 @@ describe('login on a terminal', () => {
 
   it('a service that cannot be reached stores nothing (network)', async () => {
     const dir = tempDir()
-    const r = await run(['login', '--base-url', 'http://127.0.0.1:1'], { env: { AGENT_TRAY_CONFIG_DIR: dir }, stdin: KEY })
+    const r = await run(['login', '--base-url', 'http://127.0.0.1:1'], {
+      env: { AGENT_TRAY_CONFIG_DIR: dir },
+      stdin: KEY
+    })
     expect(r.code).toBe(EXIT.network)
     expect((await openSettings({ dir })).read().connections).toEqual([])
   })
@@ -124,7 +150,7 @@ describe('login on a terminal', () => {
     expect((await run(['tasks', 'x'], { env })).code).toBe(EXIT.auth)
   })
 
-  it("config.json pointing a connection at another origin: the key is not sent there, and the command says the address changed", async () => {
+  it('config.json pointing a connection at another origin: the key is not sent there, and the command says the address changed', async () => {
     const dir = tempDir()
     const env = { AGENT_TRAY_CONFIG_DIR: dir }
     expect((await run(['login', '--base-url', service.url], { env, stdin: KEY })).code).toBe(0)

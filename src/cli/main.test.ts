@@ -1,12 +1,12 @@
 // The real command as a child process (node --import tsx src/cli/main.ts), against the reference
 // service over HTTP, settings in a temp dir, and a real gnome-keyring on a private D-Bus.
-import { decodeBoundKey } from '../core/secrets/custody'
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodeBoundKey } from '../core/secrets/custody'
 import { createKeytarSecretStore } from '../core/secrets/keytar-store'
-import { openSettings } from '../core/settings/store'
 import { startTestKeyring, type TestKeyring } from '../core/secrets/test-keyring'
-import { startReferenceService, type ReferenceService } from '../reference-service'
+import { openSettings } from '../core/settings/store'
+import { type ReferenceService, startReferenceService } from '../reference-service'
 import { EXIT } from './exit-codes'
 import { filesUnder, tempDir } from './test-harness'
 import { spawnCli } from './test-spawn'
@@ -33,7 +33,11 @@ afterAll(async () => {
 })
 
 /** The environment of a user whose session has the test keyring. */
-const userEnv = (extra: Record<string, string | undefined> = {}) => ({ ...keyring.env, AGENT_TRAY_CONFIG_DIR: configDir, ...extra })
+const userEnv = (extra: Record<string, string | undefined> = {}) => ({
+  ...keyring.env,
+  AGENT_TRAY_CONFIG_DIR: configDir,
+  ...extra
+})
 
 async function until(check: () => boolean, ms: number): Promise<void> {
   const end = Date.now() + ms
@@ -54,7 +58,8 @@ describe('agent-tray as a process', () => {
     const p = service.control.createProject({ name: 'Proc project' })
     service.control.addTask(p.id, { name: 'Proc task', status: 'in_progress', script: 'run-forever' })
 
-    const wrong = await spawnCli(['login', '--base-url', service.url, '--name', 'ref'], userEnv(), 'not-the-key-000\n').done
+    const wrong = await spawnCli(['login', '--base-url', service.url, '--name', 'ref'], userEnv(), 'not-the-key-000\n')
+      .done
     expect(wrong.code).toBe(EXIT.auth)
     expect(oneLine(wrong.err)).toContain('rejected this API key; nothing was stored')
 
@@ -72,11 +77,16 @@ describe('agent-tray as a process', () => {
     // The key is in the keychain under the connection's id, and in no file of the settings dir.
     const settings = (await openSettings({ dir: configDir })).read()
     expect(settings.activeConnectionId).not.toBeNull()
-    const connection = settings.connections.find((c) => c.baseUrl === service.url && c.id === settings.activeConnectionId)
+    const connection = settings.connections.find(
+      (c) => c.baseUrl === service.url && c.id === settings.activeConnectionId
+    )
     expect(connection?.name).toBe('ref')
     expect(connection).toBeDefined()
     // With the origin it was given for (core/secrets/custody.ts).
-    expect(decodeBoundKey((await createKeytarSecretStore().get(connection!.id))!)).toMatchObject({ origin: new URL(connection!.baseUrl).origin, key: KEY })
+    expect(decodeBoundKey((await createKeytarSecretStore().get(connection!.id))!)).toMatchObject({
+      origin: new URL(connection!.baseUrl).origin,
+      key: KEY
+    })
     for (const f of filesUnder(configDir)) expect(f.text, f.file).not.toContain(KEY)
     for (const r of [wrong, login, tasks]) expect(r.out + r.err).not.toContain(KEY)
 
@@ -89,11 +99,15 @@ describe('agent-tray as a process', () => {
   }, 60_000)
 
   it('with no keychain reachable, login says so in one line and exits 8', async () => {
-    const r = await spawnCli(['login', '--base-url', service.url], {
-      HOME: keyring.home,
-      AGENT_TRAY_CONFIG_DIR: tempDir(),
-      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/agent-tray-bus'
-    }, `${KEY}\n`).done
+    const r = await spawnCli(
+      ['login', '--base-url', service.url],
+      {
+        HOME: keyring.home,
+        AGENT_TRAY_CONFIG_DIR: tempDir(),
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/agent-tray-bus'
+      },
+      `${KEY}\n`
+    ).done
     expect(r.code).toBe(EXIT.keychainUnavailable)
     expect(oneLine(r.err)).toMatch(/^agent-tray: .*keychain.*AGENT_TRAY_API_KEY/i)
     expect(r.err).not.toContain(KEY)
@@ -109,7 +123,18 @@ describe('agent-tray as a process', () => {
   it('--help lists the commands and the exit codes', async () => {
     const r = await spawnCli(['--help'], {}).done
     expect(r.code).toBe(0)
-    for (const word of ['project', 'tasks', 'steps', 'usage', 'publish', 'watch', 'login', 'logout', 'watch-list', 'Exit codes:']) {
+    for (const word of [
+      'project',
+      'tasks',
+      'steps',
+      'usage',
+      'publish',
+      'watch',
+      'login',
+      'logout',
+      'watch-list',
+      'Exit codes:'
+    ]) {
       expect(r.out).toContain(word)
     }
   })
@@ -121,7 +146,8 @@ describe('agent-tray as a process', () => {
     const bad = fast.control.addTask(p.id, { name: 'Will fail', status: 'todo', script: 'fail' })
     const [completed, failed] = await Promise.all([
       spawnCli(['watch', '--task', ok.id, '--project', p.id, '--exit-status', '--interval-ms', '1000'], env).done,
-      spawnCli(['watch', '--task', bad.id, '--project', p.id, '--exit-status', '--interval-ms', '1000', '--json'], env).done
+      spawnCli(['watch', '--task', bad.id, '--project', p.id, '--exit-status', '--interval-ms', '1000', '--json'], env)
+        .done
     ])
     expect(completed.err).toBe('')
     expect(completed.code).toBe(EXIT.ok)

@@ -1,11 +1,11 @@
 // `agent-tray`: wires the real process (streams, environment, Ctrl-C, keychain) to the commands.
-import { loadKeytar, createKeytarSecretStore, probeKeychain } from '../core/secrets/keytar-store'
-import { KeychainUnavailableError } from '../core/secrets/types'
-import { runCli } from './program'
+import { createKeytarSecretStore, loadKeytar, probeKeychain } from '../core/secrets/keytar-store'
 import { PromptCancelledError, readSecretFromTerminal } from '../core/secrets/prompt'
+import { KeychainUnavailableError } from '../core/secrets/types'
 import { endQuietlyWhenOutputCloses } from './closed-output'
 import { CliError } from './errors'
 import { EXIT } from './exit-codes'
+import { runCli } from './program'
 import { realDeps } from './real-deps'
 
 /** How long a keychain may take to answer (an unlock prompt may be showing). */
@@ -27,7 +27,9 @@ export async function main(argv: string[]): Promise<number> {
       signal: controller.signal,
       promptHidden: (question) =>
         readSecretFromTerminal({ prompt: question }).catch((e: unknown) => {
-          throw e instanceof PromptCancelledError ? new CliError(EXIT.interrupted, 'Interrupted: nothing was stored.') : e
+          throw e instanceof PromptCancelledError
+            ? new CliError(EXIT.interrupted, 'Interrupted: nothing was stored.')
+            : e
         }),
       secrets: async () => {
         const keytar = await loadKeytar()

@@ -16,11 +16,16 @@ export function linkOpener(platform: string, url: string): { command: string; ar
 }
 
 /** Runs the opener; resolves when it exited 0, rejects with one line otherwise. */
-export function openLink(url: string, options: { platform: string; env: Record<string, string | undefined> }): Promise<void> {
+export function openLink(
+  url: string,
+  options: { platform: string; env: Record<string, string | undefined> }
+): Promise<void> {
   const { command, args } = linkOpener(options.platform, url)
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: options.env as NodeJS.ProcessEnv, stdio: 'ignore', detached: false })
-    child.on('error', (e: NodeJS.ErrnoException) => reject(new Error(e.code === 'ENOENT' ? `${command} was not found` : `${command} failed: ${e.message}`)))
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      reject(new Error(e.code === 'ENOENT' ? `${command} was not found` : `${command} failed: ${e.message}`))
+    )
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`))))
   })
 }

@@ -22,14 +22,26 @@ function fakeOpener(code = 0): { env: Record<string, string>; received: () => st
   mkdirSync(bin, { recursive: true })
   writeFileSync(join(bin, command), `#!/bin/sh\nprintf '%s\\n' "$@" > '${record}'\nexit ${code}\n`)
   chmodSync(join(bin, command), 0o755)
-  return { env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, AGENT_TRAY_CONFIG_DIR: dir }, received: () => readFileSync(record, 'utf8') }
+  return {
+    env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, AGENT_TRAY_CONFIG_DIR: dir },
+    received: () => readFileSync(record, 'utf8')
+  }
 }
 
 describe('agent-tray open', () => {
   it('picks the opener of each platform, never a shell', () => {
-    expect(linkOpener('linux', 'agent-tray://projects/p1')).toEqual({ command: 'xdg-open', args: ['agent-tray://projects/p1'] })
-    expect(linkOpener('darwin', 'agent-tray://projects/p1')).toEqual({ command: 'open', args: ['agent-tray://projects/p1'] })
-    expect(linkOpener('win32', 'agent-tray://projects/p1')).toEqual({ command: 'rundll32.exe', args: ['url.dll,FileProtocolHandler', 'agent-tray://projects/p1'] })
+    expect(linkOpener('linux', 'agent-tray://projects/p1')).toEqual({
+      command: 'xdg-open',
+      args: ['agent-tray://projects/p1']
+    })
+    expect(linkOpener('darwin', 'agent-tray://projects/p1')).toEqual({
+      command: 'open',
+      args: ['agent-tray://projects/p1']
+    })
+    expect(linkOpener('win32', 'agent-tray://projects/p1')).toEqual({
+      command: 'rundll32.exe',
+      args: ['url.dll,FileProtocolHandler', 'agent-tray://projects/p1']
+    })
   })
 
   it('hands the task link to the desktop, without a key or the service', async () => {
@@ -43,13 +55,18 @@ describe('agent-tray open', () => {
     const opener = fakeOpener()
     expect((await spawnCli(['open'], opener.env).done).code).toBe(0)
     expect(opener.received()).toBe('agent-tray://projects\n')
-    expect((await spawnCli(['open', 'p-1', '--json'], opener.env).done).out).toBe('{"url":"agent-tray://projects/p-1","opened":true}\n')
+    expect((await spawnCli(['open', 'p-1', '--json'], opener.env).done).out).toBe(
+      '{"url":"agent-tray://projects/p-1","opened":true}\n'
+    )
     expect(opener.received()).toBe('agent-tray://projects/p-1\n')
   })
 
   it('--print prints the link and opens nothing', async () => {
     const opener = fakeOpener()
-    expect(await spawnCli(['open', 'p-1', '--print'], opener.env).done).toMatchObject({ code: 0, out: 'agent-tray://projects/p-1\n' })
+    expect(await spawnCli(['open', 'p-1', '--print'], opener.env).done).toMatchObject({
+      code: 0,
+      out: 'agent-tray://projects/p-1\n'
+    })
     expect(() => opener.received()).toThrow(/ENOENT/)
   })
 
@@ -65,7 +82,9 @@ describe('agent-tray open', () => {
     const failing = fakeOpener(4)
     const run = await spawnCli(['open', 'p-1'], failing.env).done
     expect(run.code).toBe(11)
-    expect(run.err).toMatch(/Could not hand agent-tray:\/\/projects\/p-1 to the desktop: \S+ exited with 4\. Is Agent Tray installed/)
+    expect(run.err).toMatch(
+      /Could not hand agent-tray:\/\/projects\/p-1 to the desktop: \S+ exited with 4\. Is Agent Tray installed/
+    )
     const none = await spawnCli(['open', 'p-1'], { PATH: join(dir, 'empty'), AGENT_TRAY_CONFIG_DIR: dir }).done
     expect(none.code).toBe(11)
     expect(none.err).toMatch(/was not found/)

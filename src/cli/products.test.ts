@@ -2,7 +2,7 @@
 // projects and starting a task, against the reference service with them and without them.
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../reference-service'
+import { type ReferenceService, startReferenceService } from '../reference-service'
 import { DEFAULT_SERVICE_URL } from '../shared/base-url'
 import type { CliClient } from './deps'
 import { EXIT } from './exit-codes'
@@ -25,12 +25,17 @@ afterAll(async () => {
   fs.rmSync(configDir, { recursive: true, force: true })
 })
 
-const runOn = (service: ReferenceService) => makeRunner({ service, configDir, env: { AGENT_TRAY_BASE_URL: service.url, AGENT_TRAY_API_KEY: KEY } })
+const runOn = (service: ReferenceService) =>
+  makeRunner({ service, configDir, env: { AGENT_TRAY_BASE_URL: service.url, AGENT_TRAY_API_KEY: KEY } })
 
 describe('agent-tray projects', () => {
   it("lists a product's projects, by id or by a watched project's product, and marks the watched ones", async () => {
     const run = runOn(fast)
-    const a = fast.control.createProject({ name: 'Alpha', description: 'First\nof two', software_product_id: 'prod-cli' })
+    const a = fast.control.createProject({
+      name: 'Alpha',
+      description: 'First\nof two',
+      software_product_id: 'prod-cli'
+    })
     // b is created a simulated minute after a.
     fast.control.advance(60_000)
     const b = fast.control.createProject({ name: 'Beta', software_product_id: 'prod-cli' })
@@ -44,7 +49,10 @@ describe('agent-tray projects', () => {
     const viaProject = await run(['projects', '--product-of', a.prebuilt_url, '--json'])
     expect(viaProject.code).toBe(EXIT.ok)
     const listed = JSON.parse(viaProject.out) as { id: string; watched: boolean }[]
-    expect(listed.map((p) => [p.id, p.watched])).toEqual([[b.id, false], [a.id, true]])
+    expect(listed.map((p) => [p.id, p.watched])).toEqual([
+      [b.id, false],
+      [a.id, true]
+    ])
   })
 
   it('says plainly when the service cannot list projects (exit 10), and checks its flags', async () => {
@@ -60,7 +68,19 @@ describe('agent-tray task create', () => {
   it('starts a task and, with --watch, follows it to its end', async () => {
     const run = runOn(fast)
     const p = fast.control.createProject({ name: 'Tasks here' })
-    const r = await run(['task', 'create', '--project', p.id, '--name', 'Add search', '--text', 'A search box on the home page', '--watch', '--interval-ms', '1000'])
+    const r = await run([
+      'task',
+      'create',
+      '--project',
+      p.id,
+      '--name',
+      'Add search',
+      '--text',
+      'A search box on the home page',
+      '--watch',
+      '--interval-ms',
+      '1000'
+    ])
     expect(r.code).toBe(EXIT.ok)
     expect(r.out).toMatch(/^Started task \S+ \(Add search\) in project /)
     expect(r.out).toMatch(/ended: (Completed|Failed|Cancelled)\n$/)
@@ -73,9 +93,20 @@ describe('agent-tray task create', () => {
     const r = await runOn(plain)(['task', 'create', '--project', p.id, '--name', 'N', '--text', 'T'])
     expect(r.code).toBe(EXIT.refused)
     expect(r.err).toMatch(/does not offer starting tasks/)
-    const gone = await runOn(plain)(['task', 'create', '--project', '00000000-0000-0000-0000-000000000000', '--name', 'N', '--text', 'T'])
+    const gone = await runOn(plain)([
+      'task',
+      'create',
+      '--project',
+      '00000000-0000-0000-0000-000000000000',
+      '--name',
+      'N',
+      '--text',
+      'T'
+    ])
     expect(gone.code).toBe(EXIT.notFound)
-    expect((await runOn(plain)(['task', 'create', '--project', p.id, '--name', ' ', '--text', 'T'])).code).toBe(EXIT.usage)
+    expect((await runOn(plain)(['task', 'create', '--project', p.id, '--name', ' ', '--text', 'T'])).code).toBe(
+      EXIT.usage
+    )
     // The app's rule (src/shared/task-fields.ts): a name the window and the app refuse is refused here too, before any request.
     const long = await runOn(plain)(['task', 'create', '--project', p.id, '--name', 'x'.repeat(201), '--text', 'T'])
     expect(long.code).toBe(EXIT.usage)
@@ -110,7 +141,10 @@ describe('agent-tray login', () => {
         }
       }
     })
-    const r = await run(['login'], { stdin: 'some-key\n', env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined } })
+    const r = await run(['login'], {
+      stdin: 'some-key\n',
+      env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined }
+    })
     expect(asked).toEqual([DEFAULT_SERVICE_URL])
     expect(r.code).toBe(EXIT.auth)
     expect(r.err).toContain(`The service at ${DEFAULT_SERVICE_URL} rejected this API key`)

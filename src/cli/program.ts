@@ -5,28 +5,28 @@ import { isServiceError } from '../core/client'
 import { SettingsEditError } from '../core/settings/edit'
 import { SettingsFileError } from '../core/settings/file-error'
 import { SettingsValidationError } from '../core/settings/store'
-import { projectCreate, projectGet, projectUpdate } from './commands/project'
+import { DEFAULT_SERVICE_URL } from '../shared/base-url'
+import { COST_GROUPINGS } from '../shared/cost-report'
+import { boundProblem, SINGLE_INTERVAL_BOUNDS } from '../shared/polling'
+import { costsCommand, type CostsFlags } from './commands/costs'
+import { forwardAdd, type ForwardAddFlags, forwardList, forwardRemove, forwardTest } from './commands/forward'
+import { forwardSecret, type ForwardSecretFlags } from './commands/forward-secret'
 import { loginCommand, logoutCommand } from './commands/login'
-import { publishCommand } from './commands/publish'
 import { openCommand } from './commands/open'
+import { productProjectsCommand } from './commands/products'
+import { projectCreate, projectGet, projectUpdate } from './commands/project'
+import { publishCommand } from './commands/publish'
+import { taskCreateCommand, type TaskCreateFlags } from './commands/task-create'
 import { stepsCommand, tasksCommand } from './commands/tasks'
 import { usageCommand } from './commands/usage'
-import { costsCommand, type CostsFlags } from './commands/costs'
-import { COST_GROUPINGS } from '../shared/cost-report'
-import { productProjectsCommand } from './commands/products'
-import { taskCreateCommand, type TaskCreateFlags } from './commands/task-create'
 import { watchCommand } from './commands/watch'
 import { watchListAdd, watchListList, watchListRemove } from './commands/watch-list'
-import { forwardAdd, forwardList, forwardRemove, forwardTest, type ForwardAddFlags } from './commands/forward'
-import { forwardSecret, type ForwardSecretFlags } from './commands/forward-secret'
-import { API_KEY_ENV, BASE_URL_ENV, keychainUnavailable, type Context, type GlobalOptions } from './context'
+import { API_KEY_ENV, BASE_URL_ENV, type Context, type GlobalOptions, keychainUnavailable } from './context'
 import type { CliDeps, SettingsPort } from './deps'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './errors'
-import { EXIT, EXIT_CODES_HELP, exitCodeForServiceError, type ExitCode } from './exit-codes'
-import { DEFAULT_SERVICE_URL } from '../shared/base-url'
-import { boundProblem, SINGLE_INTERVAL_BOUNDS } from '../shared/polling'
+import { EXIT, EXIT_CODES_HELP, type ExitCode, exitCodeForServiceError } from './exit-codes'
 import { checkId, checkIds } from './ids'
-import { guardedIo, redact, type CliIo } from './io'
+import { type CliIo, guardedIo, redact } from './io'
 
 /** `--api-key`, `--api-key=…`, `--apikey`, `--api_key`: refused before parsing, so no parser message can echo the value. */
 const API_KEY_FLAG = /^--api[-_]?key(=|$)/i
@@ -37,7 +37,8 @@ const INTERVAL_RANGE = `${SINGLE_INTERVAL_BOUNDS.min} to ${SINGLE_INTERVAL_BOUND
 function intervalMs(value: string): number {
   const n = Number(value)
   const problem = boundProblem(n, SINGLE_INTERVAL_BOUNDS)
-  if (problem !== null) throw new InvalidArgumentError(`The time between polls, in milliseconds, ${problem} (the app polls no more often).`)
+  if (problem !== null)
+    throw new InvalidArgumentError(`The time between polls, in milliseconds, ${problem} (the app polls no more often).`)
   return n
 }
 
@@ -137,7 +138,9 @@ function report(ctx: Context, e: unknown): number {
     say(keychainUnavailable(e).message)
     return EXIT.keychainUnavailable
   }
-  say(`Unexpected error: ${e instanceof Error ? e.message : String(e)}${ctx.opts.debug ? '' : ' (run with --debug for details)'}`)
+  say(
+    `Unexpected error: ${e instanceof Error ? e.message : String(e)}${ctx.opts.debug ? '' : ' (run with --debug for details)'}`
+  )
   return EXIT.internal
 }
 
@@ -199,13 +202,15 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .option('--user-email <email>', 'user e-mail')
     .option('--return-url <url>', 'return URL')
     .option('--ref-id <id>', 'reference id')
-    .action(run((id: string, flags: Parameters<typeof projectUpdate>[2]) => projectUpdate(ctx, checkId(id, 'project'), flags)))
+    .action(
+      run((id: string, flags: Parameters<typeof projectUpdate>[2]) => projectUpdate(ctx, checkId(id, 'project'), flags))
+    )
 
   program
     .command('projects')
     .description("list a software product's projects (where the service offers it)")
     .option('--product <id>', 'the software product')
-    .option('--product-of <project>', "take the product of this project (an id or a link that holds it)")
+    .option('--product-of <project>', 'take the product of this project (an id or a link that holds it)')
     .option('--order <order>', 'asc or desc by creation time (default desc)')
     .action(run((flags: Parameters<typeof productProjectsCommand>[1]) => productProjectsCommand(ctx, flags)))
 
@@ -218,7 +223,9 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .requiredOption('--text <requirement>', 'what the agent should do')
     .option('--watch', 'follow the task until it ends')
     .option('--exit-status', 'with --watch: exit 1 unless the task completed')
-    .addOption(new Option('--interval-ms <ms>', `with --watch: time between polls (${INTERVAL_RANGE})`).argParser(intervalMs))
+    .addOption(
+      new Option('--interval-ms <ms>', `with --watch: time between polls (${INTERVAL_RANGE})`).argParser(intervalMs)
+    )
     .action(run((flags: TaskCreateFlags) => taskCreateCommand(ctx, checkProjectFlag(flags))))
 
   program
@@ -235,17 +242,32 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .command('usage')
     .description("a task's tokens and cost per call, per model and in total")
     .argument('<taskId>')
-    .option('--project <projectId>', "the task's project, to compare with its total_price (default: searched in the watch list)")
-    .action(run((id: string, flags: { project?: string }) => usageCommand(ctx, checkId(id, 'task'), checkProjectFlag(flags))))
+    .option(
+      '--project <projectId>',
+      "the task's project, to compare with its total_price (default: searched in the watch list)"
+    )
+    .action(
+      run((id: string, flags: { project?: string }) => usageCommand(ctx, checkId(id, 'task'), checkProjectFlag(flags)))
+    )
   program
     .command('costs')
-    .description('what the watched projects cost, counted on the local day each call was made (default: the last 30 days, by day)')
+    .description(
+      'what the watched projects cost, counted on the local day each call was made (default: the last 30 days, by day)'
+    )
     .option('--project <projectIds...>', 'these projects instead of the watched ones')
     .option('--since <date>', 'the first day, YYYY-MM-DD (default: 29 days before --until)')
     .option('--until <date>', 'the last day, YYYY-MM-DD, not after today (default: today)')
-    .addOption(new Option('--by <grouping>', 'rows by day, month, project, model (with calls and tokens) or task').choices(COST_GROUPINGS).default('day'))
+    .addOption(
+      new Option('--by <grouping>', 'rows by day, month, project, model (with calls and tokens) or task')
+        .choices(COST_GROUPINGS)
+        .default('day')
+    )
     .option('--csv', 'print CSV (RFC 4180 quoting, one line per row)')
-    .action(run((flags: CostsFlags) => costsCommand(ctx, { ...flags, ...(flags.project ? { project: checkIds(flags.project, 'project') } : {}) })))
+    .action(
+      run((flags: CostsFlags) =>
+        costsCommand(ctx, { ...flags, ...(flags.project ? { project: checkIds(flags.project, 'project') } : {}) })
+      )
+    )
   program
     .command('publish')
     .description('publish a project to a sub-domain of the service')
@@ -254,7 +276,9 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .action(run((id: string, hostname: string) => publishCommand(ctx, checkId(id, 'project'), hostname)))
   program
     .command('watch')
-    .description('print changes as they happen (default: the watched projects); with --task, follow one task to its end')
+    .description(
+      'print changes as they happen (default: the watched projects); with --task, follow one task to its end'
+    )
     .argument('[projectIds...]')
     .option('--task <taskId>', 'follow this task until it ends')
     .option('--project <projectId>', "the task's project (default: searched in the watch list)")
@@ -276,15 +300,25 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .option('--print', 'print the link instead of opening it')
     .action(
       run((projectId: string | undefined, taskId: string | undefined, flags: { print?: boolean }) =>
-        openCommand(ctx, projectId === undefined ? undefined : checkId(projectId, 'project'), taskId === undefined ? undefined : checkId(taskId, 'task'), flags)
+        openCommand(
+          ctx,
+          projectId === undefined ? undefined : checkId(projectId, 'project'),
+          taskId === undefined ? undefined : checkId(taskId, 'task'),
+          flags
+        )
       )
     )
 
   program
     .command('login')
-    .description(`store the API key of a service in the system keychain (asked without echo, or read from stdin); with no --base-url and nothing stored yet, the service is ${DEFAULT_SERVICE_URL}`)
+    .description(
+      `store the API key of a service in the system keychain (asked without echo, or read from stdin); with no --base-url and nothing stored yet, the service is ${DEFAULT_SERVICE_URL}`
+    )
     .option('--name <name>', 'a name for this connection')
-    .option('--publishing-domain <domain>', "the service's publishing domain, so `publish` checks hostnames before sending")
+    .option(
+      '--publishing-domain <domain>',
+      "the service's publishing domain, so `publish` checks hostnames before sending"
+    )
     .action(run((flags: { name?: string; publishingDomain?: string }) => loginCommand(ctx, flags)))
   program
     .command('logout')
@@ -302,7 +336,9 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .action(run((ids: string[]) => watchListRemove(ctx, ids)))
   list.command('list').action(run(() => watchListList(ctx)))
 
-  const forward = program.command('forward').description('where notifications are forwarded when you are away (ntfy, Slack, Discord, Telegram, JSON webhooks)')
+  const forward = program
+    .command('forward')
+    .description('where notifications are forwarded when you are away (ntfy, Slack, Discord, Telegram, JSON webhooks)')
   forward
     .command('add')
     .argument('[-]', 'read the URL from standard input even on a terminal')
@@ -312,10 +348,16 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .option('--name <name>', 'its name (default: kind and host)')
     .option('--on <events>', 'failed,completed,cancelled,budget,unusual (default: failed,budget)')
     .option('--when <when>', 'always, or away: screen locked or idle (default: away)')
-    .option('--secret-stdin', 'JSON webhook: read the signing secret too (asked for, or the second line of stdin); without it one is made and printed once')
+    .option(
+      '--secret-stdin',
+      'JSON webhook: read the signing secret too (asked for, or the second line of stdin); without it one is made and printed once'
+    )
     .option('--quiet-hours', "keep the desktop's quiet hours too: nothing is forwarded during them")
     .action(run((arg: string | undefined, flags: ForwardAddFlags) => forwardAdd(ctx, arg, flags)))
-  forward.command('list').description('names, kinds and hosts (never a token)').action(run(() => forwardList(ctx)))
+  forward
+    .command('list')
+    .description('names, kinds and hosts (never a token)')
+    .action(run(() => forwardList(ctx)))
   forward
     .command('test [name]')
     .description('send a test message to one target or all; non-zero when one refuses')
@@ -323,7 +365,9 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
   forward.command('remove <name>').action(run((name: string) => forwardRemove(ctx, name)))
   forward
     .command('secret <name>')
-    .description("a JSON webhook's new signing secret, from stdin's first line or made with --generate (printed once); its queue and history stay")
+    .description(
+      "a JSON webhook's new signing secret, from stdin's first line or made with --generate (printed once); its queue and history stay"
+    )
     .option('--generate', 'make a random secret and print it once')
     .action(run((name: string, flags: ForwardSecretFlags) => forwardSecret(ctx, name, flags)))
   return program

@@ -1,11 +1,11 @@
 // The real parts behind the commands: the core's service client, settings store and keychain.
 import { randomUUID } from 'node:crypto'
 import { createServiceClient } from '../core/client'
-import { openSettings } from '../core/settings/store'
 import { openUsageStore } from '../core/costs/usage-store'
 import { settingsDir } from '../core/settings/paths'
-import type { CliDeps, SecretPort } from './deps'
+import { openSettings } from '../core/settings/store'
 import { sleep } from '../core/sleep'
+import type { CliDeps, SecretPort } from './deps'
 import { openLink } from './open-link'
 
 export interface RealDepsOptions {

@@ -1,14 +1,21 @@
 // `costs` for people: one table per grouping with the totals last; an estimate is marked "~" and
 // explained under the table; a task whose records disagree with its total_price shows both.
 import type { CostReport, CostReportRow } from '../shared/cost-report'
-import { SERVICE_PRICE_DECIMALS, formatTokens, formatUsdFixed, usdColumnDecimals } from '../shared/format'
+import { formatTokens, formatUsdFixed, SERVICE_PRICE_DECIMALS, usdColumnDecimals } from '../shared/format'
 import { alignRight, oneLine, renderTable } from './table'
 
-const GROUP_TITLE: Record<CostReport['grouping'], string> = { day: 'day', month: 'month', project: 'project', model: 'model', task: 'task' }
+const GROUP_TITLE: Record<CostReport['grouping'], string> = {
+  day: 'day',
+  month: 'month',
+  project: 'project',
+  model: 'model',
+  task: 'task'
+}
 
 export function renderCostReport(report: CostReport, projectCount: number): string {
   const decimals = usdColumnDecimals([...report.rows.map((r) => r.costUsd), report.totals.costUsd])
-  const cost = (r: Pick<CostReportRow, 'costUsd' | 'estimatedUsd'>): string => `${r.estimatedUsd !== 0 ? '~' : ''}${formatUsdFixed(r.costUsd, decimals)}`
+  const cost = (r: Pick<CostReportRow, 'costUsd' | 'estimatedUsd'>): string =>
+    `${r.estimatedUsd !== 0 ? '~' : ''}${formatUsdFixed(r.costUsd, decimals)}`
   const head = `Costs of ${projectCount} project${projectCount === 1 ? '' : 's'}, ${report.since} to ${report.until} (local time), by ${GROUP_TITLE[report.grouping]}\n`
   if (report.rows.length === 0) return `${head}No cost in this range.\n`
   const t = report.totals
@@ -25,7 +32,10 @@ export function renderCostReport(report: CostReport, projectCount: number): stri
       break
     case 'project':
       header = ['PROJECT', 'COST', 'TASKS', 'ID']
-      rows = [...report.rows.map((r) => [oneLine(r.label, 40), cost(r), tasks(r.taskCount), r.key]), ['TOTAL', cost(t), tasks(t.taskCount), '']]
+      rows = [
+        ...report.rows.map((r) => [oneLine(r.label, 40), cost(r), tasks(r.taskCount), r.key]),
+        ['TOTAL', cost(t), tasks(t.taskCount), '']
+      ]
       numeric = [1, 2]
       break
     case 'model': {
@@ -51,7 +61,9 @@ export function renderCostReport(report: CostReport, projectCount: number): stri
           oneLine(r.label, 40),
           oneLine(r.projectName ?? '', 24),
           cost(r),
-          r.mismatch ? `${formatUsdFixed(r.mismatch.recordsUsd, SERVICE_PRICE_DECIMALS)} / ${formatUsdFixed(r.mismatch.totalPriceUsd, SERVICE_PRICE_DECIMALS)}` : '',
+          r.mismatch
+            ? `${formatUsdFixed(r.mismatch.recordsUsd, SERVICE_PRICE_DECIMALS)} / ${formatUsdFixed(r.mismatch.totalPriceUsd, SERVICE_PRICE_DECIMALS)}`
+            : '',
           r.key
         ]),
         ['TOTAL', '', cost(t), '', '']
@@ -63,12 +75,16 @@ export function renderCostReport(report: CostReport, projectCount: number): stri
   if (t.estimatedUsd !== 0) {
     notes.push(
       `~ includes ${formatUsdFixed(t.estimatedUsd, decimals)} estimated: tasks' total_price not itemized by usage records, counted on the day the task last changed` +
-        (report.unfetchedTasks > 0 ? ` (${report.unfetchedTasks} task${report.unfetchedTasks === 1 ? '' : 's'} without records)` : '') +
+        (report.unfetchedTasks > 0
+          ? ` (${report.unfetchedTasks} task${report.unfetchedTasks === 1 ? '' : 's'} without records)`
+          : '') +
         '.'
     )
   }
   if (report.mismatchedTasks > 0) {
-    notes.push(`${report.mismatchedTasks} task${report.mismatchedTasks === 1 ? '' : 's'}' usage records disagree with total_price, which counts (see --by task).`)
+    notes.push(
+      `${report.mismatchedTasks} task${report.mismatchedTasks === 1 ? '' : 's'}' usage records disagree with total_price, which counts (see --by task).`
+    )
   }
   return head + renderTable(header, alignRight(rows, numeric)) + notes.map((n) => `${n}\n`).join('')
 }

@@ -1,12 +1,12 @@
 // The human form of each result: aligned columns, status words, USD and tokens as the window shows
 // them (shared/format.ts). Pure: a result in, text out.
-import { SERVICE_PRICE_DECIMALS, formatTokens, formatUsd, formatUsdColumn, formatUsdFixed } from '../shared/format'
-import type { MonitorEvent } from '../shared/monitor'
-import type { Project, PublishResult, Task, TaskStep, UsageRecord } from '../shared/service'
 import type { TaskCost } from '../shared/cost'
 import { cacheReadTokensOf } from '../shared/cost'
-import { describeStepMetadata } from '../shared/step-metadata'
+import { formatTokens, formatUsd, formatUsdColumn, formatUsdFixed, SERVICE_PRICE_DECIMALS } from '../shared/format'
+import type { MonitorEvent } from '../shared/monitor'
+import type { Project, PublishResult, Task, TaskStep, UsageRecord } from '../shared/service'
 import { isStepActive, stepStatusLabel, taskStatusLabel } from '../shared/status'
+import { describeStepMetadata } from '../shared/step-metadata'
 import { alignRight, oneLine, renderFields, renderTable } from './table'
 
 const dash = (s: string): string => (s === '' ? '–' : s)
@@ -32,7 +32,9 @@ export function renderProject(p: Project): string {
 
 /** What an empty list says: nothing yet, or nothing readable (`unreadable` records were skipped). */
 function emptyList(what: string, unreadable: number, none: string): string {
-  return unreadable > 0 ? `No ${what} could be read: the service sent ${unreadable} that agent-tray cannot read.\n` : none
+  return unreadable > 0
+    ? `No ${what} could be read: the service sent ${unreadable} that agent-tray cannot read.\n`
+    : none
 }
 
 export function renderTasks(tasks: readonly Task[], unreadable = 0): string {
@@ -41,7 +43,14 @@ export function renderTasks(tasks: readonly Task[], unreadable = 0): string {
   const costs = formatUsdColumn(tasks.map((t) => t.total_price))
   const rows = tasks.map((t, i) => {
     const done = t.steps.filter((s) => !isStepActive(s.status)).length
-    return [t.id, taskStatusLabel(t.status, t.status_raw), `${done}/${t.steps.length}`, costs[i]!, t.updated_at, oneLine(t.name)]
+    return [
+      t.id,
+      taskStatusLabel(t.status, t.status_raw),
+      `${done}/${t.steps.length}`,
+      costs[i]!,
+      t.updated_at,
+      oneLine(t.name)
+    ]
   })
   return renderTable(['ID', 'STATUS', 'STEPS', 'COST', 'UPDATED', 'NAME'], alignRight(rows, [3]))
 }
@@ -91,7 +100,10 @@ export interface UsageReport {
 
 export function renderUsage(r: UsageReport): string {
   if (r.usages.length === 0) {
-    return emptyList('usage record', r.unreadable ?? 0, `No usage records for task ${id(r.taskId)}.\n`) + (r.cost.totalPriceUsd !== null ? `Task total_price: ${formatUsd(r.cost.totalPriceUsd)}\n` : '')
+    return (
+      emptyList('usage record', r.unreadable ?? 0, `No usage records for task ${id(r.taskId)}.\n`) +
+      (r.cost.totalPriceUsd !== null ? `Task total_price: ${formatUsd(r.cost.totalPriceUsd)}\n` : '')
+    )
   }
   // A record's price as the service rounds it (6 decimals), every row alike; the sums per model in one precision.
   const callCosts = r.usages.map((u) => formatUsdFixed(u.final_price, SERVICE_PRICE_DECIMALS))
@@ -126,7 +138,12 @@ export function renderUsage(r: UsageReport): string {
       ['Total tokens', formatTokens(c.totalTokens)],
       // The two figures a reader compares, one under the other: both at the service's precision.
       ['Sum of calls', formatUsdFixed(c.usageSumUsd, SERVICE_PRICE_DECIMALS)],
-      ['Task total_price', c.totalPriceUsd === null ? `– (${r.totalNote ?? 'not known'})` : formatUsdFixed(c.totalPriceUsd, SERVICE_PRICE_DECIMALS)]
+      [
+        'Task total_price',
+        c.totalPriceUsd === null
+          ? `– (${r.totalNote ?? 'not known'})`
+          : formatUsdFixed(c.totalPriceUsd, SERVICE_PRICE_DECIMALS)
+      ]
     ])
   ]
   if (c.mismatch) {
@@ -158,7 +175,8 @@ export function renderEvent(e: MonitorEvent): string {
       return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} cost ${formatUsd(e.from)} → ${formatUsd(e.to)}`
     case 'project-health': {
       const h = e.health
-      if (h.state === 'error') return `${at}  ${id(e.projectId)}  error: ${oneLine(h.error.message, 400)} (next try ${h.nextPollAt})`
+      if (h.state === 'error')
+        return `${at}  ${id(e.projectId)}  error: ${oneLine(h.error.message, 400)} (next try ${h.nextPollAt})`
       return `${at}  ${id(e.projectId)}  ${h.state === 'ok' ? 'reachable' : 'unknown'}`
     }
     case 'budget':
@@ -169,4 +187,3 @@ export function renderEvent(e: MonitorEvent): string {
       return `${at}  ${id((e as { projectId: string }).projectId)}  ${(e as { kind: string }).kind}`
   }
 }
-

@@ -9,10 +9,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { addConnection, watchProject } from '../core/settings/edit'
 import { openSettings } from '../core/settings/store'
 import { lockOut } from '../core/settings/test-as-other-user'
-import { startReferenceService, type ReferenceService } from '../reference-service'
+import { type ReferenceService, startReferenceService } from '../reference-service'
 import type { SecretPort } from './deps'
 import { EXIT } from './exit-codes'
-import { makeRunner, memorySecrets, tempDir, type RunResult } from './test-harness'
+import { makeRunner, memorySecrets, type RunResult, tempDir } from './test-harness'
 import { spawnCli } from './test-spawn'
 
 const KEY = 'settings-files-key-5d1e'
@@ -32,7 +32,8 @@ const memoryKeychain: SecretPort = {
 beforeAll(async () => {
   service = await startReferenceService({ apiKey: KEY, port: 0, seed: 11, manualClock: true })
   projectIds = ['Alpha', 'Beta', 'Gamma', 'Delta'].map((name) => service.control.createProject({ name }).id)
-  for (const id of projectIds) service.control.addTask(id, { name: `Task of ${id.slice(0, 4)}`, status: 'completed', script: 'complete' })
+  for (const id of projectIds)
+    service.control.addTask(id, { name: `Task of ${id.slice(0, 4)}`, status: 'completed', script: 'complete' })
 })
 afterAll(async () => {
   await service.close()
@@ -76,11 +77,36 @@ async function expectToldOnce(args: string[], r: RunResult, told: RegExp): Promi
 describe('a damaged config.json does not stop a command', () => {
   /** What is done to the file, what the user is told, and which of the watched projects are whole after it. */
   const damaged: [string, () => string | Buffer, RegExp, number[]][] = [
-    ['cut inside the watched projects', () => config.slice(0, config.indexOf(projectIds[2]!) + 4), /was cut short; recovered 2 watched projects and 2 connections/, [0, 1]],
-    ['bytes changed in the middle', () => config.replace(`"projectId": "${projectIds[1]}"`, `"projectId": "${projectIds[1]}\u0001]`), /was damaged and could be read only in part; recovered 3 watched projects/, [0, 2, 3]],
-    ['written by a newer version', () => config.replace('"version": 3', '"version": 4'), /written by a newer Agent Tray \(file version 4\); this version recovered 4 watched projects and 2 connections/, [0, 1, 2, 3]],
-    ['written by a newer version and cut', () => config.replace('"version": 3', '"version": 4').slice(0, config.indexOf(projectIds[3]!) + 4), /newer Agent Tray \(file version 4\); this version recovered 3 watched projects/, [0, 1, 2]],
-    ['wrong types at any depth', () => config.replace('"muted": false', '"muted": "no"').replace('"theme": "system"', '"theme": [1]'), /Some entries of .*config\.json were invalid and were dropped or reset to defaults \(watched\.conn-ref, theme\); recovered 4 watched projects/, [0, 1, 2, 3]]
+    [
+      'cut inside the watched projects',
+      () => config.slice(0, config.indexOf(projectIds[2]!) + 4),
+      /was cut short; recovered 2 watched projects and 2 connections/,
+      [0, 1]
+    ],
+    [
+      'bytes changed in the middle',
+      () => config.replace(`"projectId": "${projectIds[1]}"`, `"projectId": "${projectIds[1]}\u0001]`),
+      /was damaged and could be read only in part; recovered 3 watched projects/,
+      [0, 2, 3]
+    ],
+    [
+      'written by a newer version',
+      () => config.replace('"version": 3', '"version": 4'),
+      /written by a newer Agent Tray \(file version 4\); this version recovered 4 watched projects and 2 connections/,
+      [0, 1, 2, 3]
+    ],
+    [
+      'written by a newer version and cut',
+      () => config.replace('"version": 3', '"version": 4').slice(0, config.indexOf(projectIds[3]!) + 4),
+      /newer Agent Tray \(file version 4\); this version recovered 3 watched projects/,
+      [0, 1, 2]
+    ],
+    [
+      'wrong types at any depth',
+      () => config.replace('"muted": false', '"muted": "no"').replace('"theme": "system"', '"theme": [1]'),
+      /Some entries of .*config\.json were invalid and were dropped or reset to defaults \(watched\.conn-ref, theme\); recovered 4 watched projects/,
+      [0, 1, 2, 3]
+    ]
   ]
   for (const [what, bytes, told, whole] of damaged) {
     it(`${what}: watch-list list shows every whole project, the file is kept aside and repaired, told once`, async () => {
@@ -123,7 +149,11 @@ describe('a damaged config.json does not stop a command', () => {
     const env = { AGENT_TRAY_BASE_URL: service.url, AGENT_TRAY_API_KEY: KEY }
     const tasks = await run(['tasks', projectIds[1]!], { env })
     expect(tasks.code).toBe(0)
-    expect(errLines(tasks)).toEqual([expect.stringMatching(/^agent-tray: .*config\.json was written by a newer Agent Tray \(file version 4\).* The original was kept as .*config\.json\.newer-/)])
+    expect(errLines(tasks)).toEqual([
+      expect.stringMatching(
+        /^agent-tray: .*config\.json was written by a newer Agent Tray \(file version 4\).* The original was kept as .*config\.json\.newer-/
+      )
+    ])
     expect((await run(['watch-list', 'list'], { env })).code).toBe(0)
     expect((await run(['logout'], { env })).code).toBe(0)
   })
@@ -148,7 +178,11 @@ describe('a damaged state.json does not stop a command', () => {
     fs.writeFileSync(file('state.json'), text.slice(0, text.length / 2))
     const r = await run(['watch-list', 'list'])
     expect(r.code).toBe(0)
-    await expectToldOnce(['watch-list', 'list'], r, /^agent-tray: .*state\.json was cut short: this version kept the last seen state of 0 projects/)
+    await expectToldOnce(
+      ['watch-list', 'list'],
+      r,
+      /^agent-tray: .*state\.json was cut short: this version kept the last seen state of 0 projects/
+    )
   })
 })
 
@@ -156,10 +190,26 @@ describe('a settings file that cannot be used: one line, exit 12', () => {
   const commands = [['watch-list', 'list'], ['tasks', 'p-1'], ['logout']]
 
   for (const [what, make, message] of [
-    ['a directory in place of config.json', () => (fs.rmSync(file('config.json')), fs.mkdirSync(file('config.json'))), /config\.json is a directory, not a settings file: move it away/],
-    ['a directory in place of state.json', () => fs.mkdirSync(file('state.json')), /state\.json is a directory, not a settings file/],
-    ['a named pipe in place of config.json', () => (fs.rmSync(file('config.json')), execMkfifo(file('config.json'))), /config\.json is not a regular file \(a named pipe\)/],
-    ['a symbolic link that loops', () => (fs.rmSync(file('config.json')), fs.symlinkSync('config.json', file('config.json'))), /config\.json is a symbolic link that points to itself/]
+    [
+      'a directory in place of config.json',
+      () => (fs.rmSync(file('config.json')), fs.mkdirSync(file('config.json'))),
+      /config\.json is a directory, not a settings file: move it away/
+    ],
+    [
+      'a directory in place of state.json',
+      () => fs.mkdirSync(file('state.json')),
+      /state\.json is a directory, not a settings file/
+    ],
+    [
+      'a named pipe in place of config.json',
+      () => (fs.rmSync(file('config.json')), execMkfifo(file('config.json'))),
+      /config\.json is not a regular file \(a named pipe\)/
+    ],
+    [
+      'a symbolic link that loops',
+      () => (fs.rmSync(file('config.json')), fs.symlinkSync('config.json', file('config.json'))),
+      /config\.json is a symbolic link that points to itself/
+    ]
   ] as const) {
     it(`${what}: tasks, watch-list list and logout say so in one line, change nothing`, async () => {
       make()
@@ -168,7 +218,9 @@ describe('a settings file that cannot be used: one line, exit 12', () => {
         const r = await run(args, { env: { AGENT_TRAY_API_KEY: KEY } })
         expect(r.code, r.err).toBe(EXIT.settingsFiles)
         expect(r.out).toBe('')
-        expect(errLines(r)).toEqual([expect.stringMatching(new RegExp(`^agent-tray: .*${message.source}.*; nothing was changed\\.$`))])
+        expect(errLines(r)).toEqual([
+          expect.stringMatching(new RegExp(`^agent-tray: .*${message.source}.*; nothing was changed\\.$`))
+        ])
       }
       expect(fs.readdirSync(dir).sort()).toEqual(before)
     })
@@ -179,7 +231,11 @@ describe('a settings file that cannot be used: one line, exit 12', () => {
     fs.writeFileSync(notDir, '')
     const r = await run(['watch-list', 'list'], { env: { AGENT_TRAY_CONFIG_DIR: notDir } })
     expect(r.code).toBe(EXIT.settingsFiles)
-    expect(errLines(r)).toEqual([expect.stringMatching(/^agent-tray: Cannot read .*file\/config\.json: a directory on its path is a file; nothing was changed\.$/)])
+    expect(errLines(r)).toEqual([
+      expect.stringMatching(
+        /^agent-tray: Cannot read .*file\/config\.json: a directory on its path is a file; nothing was changed\.$/
+      )
+    ])
   })
 })
 
@@ -191,7 +247,9 @@ describe('as a child process', () => {
     expect(r.code).toBe(0)
     expect(r.out).toContain(projectIds[0])
     expect(r.out).toContain(projectIds[1])
-    expect(r.err).toMatch(/^agent-tray: .*config\.json was written by a newer Agent Tray \(file version 4\); this version recovered 2 watched projects and 2 connections from it/)
+    expect(r.err).toMatch(
+      /^agent-tray: .*config\.json was written by a newer Agent Tray \(file version 4\); this version recovered 2 watched projects and 2 connections from it/
+    )
     expect(fs.readFileSync(file(asides()[0]!), 'utf8')).toBe(newerCut)
   })
 

@@ -73,7 +73,12 @@ export function filesUnder(dir: string): { file: string; text: string }[] {
   return out
 }
 
-export function makeRunner(base: { service?: ReferenceService; configDir: string; env?: Record<string, string | undefined>; deps?: Partial<CliDeps> }) {
+export function makeRunner(base: {
+  service?: ReferenceService
+  configDir: string
+  env?: Record<string, string | undefined>
+  deps?: Partial<CliDeps>
+}) {
   return async (args: string[], o: RunOptions = {}): Promise<RunResult> => {
     const env = { AGENT_TRAY_CONFIG_DIR: base.configDir, ...base.env, ...o.env }
     const io = captureIo({ env, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), isTTY: o.isTTY ?? false })

@@ -7,7 +7,9 @@ export interface CapturedIo extends CliIo {
   err(): string
 }
 
-export function captureIo(options: { stdin?: string; isTTY?: boolean; env?: Record<string, string | undefined> } = {}): CapturedIo {
+export function captureIo(
+  options: { stdin?: string; isTTY?: boolean; env?: Record<string, string | undefined> } = {}
+): CapturedIo {
   let out = ''
   let err = ''
   return {

@@ -15,7 +15,12 @@ export interface Spawned {
  * Starts the command with only the given environment (plus PATH), never the test's own AGENT_TRAY_*;
  * `as` runs it as another user (see core/settings/test-as-other-user.ts).
  */
-export function spawnCli(args: string[], env: Record<string, string | undefined>, stdin?: string, as: { uid?: number; gid?: number } = {}): Spawned {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  stdin?: string,
+  as: { uid?: number; gid?: number } = {}
+): Spawned {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     ...as,
     cwd: ROOT,
@@ -27,10 +32,12 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
   child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s))
   child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s))
   child.stdin.end(stdin ?? '')
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, out, err }))
-  })
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>(
+    (resolve, reject) => {
+      child.on('error', reject)
+      child.on('close', (code, signal) => resolve({ code, signal, out, err }))
+    }
+  )
   return { done, out: () => out, kill: (signal) => child.kill(signal) }
 }
 

@@ -3,10 +3,10 @@
 // reference service breaking one record of a list (its corrupt_record fault), over real HTTP.
 import fs from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService, type WireTask } from '../reference-service'
+import { type ReferenceService, startReferenceService, type WireTask } from '../reference-service'
 import { EXIT } from './exit-codes'
-import { makeRunner, tempDir } from './test-harness'
 import { guardedIo } from './io'
+import { makeRunner, tempDir } from './test-harness'
 import { captureIo } from './test-io'
 import { describeInvalidRecord, invalidRecordWarner } from './warnings'
 
@@ -55,7 +55,12 @@ describe('a broken record in a list', () => {
     expect((JSON.parse(r.out) as { id: string }[]).map((t) => t.id)).toEqual(order.slice(0, 2))
     const lines = r.err.trimEnd().split('\n')
     expect(lines).toHaveLength(1)
-    expect(JSON.parse(lines[0]!)).toMatchObject({ warning: expect.stringMatching(/^skipped task #2: \[2\]\.id: /), resource: 'task', index: 2, path: '[2].id' })
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      warning: expect.stringMatching(/^skipped task #2: \[2\]\.id: /),
+      resource: 'task',
+      index: 2,
+      path: '[2].id'
+    })
   })
 
   it('steps: the broken step is named, the others listed', async () => {
@@ -111,20 +116,31 @@ describe('a list whose every record is unreadable is not an empty list', () => {
     const r = await run(['watch', '--task', order[0]!, '--project', projectId])
     expect(r.code).toBe(EXIT.invalidResponse)
     expect(r.err).toMatch(/^agent-tray: warning: skipped task #0/)
-    expect(r.err).toMatch(/agent-tray: Task \S+ is not among the tasks of project \S+\. It may be one of the 1 the service sent that could not be read/)
+    expect(r.err).toMatch(
+      /agent-tray: Task \S+ is not among the tasks of project \S+\. It may be one of the 1 the service sent that could not be read/
+    )
   })
 })
 
 describe('describeInvalidRecord', () => {
   it('names the id when there is one, shortened and on one line; control characters are escaped on the way out', () => {
-    expect(describeInvalidRecord({ resource: 'step', index: 2, id: 's-9', path: '[2].status', message: 'bad status' })).toBe(
-      'skipped step #2 (id s-9): [2].status: bad status'
-    )
-    const line = describeInvalidRecord({ resource: 'usage', index: 0, id: `x\u001b[2J\n${'y'.repeat(100)}`, path: 'usages[0].price', message: 'm' })
+    expect(
+      describeInvalidRecord({ resource: 'step', index: 2, id: 's-9', path: '[2].status', message: 'bad status' })
+    ).toBe('skipped step #2 (id s-9): [2].status: bad status')
+    const line = describeInvalidRecord({
+      resource: 'usage',
+      index: 0,
+      id: `x\u001b[2J\n${'y'.repeat(100)}`,
+      path: 'usages[0].price',
+      message: 'm'
+    })
     expect(line).not.toContain('\n')
     expect(line).toContain('…)')
     const io = captureIo()
-    invalidRecordWarner(guardedIo(io, () => []).stderr, false)({ resource: 'usage', index: 0, id: `x\u001b[2J`, path: 'usages[0].price', message: 'm' })
+    invalidRecordWarner(
+      guardedIo(io, () => []).stderr,
+      false
+    )({ resource: 'usage', index: 0, id: `x\u001b[2J`, path: 'usages[0].price', message: 'm' })
     expect(io.err()).toBe('agent-tray: warning: skipped usage #0 (id x\\u001b[2J): usages[0].price: m\n')
   })
 })

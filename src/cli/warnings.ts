@@ -25,7 +25,11 @@ export function describeInvalidRecord(issue: InvalidRecordIssue): string {
  * The client's onInvalidRecord for this run: a line on stderr (a JSON line with --json) per skipped
  * record, each also added to `skipped` (the run's list, which decides its exit code).
  */
-export function invalidRecordWarner(stderr: CliIo['stderr'], json: boolean, skipped: InvalidRecordIssue[] = []): (issue: InvalidRecordIssue) => void {
+export function invalidRecordWarner(
+  stderr: CliIo['stderr'],
+  json: boolean,
+  skipped: InvalidRecordIssue[] = []
+): (issue: InvalidRecordIssue) => void {
   const seen = new Set<string>()
   return (issue) => {
     const key = `${issue.resource}\u0000${issue.id ?? `#${issue.index}`}\u0000${issue.path}`

@@ -3,8 +3,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../reference-service'
 import { createServiceClient } from '../core/client'
+import { type ReferenceService, startReferenceService } from '../reference-service'
 import type { ClientOptions } from './deps'
 import { EXIT } from './exit-codes'
 import { makeRunner, memorySecrets, tempDir } from './test-harness'
@@ -29,7 +29,9 @@ function setUp(homeKey: string, workBudgetUsd: number | null = null) {
   const tw = work.control.addTask(w.id, { name: 'Work task', status: 'todo', script: 'run-forever' })
   const th = home.control.addTask(h.id, { name: 'Home task', status: 'todo', script: 'run-forever' })
   // Version 2's per-project budget: migrated to the project's total budget.
-  const watched = (projectId: string, budgetUsd: number | null = null) => [{ projectId, name: '', muted: false, budgetUsd, addedAt: '2026-01-01T00:00:00.000Z' }]
+  const watched = (projectId: string, budgetUsd: number | null = null) => [
+    { projectId, name: '', muted: false, budgetUsd, addedAt: '2026-01-01T00:00:00.000Z' }
+  ]
   fs.writeFileSync(
     path.join(dir, 'config.json'),
     JSON.stringify({
@@ -51,7 +53,12 @@ function setUp(homeKey: string, workBudgetUsd: number | null = null) {
  * Runs `watch` until `done` holds for its output. `afterFirstPoll` runs once per service, when the
  * first task list from it has come back: the watch has its baseline, so a change made then is news.
  */
-async function watchUntil(dir: string, args: string[], done: (out: string) => boolean, afterFirstPoll: Map<string, () => void> = new Map()) {
+async function watchUntil(
+  dir: string,
+  args: string[],
+  done: (out: string) => boolean,
+  afterFirstPoll: Map<string, () => void> = new Map()
+) {
   const stop = new AbortController()
   let out = ''
   const polled = new Set<string>()
@@ -100,14 +107,27 @@ describe('watch, every account at once', () => {
 
   it('--json lines carry the connection', async () => {
     const { dir, tw } = setUp('home-key-2')
-    const r = await watchUntil(dir, ['--json'], (out) => out.includes('"to":"in_progress"'), new Map([[work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')]]))
-    const events = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as { connection: string; kind: string })
+    const r = await watchUntil(
+      dir,
+      ['--json'],
+      (out) => out.includes('"to":"in_progress"'),
+      new Map([[work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')]])
+    )
+    const events = r.out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { connection: string; kind: string })
     expect(events.find((e) => e.kind === 'task-status')).toMatchObject({ connection: 'Work', to: 'in_progress' })
   }, 20_000)
 
   it('a key one service rejects stops that connection only', async () => {
     const { dir, tw } = setUp('not-the-home-key')
-    const r = await watchUntil(dir, [], (out) => /\[Work\].*In progress/.test(out), new Map([[work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')]]))
+    const r = await watchUntil(
+      dir,
+      [],
+      (out) => /\[Work\].*In progress/.test(out),
+      new Map([[work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')]])
+    )
     expect(r.code).toBe(EXIT.ok)
     expect(r.err).toMatch(/\[Home\] .*Stopped watching this connection\./)
   }, 20_000)
@@ -115,7 +135,12 @@ describe('watch, every account at once', () => {
   it("prints a budget's crossing with the other changes (a version 2 project budget, now its total budget)", async () => {
     const { dir, tw, w } = setUp('home-key-2', 0.5)
     work.control.setTaskTotalPrice(tw.id, 1)
-    const r = await watchUntil(dir, [], (out) => /budget reached/.test(out), new Map([[work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')]]))
+    const r = await watchUntil(
+      dir,
+      [],
+      (out) => /budget reached/.test(out),
+      new Map([[work.url, () => work.control.setTaskStatus(tw.id, 'in_progress')]])
+    )
     expect(r.out).toMatch(new RegExp(`\\[Work\\] .*${w.id}  total budget reached: \\$1\\.00 of \\$0\\.50`))
   }, 20_000)
 })

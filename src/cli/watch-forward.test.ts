@@ -6,9 +6,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { OUTBOX_FILE } from '../core/forward/outbox-file'
 import { FORWARDING_ELSEWHERE } from '../core/forward/outbox-lock'
 import { startForwardingProcess } from '../core/forward/test-forwarding-process'
-import { startReceiver, ANSWERS, type Receiver } from '../core/forward/test-receivers'
+import { ANSWERS, type Receiver, startReceiver } from '../core/forward/test-receivers'
+import { type ReferenceService, startReferenceService } from '../reference-service'
 import { forwardSecretAccount } from '../shared/forwarding'
-import { startReferenceService, type ReferenceService } from '../reference-service'
 import { EXIT } from './exit-codes'
 import { makeRunner, memorySecrets, tempDir } from './test-harness'
 
@@ -35,8 +35,24 @@ function configured(): { dir: string; project: { id: string } } {
       version: 2,
       activeConnectionId: 'w',
       connections: [{ id: 'w', name: 'Work', baseUrl: service.url, publishingDomain: '' }],
-      watched: { w: [{ projectId: p.id, name: 'Office app', muted: false, budgetUsd: null, addedAt: '2026-01-01T00:00:00.000Z' }] },
-      forwarding: { targets: [{ id: 'f1', name: 'hook', kind: 'webhook', host: '127.0.0.1', on: ['failed'], when: 'away', paused: false, quietHours: false }], awayAfterMs: 300000 }
+      watched: {
+        w: [{ projectId: p.id, name: 'Office app', muted: false, budgetUsd: null, addedAt: '2026-01-01T00:00:00.000Z' }]
+      },
+      forwarding: {
+        targets: [
+          {
+            id: 'f1',
+            name: 'hook',
+            kind: 'webhook',
+            host: '127.0.0.1',
+            on: ['failed'],
+            when: 'away',
+            paused: false,
+            quietHours: false
+          }
+        ],
+        awayAfterMs: 300000
+      }
     })
   )
   keys.set('w', 'work-key-1')
@@ -51,17 +67,31 @@ it('a task failing while watched is forwarded once to the webhook', async () => 
   const before = polls()
   const stop = new AbortController()
   const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
-  const finished = run(['watch', '--forward', '--interval-ms', '1000'], { signal: stop.signal, env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined } })
+  const finished = run(['watch', '--forward', '--interval-ms', '1000'], {
+    signal: stop.signal,
+    env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined }
+  })
   await vitestUntil(() => polls() > before)
   service.control.setTaskStatus(t.id, 'failed')
   await receiver.arrived(1)
   stop.abort()
   const r = await finished
   expect(r.code).toBe(0)
-  const body = JSON.parse(receiver.received[0]!.body) as { event: string; task: { id: string; name: string }; project: { name: string } }
-  expect(body).toMatchObject({ event: 'failed', task: { id: t.id, name: 'Ship <it>' }, project: { name: 'Office app' } })
+  const body = JSON.parse(receiver.received[0]!.body) as {
+    event: string
+    task: { id: string; name: string }
+    project: { name: string }
+  }
+  expect(body).toMatchObject({
+    event: 'failed',
+    task: { id: t.id, name: 'Ship <it>' },
+    project: { name: 'Office app' }
+  })
   expect(receiver.received).toHaveLength(1)
-  const outbox = JSON.parse(fs.readFileSync(path.join(dir, OUTBOX_FILE), 'utf8')) as { pending: unknown[]; delivered: Record<string, string[]> }
+  const outbox = JSON.parse(fs.readFileSync(path.join(dir, OUTBOX_FILE), 'utf8')) as {
+    pending: unknown[]
+    delivered: Record<string, string[]>
+  }
   expect(outbox.pending).toEqual([])
   expect(outbox.delivered.f1).toHaveLength(1)
   fs.rmSync(dir, { recursive: true, force: true })
@@ -73,7 +103,9 @@ it('refuses to forward (exit 12, saying why) while another Agent Tray process fo
   await holder.said('ready=true')
   const polls = service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0
   const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
-  const r = await run(['watch', '--forward', '--interval-ms', '1000'], { env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined } })
+  const r = await run(['watch', '--forward', '--interval-ms', '1000'], {
+    env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined }
+  })
   await holder.stop()
   expect(r.code).toBe(EXIT.settingsFiles)
   expect(r.err).toContain(FORWARDING_ELSEWHERE)
@@ -86,7 +118,9 @@ it("stops (exit 12, saying why) when another process takes the outbox over: the 
   const polls = () => service.control.stats().byRoute['GET /projects/{id}/tasks']?.requests ?? 0
   const before = polls()
   const run = makeRunner({ configDir: dir, deps: { secrets: () => secrets } })
-  const finished = run(['watch', '--forward', '--interval-ms', '1000'], { env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined } })
+  const finished = run(['watch', '--forward', '--interval-ms', '1000'], {
+    env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined }
+  })
   await vitestUntil(() => polls() > before)
   // Another process's hand on the lock: proper-lockfile sees it at its next refresh and calls it compromised.
   const lockDir = `${path.join(dir, OUTBOX_FILE)}.lock`

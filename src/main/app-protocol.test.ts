@@ -33,7 +33,10 @@ afterAll(async () => {
 
 describe('APP_SCHEME_PRIVILEGES', () => {
   it('is standard, secure and fetch-capable, and never bypasses the CSP', () => {
-    expect(APP_SCHEME_PRIVILEGES).toEqual({ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } })
+    expect(APP_SCHEME_PRIVILEGES).toEqual({
+      scheme: 'app',
+      privileges: { standard: true, secure: true, supportFetchAPI: true }
+    })
     expect(APP_ORIGIN).toBe('app://agent-tray')
     expect(APP_INDEX_URL).toBe('app://agent-tray/index.html')
   })
@@ -41,9 +44,21 @@ describe('APP_SCHEME_PRIVILEGES', () => {
 
 describe('resolveAppPath', () => {
   it('maps paths under the root, / to index.html, decoding percent-escapes', () => {
-    expect(resolveAppPath('/', root)).toEqual({ ok: true, file: join(root, 'index.html'), contentType: 'text/html; charset=utf-8' })
-    expect(resolveAppPath('/assets/index-abc.js', root)).toMatchObject({ ok: true, file: join(root, 'assets', 'index-abc.js'), contentType: 'text/javascript; charset=utf-8' })
-    expect(resolveAppPath('/assets/a%20b.svg', root)).toMatchObject({ ok: true, file: join(root, 'assets', 'a b.svg'), contentType: 'image/svg+xml' })
+    expect(resolveAppPath('/', root)).toEqual({
+      ok: true,
+      file: join(root, 'index.html'),
+      contentType: 'text/html; charset=utf-8'
+    })
+    expect(resolveAppPath('/assets/index-abc.js', root)).toMatchObject({
+      ok: true,
+      file: join(root, 'assets', 'index-abc.js'),
+      contentType: 'text/javascript; charset=utf-8'
+    })
+    expect(resolveAppPath('/assets/a%20b.svg', root)).toMatchObject({
+      ok: true,
+      file: join(root, 'assets', 'a b.svg'),
+      contentType: 'image/svg+xml'
+    })
     expect(resolveAppPath('/assets/x.CSS', root)).toMatchObject({ ok: true, contentType: 'text/css; charset=utf-8' })
   })
 
@@ -83,9 +98,19 @@ describe('resolveAppPath', () => {
 
 describe('resolveAppUrl', () => {
   it('serves only our origin, ignoring query and fragment', () => {
-    expect(resolveAppUrl('app://agent-tray/index.html?x=1#/tasks', root)).toMatchObject({ ok: true, file: join(root, 'index.html') })
+    expect(resolveAppUrl('app://agent-tray/index.html?x=1#/tasks', root)).toMatchObject({
+      ok: true,
+      file: join(root, 'index.html')
+    })
     expect(resolveAppUrl('app://agent-tray/', root)).toMatchObject({ ok: true, file: join(root, 'index.html') })
-    for (const bad of ['app://other/index.html', 'app://agent-tray:8080/index.html', 'app://u:p@agent-tray/index.html', 'file:///index.html', 'https://agent-tray/index.html', 'nonsense']) {
+    for (const bad of [
+      'app://other/index.html',
+      'app://agent-tray:8080/index.html',
+      'app://u:p@agent-tray/index.html',
+      'file:///index.html',
+      'https://agent-tray/index.html',
+      'nonsense'
+    ]) {
       expect(resolveAppUrl(bad, root).ok, bad).toBe(false)
     }
   })
@@ -116,7 +141,12 @@ describe('createAppProtocolHandler', () => {
   it('404s a missing file, a refused path or another origin, still with the CSP', async () => {
     const logs: string[] = []
     const h = createAppProtocolHandler({ root, log: (m) => logs.push(m) })
-    for (const url of ['app://agent-tray/missing.html', 'app://agent-tray/..%2fsecret.html', 'app://agent-tray/notes.exe', 'app://elsewhere/index.html']) {
+    for (const url of [
+      'app://agent-tray/missing.html',
+      'app://agent-tray/..%2fsecret.html',
+      'app://agent-tray/notes.exe',
+      'app://elsewhere/index.html'
+    ]) {
       const res = await h(new Request(url))
       expect(res.status, url).toBe(404)
       expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY)

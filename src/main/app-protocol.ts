@@ -113,7 +113,10 @@ export function createAppProtocolHandler(options: AppProtocolOptions): (request:
   const policy = options.policy ?? CONTENT_SECURITY_POLICY
   const read = options.readFile ?? ((file: string) => fsReadFile(file))
   const notFound = (): Response =>
-    new Response('Not found', { status: 404, headers: { ...baseHeaders(policy), 'Content-Type': 'text/plain; charset=utf-8' } })
+    new Response('Not found', {
+      status: 404,
+      headers: { ...baseHeaders(policy), 'Content-Type': 'text/plain; charset=utf-8' }
+    })
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response(null, { status: 405, headers: { ...baseHeaders(policy), Allow: 'GET, HEAD' } })

@@ -133,7 +133,9 @@ describe('sameWindowState', () => {
     expect(sameWindowState(at(1), at(2))).toBe(false)
     expect(sameWindowState(at(1), at(1, 500))).toBe(false)
     expect(sameWindowState(at(1), { ...at(1), maximized: true })).toBe(false)
-    expect(sameWindowState({ width: 1, height: 1, maximized: false }, { x: 0, width: 1, height: 1, maximized: false })).toBe(false)
+    expect(
+      sameWindowState({ width: 1, height: 1, maximized: false }, { x: 0, width: 1, height: 1, maximized: false })
+    ).toBe(false)
     expect(sameWindowState(undefined, at(1))).toBe(false)
     expect(sameWindowState(undefined, undefined)).toBe(true)
   })

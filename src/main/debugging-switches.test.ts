@@ -27,12 +27,21 @@ describe('debuggingSwitch', () => {
   })
 
   it("on Windows, Chromium's /switch form too", () => {
-    expect(debuggingSwitch(['C:\\Agent Tray\\agent-tray.exe', '/remote-debugging-port=9222'], 'win32')).toBe('/remote-debugging-port')
+    expect(debuggingSwitch(['C:\\Agent Tray\\agent-tray.exe', '/remote-debugging-port=9222'], 'win32')).toBe(
+      '/remote-debugging-port'
+    )
     expect(debuggingSwitch([app, '/remote-debugging-port=9222'], 'linux')).toBeUndefined()
   })
 
   it('leaves ordinary launches alone', () => {
-    for (const argv of [[app], [app, '--demo'], [app, '--no-sandbox'], [app, '--inspector-is-not-a-switch'], [app, 'remote-debugging-port'], [app, '--debug']]) {
+    for (const argv of [
+      [app],
+      [app, '--demo'],
+      [app, '--no-sandbox'],
+      [app, '--inspector-is-not-a-switch'],
+      [app, 'remote-debugging-port'],
+      [app, '--debug']
+    ]) {
       expect(debuggingSwitch(argv, 'linux'), argv.join(' ')).toBeUndefined()
     }
   })

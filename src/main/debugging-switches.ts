@@ -5,7 +5,9 @@
 
 /** Names are compared as Chromium and Node read them: any case, '_' as '-'. */
 function isDebuggingSwitch(name: string): boolean {
-  return name.startsWith('remote-debugging-') || name === 'inspect' || name.startsWith('inspect-') || name === 'js-flags'
+  return (
+    name.startsWith('remote-debugging-') || name === 'inspect' || name.startsWith('inspect-') || name === 'js-flags'
+  )
 }
 
 /**
@@ -26,8 +28,15 @@ export function debuggingSwitch(argv: readonly string[], platform: string): stri
 }
 
 /** Calls `exit(2, why)` when argv has a debugging switch; does nothing otherwise. */
-export function refuseDebuggingSwitches(argv: readonly string[], platform: string, exit: (code: number, why: string) => void): void {
+export function refuseDebuggingSwitches(
+  argv: readonly string[],
+  platform: string,
+  exit: (code: number, why: string) => void
+): void {
   const found = debuggingSwitch(argv, platform)
   if (found === undefined) return
-  exit(2, `Agent Tray does not start with ${found}: it would let other programs drive the app that holds your API key.\n`)
+  exit(
+    2,
+    `Agent Tray does not start with ${found}: it would let other programs drive the app that holds your API key.\n`
+  )
 }

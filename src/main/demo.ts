@@ -2,8 +2,8 @@
 // tasks run, notifications fire and costs grow within the first minute. Plain Node.
 import { randomBytes } from 'node:crypto'
 import type { DemoService } from '../core/app/deps'
-import { startReferenceService } from '../reference-service'
 import type { ReferenceService } from '../reference-service'
+import { startReferenceService } from '../reference-service'
 
 export interface DemoRunner {
   /** Starts the service once (later calls reuse it) and seeds a fresh set of demo projects. */
@@ -18,7 +18,13 @@ export function createDemoRunner(options: { seed?: number } = {}): DemoRunner {
       service ??= (async () => {
         // Never a fixed key: anything on this machine could otherwise talk to the demo service.
         const apiKey = randomBytes(24).toString('base64url')
-        const svc = await startReferenceService({ apiKey, port: 0, host: '127.0.0.1', speed: 1, seed: options.seed ?? Date.now() % 100_000 })
+        const svc = await startReferenceService({
+          apiKey,
+          port: 0,
+          host: '127.0.0.1',
+          speed: 1,
+          seed: options.seed ?? Date.now() % 100_000
+        })
         return { svc, apiKey }
       })()
       const { svc, apiKey } = await service

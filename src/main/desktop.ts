@@ -8,13 +8,13 @@ import type { App } from 'electron'
 // The Node logger, not electron-log/main: that one registers IPC listeners ('__ELECTRON_LOG__')
 // for renderers to log through, which would answer any frame outside the contract's sender check.
 import electronLog from 'electron-log/node'
-import type { AboutInfo } from '../shared/desktop'
-import { DEEP_LINK_SCHEME } from '../shared/deep-link'
+import type { AppUpdater } from 'electron-updater'
 import { configureLog, type ElectronLogLike } from '../core/log/log-file'
 import { catchUnexpected } from '../core/log/unexpected'
 import { updateSupport } from '../core/update/support'
 import type { AppUpdaterLike } from '../core/update/updater'
-import type { AppUpdater } from 'electron-updater'
+import { DEEP_LINK_SCHEME } from '../shared/deep-link'
+import type { AboutInfo } from '../shared/desktop'
 
 export interface MainLog {
   log(message: string): void
@@ -41,7 +41,10 @@ export function startMainLog(app: App): MainLog {
 }
 
 /** electron-updater's autoUpdater where this copy can update itself; otherwise why not. */
-export async function loadUpdater(app: App, logger: unknown): Promise<{ updater: AppUpdaterLike | null; unavailable?: string }> {
+export async function loadUpdater(
+  app: App,
+  logger: unknown
+): Promise<{ updater: AppUpdaterLike | null; unavailable?: string }> {
   const support = updateSupport({
     packaged: app.isPackaged,
     platform: process.platform,
@@ -52,7 +55,10 @@ export async function loadUpdater(app: App, logger: unknown): Promise<{ updater:
   if (!support.ok) return { updater: null, unavailable: support.reason }
   // Loaded only here: electron-updater picks the platform's updater when first asked.
   // A CommonJS module whose autoUpdater is a getter: from ESM it is reached through the default export.
-  const mod = (await import('electron-updater')) as unknown as { default?: { autoUpdater: AppUpdater }; autoUpdater?: AppUpdater }
+  const mod = (await import('electron-updater')) as unknown as {
+    default?: { autoUpdater: AppUpdater }
+    autoUpdater?: AppUpdater
+  }
   const autoUpdater = mod.default?.autoUpdater ?? mod.autoUpdater
   if (!autoUpdater) return { updater: null, unavailable: 'the updater could not be loaded' }
   autoUpdater.logger = logger as AppUpdater['logger']

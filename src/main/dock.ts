@@ -2,7 +2,12 @@
 // lives in the tray and has none, except while the user keeps the window pinned open, where the
 // Dock and Cmd-Tab reach it like any window. Other platforms have no Dock: null, nothing to do.
 
-export function dockIconVisible(input: { platform: NodeJS.Platform; hideDockIcon: boolean; windowVisible: boolean; pinned: boolean }): boolean | null {
+export function dockIconVisible(input: {
+  platform: NodeJS.Platform
+  hideDockIcon: boolean
+  windowVisible: boolean
+  pinned: boolean
+}): boolean | null {
   if (input.platform !== 'darwin') return null
   if (!input.hideDockIcon) return true
   return input.windowVisible && input.pinned

@@ -7,21 +7,26 @@ import { fileURLToPath } from 'node:url'
 import { app, dialog, protocol, shell } from 'electron'
 import type { ComposedApp } from '../core/app/compose'
 import { startupFailureBox } from '../core/app/startup-failure'
-import { deepLinkInArgv } from '../core/desktop/deep-link-argv'
 import { APP_ID } from '../core/desktop/app-id'
+import { deepLinkInArgv } from '../core/desktop/deep-link-argv'
 import { firstLine } from '../core/secrets/types'
 import { settingsDir } from '../core/settings/paths'
 import { isSafeExternalUrl } from '../shared/url'
 import { APP_SCHEME_PRIVILEGES } from './app-protocol'
 import { refuseDebuggingSwitches } from './debugging-switches'
 import { registerLinkScheme, startMainLog } from './desktop'
-import { isDemoLaunch, secondLaunchWantsDemo, type SecondInstanceData } from './launch'
+import { isDemoLaunch, type SecondInstanceData, secondLaunchWantsDemo } from './launch'
 import { createReadyQueue } from './ready-queue'
 import type { RendererLocation } from './renderer-origin'
 import { guardWebContents } from './security'
 import { start } from './start'
 
-if (app.isPackaged) refuseDebuggingSwitches(process.argv, process.platform, (code, why) => (process.stderr.write(why), process.exit(code)))
+if (app.isPackaged)
+  refuseDebuggingSwitches(
+    process.argv,
+    process.platform,
+    (code, why) => (process.stderr.write(why), process.exit(code))
+  )
 
 // The lock and the log's directory live in userData, so it is set first: the settings directory,
 // shared with the CLI. Then the log file: everything after it, unexpected errors included, is
@@ -58,8 +63,12 @@ if (!app.requestSingleInstanceLock({ demo: demoRequested } satisfies SecondInsta
     event.preventDefault()
     whenReady.run('link', (a) => a.openDeepLink(url))
   })
-  app.on('render-process-gone', (_event, _contents, details) => log(`window: renderer gone (${details.reason}, exit ${details.exitCode})`))
-  app.on('child-process-gone', (_event, details) => log(`${details.type}: process gone (${details.reason}, exit ${details.exitCode})`))
+  app.on('render-process-gone', (_event, _contents, details) =>
+    log(`window: renderer gone (${details.reason}, exit ${details.exitCode})`)
+  )
+  app.on('child-process-gone', (_event, details) =>
+    log(`${details.type}: process gone (${details.reason}, exit ${details.exitCode})`)
+  )
   // Before 'ready' (Electron allows it only then): our page's scheme, standard and secure.
   protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
   // Registered now: a launch or a click while we start is kept, not lost.
@@ -68,18 +77,26 @@ if (!app.requestSingleInstanceLock({ demo: demoRequested } satisfies SecondInsta
     // A second launch with a link (agent-tray open, the OS's handler) hands it over here.
     const link = deepLinkInArgv(argv)
     if (link !== null) whenReady.run('link', (a) => a.openDeepLink(link))
-    if (secondLaunchWantsDemo(data)) whenReady.run('demo', (a) => void a.controller.startDemo().catch((e: unknown) => log(`demo: ${firstLine(e)}`)))
+    if (secondLaunchWantsDemo(data))
+      whenReady.run('demo', (a) => void a.controller.startDemo().catch((e: unknown) => log(`demo: ${firstLine(e)}`)))
   })
   app.on('activate', () => whenReady.run('show', (a) => a.tray.perform({ type: 'open-window' })))
   app.enableSandbox()
-  guardWebContents(app, { loc, openExternal: (url) => void openExternal(url).catch((e: unknown) => log(`shell: ${firstLine(e)}`)), log })
+  guardWebContents(app, {
+    loc,
+    openExternal: (url) => void openExternal(url).catch((e: unknown) => log(`shell: ${firstLine(e)}`)),
+    log
+  })
   // A tray app keeps running with no window.
   app.on('window-all-closed', () => {})
-  app.whenReady().then(() => start({ mainLog, loc, mainDir, resourcesDir, openExternal, demoRequested, whenReady })).catch((e: unknown) => {
-    mainLog.error('startup failed', e)
-    // No tray and no window to say it in: a native box, before the process ends.
-    const box = startupFailureBox(e, mainLog.file)
-    dialog.showErrorBox(box.title, box.content)
-    app.exit(1)
-  })
+  app
+    .whenReady()
+    .then(() => start({ mainLog, loc, mainDir, resourcesDir, openExternal, demoRequested, whenReady }))
+    .catch((e: unknown) => {
+      mainLog.error('startup failed', e)
+      // No tray and no window to say it in: a native box, before the process ends.
+      const box = startupFailureBox(e, mainLog.file)
+      dialog.showErrorBox(box.title, box.content)
+      app.exit(1)
+    })
 }

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AUTOSTART_FILE, applyLaunchAtLogin, autostartDir, autostartEntry, quoteExecArg } from './login'
+import { applyLaunchAtLogin, AUTOSTART_FILE, autostartDir, autostartEntry, quoteExecArg } from './login'
 
 describe('launch at login', () => {
   let home: string

@@ -26,9 +26,19 @@ describe('navigation', () => {
   })
 
   it('never opens a window, and sends only safe web links to the browser', () => {
-    expect(windowOpenDecision('https://example.com/x')).toEqual({ action: 'deny', openExternal: 'https://example.com/x' })
+    expect(windowOpenDecision('https://example.com/x')).toEqual({
+      action: 'deny',
+      openExternal: 'https://example.com/x'
+    })
     expect(windowOpenDecision('http://example.com')).toEqual({ action: 'deny', openExternal: 'http://example.com' })
-    for (const bad of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'https://user:pw@example.com/', 'about:blank', '']) {
+    for (const bad of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'https://user:pw@example.com/',
+      'about:blank',
+      ''
+    ]) {
       expect(windowOpenDecision(bad)).toEqual({ action: 'deny', openExternal: null })
     }
   })
@@ -36,7 +46,7 @@ describe('navigation', () => {
 
 describe('withCsp', () => {
   it('sets the strict policy and replaces any other in whatever case', () => {
-    const h = withCsp({ 'content-security-policy': ["default-src *"], 'Content-Type': 'text/html' })
+    const h = withCsp({ 'content-security-policy': ['default-src *'], 'Content-Type': 'text/html' })
     expect(h['Content-Security-Policy']).toEqual([CONTENT_SECURITY_POLICY])
     expect(h['content-security-policy']).toBeUndefined()
     expect(h['Content-Type']).toEqual(['text/html'])

@@ -3,13 +3,13 @@
 // the sound are core/desktop's; this file shows them and routes clicks.
 import { execFile } from 'node:child_process'
 import { Notification } from 'electron'
-import type { DesktopNote } from '../shared/desktop'
-import { notificationExtras, type InterfaceRef } from '../core/desktop/notification-extras'
+import { type InterfaceRef, notificationExtras } from '../core/desktop/notification-extras'
 import { findSoundTools } from '../core/desktop/on-path'
 import { soundNote, soundPlan } from '../core/desktop/sound'
 import type { Notification as CoreNotification } from '../core/notify/policy'
 import type { DesktopNotification } from '../core/tray/notification'
 import { toDesktopNotification } from '../core/tray/notification'
+import type { DesktopNote } from '../shared/desktop'
 
 export function createNotifier(deps: {
   iconPath: string
@@ -34,7 +34,12 @@ export function createNotifier(deps: {
     const sound = soundPlan(process.platform, wantSound, tools)
     const desktop = toDesktopNotification(n, { sound: !sound.silent }, process.platform)
     const extras = notificationExtras(n, process.platform, { hasInterface: deps.hasInterface })
-    const note = new Notification({ ...desktop.options, icon: deps.iconPath, ...(extras.urgency ? { urgency: extras.urgency } : {}), ...(extras.actions ? { actions: extras.actions } : {}) })
+    const note = new Notification({
+      ...desktop.options,
+      icon: deps.iconPath,
+      ...(extras.urgency ? { urgency: extras.urgency } : {}),
+      ...(extras.actions ? { actions: extras.actions } : {})
+    })
     live.add(note)
     const forget = (): void => void live.delete(note)
     note.on('click', () => {
@@ -51,7 +56,13 @@ export function createNotifier(deps: {
       deps.log(`notifications: could not show one: ${error}`)
     })
     note.show()
-    if (sound.play) execFile(sound.play.command, sound.play.args, { timeout: 10_000 }, (error) => error && deps.log(`notifications: sound: ${error.message}`))
+    if (sound.play)
+      execFile(
+        sound.play.command,
+        sound.play.args,
+        { timeout: 10_000 },
+        (error) => error && deps.log(`notifications: sound: ${error.message}`)
+      )
   }
 
   return {

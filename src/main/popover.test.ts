@@ -9,7 +9,8 @@ function fakeWindow() {
   return {
     window: Object.assign(win, { webContents }) as unknown as PopoverWindowLike,
     blur: () => win.emit('blur'),
-    key: (key: string, mods: { shift?: boolean; control?: boolean } = {}, type = 'keyDown') => webContents.emit('before-input-event', {}, { type, key, ...mods })
+    key: (key: string, mods: { shift?: boolean; control?: boolean } = {}, type = 'keyDown') =>
+      webContents.emit('before-input-event', {}, { type, key, ...mods })
   }
 }
 
@@ -18,7 +19,11 @@ function setup(pinned: boolean) {
   let hidden = 0
   let now = 1_000
   const state = { pinned }
-  const behaviour = attachPopoverBehaviour(fake.window, { pinned: () => state.pinned, hide: () => void hidden++, now: () => now })
+  const behaviour = attachPopoverBehaviour(fake.window, {
+    pinned: () => state.pinned,
+    hide: () => void hidden++,
+    now: () => now
+  })
   return { fake, behaviour, state, hidden: () => hidden, tick: (ms: number) => void (now += ms), now: () => now }
 }
 

@@ -7,7 +7,13 @@
 export interface PopoverWindowLike {
   on(event: 'blur', listener: () => void): unknown
   webContents: {
-    on(event: 'before-input-event', listener: (event: unknown, input: { type: string; key: string; alt?: boolean; control?: boolean; meta?: boolean; shift?: boolean }) => void): unknown
+    on(
+      event: 'before-input-event',
+      listener: (
+        event: unknown,
+        input: { type: string; key: string; alt?: boolean; control?: boolean; meta?: boolean; shift?: boolean }
+      ) => void
+    ): unknown
   }
 }
 
@@ -30,7 +36,8 @@ export function attachPopoverBehaviour(
     options.hide()
   })
   win.webContents.on('before-input-event', (_event, input) => {
-    if (input.type !== 'keyDown' || input.key !== 'Escape' || input.alt || input.control || input.meta || input.shift) return
+    if (input.type !== 'keyDown' || input.key !== 'Escape' || input.alt || input.control || input.meta || input.shift)
+      return
     if (!options.pinned()) options.hide()
   })
   return {

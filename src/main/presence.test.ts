@@ -5,7 +5,11 @@ import { watchPresence } from '../core/forward/presence'
 import { presenceFrom } from './presence'
 
 it("powerMonitor's lock events, idle time and idle state reach core's presence as they are", () => {
-  const system = { idleSeconds: 42, state: 'active' as ReturnType<PowerMonitor['getSystemIdleState']>, thresholds: [] as number[] }
+  const system = {
+    idleSeconds: 42,
+    state: 'active' as ReturnType<PowerMonitor['getSystemIdleState']>,
+    thresholds: [] as number[]
+  }
   const pm = Object.assign(new EventEmitter(), {
     getSystemIdleTime: () => system.idleSeconds,
     getSystemIdleState: (threshold: number) => (system.thresholds.push(threshold), system.state)

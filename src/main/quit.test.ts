@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SHUTDOWN_TIMEOUT_MS, createQuitHandler } from './quit'
+import { createQuitHandler, SHUTDOWN_TIMEOUT_MS } from './quit'
 
 function timers() {
   const pending = new Map<number, () => void>()

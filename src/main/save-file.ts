@@ -3,9 +3,13 @@
 // to translation (ARCHITECTURE.md, "What only a real Electron run can confirm").
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { app, dialog, type BrowserWindow } from 'electron'
+import { app, type BrowserWindow, dialog } from 'electron'
 
-export async function saveFileWithDialog(parent: BrowserWindow | null, suggestedName: string, contents: string): Promise<string | null> {
+export async function saveFileWithDialog(
+  parent: BrowserWindow | null,
+  suggestedName: string,
+  contents: string
+): Promise<string | null> {
   const options = {
     defaultPath: path.join(app.getPath('downloads'), path.basename(suggestedName)),
     filters: [{ name: 'CSV', extensions: ['csv'] }]

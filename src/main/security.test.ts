@@ -67,7 +67,8 @@ describe('hardenSession', () => {
     }
     hardenSession(session as unknown as Session)
     const answers: boolean[] = []
-    for (const p of ['notifications', 'media', 'geolocation', 'openExternal']) request!(null, p, (ok) => answers.push(ok))
+    for (const p of ['notifications', 'media', 'geolocation', 'openExternal'])
+      request!(null, p, (ok) => answers.push(ok))
     expect(answers).toEqual([false, false, false, false])
     expect(check!(null, 'clipboard-read', 'file://', {})).toBe(false)
     let result: unknown

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SHOW_HIDE_ACCELERATOR, registerShowHideShortcut } from './shortcut'
+import { registerShowHideShortcut, SHOW_HIDE_ACCELERATOR } from './shortcut'
 
 function notice(shown: boolean) {
   const n = { shown, remembered: [] as boolean[], remember: (v: boolean) => void n.remembered.push(v) }
@@ -32,7 +32,12 @@ describe('registerShowHideShortcut', () => {
   })
 
   it('logs and tells the user when the keys are taken, or registration throws, and remembers it', () => {
-    for (const register of [() => false, () => { throw new Error('bad accelerator') }]) {
+    for (const register of [
+      () => false,
+      () => {
+        throw new Error('bad accelerator')
+      }
+    ]) {
       const logs: string[] = []
       const told: string[] = []
       let unregistered = 0
@@ -98,7 +103,13 @@ describe('changing the shortcut', () => {
       }
     }
   }
-  const base = (g: ReturnType<typeof fakeShortcuts>) => ({ globalShortcut: g.globalShortcut, toggle: () => {}, log: () => {}, tellUser: () => {}, notice: notice(false) })
+  const base = (g: ReturnType<typeof fakeShortcuts>) => ({
+    globalShortcut: g.globalShortcut,
+    toggle: () => {},
+    log: () => {},
+    tellUser: () => {},
+    notice: notice(false)
+  })
 
   it('takes the new keys and lets the old ones go', () => {
     const g = fakeShortcuts([])
@@ -123,10 +134,16 @@ describe('changing the shortcut', () => {
 
   it('keys the system throws on are refused the same way', () => {
     const g = fakeShortcuts([])
-    const s = registerShowHideShortcut({ ...base(g), globalShortcut: { ...g.globalShortcut, register: (a: string, cb: () => void) => {
-      if (a !== SHOW_HIDE_ACCELERATOR) throw new Error('conversion failure')
-      return g.globalShortcut.register(a, cb)
-    } } })
+    const s = registerShowHideShortcut({
+      ...base(g),
+      globalShortcut: {
+        ...g.globalShortcut,
+        register: (a: string, cb: () => void) => {
+          if (a !== SHOW_HIDE_ACCELERATOR) throw new Error('conversion failure')
+          return g.globalShortcut.register(a, cb)
+        }
+      }
+    })
     expect(s.change('Super+Space')).toMatch(/cannot be used/)
     expect(s.registered).toBe(true)
   })

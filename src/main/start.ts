@@ -2,38 +2,51 @@
 // notifications, the key store, IPC, power and network events, the shortcut) and hands them to the
 // app's one composition (core/app/compose.ts). Nothing here decides.
 import { join } from 'node:path'
-import { app, BrowserWindow, clipboard, globalShortcut, ipcMain, nativeTheme, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  globalShortcut,
+  ipcMain,
+  nativeTheme,
+  net,
+  powerMonitor,
+  protocol,
+  safeStorage,
+  session,
+  shell
+} from 'electron'
 import { composeApp, type ComposedApp } from '../core/app/compose'
 import { watchOnline } from '../core/app/online'
-import { APP_SCHEME, createAppProtocolHandler } from './app-protocol'
+import { shortcutNote } from '../core/desktop/shortcut-note'
+import { waylandWindowNote } from '../core/desktop/wayland-window-note'
 import { chooseSecretStore } from '../core/secrets/choose'
 import { loadKeytar } from '../core/secrets/keytar-store'
+import { createPendingSecretStore } from '../core/secrets/pending'
 import { firstLine } from '../core/secrets/types'
 import { settingsDir } from '../core/settings/paths'
 import { openSettings } from '../core/settings/store'
-import type { Settings } from '../shared/settings'
+import { startingTrayView, type TrayView } from '../core/tray/model'
+import { acceleratorLabel } from '../shared/accelerator'
 import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
+import type { Settings } from '../shared/settings'
+import { APP_SCHEME, createAppProtocolHandler } from './app-protocol'
 import { createDemoRunner } from './demo'
-import { saveFileWithDialog } from './save-file'
+import { aboutFacts, loadUpdater, type MainLog } from './desktop'
 import { createDockSync, dockIconVisible } from './dock'
 import { applyLaunchAtLogin } from './login'
 import { createNotifier } from './notifications'
+import { presenceFrom } from './presence'
 import { createQuitHandler } from './quit'
 import type { ReadyQueue } from './ready-queue'
 import type { RendererLocation } from './renderer-origin'
+import { saveFileWithDialog } from './save-file'
 import { hardenSession } from './security'
 import { isTrustedFrame } from './sender'
 import { registerShowHideShortcut } from './shortcut'
 import { createTray } from './tray'
-import { presenceFrom } from './presence'
-import { startingTrayView, type TrayView } from '../core/tray/model'
-import { createPendingSecretStore } from '../core/secrets/pending'
-import { createWindowManager } from './window'
-import { shortcutNote } from '../core/desktop/shortcut-note'
-import { waylandWindowNote } from '../core/desktop/wayland-window-note'
-import { aboutFacts, loadUpdater, type MainLog } from './desktop'
 import { checkTrayHost } from './tray-host'
-import { acceleratorLabel } from '../shared/accelerator'
+import { createWindowManager } from './window'
 
 /** What the process entry (index.ts) worked out before Electron was ready. */
 export interface StartContext {
@@ -46,13 +59,27 @@ export interface StartContext {
   whenReady: ReadyQueue<ComposedApp>
 }
 
-export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal, demoRequested, whenReady }: StartContext): Promise<void> {
+export async function start({
+  mainLog,
+  loc,
+  mainDir,
+  resourcesDir,
+  openExternal,
+  demoRequested,
+  whenReady
+}: StartContext): Promise<void> {
   const log = mainLog.log
   const iconPath = join(resourcesDir, 'icon.png')
-  const timers = { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) }
+  const timers = {
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout)
+  }
   // Before the saved theme is applied: the tray icon's ink follows the system's panel.
   const systemDarkAtStart = nativeTheme.shouldUseDarkColors
-  hardenSession(session.defaultSession, loc.devServerUrl ? devContentSecurityPolicy(loc.devServerUrl) : CONTENT_SECURITY_POLICY)
+  hardenSession(
+    session.defaultSession,
+    loc.devServerUrl ? devContentSecurityPolicy(loc.devServerUrl) : CONTENT_SECURITY_POLICY
+  )
   // Before any window: the page and its assets come from here, each answer with our CSP.
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: join(mainDir, '../renderer'), log }))
 
@@ -61,7 +88,13 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
   // Not awaited: the keychain's probe may take 30 s (an unlock prompt); the tray and the window
   // come first, and every key read waits for the chosen store (core/secrets/pending.ts).
   const secrets = createPendingSecretStore(
-    chooseSecretStore({ loadKeytar, safeStorage, allowBasicText: settings.read().allowBasicTextSecrets, ciphertexts: settings.ciphertexts, forwardingCiphertexts: settings.forwardingCiphertexts })
+    chooseSecretStore({
+      loadKeytar,
+      safeStorage,
+      allowBasicText: settings.read().allowBasicTextSecrets,
+      ciphertexts: settings.ciphertexts,
+      forwardingCiphertexts: settings.forwardingCiphertexts
+    })
   )
   const demo = createDemoRunner()
   const syncDock = createDockSync(app.dock)
@@ -112,7 +145,10 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
     // Told once, not on every launch; the flag clears once the keys are ours again.
     notice: {
       shown: settings.read().shortcutNoticeShown,
-      remember: (shown) => void settings.update((draft) => void (draft.shortcutNoticeShown = shown)).catch((e: unknown) => log(`shortcut: ${firstLine(e)}`))
+      remember: (shown) =>
+        void settings
+          .update((draft) => void (draft.shortcutNoticeShown = shown))
+          .catch((e: unknown) => log(`shortcut: ${firstLine(e)}`))
     }
   })
   const composedApp = composeApp({
@@ -128,11 +164,17 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
     ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, windows.mainFrames(), loc) },
     power: powerMonitor,
     presence: presenceFrom(powerMonitor),
-    watchOnline: (onChange) => watchOnline({ isOnline: () => net.isOnline(), onChange, timers: { setInterval, clearInterval: (h) => clearInterval(h as NodeJS.Timeout) } }),
+    watchOnline: (onChange) =>
+      watchOnline({
+        isOnline: () => net.isOnline(),
+        onChange,
+        timers: { setInterval, clearInterval: (h) => clearInterval(h as NodeJS.Timeout) }
+      }),
     startDemo: () => demo.start(),
     quit: () => app.quit(),
     writeClipboardText: (text) => clipboard.writeText(text),
-    saveFile: (suggestedName, contents) => saveFileWithDialog(BrowserWindow.getFocusedWindow(), suggestedName, contents),
+    saveFile: (suggestedName, contents) =>
+      saveFileWithDialog(BrowserWindow.getFocusedWindow(), suggestedName, contents),
     changeShortcut: (accelerator) => shortcut.change(accelerator),
     updater: updates.updater,
     ...(updates.unavailable !== undefined ? { updatesUnavailable: updates.unavailable } : {}),
@@ -146,7 +188,12 @@ export async function start({ mainLog, loc, mainDir, resourcesDir, openExternal,
   mainLog.setRedactor(composedApp.redact)
   for (const note of notifier.notes()) composedApp.setDesktopNote(note, true)
 
-  const missingShortcut = shortcutNote({ platform: process.platform, registered: shortcut.registered, env: process.env, keys: acceleratorLabel(shortcut.accelerator, process.platform === 'darwin') })
+  const missingShortcut = shortcutNote({
+    platform: process.platform,
+    registered: shortcut.registered,
+    env: process.env,
+    keys: acceleratorLabel(shortcut.accelerator, process.platform === 'darwin')
+  })
   if (missingShortcut) composedApp.setDesktopNote(missingShortcut, true)
   const wayland = waylandWindowNote({ platform: process.platform, env: process.env })
   if (wayland) composedApp.setDesktopNote(wayland, true)
@@ -188,8 +235,14 @@ function followSettings(deps: {
     if (launchAtLogin === current.launchAtLogin) return
     launchAtLogin = current.launchAtLogin
     const exec = process.env.APPIMAGE ?? process.execPath
-    void applyLaunchAtLogin({ enabled: current.launchAtLogin, platform: process.platform, app, packaged: app.isPackaged, exec, env: process.env, log: deps.log }).catch(
-      (e: unknown) => deps.log(`login: ${firstLine(e)}`)
-    )
+    void applyLaunchAtLogin({
+      enabled: current.launchAtLogin,
+      platform: process.platform,
+      app,
+      packaged: app.isPackaged,
+      exec,
+      env: process.env,
+      log: deps.log
+    }).catch((e: unknown) => deps.log(`login: ${firstLine(e)}`))
   }
 }

@@ -18,6 +18,8 @@ export async function checkTrayHost(deps: {
   if (decision.notify) deps.tell(TRAY_HIDDEN_NOTE.title, TRAY_HIDDEN_NOTE.text)
   if (decision.remember !== null) {
     const remember = decision.remember
-    await deps.settings.update((draft) => void (draft.trayNoticeShown = remember)).catch((e: unknown) => deps.log(`tray: ${e instanceof Error ? e.message : String(e)}`))
+    await deps.settings
+      .update((draft) => void (draft.trayNoticeShown = remember))
+      .catch((e: unknown) => deps.log(`tray: ${e instanceof Error ? e.message : String(e)}`))
   }
 }

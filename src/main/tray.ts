@@ -4,11 +4,11 @@
 // may send no click at all, on click too: its first item opens the window).
 import { join } from 'node:path'
 import type { Menu as ElectronMenu, MenuItemConstructorOptions, Rectangle } from 'electron'
-import { Menu, Tray, nativeImage, nativeTheme } from 'electron'
-import type { TrayView } from '../core/tray/model'
+import { Menu, nativeImage, nativeTheme, Tray } from 'electron'
 import { panelIsDark, trayIconFile } from '../core/tray/icon'
 import type { TrayAction, TrayMenuItem } from '../core/tray/menu'
 import { createMenuMemo } from '../core/tray/menu'
+import type { TrayView } from '../core/tray/model'
 import type { TrayState } from '../core/tray/state'
 
 export interface TrayAdapter {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_WINDOW, MIN_WINDOW, captureWindowState, restoreWindowBounds } from './window-bounds'
+import { captureWindowState, DEFAULT_WINDOW, MIN_WINDOW, restoreWindowBounds } from './window-bounds'
 
 const laptop = { x: 0, y: 25, width: 1440, height: 875 }
 const external = { x: 1440, y: 0, width: 2560, height: 1415 }
@@ -13,7 +13,9 @@ describe('restoreWindowBounds', () => {
       height: 600,
       maximized: false
     })
-    expect(restoreWindowBounds({ x: 2000, y: 200, width: 1200, height: 900, maximized: true }, [laptop, external])).toEqual({
+    expect(
+      restoreWindowBounds({ x: 2000, y: 200, width: 1200, height: 900, maximized: true }, [laptop, external])
+    ).toEqual({
       x: 2000,
       y: 200,
       width: 1200,
@@ -28,9 +30,15 @@ describe('restoreWindowBounds', () => {
   })
 
   it('drops the position when only a sliver or nothing of the title bar is on screen', () => {
-    expect(restoreWindowBounds({ x: 1400, y: 100, width: 800, height: 600, maximized: false }, [laptop]).x).toBeUndefined()
-    expect(restoreWindowBounds({ x: 100, y: -590, width: 800, height: 600, maximized: false }, [laptop]).x).toBeUndefined()
-    expect(restoreWindowBounds({ x: 100, y: 880, width: 800, height: 600, maximized: false }, [laptop]).x).toBeUndefined()
+    expect(
+      restoreWindowBounds({ x: 1400, y: 100, width: 800, height: 600, maximized: false }, [laptop]).x
+    ).toBeUndefined()
+    expect(
+      restoreWindowBounds({ x: 100, y: -590, width: 800, height: 600, maximized: false }, [laptop]).x
+    ).toBeUndefined()
+    expect(
+      restoreWindowBounds({ x: 100, y: 880, width: 800, height: 600, maximized: false }, [laptop]).x
+    ).toBeUndefined()
   })
 
   it('clamps sizes to the minimum and to the largest display', () => {
@@ -42,9 +50,19 @@ describe('restoreWindowBounds', () => {
 
   it('falls back to defaults for missing or broken values', () => {
     expect(restoreWindowBounds(undefined, [laptop])).toEqual({ ...DEFAULT_WINDOW, maximized: false })
-    const broken = { x: Number.NaN, y: 10, width: Number.POSITIVE_INFINITY, height: '7' as unknown as number, maximized: 'yes' as unknown as boolean }
+    const broken = {
+      x: Number.NaN,
+      y: 10,
+      width: Number.POSITIVE_INFINITY,
+      height: '7' as unknown as number,
+      maximized: 'yes' as unknown as boolean
+    }
     expect(restoreWindowBounds(broken, [laptop])).toEqual({ ...DEFAULT_WINDOW, maximized: false })
-    expect(restoreWindowBounds({ width: 700, height: 500, maximized: false }, [])).toEqual({ width: 700, height: 500, maximized: false })
+    expect(restoreWindowBounds({ width: 700, height: 500, maximized: false }, [])).toEqual({
+      width: 700,
+      height: 500,
+      maximized: false
+    })
   })
 })
 

@@ -24,7 +24,10 @@ export interface RestoredWindow {
 }
 
 /** Saved state checked against the current displays' work areas (primary first). */
-export function restoreWindowBounds(saved: Partial<WindowState> | undefined, workAreas: readonly Rect[]): RestoredWindow {
+export function restoreWindowBounds(
+  saved: Partial<WindowState> | undefined,
+  workAreas: readonly Rect[]
+): RestoredWindow {
   const primary = workAreas[0]
   const maxW = primary ? Math.max(MIN_WINDOW.width, ...workAreas.map((a) => a.width)) : Infinity
   const maxH = primary ? Math.max(MIN_WINDOW.height, ...workAreas.map((a) => a.height)) : Infinity

@@ -13,7 +13,7 @@ import { rendererUrl } from './renderer-origin'
 import type { FrameLike } from './sender'
 import { secureWebPreferences } from './web-preferences'
 import { windowBackground } from './window-background'
-import { MIN_WINDOW, captureWindowState, restoreWindowBounds } from './window-bounds'
+import { captureWindowState, MIN_WINDOW, restoreWindowBounds } from './window-bounds'
 
 export interface WindowManager {
   show(): void
@@ -82,7 +82,8 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
     const restored = restoreWindowBounds(deps.readWindowState(), areas)
     const pinned = deps.pinned()
     const placed = pinned ? null : atTray(restored)
-    const position = placed ?? (restored.x !== undefined && restored.y !== undefined ? { x: restored.x, y: restored.y } : null)
+    const position =
+      placed ?? (restored.x !== undefined && restored.y !== undefined ? { x: restored.x, y: restored.y } : null)
     const w = new BrowserWindow({
       ...(position ? { x: position.x, y: position.y } : { center: true }),
       width: placed?.width ?? restored.width,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../shared/ipc'
 import type { EventChannel } from '../shared/ipc'
+import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../shared/ipc'
 import type { IpcRendererLike } from './bridge'
 import { createBridge } from './bridge'
 

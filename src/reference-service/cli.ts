@@ -42,7 +42,8 @@ async function main(): Promise<void> {
     }).values
   } catch (e) {
     // Named without its value, which would otherwise be echoed back.
-    if (process.argv.some((a) => /^--api-?key(=|$)/i.test(a))) fail('--api-key is not accepted: set AGENT_TRAY_SERVICE_API_KEY instead.')
+    if (process.argv.some((a) => /^--api-?key(=|$)/i.test(a)))
+      fail('--api-key is not accepted: set AGENT_TRAY_SERVICE_API_KEY instead.')
     fail((e as Error).message)
   }
   if (args.help) {

@@ -4,10 +4,10 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
+import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chooseCoding } from './compression'
-import { startReferenceService, type ReferenceService } from './index'
-import { request } from 'undici'
+import { type ReferenceService, startReferenceService } from './index'
 import { call } from './test-client'
 
 const KEY = 'compression-key-9d2f'
@@ -46,7 +46,9 @@ describe('a compressed answer', () => {
       ['gzip, br', 'br', zlib.brotliDecompressSync],
       ['gzip', 'gzip', zlib.gunzipSync]
     ] as const) {
-      const res = await request(`${service.url}/projects/${projectId}/tasks`, { headers: { 'x-api-key': KEY, 'accept-encoding': asked } })
+      const res = await request(`${service.url}/projects/${projectId}/tasks`, {
+        headers: { 'x-api-key': KEY, 'accept-encoding': asked }
+      })
       const body = Buffer.from(await res.body.arrayBuffer())
       expect(res.headers['content-encoding'], asked).toBe(coding)
       expect(res.headers.vary).toBe('accept-encoding')
@@ -58,7 +60,9 @@ describe('a compressed answer', () => {
 
   it('is counted on the wire as sent: compressed bytes under wireBytes, the body as made under responseBytes', async () => {
     service.control.resetStats()
-    const res = await request(`${service.url}/projects/${projectId}/tasks`, { headers: { 'x-api-key': KEY, 'accept-encoding': 'gzip' } })
+    const res = await request(`${service.url}/projects/${projectId}/tasks`, {
+      headers: { 'x-api-key': KEY, 'accept-encoding': 'gzip' }
+    })
     const body = Buffer.from(await res.body.arrayBuffer())
     const route = service.control.stats().byRoute['GET /projects/{id}/tasks']
     expect(route?.requests).toBe(1)
@@ -79,11 +83,20 @@ describe('a compressed answer', () => {
 
 describe('the switches', () => {
   it('compression: false and etags: false give a server with neither', async () => {
-    const bare = await startReferenceService({ apiKey: KEY, port: 0, seed: 4, manualClock: true, compression: false, etags: false })
+    const bare = await startReferenceService({
+      apiKey: KEY,
+      port: 0,
+      seed: 4,
+      manualClock: true,
+      compression: false,
+      etags: false
+    })
     try {
       const p = bare.control.createProject({ name: 'Bare' })
       for (const name of ['One', 'Two', 'Three']) bare.control.addTask(p.id, { name, status: 'completed' })
-      const res = await request(`${bare.url}/projects/${p.id}/tasks`, { headers: { 'x-api-key': KEY, 'accept-encoding': 'gzip, br' } })
+      const res = await request(`${bare.url}/projects/${p.id}/tasks`, {
+        headers: { 'x-api-key': KEY, 'accept-encoding': 'gzip, br' }
+      })
       JSON.parse(await res.body.text())
       expect(res.headers['content-encoding']).toBeUndefined()
       expect(res.headers.etag).toBeUndefined()
@@ -111,8 +124,12 @@ describe('the switches', () => {
           })
           child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
         })
-        const ids = (await (await fetch(`${url}/__control/projects`, { headers: { 'x-api-key': KEY } })).json()) as { id: string }[]
-          const res = await request(`${url}/projects/${ids[0]!.id}/tasks`, { headers: { 'x-api-key': KEY, 'accept-encoding': 'gzip' } })
+        const ids = (await (await fetch(`${url}/__control/projects`, { headers: { 'x-api-key': KEY } })).json()) as {
+          id: string
+        }[]
+        const res = await request(`${url}/projects/${ids[0]!.id}/tasks`, {
+          headers: { 'x-api-key': KEY, 'accept-encoding': 'gzip' }
+        })
         await res.body.arrayBuffer()
         answers[flags.join(' ') || 'default'] = {
           ...(typeof res.headers['content-encoding'] === 'string' ? { encoding: res.headers['content-encoding'] } : {}),

@@ -32,7 +32,10 @@ export function chooseCoding(acceptEncoding: string | undefined): Coding | undef
 export function compress(body: Buffer, coding: Coding): Buffer {
   return coding === 'br'
     ? zlib.brotliCompressSync(body, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length }
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length
+        }
       })
     : zlib.gzipSync(body)
 }

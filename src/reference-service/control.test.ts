@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startReferenceService, type ReferenceService, type WireProject, type WireTask } from './index'
+import { type ReferenceService, startReferenceService, type WireProject, type WireTask } from './index'
 import { call } from './test-client'
 
 const KEY = 'control-key'
 const TSX = 'node_modules/.bin/tsx'
 let service: ReferenceService
-const control = (method: string, path: string, body?: unknown) => call(service.url, method, `/__control/${path}`, { key: KEY, body })
+const control = (method: string, path: string, body?: unknown) =>
+  call(service.url, method, `/__control/${path}`, { key: KEY, body })
 
 beforeAll(async () => {
   service = await startReferenceService({ apiKey: KEY, manualClock: true, startTime: '2026-02-01T00:00:00.000Z' })
@@ -34,7 +35,9 @@ describe('/__control/ routes', () => {
     expect(p.name).toBe('Ctl')
     expect((await control('GET', 'projects')).json()).toContainEqual(p)
     expect(service.control.listProjects().map((x) => x.id)).toContain(p.id)
-    const t = (await control('POST', 'tasks', { project_id: p.id, name: 'Ship it', status: 'in_progress' })).json() as WireTask
+    const t = (
+      await control('POST', 'tasks', { project_id: p.id, name: 'Ship it', status: 'in_progress' })
+    ).json() as WireTask
     expect(t).toMatchObject({ project_id: p.id, name: 'Ship it', status: 'in_progress' })
     const done = (await control('POST', `tasks/${t.id}/status`, { status: 'completed' })).json() as WireTask
     expect(done.status).toBe('completed')
@@ -78,9 +81,13 @@ describe('/__control/ routes', () => {
   it('seed a demo and bulk fixtures', async () => {
     const demo = (await control('POST', 'seed-demo')).json() as { projectIds: string[] }
     expect(demo.projectIds).toHaveLength(3)
-    const bulk = (await control('POST', 'bulk', { projects: 3, tasksPerProject: 4, stepsPerTask: 5, activeProjects: 1 })).json() as { projectIds: string[] }
+    const bulk = (
+      await control('POST', 'bulk', { projects: 3, tasksPerProject: 4, stepsPerTask: 5, activeProjects: 1 })
+    ).json() as { projectIds: string[] }
     expect(bulk.projectIds).toHaveLength(3)
-    const tasks = (await call(service.url, 'GET', `/projects/${bulk.projectIds[1]}/tasks`, { key: KEY })).json() as WireTask[]
+    const tasks = (
+      await call(service.url, 'GET', `/projects/${bulk.projectIds[1]}/tasks`, { key: KEY })
+    ).json() as WireTask[]
     expect(tasks.map((t) => t.steps.length)).toEqual([5, 5, 5, 5])
     expect((await control('POST', 'bulk', { projects: -1, tasksPerProject: 1, stepsPerTask: 1 })).status).toBe(400)
   })
@@ -93,7 +100,10 @@ describe('/__control/ routes', () => {
     await call(service.url, 'GET', '/nowhere', { key: KEY })
     const stats = (await control('GET', 'stats')).json() as ReturnType<typeof service.control.stats>
     expect(stats.byRoute['GET /projects/{id}']).toMatchObject({ requests: 1, responseBytes: Buffer.byteLength(a.text) })
-    expect(stats.byRoute['GET /projects/{id}/tasks']).toMatchObject({ requests: 1, responseBytes: Buffer.byteLength(b.text) })
+    expect(stats.byRoute['GET /projects/{id}/tasks']).toMatchObject({
+      requests: 1,
+      responseBytes: Buffer.byteLength(b.text)
+    })
     // On the socket: the status line and headers too, so more than an uncompressed small body.
     expect(stats.byRoute['GET /projects/{id}']?.wireBytes).toBeGreaterThan(Buffer.byteLength(a.text))
     expect(stats.byRoute['GET (unmatched)']?.requests).toBe(1)
@@ -173,7 +183,10 @@ describe('npm run reference-service', () => {
   it('refuses to start without a key', async () => {
     const env = { ...process.env }
     delete env.AGENT_TRAY_SERVICE_API_KEY
-    const child = spawn(TSX, ['src/reference-service/cli.ts', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(TSX, ['src/reference-service/cli.ts', '--port', '0'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     let err = ''
     child.stderr.on('data', (d: Buffer) => (err += d.toString()))
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))

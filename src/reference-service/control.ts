@@ -1,12 +1,12 @@
 // The control surface, clearly outside the interface: the programmatic ServiceControl and its
 // HTTP twin under /__control/ (same API key, no faults, not counted in stats).
-import { TASK_STATUSES, type ProjectCreate, type TaskStatus } from '../shared/service'
+import { type ProjectCreate, TASK_STATUSES, type TaskStatus } from '../shared/service'
 import type { SimClock } from './clock'
 import { ApiError, badRequest, notFound } from './errors'
 import { faultPlanProblem, type Faults } from './faults'
 import { json, type Reply } from './http'
-import type { Stats } from './stats'
 import type { ReferenceState } from './state'
+import type { Stats } from './stats'
 import type { AddTaskInput, BulkCreateInput, FaultPlan, ServiceControl, TaskScript } from './types'
 import { asObject, parseProjectCreate } from './validate'
 
@@ -31,7 +31,8 @@ export function createControl(store: ReferenceState, clock: SimClock, faults: Fa
       return task
     },
     setTaskTotalPrice: (taskId, usd) => {
-      if (!(Number.isFinite(usd) && usd >= 0 && usd <= 1_000_000)) throw new Error('"usd" must be a number from 0 to 1000000.')
+      if (!(Number.isFinite(usd) && usd >= 0 && usd <= 1_000_000))
+        throw new Error('"usd" must be a number from 0 to 1000000.')
       const task = store.setTaskTotalPrice(taskId, usd)
       if (!task) throw new Error(`No task with id "${taskId}".`)
       return task
@@ -62,7 +63,8 @@ function taskStatus(value: unknown, field: string): TaskStatus {
 
 function count(body: Record<string, unknown>, field: string, max: number): number {
   const v = body[field]
-  if (!(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max)) throw badRequest(field, `"${field}" must be a whole number from 0 to ${max}.`)
+  if (!(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max))
+    throw badRequest(field, `"${field}" must be a whole number from 0 to ${max}.`)
   return v
 }
 
@@ -88,7 +90,8 @@ export async function handleControl(
       return json(200, { now: control.now() })
     case 'POST advance': {
       const b = asObject(await body())
-      if (!(typeof b.ms === 'number' && Number.isFinite(b.ms) && b.ms >= 0)) throw badRequest('ms', '"ms" must be a non-negative number.')
+      if (!(typeof b.ms === 'number' && Number.isFinite(b.ms) && b.ms >= 0))
+        throw badRequest('ms', '"ms" must be a non-negative number.')
       control.advance(b.ms)
       return json(200, { now: control.now() })
     }
@@ -116,7 +119,8 @@ export async function handleControl(
     case 'POST projects': {
       const raw = asObject(await body())
       const { firstTask, ...rest } = raw
-      if (firstTask !== undefined && typeof firstTask !== 'boolean') throw badRequest('firstTask', '"firstTask" must be a boolean.')
+      if (firstTask !== undefined && typeof firstTask !== 'boolean')
+        throw badRequest('firstTask', '"firstTask" must be a boolean.')
       const fields: ProjectCreate = parseProjectCreate(rest)
       return json(201, control.createProject({ ...fields, firstTask }))
     }
@@ -129,7 +133,8 @@ export async function handleControl(
         input.name = b.name
       }
       if (b.text_requirement !== undefined) {
-        if (typeof b.text_requirement !== 'string') throw badRequest('text_requirement', '"text_requirement" must be a string.')
+        if (typeof b.text_requirement !== 'string')
+          throw badRequest('text_requirement', '"text_requirement" must be a string.')
         input.text_requirement = b.text_requirement
       }
       if (b.files_requirement !== undefined) {
@@ -137,10 +142,12 @@ export async function handleControl(
       }
       if (b.status !== undefined) input.status = taskStatus(b.status, 'status')
       if (b.script !== undefined) {
-        if (!SCRIPTS.includes(b.script as TaskScript)) throw badRequest('script', `"script" must be one of ${SCRIPTS.join(', ')}.`)
+        if (!SCRIPTS.includes(b.script as TaskScript))
+          throw badRequest('script', `"script" must be one of ${SCRIPTS.join(', ')}.`)
         input.script = b.script as TaskScript
       }
-      if (!control.listProjects().some((p) => p.id === b.project_id)) throw notFound(`No project with id "${b.project_id}".`)
+      if (!control.listProjects().some((p) => p.id === b.project_id))
+        throw notFound(`No project with id "${b.project_id}".`)
       return json(201, control.addTask(b.project_id, input))
     }
     case 'POST tasks/{id}/status': {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_UPDATE_FIELDS } from '../shared/service'
-import { MAX_BODY_BYTES, startReferenceService, type ReferenceService, type WireProject, type WireTask } from './index'
+import { MAX_BODY_BYTES, type ReferenceService, startReferenceService, type WireProject, type WireTask } from './index'
 import { call } from './test-client'
 
 const KEY = 'test-key-endpoints'
@@ -10,7 +10,12 @@ const api = (method: string, path: string, options: Parameters<typeof call>[3] =
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-function expectError(answer: { status: number; json: () => unknown }, status: number, code: string, field?: string): void {
+function expectError(
+  answer: { status: number; json: () => unknown },
+  status: number,
+  code: string,
+  field?: string
+): void {
   expect(answer.status).toBe(status)
   const body = answer.json() as { error: { code: string; message: string; field?: string } }
   expect(body.error.code).toBe(code)
@@ -41,9 +46,30 @@ describe('POST /projects', () => {
     expect(res.headers['content-type']).toMatch(/application\/json/)
     const p = res.json() as WireProject
     expect(Object.keys(p).sort()).toEqual(
-      ['id', 'software_product_id', 'name', 'description', 'project_type', 'project_template_type', 'created_at', 'updated_at', 'user_email', 'prebuilt_url', 'return_url', 'ref_id'].sort()
+      [
+        'id',
+        'software_product_id',
+        'name',
+        'description',
+        'project_type',
+        'project_template_type',
+        'created_at',
+        'updated_at',
+        'user_email',
+        'prebuilt_url',
+        'return_url',
+        'ref_id'
+      ].sort()
     )
-    expect(p).toMatchObject({ software_product_id: 'sp-1', name: 'Shop', description: 'A shop', project_type: 'web', user_email: 'a@example.com', return_url: 'https://example.com/back', ref_id: 'r-1' })
+    expect(p).toMatchObject({
+      software_product_id: 'sp-1',
+      name: 'Shop',
+      description: 'A shop',
+      project_type: 'web',
+      user_email: 'a@example.com',
+      return_url: 'https://example.com/back',
+      ref_id: 'r-1'
+    })
     expect(typeof p.id).toBe('string')
     expect(p.project_template_type).toMatch(/-vite$/)
     expect(p.created_at).toMatch(ISO_MS)
@@ -53,7 +79,9 @@ describe('POST /projects', () => {
     expect(page.status).toBe(200)
     expect(page.text).toContain('<h1>Shop</h1>')
     // A strict policy: the page loads, runs, embeds and submits nothing, and is never framed.
-    expect(page.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
     expect(page.headers['x-content-type-options']).toBe('nosniff')
     expect(page.headers['referrer-policy']).toBe('no-referrer')
     // Without text_requirement no task is started.
@@ -62,10 +90,24 @@ describe('POST /projects', () => {
 
   it('accepts an empty body and starts a first task for a text requirement', async () => {
     expect((await api('POST', '/projects')).status).toBe(201)
-    const p = (await api('POST', '/projects', { body: { text_requirement: 'Build a todo app', files_requirement: [{ file_type: 'image', url: 'https://img.example.com/a.png' }] } })).json() as WireProject
+    const p = (
+      await api('POST', '/projects', {
+        body: {
+          text_requirement: 'Build a todo app',
+          files_requirement: [{ file_type: 'image', url: 'https://img.example.com/a.png' }]
+        }
+      })
+    ).json() as WireProject
     const tasks = (await api('GET', `/projects/${p.id}/tasks`)).json() as WireTask[]
     expect(tasks).toHaveLength(1)
-    expect(tasks[0]).toMatchObject({ project_id: p.id, status: 'todo', text_requirement: 'Build a todo app', files_requirement: [{ file_type: 'image', url: 'https://img.example.com/a.png' }], steps: [], total_price: 0 })
+    expect(tasks[0]).toMatchObject({
+      project_id: p.id,
+      status: 'todo',
+      text_requirement: 'Build a todo app',
+      files_requirement: [{ file_type: 'image', url: 'https://img.example.com/a.png' }],
+      steps: [],
+      total_price: 0
+    })
   })
 
   it.each([
@@ -75,9 +117,25 @@ describe('POST /projects', () => {
     [{ files_requirement: 'x' }, 'files_requirement'],
     [{ files_requirement: ['x'] }, 'files_requirement[0]'],
     [{ files_requirement: [{ file_type: 'pdf', url: 'https://x.example/a.pdf' }] }, 'files_requirement[0].file_type'],
-    [{ files_requirement: [{ file_type: 'image', url: 'https://x.example/a.png' }, { file_type: 'image', url: 'ftp://x/a.png' }] }, 'files_requirement[1].url'],
+    [
+      {
+        files_requirement: [
+          { file_type: 'image', url: 'https://x.example/a.png' },
+          { file_type: 'image', url: 'ftp://x/a.png' }
+        ]
+      },
+      'files_requirement[1].url'
+    ],
     [{ files_requirement: [{ file_type: 'image', url: 'not a url' }] }, 'files_requirement[0].url'],
-    [{ files_requirement: [{ file_type: 'image', url: 'https://x.example/a.PNG?v=1' }, { file_type: 'image', url: 'https://x.example/readme.txt' }] }, 'files_requirement[1].url'],
+    [
+      {
+        files_requirement: [
+          { file_type: 'image', url: 'https://x.example/a.PNG?v=1' },
+          { file_type: 'image', url: 'https://x.example/readme.txt' }
+        ]
+      },
+      'files_requirement[1].url'
+    ],
     [{ files_requirement: [{ file_type: 'image', url: 'https://x.example/gallery' }] }, 'files_requirement[0].url'],
     [{ user_email: 'not-an-email' }, 'user_email'],
     [{ return_url: 'javascript:alert(1)' }, 'return_url'],
@@ -114,14 +172,22 @@ describe('GET and PATCH /projects/{id}', () => {
   })
 
   it("takes an app's own link as return_url, so the prebuilt interface can send the user back to the desktop", async () => {
-    const res = await api('PATCH', `/projects/${project.id}`, { body: { return_url: `agent-tray://projects/${project.id}` } })
+    const res = await api('PATCH', `/projects/${project.id}`, {
+      body: { return_url: `agent-tray://projects/${project.id}` }
+    })
     expect(res.status).toBe(200)
     expect((res.json() as WireProject).return_url).toBe(`agent-tray://projects/${project.id}`)
   })
 
   it('updates the five fields and updated_at', async () => {
     service.control.advance(5000)
-    const update = { name: 'After', description: 'd', user_email: 'y@example.com', return_url: 'http://localhost:3000/x', ref_id: 'ref' }
+    const update = {
+      name: 'After',
+      description: 'd',
+      user_email: 'y@example.com',
+      return_url: 'http://localhost:3000/x',
+      ref_id: 'ref'
+    }
     const res = await api('PATCH', `/projects/${project.id}`, { body: update })
     expect(res.status).toBe(200)
     const p = res.json() as WireProject
@@ -132,11 +198,14 @@ describe('GET and PATCH /projects/{id}', () => {
     project = p
   })
 
-  it.each(['id', 'project_type', 'prebuilt_url', 'created_at', 'bogus'])('refuses field %s without applying the rest', async (field) => {
-    const res = await api('PATCH', `/projects/${project.id}`, { body: { name: 'Half applied', [field]: 'x' } })
-    expectError(res, 400, 'bad_request', field)
-    expect((await api('GET', `/projects/${project.id}`)).json()).toEqual(project)
-  })
+  it.each(['id', 'project_type', 'prebuilt_url', 'created_at', 'bogus'])(
+    'refuses field %s without applying the rest',
+    async (field) => {
+      const res = await api('PATCH', `/projects/${project.id}`, { body: { name: 'Half applied', [field]: 'x' } })
+      expectError(res, 400, 'bad_request', field)
+      expect((await api('GET', `/projects/${project.id}`)).json()).toEqual(project)
+    }
+  )
 
   it.each([
     [{ name: 1 }, 'name'],
@@ -191,7 +260,11 @@ describe('auth, unknown ids, paths and methods', () => {
     expectError(await api('GET', '/projects/nope'), 404, 'not_found')
     expectError(await api('PATCH', '/projects/nope', { body: { name: 'x' } }), 404, 'not_found')
     expectError(await api('GET', '/projects/nope/tasks'), 404, 'not_found')
-    expectError(await api('POST', '/projects/nope/publish', { body: { hostname: 'a.apps.agent-tray.test' } }), 404, 'not_found')
+    expectError(
+      await api('POST', '/projects/nope/publish', { body: { hostname: 'a.apps.agent-tray.test' } }),
+      404,
+      'not_found'
+    )
     expectError(await api('GET', '/tasks/nope/steps'), 404, 'not_found')
     expectError(await api('GET', '/tasks/nope/steps-and-usages'), 404, 'not_found')
   })
@@ -231,12 +304,30 @@ describe('GET tasks, steps and steps-and-usages', () => {
     expect(tasks).toHaveLength(1)
     const t = tasks[0] as WireTask
     expect(t).toEqual(added)
-    expect(Object.keys(t).sort()).toEqual(['id', 'project_id', 'name', 'description', 'status', 'text_requirement', 'files_requirement', 'created_at', 'updated_at', 'steps', 'branch', 'total_price'].sort())
+    expect(Object.keys(t).sort()).toEqual(
+      [
+        'id',
+        'project_id',
+        'name',
+        'description',
+        'status',
+        'text_requirement',
+        'files_requirement',
+        'created_at',
+        'updated_at',
+        'steps',
+        'branch',
+        'total_price'
+      ].sort()
+    )
     expect(t.status).toBe('completed')
     expect(t.steps.length).toBeGreaterThan(5)
     const steps = (await api('GET', `/tasks/${t.id}/steps`)).json()
     expect(steps).toEqual(t.steps)
-    const both = (await api('GET', `/tasks/${t.id}/steps-and-usages`)).json() as { steps: unknown[]; usages: { task_id: string; final_price: number }[] }
+    const both = (await api('GET', `/tasks/${t.id}/steps-and-usages`)).json() as {
+      steps: unknown[]
+      usages: { task_id: string; final_price: number }[]
+    }
     expect(Object.keys(both).sort()).toEqual(['steps', 'usages'])
     expect(both.steps).toEqual(t.steps)
     expect(both.usages.length).toBeGreaterThanOrEqual(t.steps.length)
@@ -250,13 +341,27 @@ describe('POST /projects/{id}/publish', () => {
   it('publishes, is idempotent, refuses taken, bad and foreign hostnames', async () => {
     const a = service.control.createProject({ name: 'A' })
     const b = service.control.createProject({ name: 'B' })
-    const publish = async (id: string, hostname: unknown) => (await api('POST', `/projects/${id}/publish`, { body: { hostname } })).json()
-    expect(await publish(a.id, 'my-shop.apps.agent-tray.test')).toEqual({ status: 'success', message: ['Published to https://my-shop.apps.agent-tray.test'] })
-    expect(await publish(a.id, 'my-shop.apps.agent-tray.test')).toEqual({ status: 'success', message: ['Published to https://my-shop.apps.agent-tray.test'] })
+    const publish = async (id: string, hostname: unknown) =>
+      (await api('POST', `/projects/${id}/publish`, { body: { hostname } })).json()
+    expect(await publish(a.id, 'my-shop.apps.agent-tray.test')).toEqual({
+      status: 'success',
+      message: ['Published to https://my-shop.apps.agent-tray.test']
+    })
+    expect(await publish(a.id, 'my-shop.apps.agent-tray.test')).toEqual({
+      status: 'success',
+      message: ['Published to https://my-shop.apps.agent-tray.test']
+    })
     const taken = (await publish(b.id, 'my-shop.apps.agent-tray.test')) as { status: string; message: string[] }
     expect(taken.status).toBe('failed')
     expect(taken.message.join(' ')).toMatch(/taken/)
-    for (const bad of ['my-shop.example.com', 'My-Shop.apps.agent-tray.test', '-x.apps.agent-tray.test', 'a.b.apps.agent-tray.test', 'apps.agent-tray.test', '']) {
+    for (const bad of [
+      'my-shop.example.com',
+      'My-Shop.apps.agent-tray.test',
+      '-x.apps.agent-tray.test',
+      'a.b.apps.agent-tray.test',
+      'apps.agent-tray.test',
+      ''
+    ]) {
       const res = (await publish(b.id, bad)) as { status: string; message: string[] }
       expect(res.status, bad).toBe('failed')
       expect(res.message.length, bad).toBeGreaterThan(0)
@@ -269,7 +374,12 @@ describe('POST /projects/{id}/publish', () => {
   it('answers 400 for a missing or non-string hostname', async () => {
     const p = service.control.createProject()
     expectError(await api('POST', `/projects/${p.id}/publish`, { body: {} }), 400, 'bad_request', 'hostname')
-    expectError(await api('POST', `/projects/${p.id}/publish`, { body: { hostname: 42 } }), 400, 'bad_request', 'hostname')
+    expectError(
+      await api('POST', `/projects/${p.id}/publish`, { body: { hostname: 42 } }),
+      400,
+      'bad_request',
+      'hostname'
+    )
     expectError(await api('POST', `/projects/${p.id}/publish`, { raw: 'nope' }), 400, 'bad_request', 'body')
   })
 
@@ -277,9 +387,15 @@ describe('POST /projects/{id}/publish', () => {
     const other = await startReferenceService({ apiKey: KEY, manualClock: true, publishingDomain: 'pub.example.org' })
     try {
       const p = other.control.createProject()
-      const ok = await call(other.url, 'POST', `/projects/${p.id}/publish`, { key: KEY, body: { hostname: 'x.pub.example.org' } })
+      const ok = await call(other.url, 'POST', `/projects/${p.id}/publish`, {
+        key: KEY,
+        body: { hostname: 'x.pub.example.org' }
+      })
       expect(ok.json()).toEqual({ status: 'success', message: ['Published to https://x.pub.example.org'] })
-      const no = await call(other.url, 'POST', `/projects/${p.id}/publish`, { key: KEY, body: { hostname: 'x.apps.agent-tray.test' } })
+      const no = await call(other.url, 'POST', `/projects/${p.id}/publish`, {
+        key: KEY,
+        body: { hostname: 'x.apps.agent-tray.test' }
+      })
       expect((no.json() as { status: string }).status).toBe('failed')
     } finally {
       await other.close()

@@ -33,7 +33,9 @@ export class ApiError extends Error {
   }
 
   body(): WireError {
-    return { error: { code: this.code, message: this.message, ...(this.field !== undefined ? { field: this.field } : {}) } }
+    return {
+      error: { code: this.code, message: this.message, ...(this.field !== undefined ? { field: this.field } : {}) }
+    }
   }
 }
 

@@ -1,11 +1,11 @@
 // Conditional GETs: a weak ETag on every 200 GET, 304 when If-None-Match names it, and a new tag
 // as soon as the answer would differ (time moving a task on, a manual status, a new task).
 import { afterEach, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService, type WireTask } from './index'
+import { type ReferenceService, startReferenceService, type WireTask } from './index'
 import { planTask } from './plan'
-import type { TaskRecord } from './types'
-import { nextChangeAt, taskAt } from './timeline'
 import { call } from './test-client'
+import { nextChangeAt, taskAt } from './timeline'
+import type { TaskRecord } from './types'
 
 const KEY = 'test-key-etag'
 let service: ReferenceService | undefined
@@ -15,7 +15,12 @@ afterEach(async () => {
 })
 
 async function start(etags?: boolean): Promise<ReferenceService> {
-  service = await startReferenceService({ apiKey: KEY, manualClock: true, seed: 3, ...(etags === undefined ? {} : { etags }) })
+  service = await startReferenceService({
+    apiKey: KEY,
+    manualClock: true,
+    seed: 3,
+    ...(etags === undefined ? {} : { etags })
+  })
   return service
 }
 
@@ -86,11 +91,27 @@ describe('nextChangeAt', () => {
     const scripts = ['complete', 'fail', 'cancel', 'run-forever'] as const
     for (let n = 0; n < 12; n++) {
       const record: TaskRecord = {
-        id: `t${n}`, projectId: 'p', name: 'n', description: '', text_requirement: '', files_requirement: [], branch: 'b',
-        createdAt: 1_000_000, script: scripts[n % 4]!, durationScale: n % 3 === 0 ? 0.2 : 1, cachePlan: true,
+        id: `t${n}`,
+        projectId: 'p',
+        name: 'n',
+        description: '',
+        text_requirement: '',
+        files_requirement: [],
+        branch: 'b',
+        createdAt: 1_000_000,
+        script: scripts[n % 4]!,
+        durationScale: n % 3 === 0 ? 0.2 : 1,
+        cachePlan: true,
         ...(n === 5 ? { override: { status: 'failed' as const, at: 1_030_000 } } : {})
       }
-      const plan = planTask({ seed: n, taskId: record.id, createdAt: record.createdAt, script: record.script, hasImages: n % 2 === 0, durationScale: record.durationScale })
+      const plan = planTask({
+        seed: n,
+        taskId: record.id,
+        createdAt: record.createdAt,
+        script: record.script,
+        hasImages: n % 2 === 0,
+        durationScale: record.durationScale
+      })
       let t = record.createdAt - 10_000
       let changes = 0
       for (let guard = 0; guard < 500; guard++) {

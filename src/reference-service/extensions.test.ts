@@ -1,13 +1,14 @@
 // The real service's two endpoints outside the interface document, as the reference service
 // implements them: GET /projects?software_product_id=…&order_by=… and POST /tasks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService, type WireProject, type WireTask } from './index'
+import { type ReferenceService, startReferenceService, type WireProject, type WireTask } from './index'
 import { call } from './test-client'
 
 const KEY = 'test-key-extensions'
 let service: ReferenceService
 let plain: ReferenceService
-const api = (method: string, path: string, options: Parameters<typeof call>[3] = {}) => call(service.url, method, path, { key: KEY, ...options })
+const api = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
+  call(service.url, method, path, { key: KEY, ...options })
 
 beforeAll(async () => {
   service = await startReferenceService({ apiKey: KEY, manualClock: true, seed: 11 })
@@ -55,10 +56,22 @@ describe('GET /projects (a product, outside the interface)', () => {
 describe('POST /tasks (outside the interface)', () => {
   it('starts a task that then runs like any other', async () => {
     const project = service.control.createProject({ name: 'P' })
-    const res = await api('POST', '/tasks', { body: { project_id: project.id, name: 'Add a contact form', text_requirement: 'A form with name and e-mail', flow: 'new_task' } })
+    const res = await api('POST', '/tasks', {
+      body: {
+        project_id: project.id,
+        name: 'Add a contact form',
+        text_requirement: 'A form with name and e-mail',
+        flow: 'new_task'
+      }
+    })
     expect(res.status).toBe(201)
     const task = res.json() as WireTask
-    expect(task).toMatchObject({ project_id: project.id, name: 'Add a contact form', status: 'todo', text_requirement: 'A form with name and e-mail' })
+    expect(task).toMatchObject({
+      project_id: project.id,
+      name: 'Add a contact form',
+      status: 'todo',
+      text_requirement: 'A form with name and e-mail'
+    })
     const listed = (await api('GET', `/projects/${project.id}/tasks`)).json() as WireTask[]
     expect(listed.map((t) => t.id)).toContain(task.id)
     service.control.advance(60 * 60 * 1000)
@@ -74,12 +87,17 @@ describe('POST /tasks (outside the interface)', () => {
       expectBadRequest(await api('POST', '/tasks', { body: { ...good, [field]: 42 } }), field)
     }
     expectBadRequest(await api('POST', '/tasks', { body: { ...good, flow: 1 } }), 'flow')
-    const missing = await api('POST', '/tasks', { body: { ...good, project_id: '00000000-0000-0000-0000-000000000000' } })
+    const missing = await api('POST', '/tasks', {
+      body: { ...good, project_id: '00000000-0000-0000-0000-000000000000' }
+    })
     expect(missing.status).toBe(404)
   })
 
   it('is absent from a server without the extensions: 404', async () => {
-    const res = await call(plain.url, 'POST', '/tasks', { key: KEY, body: { project_id: 'p', name: 'n', text_requirement: 't' } })
+    const res = await call(plain.url, 'POST', '/tasks', {
+      key: KEY,
+      body: { project_id: 'p', name: 'n', text_requirement: 't' }
+    })
     expect(res.status).toBe(404)
   })
 })

@@ -1,6 +1,6 @@
 import { Socket } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { startReferenceService, type ReferenceService, type WireProject } from './index'
+import { type ReferenceService, startReferenceService, type WireProject } from './index'
 import { call } from './test-client'
 
 const KEY = 'fault-key'
@@ -17,7 +17,11 @@ function rawGet(path: string): Promise<{ head: string; body: Buffer; ended: 'end
     const finish = (ended: 'end' | 'error') => {
       const all = Buffer.concat(chunks)
       const at = all.indexOf('\r\n\r\n')
-      resolve({ head: at < 0 ? all.toString() : all.subarray(0, at).toString(), body: at < 0 ? Buffer.alloc(0) : all.subarray(at + 4), ended })
+      resolve({
+        head: at < 0 ? all.toString() : all.subarray(0, at).toString(),
+        body: at < 0 ? Buffer.alloc(0) : all.subarray(at + 4),
+        ended
+      })
     }
     socket.on('data', (c: Buffer) => chunks.push(c))
     socket.on('end', () => finish('end'))
@@ -64,7 +68,12 @@ describe('faults', () => {
   })
 
   it('answers 429 with Retry-After in seconds or as an HTTP date', async () => {
-    service.control.setFaults({ rules: [{ kind: 'rate_limit', retryAfterSeconds: 7, times: 1 }, { kind: 'rate_limit', retryAfterSeconds: 30, httpDate: true, times: 1 }] })
+    service.control.setFaults({
+      rules: [
+        { kind: 'rate_limit', retryAfterSeconds: 7, times: 1 },
+        { kind: 'rate_limit', retryAfterSeconds: 30, httpDate: true, times: 1 }
+      ]
+    })
     const a = await getProject()
     expect(a.status).toBe(429)
     expect(a.headers['retry-after']).toBe('7')
@@ -85,7 +94,12 @@ describe('faults', () => {
   })
 
   it('holds a request until released, then answers it as the other rules say', async () => {
-    service.control.setFaults({ rules: [{ kind: 'hold', times: 1 }, { kind: 'error', status: 502, times: 1 }] })
+    service.control.setFaults({
+      rules: [
+        { kind: 'hold', times: 1 },
+        { kind: 'error', status: 502, times: 1 }
+      ]
+    })
     let answered = false
     const pending = getProject().then((res) => {
       answered = true
@@ -148,17 +162,24 @@ describe('faults', () => {
     expect(broken.headers.etag).not.toBe(intact.headers.etag)
     // Even asked conditionally with the intact list's tag: the broken list is not that list.
     service.control.setFaults({ rules: [{ kind: 'corrupt_record', times: 1 }] })
-    const conditional = await call(service.url, 'GET', path, { key: KEY, headers: { 'if-none-match': String(intact.headers.etag) } })
+    const conditional = await call(service.url, 'GET', path, {
+      key: KEY,
+      headers: { 'if-none-match': String(intact.headers.etag) }
+    })
     expect(conditional.status).toBe(200)
     expect((conditional.json() as { id: unknown }[])[0]?.id).toBeNull()
     // steps-and-usages: the steps list is the one broken.
     service.control.setFaults({ rules: [{ kind: 'corrupt_record', times: 1 }] })
-    const both = (await call(service.url, 'GET', `/tasks/${a.id}/steps-and-usages`, { key: KEY })).json() as { steps: { id: unknown }[] }
+    const both = (await call(service.url, 'GET', `/tasks/${a.id}/steps-and-usages`, { key: KEY })).json() as {
+      steps: { id: unknown }[]
+    }
     expect(both.steps[0]?.id).toBeNull()
     expect(both.steps.slice(1).every((s) => typeof s.id === 'string')).toBe(true)
     // all: every record of the list.
     service.control.setFaults({ rules: [{ kind: 'corrupt_record', all: true, times: 1 }] })
-    expect(((await call(service.url, 'GET', path, { key: KEY })).json() as { id: unknown }[]).every((t) => t.id === null)).toBe(true)
+    expect(
+      ((await call(service.url, 'GET', path, { key: KEY })).json() as { id: unknown }[]).every((t) => t.id === null)
+    ).toBe(true)
     expect(() => service.control.setFaults({ rules: [{ kind: 'corrupt_record', index: -1 }] })).toThrow(/index/)
     expect(() => service.control.setFaults({ rules: [{ kind: 'corrupt_record', all: 'yes' }] } as never)).toThrow(/all/)
   })

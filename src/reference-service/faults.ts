@@ -12,22 +12,43 @@ export interface FaultDecision {
   fault?: DecisiveFault
 }
 
-const KINDS = new Set(['latency', 'hold', 'error', 'rate_limit', 'malformed', 'truncated', 'drop', 'slow', 'corrupt_record'])
+const KINDS = new Set([
+  'latency',
+  'hold',
+  'error',
+  'rate_limit',
+  'malformed',
+  'truncated',
+  'drop',
+  'slow',
+  'corrupt_record'
+])
 
 /** Checks a plan from outside (the control route); returns a reason or undefined. */
 export function faultPlanProblem(plan: unknown): string | undefined {
-  if (typeof plan !== 'object' || plan === null || !Array.isArray((plan as FaultPlan).rules)) return 'a fault plan is {"rules": [...]}'
+  if (typeof plan !== 'object' || plan === null || !Array.isArray((plan as FaultPlan).rules))
+    return 'a fault plan is {"rules": [...]}'
   for (const [i, rule] of (plan as FaultPlan).rules.entries()) {
     if (typeof rule !== 'object' || rule === null || !KINDS.has((rule as FaultRule).kind)) {
       return `rules[${i}].kind must be one of ${[...KINDS].join(', ')}`
     }
-    if (rule.kind === 'latency' && !(typeof rule.ms === 'number' && rule.ms >= 0)) return `rules[${i}].ms must be a number of ms`
-    if (rule.kind === 'corrupt_record' && rule.index !== undefined && !(Number.isInteger(rule.index) && rule.index >= 0)) {
+    if (rule.kind === 'latency' && !(typeof rule.ms === 'number' && rule.ms >= 0))
+      return `rules[${i}].ms must be a number of ms`
+    if (
+      rule.kind === 'corrupt_record' &&
+      rule.index !== undefined &&
+      !(Number.isInteger(rule.index) && rule.index >= 0)
+    ) {
       return `rules[${i}].index must be a whole number`
     }
-    if (rule.kind === 'corrupt_record' && rule.all !== undefined && typeof rule.all !== 'boolean') return `rules[${i}].all must be true or false`
-    if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 0)) return `rules[${i}].times must be a whole number`
-    if (rule.probability !== undefined && !(typeof rule.probability === 'number' && rule.probability >= 0 && rule.probability <= 1)) {
+    if (rule.kind === 'corrupt_record' && rule.all !== undefined && typeof rule.all !== 'boolean')
+      return `rules[${i}].all must be true or false`
+    if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 0))
+      return `rules[${i}].times must be a whole number`
+    if (
+      rule.probability !== undefined &&
+      !(typeof rule.probability === 'number' && rule.probability >= 0 && rule.probability <= 1)
+    ) {
       return `rules[${i}].probability must be between 0 and 1`
     }
   }

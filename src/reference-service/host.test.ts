@@ -3,7 +3,7 @@
 // routes and the prebuilt page included, and changes nothing. Real HTTP, with the Host header set.
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from './index'
+import { type ReferenceService, startReferenceService } from './index'
 
 const KEY = 'host-check-key-5b1e'
 let service: ReferenceService
@@ -19,11 +19,20 @@ afterAll(async () => {
 
 function get(path: string, host: string, method = 'GET', body?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { host, 'x-api-key': KEY, 'content-type': 'application/json' } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8').on('data', (s: string) => (text += s))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
-    })
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        headers: { host, 'x-api-key': KEY, 'content-type': 'application/json' }
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (s: string) => (text += s))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+      }
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -41,7 +50,12 @@ describe('the Host header', () => {
   it('any other name gets 421 on every route, and nothing changes', async () => {
     const p = service.control.createProject({ name: 'Theirs' })
     const before = service.control.listProjects().length
-    for (const host of [`rebind.example:${port}`, `localhost.rebind.example:${port}`, `127.0.0.1:${port + 1}`, 'rebind.example']) {
+    for (const host of [
+      `rebind.example:${port}`,
+      `localhost.rebind.example:${port}`,
+      `127.0.0.1:${port + 1}`,
+      'rebind.example'
+    ]) {
       for (const [method, path, body] of [
         ['GET', `/projects/${p.id}`],
         ['GET', `/prebuilt/${p.id}`],

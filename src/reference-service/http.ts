@@ -1,9 +1,9 @@
 // Reading requests and writing answers: body limits, JSON, and the ways a faulty server answers.
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type Coding, compress, MIN_COMPRESSED_BYTES } from './compression'
 import { ApiError } from './errors'
 import type { DecisiveFault } from './faults'
-import { compress, MIN_COMPRESSED_BYTES, type Coding } from './compression'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 /** Past this we stop draining an oversized body and drop the connection. */
@@ -64,9 +64,15 @@ export function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function tooLarge(): ApiError {
-  return new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`, undefined, 413, {
-    connection: 'close'
-  })
+  return new ApiError(
+    'payload_too_large',
+    `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`,
+    undefined,
+    413,
+    {
+      connection: 'close'
+    }
+  )
 }
 
 export function parseJson(text: string): unknown {
@@ -83,7 +89,13 @@ export function parseJson(text: string): unknown {
  * body bytes meant for the client, before compression. A malformed body is broken before it is
  * compressed (the server made it so); a truncated or slow one is cut or trickled on the wire.
  */
-export function send(res: ServerResponse, reply: Reply, fault: DecisiveFault | undefined, timers: Set<NodeJS.Timeout>, coding?: Coding): number {
+export function send(
+  res: ServerResponse,
+  reply: Reply,
+  fault: DecisiveFault | undefined,
+  timers: Set<NodeJS.Timeout>,
+  coding?: Coding
+): number {
   if (reply.status === 304) {
     res.writeHead(304, { ...reply.headers, ...(reply.etag ? { etag: reply.etag } : {}) })
     res.end()
@@ -91,7 +103,10 @@ export function send(res: ServerResponse, reply: Reply, fault: DecisiveFault | u
   }
   let body: Buffer = Buffer.from(reply.body, 'utf8')
   if (fault?.kind === 'malformed') {
-    body = Buffer.concat([body.subarray(0, Math.floor(body.length / 2)), Buffer.from('<!-- upstream error -->{{', 'utf8')])
+    body = Buffer.concat([
+      body.subarray(0, Math.floor(body.length / 2)),
+      Buffer.from('<!-- upstream error -->{{', 'utf8')
+    ])
   }
   const meant = body.length
   const headers: Record<string, string> = {

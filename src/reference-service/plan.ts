@@ -2,8 +2,8 @@
 // content and times, each step's model calls, and how it ends. What a client sees at a moment
 // is this plan read at that moment (timeline.ts), so results do not depend on how time was advanced.
 import type { StepType, TaskStatus } from '../shared/service'
-import { MODELS, priceFor, type ModelRate, type Price } from './pricing'
-import { intBetween, pick, shuffle, streamFor, uuidFrom, type Random } from './random'
+import { type ModelRate, MODELS, type Price, priceFor } from './pricing'
+import { intBetween, pick, type Random, shuffle, streamFor, uuidFrom } from './random'
 import type { TaskScript } from './types'
 
 export interface UsageSpec {
@@ -76,19 +76,43 @@ const FILES = [
 
 const DIRS = ['', 'src', 'src/components', 'public', 'src/pages'] as const
 
-const COMMANDS = ['npm run lint', 'npx tsc --noEmit', 'npm install react-router-dom', 'npm install clsx', 'npm test -- --run', 'ls -la public'] as const
+const COMMANDS = [
+  'npm run lint',
+  'npx tsc --noEmit',
+  'npm install react-router-dom',
+  'npm install clsx',
+  'npm test -- --run',
+  'ls -la public'
+] as const
 
 const REPLACEMENTS = [
   { files: ['src/App.tsx'], pattern: 'Vite + React', new_value: 'Recipe Box' },
   { files: ['src/index.css', 'src/App.css'], pattern: '#646cff', new_value: '#0ea5e9' },
   { files: ['index.html'], pattern: '<title>Vite + React + TS</title>', new_value: '<title>Recipe Box</title>' },
-  { files: ['src/components/Header.tsx', 'src/components/Footer.tsx'], pattern: 'className="container"', new_value: 'className="mx-auto max-w-5xl px-4"' },
+  {
+    files: ['src/components/Header.tsx', 'src/components/Footer.tsx'],
+    pattern: 'className="container"',
+    new_value: 'className="mx-auto max-w-5xl px-4"'
+  },
   { files: ['src/lib/api.ts'], pattern: 'http://localhost:3000', new_value: 'import.meta.env.VITE_API_URL' }
 ] as const
 
-const RESEARCH = ['Tailwind CSS v4 setup with Vite', 'accessible modal dialogs in React', 'React Router data loaders', 'localStorage sync across tabs'] as const
-const IMAGES = ['a hero illustration of a kitchen table', 'a flat app icon with a green leaf', 'an empty-state drawing of a notebook'] as const
-const MESSAGES = ['I will start by looking at the project structure.', 'The layout is in place; next I will wire up the data.', 'Done. The app builds and the main pages are in place.'] as const
+const RESEARCH = [
+  'Tailwind CSS v4 setup with Vite',
+  'accessible modal dialogs in React',
+  'React Router data loaders',
+  'localStorage sync across tabs'
+] as const
+const IMAGES = [
+  'a hero illustration of a kitchen table',
+  'a flat app icon with a green leaf',
+  'an empty-state drawing of a notebook'
+] as const
+const MESSAGES = [
+  'I will start by looking at the project structure.',
+  'The layout is in place; next I will wire up the data.',
+  'Done. The app builds and the main pages are in place.'
+] as const
 
 type Kind =
   | 'intro'
@@ -118,20 +142,50 @@ interface Content {
 function content(kind: Kind, r: Random): Content {
   switch (kind) {
     case 'intro':
-      return { name: 'Agent message', description: pick(r, MESSAGES.slice(0, 2)), type: 'ai_agent_message', metadata: {}, run: [1500, 4000] }
+      return {
+        name: 'Agent message',
+        description: pick(r, MESSAGES.slice(0, 2)),
+        type: 'ai_agent_message',
+        metadata: {},
+        run: [1500, 4000]
+      }
     case 'summary':
-      return { name: 'Agent message', description: MESSAGES[2], type: 'ai_agent_message', metadata: {}, run: [1500, 4000] }
+      return {
+        name: 'Agent message',
+        description: MESSAGES[2],
+        type: 'ai_agent_message',
+        metadata: {},
+        run: [1500, 4000]
+      }
     case 'list': {
       const path = kind === 'list' && r() < 0.5 ? '' : pick(r, DIRS)
-      return { name: 'List files', description: `Listed the files in ${path === '' ? 'the project root' : path}`, type: null, metadata: { tool: 'get_list_of_files_in_sandbox', path }, run: [800, 2500] }
+      return {
+        name: 'List files',
+        description: `Listed the files in ${path === '' ? 'the project root' : path}`,
+        type: null,
+        metadata: { tool: 'get_list_of_files_in_sandbox', path },
+        run: [800, 2500]
+      }
     }
     case 'read': {
       const path = pick(r, FILES)
-      return { name: `Read ${path}`, description: `Read ${path} to understand the current code`, type: null, metadata: { tool: 'read_file_from_sandbox', path }, run: [800, 3000] }
+      return {
+        name: `Read ${path}`,
+        description: `Read ${path} to understand the current code`,
+        type: null,
+        metadata: { tool: 'read_file_from_sandbox', path },
+        run: [800, 3000]
+      }
     }
     case 'write': {
       const path = pick(r, FILES.slice(0, 12))
-      return { name: `Write ${path}`, description: `Wrote ${path}`, type: null, metadata: { tool: 'write_file_to_sandbox', path }, run: [2000, 7000] }
+      return {
+        name: `Write ${path}`,
+        description: `Wrote ${path}`,
+        type: null,
+        metadata: { tool: 'write_file_to_sandbox', path },
+        run: [2000, 7000]
+      }
     }
     case 'replace': {
       const rep = pick(r, REPLACEMENTS)
@@ -139,17 +193,40 @@ function content(kind: Kind, r: Random): Content {
         name: `Replace text in ${rep.files.length === 1 ? rep.files[0] : `${rep.files.length} files`}`,
         description: `Replaced "${rep.pattern}" with "${rep.new_value}"`,
         type: null,
-        metadata: { tool: 'replace_text_in_files_sandbox', files: [...rep.files], pattern: rep.pattern, new_value: rep.new_value },
+        metadata: {
+          tool: 'replace_text_in_files_sandbox',
+          files: [...rep.files],
+          pattern: rep.pattern,
+          new_value: rep.new_value
+        },
         run: [1000, 3000]
       }
     }
     case 'install':
-      return { name: 'Run npm install', description: 'Installed the dependencies', type: null, metadata: { tool: 'run_command_in_sandbox', command: 'npm install' }, run: [8000, 20000] }
+      return {
+        name: 'Run npm install',
+        description: 'Installed the dependencies',
+        type: null,
+        metadata: { tool: 'run_command_in_sandbox', command: 'npm install' },
+        run: [8000, 20000]
+      }
     case 'build':
-      return { name: 'Run npm run build', description: 'Built the app for production', type: null, metadata: { tool: 'run_command_in_sandbox', command: 'npm run build' }, run: [5000, 12000] }
+      return {
+        name: 'Run npm run build',
+        description: 'Built the app for production',
+        type: null,
+        metadata: { tool: 'run_command_in_sandbox', command: 'npm run build' },
+        run: [5000, 12000]
+      }
     case 'command': {
       const command = pick(r, COMMANDS)
-      return { name: `Run ${command}`, description: `Ran ${command}`, type: null, metadata: { tool: 'run_command_in_sandbox', command }, run: [2000, 9000] }
+      return {
+        name: `Run ${command}`,
+        description: `Ran ${command}`,
+        type: null,
+        metadata: { tool: 'run_command_in_sandbox', command },
+        run: [2000, 9000]
+      }
     }
     case 'research': {
       const topic = pick(r, RESEARCH)
@@ -157,16 +234,46 @@ function content(kind: Kind, r: Random): Content {
     }
     case 'image_generation': {
       const what = pick(r, IMAGES)
-      return { name: 'Generate image', description: `Generated ${what}`, type: 'image_generation', metadata: {}, run: [6000, 15000] }
+      return {
+        name: 'Generate image',
+        description: `Generated ${what}`,
+        type: 'image_generation',
+        metadata: {},
+        run: [6000, 15000]
+      }
     }
     case 'image_understanding':
-      return { name: 'Understand image', description: 'Studied the attached design mock-up', type: 'image_understanding', metadata: {}, run: [3000, 8000] }
+      return {
+        name: 'Understand image',
+        description: 'Studied the attached design mock-up',
+        type: 'image_understanding',
+        metadata: {},
+        run: [3000, 8000]
+      }
     case 'think':
-      return { name: 'Plan the changes', description: 'Worked out which components to add and change', type: null, metadata: {}, run: [1500, 5000] }
+      return {
+        name: 'Plan the changes',
+        description: 'Worked out which components to add and change',
+        type: null,
+        metadata: {},
+        run: [1500, 5000]
+      }
     case 'unknown_tool':
       return r() < 0.5
-        ? { name: 'Take a screenshot', description: 'Captured the preview to check the layout', type: null, metadata: { tool: 'take_preview_screenshot', url: '/', viewport: { width: 1280, height: 800 } }, run: [2000, 5000] }
-        : { name: 'Search the web', description: 'Searched for documentation', type: null, metadata: { tool: 'search_web', query: 'vite react tailwind setup' }, run: [2000, 6000] }
+        ? {
+            name: 'Take a screenshot',
+            description: 'Captured the preview to check the layout',
+            type: null,
+            metadata: { tool: 'take_preview_screenshot', url: '/', viewport: { width: 1280, height: 800 } },
+            run: [2000, 5000]
+          }
+        : {
+            name: 'Search the web',
+            description: 'Searched for documentation',
+            type: null,
+            metadata: { tool: 'search_web', query: 'vite react tailwind setup' },
+            run: [2000, 6000]
+          }
   }
 }
 
@@ -197,7 +304,18 @@ function usagesFor(r: Random, primary: ModelRate, index: number, kind: Kind, at:
     const output = intBetween(r, 40, 900)
     const reasoning = rate.reasons ? Math.floor(output * r() * 0.6) : null
     const { price, final } = priceFor(rate, { input, cacheRead, output })
-    out.push({ id: uuidFrom(r), rate, remark: c === 0 ? (kind === 'summary' ? 'final_answer' : 'agent_step') : 'summarize_tool_output', input, cacheRead, output, reasoning, price, final, at: at + c * 400 })
+    out.push({
+      id: uuidFrom(r),
+      rate,
+      remark: c === 0 ? (kind === 'summary' ? 'final_answer' : 'agent_step') : 'summarize_tool_output',
+      input,
+      cacheRead,
+      output,
+      reasoning,
+      price,
+      final,
+      at: at + c * 400
+    })
   }
   return out
 }
@@ -239,12 +357,19 @@ export function planTask(input: PlanInput): TaskPlan {
       return { startAt, steps, end: { status: 'completed', at: last.endAt } }
     case 'fail':
       last.outcome = 'failed'
-      last.description = kinds[kinds.length - 1] === 'summary' ? 'The build kept failing; stopping here.' : `${last.description} (failed)`
+      last.description =
+        kinds[kinds.length - 1] === 'summary'
+          ? 'The build kept failing; stopping here.'
+          : `${last.description} (failed)`
       return { startAt, steps, end: { status: 'failed', at: last.endAt } }
     case 'cancel': {
       const at = steps[Math.floor(steps.length / 2)] as StepSpec
       const cancelAt = Math.floor((at.startAt + at.endAt) / 2)
-      return { startAt, steps: steps.filter((s) => s.createdAt <= cancelAt), end: { status: 'cancelled', at: cancelAt } }
+      return {
+        startAt,
+        steps: steps.filter((s) => s.createdAt <= cancelAt),
+        end: { status: 'cancelled', at: cancelAt }
+      }
     }
     case 'run-forever':
       last.endAt = Infinity

@@ -57,7 +57,10 @@ function hex(random: Random, length: number): string {
   return out
 }
 
-const word = (random: Random): string => Math.floor(random() * 4294967296).toString(16).padStart(8, '0')
+const word = (random: Random): string =>
+  Math.floor(random() * 4294967296)
+    .toString(16)
+    .padStart(8, '0')
 
 /** A UUID-v4-shaped id that is a pure function of the stream. */
 export function uuidFrom(random: Random): string {

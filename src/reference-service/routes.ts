@@ -1,9 +1,15 @@
 // The seven endpoints of docs/service-interface.md §4, plus the prebuilt page that `prebuilt_url`
 // points at (a browser page: no API key).
-import { notFound, type ApiError } from './errors'
-import { etagMatches, json, notModified, weakEtag, type Reply } from './http'
+import { type ApiError, notFound } from './errors'
+import { etagMatches, json, notModified, type Reply, weakEtag } from './http'
 import type { ReferenceState } from './state'
-import { parseProjectCreate, parseProjectListQuery, parseProjectUpdate, parsePublish, parseTaskCreate } from './validate'
+import {
+  parseProjectCreate,
+  parseProjectListQuery,
+  parseProjectUpdate,
+  parsePublish,
+  parseTaskCreate
+} from './validate'
 
 export interface Route {
   /** Stats key, e.g. `/projects/{id}`. */
@@ -12,7 +18,10 @@ export interface Route {
   extension?: boolean
   pattern: RegExp
   auth: boolean
-  methods: Record<string, (store: ReferenceState, id: string, body: () => Promise<unknown>, request: RouteRequest) => Promise<Reply> | Reply>
+  methods: Record<
+    string,
+    (store: ReferenceState, id: string, body: () => Promise<unknown>, request: RouteRequest) => Promise<Reply> | Reply
+  >
 }
 
 export interface RouteRequest {
@@ -141,7 +150,12 @@ export const ROUTES: Route[] = [
       GET: (store, id) => {
         const p = store.getProject(id)
         if (!p) throw projectOr404(id)
-        return { status: 200, contentType: 'text/html; charset=utf-8', headers: PREBUILT_PAGE_HEADERS, body: prebuiltPage(p.name, p.return_url) }
+        return {
+          status: 200,
+          contentType: 'text/html; charset=utf-8',
+          headers: PREBUILT_PAGE_HEADERS,
+          body: prebuiltPage(p.name, p.return_url)
+        }
       }
     }
   }
@@ -151,7 +165,11 @@ export const ROUTES: Route[] = [
  * The route for a path and method, and every method the path allows: several routes may share a
  * path (GET /projects is an extension, POST /projects is not).
  */
-export function matchRoute(path: string, method: string, extensions = true): { route: Route; id: string; allow: string[] } | undefined {
+export function matchRoute(
+  path: string,
+  method: string,
+  extensions = true
+): { route: Route; id: string; allow: string[] } | undefined {
   const candidates = ROUTES.filter((route) => (extensions || !route.extension) && route.pattern.test(path))
   const route = candidates.find((r) => method in r.methods) ?? candidates[0]
   const m = route?.pattern.exec(path)

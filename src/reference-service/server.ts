@@ -3,18 +3,23 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { isOwnHost } from '../shared/host-header'
 import { createSimClock } from './clock'
 import { chooseCoding } from './compression'
 import { createControl, handleControl } from './control'
 import { ApiError } from './errors'
 import { corruptRecord, Faults } from './faults'
-import { errorReply, etagMatches, notModified, parseJson, readBody, send, weakEtag, type Reply } from './http'
+import { errorReply, etagMatches, notModified, parseJson, readBody, type Reply, send, weakEtag } from './http'
 import { streamFor } from './random'
-import { isOwnHost } from '../shared/host-header'
 import { matchRoute } from './routes'
-import { Stats } from './stats'
 import { ReferenceState } from './state'
-import { DEFAULT_PUBLISHING_DOMAIN, MANUAL_START_TIME, type ReferenceService, type ReferenceServiceOptions } from './types'
+import { Stats } from './stats'
+import {
+  DEFAULT_PUBLISHING_DOMAIN,
+  MANUAL_START_TIME,
+  type ReferenceService,
+  type ReferenceServiceOptions
+} from './types'
 
 const CONTROL_PREFIX = '/__control/'
 
@@ -33,7 +38,8 @@ function conditional(method: string, reply: Reply, ifNoneMatch: string | undefin
 }
 
 export async function startReferenceService(options: ReferenceServiceOptions): Promise<ReferenceService> {
-  if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new Error('The reference service needs a non-empty API key.')
+  if (typeof options.apiKey !== 'string' || options.apiKey === '')
+    throw new Error('The reference service needs a non-empty API key.')
   const seed = options.seed ?? 1
   const manual = options.manualClock ?? false
   const startMs = Date.parse(options.startTime ?? (manual ? MANUAL_START_TIME : new Date().toISOString()))
@@ -64,7 +70,17 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Before anything else, control routes included: a page reaching us by DNS rebinding names its own host.
     if (!isOwnHost(req.headers.host, listening)) {
-      send(res, errorReply(new ApiError('misdirected', 'This is a loopback service: ask for it by its own address (the Host header names another).')), undefined, timers)
+      send(
+        res,
+        errorReply(
+          new ApiError(
+            'misdirected',
+            'This is a loopback service: ask for it by its own address (the Host header names another).'
+          )
+        ),
+        undefined,
+        timers
+      )
       return
     }
     const method = req.method ?? 'GET'
@@ -115,19 +131,27 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
       if (fault?.kind === 'rate_limit') {
         const seconds = fault.retryAfterSeconds ?? 1
         const retryAfter = fault.httpDate ? new Date(Date.now() + seconds * 1000).toUTCString() : String(seconds)
-        return errorReply(new ApiError('rate_limited', 'Too many requests; slow down.', undefined, 429, { 'retry-after': retryAfter }))
+        return errorReply(
+          new ApiError('rate_limited', 'Too many requests; slow down.', undefined, 429, { 'retry-after': retryAfter })
+        )
       }
       if (!match) throw new ApiError('not_found', `No route ${path}.`)
       const { route, id } = match
-      if (route.auth && !authorised(req)) throw new ApiError('unauthorized', 'The x-api-key header is missing or wrong.')
+      if (route.auth && !authorised(req))
+        throw new ApiError('unauthorized', 'The x-api-key header is missing or wrong.')
       const run = route.methods[method]
       if (!run) {
         const allow = match.allow.join(', ')
-        throw new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${allow}.`, undefined, 405, { allow })
+        throw new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${allow}.`, undefined, 405, {
+          allow
+        })
       }
       // A broken answer never matches the tag a client holds, so it is never a 304.
       const ifNoneMatch = etags && fault?.kind !== 'corrupt_record' ? header(req, 'if-none-match') : undefined
-      const reply = await run(store, id, body, { query: requestUrl.searchParams, ...(ifNoneMatch === undefined ? {} : { ifNoneMatch }) })
+      const reply = await run(store, id, body, {
+        query: requestUrl.searchParams,
+        ...(ifNoneMatch === undefined ? {} : { ifNoneMatch })
+      })
       if (fault?.kind === 'corrupt_record' && reply.status === 200) {
         reply.body = corruptRecord(reply.body, fault.all ? 'all' : (fault.index ?? 0))
         // The stored tag names the intact list; the broken one gets its own from its body.
@@ -151,7 +175,8 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
-      if (!res.headersSent) send(res, errorReply(new ApiError('internal', 'The reference service failed to answer.')), undefined, timers)
+      if (!res.headersSent)
+        send(res, errorReply(new ApiError('internal', 'The reference service failed to answer.')), undefined, timers)
       else res.destroy()
     })
   })

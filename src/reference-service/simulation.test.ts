@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { KNOWN_TOOLS, STEP_TYPES } from '../shared/service'
-import { startReferenceService, type ReferenceService, type WireStep, type WireTask, type WireUsage } from './index'
 import { createSimClock } from './clock'
+import { type ReferenceService, startReferenceService, type WireStep, type WireTask, type WireUsage } from './index'
 import { round6 } from './pricing'
 import { DEMO_FIRST_FAILURE_MS, ReferenceState } from './state'
 import { call } from './test-client'
@@ -17,7 +17,8 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((s) => s.close()))
 })
 
-const get = async <T>(s: ReferenceService, path: string): Promise<T> => (await call(s.url, 'GET', path, { key: KEY })).json() as T
+const get = async <T>(s: ReferenceService, path: string): Promise<T> =>
+  (await call(s.url, 'GET', path, { key: KEY })).json() as T
 
 describe('simulated agent', () => {
   it('moves a first task from todo through in_progress to an end state', async () => {
@@ -42,7 +43,8 @@ describe('simulated agent', () => {
     const project = s.control.createProject({ name: 'Coverage' })
     const ids: string[] = []
     const files_requirement = [{ file_type: 'image', url: 'https://img.example.com/mock.png' }]
-    for (let i = 0; i < 8; i++) ids.push(s.control.addTask(project.id, { script: 'complete', ...(i % 2 ? { files_requirement } : {}) }).id)
+    for (let i = 0; i < 8; i++)
+      ids.push(s.control.addTask(project.id, { script: 'complete', ...(i % 2 ? { files_requirement } : {}) }).id)
     s.control.advance(3_600_000)
     const steps: WireStep[] = []
     for (const id of ids) steps.push(...(await get<WireStep[]>(s, `/tasks/${id}/steps`)))
@@ -71,7 +73,9 @@ describe('simulated agent', () => {
           expect(typeof m.new_value).toBe('string')
       }
     }
-    expect(steps.some((st) => st.metadata.tool === 'get_list_of_files_in_sandbox' && st.metadata.path === '')).toBe(true)
+    expect(steps.some((st) => st.metadata.tool === 'get_list_of_files_in_sandbox' && st.metadata.path === '')).toBe(
+      true
+    )
     expect(steps.some((st) => st.metadata.command === 'npm install')).toBe(true)
     expect(steps.some((st) => st.metadata.command === 'npm run build')).toBe(true)
   })
@@ -79,7 +83,11 @@ describe('simulated agent', () => {
   it('shows every step status over a task life', async () => {
     const s = await start(9)
     const project = s.control.createProject()
-    const ids = [s.control.addTask(project.id, { script: 'fail' }).id, s.control.addTask(project.id, { script: 'cancel' }).id, s.control.addTask(project.id, { script: 'complete' }).id]
+    const ids = [
+      s.control.addTask(project.id, { script: 'fail' }).id,
+      s.control.addTask(project.id, { script: 'cancel' }).id,
+      s.control.addTask(project.id, { script: 'complete' }).id
+    ]
     const statuses = new Set<string>()
     for (let i = 0; i < 200; i++) {
       for (const id of ids) for (const st of s.control.getTask(id)?.steps ?? []) statuses.add(st.status)
@@ -120,7 +128,9 @@ describe('simulated agent', () => {
       expect(m.input_token_details.cache_read).toBe(m.cache_read_tokens)
       expect(m.cache_read_tokens).toBeLessThanOrEqual(m.input_tokens)
       expect(u.final_price).toBe(round6(u.price.total_price))
-      expect(Math.abs(u.price.input_price + u.price.output_price + u.price.cache_read_price - u.price.total_price)).toBeLessThan(1e-8)
+      expect(
+        Math.abs(u.price.input_price + u.price.output_price + u.price.cache_read_price - u.price.total_price)
+      ).toBeLessThan(1e-8)
       const rate = rates[u.model]
       if (rate) {
         expect(u.price.input_price).toBeCloseTo((m.input_tokens * rate[0]) / 1e6, 8)
@@ -128,7 +138,11 @@ describe('simulated agent', () => {
         expect(u.price.output_price).toBeCloseTo((m.output_tokens * rate[2]) / 1e6, 8)
       }
       if (u.provider === 'openai') {
-        const tu = u.response_data.token_usage as { prompt_tokens: number; completion_tokens: number; prompt_tokens_details: { cached_tokens: number } }
+        const tu = u.response_data.token_usage as {
+          prompt_tokens: number
+          completion_tokens: number
+          prompt_tokens_details: { cached_tokens: number }
+        }
         expect(tu.prompt_tokens).toBe(m.input_tokens)
         expect(tu.completion_tokens).toBe(m.output_tokens)
         expect(tu.prompt_tokens_details.cached_tokens).toBe(m.cache_read_tokens)
@@ -164,13 +178,16 @@ describe('determinism', () => {
   async function scenario(seed: number): Promise<string[]> {
     const s = await start(seed)
     const bodies: string[] = []
-    const p = (await call(s.url, 'POST', '/projects', { key: KEY, body: { name: 'D', text_requirement: 'Make a blog' } })).json() as { id: string }
+    const p = (
+      await call(s.url, 'POST', '/projects', { key: KEY, body: { name: 'D', text_requirement: 'Make a blog' } })
+    ).json() as { id: string }
     s.control.addTask(p.id, { script: 'fail' })
     for (let i = 0; i < 6; i++) {
       s.control.advance(9_000)
       const tasks = await call(s.url, 'GET', `/projects/${p.id}/tasks`, { key: KEY })
       bodies.push(tasks.text)
-      for (const t of tasks.json() as WireTask[]) bodies.push((await call(s.url, 'GET', `/tasks/${t.id}/steps-and-usages`, { key: KEY })).text)
+      for (const t of tasks.json() as WireTask[])
+        bodies.push((await call(s.url, 'GET', `/tasks/${t.id}/steps-and-usages`, { key: KEY })).text)
     }
     return bodies
   }
@@ -248,7 +265,12 @@ describe('control', () => {
   it('builds 1,000 × 100 × 20 bulk fixtures and serves them', async () => {
     const s = await start()
     // How fast and how much memory is bench/scale.ts's to measure (npm run bench), not a timed test's.
-    const { projectIds } = s.control.bulkCreate({ projects: 1000, tasksPerProject: 100, stepsPerTask: 20, activeProjects: 10 })
+    const { projectIds } = s.control.bulkCreate({
+      projects: 1000,
+      tasksPerProject: 100,
+      stepsPerTask: 20,
+      activeProjects: 10
+    })
     expect(projectIds).toHaveLength(1000)
     const first = await get<WireTask[]>(s, `/projects/${projectIds[0]}/tasks`)
     expect(first).toHaveLength(100)
@@ -259,6 +281,8 @@ describe('control', () => {
     const idle = await get<WireTask[]>(s, `/projects/${projectIds[999]}/tasks`)
     expect(idle[99]?.status).not.toBe('in_progress')
     // Rebuilt on request, but the same every time.
-    expect(await get<WireTask[]>(s, `/projects/${projectIds[500]}/tasks`)).toEqual(await get<WireTask[]>(s, `/projects/${projectIds[500]}/tasks`))
+    expect(await get<WireTask[]>(s, `/projects/${projectIds[500]}/tasks`)).toEqual(
+      await get<WireTask[]>(s, `/projects/${projectIds[500]}/tasks`)
+    )
   })
 })

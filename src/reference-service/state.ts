@@ -1,7 +1,7 @@
 // The reference service's state (ReferenceState): projects, task records (plans are derived, cached only for ordinary
 // tasks so bulk fixtures stay small), published sub-domains, and the operations on them.
-import type { FileRequirement, ProjectCreate, ProjectUpdate, TaskStatus } from '../shared/service'
 import { checkPublishHostname, subdomainOf } from '../shared/hostname'
+import type { FileRequirement, ProjectCreate, ProjectUpdate, TaskStatus } from '../shared/service'
 import type { SimClock } from './clock'
 import { planDuration, planTask, type TaskPlan } from './plan'
 import { hexFrom, intBetween, pick, streamFor, uuidFrom } from './random'
@@ -81,7 +81,17 @@ export class ReferenceState {
     this.tasksByProject.set(id, [])
     const text = input.text_requirement ?? ''
     if (options.firstTask ?? text.trim() !== '') {
-      const script = pick(r, ['complete', 'complete', 'complete', 'complete', 'complete', 'complete', 'fail', 'fail', 'cancel'] as const)
+      const script = pick(r, [
+        'complete',
+        'complete',
+        'complete',
+        'complete',
+        'complete',
+        'complete',
+        'fail',
+        'fail',
+        'cancel'
+      ] as const)
       this.newTask(id, {
         text_requirement: text,
         files_requirement: input.files_requirement ?? [],
@@ -199,7 +209,11 @@ export class ReferenceState {
     if (!this.projects.has(input.project_id)) return undefined
     const r = streamFor(this.seed, `created-task:${this.taskCount + 1}`)
     const script = pick(r, ['complete', 'complete', 'complete', 'complete', 'complete', 'fail', 'cancel'] as const)
-    const record = this.newTask(input.project_id, { name: input.name, text_requirement: input.text_requirement, script })
+    const record = this.newTask(input.project_id, {
+      name: input.name,
+      text_requirement: input.text_requirement,
+      script
+    })
     return this.taskView(record, this.clock.now())
   }
 
@@ -210,7 +224,13 @@ export class ReferenceState {
     const status = input.status
     const script: TaskScript =
       input.script ??
-      (status === 'failed' ? 'fail' : status === 'cancelled' ? 'cancel' : status === 'in_progress' ? 'run-forever' : 'complete')
+      (status === 'failed'
+        ? 'fail'
+        : status === 'cancelled'
+          ? 'cancel'
+          : status === 'in_progress'
+            ? 'run-forever'
+            : 'complete')
     const record = this.newTask(projectId, {
       name: input.name,
       text_requirement: input.text_requirement,
@@ -227,7 +247,8 @@ export class ReferenceState {
         hasImages: record.files_requirement.length > 0,
         durationScale: record.durationScale
       })
-      const back = status === 'in_progress' ? (plan.steps[0]?.startAt ?? plan.startAt) + 1 : planDuration(plan, 0) + 1000
+      const back =
+        status === 'in_progress' ? (plan.steps[0]?.startAt ?? plan.startAt) + 1 : planDuration(plan, 0) + 1000
       record.createdAt = now - back
       this.plans.delete(record.id)
       const actual = taskAt(record, this.planOf(record), now).status
@@ -321,14 +342,23 @@ export class ReferenceState {
       ref_id: 'demo-1'
     })
     // Started 20 s ago, steps short enough that it finishes within the first minute.
-    this.newTask(running.id, { name: 'Build a recipe box with search', text_requirement: 'Build a recipe box where I can add recipes with photos and search them by ingredient.', script: 'complete', createdAt: now - 20_000, durationScale: 0.55 })
+    this.newTask(running.id, {
+      name: 'Build a recipe box with search',
+      text_requirement: 'Build a recipe box where I can add recipes with photos and search them by ingredient.',
+      script: 'complete',
+      createdAt: now - 20_000,
+      durationScale: 0.55
+    })
 
-    const idle = this.createProject({
-      name: 'Portfolio site',
-      description: 'Personal portfolio with case studies',
-      user_email: 'sam@example.com',
-      ref_id: 'demo-2'
-    }, { createdAt: now - 3 * 86_400_000 })
+    const idle = this.createProject(
+      {
+        name: 'Portfolio site',
+        description: 'Personal portfolio with case studies',
+        user_email: 'sam@example.com',
+        ref_id: 'demo-2'
+      },
+      { createdAt: now - 3 * 86_400_000 }
+    )
     const history: [string, TaskScript, number][] = [
       ['Create the portfolio layout', 'complete', 3 * 86_400_000 - 600_000],
       ['Add a case study page', 'fail', 2 * 86_400_000],
@@ -338,13 +368,22 @@ export class ReferenceState {
     ]
     for (const [name, script, ago] of history) this.newTask(idle.id, { name, script, createdAt: now - ago })
 
-    const failing = this.createProject({
-      name: 'Team standup board',
-      description: 'A board for daily standup notes',
-      user_email: 'lee@example.com',
-      ref_id: 'demo-3'
-    }, { createdAt: now - 600_000 })
-    const doomed = this.newTask(failing.id, { name: 'Add drag and drop between columns', text_requirement: 'Let me drag cards between the Yesterday, Today and Blocked columns.', script: 'fail', createdAt: now, durationScale: 0.35 })
+    const failing = this.createProject(
+      {
+        name: 'Team standup board',
+        description: 'A board for daily standup notes',
+        user_email: 'lee@example.com',
+        ref_id: 'demo-3'
+      },
+      { createdAt: now - 600_000 }
+    )
+    const doomed = this.newTask(failing.id, {
+      name: 'Add drag and drop between columns',
+      text_requirement: 'Let me drag cards between the Yesterday, Today and Blocked columns.',
+      script: 'fail',
+      createdAt: now,
+      durationScale: 0.35
+    })
     // Set back by its own length (the seed draws it), so whatever the seed it fails DEMO_FIRST_FAILURE_MS
     // after the demo opens: the first notice a new user sees, soon, yet after the app's first look.
     const length = (this.planOf(doomed).end?.at ?? now) - now
@@ -360,7 +399,10 @@ export class ReferenceState {
     const spacing = 15 * 60_000
     for (let p = 0; p < input.projects; p++) {
       const start = now - (input.tasksPerProject + 1) * spacing
-      const project = this.createProject({ name: `Bulk project ${p + 1}`, description: 'Benchmark fixture' }, { createdAt: start })
+      const project = this.createProject(
+        { name: `Bulk project ${p + 1}`, description: 'Benchmark fixture' },
+        { createdAt: start }
+      )
       projectIds.push(project.id)
       for (let t = 0; t < input.tasksPerProject; t++) {
         const isActive = p < active && t === input.tasksPerProject - 1

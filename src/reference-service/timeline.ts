@@ -159,7 +159,12 @@ function responseData(u: UsageSpec): Record<string, unknown> {
         completion_tokens_details:
           u.reasoning === null
             ? null
-            : { audio_tokens: 0, reasoning_tokens: u.reasoning, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 }
+            : {
+                audio_tokens: 0,
+                reasoning_tokens: u.reasoning,
+                accepted_prediction_tokens: 0,
+                rejected_prediction_tokens: 0
+              }
       },
       service_tier: r() < 0.5 ? 'default' : null,
       finish_reason: u.remark === 'agent_step' ? 'tool_calls' : 'stop',

@@ -2,7 +2,7 @@
 // nothing is applied unless the whole body is valid.
 import { isImageUrl } from '../shared/image-url'
 import { isReturnUrl } from '../shared/project-fields'
-import { PROJECT_UPDATE_FIELDS, type FileRequirement, type ProjectCreate, type ProjectUpdate } from '../shared/service'
+import { type FileRequirement, PROJECT_UPDATE_FIELDS, type ProjectCreate, type ProjectUpdate } from '../shared/service'
 import { badRequest } from './errors'
 import type { TaskCreate } from './types'
 
@@ -34,7 +34,8 @@ export function isHttpUrl(value: string): boolean {
 }
 
 function checkEmail(value: string | undefined, field: string): void {
-  if (value !== undefined && value !== '' && !EMAIL.test(value)) throw badRequest(field, `"${field}" is not a valid e-mail address.`)
+  if (value !== undefined && value !== '' && !EMAIL.test(value))
+    throw badRequest(field, `"${field}" is not a valid e-mail address.`)
 }
 
 function filesRequirement(value: unknown): FileRequirement[] | undefined {
@@ -42,11 +43,16 @@ function filesRequirement(value: unknown): FileRequirement[] | undefined {
   if (!Array.isArray(value)) throw badRequest('files_requirement', '"files_requirement" must be an array.')
   return value.map((entry: unknown, i) => {
     const at = `files_requirement[${i}]`
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw badRequest(at, `"${at}" must be an object with file_type and url.`)
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      throw badRequest(at, `"${at}" must be an object with file_type and url.`)
     const { file_type, url } = entry as Body
-    if (file_type !== 'image') throw badRequest(`${at}.file_type`, `"${at}.file_type" must be "image": only image files are accepted.`)
+    if (file_type !== 'image')
+      throw badRequest(`${at}.file_type`, `"${at}.file_type" must be "image": only image files are accepted.`)
     if (typeof url !== 'string' || !isImageUrl(url)) {
-      throw badRequest(`${at}.url`, `"${at}.url" must be an http or https URL of an image (a path ending in .png, .jpg, .jpeg, .gif, .webp, .svg, .avif, .bmp or .ico).`)
+      throw badRequest(
+        `${at}.url`,
+        `"${at}.url" must be an http or https URL of an image (a path ending in .png, .jpg, .jpeg, .gif, .webp, .svg, .avif, .bmp or .ico).`
+      )
     }
     return { file_type, url }
   })
@@ -54,7 +60,8 @@ function filesRequirement(value: unknown): FileRequirement[] | undefined {
 
 function requiredString(body: Body, field: string): string {
   const value = optionalString(body, field)
-  if (value === undefined || value.trim() === '') throw badRequest(field, `"${field}" is required and must be a non-empty string.`)
+  if (value === undefined || value.trim() === '')
+    throw badRequest(field, `"${field}" is required and must be a non-empty string.`)
   return value
 }
 
@@ -84,7 +91,15 @@ export function parseProjectListQuery(query: URLSearchParams): { productId: stri
 export function parseProjectCreate(raw: unknown): ProjectCreate {
   const body = asObject(raw)
   const out: ProjectCreate = {}
-  for (const field of ['software_product_id', 'name', 'description', 'text_requirement', 'user_email', 'return_url', 'ref_id'] as const) {
+  for (const field of [
+    'software_product_id',
+    'name',
+    'description',
+    'text_requirement',
+    'user_email',
+    'return_url',
+    'ref_id'
+  ] as const) {
     const value = optionalString(body, field)
     if (value !== undefined) out[field] = value
   }
@@ -102,7 +117,10 @@ export function parseProjectCreate(raw: unknown): ProjectCreate {
 /** The interface's "URL the prebuilt interface uses to send the user back to the client application": an app's own link too. */
 function checkReturnUrl(value: string | undefined): void {
   if (value !== undefined && value !== '' && !isReturnUrl(value)) {
-    throw badRequest('return_url', '"return_url" must be an absolute URL (an http(s) page or an app link such as agent-tray://projects/ID), not a script or file URL.')
+    throw badRequest(
+      'return_url',
+      '"return_url" must be an absolute URL (an http(s) page or an app link such as agent-tray://projects/ID), not a script or file URL.'
+    )
   }
 }
 

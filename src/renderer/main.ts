@@ -1,6 +1,6 @@
+import './app.css'
 import { mount } from 'svelte'
 import App from './App.svelte'
-import './app.css'
 import { reportWindowErrors } from './lib/error-report'
 import { isMac } from './lib/platform'
 

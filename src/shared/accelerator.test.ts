@@ -39,10 +39,14 @@ describe('checkAccelerator', () => {
     expect(problem('Control+F25')).toMatch(/"F25" is not a key/)
     expect(problem('')).toMatch(/Enter a shortcut/)
     expect(problem('   ')).toMatch(/Enter a shortcut/)
-    expect(problem('Control + Hyper + A')).toBe('"Hyper" is not a modifier: use CommandOrControl, Control, Alt, Shift or Super.')
+    expect(problem('Control + Hyper + A')).toBe(
+      '"Hyper" is not a modifier: use CommandOrControl, Control, Alt, Shift or Super.'
+    )
     // Only the keys Electron knows, whole: not a longer name that holds one, nor a letter of another alphabet.
     for (const key of ['xf1', 'f1x', 'num55', 'xnum5', 'numa', 'é', 'Foo']) {
-      expect(problem(`Control+${key}`), key).toBe(`"${key}" is not a key a shortcut can use: end with a letter, a digit, F1 to F24 or a named key such as Space.`)
+      expect(problem(`Control+${key}`), key).toBe(
+        `"${key}" is not a key a shortcut can use: end with a letter, a digit, F1 to F24 or a named key such as Space.`
+      )
     }
     expect(problem(`Control+${'A'.repeat(200)}`)).toMatch(/at most 100/)
   })

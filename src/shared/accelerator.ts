@@ -5,26 +5,41 @@
 
 export const DEFAULT_SHORTCUT = 'CommandOrControl+Shift+A'
 
-const MODIFIERS = new Map(
-  [
-    ['command', 'Command'],
-    ['cmd', 'Command'],
-    ['control', 'Control'],
-    ['ctrl', 'Control'],
-    ['commandorcontrol', 'CommandOrControl'],
-    ['cmdorctrl', 'CommandOrControl'],
-    ['alt', 'Alt'],
-    ['option', 'Alt'],
-    ['altgr', 'AltGr'],
-    ['shift', 'Shift'],
-    ['super', 'Super'],
-    ['meta', 'Super']
-  ] as const
-)
+const MODIFIERS = new Map([
+  ['command', 'Command'],
+  ['cmd', 'Command'],
+  ['control', 'Control'],
+  ['ctrl', 'Control'],
+  ['commandorcontrol', 'CommandOrControl'],
+  ['cmdorctrl', 'CommandOrControl'],
+  ['alt', 'Alt'],
+  ['option', 'Alt'],
+  ['altgr', 'AltGr'],
+  ['shift', 'Shift'],
+  ['super', 'Super'],
+  ['meta', 'Super']
+] as const)
 
 const NAMED_KEYS = [
-  'Plus', 'Space', 'Tab', 'Backspace', 'Delete', 'Insert', 'Return', 'Enter', 'Up', 'Down', 'Left', 'Right',
-  'Home', 'End', 'PageUp', 'PageDown', 'Escape', 'Esc', 'PrintScreen'
+  'Plus',
+  'Space',
+  'Tab',
+  'Backspace',
+  'Delete',
+  'Insert',
+  'Return',
+  'Enter',
+  'Up',
+  'Down',
+  'Left',
+  'Right',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'Escape',
+  'Esc',
+  'PrintScreen'
 ]
 const NAMED = new Map(NAMED_KEYS.map((k) => [k.toLowerCase(), k]))
 /** Single characters: a longer key is never one of them. */
@@ -55,14 +70,26 @@ export function checkAccelerator(text: string): AcceleratorCheck {
   const modifiers: string[] = []
   for (const part of parts) {
     const modifier = MODIFIERS.get(part.trim().toLowerCase() as never)
-    if (modifier === undefined) return { ok: false, problem: `"${part.trim()}" is not a modifier: use CommandOrControl, Control, Alt, Shift or Super.` }
+    if (modifier === undefined)
+      return {
+        ok: false,
+        problem: `"${part.trim()}" is not a modifier: use CommandOrControl, Control, Alt, Shift or Super.`
+      }
     if (modifiers.includes(modifier)) return { ok: false, problem: `${modifier} is given twice.` }
     modifiers.push(modifier)
   }
   const key = keyText === '+' ? 'Plus' : canonicalKey(keyText)
-  if (key === null) return { ok: false, problem: `"${keyText}" is not a key a shortcut can use: end with a letter, a digit, F1 to F24 or a named key such as Space.` }
+  if (key === null)
+    return {
+      ok: false,
+      problem: `"${keyText}" is not a key a shortcut can use: end with a letter, a digit, F1 to F24 or a named key such as Space.`
+    }
   if (!/^F\d+$/.test(key) && !modifiers.some((m) => m !== 'Shift')) {
-    return { ok: false, problem: 'A shortcut needs CommandOrControl, Control, Alt or Super (or a function key), or it would fire while you type.' }
+    return {
+      ok: false,
+      problem:
+        'A shortcut needs CommandOrControl, Control, Alt or Super (or a function key), or it would fire while you type.'
+    }
   }
   return { ok: true, accelerator: [...modifiers, key].join('+') }
 }

@@ -56,11 +56,18 @@ describe('countAttention', () => {
   })
 
   it('counts account-wide budgets over their limit only, however many projects are over theirs', () => {
-    const count = countAttention({ projects: [], budgets: [budget('a', 'over'), budget('b', 'over'), budget(null, 'over')] })
+    const count = countAttention({
+      projects: [],
+      budgets: [budget('a', 'over'), budget('b', 'over'), budget(null, 'over')]
+    })
     expect(count.accountsOver).toBe(1)
   })
 
   it('is zero when nothing asks', () => {
-    expect(attentionTotal(countAttention({ projects: [project('a', { failedTaskIds: [], budgetCrossed: false })], budgets: [] }))).toBe(0)
+    expect(
+      attentionTotal(
+        countAttention({ projects: [project('a', { failedTaskIds: [], budgetCrossed: false })], budgets: [] })
+      )
+    ).toBe(0)
   })
 })

@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { checkBaseUrl, defaultConnectionName, isLoopbackHost, keyTransportProblem, MAX_BASE_URL_LENGTH, parseBaseUrl, sameOrigin } from './base-url'
+import {
+  checkBaseUrl,
+  defaultConnectionName,
+  isLoopbackHost,
+  keyTransportProblem,
+  MAX_BASE_URL_LENGTH,
+  parseBaseUrl,
+  sameOrigin
+} from './base-url'
 
 describe('the base-URL rule', () => {
   it('normalises the shape: trailing slashes off, host lowercased, path prefix kept', () => {
-    expect(parseBaseUrl(' https://API.example.com/v1/// ')).toEqual({ ok: true, baseUrl: 'https://api.example.com/v1', origin: 'https://api.example.com' })
+    expect(parseBaseUrl(' https://API.example.com/v1/// ')).toEqual({
+      ok: true,
+      baseUrl: 'https://api.example.com/v1',
+      origin: 'https://api.example.com'
+    })
   })
 
   it('refuses malformed addresses without repeating them', () => {
@@ -30,19 +42,37 @@ describe('the base-URL rule', () => {
   })
 
   it('takes plain http as a shape (the transport rule is apart), and an address of up to 2048 characters', () => {
-    expect(parseBaseUrl('http://api.example.com/')).toEqual({ ok: true, baseUrl: 'http://api.example.com', origin: 'http://api.example.com' })
+    expect(parseBaseUrl('http://api.example.com/')).toEqual({
+      ok: true,
+      baseUrl: 'http://api.example.com',
+      origin: 'http://api.example.com'
+    })
     const longest = `https://x.example/${'a'.repeat(MAX_BASE_URL_LENGTH - 'https://x.example/'.length)}`
     expect(parseBaseUrl(longest)).toEqual({ ok: true, baseUrl: longest, origin: 'https://x.example' })
   })
 
   it('reads a request without an address as an empty one', () => {
-    expect(parseBaseUrl(undefined as unknown as string)).toEqual({ ok: false, problem: 'Enter the service address, such as https://api.example.com.' })
+    expect(parseBaseUrl(undefined as unknown as string)).toEqual({
+      ok: false,
+      problem: 'Enter the service address, such as https://api.example.com.'
+    })
   })
 
   it('checks the shape first, then the transport, and passes what passes both', () => {
-    expect(checkBaseUrl('')).toEqual({ ok: false, problem: 'Enter the service address, such as https://api.example.com.' })
-    expect(checkBaseUrl('https://api.example.com/v1/')).toEqual({ ok: true, baseUrl: 'https://api.example.com/v1', origin: 'https://api.example.com' })
-    expect(checkBaseUrl('http://127.0.0.1:4010')).toEqual({ ok: true, baseUrl: 'http://127.0.0.1:4010', origin: 'http://127.0.0.1:4010' })
+    expect(checkBaseUrl('')).toEqual({
+      ok: false,
+      problem: 'Enter the service address, such as https://api.example.com.'
+    })
+    expect(checkBaseUrl('https://api.example.com/v1/')).toEqual({
+      ok: true,
+      baseUrl: 'https://api.example.com/v1',
+      origin: 'https://api.example.com'
+    })
+    expect(checkBaseUrl('http://127.0.0.1:4010')).toEqual({
+      ok: true,
+      baseUrl: 'http://127.0.0.1:4010',
+      origin: 'http://127.0.0.1:4010'
+    })
     expect(keyTransportProblem('not a url')).toBe('The service address is not a URL.')
   })
 
@@ -52,10 +82,24 @@ describe('the base-URL rule', () => {
   })
 
   it('sends a key over https anywhere, and over plain http to this machine only', () => {
-    for (const url of ['https://api.example.com', 'http://localhost:4010', 'http://127.0.0.1', 'http://127.9.8.7:1/x', 'http://127.10.200.30', 'http://[::1]:9']) {
+    for (const url of [
+      'https://api.example.com',
+      'http://localhost:4010',
+      'http://127.0.0.1',
+      'http://127.9.8.7:1/x',
+      'http://127.10.200.30',
+      'http://[::1]:9'
+    ]) {
       expect(keyTransportProblem(url), url).toBeNull()
     }
-    for (const url of ['http://api.example.com', 'http://10.0.0.1', 'http://localhost.evil.test', 'http://127.0.0.1.nip.io', 'http://[fe80::1]', 'ws://localhost:4010']) {
+    for (const url of [
+      'http://api.example.com',
+      'http://10.0.0.1',
+      'http://localhost.evil.test',
+      'http://127.0.0.1.nip.io',
+      'http://[fe80::1]',
+      'ws://localhost:4010'
+    ]) {
       expect(keyTransportProblem(url), url).toMatch(/must use https/)
       expect(checkBaseUrl(url).ok, url).toBe(false)
     }

@@ -23,8 +23,10 @@ export function isLoopbackHost(hostname: string): boolean {
 export function parseBaseUrl(input: string): BaseUrlCheck {
   const text = typeof input === 'string' ? input.trim() : ''
   if (text === '') return { ok: false, problem: 'Enter the service address, such as https://api.example.com.' }
-  if (text.length > MAX_BASE_URL_LENGTH) return { ok: false, problem: `The service address must be at most ${MAX_BASE_URL_LENGTH} characters.` }
-  if (CONTROL_OR_SPACE.test(text)) return { ok: false, problem: 'The service address must not contain spaces or control characters.' }
+  if (text.length > MAX_BASE_URL_LENGTH)
+    return { ok: false, problem: `The service address must be at most ${MAX_BASE_URL_LENGTH} characters.` }
+  if (CONTROL_OR_SPACE.test(text))
+    return { ok: false, problem: 'The service address must not contain spaces or control characters.' }
   let url: URL
   try {
     url = new URL(text)
@@ -34,14 +36,16 @@ export function parseBaseUrl(input: string): BaseUrlCheck {
   if (url.username !== '' || url.password !== '') {
     return {
       ok: false,
-      problem: 'The service address must not carry a user name or password: the API key is kept in the keychain, not in the URL.'
+      problem:
+        'The service address must not carry a user name or password: the API key is kept in the keychain, not in the URL.'
     }
   }
   // An http(s) URL without a host does not parse (WHATWG URL: special schemes need one).
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, problem: 'The service address must start with https:// (or http:// for this machine).' }
   }
-  if (url.search !== '' || url.hash !== '') return { ok: false, problem: 'The service address must not have a query (?) or fragment (#).' }
+  if (url.search !== '' || url.hash !== '')
+    return { ok: false, problem: 'The service address must not have a query (?) or fragment (#).' }
   return { ok: true, baseUrl: `${url.origin}${url.pathname}`.replace(/\/+$/, ''), origin: url.origin }
 }
 

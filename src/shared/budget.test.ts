@@ -10,10 +10,14 @@ describe('parseBudgetText', () => {
   })
 
   it('takes a dollar sign only in front, and nothing but digits and one point', () => {
-    for (const bad of ['2$5', '25$', '+.5', '.5e3', '.', '$$5', '1.2.3']) expect(parseBudgetText(bad).ok, bad).toBe(false)
+    for (const bad of ['2$5', '25$', '+.5', '.5e3', '.', '$$5', '1.2.3'])
+      expect(parseBudgetText(bad).ok, bad).toBe(false)
   })
 
   it('says how to type it', () => {
-    expect(parseBudgetText('abc')).toEqual({ ok: false, error: 'Enter an amount in USD up to 1,000,000, like 25 or 2.50, or leave it empty.' })
+    expect(parseBudgetText('abc')).toEqual({
+      ok: false,
+      error: 'Enter an amount in USD up to 1,000,000, like 25 or 2.50, or leave it empty.'
+    })
   })
 })

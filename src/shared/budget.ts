@@ -15,7 +15,10 @@ export function parseBudgetText(text: string): { ok: true; value: number | null 
   if (trimmed === '') return { ok: true, value: null }
   const value = /^\d+(?:\.\d*)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN
   if (budgetProblem(value) !== null) {
-    return { ok: false, error: `Enter an amount in USD up to ${BUDGET_MAX_USD.toLocaleString('en-US')}, like 25 or 2.50, or leave it empty.` }
+    return {
+      ok: false,
+      error: `Enter an amount in USD up to ${BUDGET_MAX_USD.toLocaleString('en-US')}, like 25 or 2.50, or leave it empty.`
+    }
   }
   return { ok: true, value }
 }

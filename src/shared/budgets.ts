@@ -1,8 +1,8 @@
 // Budgets: what one is, the rule every surface checks it with (the window, the settings schema,
 // the request validation), which period a moment falls in, and where spending stands against it.
 // An amount's bounds are budget.ts's; the warning share defaults to cost.ts's BUDGET_NEAR_RATIO.
-import { budgetProblem, BUDGET_MAX_USD } from './budget'
-import { BUDGET_NEAR_RATIO, budgetState, type BudgetLevel, type BudgetState, type TzOffset } from './cost'
+import { BUDGET_MAX_USD, budgetProblem } from './budget'
+import { BUDGET_NEAR_RATIO, type BudgetLevel, type BudgetState, budgetState, type TzOffset } from './cost'
 import { periodKey } from './cost-period'
 
 export type BudgetPeriod = 'day' | 'month' | 'total'
@@ -31,7 +31,9 @@ export const MAX_BUDGETS_PER_CONNECTION = 100
 export type BudgetField = 'limitUsd' | 'warnRatio' | 'period' | 'scope'
 
 /** What is wrong with a budget, field by field; empty when it is valid. */
-export function budgetProblems(budget: Pick<Budget, 'projectId' | 'period' | 'limitUsd' | 'warnRatio'>): Partial<Record<BudgetField, string>> {
+export function budgetProblems(
+  budget: Pick<Budget, 'projectId' | 'period' | 'limitUsd' | 'warnRatio'>
+): Partial<Record<BudgetField, string>> {
   const out: Partial<Record<BudgetField, string>> = {}
   const limit = budgetProblem(budget.limitUsd)
   if (limit !== null) out.limitUsd = `The limit ${limit}.`
@@ -41,7 +43,8 @@ export function budgetProblems(budget: Pick<Budget, 'projectId' | 'period' | 'li
   if (!Number.isFinite(r) || r < WARN_RATIO_BOUNDS.min || r > WARN_RATIO_BOUNDS.max) {
     out.warnRatio = `The warning must be between ${WARN_RATIO_BOUNDS.min * 100} % and ${WARN_RATIO_BOUNDS.max * 100} % of the limit.`
   }
-  if (budget.projectId !== null && (typeof budget.projectId !== 'string' || budget.projectId.trim() === '')) out.scope = 'The project is missing.'
+  if (budget.projectId !== null && (typeof budget.projectId !== 'string' || budget.projectId.trim() === ''))
+    out.scope = 'The project is missing.'
   return out
 }
 
@@ -52,12 +55,14 @@ export function sameSlot(a: Pick<Budget, 'projectId' | 'period'>, b: Pick<Budget
 
 /** The problem with a whole list of an account's budgets (ids and slots unique, within the bound); null when fine. */
 export function budgetListProblem(list: readonly Budget[]): string | null {
-  if (list.length > MAX_BUDGETS_PER_CONNECTION) return `An account may have at most ${MAX_BUDGETS_PER_CONNECTION} budgets.`
+  if (list.length > MAX_BUDGETS_PER_CONNECTION)
+    return `An account may have at most ${MAX_BUDGETS_PER_CONNECTION} budgets.`
   const ids = new Set<string>()
   for (const [i, b] of list.entries()) {
     if (ids.has(b.id)) return `Two budgets have the id ${b.id}.`
     ids.add(b.id)
-    if (list.slice(0, i).some((other) => sameSlot(other, b))) return 'There is already a budget for that scope and period.'
+    if (list.slice(0, i).some((other) => sameSlot(other, b)))
+      return 'There is already a budget for that scope and period.'
   }
   return null
 }
@@ -68,7 +73,10 @@ export function parseWarnPercent(text: string): { ok: true; value: number } | { 
   if (trimmed === '') return { ok: true, value: DEFAULT_WARN_RATIO }
   const value = /^\d+(?:\.\d+)?$/.test(trimmed) ? Number(trimmed) / 100 : Number.NaN
   if (!(value >= WARN_RATIO_BOUNDS.min && value <= WARN_RATIO_BOUNDS.max)) {
-    return { ok: false, error: `Enter a warning between ${WARN_RATIO_BOUNDS.min * 100} and ${WARN_RATIO_BOUNDS.max * 100} percent, or leave it empty for ${DEFAULT_WARN_RATIO * 100}.` }
+    return {
+      ok: false,
+      error: `Enter a warning between ${WARN_RATIO_BOUNDS.min * 100} and ${WARN_RATIO_BOUNDS.max * 100} percent, or leave it empty for ${DEFAULT_WARN_RATIO * 100}.`
+    }
   }
   return { ok: true, value }
 }

@@ -59,7 +59,9 @@ describe('taskCostByPeriod', () => {
 
   it('without records, puts total_price on the day the task last changed, marked as an estimate', () => {
     const task = { id: 't', total_price: 1.2, updated_at: '2026-03-11T10:00:00.000Z' }
-    expect(taskCostByPeriod(task, undefined, 0, 'day')).toEqual([{ key: '2026-03-11', costUsd: 1.2, estimatedUsd: 1.2 }])
+    expect(taskCostByPeriod(task, undefined, 0, 'day')).toEqual([
+      { key: '2026-03-11', costUsd: 1.2, estimatedUsd: 1.2 }
+    ])
   })
 
   it('keeps total_price the authority: what the records miss is an estimate on the last-changed day; rounding is not', () => {
@@ -83,14 +85,18 @@ describe('taskCostByPeriod', () => {
 
   it('counts a record with an unreadable time on the task’s last-changed day', () => {
     const task = { id: 't', total_price: 0.5, updated_at: '2026-03-11T10:00:00.000Z' }
-    expect(taskCostByPeriod(task, [usage(0.5, 'garbage')], 0, 'day')).toEqual([{ key: '2026-03-11', costUsd: 0.5, estimatedUsd: 0 }])
+    expect(taskCostByPeriod(task, [usage(0.5, 'garbage')], 0, 'day')).toEqual([
+      { key: '2026-03-11', costUsd: 0.5, estimatedUsd: 0 }
+    ])
   })
 })
 
 describe('taskCostByPeriod at its edges', () => {
   it('leaves out a price that is not a finite number, so one bad figure cannot spoil a period', () => {
     const task = { id: 't', total_price: 1, updated_at: '2026-03-11T10:00:00.000Z' }
-    const bad = [Number.NaN, Number.POSITIVE_INFINITY, '0.5' as unknown as number].map((p) => usage(p, '2026-03-10T10:00:00.000Z'))
+    const bad = [Number.NaN, Number.POSITIVE_INFINITY, '0.5' as unknown as number].map((p) =>
+      usage(p, '2026-03-10T10:00:00.000Z')
+    )
     expect(taskCostByPeriod(task, [...bad, usage(0.25, '2026-03-10T10:00:00.000Z')], 0, 'day')).toEqual([
       { key: '2026-03-10', costUsd: 0.25, estimatedUsd: 0 },
       { key: '2026-03-11', costUsd: 0.75, estimatedUsd: 0.75 }
@@ -107,7 +113,9 @@ describe('taskCostByPeriod at its edges', () => {
 
   it('puts nothing on the last-changed day of a task its records account for, and nothing anywhere when no time can be read', () => {
     const task = { id: 't', total_price: 0.5, updated_at: '2026-03-12T10:00:00.000Z' }
-    expect(taskCostByPeriod(task, [usage(0.5, '2026-03-10T10:00:00.000Z')], 0, 'day')).toEqual([{ key: '2026-03-10', costUsd: 0.5, estimatedUsd: 0 }])
+    expect(taskCostByPeriod(task, [usage(0.5, '2026-03-10T10:00:00.000Z')], 0, 'day')).toEqual([
+      { key: '2026-03-10', costUsd: 0.5, estimatedUsd: 0 }
+    ])
     const timeless = { id: 't', total_price: 0.5, updated_at: 'garbage' }
     expect(taskCostByPeriod(timeless, undefined, 0, 'day')).toEqual([])
     expect(taskCostByPeriod(timeless, [usage(0.2, 'garbage')], 0, 'day')).toEqual([])
@@ -127,7 +135,9 @@ describe('costByPeriod and costInPeriod', () => {
       { key: '2026-03-11', costUsd: 2.5, estimatedUsd: 2, taskCount: 2 }
     ])
     // The periods add up to the tasks' total_price.
-    expect(costByPeriod(tasks, usages, PARIS_WINTER, 'month')).toEqual([{ key: '2026-03', costUsd: 2.75, estimatedUsd: 2, taskCount: 2 }])
+    expect(costByPeriod(tasks, usages, PARIS_WINTER, 'month')).toEqual([
+      { key: '2026-03', costUsd: 2.75, estimatedUsd: 2, taskCount: 2 }
+    ])
   })
 
   it('lists periods oldest first whatever the order of the tasks, and takes no records known', () => {
@@ -144,11 +154,23 @@ describe('costByPeriod and costInPeriod', () => {
   })
 
   it('reads an unreadable period as nothing spent, keyed empty', () => {
-    expect(costInPeriod(tasks, usages, PARIS_WINTER, 'day', periodKey('garbage', PARIS_WINTER, 'day'))).toEqual({ key: '', costUsd: 0, estimatedUsd: 0 })
+    expect(costInPeriod(tasks, usages, PARIS_WINTER, 'day', periodKey('garbage', PARIS_WINTER, 'day'))).toEqual({
+      key: '',
+      costUsd: 0,
+      estimatedUsd: 0
+    })
   })
 
   it('reads one period, zero when nothing was spent in it', () => {
-    expect(costInPeriod(tasks, usages, PARIS_WINTER, 'day', '2026-03-10')).toEqual({ key: '2026-03-10', costUsd: 0.25, estimatedUsd: 0 })
-    expect(costInPeriod(tasks, usages, PARIS_WINTER, 'day', '2026-03-12')).toEqual({ key: '2026-03-12', costUsd: 0, estimatedUsd: 0 })
+    expect(costInPeriod(tasks, usages, PARIS_WINTER, 'day', '2026-03-10')).toEqual({
+      key: '2026-03-10',
+      costUsd: 0.25,
+      estimatedUsd: 0
+    })
+    expect(costInPeriod(tasks, usages, PARIS_WINTER, 'day', '2026-03-12')).toEqual({
+      key: '2026-03-12',
+      costUsd: 0,
+      estimatedUsd: 0
+    })
   })
 })

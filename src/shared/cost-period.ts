@@ -3,7 +3,16 @@
 // task was created. The task's total_price stays the authority for how much: what its known
 // records do not account for (none fetched yet, or a running task's latest calls) is put on the
 // day the task last changed and marked as an estimate.
-import { knownTotalPrice, localDateKey, mismatchTolerance, roundUsd, usagePriceUsd, type CostUsage, type TzOffset, type UsagesByTask } from './cost'
+import {
+  type CostUsage,
+  knownTotalPrice,
+  localDateKey,
+  mismatchTolerance,
+  roundUsd,
+  type TzOffset,
+  usagePriceUsd,
+  type UsagesByTask
+} from './cost'
 import type { Task } from './service'
 
 export type CostPeriod = 'day' | 'month'
@@ -30,7 +39,10 @@ export type AttributedTask = Pick<Task, 'id' | 'total_price' | 'updated_at'>
  * estimate: total_price minus the records' sum; all of total_price when no records are known; 0
  * when the gap is rounding only, or when there is no total_price (the records alone are then the cost).
  */
-export function unaccountedUsd(task: Pick<AttributedTask, 'total_price'>, usages: readonly CostUsage[] | undefined): number {
+export function unaccountedUsd(
+  task: Pick<AttributedTask, 'total_price'>,
+  usages: readonly CostUsage[] | undefined
+): number {
   const total = knownTotalPrice(task.total_price)
   if (total === null) return 0
   if (usages === undefined) return roundUsd(total)
@@ -58,9 +70,14 @@ export function taskCostByPeriod(
     shares.set(key, share)
   }
   // A record without a price adds nothing (add leaves out 0).
-  for (const usage of usages ?? []) add(periodKey(usage.created_at, tz, period) ?? fallbackKey, usagePriceUsd(usage), false)
+  for (const usage of usages ?? [])
+    add(periodKey(usage.created_at, tz, period) ?? fallbackKey, usagePriceUsd(usage), false)
   add(fallbackKey, unaccountedUsd(task, usages), true)
-  return [...shares.values()].map((s) => ({ key: s.key, costUsd: roundUsd(s.costUsd), estimatedUsd: roundUsd(s.estimatedUsd) }))
+  return [...shares.values()].map((s) => ({
+    key: s.key,
+    costUsd: roundUsd(s.costUsd),
+    estimatedUsd: roundUsd(s.estimatedUsd)
+  }))
 }
 
 export interface PeriodCost extends PeriodShare {

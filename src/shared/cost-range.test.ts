@@ -19,19 +19,41 @@ describe('parseDay', () => {
     expect(parseDay('2000-02-29')).toBe('2000-02-29')
     expect(parseDay('0002-03-10')).toBe('0002-03-10')
     expect(parseDay('2026-12-31')).toBe('2026-12-31')
-    for (const bad of ['2026-02-29', '1900-02-29', '2026-02-30', '2026-04-31', '2026-00-10', '2026-13-01', '2026-01-00', '2026-3-1', '1 March', '', '2026-03-01T00:00']) expect(parseDay(bad)).toBeNull()
+    for (const bad of [
+      '2026-02-29',
+      '1900-02-29',
+      '2026-02-30',
+      '2026-04-31',
+      '2026-00-10',
+      '2026-13-01',
+      '2026-01-00',
+      '2026-3-1',
+      '1 March',
+      '',
+      '2026-03-01T00:00'
+    ])
+      expect(parseDay(bad)).toBeNull()
   })
 })
 
 describe('resolveRange', () => {
   it('defaults to the last 30 days up to today; an omitted since is 29 days before until', () => {
     expect(resolveRange({}, TODAY)).toEqual({ ok: true, range: { since: '2026-03-02', until: TODAY } })
-    expect(resolveRange({ until: '2026-03-10' }, TODAY)).toEqual({ ok: true, range: { since: '2026-02-09', until: '2026-03-10' } })
-    expect(resolveRange({ since: '2026-03-20' }, TODAY)).toEqual({ ok: true, range: { since: '2026-03-20', until: TODAY } })
+    expect(resolveRange({ until: '2026-03-10' }, TODAY)).toEqual({
+      ok: true,
+      range: { since: '2026-02-09', until: '2026-03-10' }
+    })
+    expect(resolveRange({ since: '2026-03-20' }, TODAY)).toEqual({
+      ok: true,
+      range: { since: '2026-03-20', until: TODAY }
+    })
   })
 
   it('takes a one-day range, today included, and the longest range there is', () => {
-    expect(resolveRange({ since: TODAY, until: TODAY }, TODAY)).toEqual({ ok: true, range: { since: TODAY, until: TODAY } })
+    expect(resolveRange({ since: TODAY, until: TODAY }, TODAY)).toEqual({
+      ok: true,
+      range: { since: TODAY, until: TODAY }
+    })
     const longest = resolveRange({ since: '2016-03-24', until: TODAY }, TODAY)
     expect(longest).toEqual({ ok: true, range: { since: '2016-03-24', until: TODAY } })
     expect(rangeDays({ since: '2016-03-24', until: TODAY })).toBe(MAX_RANGE_DAYS)
@@ -82,8 +104,14 @@ describe('costRangeProblem without today (the request schema)', () => {
     expect(costRangeProblem({}, null)).toBeNull()
     expect(costRangeProblem({ since: '2099-01-01' }, null)).toBeNull()
     expect(costRangeProblem({ since: '2099-01-01', until: '2099-01-02' }, null)).toBeNull()
-    expect(costRangeProblem({ until: 'tomorrow' }, null, REQUEST_RANGE_NAMES)).toEqual({ field: 'until', problem: 'must be a date as YYYY-MM-DD, such as 2026-03-01' })
-    expect(costRangeProblem({ since: '2026-03-10', until: '2026-03-09' }, null)).toEqual({ field: 'until', problem: 'must not be before since (2026-03-10)' })
+    expect(costRangeProblem({ until: 'tomorrow' }, null, REQUEST_RANGE_NAMES)).toEqual({
+      field: 'until',
+      problem: 'must be a date as YYYY-MM-DD, such as 2026-03-01'
+    })
+    expect(costRangeProblem({ since: '2026-03-10', until: '2026-03-09' }, null)).toEqual({
+      field: 'until',
+      problem: 'must not be before since (2026-03-10)'
+    })
     expect(costRangeProblem({ since: '2000-01-01', until: '2026-03-09' }, null)).toEqual({
       field: 'since',
       problem: `must be 2016-03-02 or later: a range covers at most ${MAX_RANGE_DAYS} days`

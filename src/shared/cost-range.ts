@@ -67,16 +67,26 @@ export function costRangeProblem(
 ): CostRangeProblem | null {
   const example = today ?? '2026-03-01'
   const until = asked.until === undefined ? today : parseDay(asked.until)
-  if (asked.until !== undefined && until === null) return { field: 'until', problem: `must be a date as YYYY-MM-DD, such as ${example}` }
+  if (asked.until !== undefined && until === null)
+    return { field: 'until', problem: `must be a date as YYYY-MM-DD, such as ${example}` }
   // An omitted since (DEFAULT_RANGE_DAYS before until) is never wrong on its own: only until can be.
   const since = asked.since === undefined ? null : parseDay(asked.since)
-  if (asked.since !== undefined && since === null) return { field: 'since', problem: `must be a date as YYYY-MM-DD, such as ${addDays(example, -(DEFAULT_RANGE_DAYS - 1))}` }
-  if (today !== null && since !== null && since > today) return { field: 'since', problem: `must not be after today (${today})` }
-  if (today !== null && until !== null && until > today) return { field: 'until', problem: `must not be after today (${today})` }
+  if (asked.since !== undefined && since === null)
+    return {
+      field: 'since',
+      problem: `must be a date as YYYY-MM-DD, such as ${addDays(example, -(DEFAULT_RANGE_DAYS - 1))}`
+    }
+  if (today !== null && since !== null && since > today)
+    return { field: 'since', problem: `must not be after today (${today})` }
+  if (today !== null && until !== null && until > today)
+    return { field: 'until', problem: `must not be after today (${today})` }
   if (since === null || until === null) return null
   if (since > until) return { field: 'until', problem: `must not be before ${names.since} (${since})` }
   if (rangeDays({ since, until }) > MAX_RANGE_DAYS) {
-    return { field: 'since', problem: `must be ${addDays(until, -(MAX_RANGE_DAYS - 1))} or later: a range covers at most ${MAX_RANGE_DAYS} days` }
+    return {
+      field: 'since',
+      problem: `must be ${addDays(until, -(MAX_RANGE_DAYS - 1))} or later: a range covers at most ${MAX_RANGE_DAYS} days`
+    }
   }
   return null
 }

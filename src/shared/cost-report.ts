@@ -4,7 +4,7 @@
 // by cost-period's rule (records on their local day, what they do not account for on the task's
 // updated_at day as an estimate), and every grouping sums the pieces that fall in the range
 // (its rule: cost-range.ts).
-import { cacheReadTokensOf, roundUsd, taskCost, type CostUsage, type TzOffset } from './cost'
+import { cacheReadTokensOf, type CostUsage, roundUsd, taskCost, type TzOffset } from './cost'
 import { periodKey, unaccountedUsd } from './cost-period'
 import { addDays, type CostRange } from './cost-range'
 import type { Task } from './service'
@@ -49,7 +49,10 @@ export interface CostReportRow {
 }
 
 /** The figures every row has, and the totals. */
-export type CostFigures = Pick<CostReportRow, 'costUsd' | 'estimatedUsd' | 'taskCount' | 'calls' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens'>
+export type CostFigures = Pick<
+  CostReportRow,
+  'costUsd' | 'estimatedUsd' | 'taskCount' | 'calls' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens'
+>
 
 export interface CostReport extends CostRange {
   grouping: CostGrouping
@@ -117,7 +120,10 @@ function groupOf(grouping: CostGrouping, piece: Piece): { key: string; label: st
       return { key: piece.projectId, label: piece.projectName }
     case 'model':
       return piece.record
-        ? { key: `${piece.record.provider}/${piece.record.model}`, label: `${piece.record.provider} ${piece.record.model}` }
+        ? {
+            key: `${piece.record.provider}/${piece.record.model}`,
+            label: `${piece.record.provider} ${piece.record.model}`
+          }
         : { key: '', label: 'not itemized (estimate)' }
     case 'task':
       return { key: piece.taskId, label: piece.taskName }
@@ -129,7 +135,12 @@ function inRange(range: CostRange) {
 }
 
 /** The report: rows (by time oldest first, otherwise costliest first) and totals over the range. */
-export function costReport(items: readonly CostReportTask[], range: CostRange, grouping: CostGrouping, tz: TzOffset): CostReport {
+export function costReport(
+  items: readonly CostReportTask[],
+  range: CostRange,
+  grouping: CostGrouping,
+  tz: TzOffset
+): CostReport {
   const rows = new Map<string, { row: CostReportRow; tasks: Set<string> }>()
   const totals = { figures: noFigures(), tasks: new Set<string>() }
   const unfetched = new Set<string>()
@@ -161,8 +172,18 @@ export function costReport(items: readonly CostReportTask[], range: CostRange, g
   const list = [...rows.values()].map((g) => g.row)
   if (grouping === 'day' || grouping === 'month') list.sort((a, b) => a.key.localeCompare(b.key))
   // Costliest first; the estimate no record itemizes (a model row, the only row keyed '') last.
-  else list.sort((a, b) => Number(a.key === '') - Number(b.key === '') || b.costUsd - a.costUsd || a.label.localeCompare(b.label))
-  return { ...range, grouping, rows: list, totals: totals.figures, unfetchedTasks: unfetched.size, mismatchedTasks: mismatched }
+  else
+    list.sort(
+      (a, b) => Number(a.key === '') - Number(b.key === '') || b.costUsd - a.costUsd || a.label.localeCompare(b.label)
+    )
+  return {
+    ...range,
+    grouping,
+    rows: list,
+    totals: totals.figures,
+    unfetchedTasks: unfetched.size,
+    mismatchedTasks: mismatched
+  }
 }
 
 export interface CostChart {
@@ -172,7 +193,13 @@ export interface CostChart {
 }
 
 /** Cost per day (or month) in the range, stacked by project or model: the costliest MAX_STACKS, the rest as "Other". */
-export function costChart(items: readonly CostReportTask[], range: CostRange, period: 'day' | 'month', stackBy: CostStack, tz: TzOffset): CostChart {
+export function costChart(
+  items: readonly CostReportTask[],
+  range: CostRange,
+  period: 'day' | 'month',
+  stackBy: CostStack,
+  tz: TzOffset
+): CostChart {
   const categories: string[] = []
   for (let d = range.since; d <= range.until; d = addDays(d, 1)) {
     const key = period === 'day' ? d : d.slice(0, 7)
@@ -196,7 +223,11 @@ export function costChart(items: readonly CostReportTask[], range: CostRange, pe
   const rest = sorted.slice(shown.length)
   const out = shown.map(({ key, name, values }) => ({ key, name, values }))
   if (rest.length > 0) {
-    out.push({ key: '\u0000other', name: `Other (${rest.length})`, values: categories.map((_, i) => roundUsd(rest.reduce((s, r) => s + r.values[i]!, 0))) })
+    out.push({
+      key: '\u0000other',
+      name: `Other (${rest.length})`,
+      values: categories.map((_, i) => roundUsd(rest.reduce((s, r) => s + r.values[i]!, 0)))
+    })
   }
   return { categories, stacks: out }
 }

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { Task, UsageRecord } from './service'
-import { testTask } from './test-task'
 import {
   budgetCrossing,
   budgetState,
@@ -12,6 +10,8 @@ import {
   runningCost,
   taskCost
 } from './cost'
+import type { Task, UsageRecord } from './service'
+import { testTask } from './test-task'
 
 function usage(over: Partial<UsageRecord> & Pick<UsageRecord, 'final_price'>): UsageRecord {
   return {
@@ -32,7 +32,13 @@ function usage(over: Partial<UsageRecord> & Pick<UsageRecord, 'final_price'>): U
 }
 
 function task(over: Partial<Task> & Pick<Task, 'id'>): Task {
-  return testTask(over.id, { name: over.id, created_at: '2025-03-10T10:00:00.000Z', updated_at: '2025-03-10T10:00:00.000Z', total_price: null, ...over })
+  return testTask(over.id, {
+    name: over.id,
+    created_at: '2025-03-10T10:00:00.000Z',
+    updated_at: '2025-03-10T10:00:00.000Z',
+    total_price: null,
+    ...over
+  })
 }
 
 describe('taskCost', () => {
@@ -55,7 +61,10 @@ describe('taskCost', () => {
 
   it('keeps absent cache reads distinct from 0 and reads either key', () => {
     expect(taskCost([usage({ final_price: 0.1 })], null).cacheReadTokens).toBeNull()
-    const zero = usage({ final_price: 0.1, usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2, cache_read_tokens: 0 } })
+    const zero = usage({
+      final_price: 0.1,
+      usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2, cache_read_tokens: 0 }
+    })
     expect(taskCost([zero], null).cacheReadTokens).toBe(0)
     const detail = usage({
       final_price: 0.1,
@@ -64,7 +73,15 @@ describe('taskCost', () => {
     expect(cacheReadTokensOf(detail.usage_metadata)).toBe(64)
     expect(taskCost([zero, detail, usage({ final_price: 0 })], null).cacheReadTokens).toBe(64)
     // The service's own key wins over LangChain's detail.
-    expect(cacheReadTokensOf({ input_tokens: 1, output_tokens: 1, total_tokens: 2, cache_read_tokens: 5, input_token_details: { cache_read: 9 } })).toBe(5)
+    expect(
+      cacheReadTokensOf({
+        input_tokens: 1,
+        output_tokens: 1,
+        total_tokens: 2,
+        cache_read_tokens: 5,
+        input_token_details: { cache_read: 9 }
+      })
+    ).toBe(5)
   })
 
   it('breaks the cost down by provider and by model', () => {
@@ -112,7 +129,15 @@ describe('taskCost', () => {
       usage({ final_price: 0.5 }),
       usage({ final_price: Number.NaN }),
       usage({ final_price: Number.POSITIVE_INFINITY }),
-      usage({ final_price: odd('0.25'), usage_metadata: { input_tokens: odd('7'), output_tokens: Number.NaN, total_tokens: Number.POSITIVE_INFINITY, cache_read_tokens: Number.NaN } })
+      usage({
+        final_price: odd('0.25'),
+        usage_metadata: {
+          input_tokens: odd('7'),
+          output_tokens: Number.NaN,
+          total_tokens: Number.POSITIVE_INFINITY,
+          cache_read_tokens: Number.NaN
+        }
+      })
     ]
     const cost = taskCost(records, Number.NaN)
     expect([cost.usageSumUsd, cost.costUsd, cost.totalPriceUsd, cost.mismatch]).toEqual([0.5, 0.5, null, null])
@@ -122,7 +147,10 @@ describe('taskCost', () => {
 
   it('adds up the cache reads of every record that reports them', () => {
     const cached = (final_price: number, cache_read_tokens: number): UsageRecord =>
-      usage({ final_price, usage_metadata: { input_tokens: 10, output_tokens: 1, total_tokens: 11, cache_read_tokens } })
+      usage({
+        final_price,
+        usage_metadata: { input_tokens: 10, output_tokens: 1, total_tokens: 11, cache_read_tokens }
+      })
     const cost = taskCost([cached(0.1, 5), cached(0.2, 7), cached(0.3, 30)], null)
     expect(cost.cacheReadTokens).toBe(42)
     expect(cost.byModel[0]?.cacheReadTokens).toBe(42)
@@ -133,7 +161,11 @@ describe('taskCost', () => {
     // 3 records: up to 3e-6 is rounding, more is not.
     expect(taskCost(millionths(3), 0.000005).mismatch).toBeNull()
     expect(taskCost(millionths(3), 0.000006).mismatch).toBeNull()
-    expect(taskCost(millionths(3), 0.000007).mismatch).toEqual({ sum: 0.000003, total: 0.000007, difference: -0.000004 })
+    expect(taskCost(millionths(3), 0.000007).mismatch).toEqual({
+      sum: 0.000003,
+      total: 0.000007,
+      difference: -0.000004
+    })
     // One record (or none) still allows a millionth.
     expect(taskCost(millionths(1), 0.000002).mismatch).toBeNull()
     expect(taskCost([], 0.000001).mismatch).toBeNull()
@@ -197,7 +229,10 @@ describe('project and day costs', () => {
 
 describe('unreadable and empty days', () => {
   it('leaves out a task whose creation time cannot be read, and a day without tasks costs 0', () => {
-    const tasks = [task({ id: 'a', total_price: 1, created_at: 'garbage' }), task({ id: 'b', total_price: 2, created_at: '2025-03-10T10:00:00.000Z' })]
+    const tasks = [
+      task({ id: 'a', total_price: 1, created_at: 'garbage' }),
+      task({ id: 'b', total_price: 2, created_at: '2025-03-10T10:00:00.000Z' })
+    ]
     expect(costByDay(tasks, 0)).toEqual([{ date: '2025-03-10', costUsd: 2, taskCount: 1 }])
     expect(costOnDay(tasks, '2025-03-11', 0)).toBe(0)
     expect(costOnDay(tasks, localDateKey('garbage', 0), 0)).toBe(0)
@@ -214,7 +249,8 @@ describe('budget', () => {
   })
 
   it('a budget that is negative, NaN or infinite is no budget', () => {
-    for (const budget of [-1, Number.NaN, Number.POSITIVE_INFINITY]) expect(budgetState(5, budget), String(budget)).toBe('none')
+    for (const budget of [-1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(budgetState(5, budget), String(budget)).toBe('none')
   })
 
   it('a $0 budget is "ok" while nothing is spent and "over" from the first cent', () => {

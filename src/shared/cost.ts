@@ -133,7 +133,8 @@ export function taskCost(usages: readonly CostUsage[], totalPrice: number | null
       mismatch = { sum: usageSumUsd, total, difference }
     }
   }
-  const byCost = (a: CostRow, b: CostRow): number => b.costUsd - a.costUsd || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model)
+  const byCost = (a: CostRow, b: CostRow): number =>
+    b.costUsd - a.costUsd || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model)
   return {
     ...totals,
     calls: usages.length,
@@ -173,7 +174,10 @@ export function hasKnownCost(task: Pick<Task, 'id' | 'total_price'>, usagesByTas
 }
 
 /** Reads each task's id, status and total_price only: a task list's digest will do. */
-export function projectCost(tasks: readonly Pick<Task, 'id' | 'status' | 'total_price'>[], usagesByTask?: UsagesByTask): ProjectCost {
+export function projectCost(
+  tasks: readonly Pick<Task, 'id' | 'status' | 'total_price'>[],
+  usagesByTask?: UsagesByTask
+): ProjectCost {
   let total = 0
   let running = 0
   const unpriced: string[] = []
@@ -183,7 +187,12 @@ export function projectCost(tasks: readonly Pick<Task, 'id' | 'status' | 'total_
     total += cost
     if (isActive(task.status)) running += cost
   }
-  return { totalUsd: roundUsd(total), runningUsd: roundUsd(running), taskCount: tasks.length, unpricedTaskIds: unpriced }
+  return {
+    totalUsd: roundUsd(total),
+    runningUsd: roundUsd(running),
+    taskCount: tasks.length,
+    unpricedTaskIds: unpriced
+  }
 }
 
 /** The running cost of tasks in progress (todo or in_progress). */
@@ -230,7 +239,12 @@ export function costByDay(tasks: readonly DatedPrice[], tz: TzOffset, usagesByTa
 }
 
 /** The cost of one local day (e.g. today: `costOnDay(tasks, localDateKey(now, tz), tz)`). */
-export function costOnDay(tasks: readonly DatedPrice[], dateKey: string | null, tz: TzOffset, usagesByTask?: UsagesByTask): number {
+export function costOnDay(
+  tasks: readonly DatedPrice[],
+  dateKey: string | null,
+  tz: TzOffset,
+  usagesByTask?: UsagesByTask
+): number {
   // No day is keyed null (an unreadable time is left out), so an unreadable day costs 0.
   return costByDay(tasks, tz, usagesByTask).find((d) => d.date === dateKey)?.costUsd ?? 0
 }

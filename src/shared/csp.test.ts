@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from './csp'
+import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy, META_CONTENT_SECURITY_POLICY } from './csp'
 
 describe('content security policy', () => {
   it('is strict: nothing by default, own scripts and styles only, no framing', () => {
@@ -25,6 +25,8 @@ describe('content security policy', () => {
   })
 
   it('takes the secure socket from a dev server on https', () => {
-    expect(devContentSecurityPolicy('https://dev.example.test:5173/')).toContain("connect-src 'self' wss://dev.example.test:5173")
+    expect(devContentSecurityPolicy('https://dev.example.test:5173/')).toContain(
+      "connect-src 'self' wss://dev.example.test:5173"
+    )
   })
 })

@@ -4,7 +4,8 @@ import { csvField, toCsv } from './csv'
 
 describe('csvField', () => {
   it('writes nothing for an absent value or a number that is not finite', () => {
-    for (const value of [null, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) expect(csvField(value), String(value)).toBe('')
+    for (const value of [null, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+      expect(csvField(value), String(value)).toBe('')
     expect(toCsv(['a', 'b', 'c'], [[Number.NaN, null, 0]], '\n')).toBe('a,b,c\n,,0\n')
   })
 })

@@ -18,6 +18,10 @@ export function csvField(value: CsvCell): string {
 /** CRLF ends lines as RFC 4180 says (files); the command prints LF, as terminals and pipes expect. */
 export type CsvLineEnd = '\r\n' | '\n'
 
-export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[], lineEnd: CsvLineEnd = '\r\n'): string {
+export function toCsv(
+  header: readonly string[],
+  rows: readonly (readonly CsvCell[])[],
+  lineEnd: CsvLineEnd = '\r\n'
+): string {
   return [header, ...rows].map((row) => row.map(csvField).join(',')).join(lineEnd) + lineEnd
 }

@@ -10,7 +10,8 @@ export const DEEP_LINK_SCHEME = 'agent-tray'
 /** Longer than any link of ours can be (two ids at their bound); longer input is refused unread. */
 const MAX_LINK_LENGTH = 512
 
-export type DeepLink = { kind: 'projects' } | { kind: 'project'; projectId: string } | { kind: 'task'; projectId: string; taskId: string }
+export type DeepLink =
+  { kind: 'projects' } | { kind: 'project'; projectId: string } | { kind: 'task'; projectId: string; taskId: string }
 
 export type DeepLinkParse = { ok: true; link: DeepLink } | { ok: false; problem: string }
 
@@ -47,7 +48,8 @@ export function parseDeepLink(text: string): DeepLinkParse {
   const projectProblem = idProblem(projectId)
   if (projectProblem !== null) return fail(`has a project id that ${projectProblem}`)
   if (parts.length === 2) return { ok: true, link: { kind: 'project', projectId } }
-  if (parts.length !== 4 || parts[2] !== 'tasks') return fail('is neither agent-tray://projects/ID nor agent-tray://projects/ID/tasks/ID')
+  if (parts.length !== 4 || parts[2] !== 'tasks')
+    return fail('is neither agent-tray://projects/ID nor agent-tray://projects/ID/tasks/ID')
   // Stryker disable next-line StringLiteral: equivalent, there are four parts here
   const taskId = parts[3] ?? ''
   const taskProblem = idProblem(taskId)

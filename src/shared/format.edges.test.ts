@@ -1,6 +1,18 @@
 // The edges of shared/format.ts's forms: where one form hands over to the next.
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatDay, formatDuration, formatElapsed, formatMonth, formatRelativeTime, formatTokens, formatUsd, formatUsdFixed, JUST_NOW_MS, usdColumnDecimals } from './format'
+import {
+  formatDate,
+  formatDay,
+  formatDuration,
+  formatElapsed,
+  formatMonth,
+  formatRelativeTime,
+  formatTokens,
+  formatUsd,
+  formatUsdFixed,
+  JUST_NOW_MS,
+  usdColumnDecimals
+} from './format'
 
 describe('money at its edges', () => {
   it('shows cents from what rounds to a dollar, and every digit below it', () => {
@@ -93,7 +105,8 @@ describe('times at their edges', () => {
   })
 
   it('gives back a day or month with anything before or after it as it came', () => {
-    for (const text of ['x2026-11-05', '2026-11-05x', '2026-11-05T10:00']) expect(formatDay(text, '2026-11-27')).toBe(text)
+    for (const text of ['x2026-11-05', '2026-11-05x', '2026-11-05T10:00'])
+      expect(formatDay(text, '2026-11-27')).toBe(text)
     for (const text of ['x2026-11', '2026-11x', '2026-11-05']) expect(formatMonth(text, '2026-11-27')).toBe(text)
   })
 })

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatDay, formatDuration, formatElapsed, formatMonth, formatMoney, formatRelativeTime, formatRunTime, formatTokens, formatUsd } from './format'
+import {
+  formatDate,
+  formatDay,
+  formatDuration,
+  formatElapsed,
+  formatMoney,
+  formatMonth,
+  formatRelativeTime,
+  formatRunTime,
+  formatTokens,
+  formatUsd
+} from './format'
 
 describe('formatUsd', () => {
   it('keeps up to 6 decimals for small amounts and cents for large ones', () => {
@@ -64,9 +75,9 @@ describe('formatRelativeTime', () => {
 
 describe('formatRunTime', () => {
   it('says a run time in words for a sentence', () => {
-    expect([0, 44_600, 59_400, 60_000, 240_000, 3_570_000, 3_600_000, 3_900_000, 86_400_000, 93_600_000].map(formatRunTime)).toEqual([
-      '0 s', '45 s', '59 s', '1 min', '4 min', '1 h', '1 h', '1 h 5 min', '1 d', '1 d 2 h'
-    ])
+    expect(
+      [0, 44_600, 59_400, 60_000, 240_000, 3_570_000, 3_600_000, 3_900_000, 86_400_000, 93_600_000].map(formatRunTime)
+    ).toEqual(['0 s', '45 s', '59 s', '1 min', '4 min', '1 h', '1 h', '1 h 5 min', '1 d', '1 d 2 h'])
     expect(formatRunTime(-1)).toBeNull()
     expect(formatRunTime(Number.NaN)).toBeNull()
   })

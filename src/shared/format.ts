@@ -198,13 +198,23 @@ export function formatDate(iso: string | null | undefined, now: Date | number, t
   let format = dateFormats.get(timeZone)
   if (format === undefined) {
     // Made once per zone: a formatter costs far more to build than to use, and lists format many dates.
-    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23'
+    })
     dateFormats.set(timeZone, format)
   }
-  const parts = (at: number): Record<string, string> => Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]))
+  const parts = (at: number): Record<string, string> =>
+    Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]))
   const then = parts(t)
   const today = parts(new Date(now).getTime())
-  if (then.year === today.year && then.month === today.month && then.day === today.day) return `${then.hour}:${then.minute}`
+  if (then.year === today.year && then.month === today.month && then.day === today.day)
+    return `${then.hour}:${then.minute}`
   const day = `${MONTHS[Number(then.month) - 1]} ${then.day}`
   return then.year === today.year ? day : `${day}, ${then.year}`
 }

@@ -17,14 +17,16 @@ describe('targetKindOf', () => {
   })
 
   it('names nothing that is no target', () => {
-    for (const text of ['', 'hooks.slack.com/services/x', 'ftp://example.com/x', 'mailto:me@example.com', 'not a url']) expect(targetKindOf(text)).toBeNull()
+    for (const text of ['', 'hooks.slack.com/services/x', 'ftp://example.com/x', 'mailto:me@example.com', 'not a url'])
+      expect(targetKindOf(text)).toBeNull()
   })
 })
 
-describe('a target\'s account in the key store', () => {
+describe("a target's account in the key store", () => {
   it('is apart from every connection id, and told from them by its prefix', () => {
     expect(forwardSecretAccount('t1')).toBe('forward:t1')
     expect(isForwardSecretAccount(forwardSecretAccount('0b1c2d3e-0000-4000-8000-000000000000'))).toBe(true)
-    for (const account of ['0b1c2d3e-0000-4000-8000-000000000000', 'conn-forward:', 'forwarding']) expect(isForwardSecretAccount(account), account).toBe(false)
+    for (const account of ['0b1c2d3e-0000-4000-8000-000000000000', 'conn-forward:', 'forwarding'])
+      expect(isForwardSecretAccount(account), account).toBe(false)
   })
 })

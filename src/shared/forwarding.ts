@@ -14,7 +14,11 @@ export const KIND_TITLES: Record<TargetKind, string> = {
 }
 
 /** Slack's and Discord's webhook hosts: a URL on one of them is that kind, not a JSON webhook. */
-const KIND_HOSTS: Record<string, TargetKind> = { 'hooks.slack.com': 'slack', 'discord.com': 'discord', 'discordapp.com': 'discord' }
+const KIND_HOSTS: Record<string, TargetKind> = {
+  'hooks.slack.com': 'slack',
+  'discord.com': 'discord',
+  'discordapp.com': 'discord'
+}
 
 /**
  * The kind a pasted target URL is, from its scheme and host alone, so the window can name it while

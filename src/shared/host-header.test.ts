@@ -5,7 +5,8 @@ const loopback = { host: '127.0.0.1', port: 4010 }
 
 describe('isOwnHost', () => {
   it('a loopback server takes its own address, localhost and the loopback addresses, with its port', () => {
-    for (const header of ['127.0.0.1:4010', 'localhost:4010', 'LOCALHOST:4010', '[::1]:4010']) expect(isOwnHost(header, loopback), header).toBe(true)
+    for (const header of ['127.0.0.1:4010', 'localhost:4010', 'LOCALHOST:4010', '[::1]:4010'])
+      expect(isOwnHost(header, loopback), header).toBe(true)
   })
 
   it('refuses any other name (DNS rebinding), another port, and what cannot be read', () => {
@@ -38,11 +39,13 @@ describe('isOwnHost', () => {
     expect(isOwnHost('192.168.1.5', { host: '192.168.1.5', port: 80 })).toBe(true)
     expect(isOwnHost('localhost:80', { host: '192.168.1.5', port: 80 })).toBe(false)
     const everywhere = { host: '0.0.0.0', port: 4010 }
-    for (const header of ['192.168.1.5:4010', 'localhost:4010', '[fe80::1]:4010']) expect(isOwnHost(header, everywhere), header).toBe(true)
+    for (const header of ['192.168.1.5:4010', 'localhost:4010', '[fe80::1]:4010'])
+      expect(isOwnHost(header, everywhere), header).toBe(true)
     expect(isOwnHost('devbox.local:4010', everywhere)).toBe(false)
     expect(isOwnHost('[::1]:4010', { host: '::1', port: 4010 })).toBe(true)
     // Only a whole IP address: not a name that holds one (a rebinding service's name, such as nip.io's).
-    for (const header of ['1.2.3.4.nip.io:4010', 'rebind.10.0.0.5:4010', 'evil]:4010']) expect(isOwnHost(header, everywhere), header).toBe(false)
+    for (const header of ['1.2.3.4.nip.io:4010', 'rebind.10.0.0.5:4010', 'evil]:4010'])
+      expect(isOwnHost(header, everywhere), header).toBe(false)
   })
 
   it('reads the header and the address the server was given without regard to case or spaces around it', () => {
@@ -52,7 +55,8 @@ describe('isOwnHost', () => {
 
   it('on any loopback address, and on every IPv6 address, takes localhost and the loopback addresses', () => {
     for (const host of ['localhost', '127.0.0.2', '[::1]', '::1', '::', '[::]', '0.0.0.0']) {
-      for (const header of ['localhost:4010', '127.0.0.1:4010', '[::1]:4010']) expect(isOwnHost(header, { host, port: 4010 }), `${header} on ${host}`).toBe(true)
+      for (const header of ['localhost:4010', '127.0.0.1:4010', '[::1]:4010'])
+        expect(isOwnHost(header, { host, port: 4010 }), `${header} on ${host}`).toBe(true)
       expect(isOwnHost('evil.example:4010', { host, port: 4010 }), host).toBe(false)
     }
     expect(isOwnHost('[fe80::1]:4010', { host: '::', port: 4010 })).toBe(true)

@@ -26,10 +26,13 @@ describe('checkSubdomainLabel', () => {
   it('names each rule a label breaks, in words for a person', () => {
     expect(checkSubdomainLabel('')).toEqual(['The sub-domain is empty.'])
     expect(checkSubdomainLabel('a'.repeat(63))).toEqual([])
-    expect(checkSubdomainLabel('a'.repeat(64))).toEqual(['The sub-domain is 64 characters long; at most 63 are allowed.'])
+    expect(checkSubdomainLabel('a'.repeat(64))).toEqual([
+      'The sub-domain is 64 characters long; at most 63 are allowed.'
+    ])
     expect(checkSubdomainLabel('My-app')).toEqual(['The sub-domain must be lowercase.'])
     expect(checkSubdomainLabel('my_app')).toEqual(['The sub-domain may contain only letters a–z, digits and hyphens.'])
-    for (const label of ['-app', 'app-']) expect(checkSubdomainLabel(label), label).toEqual(['The sub-domain must not start or end with a hyphen.'])
+    for (const label of ['-app', 'app-'])
+      expect(checkSubdomainLabel(label), label).toEqual(['The sub-domain must not start or end with a hyphen.'])
     expect(checkSubdomainLabel('-My_app')).toEqual([
       'The sub-domain must be lowercase.',
       'The sub-domain may contain only letters a–z, digits and hyphens.',
@@ -40,7 +43,9 @@ describe('checkSubdomainLabel', () => {
   it('gives a reason for any text that is not a valid label, and none for one that is', () => {
     // Labels and near-labels: the characters the rules are about, and the lengths around 63.
     const text = fc.string({ unit: fc.constantFrom('a', 'z', '0', '9', '-', 'A', '_', '.', ' ', 'é'), maxLength: 66 })
-    const longish = fc.tuple(fc.constantFrom('a', '-'), fc.integer({ min: 60, max: 66 }), fc.constantFrom('', '-', 'b')).map(([c, n, end]) => 'x' + c.repeat(n) + end)
+    const longish = fc
+      .tuple(fc.constantFrom('a', '-'), fc.integer({ min: 60, max: 66 }), fc.constantFrom('', '-', 'b'))
+      .map(([c, n, end]) => 'x' + c.repeat(n) + end)
     fc.assert(
       fc.property(fc.oneof(text, longish), (label) => {
         expect(checkSubdomainLabel(label).length === 0).toBe(isValidSubdomainLabel(label))
@@ -79,7 +84,9 @@ describe('checkPublishHostname', () => {
 
   it('says what to type instead of a URL or a host outside the publishing domain', () => {
     for (const url of ['https://my-app.apps.agent-tray.test', 'my-app.apps.agent-tray.test/path', 'HTTP://x']) {
-      expect(checkPublishHostname(url, D), url).toEqual(['Give a hostname such as my-app.apps.agent-tray.test, not a URL.'])
+      expect(checkPublishHostname(url, D), url).toEqual([
+        'Give a hostname such as my-app.apps.agent-tray.test, not a URL.'
+      ])
     }
     expect(checkPublishHostname('my-app.example.com', 'Apps.Agent-Tray.test')).toEqual([
       'The hostname must be a sub-domain of apps.agent-tray.test, like my-app.apps.agent-tray.test. Custom domains are not supported yet.'
@@ -88,7 +95,9 @@ describe('checkPublishHostname', () => {
 
   it('calls a hostname of spaces only empty, and names a port even on a hostname outside the domain', () => {
     expect(checkPublishHostname('   ', D)).toEqual(['The hostname is empty.'])
-    expect(checkPublishHostname('my-app.apps.agent-tray.test:443', D)).toEqual(['The hostname must not include a port.'])
+    expect(checkPublishHostname('my-app.apps.agent-tray.test:443', D)).toEqual([
+      'The hostname must not include a port.'
+    ])
     expect(checkPublishHostname('localhost:8080', D)).toEqual(['The hostname must not include a port.'])
   })
 
@@ -120,7 +129,12 @@ describe('subdomainOf', () => {
 
 describe('publishingDomainProblem', () => {
   it('takes a lowercase DNS name of two labels or more, up to 253 characters', () => {
-    for (const ok of ['apps.example.com', 'example.com', 'a.b', `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`]) {
+    for (const ok of [
+      'apps.example.com',
+      'example.com',
+      'a.b',
+      `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`
+    ]) {
       expect(publishingDomainProblem(ok), ok).toBeNull()
     }
     expect(`${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`).toHaveLength(253)
@@ -129,7 +143,16 @@ describe('publishingDomainProblem', () => {
   it('refuses a longer name, one label, a URL or a name with an invalid label', () => {
     const long = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`
     expect(publishingDomainProblem(long)).toBe('must be at most 253 characters')
-    for (const bad of ['localhost', '', 'https://apps.example.com', 'Apps.example.com', 'apps..example.com', 'apps.example.com.', '-apps.example.com', 'apps.exam_ple.com']) {
+    for (const bad of [
+      'localhost',
+      '',
+      'https://apps.example.com',
+      'Apps.example.com',
+      'apps..example.com',
+      'apps.example.com.',
+      '-apps.example.com',
+      'apps.exam_ple.com'
+    ]) {
       expect(publishingDomainProblem(bad), bad).toBe('must be a domain such as apps.example.com, without https://')
     }
   })

@@ -77,6 +77,7 @@ export function subdomainOf(hostname: string, publishingDomain: string): string 
 export function publishingDomainProblem(text: string): string | null {
   if (text.length > 253) return 'must be at most 253 characters'
   const labels = text.split('.')
-  if (labels.length < 2 || !labels.every(isValidSubdomainLabel)) return 'must be a domain such as apps.example.com, without https://'
+  if (labels.length < 2 || !labels.every(isValidSubdomainLabel))
+    return 'must be a domain such as apps.example.com, without https://'
   return null
 }

@@ -29,4 +29,3 @@ export function isId(value: unknown): value is string {
 export function connectionIdProblem(value: string): string | null {
   return idProblem(value) ?? (value.includes(':') ? "must not contain ':'" : null)
 }
-

@@ -32,7 +32,12 @@ describe('isImageUrl', () => {
   })
 
   it('refuses what is not text, even what would read as an image URL as text (a list holding one)', () => {
-    for (const value of [['https://img.example.com/a.png'], { toString: () => 'https://img.example.com/a.png' }, null, 42]) {
+    for (const value of [
+      ['https://img.example.com/a.png'],
+      { toString: () => 'https://img.example.com/a.png' },
+      null,
+      42
+    ]) {
       expect(isImageUrl(value as unknown as string), String(value)).toBe(false)
     }
   })

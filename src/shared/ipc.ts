@@ -4,7 +4,19 @@
 // time with `Handlers` and `Bridge`). The API key only ever travels renderer -> main, inside
 // `connection:save`; nothing main sends back carries it.
 import type { Budget, BudgetStatus } from './budgets'
+import type { CostChart, CostGrouping, CostReport, CostStack } from './cost-report'
+import type { AboutInfo, DesktopNote, WindowErrorReport } from './desktop'
+import type {
+  ForwardEventKind,
+  ForwardTargetInput,
+  ForwardTargetView,
+  ForwardTestResult,
+  ForwardWhen,
+  PresenceView,
+  SavedTargetView
+} from './forwarding'
 import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from './monitor'
+import type { Project, ProjectCreate, ProjectUpdate, PublishResult, StepsAndUsages, Task } from './service'
 import type {
   Connection,
   ConnectionNotifications,
@@ -14,19 +26,8 @@ import type {
   Theme,
   WatchedProject
 } from './settings'
-import type {
-  Project,
-  ProjectCreate,
-  ProjectUpdate,
-  PublishResult,
-  StepsAndUsages,
-  Task
-} from './service'
 import type { TaskSummary } from './task-summary'
-import type { AboutInfo, DesktopNote, WindowErrorReport } from './desktop'
 import type { UpdateState } from './update'
-import type { CostChart, CostGrouping, CostReport, CostStack } from './cost-report'
-import type { SavedTargetView, ForwardEventKind, ForwardTargetInput, ForwardTargetView, ForwardTestResult, ForwardWhen, PresenceView } from './forwarding'
 
 /** What the window needs to draw the app's state; pushed on every change. */
 export interface AppState {
@@ -197,7 +198,10 @@ export interface InvokeContract {
   'demo:start': { request: void; response: void }
   'project:get': { request: OnConnection & { projectId: string }; response: Project }
   /** `returnToApp`: set the new project's return_url to its agent-tray:// link (when none was given). */
-  'project:create': { request: OnConnection & { project: ProjectCreate; watch: boolean; returnToApp?: boolean }; response: Project }
+  'project:create': {
+    request: OnConnection & { project: ProjectCreate; watch: boolean; returnToApp?: boolean }
+    response: Project
+  }
   'project:update': { request: OnConnection & { projectId: string; update: ProjectUpdate }; response: Project }
   'project:watch': { request: OnConnection & { projectId: string }; response: WatchedProject }
   'project:unwatch': { request: OnConnection & { projectId: string }; response: void }
@@ -217,7 +221,10 @@ export interface InvokeContract {
   /** A software product's projects, where the service offers the listing (else an `unsupported` error). */
   'product:projects': { request: OnConnection & { productId: string; order: 'asc' | 'desc' }; response: Project[] }
   /** Starts a task, where the service offers it (else an `unsupported` error); the project's monitor follows it. */
-  'task:create': { request: OnConnection & { projectId: string; name: string; textRequirement: string }; response: Task }
+  'task:create': {
+    request: OnConnection & { projectId: string; name: string; textRequirement: string }
+    response: Task
+  }
   /** Steps and usages of a task; also marks it as looked at, so the monitor keeps it fresh. */
   'task:details': { request: OnConnection & { taskId: string }; response: StepsAndUsages }
   'task:focus': { request: OnConnection & { taskId: string | null }; response: void }
@@ -261,7 +268,15 @@ export interface InvokeContract {
   'forward:test': { request: { targetId: string }; response: ForwardTestResult }
   /** Pauses or resumes a target, changes what it gets and when, or gives a JSON webhook a new signing secret (its history stays). */
   'forward:update': {
-    request: { targetId: string; paused?: boolean; on?: ForwardEventKind[]; when?: ForwardWhen; quietHours?: boolean; secret?: string; generateSecret?: true }
+    request: {
+      targetId: string
+      paused?: boolean
+      on?: ForwardEventKind[]
+      when?: ForwardWhen
+      quietHours?: boolean
+      secret?: string
+      generateSecret?: true
+    }
     response: SavedTargetView
   }
   /** Removes a target: its URL from the key store, what waited for it from the outbox. */

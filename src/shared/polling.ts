@@ -21,7 +21,9 @@ export const SINGLE_INTERVAL_BOUNDS = POLLING_BOUNDS.activeIntervalMs
 
 /** What is wrong with a value for these bounds, or null: the one wording for every polling field. */
 export function boundProblem(value: number, bounds: { readonly min: number; readonly max: number }): string | null {
-  return Number.isInteger(value) && value >= bounds.min && value <= bounds.max ? null : `must be a whole number from ${bounds.min} to ${bounds.max}`
+  return Number.isInteger(value) && value >= bounds.min && value <= bounds.max
+    ? null
+    : `must be a whole number from ${bounds.min} to ${bounds.max}`
 }
 
 /** What is wrong with each field (idle >= active included), or an empty object. */
@@ -31,7 +33,11 @@ export function pollingProblems(prefs: PollingPrefs): Partial<Record<PollingFiel
     const problem = boundProblem(prefs[field], POLLING_BOUNDS[field])
     if (problem !== null) problems[field] = problem
   }
-  if (problems.activeIntervalMs === undefined && problems.idleIntervalMs === undefined && prefs.idleIntervalMs < prefs.activeIntervalMs) {
+  if (
+    problems.activeIntervalMs === undefined &&
+    problems.idleIntervalMs === undefined &&
+    prefs.idleIntervalMs < prefs.activeIntervalMs
+  ) {
     problems.idleIntervalMs = 'must not be shorter than activeIntervalMs'
   }
   return problems

@@ -4,7 +4,17 @@ import { isEmail, isReturnUrl, MAX_EMAIL_LENGTH } from './project-fields'
 describe('the project fields a person types', () => {
   it('takes an email of something@domain.tld, without spaces, up to the longest an address may be', () => {
     expect(isEmail('ana@example.com')).toBe(true)
-    for (const bad of ['ana', 'ana@example', '@example.com', 'ana@.com', 'an a@example.com', 'ana@exa mple.com', 'ana@@example.com', 'ana@example.com ', ' ana@example.com']) {
+    for (const bad of [
+      'ana',
+      'ana@example',
+      '@example.com',
+      'ana@.com',
+      'an a@example.com',
+      'ana@exa mple.com',
+      'ana@@example.com',
+      'ana@example.com ',
+      ' ana@example.com'
+    ]) {
       expect(isEmail(bad), bad).toBe(false)
     }
     const local = 'a'.repeat(MAX_EMAIL_LENGTH - '@example.com'.length)
@@ -15,7 +25,16 @@ describe('the project fields a person types', () => {
   it("takes any absolute URL to send the user back to, an app's own link too, but not the script and file schemes", () => {
     expect(isReturnUrl('https://shop.example/done?x=1')).toBe(true)
     expect(isReturnUrl('agent-tray://projects/p1')).toBe(true)
-    for (const bad of ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html,<b>', 'vbscript:x', 'file:///etc/passwd', 'blob:https://a.example/1', '/relative', 'not a url']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'data:text/html,<b>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      'blob:https://a.example/1',
+      '/relative',
+      'not a url'
+    ]) {
       expect(isReturnUrl(bad), bad).toBe(false)
     }
   })

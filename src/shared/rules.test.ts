@@ -12,7 +12,8 @@ describe('budget', () => {
     expect(parseBudgetText('')).toEqual({ ok: true, value: null })
     expect(parseBudgetText(' $2.50 ')).toEqual({ ok: true, value: 2.5 })
     expect(parseBudgetText('25')).toEqual({ ok: true, value: 25 })
-    for (const bad of ['-1', 'abc', '1e3', '0x10', '2,50', String(BUDGET_MAX_USD + 1)]) expect(parseBudgetText(bad).ok, bad).toBe(false)
+    for (const bad of ['-1', 'abc', '1e3', '0x10', '2,50', String(BUDGET_MAX_USD + 1)])
+      expect(parseBudgetText(bad).ok, bad).toBe(false)
   })
 
   it('bounds a stored budget', () => {
@@ -27,7 +28,8 @@ describe('budget', () => {
 
 describe('ids', () => {
   it('takes UUIDs and plain ids, refuses what could change a path or is unsafe to echo', () => {
-    for (const ok of ['0b1c2d3e-0000-4000-8000-000000000000', 'proj_123', 'a:b.c-d']) expect(idProblem(ok), ok).toBeNull()
+    for (const ok of ['0b1c2d3e-0000-4000-8000-000000000000', 'proj_123', 'a:b.c-d'])
+      expect(idProblem(ok), ok).toBeNull()
     expect(idProblem('')).toBe('must not be empty')
     expect(idProblem('..')).toMatch(/may contain only/)
     expect(idProblem('a/b')).toMatch(/may contain only/)
@@ -39,11 +41,13 @@ describe('ids', () => {
 
   it('is an id only as a string that passes the rule', () => {
     expect(isId('proj_123')).toBe(true)
-    for (const bad of ['', '../x', 'x'.repeat(201), 42, null, undefined, ['p1']]) expect(isId(bad), String(bad)).toBe(false)
+    for (const bad of ['', '../x', 'x'.repeat(201), 42, null, undefined, ['p1']])
+      expect(isId(bad), String(bad)).toBe(false)
   })
 
   it("takes a connection id by the id rule, without ':' (the key store's other accounts are named with it)", () => {
-    for (const ok of ['c-0a1b2c3d', 'demo', '0b1c2d3e-0000-4000-8000-000000000000']) expect(connectionIdProblem(ok), ok).toBeNull()
+    for (const ok of ['c-0a1b2c3d', 'demo', '0b1c2d3e-0000-4000-8000-000000000000'])
+      expect(connectionIdProblem(ok), ok).toBeNull()
     expect(connectionIdProblem('forward:t1')).toBe("must not contain ':'")
     expect(connectionIdProblem('')).toBe('must not be empty')
     expect(connectionIdProblem('../x')).toMatch(/may contain only/)
@@ -54,10 +58,16 @@ describe('polling', () => {
   const ok = { activeIntervalMs: 5_000, idleIntervalMs: 60_000, maxConcurrency: 4 }
   it('checks every field against its bounds, and idle against active', () => {
     expect(pollingProblems(ok)).toEqual({})
-    expect(pollingProblems({ ...ok, activeIntervalMs: POLLING_BOUNDS.activeIntervalMs.min - 1 })).toHaveProperty('activeIntervalMs')
-    expect(pollingProblems({ ...ok, idleIntervalMs: POLLING_BOUNDS.idleIntervalMs.max + 1 })).toHaveProperty('idleIntervalMs')
+    expect(pollingProblems({ ...ok, activeIntervalMs: POLLING_BOUNDS.activeIntervalMs.min - 1 })).toHaveProperty(
+      'activeIntervalMs'
+    )
+    expect(pollingProblems({ ...ok, idleIntervalMs: POLLING_BOUNDS.idleIntervalMs.max + 1 })).toHaveProperty(
+      'idleIntervalMs'
+    )
     expect(pollingProblems({ ...ok, maxConcurrency: 1.5 })).toHaveProperty('maxConcurrency')
-    expect(pollingProblems({ ...ok, activeIntervalMs: 120_000 })).toEqual({ idleIntervalMs: 'must not be shorter than activeIntervalMs' })
+    expect(pollingProblems({ ...ok, activeIntervalMs: 120_000 })).toEqual({
+      idleIntervalMs: 'must not be shorter than activeIntervalMs'
+    })
     expect(pollingProblems({ ...ok, activeIntervalMs: 60_000 })).toEqual({})
   })
 
@@ -66,18 +76,27 @@ describe('polling', () => {
       const words = `must be a whole number from ${bounds.min} to ${bounds.max}`
       expect(boundProblem(bounds.min, bounds), field).toBeNull()
       expect(boundProblem(bounds.max, bounds), field).toBeNull()
-      for (const bad of [bounds.min - 1, bounds.max + 1, bounds.min + 0.5]) expect(boundProblem(bad, bounds), `${field} ${bad}`).toBe(words)
+      for (const bad of [bounds.min - 1, bounds.max + 1, bounds.min + 0.5])
+        expect(boundProblem(bad, bounds), `${field} ${bad}`).toBe(words)
     }
     expect(pollingProblems({ activeIntervalMs: 1_000, idleIntervalMs: 5_000, maxConcurrency: 1 })).toStrictEqual({})
-    expect(pollingProblems({ activeIntervalMs: 3_600_000, idleIntervalMs: 86_400_000, maxConcurrency: 16 })).toStrictEqual({})
-    expect(pollingProblems({ ...ok, maxConcurrency: 17 })).toStrictEqual({ maxConcurrency: 'must be a whole number from 1 to 16' })
+    expect(
+      pollingProblems({ activeIntervalMs: 3_600_000, idleIntervalMs: 86_400_000, maxConcurrency: 16 })
+    ).toStrictEqual({})
+    expect(pollingProblems({ ...ok, maxConcurrency: 17 })).toStrictEqual({
+      maxConcurrency: 'must be a whole number from 1 to 16'
+    })
   })
 
   it('compares idle with active only when both are in bounds, so each field has its one reason', () => {
     // An active interval out of bounds, longer than a good idle one.
-    expect(pollingProblems({ ...ok, activeIntervalMs: 3_600_001 })).toStrictEqual({ activeIntervalMs: 'must be a whole number from 1000 to 3600000' })
+    expect(pollingProblems({ ...ok, activeIntervalMs: 3_600_001 })).toStrictEqual({
+      activeIntervalMs: 'must be a whole number from 1000 to 3600000'
+    })
     // An idle interval out of bounds, shorter than a good active one.
-    expect(pollingProblems({ ...ok, idleIntervalMs: 4_999.5 })).toStrictEqual({ idleIntervalMs: 'must be a whole number from 5000 to 86400000' })
+    expect(pollingProblems({ ...ok, idleIntervalMs: 4_999.5 })).toStrictEqual({
+      idleIntervalMs: 'must be a whole number from 5000 to 86400000'
+    })
   })
 })
 
@@ -102,8 +121,18 @@ describe('time of day', () => {
 describe('watched project', () => {
   it('makes a new entry and names a project the same way everywhere', () => {
     const at = new Date('2026-01-02T03:04:05.000Z')
-    expect(newWatchedProject('p1', at)).toStrictEqual({ projectId: 'p1', name: '', muted: false, addedAt: at.toISOString() })
-    expect(newWatchedProject('p1', at, { softwareProductId: '' })).toStrictEqual({ projectId: 'p1', name: '', muted: false, addedAt: at.toISOString() })
+    expect(newWatchedProject('p1', at)).toStrictEqual({
+      projectId: 'p1',
+      name: '',
+      muted: false,
+      addedAt: at.toISOString()
+    })
+    expect(newWatchedProject('p1', at, { softwareProductId: '' })).toStrictEqual({
+      projectId: 'p1',
+      name: '',
+      muted: false,
+      addedAt: at.toISOString()
+    })
     expect(newWatchedProject('p1', at, { softwareProductId: 'sp1', muted: true })).toStrictEqual({
       projectId: 'p1',
       name: '',

@@ -9,12 +9,7 @@ export type TaskStatus = (typeof TASK_STATUSES)[number]
 export const STEP_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const
 export type StepStatus = (typeof STEP_STATUSES)[number]
 
-export const STEP_TYPES = [
-  'ai_agent_message',
-  'image_understanding',
-  'research',
-  'image_generation'
-] as const
+export const STEP_TYPES = ['ai_agent_message', 'image_understanding', 'research', 'image_generation'] as const
 export type StepType = (typeof STEP_TYPES)[number]
 
 export const KNOWN_TOOLS = [
@@ -143,13 +138,7 @@ export interface ProjectCreate {
   ref_id?: string
 }
 
-export const PROJECT_UPDATE_FIELDS = [
-  'name',
-  'description',
-  'user_email',
-  'return_url',
-  'ref_id'
-] as const
+export const PROJECT_UPDATE_FIELDS = ['name', 'description', 'user_email', 'return_url', 'ref_id'] as const
 export type ProjectUpdateField = (typeof PROJECT_UPDATE_FIELDS)[number]
 /** PATCH /projects/{id} body: only these five fields. */
 export type ProjectUpdate = Partial<Record<ProjectUpdateField, string>>

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TaskStatus, Unknown } from './service'
-import {
-  compareTaskStatus,
-  isActive,
-  isEnded,
-  isStepActive,
-  stepStatusLabel,
-  taskStatusLabel
-} from './status'
+import { compareTaskStatus, isActive, isEnded, isStepActive, stepStatusLabel, taskStatusLabel } from './status'
 
 describe('task status', () => {
   it('is active only for todo and in_progress', () => {
@@ -45,7 +38,8 @@ describe('step status', () => {
   it('labels and tells activity', () => {
     expect(isStepActive('pending')).toBe(true)
     expect(isStepActive('in_progress')).toBe(true)
-    for (const status of ['completed', 'failed', 'cancelled', 'unknown'] as const) expect(isStepActive(status), status).toBe(false)
+    for (const status of ['completed', 'failed', 'cancelled', 'unknown'] as const)
+      expect(isStepActive(status), status).toBe(false)
     expect(stepStatusLabel('pending')).toBe('Pending')
     expect(stepStatusLabel('unknown', 'queued')).toBe('queued')
     expect(stepStatusLabel('unknown')).toBe('Unknown')

@@ -7,7 +7,12 @@ describe('stepIcon', () => {
     expect(stepIcon({ type: null, metadata: { tool: 'write_file_to_sandbox', path: 'a.ts' } })).toBe('write')
     expect(stepIcon({ type: null, metadata: { tool: 'get_list_of_files_in_sandbox', path: '' } })).toBe('list')
     expect(stepIcon({ type: null, metadata: { tool: 'run_command_in_sandbox', command: 'npm test' } })).toBe('command')
-    expect(stepIcon({ type: null, metadata: { tool: 'replace_text_in_files_sandbox', files: ['a'], pattern: 'x', new_value: 'y' } })).toBe('replace')
+    expect(
+      stepIcon({
+        type: null,
+        metadata: { tool: 'replace_text_in_files_sandbox', files: ['a'], pattern: 'x', new_value: 'y' }
+      })
+    ).toBe('replace')
   })
 
   it('falls back to the special type, then to a tool or a plain step', () => {

@@ -3,7 +3,8 @@
 import type { TaskStep } from './service'
 import { describeStepMetadata } from './step-metadata'
 
-export type StepIconName = 'read' | 'write' | 'list' | 'command' | 'replace' | 'message' | 'look' | 'research' | 'draw' | 'tool' | 'step'
+export type StepIconName =
+  'read' | 'write' | 'list' | 'command' | 'replace' | 'message' | 'look' | 'research' | 'draw' | 'tool' | 'step'
 
 /** What the icon stands for, for a tooltip or a screen reader. */
 export const STEP_ICON_LABEL: Record<StepIconName, string> = {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
 import { describeStepMetadata, GENERIC_VALUE_MAX } from './step-metadata'
 
 describe('describeStepMetadata', () => {

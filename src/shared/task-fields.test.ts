@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_TASK_NAME_LENGTH, MAX_TASK_REQUIREMENT_LENGTH, taskNameProblem, taskRequirementProblem } from './task-fields'
+import {
+  MAX_TASK_NAME_LENGTH,
+  MAX_TASK_REQUIREMENT_LENGTH,
+  taskNameProblem,
+  taskRequirementProblem
+} from './task-fields'
 
 describe('a new task’s name', () => {
   it('is one non-blank line of at most 200 characters', () => {
@@ -18,7 +23,9 @@ describe('a new task’s requirement', () => {
     expect(taskRequirementProblem('A search box\non the home page,\tplease\r\n')).toBeNull()
     expect(taskRequirementProblem('x'.repeat(MAX_TASK_REQUIREMENT_LENGTH))).toBeNull()
     expect(taskRequirementProblem('\n  \n')).toBe('must not be empty')
-    expect(taskRequirementProblem('x'.repeat(MAX_TASK_REQUIREMENT_LENGTH + 1))).toBe('must be at most 100000 characters')
+    expect(taskRequirementProblem('x'.repeat(MAX_TASK_REQUIREMENT_LENGTH + 1))).toBe(
+      'must be at most 100000 characters'
+    )
     expect(taskRequirementProblem('escape\u001b[1m')).toBe('must not contain control characters')
   })
 })

@@ -6,7 +6,6 @@ import { LINE_CONTROL, TEXT_CONTROL } from './controls'
 export const MAX_TASK_NAME_LENGTH = 200
 export const MAX_TASK_REQUIREMENT_LENGTH = 100_000
 
-
 /** Why `name` cannot name a new task, in words that fit after "The name ", or null when it can. */
 export function taskNameProblem(name: string): string | null {
   if (name.trim() === '') return 'must not be empty'

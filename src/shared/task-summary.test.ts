@@ -66,7 +66,11 @@ describe('summarizeTask', () => {
     )
     expect(summary.step_counts).toEqual({ completed: 2, in_progress: 1, unknown: 1 })
     expect(stepCount(summary)).toBe(4)
-    expect(summary.last_step).toStrictEqual({ name: 'Step b', status: 'in_progress', updated_at: '2025-01-01T00:09:00.000Z' })
+    expect(summary.last_step).toStrictEqual({
+      name: 'Step b',
+      status: 'in_progress',
+      updated_at: '2025-01-01T00:09:00.000Z'
+    })
   })
 
   it('names the later listed of steps updated at the same time', () => {
@@ -77,7 +81,11 @@ describe('summarizeTask', () => {
 
   it('keeps the server word of an unknown status', () => {
     const summary = summarizeTask(
-      task({ status: 'unknown', status_raw: 'paused', steps: [step('a', 'unknown', '2025-01-01T00:01:00.000Z', { status_raw: 'held' })] })
+      task({
+        status: 'unknown',
+        status_raw: 'paused',
+        steps: [step('a', 'unknown', '2025-01-01T00:01:00.000Z', { status_raw: 'held' })]
+      })
     )
     expect(summary.status_raw).toBe('paused')
     expect(summary.last_step?.status_raw).toBe('held')
@@ -85,7 +93,13 @@ describe('summarizeTask', () => {
 
   it('prefers a step with a readable time over one without', () => {
     const readable = summarizeTask(
-      task({ steps: [step('a', 'completed', 'not a time'), step('b', 'completed', '2025-01-01T00:01:00.000Z'), step('c', 'failed', 'nope')] })
+      task({
+        steps: [
+          step('a', 'completed', 'not a time'),
+          step('b', 'completed', '2025-01-01T00:01:00.000Z'),
+          step('c', 'failed', 'nope')
+        ]
+      })
     )
     expect(readable.last_step?.name).toBe('Step b')
     const none = summarizeTask(task({ steps: [step('a', 'completed', 'not a time')] }))
@@ -99,7 +113,9 @@ describe('summarizeTask', () => {
   })
 
   it('is much smaller than the task it summarises', () => {
-    const full = task({ steps: Array.from({ length: 20 }, (_, i) => step(String(i), 'completed', '2025-01-01T00:01:00.000Z')) })
+    const full = task({
+      steps: Array.from({ length: 20 }, (_, i) => step(String(i), 'completed', '2025-01-01T00:01:00.000Z'))
+    })
     expect(JSON.stringify(summarizeTask(full)).length * 10).toBeLessThan(JSON.stringify(full).length)
   })
 })

@@ -18,6 +18,9 @@ export function newWatchedProject(
 }
 
 /** The service's name once fetched, else the name remembered when it was watched, else its id. */
-export function projectDisplayName(watched: Pick<WatchedProject, 'projectId' | 'name'>, project?: { name: string } | null): string {
+export function projectDisplayName(
+  watched: Pick<WatchedProject, 'projectId' | 'name'>,
+  project?: { name: string } | null
+): string {
   return project?.name || watched.name || watched.projectId
 }

@@ -2,14 +2,14 @@
 // month, project, model or task. A cost is counted on the day its usage records were created;
 // records not yet known are fetched (a progress bar on a terminal), and kept in usage-cache.json
 // so the next run and the tray app do not fetch them again.
+import { type ProjectTasks, reportTasks, tasksInRange } from '../../core/costs/report-data'
 import { createUsageFetcher } from '../../core/costs/usage-fetcher'
-import { reportTasks, tasksInRange, type ProjectTasks } from '../../core/costs/report-data'
 import { periodKey } from '../../shared/cost-period'
 import { COMMAND_RANGE_NAMES, resolveRange } from '../../shared/cost-range'
-import { costReport, type CostGrouping } from '../../shared/cost-report'
+import { type CostGrouping, costReport } from '../../shared/cost-report'
 import { costReportCsv } from '../../shared/cost-report-csv'
 import { projectDisplayName } from '../../shared/watched-project'
-import { printJson, withClient, type Context } from '../context'
+import { type Context, printJson, withClient } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { progressBar } from '../progress'
@@ -39,7 +39,9 @@ export async function costsCommand(ctx: Context, flags: CostsFlags): Promise<Exi
     const watched = stored ? (current.watched[connection.id] ?? []) : []
     const ids = flags.project ?? watched.map((w) => w.projectId)
     if (ids.length === 0) {
-      throw usageError(`No watched projects on ${connection.baseUrl}: add some with \`agent-tray watch-list add\`, or give --project ID.`)
+      throw usageError(
+        `No watched projects on ${connection.baseUrl}: add some with \`agent-tray watch-list add\`, or give --project ID.`
+      )
     }
     const projects: ProjectTasks[] = []
     for (const projectId of ids) {
@@ -50,14 +52,22 @@ export async function costsCommand(ctx: Context, flags: CostsFlags): Promise<Exi
     }
 
     const store = await ctx.deps.openUsages()
-    const fetcher = createUsageFetcher({ store, concurrency: current.polling.maxConcurrency, fetch: (_c, taskId) => client.getStepsAndUsages(taskId) })
+    const fetcher = createUsageFetcher({
+      store,
+      concurrency: current.polling.maxConcurrency,
+      fetch: (_c, taskId) => client.getStepsAndUsages(taskId)
+    })
     // For people only: never in --json or --csv, never when stderr is not a terminal.
     const bar = progressBar(ctx.opts.json || flags.csv ? undefined : ctx.io.progress, 'Fetching usage records')
-    const fetched = await fetcher.ensure(connection.id, tasksInRange(projects, range, tz), (p) => bar.update(p.done, p.total))
+    const fetched = await fetcher.ensure(connection.id, tasksInRange(projects, range, tz), (p) =>
+      bar.update(p.done, p.total)
+    )
     bar.end()
     await store.flush()
     if (fetched.failed > 0 && !ctx.opts.json && !flags.csv) {
-      ctx.io.stderr.write(`agent-tray: the usage records of ${fetched.failed} task${fetched.failed === 1 ? '' : 's'} could not be fetched: their cost is estimated from total_price.\n`)
+      ctx.io.stderr.write(
+        `agent-tray: the usage records of ${fetched.failed} task${fetched.failed === 1 ? '' : 's'} could not be fetched: their cost is estimated from total_price.\n`
+      )
     }
 
     const report = costReport(reportTasks(connection.id, projects, store, range, tz), range, grouping, tz)

@@ -24,10 +24,16 @@ export async function findTask(ctx: Context, c: Connected, taskId: string, proje
 export function missingTask(ctx: Context, taskId: string, notFound: string): CliError {
   const skipped = ctx.skipped.filter((i) => i.resource === 'task')
   if (skipped.some((i) => i.id === taskId)) {
-    return new CliError(EXIT.invalidResponse, `Task ${taskId} could not be read: the service sent it in a form agent-tray cannot read (see the warning).`)
+    return new CliError(
+      EXIT.invalidResponse,
+      `Task ${taskId} could not be read: the service sent it in a form agent-tray cannot read (see the warning).`
+    )
   }
   if (skipped.some((i) => i.id === undefined)) {
-    return new CliError(EXIT.invalidResponse, `${notFound} It may be one of the ${skipped.length} the service sent that could not be read (see the warnings).`)
+    return new CliError(
+      EXIT.invalidResponse,
+      `${notFound} It may be one of the ${skipped.length} the service sent that could not be read (see the warnings).`
+    )
   }
   return notFoundError(notFound)
 }

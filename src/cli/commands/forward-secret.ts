@@ -3,7 +3,7 @@
 // so its queued events and delivery history stay (core/forward/targets.ts replaceSigningSecret).
 import { generateSigningSecret } from '../../core/forward/add-target'
 import { replaceSigningSecret } from '../../core/forward/targets'
-import { printJson, readSecrets, remember, withKeychain, type Context } from '../context'
+import { type Context, printJson, readSecrets, remember, withKeychain } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { oneLine } from '../table'
@@ -26,7 +26,9 @@ export async function forwardSecret(ctx: Context, name: string, flags: ForwardSe
   if (ctx.opts.json) printJson(ctx, flags.generate ? { name: target.name, secret } : { name: target.name })
   else if (flags.generate) {
     ctx.io.stdout.write(`${secret}\n`)
-    ctx.io.stderr.write(`New signing secret of '${oneLine(target.name)}' (shown once; give it to the receiver). Its queue and history stay.\n`)
+    ctx.io.stderr.write(
+      `New signing secret of '${oneLine(target.name)}' (shown once; give it to the receiver). Its queue and history stay.\n`
+    )
   } else ctx.io.stdout.write(`Replaced the signing secret of '${oneLine(target.name)}'. Its queue and history stay.\n`)
   remember(ctx, secret)
   return EXIT.ok

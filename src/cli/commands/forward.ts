@@ -1,13 +1,19 @@
 // `forward add|list|test|remove`: where notifications are forwarded (core/forward). The URL holds a
 // token: it goes to the keychain at once and is never printed; config.json keeps name, kind, host.
 import { randomUUID } from 'node:crypto'
+import { planTarget } from '../../core/forward/add-target'
 import { testEvent } from '../../core/forward/event'
 import { createSender } from '../../core/forward/send'
-import { planTarget } from '../../core/forward/add-target'
 import { parseTarget, targetSecrets } from '../../core/forward/target'
 import { deleteTargetSecret, loadTargetSecret, saveTargetSecret } from '../../core/forward/targets'
-import { DEFAULT_FORWARD_EVENTS, FORWARD_EVENTS, type ForwardEventKind, type ForwardTarget, type ForwardWhen } from '../../shared/forwarding'
-import { printJson, readSecrets, remember, withKeychain, type Context } from '../context'
+import {
+  DEFAULT_FORWARD_EVENTS,
+  FORWARD_EVENTS,
+  type ForwardEventKind,
+  type ForwardTarget,
+  type ForwardWhen
+} from '../../shared/forwarding'
+import { type Context, printJson, readSecrets, remember, withKeychain } from '../context'
 import { CliError, notFoundError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { oneLine, renderTable } from '../table'
@@ -27,9 +33,13 @@ function whenText(t: Pick<ForwardTarget, 'when' | 'quietHours'>): string {
 
 function parseOn(text: string | undefined): ForwardEventKind[] {
   if (text === undefined) return [...DEFAULT_FORWARD_EVENTS]
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
   const bad = items.filter((s) => !(FORWARD_EVENTS as readonly string[]).includes(s))
-  if (items.length === 0 || bad.length > 0) throw usageError(`--on takes a comma-separated list of ${FORWARD_EVENTS.join(', ')}.`)
+  if (items.length === 0 || bad.length > 0)
+    throw usageError(`--on takes a comma-separated list of ${FORWARD_EVENTS.join(', ')}.`)
   return [...new Set(items)] as ForwardEventKind[]
 }
 
@@ -45,8 +55,17 @@ export async function forwardAdd(ctx: Context, arg: string | undefined, flags: F
       'A target URL holds its token, so it is never an argument (the shell history and the process list keep those): run `agent-tray forward add` and paste it at the prompt, or give it on standard input (`agent-tray forward add < url.txt`). Nothing was stored.'
     )
   }
-  const [raw = '', given = ''] = await readSecrets(ctx, flags.secretStdin ? [URL_PROMPT, SECRET_PROMPT] : [URL_PROMPT], arg === '-' || !ctx.io.isTTY)
-  if (raw === '') throw usageError(ctx.io.isTTY && arg !== '-' ? 'No target URL was entered; nothing was stored.' : 'No target URL on standard input.')
+  const [raw = '', given = ''] = await readSecrets(
+    ctx,
+    flags.secretStdin ? [URL_PROMPT, SECRET_PROMPT] : [URL_PROMPT],
+    arg === '-' || !ctx.io.isTTY
+  )
+  if (raw === '')
+    throw usageError(
+      ctx.io.isTTY && arg !== '-'
+        ? 'No target URL was entered; nothing was stored.'
+        : 'No target URL on standard input.'
+    )
   for (const s of targetSecrets(raw)) remember(ctx, s)
   const check = parseTarget(raw)
   if (!check.ok) throw usageError(check.problem)
@@ -56,11 +75,23 @@ export async function forwardAdd(ctx: Context, arg: string | undefined, flags: F
   let secret: string | undefined
   if (flags.secretStdin) {
     if (check.target.kind !== 'webhook') throw usageError('A signing secret is for a JSON webhook only.')
-    if (given === '') throw usageError('No signing secret was given (with --secret-stdin it is the line after the URL).')
+    if (given === '')
+      throw usageError('No signing secret was given (with --secret-stdin it is the line after the URL).')
     secret = given
   }
   const store = await ctx.deps.settings()
-  const plan = planTarget(store.read().forwarding.targets, { url: raw, on, when, quietHours: flags.quietHours === true, ...(flags.name !== undefined ? { name: flags.name } : {}), ...(secret !== undefined ? { secret } : {}) }, randomUUID())
+  const plan = planTarget(
+    store.read().forwarding.targets,
+    {
+      url: raw,
+      on,
+      when,
+      quietHours: flags.quietHours === true,
+      ...(flags.name !== undefined ? { name: flags.name } : {}),
+      ...(secret !== undefined ? { secret } : {})
+    },
+    randomUUID()
+  )
   if (!plan.ok) throw usageError(plan.problem)
   const { target, generatedSecret } = plan
   const name = target.name
@@ -71,9 +102,14 @@ export async function forwardAdd(ctx: Context, arg: string | undefined, flags: F
   })
   if (ctx.opts.json) printJson(ctx, { ...target, generatedSecret: generatedSecret ?? null })
   else {
-    ctx.io.stdout.write(`Added ${target.kind} target '${oneLine(name)}' (${oneLine(target.host)}): ${on.join(', ')}, ${whenText(target)}.\n`)
+    ctx.io.stdout.write(
+      `Added ${target.kind} target '${oneLine(name)}' (${oneLine(target.host)}): ${on.join(', ')}, ${whenText(target)}.\n`
+    )
     // Made here, so the receiver can check each request: the user's only chance to copy it.
-    if (generatedSecret !== undefined) ctx.io.stdout.write(`Signing secret: ${generatedSecret}\nIt will not be shown again: give it to the receiver now, to verify X-Agent-Tray-Signature.\n`)
+    if (generatedSecret !== undefined)
+      ctx.io.stdout.write(
+        `Signing secret: ${generatedSecret}\nIt will not be shown again: give it to the receiver now, to verify X-Agent-Tray-Signature.\n`
+      )
   }
   return EXIT.ok
 }
@@ -135,9 +171,15 @@ export async function forwardTest(ctx: Context, name: string | undefined): Promi
     else {
       failed++
       refused ||= outcome.kind === 'refused'
-      ctx.io.stderr.write(`${oneLine(t.name)}: ${outcome.kind === 'refused' ? 'refused' : 'not delivered'}: ${oneLine(outcome.reason, 300)}\n`)
+      ctx.io.stderr.write(
+        `${oneLine(t.name)}: ${outcome.kind === 'refused' ? 'refused' : 'not delivered'}: ${oneLine(outcome.reason, 300)}\n`
+      )
     }
   }
-  if (failed > 0) throw new CliError(refused ? EXIT.refused : EXIT.service, `${failed} of ${targets.length} target${targets.length === 1 ? '' : 's'} did not take the test message.`)
+  if (failed > 0)
+    throw new CliError(
+      refused ? EXIT.refused : EXIT.service,
+      `${failed} of ${targets.length} target${targets.length === 1 ? '' : 's'} did not take the test message.`
+    )
   return EXIT.ok
 }

@@ -1,11 +1,12 @@
 // `login` and `logout`: the API key of a connection, kept in the system keychain. The key is read
 // from a prompt without echo (on a terminal) or from stdin, checked against the service before
 // anything is stored, and never printed.
+import { keyCustody } from '../../core/secrets/custody'
 import { setActiveConnection } from '../../core/settings/edit'
 import { DEFAULT_SERVICE_URL } from '../../shared/base-url'
-import { keyCustody } from '../../core/secrets/custody'
 import type { Connection } from '../../shared/settings'
 import {
+  type Context,
   openSecrets,
   printJson,
   readKeyFromStdin,
@@ -13,8 +14,7 @@ import {
   requestedBaseUrl,
   resolveConnection,
   storeConnection,
-  withKeychain,
-  type Context
+  withKeychain
 } from '../context'
 import { authError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
@@ -26,7 +26,10 @@ export interface LoginFlags {
 
 export async function loginCommand(ctx: Context, flags: LoginFlags): Promise<ExitCode> {
   // Nothing stored and no URL given: the real service behind the interface.
-  const fallback = requestedBaseUrl(ctx) === undefined && (await ctx.deps.settings()).read().connections.length === 0 ? DEFAULT_SERVICE_URL : undefined
+  const fallback =
+    requestedBaseUrl(ctx) === undefined && (await ctx.deps.settings()).read().connections.length === 0
+      ? DEFAULT_SERVICE_URL
+      : undefined
   // No restoring from the keychain here: a new key is being given anyway.
   const { connection, stored } = await resolveConnection(ctx, fallback, false)
   // Fail before asking for the key when there is nowhere to keep it.
@@ -44,7 +47,10 @@ export async function loginCommand(ctx: Context, flags: LoginFlags): Promise<Exi
   if (!accepted) throw authError(`The service at ${connection.baseUrl} rejected this API key; nothing was stored.`)
 
   const changes = { name: flags.name, publishingDomain: flags.publishingDomain }
-  const saved = stored && flags.name === undefined && flags.publishingDomain === undefined ? connection : await storeConnection(ctx, connection, changes)
+  const saved =
+    stored && flags.name === undefined && flags.publishingDomain === undefined
+      ? connection
+      : await storeConnection(ctx, connection, changes)
   await withKeychain(ctx, () => keyCustody(secrets).set(saved.id, saved.baseUrl, apiKey))
   await (await ctx.deps.settings()).update((draft) => setActiveConnection(draft, saved.id))
   if (ctx.opts.json) printJson(ctx, { loggedIn: true, connection: saved })
@@ -71,7 +77,8 @@ export async function logoutCommand(ctx: Context): Promise<ExitCode> {
     return byId || byOrigin.length > 0
   })
   if (ctx.opts.json) printJson(ctx, { loggedOut: removed, connection })
-  else if (removed) ctx.io.stdout.write(`Logged out of ${connection.baseUrl}: its API key was removed from the keychain.\n`)
+  else if (removed)
+    ctx.io.stdout.write(`Logged out of ${connection.baseUrl}: its API key was removed from the keychain.\n`)
   else ctx.io.stdout.write(`No API key was stored for ${connection.baseUrl}.\n`)
   return EXIT.ok
 }

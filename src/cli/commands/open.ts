@@ -6,7 +6,12 @@ import type { Context } from '../context'
 import { CliError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 
-export async function openCommand(ctx: Context, projectId: string | undefined, taskId: string | undefined, flags: { print?: boolean }): Promise<ExitCode> {
+export async function openCommand(
+  ctx: Context,
+  projectId: string | undefined,
+  taskId: string | undefined,
+  flags: { print?: boolean }
+): Promise<ExitCode> {
   const url = deepLinkUrl(projectId, taskId)
   if (flags.print) {
     ctx.io.stdout.write(ctx.opts.json ? `${JSON.stringify({ url })}\n` : `${url}\n`)

@@ -2,7 +2,7 @@
 // projects, where the service offers that listing (outside the interface document).
 import { findProjectId } from '../../shared/project-id'
 import type { Project } from '../../shared/service'
-import { printJson, withClient, type Context } from '../context'
+import { type Context, printJson, withClient } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { checkId } from '../ids'
@@ -19,7 +19,9 @@ const MAX_DESCRIPTION = 60
 
 export async function productProjectsCommand(ctx: Context, flags: ProductFlags): Promise<ExitCode> {
   if ((flags.product === undefined) === (flags.productOf === undefined)) {
-    throw usageError('Give the product: --product ID, or --product-of PROJECT (a project id or link) to take its product.')
+    throw usageError(
+      'Give the product: --product ID, or --product-of PROJECT (a project id or link) to take its product.'
+    )
   }
   const order = (flags.order ?? 'desc').toLowerCase()
   if (order !== 'asc' && order !== 'desc') throw usageError(`--order must be asc or desc, not "${flags.order}".`)
@@ -33,8 +35,13 @@ export async function productProjectsCommand(ctx: Context, flags: ProductFlags):
     }
     const projects = await client.listProductProjects(productId, order)
     const watched = new Set(stored ? (await watchedProjects(ctx, connection.id)).map((w) => w.projectId) : [])
-    if (ctx.opts.json) printJson(ctx, projects.map((p) => ({ ...p, watched: watched.has(p.id) })))
-    else if (projects.length === 0) ctx.io.stdout.write(`Software product ${productId} has no projects on ${connection.baseUrl}.\n`)
+    if (ctx.opts.json)
+      printJson(
+        ctx,
+        projects.map((p) => ({ ...p, watched: watched.has(p.id) }))
+      )
+    else if (projects.length === 0)
+      ctx.io.stdout.write(`Software product ${productId} has no projects on ${connection.baseUrl}.\n`)
     else ctx.io.stdout.write(renderProducts(projects, watched))
     return EXIT.ok
   })

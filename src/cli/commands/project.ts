@@ -3,7 +3,7 @@ import { IMAGE_EXTENSIONS, isImageUrl } from '../../shared/image-url'
 import { isEmail, isReturnUrl } from '../../shared/project-fields'
 import type { ProjectCreate, ProjectUpdate } from '../../shared/service'
 import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
-import { printJson, withClient, type Context } from '../context'
+import { type Context, printJson, withClient } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { renderProject } from '../render'
@@ -29,13 +29,17 @@ export function createBody(flags: CreateFlags): ProjectCreate {
   if (flags.name !== undefined) body.name = flags.name
   if (flags.description !== undefined) body.description = flags.description
   if (flags.projectType !== undefined) {
-    if (flags.projectType !== 'web') throw usageError(`--project-type must be "web" (the only type the service knows), not "${flags.projectType}".`)
+    if (flags.projectType !== 'web')
+      throw usageError(`--project-type must be "web" (the only type the service knows), not "${flags.projectType}".`)
     body.project_type = 'web'
   }
   if (flags.textRequirement !== undefined) body.text_requirement = flags.textRequirement
   if (flags.fileUrl && flags.fileUrl.length > 0) {
     for (const url of flags.fileUrl) {
-      if (!isImageUrl(url)) throw usageError(`--file-url must be the http(s) URL of an image (a path ending in .${IMAGE_EXTENSIONS.join(', .')}), not "${url}".`)
+      if (!isImageUrl(url))
+        throw usageError(
+          `--file-url must be the http(s) URL of an image (a path ending in .${IMAGE_EXTENSIONS.join(', .')}), not "${url}".`
+        )
     }
     body.files_requirement = flags.fileUrl.map((url) => ({ file_type: 'image', url }))
   }
@@ -52,7 +56,9 @@ function checkProjectFields(body: Pick<ProjectCreate, 'user_email' | 'return_url
     throw usageError('--user-email must be an e-mail address such as ann@example.com (or empty, to leave it blank).')
   }
   if (body.return_url !== undefined && body.return_url !== '' && !isReturnUrl(body.return_url)) {
-    throw usageError('--return-url must be an absolute URL such as https://example.com/back, and not a script or file link (or empty, to leave it blank).')
+    throw usageError(
+      '--return-url must be an absolute URL such as https://example.com/back, and not a script or file link (or empty, to leave it blank).'
+    )
   }
 }
 
@@ -63,7 +69,9 @@ export async function projectCreate(ctx: Context, flags: CreateFlags): Promise<E
     let watchNote = ''
     if (flags.watch) {
       if (!stored) {
-        ctx.io.stderr.write(`Not watched: ${connection.baseUrl} is not a saved connection (run \`agent-tray login --base-url ${connection.baseUrl}\` first).\n`)
+        ctx.io.stderr.write(
+          `Not watched: ${connection.baseUrl} is not a saved connection (run \`agent-tray login --base-url ${connection.baseUrl}\` first).\n`
+        )
       } else {
         await addWatched(ctx, connection.id, project.id, project.name)
         watchNote = `Watching ${project.id}.\n`
@@ -101,7 +109,9 @@ export function updateBody(flags: UpdateFlags): ProjectUpdate {
     if (value !== undefined) body[field] = value
   }
   if (Object.keys(body).length === 0) {
-    throw usageError('Nothing to update: give at least one of --name, --description, --user-email, --return-url, --ref-id.')
+    throw usageError(
+      'Nothing to update: give at least one of --name, --description, --user-email, --return-url, --ref-id.'
+    )
   }
   checkProjectFields(body)
   return body

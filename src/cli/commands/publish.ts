@@ -1,7 +1,7 @@
 // `publish <projectId> <hostname>`: checked against the connection's publishing domain when it is
 // known, so a bad hostname is explained before anything is sent.
 import { checkPublishHostname } from '../../shared/hostname'
-import { printJson, withClient, type Context } from '../context'
+import { type Context, printJson, withClient } from '../context'
 import { CliError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { renderPublish } from '../render'
@@ -16,7 +16,10 @@ export async function publishCommand(ctx: Context, projectId: string, hostname: 
     const result = await client.publish(projectId, hostname)
     if (ctx.opts.json) printJson(ctx, result)
     else if (result.status === 'success') ctx.io.stdout.write(renderPublish(result, hostname))
-    else ctx.io.stderr.write(`Publishing ${projectId} to ${hostname} failed: ${oneLine(result.message.join(' '), 400) || 'no reason given'}\n`)
+    else
+      ctx.io.stderr.write(
+        `Publishing ${projectId} to ${hostname} failed: ${oneLine(result.message.join(' '), 400) || 'no reason given'}\n`
+      )
     return result.status === 'success' ? EXIT.ok : EXIT.publishFailed
   })
 }

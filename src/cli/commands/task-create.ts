@@ -1,7 +1,7 @@
 // `task create --project ID --name N --text T [--watch]`: starts a task where the service offers it
 // (POST /tasks, outside the interface document); --watch then follows it to its end.
 import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
-import { printJson, withClient, type Context } from '../context'
+import { type Context, printJson, withClient } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { watchCommand } from './watch'
@@ -24,7 +24,9 @@ export async function taskCreateCommand(ctx: Context, flags: TaskCreateFlags): P
   const textProblem = taskRequirementProblem(text)
   if (textProblem !== null) throw usageError(`--text ${textProblem}: say what the agent should do.`)
   if (flags.exitStatus && !flags.watch) throw usageError('--exit-status needs --watch.')
-  const task = await withClient(ctx, ({ client }) => client.createTask({ projectId: flags.project, name, textRequirement: text }))
+  const task = await withClient(ctx, ({ client }) =>
+    client.createTask({ projectId: flags.project, name, textRequirement: text })
+  )
   if (ctx.opts.json) printJson(ctx, task)
   else ctx.io.stdout.write(`Started task ${task.id} (${task.name}) in project ${task.project_id}.\n`)
   if (!flags.watch) return EXIT.ok

@@ -1,6 +1,6 @@
 // `tasks <projectId>` and `steps <taskId>`: the two list endpoints (docs/service-interface.md §4.4, §4.6).
 import { compareTaskStatus } from '../../shared/status'
-import { printJson, withClient, type Context } from '../context'
+import { type Context, printJson, withClient } from '../context'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { renderSteps, renderTasks } from '../render'
 import { skippedOf } from '../warnings'
@@ -11,7 +11,9 @@ export async function tasksCommand(ctx: Context, projectId: string): Promise<Exi
     if (ctx.opts.json) printJson(ctx, tasks)
     else {
       // What needs attention first, newest first within a status.
-      const sorted = [...tasks].sort((a, b) => compareTaskStatus(a.status, b.status) || b.updated_at.localeCompare(a.updated_at))
+      const sorted = [...tasks].sort(
+        (a, b) => compareTaskStatus(a.status, b.status) || b.updated_at.localeCompare(a.updated_at)
+      )
       ctx.io.stdout.write(renderTasks(sorted, skippedOf(ctx.skipped, 'task')))
     }
     return EXIT.ok

@@ -3,13 +3,18 @@
 import { unwatchProject, watchProject } from '../../core/settings/edit'
 import { findProjectId } from '../../shared/project-id'
 import type { WatchedProject } from '../../shared/settings'
-import { printJson, resolveConnection, storeConnection, withClient, type Context } from '../context'
+import { type Context, printJson, resolveConnection, storeConnection, withClient } from '../context'
 import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { oneLine, renderTable } from '../table'
 
 /** Adds a project to a connection's watch list (or refreshes its name); true when it was new. */
-export async function addWatched(ctx: Context, connectionId: string, projectId: string, name: string): Promise<boolean> {
+export async function addWatched(
+  ctx: Context,
+  connectionId: string,
+  projectId: string,
+  name: string
+): Promise<boolean> {
   const store = await ctx.deps.settings()
   let added = false
   await store.update((draft) => {
@@ -28,7 +33,8 @@ export async function watchListAdd(ctx: Context, inputs: string[]): Promise<Exit
   const projectIds = inputs.map((input) => {
     const found = findProjectId(input)
     if (!found.ok) throw usageError(found.problem)
-    if (found.from !== 'id' && !ctx.opts.json) ctx.io.stderr.write(`Found project id ${found.projectId} in the ${found.from}.\n`)
+    if (found.from !== 'id' && !ctx.opts.json)
+      ctx.io.stderr.write(`Found project id ${found.projectId} in the ${found.from}.\n`)
     return found.projectId
   })
   // Each project is fetched first: a typo must not end up watched (and failing) forever.
@@ -40,7 +46,9 @@ export async function watchListAdd(ctx: Context, inputs: string[]): Promise<Exit
     for (const project of projects) {
       const isNew = await addWatched(ctx, connectionId, project.id, project.name)
       if (!ctx.opts.json) {
-        ctx.io.stdout.write(`${isNew ? 'Watching' : 'Already watching'} ${oneLine(project.id, 200)} (${oneLine(project.name)}).\n`)
+        ctx.io.stdout.write(
+          `${isNew ? 'Watching' : 'Already watching'} ${oneLine(project.id, 200)} (${oneLine(project.name)}).\n`
+        )
       }
       const entry = (await watchedProjects(ctx, connectionId)).find((w) => w.projectId === project.id)
       if (entry) entries.push(entry)

@@ -1,21 +1,21 @@
 // `watch [projectId...]`: one line (or JSON line) per change in the watched projects until Ctrl-C.
 // `watch --task ID [--exit-status]`: follows one task to its end, exiting like `gh run watch`.
-import type { MonitorEvent, ServiceErrorInfo } from '../../shared/monitor'
-import { openForwarding } from '../forwarding'
+import { localTz } from '../../core/app/project-view'
 import { followBudgets } from '../../core/budgets/follow'
 import { Monitor } from '../../core/monitor/monitor'
 import { systemClock } from '../../core/util/clock'
-import { localTz } from '../../core/app/project-view'
+import type { MonitorEvent, ServiceErrorInfo } from '../../shared/monitor'
+import type { Connection } from '../../shared/settings'
 import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
 import { isEnded, taskStatusLabel } from '../../shared/status'
-import { API_KEY_ENV, BASE_URL_ENV, resolveApiKey, withClient, type Context } from '../context'
-import type { Connection } from '../../shared/settings'
-import { invalidRecordWarner } from '../warnings'
+import { API_KEY_ENV, BASE_URL_ENV, type Context, resolveApiKey, withClient } from '../context'
 import { authError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { follow } from '../follow'
+import { openForwarding } from '../forwarding'
 import { renderEvent } from '../render'
 import { oneLine } from '../table'
+import { invalidRecordWarner } from '../warnings'
 import { findTask, missingTask } from './find-task'
 import { watchedProjects } from './watch-list'
 
@@ -84,7 +84,13 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
     })
     monitor.start()
     // The monitor's timers never keep a process alive on their own: this wait does, until Ctrl-C.
-    await untilAborted(AbortSignal.any([stop.signal, ...(ctx.deps.signal ? [ctx.deps.signal] : []), ...(forwarding ? [forwarding.lost] : [])]))
+    await untilAborted(
+      AbortSignal.any([
+        stop.signal,
+        ...(ctx.deps.signal ? [ctx.deps.signal] : []),
+        ...(forwarding ? [forwarding.lost] : [])
+      ])
+    )
     monitor.dispose()
     await forwarding?.close()
     if (rejected) throw authError(rejected.message)
@@ -95,7 +101,12 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
 
 /** Whether the command was pointed at one connection (a URL, or a key that belongs to one). */
 function connectionNamed(ctx: Context): boolean {
-  return ctx.opts.baseUrl !== undefined || !!ctx.io.env[BASE_URL_ENV]?.trim() || !!ctx.opts.apiKeyStdin || !!ctx.io.env[API_KEY_ENV]?.trim()
+  return (
+    ctx.opts.baseUrl !== undefined ||
+    !!ctx.io.env[BASE_URL_ENV]?.trim() ||
+    !!ctx.opts.apiKeyStdin ||
+    !!ctx.io.env[API_KEY_ENV]?.trim()
+  )
 }
 
 /** The stored connections that watch something, in their stored order. */
@@ -117,7 +128,8 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
   const running: { monitor: Monitor; close: () => Promise<void> }[] = []
   const rejected: string[] = []
   let live = 0
-  const say = (connection: Connection, line: string): void => void ctx.io.stderr.write(`[${oneLine(connection.name)}] ${line}\n`)
+  const say = (connection: Connection, line: string): void =>
+    void ctx.io.stderr.write(`[${oneLine(connection.name)}] ${line}\n`)
   const forwarding = flags.forward ? await openForwarding(ctx) : null
   try {
     for (const connection of connections) {
@@ -129,7 +141,11 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
         say(connection, e instanceof Error ? e.message : String(e))
         continue
       }
-      const client = ctx.deps.createClient({ baseUrl: connection.baseUrl, apiKey, onInvalidRecord: invalidRecordWarner(ctx.io.stderr, ctx.opts.json === true) })
+      const client = ctx.deps.createClient({
+        baseUrl: connection.baseUrl,
+        apiKey,
+        onInvalidRecord: invalidRecordWarner(ctx.io.stderr, ctx.opts.json === true)
+      })
       const watched = settings.watched[connection.id] ?? []
       const monitor = new Monitor({
         connectionId: connection.id,
@@ -145,12 +161,21 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
         onEvent: (e) => tell(e)
       })
       const tell = (e: MonitorEvent): void => {
-        ctx.io.stdout.write((ctx.opts.json ? JSON.stringify({ connection: connection.name, ...e }) : `[${oneLine(connection.name)}] ${renderEvent(e)}`) + '\n')
+        ctx.io.stdout.write(
+          (ctx.opts.json
+            ? JSON.stringify({ connection: connection.name, ...e })
+            : `[${oneLine(connection.name)}] ${renderEvent(e)}`) + '\n'
+        )
         forwarding?.forward(connection.id, [e])
       }
       monitor.on('event', (e) => {
         tell(e)
-        if (e.kind === 'project-health' && e.health.state === 'error' && e.health.error.kind === 'auth' && !rejected.includes(connection.id)) {
+        if (
+          e.kind === 'project-health' &&
+          e.health.state === 'error' &&
+          e.health.error.kind === 'auth' &&
+          !rejected.includes(connection.id)
+        ) {
           rejected.push(connection.id)
           say(connection, `${e.health.error.message} Stopped watching this connection.`)
           monitor.dispose()
@@ -159,12 +184,22 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
       })
       running.push({ monitor, close: () => client.close() })
       live++
-      if (!ctx.opts.json) say(connection, `Watching ${watched.length === 1 ? '1 project' : `${watched.length} projects`} on ${connection.baseUrl}.`)
+      if (!ctx.opts.json)
+        say(
+          connection,
+          `Watching ${watched.length === 1 ? '1 project' : `${watched.length} projects`} on ${connection.baseUrl}.`
+        )
     }
     if (live === 0) throw authError('No connection could be watched: log in again with `agent-tray login`.')
     if (!ctx.opts.json) ctx.io.stderr.write('Ctrl-C to stop.\n')
     for (const { monitor } of running) monitor.start()
-    await untilAborted(AbortSignal.any([stop.signal, ...(ctx.deps.signal ? [ctx.deps.signal] : []), ...(forwarding ? [forwarding.lost] : [])]))
+    await untilAborted(
+      AbortSignal.any([
+        stop.signal,
+        ...(ctx.deps.signal ? [ctx.deps.signal] : []),
+        ...(forwarding ? [forwarding.lost] : [])
+      ])
+    )
   } finally {
     for (const { monitor, close } of running) {
       monitor.dispose()
@@ -173,7 +208,8 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
     await forwarding?.close()
   }
   if (forwarding?.lost.aborted) throw forwarding.lost.reason
-  if (rejected.length > 0 && rejected.length === running.length) throw authError('Every connection refused its key: log in again with `agent-tray login`.')
+  if (rejected.length > 0 && rejected.length === running.length)
+    throw authError('Every connection refused its key: log in again with `agent-tray login`.')
   return EXIT.ok
 }
 
@@ -198,7 +234,9 @@ async function watchTask(ctx: Context, taskId: string, flags: WatchFlags & { int
     const first = await findTask(ctx, c, taskId, flags.project)
     const projectId = first.project_id
     if (!ctx.opts.json) {
-      ctx.io.stdout.write(`Task ${oneLine(first.id, 200)} (${oneLine(first.name)}) in project ${oneLine(projectId, 200)}: ${oneLine(taskStatusLabel(first.status, first.status_raw))}\n`)
+      ctx.io.stdout.write(
+        `Task ${oneLine(first.id, 200)} (${oneLine(first.name)}) in project ${oneLine(projectId, 200)}: ${oneLine(taskStatusLabel(first.status, first.status_raw))}\n`
+      )
     }
     let status = first.status
     let statusRaw = first.status_raw
@@ -217,7 +255,8 @@ async function watchTask(ctx: Context, taskId: string, flags: WatchFlags & { int
         onRetry: (_projectId, error) => ctx.io.stderr.write(`${error.message} (trying again)\n`),
         until: (latest) => {
           const task = latest.get(projectId)?.find((t) => t.id === taskId)
-          if (!task) throw missingTask(ctx, taskId, `Task ${taskId} is no longer among the tasks of project ${projectId}.`)
+          if (!task)
+            throw missingTask(ctx, taskId, `Task ${taskId} is no longer among the tasks of project ${projectId}.`)
           status = task.status
           statusRaw = task.status_raw
           return isEnded(task.status)
@@ -232,4 +271,3 @@ async function watchTask(ctx: Context, taskId: string, flags: WatchFlags & { int
     return status === 'completed' ? EXIT.ok : EXIT.taskNotCompleted
   })
 }
-

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { ProjectAttention } from '../../shared/settings'
-import { applyAttentionEvent, attentionItems, createAttentionBook, emptyAttention, MAX_COMPLETED_KEPT } from './attention'
+import {
+  applyAttentionEvent,
+  attentionItems,
+  createAttentionBook,
+  emptyAttention,
+  MAX_COMPLETED_KEPT
+} from './attention'
 import { newestFirst } from './now'
 
 const base = { connectionId: 'c', projectId: 'p' }
-const status = (taskId: string, to: 'failed' | 'completed' | 'in_progress', at = '2026-01-01T10:00:00.000Z'): MonitorEvent => ({
+const status = (
+  taskId: string,
+  to: 'failed' | 'completed' | 'in_progress',
+  at = '2026-01-01T10:00:00.000Z'
+): MonitorEvent => ({
   ...base,
   at,
   kind: 'task-status',
@@ -18,7 +28,11 @@ const status = (taskId: string, to: 'failed' | 'completed' | 'in_progress', at =
 describe('applyAttentionEvent', () => {
   it('keeps a failed or completed task with its name and time, and drops it when it runs again', () => {
     const failed = applyAttentionEvent(undefined, status('t1', 'failed'))!
-    expect(failed).toMatchObject({ failedTaskIds: ['t1'], completedTaskIds: [], tasks: { t1: { name: 'Task t1', at: '2026-01-01T10:00:00.000Z' } } })
+    expect(failed).toMatchObject({
+      failedTaskIds: ['t1'],
+      completedTaskIds: [],
+      tasks: { t1: { name: 'Task t1', at: '2026-01-01T10:00:00.000Z' } }
+    })
     expect(applyAttentionEvent(failed, status('t1', 'failed'))).toBeNull()
     const completed = applyAttentionEvent(failed, status('t1', 'completed'))!
     expect(completed).toMatchObject({ failedTaskIds: [], completedTaskIds: ['t1'] })
@@ -36,7 +50,17 @@ describe('applyAttentionEvent', () => {
   })
 
   it('records a budget crossed over once, with its time', () => {
-    const event: MonitorEvent = { ...base, at: '2026-01-02T00:00:00.000Z', kind: 'budget', budgetId: 'b1', period: 'total', periodKey: 'total', level: 'over', spentUsd: 2, budgetUsd: 1 }
+    const event: MonitorEvent = {
+      ...base,
+      at: '2026-01-02T00:00:00.000Z',
+      kind: 'budget',
+      budgetId: 'b1',
+      period: 'total',
+      periodKey: 'total',
+      level: 'over',
+      spentUsd: 2,
+      budgetUsd: 1
+    }
     const crossed = applyAttentionEvent(undefined, event)!
     expect(crossed).toMatchObject({ budgetCrossed: true, budgetCrossedAt: '2026-01-02T00:00:00.000Z' })
     expect(applyAttentionEvent(crossed, event)).toBeNull()
@@ -48,24 +72,56 @@ describe('attention items', () => {
   it('are keyed by connection, project and task, and sort newest first', () => {
     let a = applyAttentionEvent(undefined, status('old', 'failed', '2026-01-01T09:00:00.000Z'))!
     a = applyAttentionEvent(a, status('new', 'completed', '2026-01-01T11:00:00.000Z'))!
-    a = applyAttentionEvent(a, { ...base, at: '2026-01-01T10:00:00.000Z', kind: 'budget', budgetId: 'b1', period: 'total', periodKey: 'total', level: 'over', spentUsd: 2, budgetUsd: 1 })!
+    a = applyAttentionEvent(a, {
+      ...base,
+      at: '2026-01-01T10:00:00.000Z',
+      kind: 'budget',
+      budgetId: 'b1',
+      period: 'total',
+      periodKey: 'total',
+      level: 'over',
+      spentUsd: 2,
+      budgetUsd: 1
+    })!
     const items = newestFirst(attentionItems(a, { ...base, projectName: 'Shop' }))
     expect(items.map((i) => [i.kind, i.taskId ?? null])).toEqual([
       ['completed', 'new'],
       ['budget', null],
       ['failed', 'old']
     ])
-    expect(items[0]).toEqual({ kind: 'completed', connectionId: 'c', projectId: 'p', projectName: 'Shop', taskId: 'new', taskName: 'Task new', at: '2026-01-01T11:00:00.000Z' })
+    expect(items[0]).toEqual({
+      kind: 'completed',
+      connectionId: 'c',
+      projectId: 'p',
+      projectName: 'Shop',
+      taskId: 'new',
+      taskName: 'Task new',
+      at: '2026-01-01T11:00:00.000Z'
+    })
   })
 })
 
 describe('the attention book', () => {
   it('acknowledges one item, the budget, or all, and writes only what changed', async () => {
     const saved: Record<string, ProjectAttention>[] = []
-    const book = createAttentionBook({}, async (b) => void saved.push(structuredClone(b)), () => undefined)
+    const book = createAttentionBook(
+      {},
+      async (b) => void saved.push(structuredClone(b)),
+      () => undefined
+    )
     book.take(status('a', 'failed'))
     book.take(status('b', 'completed'))
-    book.take({ ...base, at: '2026-01-01T10:00:00.000Z', kind: 'budget', budgetId: 'b1', period: 'total', periodKey: 'total', level: 'over', spentUsd: 2, budgetUsd: 1 })
+    book.take({
+      ...base,
+      at: '2026-01-01T10:00:00.000Z',
+      kind: 'budget',
+      budgetId: 'b1',
+      period: 'total',
+      periodKey: 'total',
+      level: 'over',
+      spentUsd: 2,
+      budgetUsd: 1
+    })
     const at = new Date('2026-01-03T00:00:00.000Z')
     expect(book.acknowledgeItem('p', { taskId: 'a' }, at)).toBe(true)
     expect(book.acknowledgeItem('p', { taskId: 'a' }, at)).toBe(false)

@@ -17,7 +17,14 @@ export const MAX_FAILED_KEPT = 200
 export const MAX_COMPLETED_KEPT = 50
 
 export function emptyAttention(): ProjectAttention {
-  return { acknowledgedAt: null, failedTaskIds: [], budgetCrossed: false, completedTaskIds: [], tasks: {}, budgetCrossedAt: null }
+  return {
+    acknowledgedAt: null,
+    failedTaskIds: [],
+    budgetCrossed: false,
+    completedTaskIds: [],
+    tasks: {},
+    budgetCrossedAt: null
+  }
 }
 
 /** Adds `taskId` last, dropping the oldest past `max` (and their names). */
@@ -39,32 +46,48 @@ function withoutTask(base: ProjectAttention, taskId: string): ProjectAttention {
 }
 
 /** What `event` changes in a project's attention; null when it changes nothing. */
-export function applyAttentionEvent(current: ProjectAttention | undefined, event: MonitorEvent): ProjectAttention | null {
+export function applyAttentionEvent(
+  current: ProjectAttention | undefined,
+  event: MonitorEvent
+): ProjectAttention | null {
   const base: ProjectAttention = current ?? emptyAttention()
   switch (event.kind) {
     case 'task-added':
     case 'task-status': {
       const status = event.kind === 'task-added' ? event.status : event.to
       const kind = status === 'failed' ? 'failedTaskIds' : status === 'completed' ? 'completedTaskIds' : null
-      const listedAs = base.failedTaskIds.includes(event.taskId) ? 'failedTaskIds' : base.completedTaskIds.includes(event.taskId) ? 'completedTaskIds' : null
+      const listedAs = base.failedTaskIds.includes(event.taskId)
+        ? 'failedTaskIds'
+        : base.completedTaskIds.includes(event.taskId)
+          ? 'completedTaskIds'
+          : null
       if (kind === listedAs) return null
       // Retried, or ended another way: the item the user had not seen is over.
       const cleared = listedAs === null ? base : withoutTask(base, event.taskId)
       if (kind === null) return cleared
-      const { list, dropped } = push(cleared[kind], event.taskId, kind === 'failedTaskIds' ? MAX_FAILED_KEPT : MAX_COMPLETED_KEPT)
+      const { list, dropped } = push(
+        cleared[kind],
+        event.taskId,
+        kind === 'failedTaskIds' ? MAX_FAILED_KEPT : MAX_COMPLETED_KEPT
+      )
       const tasks = { ...cleared.tasks, [event.taskId]: { name: event.taskName, at: event.at } }
       for (const id of dropped) delete tasks[id]
       return { ...cleared, [kind]: list, tasks }
     }
     case 'budget':
-      return event.level === 'over' && !base.budgetCrossed ? { ...base, budgetCrossed: true, budgetCrossedAt: event.at } : null
+      return event.level === 'over' && !base.budgetCrossed
+        ? { ...base, budgetCrossed: true, budgetCrossedAt: event.at }
+        : null
     default:
       return null
   }
 }
 
 export function attentionView(attention: ProjectAttention | undefined): AttentionView {
-  return { failedTaskIds: attention ? [...attention.failedTaskIds] : [], budgetCrossed: attention?.budgetCrossed ?? false }
+  return {
+    failedTaskIds: attention ? [...attention.failedTaskIds] : [],
+    budgetCrossed: attention?.budgetCrossed ?? false
+  }
 }
 
 /** One project's unseen items, as the Now screen lists them (newest first comes later, across projects). */
@@ -80,7 +103,8 @@ export function attentionItems(
   }
   for (const id of attention.failedTaskIds) items.push(task('failed', id))
   for (const id of attention.completedTaskIds) items.push(task('completed', id))
-  if (attention.budgetCrossed) items.push({ kind: 'budget', ...key, at: attention.budgetCrossedAt ?? attention.acknowledgedAt ?? '' })
+  if (attention.budgetCrossed)
+    items.push({ kind: 'budget', ...key, at: attention.budgetCrossedAt ?? attention.acknowledgedAt ?? '' })
   return items
 }
 
@@ -118,14 +142,16 @@ export function createAttentionBook(
     writer.write(Object.fromEntries(book))
     return true
   }
-  const isEmpty = (a: ProjectAttention): boolean => a.failedTaskIds.length === 0 && a.completedTaskIds.length === 0 && !a.budgetCrossed
+  const isEmpty = (a: ProjectAttention): boolean =>
+    a.failedTaskIds.length === 0 && a.completedTaskIds.length === 0 && !a.budgetCrossed
 
   function acknowledgeItem(projectId: string, target: AttentionTarget, at: Date): boolean {
     const current = book.get(projectId)
     // Looking again at nothing new writes nothing.
     if (!current || isEmpty(current)) return false
     if (target === 'all') return set(projectId, { ...emptyAttention(), acknowledgedAt: at.toISOString() })
-    if ('budget' in target) return current.budgetCrossed ? set(projectId, { ...current, budgetCrossed: false, budgetCrossedAt: null }) : false
+    if ('budget' in target)
+      return current.budgetCrossed ? set(projectId, { ...current, budgetCrossed: false, budgetCrossedAt: null }) : false
     const listed = current.failedTaskIds.includes(target.taskId) || current.completedTaskIds.includes(target.taskId)
     return listed ? set(projectId, withoutTask(current, target.taskId)) : false
   }

@@ -6,7 +6,7 @@ import type { BudgetStatus } from '../../shared/budgets'
 import type { TzOffset } from '../../shared/cost'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
-import { createBudgetTracker, type ConnectionBudgetInput } from '../budgets/tracker'
+import { type ConnectionBudgetInput, createBudgetTracker } from '../budgets/tracker'
 import type { SettingsStore } from '../settings/store'
 import type { Clock } from '../util/clock'
 import type { OpenConnection, Session } from './session'
@@ -34,7 +34,8 @@ export interface AppBudgetsDeps {
 export function createAppBudgets(ctx: AppBudgetsDeps): AppBudgets {
   const tracker = createBudgetTracker({
     read: () => ctx.memory.readBudgetMemory(),
-    write: ({ told, unusualTold }) => ctx.memory.writeBudgetMemory({ ...(told ? { told } : {}), ...(unusualTold ? { unusualTold } : {}) }),
+    write: ({ told, unusualTold }) =>
+      ctx.memory.writeBudgetMemory({ ...(told ? { told } : {}), ...(unusualTold ? { unusualTold } : {}) }),
     onError: ctx.reportError
   })
 

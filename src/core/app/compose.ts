@@ -2,29 +2,29 @@
 // test host alike: each passes its own platform ports (the key store, the notifier, the window,
 // the tray's view, the IPC transport, power and network events), and everything that decides
 // is built here from core. Only the ports differ between the app and its end-to-end tests.
+import { parseDeepLink } from '../../shared/deep-link'
+import type { AboutInfo, DesktopNote } from '../../shared/desktop'
 import type { EventChannel, EventContract } from '../../shared/ipc'
 import type { Settings } from '../../shared/settings'
+import { isSafeExternalUrl } from '../../shared/url'
 import { createServiceClient } from '../client'
+import type { InterfaceRef } from '../desktop/notification-extras'
+import { type PresenceSource, watchPresence } from '../forward/presence'
+import { rememberKeys } from '../log/known-keys'
 import type { Notification } from '../notify/policy'
+import { redactSecrets } from '../secrets/redact'
 import { firstLine, type SecretStore } from '../secrets/types'
 import type { SettingsStore } from '../settings/store'
 import { createTrayModel, type TrayModel, type TrayView } from '../tray/model'
 import type { DesktopNotification } from '../tray/notification'
+import { type AppUpdaterLike, createUpdater } from '../update/updater'
 import type { Clock } from '../util/clock'
-import { createAppController, type AppController } from './controller'
+import { systemClock } from '../util/clock'
+import { type AppController, createAppController } from './controller'
 import type { AppControllerDeps, DemoService } from './deps'
 import { dispatch } from './dispatch'
-import { forwardEvents, registerIpcHandlers, type FrameLike, type IpcMainLike } from './ipc'
-import { wireLifecycle, type PowerEvents, type StartOnlineWatcher } from './lifecycle'
-import type { AboutInfo, DesktopNote } from '../../shared/desktop'
-import type { InterfaceRef } from '../desktop/notification-extras'
-import { parseDeepLink } from '../../shared/deep-link'
-import { isSafeExternalUrl } from '../../shared/url'
-import { rememberKeys } from '../log/known-keys'
-import { redactSecrets } from '../secrets/redact'
-import { createUpdater, type AppUpdaterLike } from '../update/updater'
-import { systemClock } from '../util/clock'
-import { watchPresence, type PresenceSource } from '../forward/presence'
+import { forwardEvents, type FrameLike, type IpcMainLike, registerIpcHandlers } from './ipc'
+import { type PowerEvents, type StartOnlineWatcher, wireLifecycle } from './lifecycle'
 
 /** The window, as the app drives it: shown on demand, sent the contract's events. */
 export interface WindowPort {
@@ -127,10 +127,14 @@ export function composeApp(ports: AppPorts): ComposedApp {
   const controller = createAppController({
     settings: ports.settings,
     secrets: keys.store,
-    createClient: ports.createClient ?? ((connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey })),
+    createClient:
+      ports.createClient ??
+      ((connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey })),
     openExternal: ports.openExternal,
     // The demo's key is held in memory, not stored (demo-connection.ts): the log learns it here.
-    ...(ports.startDemo ? { startDemo: async () => (ports.startDemo!().then((demo) => (keys.add(demo.apiKey), demo))) } : {}),
+    ...(ports.startDemo
+      ? { startDemo: async () => ports.startDemo!().then((demo) => (keys.add(demo.apiKey), demo)) }
+      : {}),
     notify: ports.notify,
     onError,
     onSettingsChanged: () => {
@@ -138,9 +142,13 @@ export function composeApp(ports: AppPorts): ComposedApp {
       updater.setEnabled(current.checkForUpdates)
       ports.onSettingsChanged?.(current)
     },
-    ...(ports.writeClipboardText ? { writeClipboardText: async (text: string) => ports.writeClipboardText?.(text) } : {}),
+    ...(ports.writeClipboardText
+      ? { writeClipboardText: async (text: string) => ports.writeClipboardText?.(text) }
+      : {}),
     ...(ports.saveFile ? { saveFile: ports.saveFile } : {}),
-    ...(ports.changeShortcut ? { changeShortcut: (accelerator: string) => ports.changeShortcut?.(accelerator) ?? null } : {}),
+    ...(ports.changeShortcut
+      ? { changeShortcut: (accelerator: string) => ports.changeShortcut?.(accelerator) ?? null }
+      : {}),
     ...(ports.clock ? { clock: ports.clock } : {}),
     ...(ports.random ? { random: ports.random } : {}),
     ...(ports.tz !== undefined ? { tz: ports.tz } : {}),
@@ -149,7 +157,17 @@ export function composeApp(ports: AppPorts): ComposedApp {
     ...(ports.forwardFetch ? { forwardFetch: ports.forwardFetch } : {}),
     desktop: {
       updater,
-      about: ports.about ?? (() => ({ version: '0.0.0', electron: null, chrome: null, node: process.versions.node, platform: `${process.platform} ${process.arch}`, settingsDir: '', logFile: null })),
+      about:
+        ports.about ??
+        (() => ({
+          version: '0.0.0',
+          electron: null,
+          chrome: null,
+          node: process.versions.node,
+          platform: `${process.platform} ${process.arch}`,
+          settingsDir: '',
+          logFile: null
+        })),
       openLogs: () => ports.openLogs?.() ?? Promise.reject(new Error('no log file')),
       notes: () => notes,
       log,
@@ -187,7 +205,8 @@ export function composeApp(ports: AppPorts): ComposedApp {
   ]
   const unregister = registerIpcHandlers({
     ipcMain: ports.ipc.ipcMain,
-    dispatch: (channel, raw) => dispatch(controller.handlers, channel, raw, { onInternalError: (c, e) => onError(`ipc ${c}`, e) }),
+    dispatch: (channel, raw) =>
+      dispatch(controller.handlers, channel, raw, { onInternalError: (c, e) => onError(`ipc ${c}`, e) }),
     isTrusted: (frame) => ports.ipc.isTrusted(frame),
     log
   })
@@ -205,8 +224,10 @@ export function composeApp(ports: AppPorts): ComposedApp {
 
   /** The project's prebuilt interface, if it is one the app may open in the browser (on its account, when named). */
   function interfaceUrl({ projectId, connectionId }: InterfaceRef): string | null {
-    const onAccount = (p: { connectionId: string }): boolean => connectionId === undefined || p.connectionId === connectionId
-    const url = controller.getState().projects.find((p) => p.watched.projectId === projectId && onAccount(p))?.project?.prebuilt_url
+    const onAccount = (p: { connectionId: string }): boolean =>
+      connectionId === undefined || p.connectionId === connectionId
+    const url = controller.getState().projects.find((p) => p.watched.projectId === projectId && onAccount(p))
+      ?.project?.prebuilt_url
     return url && isSafeExternalUrl(url) ? url : null
   }
 
@@ -241,7 +262,8 @@ export function composeApp(ports: AppPorts): ComposedApp {
     hasInterface: (project) => interfaceUrl(project) !== null,
     openInterface(project) {
       const url = interfaceUrl(project)
-      if (url !== null) return void ports.openExternal(url).catch((e: unknown) => onError('opening the agent interface', e))
+      if (url !== null)
+        return void ports.openExternal(url).catch((e: unknown) => onError('opening the agent interface', e))
       controller.openProject(project.projectId)
     },
     setDesktopNote(note, shown) {

@@ -4,18 +4,18 @@
 import type { TzOffset } from '../../shared/cost'
 import type { EventContract } from '../../shared/ipc'
 import type { Settings } from '../../shared/settings'
+import type { Forwarding } from '../forward/forwarding'
+import type { PresenceWatch } from '../forward/presence'
 import type { NotificationGate } from '../notify/gate'
 import type { PauseTimers } from '../notify/pause'
+import type { KeyCustody } from '../secrets/custody'
 import type { Clock } from '../util/clock'
 import type { Emitter } from '../util/emitter'
-import type { AppControllerDeps } from './deps'
 import type { AppBudgets } from './budgets'
+import type { AppControllerDeps } from './deps'
 import type { DesktopDeps } from './desktop'
 import type { Notices } from './notices'
 import type { OpenConnection as OpenSession, Session } from './session'
-import type { KeyCustody } from '../secrets/custody'
-import type { Forwarding } from '../forward/forwarding'
-import type { PresenceWatch } from '../forward/presence'
 
 export interface AppContext {
   readonly deps: AppControllerDeps

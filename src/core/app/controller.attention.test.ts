@@ -4,14 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
-import { ManualClock } from '../util/clock'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { summariseTray } from '../tray/state'
-import { referenceControllerDeps } from './test-controller'
-import { createAppController, type AppController } from './controller'
+import { ManualClock } from '../util/clock'
+import { type AppController, createAppController } from './controller'
 import { dispatch } from './dispatch'
+import { referenceControllerDeps } from './test-controller'
 
 const API_KEY = 'test-key-attention'
 
@@ -60,7 +60,8 @@ afterEach(async () => {
 })
 
 const pollNow = () => controller.handlers['monitor:poll-now']()
-const attentionOf = (projectId: string) => controller.getState().projects.find((p) => p.watched.projectId === projectId)?.attention
+const attentionOf = (projectId: string) =>
+  controller.getState().projects.find((p) => p.watched.projectId === projectId)?.attention
 const trayState = () => summariseTray(controller.getState(), true).state
 
 /** A watched project with one old failure (there at the baseline) and one running task. */
@@ -90,7 +91,10 @@ describe('attention', () => {
     expect(attentionOf(project.id)).toEqual({ failedTaskIds: [running.id], budgetCrossed: false })
     expect(trayState()).toBe('attention')
 
-    expect(await dispatch(controller.handlers, 'attention:acknowledge', { projectId: project.id })).toEqual({ ok: true, value: undefined })
+    expect(await dispatch(controller.handlers, 'attention:acknowledge', { projectId: project.id })).toEqual({
+      ok: true,
+      value: undefined
+    })
     expect(attentionOf(project.id)).toEqual({ failedTaskIds: [], budgetCrossed: false })
     expect(trayState()).toBe('idle')
 
@@ -162,7 +166,11 @@ describe('attention', () => {
     expect(trayState()).toBe('attention')
     await controller.handlers['attention:acknowledge']({})
     expect(attentionOf(project.id)?.budgetCrossed).toBe(false)
-    expect(summariseTray(controller.getState(), true)).toMatchObject({ state: 'running', overBudget: 1, budgetsCrossed: 0 })
+    expect(summariseTray(controller.getState(), true)).toMatchObject({
+      state: 'running',
+      overBudget: 1,
+      budgetsCrossed: 0
+    })
     await restart()
     await pollNow()
     expect(attentionOf(project.id)?.budgetCrossed).toBe(false)
@@ -210,20 +218,37 @@ describe('attention', () => {
     ])
     expect(now.items.every((i) => i.connectionId === connectionId)).toBe(true)
     expect(now.running).toEqual([
-      expect.objectContaining({ projectId: project.id, projectName: 'Shop', taskId: runs.id, name: 'Runs', costUsd: Math.ceil(spent) + 3, startedAt: runs.created_at })
+      expect.objectContaining({
+        projectId: project.id,
+        projectName: 'Shop',
+        taskId: runs.id,
+        name: 'Runs',
+        costUsd: Math.ceil(spent) + 3,
+        startedAt: runs.created_at
+      })
     ])
     // A completion does not ask the tray for attention; a failure and a budget crossing do.
-    expect(summariseTray(controller.getState(), true)).toMatchObject({ state: 'attention', newFailed: 1, budgetsCrossed: 1 })
+    expect(summariseTray(controller.getState(), true)).toMatchObject({
+      state: 'attention',
+      newFailed: 1,
+      budgetsCrossed: 1
+    })
 
     await controller.handlers['attention:acknowledge']({ projectId: project.id, budget: true })
     expect((await controller.handlers['now:get']()).items.map((i) => i.kind)).toEqual(['completed', 'failed'])
-    expect(summariseTray(controller.getState(), true)).toMatchObject({ state: 'attention', newFailed: 1, budgetsCrossed: 0 })
+    expect(summariseTray(controller.getState(), true)).toMatchObject({
+      state: 'attention',
+      newFailed: 1,
+      budgetsCrossed: 0
+    })
     // Opening the failed task sees that item only.
     await controller.handlers['task:details']({ taskId: fails.id })
     expect((await controller.handlers['now:get']()).items.map((i) => i.kind)).toEqual(['completed'])
     expect(trayState()).toBe('running')
     await restart()
-    expect((await controller.handlers['now:get']()).items.map((i) => [i.kind, i.taskId])).toEqual([['completed', ends.id]])
+    expect((await controller.handlers['now:get']()).items.map((i) => [i.kind, i.taskId])).toEqual([
+      ['completed', ends.id]
+    ])
     await controller.handlers['attention:acknowledge']({})
     expect((await controller.handlers['now:get']()).items).toEqual([])
   })
@@ -244,7 +269,13 @@ describe('attention', () => {
     expect(controller.getState().projects[0]?.counts.running).toBe(0)
 
     const now = await controller.handlers['now:get']()
-    expect(now.items).toEqual([expect.objectContaining({ kind: 'failed', taskId: breaks.id, failedStep: { name: ordered[broke]!.name, number: broke + 1 } })])
+    expect(now.items).toEqual([
+      expect.objectContaining({
+        kind: 'failed',
+        taskId: breaks.id,
+        failedStep: { name: ordered[broke]!.name, number: broke + 1 }
+      })
+    ])
   })
 
   it('acknowledging without a connection or for a project not watched is harmless', async () => {

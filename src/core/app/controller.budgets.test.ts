@@ -5,14 +5,14 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
 import type { EventContract } from '../../shared/ipc'
-import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
-import { ManualClock } from '../util/clock'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { summariseTray } from '../tray/state'
+import { ManualClock } from '../util/clock'
+import { type AppController, createAppController } from './controller'
 import { referenceControllerDeps } from './test-controller'
-import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'test-key-budgets'
 
@@ -73,7 +73,9 @@ async function runningProject(name: string) {
 describe('budgets', () => {
   it("a project's daily budget: the warning, then the limit, each told once, with the state and the tray's attention", async () => {
     const { project, task } = await runningProject('Shop')
-    await controller.handlers['budget:save']({ budget: { projectId: project.id, period: 'day', limitUsd: 10, warnRatio: 0.8 } })
+    await controller.handlers['budget:save']({
+      budget: { projectId: project.id, period: 'day', limitUsd: 10, warnRatio: 0.8 }
+    })
     expect(budgetTitles()).toEqual([])
 
     service.control.setTaskTotalPrice(task.id, 8.5)
@@ -87,7 +89,10 @@ describe('budgets', () => {
     await pollNow()
     service.control.setTaskTotalPrice(task.id, 11)
     await pollNow()
-    expect(budgetTitles()).toEqual(["Nearing the daily budget of project 'Shop'", "Budget reached: project 'Shop', daily"])
+    expect(budgetTitles()).toEqual([
+      "Nearing the daily budget of project 'Shop'",
+      "Budget reached: project 'Shop', daily"
+    ])
     expect(controller.getState().budgets[0]).toMatchObject({ state: 'over', spentUsd: 11 })
     expect(summariseTray(controller.getState(), true)).toMatchObject({ state: 'attention', overBudget: 1 })
   })
@@ -96,8 +101,12 @@ describe('budgets', () => {
     const { task } = await runningProject('Blog')
     // 10:00 local is inside quiet hours until 11:00.
     const { notifications } = await controller.handlers['settings:get']()
-    await controller.handlers['settings:update']({ notifications: { ...notifications, quietHours: { enabled: true, start: '09:00', end: '11:00' } } })
-    await controller.handlers['budget:save']({ budget: { projectId: null, period: 'month', limitUsd: 20, warnRatio: 0.8 } })
+    await controller.handlers['settings:update']({
+      notifications: { ...notifications, quietHours: { enabled: true, start: '09:00', end: '11:00' } }
+    })
+    await controller.handlers['budget:save']({
+      budget: { projectId: null, period: 'month', limitUsd: 20, warnRatio: 0.8 }
+    })
     service.control.setTaskTotalPrice(task.id, 25)
     await pollNow()
     expect(budgetTitles()).toEqual([])

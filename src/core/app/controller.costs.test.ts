@@ -5,12 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
-import { ManualClock } from '../util/clock'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
+import { ManualClock } from '../util/clock'
+import { type AppController, createAppController } from './controller'
 import { referenceControllerDeps } from './test-controller'
-import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'test-key-costs'
 const DETAILS = 'GET /tasks/{id}/steps-and-usages'
@@ -34,12 +34,21 @@ async function open(): Promise<void> {
 }
 
 beforeEach(async () => {
-  service = await startReferenceService({ apiKey: API_KEY, port: 0, seed: 5, manualClock: true, startTime: MANUAL_START_TIME })
+  service = await startReferenceService({
+    apiKey: API_KEY,
+    port: 0,
+    seed: 5,
+    manualClock: true,
+    startTime: MANUAL_START_TIME
+  })
   dir = await mkdtemp(join(tmpdir(), 'agent-tray-costs-'))
   secrets = createSessionSecretStore('Kept in memory for this test.')
   saved.length = 0
   await open()
-  await controller.handlers['connection:save']({ connection: { name: 'Local', baseUrl: service.url, publishingDomain: service.publishingDomain }, apiKey: API_KEY })
+  await controller.handlers['connection:save']({
+    connection: { name: 'Local', baseUrl: service.url, publishingDomain: service.publishingDomain },
+    apiKey: API_KEY
+  })
 })
 
 afterEach(async () => {
@@ -115,11 +124,20 @@ describe('costs', () => {
   it('refuses a range that ends after today by its own clock, in the window’s words', async () => {
     await watchedProject()
     // The manual clock stands at MANUAL_START_TIME, 2026-01-05 in UTC.
-    await expect(controller.handlers['costs:report']({ grouping: 'day', stackBy: 'project', since: '2026-01-01', until: '2026-01-06' })).rejects.toMatchObject({
+    await expect(
+      controller.handlers['costs:report']({
+        grouping: 'day',
+        stackBy: 'project',
+        since: '2026-01-01',
+        until: '2026-01-06'
+      })
+    ).rejects.toMatchObject({
       kind: 'invalid_argument',
       message: 'The last day must not be after today (2026-01-05).'
     })
-    await expect(controller.handlers['costs:export-csv']({ grouping: 'day', since: '2026-01-06' })).rejects.toMatchObject({
+    await expect(
+      controller.handlers['costs:export-csv']({ grouping: 'day', since: '2026-01-06' })
+    ).rejects.toMatchObject({
       kind: 'invalid_argument',
       message: 'The first day must not be after today (2026-01-05).'
     })
@@ -128,7 +146,11 @@ describe('costs', () => {
 
   it('saves the CSV through the save port, named after the range and grouping', async () => {
     await watchedProject()
-    const result = await controller.handlers['costs:export-csv']({ grouping: 'project', since: '2026-01-01', until: '2026-01-05' })
+    const result = await controller.handlers['costs:export-csv']({
+      grouping: 'project',
+      since: '2026-01-01',
+      until: '2026-01-05'
+    })
     expect(result.path).toBe('/saved/agent-tray-costs-2026-01-01-to-2026-01-05-by-project.csv')
     expect(saved[0]!.contents.split('\r\n')[0]).toBe('project_id,project,cost_usd,estimated_usd,tasks')
     expect(saved[0]!.contents).toContain(',Shop,')

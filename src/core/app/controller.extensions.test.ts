@@ -4,12 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
 import { createServiceClient } from '../client'
-import { ManualClock } from '../util/clock'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
-import { createAppController, type AppController } from './controller'
+import { ManualClock } from '../util/clock'
+import { type AppController, createAppController } from './controller'
 import { dispatch } from './dispatch'
 
 const API_KEY = 'test-key-ext-5c2e91'
@@ -19,13 +19,22 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c()
 })
 
-async function rig(options: { extensions?: boolean; publishingDomain?: string } = {}): Promise<{ service: ReferenceService; controller: AppController; connectionId: string }> {
-  const service = await startReferenceService({ apiKey: API_KEY, port: 0, seed: 5, manualClock: true, extensions: options.extensions ?? true })
+async function rig(
+  options: { extensions?: boolean; publishingDomain?: string } = {}
+): Promise<{ service: ReferenceService; controller: AppController; connectionId: string }> {
+  const service = await startReferenceService({
+    apiKey: API_KEY,
+    port: 0,
+    seed: 5,
+    manualClock: true,
+    extensions: options.extensions ?? true
+  })
   const dir = await mkdtemp(join(tmpdir(), 'agent-tray-ext-'))
   const controller = createAppController({
     settings: await openSettings({ dir }),
     secrets: createSessionSecretStore('Kept in memory for this test.'),
-    createClient: (connection, apiKey, o) => createServiceClient({ ...o, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
+    createClient: (connection, apiKey, o) =>
+      createServiceClient({ ...o, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
     openExternal: async () => {},
     notify: () => {},
     clock: new ManualClock(Date.parse(MANUAL_START_TIME)),
@@ -70,15 +79,25 @@ describe('starting a task', () => {
     const { service, controller } = await rig()
     const project = service.control.createProject({ name: 'Shop' })
     await controller.handlers['project:watch']({ projectId: project.id })
-    const task = await controller.handlers['task:create']({ projectId: project.id, name: 'Add a cart', textRequirement: 'A cart page' })
+    const task = await controller.handlers['task:create']({
+      projectId: project.id,
+      name: 'Add a cart',
+      textRequirement: 'A cart page'
+    })
     expect(task).toMatchObject({ project_id: project.id, name: 'Add a cart', text_requirement: 'A cart page' })
-    await expect.poll(async () => (await controller.handlers['project:tasks']({ projectId: project.id })).map((t) => t.id)).toContain(task.id)
+    await expect
+      .poll(async () => (await controller.handlers['project:tasks']({ projectId: project.id })).map((t) => t.id))
+      .toContain(task.id)
   })
 
   it('a server without it: unsupported, and nothing is created', async () => {
     const { service, controller } = await rig({ extensions: false })
     const project = service.control.createProject({ name: 'Shop' })
-    const result = await dispatch(controller.handlers, 'task:create', { projectId: project.id, name: 'X', textRequirement: 'Y' })
+    const result = await dispatch(controller.handlers, 'task:create', {
+      projectId: project.id,
+      name: 'X',
+      textRequirement: 'Y'
+    })
     expect(result).toMatchObject({ ok: false, error: { kind: 'unsupported' } })
     expect(service.control.listProjects().find((p) => p.id === project.id)).toBeDefined()
   })
@@ -89,22 +108,35 @@ describe('the publishing domain', () => {
     const { service, controller, connectionId } = await rig()
     const project = service.control.createProject({ name: 'Shop' })
     const hostname = `shop.${service.publishingDomain}`
-    expect(await controller.handlers['project:publish']({ projectId: project.id, hostname })).toMatchObject({ status: 'success' })
-    expect(controller.getState().connections.find((c) => c.id === connectionId)?.publishingDomain).toBe(service.publishingDomain)
-    const refused = await dispatch(controller.handlers, 'project:publish', { projectId: project.id, hostname: 'shop.example.org' })
+    expect(await controller.handlers['project:publish']({ projectId: project.id, hostname })).toMatchObject({
+      status: 'success'
+    })
+    expect(controller.getState().connections.find((c) => c.id === connectionId)?.publishingDomain).toBe(
+      service.publishingDomain
+    )
+    const refused = await dispatch(controller.handlers, 'project:publish', {
+      projectId: project.id,
+      hostname: 'shop.example.org'
+    })
     expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid_argument' } })
   })
 
   it('a refused publish teaches nothing, and a given domain is never replaced', async () => {
     const { service, controller, connectionId } = await rig()
     const project = service.control.createProject({ name: 'Shop' })
-    const failed = await dispatch(controller.handlers, 'project:publish', { projectId: project.id, hostname: 'shop.not-the-domain.test' })
+    const failed = await dispatch(controller.handlers, 'project:publish', {
+      projectId: project.id,
+      hostname: 'shop.not-the-domain.test'
+    })
     expect(failed).not.toMatchObject({ ok: true, value: { status: 'success' } })
     expect(controller.getState().connections.find((c) => c.id === connectionId)?.publishingDomain).toBe('')
 
     const given = await rig({ publishingDomain: 'apps.example.com' })
     const p = given.service.control.createProject({ name: 'Shop' })
-    await dispatch(given.controller.handlers, 'project:publish', { projectId: p.id, hostname: `shop.${given.service.publishingDomain}` })
+    await dispatch(given.controller.handlers, 'project:publish', {
+      projectId: p.id,
+      hostname: `shop.${given.service.publishingDomain}`
+    })
     expect(given.controller.getState().connections[0]?.publishingDomain).toBe('apps.example.com')
   })
 })

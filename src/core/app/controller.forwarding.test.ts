@@ -6,15 +6,15 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
 import type { EventContract } from '../../shared/ipc'
-import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
 import type { Presence } from '../forward/away'
-import { startReceiver, type Receiver } from '../forward/test-receivers'
+import { type Receiver, startReceiver } from '../forward/test-receivers'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
+import { type AppController, createAppController } from './controller'
 import { referenceControllerDeps } from './test-controller'
-import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'test-key-forwarding'
 
@@ -42,7 +42,10 @@ beforeEach(async () => {
   )
   controller.on('notification:shown', (n) => told.push(n))
   await controller.start()
-  await controller.handlers['connection:save']({ connection: { name: 'Local', baseUrl: service.url, publishingDomain: service.publishingDomain }, apiKey: API_KEY })
+  await controller.handlers['connection:save']({
+    connection: { name: 'Local', baseUrl: service.url, publishingDomain: service.publishingDomain },
+    apiKey: API_KEY
+  })
 })
 
 afterEach(async () => {
@@ -53,7 +56,8 @@ afterEach(async () => {
 })
 
 const pollNow = () => controller.handlers['monitor:poll-now']()
-const taskIds = (from = 0) => receiver.received.slice(from).map((r) => (JSON.parse(r.body) as { task: { id: string } | null }).task?.id)
+const taskIds = (from = 0) =>
+  receiver.received.slice(from).map((r) => (JSON.parse(r.body) as { task: { id: string } | null }).task?.id)
 
 async function watched(name: string, muted = false) {
   const project = service.control.createProject({ name })
@@ -67,21 +71,36 @@ function running(projectId: string, name: string) {
 }
 
 describe('forwarding in the app', () => {
-  it('a target set to away gets a failure only while away (locked, then idle), in order, and never a muted project\'s', async () => {
+  it("a target set to away gets a failure only while away (locked, then idle), in order, and never a muted project's", async () => {
     const shop = await watched('Shop')
     const quiet = await watched('Muted', true)
     const [a1, a2, a3, a4] = ['one', 'two', 'three', 'four'].map((n) => running(shop.id, n))
     const b1 = running(quiet.id, 'muted one')
     await pollNow()
-    const added = await controller.handlers['forward:add']({ url: `${receiver.url}/hook`, on: ['failed'], when: 'away' })
-    expect(added).toMatchObject({ kind: 'webhook', host: receiver.url.replace('http://', ''), when: 'away', paused: false, lastDeliveredAt: null })
+    const added = await controller.handlers['forward:add']({
+      url: `${receiver.url}/hook`,
+      on: ['failed'],
+      when: 'away'
+    })
+    expect(added).toMatchObject({
+      kind: 'webhook',
+      host: receiver.url.replace('http://', ''),
+      when: 'away',
+      paused: false,
+      lastDeliveredAt: null
+    })
 
     // At the desk: told on the desktop, not forwarded (nothing queued).
     service.control.setTaskStatus(a1!.id, 'failed')
     await pollNow()
     expect(told.map((n) => n.taskId)).toEqual([a1!.id])
     expect((await controller.handlers['forward:list']())[0]).toMatchObject({ pending: 0, lastDeliveredAt: null })
-    expect(await controller.handlers['forward:presence']()).toEqual({ away: false, locked: false, idleSeconds: 0, awayAfterMs: 300_000 })
+    expect(await controller.handlers['forward:presence']()).toEqual({
+      away: false,
+      locked: false,
+      idleSeconds: 0,
+      awayAfterMs: 300_000
+    })
 
     // Locked: forwarded; the muted project's failure in the same round is not.
     presence.locked = true
@@ -119,20 +138,36 @@ describe('forwarding in the app', () => {
     const [t1, t2] = ['one', 'two'].map((n) => running(shop.id, n))
     await pollNow()
     const { notifications } = await controller.handlers['settings:get']()
-    await controller.handlers['settings:update']({ notifications: { ...notifications, quietHours: { enabled: true, start: '00:00', end: '23:59' } } })
-    await controller.handlers['forward:add']({ url: `${receiver.url}/all`, name: 'all', on: ['failed'], when: 'always' })
-    await controller.handlers['forward:add']({ url: `${receiver.url}/quiet`, name: 'quiet', on: ['failed'], when: 'always', quietHours: true })
+    await controller.handlers['settings:update']({
+      notifications: { ...notifications, quietHours: { enabled: true, start: '00:00', end: '23:59' } }
+    })
+    await controller.handlers['forward:add']({
+      url: `${receiver.url}/all`,
+      name: 'all',
+      on: ['failed'],
+      when: 'always'
+    })
+    await controller.handlers['forward:add']({
+      url: `${receiver.url}/quiet`,
+      name: 'quiet',
+      on: ['failed'],
+      when: 'always',
+      quietHours: true
+    })
 
     service.control.setTaskStatus(t1!.id, 'failed')
     await pollNow()
     await receiver.arrived(1)
     expect(told).toEqual([])
 
-    await controller.handlers['settings:update']({ notifications: { ...notifications, quietHours: { enabled: false, start: '00:00', end: '23:59' } } })
+    await controller.handlers['settings:update']({
+      notifications: { ...notifications, quietHours: { enabled: false, start: '00:00', end: '23:59' } }
+    })
     service.control.setTaskStatus(t2!.id, 'failed')
     await pollNow()
     await receiver.arrived(3)
-    const byPath = (p: string) => receiver.received.filter((r) => r.path === p).map((r) => (JSON.parse(r.body) as { task: { id: string } }).task.id)
+    const byPath = (p: string) =>
+      receiver.received.filter((r) => r.path === p).map((r) => (JSON.parse(r.body) as { task: { id: string } }).task.id)
     expect(byPath('/all')).toEqual([t1!.id, t2!.id])
     // Had the quiet target been queued the first failure, it would have come first.
     expect(byPath('/quiet')).toEqual([t2!.id])
@@ -146,8 +181,14 @@ describe('forwarding in the app', () => {
     await controller.handlers['forward:add']({ url: `${receiver.url}/hook`, on: ['budget'], when: 'always' })
     service.control.setTaskTotalPrice(task.id, 12)
     await pollNow()
-    await controller.handlers['budget:save']({ budget: { projectId: shop.id, period: 'day', limitUsd: 10, warnRatio: 0.8 } })
+    await controller.handlers['budget:save']({
+      budget: { projectId: shop.id, period: 'day', limitUsd: 10, warnRatio: 0.8 }
+    })
     await receiver.arrived(1)
-    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'budget', budget: { level: 'over', budget_usd: 10 }, project: { id: shop.id, name: 'Shop' } })
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+      event: 'budget',
+      budget: { level: 'over', budget_usd: 10 },
+      project: { id: shop.id, name: 'Shop' }
+    })
   })
 })

@@ -5,13 +5,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
 import type { AppState } from '../../shared/ipc'
-import { MANUAL_START_TIME, startReferenceService, type ReferenceService } from '../../reference-service'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
+import { type AppController, createAppController } from './controller'
 import { referenceControllerDeps } from './test-controller'
-import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'test-key-pauses-51c2'
 const MINUTE = 60_000
@@ -52,7 +52,10 @@ afterEach(async () => {
 })
 
 async function account(name: string): Promise<string> {
-  const view = await controller.handlers['connection:save']({ connection: { name, baseUrl: service.url, publishingDomain: '' }, apiKey: API_KEY })
+  const view = await controller.handlers['connection:save']({
+    connection: { name, baseUrl: service.url, publishingDomain: '' },
+    apiKey: API_KEY
+  })
   return view.id
 }
 
@@ -65,7 +68,8 @@ async function pushesOver(ms: number): Promise<number> {
   return pushes.length - before
 }
 
-const accountPause = (id: string): string | null => controller.getState().connections.find((c) => c.id === id)?.notifications.pausedUntil ?? null
+const accountPause = (id: string): string | null =>
+  controller.getState().connections.find((c) => c.id === id)?.notifications.pausedUntil ?? null
 
 describe('pausing one account', () => {
   it('paused again for longer: the window hears once, when the second pause ends', async () => {

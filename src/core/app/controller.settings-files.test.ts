@@ -6,15 +6,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
-import { EVENT_CHANNELS, type AppState } from '../../shared/ipc'
-import { MANUAL_START_TIME, startReferenceService, type ReferenceService } from '../../reference-service'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
+import { type AppState, EVENT_CHANNELS } from '../../shared/ipc'
 import { createSessionSecretStore } from '../secrets'
 import { SettingsFileError } from '../settings/file-error'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { ManualClock } from '../util/clock'
-import { referenceControllerDeps } from './test-controller'
-import { createAppController, type AppController } from './controller'
+import { type AppController, createAppController } from './controller'
 import { dispatch } from './dispatch'
+import { referenceControllerDeps } from './test-controller'
 
 const API_KEY = 'settings-files-app-key'
 let service: ReferenceService
@@ -40,9 +40,13 @@ beforeEach(async () => {
     })
   )
   states = []
-  for (const channel of EVENT_CHANNELS) if (channel === 'app:state') controller.on(channel, (state) => states.push(state))
+  for (const channel of EVENT_CHANNELS)
+    if (channel === 'app:state') controller.on(channel, (state) => states.push(state))
   await controller.start()
-  await controller.handlers['connection:save']({ connection: { name: 'Local', baseUrl: service.url, publishingDomain: service.publishingDomain }, apiKey: API_KEY })
+  await controller.handlers['connection:save']({
+    connection: { name: 'Local', baseUrl: service.url, publishingDomain: service.publishingDomain },
+    apiKey: API_KEY
+  })
   for (const name of ['One', 'Two', 'Three']) {
     const project = service.control.createProject({ name })
     service.control.addTask(project.id, { name: `${name} task`, status: 'in_progress', script: 'run-forever' })
@@ -89,11 +93,16 @@ it('config.json and state.json replaced by directories while the app runs: nothi
   const state = controller.getState()
   expect(names(state)).toEqual(['One', 'Two', 'Three'])
   // The window is told with the next push, not only at the next start.
-  expect((await pushedState()).notices).toContainEqual(expect.stringMatching(/config\.json is a directory, not a settings file/))
+  expect((await pushedState()).notices).toContainEqual(
+    expect.stringMatching(/config\.json is a directory, not a settings file/)
+  )
 
   // A change: refused as a result, never thrown out of the handler's dispatch.
   const refused = await dispatch(controller.handlers, 'settings:update', { theme: 'dark' })
-  expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/config\.json is a directory, not a settings file/) } })
+  expect(refused).toMatchObject({
+    ok: false,
+    error: { message: expect.stringMatching(/config\.json is a directory, not a settings file/) }
+  })
   expect(fs.statSync(file('config.json')).isDirectory()).toBe(true)
 
   // Polling goes on; saving what it saw fails, and is reported rather than thrown.

@@ -1,18 +1,18 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { EVENT_CHANNELS, type AppState, type EventContract } from '../../shared/ipc'
-import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
+import { type AppState, EVENT_CHANNELS, type EventContract } from '../../shared/ipc'
 import { createServiceClient } from '../client'
-import { ManualClock } from '../util/clock'
 import type { Notification } from '../notify/policy'
 import { createSessionSecretStore, decodeBoundKey, type SecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
-import { referenceControllerDeps } from './test-controller'
-import { createAppController, DEMO_CONNECTION_ID, type AppController } from './controller'
+import { ManualClock } from '../util/clock'
+import { type AppController, createAppController, DEMO_CONNECTION_ID } from './controller'
 import type { AppControllerDeps } from './deps'
 import { dispatch } from './dispatch'
+import { referenceControllerDeps } from './test-controller'
 
 const API_KEY = 'test-key-7f3a9c'
 
@@ -31,7 +31,12 @@ interface Rig {
 let rig: Rig
 const cleanups: (() => Promise<void>)[] = []
 
-async function makeController(dir: string, service: ReferenceService, secrets: SecretStore, extra: Partial<AppControllerDeps> = {}) {
+async function makeController(
+  dir: string,
+  service: ReferenceService,
+  secrets: SecretStore,
+  extra: Partial<AppControllerDeps> = {}
+) {
   const settings = await openSettings({ dir })
   const clock = new ManualClock(Date.parse(MANUAL_START_TIME))
   const opened: string[] = []
@@ -49,7 +54,8 @@ async function makeController(dir: string, service: ReferenceService, secrets: S
     })
   )
   const events = Object.fromEntries(EVENT_CHANNELS.map((c) => [c, []])) as unknown as Rig['events']
-  for (const channel of EVENT_CHANNELS) controller.on(channel, (payload: unknown) => (events[channel] as unknown[]).push(payload))
+  for (const channel of EVENT_CHANNELS)
+    controller.on(channel, (payload: unknown) => (events[channel] as unknown[]).push(payload))
   return { settings, clock, controller, opened, notified, events }
 }
 
@@ -104,7 +110,15 @@ describe('connections', () => {
     const state = rig.controller.getState()
     expect(state.activeConnectionId).toBe(id)
     expect(state.connections).toEqual([
-      { id, name: 'Local', baseUrl: rig.service.url, publishingDomain: rig.service.publishingDomain, hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } }
+      {
+        id,
+        name: 'Local',
+        baseUrl: rig.service.url,
+        publishingDomain: rig.service.publishingDomain,
+        hasKey: true,
+        problem: null,
+        notifications: { muted: false, pausedUntil: null }
+      }
     ])
     await flushState()
     expect(JSON.stringify(rig.events)).not.toContain(API_KEY)
@@ -116,12 +130,17 @@ describe('connections', () => {
 
   it('needs a connection before project calls, with a clear message', async () => {
     const result = await dispatch(rig.controller.handlers, 'project:watch', { projectId: 'p1' })
-    expect(result).toEqual({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/No service connection/) } })
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'invalid_argument', message: expect.stringMatching(/No service connection/) }
+    })
   })
 
   it('refuses to update a connection that does not exist', async () => {
     await expect(
-      rig.controller.handlers['connection:save']({ connection: { id: 'nope', name: 'X', baseUrl: rig.service.url, publishingDomain: '' } })
+      rig.controller.handlers['connection:save']({
+        connection: { id: 'nope', name: 'X', baseUrl: rig.service.url, publishingDomain: '' }
+      })
     ).rejects.toThrow(/no connection with id "nope"/)
     expect(rig.controller.getState().connections).toEqual([])
   })
@@ -131,7 +150,10 @@ describe('connections', () => {
       connection: { name: 'Bad', baseUrl: rig.service.url, publishingDomain: '' },
       apiKey: 'wrong-key'
     })
-    expect(result).toMatchObject({ ok: false, error: { kind: 'auth', message: expect.stringMatching(/rejected this API key/) } })
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'auth', message: expect.stringMatching(/rejected this API key/) }
+    })
     expect(JSON.stringify(result)).not.toContain('wrong-key')
     expect(rig.controller.getState().connections).toEqual([])
     expect(rig.settings.read().connections).toEqual([])
@@ -152,7 +174,10 @@ describe('connections', () => {
     cleanups.push(() => other.close())
     const move = { id, name: 'Local', baseUrl: other.url, publishingDomain: '' }
     const refused = await dispatch(rig.controller.handlers, 'connection:save', { connection: move })
-    expect(refused).toEqual({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/enter the API key again/) } })
+    expect(refused).toEqual({
+      ok: false,
+      error: { kind: 'invalid_argument', message: expect.stringMatching(/enter the API key again/) }
+    })
     expect(other.control.stats().requests).toBe(0)
     expect(rig.settings.read().connections[0]?.baseUrl).toBe(rig.service.url)
     // The key that belongs here is checked here before anything is saved; a wrong one saves nothing.
@@ -165,7 +190,11 @@ describe('connections', () => {
     expect(await storedKey(id)).toBe('other-key-2')
     // Another path on the same origin keeps the key.
     await rig.controller.handlers['connection:save']({ connection: { ...move, baseUrl: `${other.url}/` } })
-    expect(rig.controller.getState().connections[0]).toMatchObject({ hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } })
+    expect(rig.controller.getState().connections[0]).toMatchObject({
+      hasKey: true,
+      problem: null,
+      notifications: { muted: false, pausedUntil: null }
+    })
   })
 
   it('refuses plain http to another machine before any key is checked or stored', async () => {
@@ -176,7 +205,10 @@ describe('connections', () => {
     await parts.controller.start()
     cleanups.push(() => parts.controller.stop())
     await expect(
-      parts.controller.handlers['connection:save']({ connection: { name: 'Plain', baseUrl: 'http://agents.example.com', publishingDomain: '' }, apiKey: API_KEY })
+      parts.controller.handlers['connection:save']({
+        connection: { name: 'Plain', baseUrl: 'http://agents.example.com', publishingDomain: '' },
+        apiKey: API_KEY
+      })
     ).rejects.toThrow(/must use https: plain http would send the API key in clear text/)
     expect(clients).toBe(0)
     expect(parts.settings.read().connections).toEqual([])
@@ -198,10 +230,24 @@ describe('connections', () => {
     expect(clients).toBe(0)
     expect(parts.controller.monitor).toBeNull()
     expect(parts.controller.getState().connections).toEqual([
-      { id: 'old', name: 'Old', baseUrl: 'http://agents.example.com', publishingDomain: '', hasKey: true, problem: expect.stringMatching(/must use https/), notifications: { muted: false, pausedUntil: null } }
+      {
+        id: 'old',
+        name: 'Old',
+        baseUrl: 'http://agents.example.com',
+        publishingDomain: '',
+        hasKey: true,
+        problem: expect.stringMatching(/must use https/),
+        notifications: { muted: false, pausedUntil: null }
+      }
     ])
     const result = await dispatch(parts.controller.handlers, 'project:tasks', { projectId: 'p1' })
-    expect(result).toEqual({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/must use https.*Change the connection's address in Settings/) } })
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        kind: 'invalid_argument',
+        message: expect.stringMatching(/must use https.*Change the connection's address in Settings/)
+      }
+    })
     expect(clients).toBe(0)
   })
 
@@ -252,7 +298,9 @@ describe('connections', () => {
     rig.service.control.addTask(p1.id, { name: 'Only in the first project' })
     const tasks = await rig.controller.handlers['project:tasks']({ projectId: p1.id })
     expect(tasks.map((t) => t.name)).toContain('Only in the first project')
-    await expect(rig.controller.handlers['project:tasks']({ connectionId: 'nope', projectId: p1.id })).rejects.toThrow(/no connection with id "nope"/)
+    await expect(rig.controller.handlers['project:tasks']({ connectionId: 'nope', projectId: p1.id })).rejects.toThrow(
+      /no connection with id "nope"/
+    )
   })
 })
 
@@ -262,7 +310,11 @@ describe('projects', () => {
     const result = await dispatch(rig.controller.handlers, 'project:watch', { projectId: 'no-such-project' })
     expect(result).toEqual({
       ok: false,
-      error: { kind: 'not_found', status: 404, message: 'There is no project "no-such-project" on Local: check the id.' }
+      error: {
+        kind: 'not_found',
+        status: 404,
+        message: 'There is no project "no-such-project" on Local: check the id.'
+      }
     })
     expect(rig.settings.read().watched[id]).toEqual([])
     expect(rig.controller.getState().projects).toEqual([])
@@ -300,12 +352,16 @@ describe('projects', () => {
     expect((await flushState()).notices).toEqual([])
 
     const breakOne = (index: number) =>
-      rig.service.control.setFaults({ rules: [{ kind: 'corrupt_record', index, pathPrefix: `/projects/${project.id}/tasks`, times: 1 }] })
+      rig.service.control.setFaults({
+        rules: [{ kind: 'corrupt_record', index, pathPrefix: `/projects/${project.id}/tasks`, times: 1 }]
+      })
     breakOne(0)
     await pollNow()
     let state = await flushState()
     expect(state.projects[0]?.counts.total).toBe(1)
-    expect(state.notices).toEqual([expect.stringMatching(/^The service sent a task that could not be read \(\[0\]\.id: .+\); it was left out/)])
+    expect(state.notices).toEqual([
+      expect.stringMatching(/^The service sent a task that could not be read \(\[0\]\.id: .+\); it was left out/)
+    ])
     const first = state.notices[0]
 
     breakOne(1)
@@ -318,20 +374,39 @@ describe('projects', () => {
     state = await flushState()
     expect(state.notices).toEqual([expect.stringContaining('([1].id: ')])
 
-    rig.controller.reportInvalidRecord({ resource: 'step', index: 2, id: 's-1', path: '[2].status', message: 'bad status' })
-    expect((await flushState()).notices).toEqual([state.notices[0], expect.stringContaining('a step "s-1" that could not be read ([2].status: bad status)')])
+    rig.controller.reportInvalidRecord({
+      resource: 'step',
+      index: 2,
+      id: 's-1',
+      path: '[2].status',
+      message: 'bad status'
+    })
+    expect((await flushState()).notices).toEqual([
+      state.notices[0],
+      expect.stringContaining('a step "s-1" that could not be read ([2].status: bad status)')
+    ])
   })
 
   it('reports a task status change as a monitor event and a notification', async () => {
     await connect()
     const project = rig.service.control.createProject({ name: 'Shop' })
-    const task = rig.service.control.addTask(project.id, { name: 'Build cart', status: 'in_progress', script: 'run-forever' })
+    const task = rig.service.control.addTask(project.id, {
+      name: 'Build cart',
+      status: 'in_progress',
+      script: 'run-forever'
+    })
     await rig.controller.handlers['project:watch']({ projectId: project.id })
     await pollNow()
     rig.service.control.setTaskStatus(task.id, 'completed')
     await pollNow()
     expect(rig.events['monitor:event']).toContainEqual(
-      expect.objectContaining({ kind: 'task-status', projectId: project.id, taskId: task.id, from: 'in_progress', to: 'completed' })
+      expect.objectContaining({
+        kind: 'task-status',
+        projectId: project.id,
+        taskId: task.id,
+        from: 'in_progress',
+        to: 'completed'
+      })
     )
     expect(rig.events['notification:shown']).toEqual([
       expect.objectContaining({ projectId: project.id, taskId: task.id, body: expect.stringContaining('Build cart') })
@@ -350,7 +425,9 @@ describe('projects', () => {
     await rig.controller.handlers['project:watch']({ projectId: project.id })
     await pollNow()
     await rig.controller.handlers['monitor:pause-notifications']({ minutes: 30 })
-    expect(rig.controller.getState().monitor.notificationsPausedUntil).toBe(new Date(rig.clock.now() + 30 * 60_000).toISOString())
+    expect(rig.controller.getState().monitor.notificationsPausedUntil).toBe(
+      new Date(rig.clock.now() + 30 * 60_000).toISOString()
+    )
     rig.service.control.setTaskStatus(a.id, 'completed')
     await pollNow()
     expect(rig.events['monitor:event'].some((e) => e.kind === 'task-status')).toBe(true)
@@ -373,14 +450,25 @@ describe('projects', () => {
     })
     expect(created.name).toBe('New app')
     expect(rig.controller.getState().projects.map((p) => p.watched.projectId)).toEqual([created.id])
-    const updated = await rig.controller.handlers['project:update']({ projectId: created.id, update: { name: 'Renamed' } })
+    const updated = await rig.controller.handlers['project:update']({
+      projectId: created.id,
+      update: { name: 'Renamed' }
+    })
     expect(updated.name).toBe('Renamed')
     expect(rig.controller.getState().projects[0]?.project?.name).toBe('Renamed')
     // The settings remember the new name, for the list before the first poll of the next run.
-    await expect.poll(() => rig.settings.read().watched[rig.controller.getState().activeConnectionId!]?.[0]?.name).toBe('Renamed')
+    await expect
+      .poll(() => rig.settings.read().watched[rig.controller.getState().activeConnectionId!]?.[0]?.name)
+      .toBe('Renamed')
 
-    const wrong = await dispatch(rig.controller.handlers, 'project:publish', { projectId: created.id, hostname: 'my-app.example.com' })
-    expect(wrong).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/sub-domain of/) } })
+    const wrong = await dispatch(rig.controller.handlers, 'project:publish', {
+      projectId: created.id,
+      hostname: 'my-app.example.com'
+    })
+    expect(wrong).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_argument', message: expect.stringMatching(/sub-domain of/) }
+    })
     const published = await rig.controller.handlers['project:publish']({
       projectId: created.id,
       hostname: `my-app.${rig.service.publishingDomain}`
@@ -390,13 +478,23 @@ describe('projects', () => {
 
   it("sets a new project's return URL to its agent-tray:// link when asked, and only then", async () => {
     await connect()
-    const linked = await rig.controller.handlers['project:create']({ project: { name: 'Linked' }, watch: true, returnToApp: true })
+    const linked = await rig.controller.handlers['project:create']({
+      project: { name: 'Linked' },
+      watch: true,
+      returnToApp: true
+    })
     expect(linked.return_url).toBe(`agent-tray://projects/${linked.id}`)
-    expect(rig.service.control.listProjects().find((p) => p.id === linked.id)?.return_url).toBe(`agent-tray://projects/${linked.id}`)
+    expect(rig.service.control.listProjects().find((p) => p.id === linked.id)?.return_url).toBe(
+      `agent-tray://projects/${linked.id}`
+    )
     const plain = await rig.controller.handlers['project:create']({ project: { name: 'Plain' }, watch: false })
     expect(plain.return_url ?? '').toBe('')
     // A return URL the user gave wins.
-    const own = await rig.controller.handlers['project:create']({ project: { name: 'Own', return_url: 'https://example.com/back' }, watch: false, returnToApp: true })
+    const own = await rig.controller.handlers['project:create']({
+      project: { name: 'Own', return_url: 'https://example.com/back' },
+      watch: false,
+      returnToApp: true
+    })
     expect(own.return_url).toBe('https://example.com/back')
   })
 
@@ -413,7 +511,10 @@ describe('projects', () => {
     rig.service.control.addTask(project.id, { name: 'Big', status: 'completed' })
     await rig.controller.handlers['project:watch']({ projectId: project.id })
     await pollNow()
-    const spent = (await rig.controller.handlers['project:tasks']({ projectId: project.id })).reduce((s, t) => s + (t.total_price ?? 0), 0)
+    const spent = (await rig.controller.handlers['project:tasks']({ projectId: project.id })).reduce(
+      (s, t) => s + (t.total_price ?? 0),
+      0
+    )
     expect(spent).toBeGreaterThan(0)
     await rig.controller.handlers['monitor:pause-notifications']({ minutes: 5 })
     await rig.controller.handlers['project:set-watch-options']({ projectId: project.id, budgetUsd: spent / 2 })
@@ -426,7 +527,13 @@ describe('projects', () => {
     expect(rig.notified).toEqual([])
     await rig.clock.advance(2 * 60_000)
     const told = rig.notified.filter((n) => n.kind === 'budget')
-    expect(told).toEqual([expect.objectContaining({ kind: 'budget', projectId: project.id, title: "Budget reached: project 'Costly', total" })])
+    expect(told).toEqual([
+      expect.objectContaining({
+        kind: 'budget',
+        projectId: project.id,
+        title: "Budget reached: project 'Costly', total"
+      })
+    ])
     await rig.clock.advance(5 * 60_000)
     await pollNow()
     expect(rig.notified.filter((n) => n.kind === 'budget')).toHaveLength(1)
@@ -437,14 +544,18 @@ describe('projects', () => {
     const project = rig.service.control.createProject({ name: 'Shop' })
     await rig.controller.handlers['project:watch']({ projectId: project.id })
     await rig.controller.handlers['project:set-watch-options']({ projectId: project.id, budgetUsd: 5 })
-    expect(rig.settings.read().budgets[id]).toMatchObject([{ projectId: project.id, period: 'total', limitUsd: 5, warnRatio: 0.8 }])
+    expect(rig.settings.read().budgets[id]).toMatchObject([
+      { projectId: project.id, period: 'total', limitUsd: 5, warnRatio: 0.8 }
+    ])
     expect(rig.controller.getState().projects[0]?.budgetUsd).toBe(5)
     await rig.controller.handlers['project:unwatch']({ projectId: project.id })
     // Its budgets go with it.
     expect(rig.settings.read().budgets[id]).toEqual([])
     expect(rig.controller.getState().projects).toEqual([])
     expect(rig.controller.monitor?.watched()).toEqual([])
-    await expect(rig.controller.handlers['project:set-watch-options']({ projectId: project.id, muted: true })).rejects.toThrow(/not watched/)
+    await expect(
+      rig.controller.handlers['project:set-watch-options']({ projectId: project.id, muted: true })
+    ).rejects.toThrow(/not watched/)
   })
 
   it('gives task details and focuses the task', async () => {
@@ -463,7 +574,11 @@ describe('projects', () => {
   it('lists tasks as summaries and gives one task in full', async () => {
     await connect()
     const project = rig.service.control.createProject({ name: 'Shop' })
-    const done = rig.service.control.addTask(project.id, { name: 'Done', status: 'completed', text_requirement: 'Build the cart page' })
+    const done = rig.service.control.addTask(project.id, {
+      name: 'Done',
+      status: 'completed',
+      text_requirement: 'Build the cart page'
+    })
     rig.service.control.addTask(project.id, { name: 'Running', status: 'in_progress', script: 'run-forever' })
     // Unwatched: straight from the service; watched: from what the monitor holds.
     for (const watch of [false, true]) {
@@ -482,7 +597,9 @@ describe('projects', () => {
       const counted = Object.values(summary.step_counts).reduce((s, n) => s + (n ?? 0), 0)
       expect(counted).toBeGreaterThan(0)
       expect(counted).toBe(full?.steps.length)
-      expect(await rig.controller.handlers['project:task']({ projectId: project.id, taskId: 'no-such-task' })).toBeNull()
+      expect(
+        await rig.controller.handlers['project:task']({ projectId: project.id, taskId: 'no-such-task' })
+      ).toBeNull()
     }
   })
 })
@@ -503,7 +620,9 @@ describe('settings, shell and run state', () => {
 
   it('opens only http(s) URLs', async () => {
     await rig.controller.handlers['shell:open-external']({ url: 'https://example.com/a' })
-    await expect(rig.controller.handlers['shell:open-external']({ url: 'javascript:alert(1)' })).rejects.toThrow(/Only http/)
+    await expect(rig.controller.handlers['shell:open-external']({ url: 'javascript:alert(1)' })).rejects.toThrow(
+      /Only http/
+    )
     const viaDispatch = await dispatch(rig.controller.handlers, 'shell:open-external', { url: 'file:///etc/passwd' })
     expect(viaDispatch).toMatchObject({ ok: false, error: { kind: 'invalid_argument' } })
     expect(rig.opened).toEqual(['https://example.com/a'])
@@ -566,7 +685,11 @@ describe('demo and restarts', () => {
     await pollNow()
     const pushed = await flushState()
     expect(pushed.projects.every((p) => p.health.state === 'ok')).toBe(true)
-    expect(pushed.projects.map((p) => p.project?.name).sort()).toEqual(['Portfolio site', 'Recipe Box', 'Team standup board'])
+    expect(pushed.projects.map((p) => p.project?.name).sort()).toEqual([
+      'Portfolio site',
+      'Recipe Box',
+      'Team standup board'
+    ])
     expect(JSON.stringify(pushed)).not.toContain('demo-key')
   })
 
@@ -578,7 +701,11 @@ describe('demo and restarts', () => {
   it('after a restart, a change made while away is announced once, as such', async () => {
     await connect()
     const project = rig.service.control.createProject({ name: 'Shop' })
-    const task = rig.service.control.addTask(project.id, { name: 'Build', status: 'in_progress', script: 'run-forever' })
+    const task = rig.service.control.addTask(project.id, {
+      name: 'Build',
+      status: 'in_progress',
+      script: 'run-forever'
+    })
     await rig.controller.handlers['project:watch']({ projectId: project.id })
     await pollNow()
     await rig.controller.stop()

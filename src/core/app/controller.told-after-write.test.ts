@@ -6,13 +6,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { MANUAL_START_TIME, startReferenceService, type ReferenceService } from '../../reference-service'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
 import type { Notification } from '../notify/policy'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { ManualClock } from '../util/clock'
+import { type AppController, createAppController } from './controller'
 import { referenceControllerDeps } from './test-controller'
-import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'told-after-write-key'
 let service: ReferenceService
@@ -27,11 +27,15 @@ let holding = true
 function holdingWrites(store: SettingsStore): SettingsStore {
   return Object.assign(Object.create(store) as SettingsStore, {
     writeLastSeen: (...args: Parameters<SettingsStore['writeLastSeen']>) =>
-      !holding ? store.writeLastSeen(...args) : new Promise<void>((resolve, reject) => {
-        let release = (): void => undefined
-        const written = new Promise<void>((r) => (release = r)).then(() => store.writeLastSeen(...args).then(resolve, reject))
-        held.push({ release, written })
-      })
+      !holding
+        ? store.writeLastSeen(...args)
+        : new Promise<void>((resolve, reject) => {
+            let release = (): void => undefined
+            const written = new Promise<void>((r) => (release = r)).then(() =>
+              store.writeLastSeen(...args).then(resolve, reject)
+            )
+            held.push({ release, written })
+          })
   })
 }
 
@@ -70,7 +74,10 @@ async function releaseAll(): Promise<void> {
 }
 
 it('tells a finished task only after the state that holds it is written, and Refresh waits for both', async () => {
-  await controller.handlers['connection:save']({ connection: { name: 'Local', baseUrl: service.url, publishingDomain: service.publishingDomain }, apiKey: API_KEY })
+  await controller.handlers['connection:save']({
+    connection: { name: 'Local', baseUrl: service.url, publishingDomain: service.publishingDomain },
+    apiKey: API_KEY
+  })
   const project = service.control.createProject({ name: 'Shop' })
   const task = service.control.addTask(project.id, { name: 'Build', status: 'in_progress', script: 'run-forever' })
   await controller.handlers['project:watch']({ projectId: project.id })

@@ -7,10 +7,17 @@ import type { AppState, EventChannel, EventContract, Handlers } from '../../shar
 import type { MonitorEvent } from '../../shared/monitor'
 import { projectDisplayName } from '../../shared/watched-project'
 import type { InvalidRecordIssue } from '../client/parse'
-import type { Monitor } from '../monitor/monitor'
 import { openUsageStore } from '../costs/usage-store'
+import { isAway } from '../forward/away'
+import { createForwarding } from '../forward/forwarding'
+import { OUTBOX_FILE } from '../forward/outbox-file'
+import { OUTBOX_LOCK_RETRY_MS } from '../forward/outbox-lock'
+import { AT_THE_DESK } from '../forward/presence'
+import type { Monitor } from '../monitor/monitor'
 import { createNotificationGate } from '../notify/gate'
 import { createPauseTimers } from '../notify/pause'
+import { inQuietHours } from '../notify/policy'
+import { keyCustody } from '../secrets/custody'
 import { SettingsEditError } from '../settings/edit'
 import { SettingsFileError } from '../settings/file-error'
 import { SettingsValidationError } from '../settings/store'
@@ -20,33 +27,26 @@ import { buildAppState } from './app-state'
 import { createAppBudgets } from './budgets'
 import { createCoalescer } from './coalesce'
 import type { AppContext } from './context'
+import { DEMO_CONNECTION_ID, forgetLeftoverDemo } from './demo-connection'
 import type { AppControllerDeps } from './deps'
+import { noDesktop } from './desktop'
 import { AppError, invalidArgument } from './errors'
 import { attentionHandlers } from './handlers/attention'
 import { budgetHandlers } from './handlers/budgets'
 import { connectionHandlers } from './handlers/connections'
 import { costHandlers } from './handlers/costs'
 import { desktopHandlers } from './handlers/desktop'
-import { noDesktop } from './desktop'
+import { forwardingHandlers } from './handlers/forwarding'
 import { notificationControls } from './handlers/notifications'
 import { projectHandlers } from './handlers/projects'
 import { settingsHandlers } from './handlers/settings'
 import { systemHandlers } from './handlers/system'
 import { taskHandlers } from './handlers/tasks'
+import { createLatestWriter } from './latest-writer'
 import { Notices } from './notices'
 import { localTz } from './project-view'
-import { createLatestWriter } from './latest-writer'
-import { createSession, type OpenConnection } from './session'
-import { keyCustody } from '../secrets/custody'
-import { DEMO_CONNECTION_ID, forgetLeftoverDemo } from './demo-connection'
 import { restoreLostConnections } from './restore-connections'
-import { isAway } from '../forward/away'
-import { createForwarding } from '../forward/forwarding'
-import { OUTBOX_FILE } from '../forward/outbox-file'
-import { OUTBOX_LOCK_RETRY_MS } from '../forward/outbox-lock'
-import { AT_THE_DESK } from '../forward/presence'
-import { inQuietHours } from '../notify/policy'
-import { forwardingHandlers } from './handlers/forwarding'
+import { createSession, type OpenConnection } from './session'
 
 export { DEMO_CONNECTION_ID } from './handlers/connections'
 
@@ -102,7 +102,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
     try {
       return await deps.settings.update(mutate)
     } catch (error) {
-      if (error instanceof SettingsValidationError || error instanceof SettingsEditError) throw invalidArgument(error.message)
+      if (error instanceof SettingsValidationError || error instanceof SettingsEditError)
+        throw invalidArgument(error.message)
       // The settings file cannot be used (a directory in its place, no permission): said as it is.
       if (error instanceof SettingsFileError) throw new AppError('internal', error.message)
       throw error
@@ -145,7 +146,8 @@ export function createAppController(deps: AppControllerDeps): AppController {
 
   // What the gate holds is saved whole at each change; only the newest set is written.
   const heldWriter = createLatestWriter(
-    (held: Parameters<typeof deps.settings.writeBudgetMemory>[0]['held'] & object) => deps.settings.writeBudgetMemory({ held }),
+    (held: Parameters<typeof deps.settings.writeBudgetMemory>[0]['held'] & object) =>
+      deps.settings.writeBudgetMemory({ held }),
     (e) => reportError('saving held notifications', e)
   )
 
@@ -197,7 +199,11 @@ export function createAppController(deps: AppControllerDeps): AppController {
     clock,
     secrets: deps.secrets.forwarding,
     settings: () => deps.settings.read(),
-    names: { projectName, accountName: (connectionId) => deps.settings.read().connections.find((c) => c.id === connectionId)?.name ?? connectionId },
+    names: {
+      projectName,
+      accountName: (connectionId) =>
+        deps.settings.read().connections.find((c) => c.id === connectionId)?.name ?? connectionId
+    },
     moment: () => {
       const settings = deps.settings.read()
       const at = new Date(clock.now())
@@ -224,7 +230,14 @@ export function createAppController(deps: AppControllerDeps): AppController {
     ...(deps.forwardFetch ? { fetch: deps.forwardFetch } : {})
   })
 
-  const budgets = createAppBudgets({ memory: deps.settings, clock, tz: deps.tz ?? localTz, session, settings: () => deps.settings.read(), reportError })
+  const budgets = createAppBudgets({
+    memory: deps.settings,
+    clock,
+    tz: deps.tz ?? localTz,
+    session,
+    settings: () => deps.settings.read(),
+    reportError
+  })
 
   /** What is news of a connection's budgets, taken like a monitor event; returned for the gate. */
   function announceBudgets(open: OpenConnection): MonitorEvent[] {
@@ -294,21 +307,29 @@ export function createAppController(deps: AppControllerDeps): AppController {
       // A pause stored by an earlier run still ends on time: the window is told then.
       const stored = deps.settings.read()
       pauses.paused({ all: true }, stored.notifications.pausedUntil)
-      for (const [connectionId, prefs] of Object.entries(stored.connectionNotifications)) pauses.paused({ connectionId }, prefs.pausedUntil)
+      for (const [connectionId, prefs] of Object.entries(stored.connectionNotifications))
+        pauses.paused({ connectionId }, prefs.pausedUntil)
       // Before anything is opened: a demo an earlier run left is not polled, a connection config.json lost is back.
-      await forgetLeftoverDemo(keys, () => deps.settings.read(), update, (id) => deps.settings.writeLastSeen(id, {})).catch((e: unknown) =>
-        reportError('forgetting the last demo', e)
-      )
+      await forgetLeftoverDemo(
+        keys,
+        () => deps.settings.read(),
+        update,
+        (id) => deps.settings.writeLastSeen(id, {})
+      ).catch((e: unknown) => reportError('forgetting the last demo', e))
       notices.add(
-        await restoreLostConnections(keys, () => deps.settings.read(), update, new Set([DEMO_CONNECTION_ID])).catch((e: unknown) => {
-          reportError('restoring connections from the keychain', e)
-          return []
-        })
+        await restoreLostConnections(keys, () => deps.settings.read(), update, new Set([DEMO_CONNECTION_ID])).catch(
+          (e: unknown) => {
+            reportError('restoring connections from the keychain', e)
+            return []
+          }
+        )
       )
       // The log learns the targets' tokens before a line can quote one. Not without targets: forwarding's
       // first use of the key store moves the entries an earlier version kept among the keys.
       if (deps.settings.read().forwarding.targets.length > 0) {
-        await deps.secrets.forwarding.list?.().catch((e: unknown) => reportError('reading the forwarding targets from the key store', e))
+        await deps.secrets.forwarding
+          .list?.()
+          .catch((e: unknown) => reportError('reading the forwarding targets from the key store', e))
       }
       await session.start()
     },
@@ -341,7 +362,10 @@ export function createAppController(deps: AppControllerDeps): AppController {
       }
       open?.monitor.focusTask(taskId)
       open?.monitor.focusProject(projectId)
-      events.emit('navigate:task', connectionId === undefined ? { projectId, taskId } : { projectId, taskId, connectionId })
+      events.emit(
+        'navigate:task',
+        connectionId === undefined ? { projectId, taskId } : { projectId, taskId, connectionId }
+      )
     },
     openProject(projectId) {
       try {

@@ -6,13 +6,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
 import type { EventContract } from '../../shared/ipc'
-import { startReferenceService, MANUAL_START_TIME, type ReferenceService } from '../../reference-service'
-import { ManualClock } from '../util/clock'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
+import { ManualClock } from '../util/clock'
+import { type AppController, createAppController } from './controller'
 import { referenceControllerDeps } from './test-controller'
-import { createAppController, type AppController } from './controller'
 
 const API_KEY = 'test-key-unusual-cost'
 
@@ -51,7 +51,9 @@ beforeEach(async () => {
     apiKey: API_KEY
   })
   const { notifications } = await controller.handlers['settings:get']()
-  await controller.handlers['settings:update']({ notifications: { ...notifications, unusualCost: true, quietHours: { enabled: true, start: '09:00', end: '11:00' } } })
+  await controller.handlers['settings:update']({
+    notifications: { ...notifications, unusualCost: true, quietHours: { enabled: true, start: '09:00', end: '11:00' } }
+  })
 })
 
 afterEach(async () => {
@@ -63,7 +65,13 @@ afterEach(async () => {
 const pollNow = () => controller.handlers['monitor:poll-now']()
 /** Once what the gate holds is saved in state.json (written in the background): the tasks held as costing more than usual. */
 async function heldTasks(expected: string[]): Promise<void> {
-  await vi.waitFor(() => expect(settings.readBudgetMemory().held.flatMap((e) => (e.kind === 'task-cost-unusual' ? [e.taskId] : []))).toEqual(expected), { timeout: 10_000 })
+  await vi.waitFor(
+    () =>
+      expect(
+        settings.readBudgetMemory().held.flatMap((e) => (e.kind === 'task-cost-unusual' ? [e.taskId] : []))
+      ).toEqual(expected),
+    { timeout: 10_000 }
+  )
 }
 const costTold = () => told.filter((n) => n.title.startsWith('Costing more than usual'))
 /** Quiet hours end at 11:00 local (10:00 UTC); the gate looks again once a minute. */
@@ -72,7 +80,8 @@ const pastQuietHours = () => clock.advance(60 * 60_000)
 /** A watched project whose three completed tasks cost $1 each, and a running task at $1 so far. */
 async function projectWithRunningTask(name: string) {
   const project = service.control.createProject({ name, firstTask: false })
-  for (const n of ['One', 'Two', 'Three']) service.control.setTaskTotalPrice(service.control.addTask(project.id, { name: n, status: 'completed' }).id, 1)
+  for (const n of ['One', 'Two', 'Three'])
+    service.control.setTaskTotalPrice(service.control.addTask(project.id, { name: n, status: 'completed' }).id, 1)
   const task = service.control.addTask(project.id, { name: 'Build', status: 'in_progress', script: 'run-forever' })
   service.control.setTaskTotalPrice(task.id, 1)
   await controller.handlers['project:watch']({ projectId: project.id })
@@ -94,7 +103,9 @@ describe('costing more than usual', () => {
     await pollNow()
     expect(costTold()).toEqual([])
     await pastQuietHours()
-    expect(costTold()).toMatchObject([{ taskId: task.id, body: "Shop: 'Build' has cost $6.00 so far; its completed tasks cost $1.00 (median)." }])
+    expect(costTold()).toMatchObject([
+      { taskId: task.id, body: "Shop: 'Build' has cost $6.00 so far; its completed tasks cost $1.00 (median)." }
+    ])
     await heldTasks([])
 
     await pollNow()

@@ -9,7 +9,7 @@ import { DEFAULT_SHORTCUT } from '../../shared/accelerator'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { CLIPBOARD_FAILED } from './clipboard'
-import { createAppController, type AppController } from './controller'
+import { type AppController, createAppController } from './controller'
 import type { AppControllerDeps } from './deps'
 import { dispatch } from './dispatch'
 
@@ -30,7 +30,10 @@ async function start(extra: Partial<AppControllerDeps> = {}): Promise<void> {
     },
     openExternal: async () => undefined,
     onSettingsChanged: () => void applied++,
-    changeShortcut: (accelerator) => (accelerator === 'Control+Alt+T' ? 'Control+Alt+T is used by another application.' : (taken.push(accelerator), null)),
+    changeShortcut: (accelerator) =>
+      accelerator === 'Control+Alt+T'
+        ? 'Control+Alt+T is used by another application.'
+        : (taken.push(accelerator), null),
     writeClipboardText: async (text) => void copied.push(text),
     ...extra
   })
@@ -52,7 +55,10 @@ afterEach(async () => {
 
 describe('the shortcut', () => {
   it('is taken from the platform before it is saved, in its canonical spelling', async () => {
-    expect(await dispatch(controller.handlers, 'settings:update', { shortcut: 'ctrl+shift+k' })).toMatchObject({ ok: true, value: { shortcut: 'Control+Shift+K' } })
+    expect(await dispatch(controller.handlers, 'settings:update', { shortcut: 'ctrl+shift+k' })).toMatchObject({
+      ok: true,
+      value: { shortcut: 'Control+Shift+K' }
+    })
     expect(taken).toEqual(['Control+Shift+K'])
     expect(settings.read().shortcut).toBe('Control+Shift+K')
     // The same shortcut again asks nothing of the platform.
@@ -62,14 +68,20 @@ describe('the shortcut', () => {
 
   it('one the platform refuses is refused with its reason, and the old one is kept', async () => {
     const result = await dispatch(controller.handlers, 'settings:update', { shortcut: 'Control+Alt+T' })
-    expect(result).toEqual({ ok: false, error: { kind: 'invalid_argument', message: 'Control+Alt+T is used by another application.' } })
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'invalid_argument', message: 'Control+Alt+T is used by another application.' }
+    })
     expect(settings.read().shortcut).toBe(DEFAULT_SHORTCUT)
     expect((await controller.handlers['settings:get']()).shortcut).toBe(DEFAULT_SHORTCUT)
   })
 
   it('one that is no shortcut never reaches the platform', async () => {
     const result = await dispatch(controller.handlers, 'settings:update', { shortcut: 'Shift+A' })
-    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/shortcut: A shortcut needs/) } })
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_argument', message: expect.stringMatching(/shortcut: A shortcut needs/) }
+    })
     expect(taken).toEqual([])
   })
 })
@@ -88,22 +100,36 @@ describe('the pin and the Dock', () => {
 
 describe('the clipboard', () => {
   it('takes one line of text; without a clipboard it says so', async () => {
-    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'https://shop.apps.example.com' })).toEqual({ ok: true, value: undefined })
+    expect(
+      await dispatch(controller.handlers, 'clipboard:write-text', { text: 'https://shop.apps.example.com' })
+    ).toEqual({ ok: true, value: undefined })
     expect(copied).toEqual(['https://shop.apps.example.com'])
-    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'two\nlines' })).toMatchObject({ ok: false, error: { kind: 'invalid_argument' } })
+    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'two\nlines' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_argument' }
+    })
     await controller.stop()
     await start({ writeClipboardText: undefined })
-    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'x' })).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/no clipboard/) } })
+    expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'x' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_argument', message: expect.stringMatching(/no clipboard/) }
+    })
   })
 
   it('a clipboard write that fails is told to the window as a failure, not as copied', async () => {
     await controller.stop()
     const logged: string[] = []
-    await start({ writeClipboardText: async () => Promise.reject(new Error('the clipboard is owned by another process')), onError: (context, e) => void logged.push(`${context}: ${(e as Error).message}`) })
+    await start({
+      writeClipboardText: async () => Promise.reject(new Error('the clipboard is owned by another process')),
+      onError: (context, e) => void logged.push(`${context}: ${(e as Error).message}`)
+    })
     // In words the window can show (not "something went wrong while handling clipboard:write-text"), and logged.
     const failed = { ok: false, error: { kind: 'internal', message: CLIPBOARD_FAILED } }
     expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'x' })).toEqual(failed)
     expect(await dispatch(controller.handlers, 'app:copy-diagnostics', undefined)).toEqual(failed)
-    expect(logged).toEqual(['clipboard write: the clipboard is owned by another process', 'clipboard write: the clipboard is owned by another process'])
+    expect(logged).toEqual([
+      'clipboard write: the clipboard is owned by another process',
+      'clipboard write: the clipboard is owned by another process'
+    ])
   })
 })

@@ -1,15 +1,15 @@
 // What the controller is given by whoever runs it (the Electron main process, the e2e host,
 // tests): storage, the service, time, and the few effects it cannot perform itself.
 import type { TzOffset } from '../../shared/cost'
-import type { Notification } from '../notify/policy'
-import type { Clock } from '../util/clock'
+import type { Connection } from '../../shared/settings'
 import type { ServiceClient } from '../client/client'
 import type { InvalidRecordIssue } from '../client/parse'
-import type { SettingsStore } from '../settings/store'
-import type { Connection } from '../../shared/settings'
-import type { SecretStore } from '../secrets/types'
-import type { DesktopDeps } from './desktop'
 import type { PresenceWatch } from '../forward/presence'
+import type { Notification } from '../notify/policy'
+import type { SecretStore } from '../secrets/types'
+import type { SettingsStore } from '../settings/store'
+import type { Clock } from '../util/clock'
+import type { DesktopDeps } from './desktop'
 
 /** Where API keys live, by connection id (core/secrets); the key never leaves it but to a client. */
 export type AppSecrets = SecretStore

@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type ReferenceService, startReferenceService } from '../../reference-service'
 import type { EventChannel } from '../../shared/ipc'
-import { startReferenceService, type ReferenceService } from '../../reference-service'
 import { createServiceClient, type ServiceClient } from '../client'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
@@ -78,19 +78,31 @@ beforeEach(async () => {
     window: { show: () => void shown++, send: (channel, payload) => void sent.push({ channel, payload }) },
     notify: () => {},
     openExternal: async (url) => void opened.push(url),
-    createClient: (connection, apiKey, options) => answeringPrebuilt(createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey }), connection.name),
+    createClient: (connection, apiKey, options) =>
+      answeringPrebuilt(createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey }), connection.name),
     ipc: { ipcMain: { handle: () => {}, removeHandler: () => {} }, isTrusted: () => true },
     power: new EventEmitter() as EventEmitter & PowerEvents,
     watchOnline: () => ({ check: () => {}, stop: () => {} }),
     quit: () => {},
     log: (m) => logged.push(m),
     updater: updates.updater,
-    about: () => ({ version: '1.0.0', electron: '45.4.1', chrome: '140.0', node: '22.0.0', platform: 'linux x64', settingsDir: dir, logFile: join(dir, 'logs', 'main.log') }),
+    about: () => ({
+      version: '1.0.0',
+      electron: '45.4.1',
+      chrome: '140.0',
+      node: '22.0.0',
+      platform: 'linux x64',
+      settingsDir: dir,
+      logFile: join(dir, 'logs', 'main.log')
+    }),
     writeClipboardText: async (text) => void clipboard.push(text),
     stateIntervalMs: 0
   })
   await app.start()
-  await app.controller.handlers['connection:save']({ connection: { name: 'Ref', baseUrl: service.url, publishingDomain: '' }, apiKey: KEY })
+  await app.controller.handlers['connection:save']({
+    connection: { name: 'Ref', baseUrl: service.url, publishingDomain: '' },
+    apiKey: KEY
+  })
 })
 
 afterEach(async () => {
@@ -112,7 +124,9 @@ describe('the composed app on the desktop', () => {
     ])
     app.openDeepLink(`agent-tray://evil/${KEY}`)
     expect(shown).toBe(before + 3)
-    expect(logged.at(-1)).toBe('deep link refused: "agent-tray://evil/[redacted]" names no project (agent-tray://projects/ID)')
+    expect(logged.at(-1)).toBe(
+      'deep link refused: "agent-tray://evil/[redacted]" names no project (agent-tray://projects/ID)'
+    )
   })
 
   it("offers and opens a project's agent interface only when its URL is one the app may open", async () => {
@@ -121,24 +135,41 @@ describe('the composed app on the desktop', () => {
     prebuiltAnswers.set(hostile.id, 'javascript:alert(1)')
     for (const p of [safe, hostile]) await app.controller.handlers['project:watch']({ projectId: p.id })
     await app.controller.handlers['monitor:poll-now']()
-    await expect.poll(() => app.controller.getState().projects.filter((p) => p.project !== null).length, { timeout: 10_000 }).toBe(2)
+    await expect
+      .poll(() => app.controller.getState().projects.filter((p) => p.project !== null).length, { timeout: 10_000 })
+      .toBe(2)
     expect(app.hasInterface({ projectId: safe.id })).toBe(true)
     expect(app.hasInterface({ projectId: hostile.id })).toBe(false)
     expect(app.hasInterface({ projectId: 'p-not-watched' })).toBe(false)
     app.openInterface({ projectId: safe.id })
     app.openInterface({ projectId: hostile.id })
     expect(opened).toEqual([safe.prebuilt_url])
-    expect(sent.filter((e) => e.channel === 'navigate:project').map((e) => e.payload)).toEqual([{ projectId: hostile.id }])
+    expect(sent.filter((e) => e.channel === 'navigate:project').map((e) => e.payload)).toEqual([
+      { projectId: hostile.id }
+    ])
   })
 
   it("with two accounts watching one project, offers and opens the interface of the notification's own account", async () => {
     const shared = service.control.createProject({ name: 'Shared' })
     const first = app.controller.getState().connections[0]!.id
-    const second = (await app.controller.handlers['connection:save']({ connection: { name: 'Second', baseUrl: service.url, publishingDomain: '' }, apiKey: KEY })).id
+    const second = (
+      await app.controller.handlers['connection:save']({
+        connection: { name: 'Second', baseUrl: service.url, publishingDomain: '' },
+        apiKey: KEY
+      })
+    ).id
     // The second account's service answers a prebuilt_url the app must not open.
     prebuiltAnswers.set(`Second/${shared.id}`, 'javascript:alert(1)')
-    for (const connectionId of [first, second]) await app.controller.handlers['project:watch']({ connectionId, projectId: shared.id })
-    await expect.poll(() => app.controller.getState().projects.filter((p) => p.watched.projectId === shared.id && p.project !== null).length, { timeout: 10_000 }).toBe(2)
+    for (const connectionId of [first, second])
+      await app.controller.handlers['project:watch']({ connectionId, projectId: shared.id })
+    await expect
+      .poll(
+        () =>
+          app.controller.getState().projects.filter((p) => p.watched.projectId === shared.id && p.project !== null)
+            .length,
+        { timeout: 10_000 }
+      )
+      .toBe(2)
     expect(app.hasInterface({ projectId: shared.id, connectionId: first })).toBe(true)
     expect(app.hasInterface({ projectId: shared.id, connectionId: second })).toBe(false)
     app.openInterface({ projectId: shared.id, connectionId: second })
@@ -163,7 +194,11 @@ describe('the composed app on the desktop', () => {
     expect(early).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
     updates.emit('update-downloaded', { version: '2.0.0' })
     expect(app.controller.getState().update).toEqual({ phase: 'ready', version: '2.0.0' })
-    await expect.poll(() => app.tray.view.menu.some((i) => i.kind === 'action' && i.label === 'Restart to Update (2.0.0)'), { timeout: 10_000 }).toBe(true)
+    await expect
+      .poll(() => app.tray.view.menu.some((i) => i.kind === 'action' && i.label === 'Restart to Update (2.0.0)'), {
+        timeout: 10_000
+      })
+      .toBe(true)
     await app.controller.handlers['update:install']()
     expect(updates.calls).toEqual(['check', 'download', 'install'])
   })
@@ -175,7 +210,12 @@ describe('the composed app on the desktop', () => {
 
   it('About and Copy diagnostics: versions, folders, key store, update state; never the key or the base URL', async () => {
     const about = await app.controller.handlers['app:about']()
-    expect(about).toMatchObject({ version: '1.0.0', electron: '45.4.1', keyStore: { backend: 'session-only', detail: 'test' }, update: { phase: 'idle' } })
+    expect(about).toMatchObject({
+      version: '1.0.0',
+      electron: '45.4.1',
+      keyStore: { backend: 'session-only', detail: 'test' },
+      update: { phase: 'idle' }
+    })
     const { text } = await app.controller.handlers['app:copy-diagnostics']()
     expect(clipboard).toEqual([text])
     expect(text).toContain('Agent Tray 1.0.0')
@@ -187,8 +227,14 @@ describe('the composed app on the desktop', () => {
   })
 
   it("logs the window's error with its stack", async () => {
-    await app.controller.handlers['app:report-error']({ kind: 'error', message: 'TypeError: x', stack: 'TypeError: x\n    at f (app://agent-tray/a.js:1:1)' })
-    expect(logged.at(-1)).toBe('window: uncaught error: TypeError: x\nTypeError: x\n    at f (app://agent-tray/a.js:1:1)')
+    await app.controller.handlers['app:report-error']({
+      kind: 'error',
+      message: 'TypeError: x',
+      stack: 'TypeError: x\n    at f (app://agent-tray/a.js:1:1)'
+    })
+    expect(logged.at(-1)).toBe(
+      'window: uncaught error: TypeError: x\nTypeError: x\n    at f (app://agent-tray/a.js:1:1)'
+    )
   })
 })
 
@@ -201,14 +247,27 @@ describe("the window's errors in the log", () => {
     expect(lines).toHaveLength(WINDOW_ERRORS_PER_MINUTE)
     now = 60_000
     report({ kind: 'error', message: 'later' })
-    expect(lines.slice(-2)).toEqual(['window: 5 more unexpected errors were not logged', 'window: uncaught error: later'])
+    expect(lines.slice(-2)).toEqual([
+      'window: 5 more unexpected errors were not logged',
+      'window: uncaught error: later'
+    ])
   })
 })
 
 describe('diagnostics', () => {
   it('counts unreachable projects by kind and lists the desktop notes', () => {
     const text = diagnosticsText(
-      { version: '1', electron: null, chrome: null, node: '20', platform: 'linux x64', settingsDir: '/s', logFile: null, keyStore: { backend: 'keychain', detail: 'd' }, update: { phase: 'unavailable', reason: 'a development build' } },
+      {
+        version: '1',
+        electron: null,
+        chrome: null,
+        node: '20',
+        platform: 'linux x64',
+        settingsDir: '/s',
+        logFile: null,
+        keyStore: { backend: 'keychain', detail: 'd' },
+        update: { phase: 'unavailable', reason: 'a development build' }
+      },
       {
         connections: [],
         activeConnectionId: null,

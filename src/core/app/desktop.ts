@@ -22,8 +22,23 @@ export interface DesktopDeps {
 
 export function noDesktop(): DesktopDeps {
   return {
-    updater: createUpdater({ updater: null, unavailable: 'not part of this run', enabled: false, clock: systemClock, onChange: () => {}, log: () => {} }),
-    about: () => ({ version: '0.0.0', electron: null, chrome: null, node: process.versions.node, platform: `${process.platform} ${process.arch}`, settingsDir: '', logFile: null }),
+    updater: createUpdater({
+      updater: null,
+      unavailable: 'not part of this run',
+      enabled: false,
+      clock: systemClock,
+      onChange: () => {},
+      log: () => {}
+    }),
+    about: () => ({
+      version: '0.0.0',
+      electron: null,
+      chrome: null,
+      node: process.versions.node,
+      platform: `${process.platform} ${process.arch}`,
+      settingsDir: '',
+      logFile: null
+    }),
     openLogs: () => Promise.reject(forbidden('There is no log file here.')),
     notes: () => [],
     log: () => {},

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { INVOKE_CHANNELS, type Handlers } from '../../shared/ipc'
+import { type Handlers, INVOKE_CHANNELS } from '../../shared/ipc'
 import { ServiceError } from '../client/errors'
 import { dispatch } from './dispatch'
 import { invalidArgument } from './errors'
@@ -61,17 +61,28 @@ describe('dispatch', () => {
     const result = await dispatch(handlers, 'monitor:pause-notifications', { minutes: 0 })
     expect(result).toEqual({
       ok: false,
-      error: { kind: 'invalid_argument', message: 'Invalid request for monitor:pause-notifications: minutes: must be at least 1.' }
+      error: {
+        kind: 'invalid_argument',
+        message: 'Invalid request for monitor:pause-notifications: minutes: must be at least 1.'
+      }
     })
     expect(calls).toEqual([])
   })
 
   it('refuses a cost range whose last day is before its first, saying so, without calling the handler', async () => {
     const { handlers, calls } = recordingHandlers(async () => 1)
-    const result = await dispatch(handlers, 'costs:report', { grouping: 'day', stackBy: 'project', since: '2026-03-10', until: '2026-03-01' })
+    const result = await dispatch(handlers, 'costs:report', {
+      grouping: 'day',
+      stackBy: 'project',
+      since: '2026-03-10',
+      until: '2026-03-01'
+    })
     expect(result).toEqual({
       ok: false,
-      error: { kind: 'invalid_argument', message: 'Invalid request for costs:report: until: must not be before since (2026-03-10).' }
+      error: {
+        kind: 'invalid_argument',
+        message: 'Invalid request for costs:report: until: must not be before since (2026-03-10).'
+      }
     })
     expect(calls).toEqual([])
   })

@@ -7,10 +7,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import type { SavedTargetView, ForwardTargetView, ForwardTestResult } from '../../shared/forwarding'
+import type { ForwardTargetView, ForwardTestResult, SavedTargetView } from '../../shared/forwarding'
 import type { IpcResult } from '../../shared/ipc'
 import { verifySignature } from '../forward/sign'
-import { startReceiver, type Receiver } from '../forward/test-receivers'
+import { type Receiver, startReceiver } from '../forward/test-receivers'
 import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
 import { composeApp, type ComposedApp } from './compose'
@@ -52,7 +52,9 @@ const call = async <T>(channel: string, request?: unknown): Promise<IpcResult<T>
 /** Every file under the settings directory, as text. */
 async function filesText(): Promise<string> {
   const names = await readdir(dir, { recursive: true, withFileTypes: true })
-  const texts = await Promise.all(names.filter((d) => d.isFile()).map((d) => readFile(join(d.parentPath, d.name), 'utf8')))
+  const texts = await Promise.all(
+    names.filter((d) => d.isFile()).map((d) => readFile(join(d.parentPath, d.name), 'utf8'))
+  )
   return texts.join('\n')
 }
 
@@ -73,9 +75,18 @@ afterEach(async () => {
 
 it('a target token is never in an answer, a file, the diagnostics or a log line', async () => {
   const answers: unknown[] = []
-  const added = await call<ForwardTargetView>('forward:add', { url: `${receiver.url}/hooks/${TOKEN}`, name: 'hooks', on: ['failed'], when: 'always', secret: SIGNING })
+  const added = await call<ForwardTargetView>('forward:add', {
+    url: `${receiver.url}/hooks/${TOKEN}`,
+    name: 'hooks',
+    on: ['failed'],
+    when: 'always',
+    secret: SIGNING
+  })
   answers.push(added)
-  expect(added).toMatchObject({ ok: true, value: { kind: 'webhook', host: `127.0.0.1:${receiver.port}`, name: 'hooks' } })
+  expect(added).toMatchObject({
+    ok: true,
+    value: { kind: 'webhook', host: `127.0.0.1:${receiver.port}`, name: 'hooks' }
+  })
   const id = (added as { value: ForwardTargetView }).value.id
   // The key store holds it in forwarding's entries, apart from the API keys.
   expect(await secrets.forwarding.get(`forward:${id}`)).toContain(TOKEN)
@@ -84,11 +95,21 @@ it('a target token is never in an answer, a file, the diagnostics or a log line'
   const tested = await call<ForwardTestResult>('forward:test', { targetId: id })
   answers.push(tested)
   expect(receiver.received[0]!.path).toBe(`/hooks/${TOKEN}`)
-  expect(tested).toMatchObject({ ok: true, value: { delivered: false, reason: 'HTTP 404: no hook at /hooks/[redacted]', target: { lastError: 'HTTP 404: no hook at /hooks/[redacted]' } } })
+  expect(tested).toMatchObject({
+    ok: true,
+    value: {
+      delivered: false,
+      reason: 'HTTP 404: no hook at /hooks/[redacted]',
+      target: { lastError: 'HTTP 404: no hook at /hooks/[redacted]' }
+    }
+  })
   answers.push(await call('forward:list'))
   // Refused: plain http to another host; the problem does not repeat the URL.
   answers.push(await call('forward:add', { url: `http://example.com/hooks/${OTHER}` }))
-  expect(answers.at(-1)).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringMatching(/must use https/) } })
+  expect(answers.at(-1)).toMatchObject({
+    ok: false,
+    error: { kind: 'invalid_argument', message: expect.stringMatching(/must use https/) }
+  })
   answers.push(await call('app:copy-diagnostics'))
 
   for (const text of [JSON.stringify(answers), await filesText()]) {
@@ -100,7 +121,9 @@ it('a target token is never in an answer, a file, the diagnostics or a log line'
 
   // A line that quotes the URL (a refused link, here) has the token and the secret taken out.
   app.openDeepLink(`agent-tray://x/${TOKEN}`)
-  expect(app.redact(`sent to ${receiver.url}/hooks/${TOKEN} signed with ${SIGNING}`)).toBe(`sent to [redacted] signed with [redacted]`)
+  expect(app.redact(`sent to ${receiver.url}/hooks/${TOKEN} signed with ${SIGNING}`)).toBe(
+    `sent to [redacted] signed with [redacted]`
+  )
   expect(app.redact(`path %2Fhooks%2F${TOKEN}`)).toBe('path %2Fhooks%2F[redacted]')
 
   // The next run: the log knows the tokens before anything reads the target.
@@ -113,30 +136,58 @@ it('a target token is never in an answer, a file, the diagnostics or a log line'
 })
 
 it("a JSON webhook added with no secret gets one, in add's answer only: its requests are signed with it", async () => {
-  const added = await call<SavedTargetView>('forward:add', { url: `${receiver.url}/hooks/${TOKEN}`, name: 'hooks', on: ['failed'], when: 'always' })
+  const added = await call<SavedTargetView>('forward:add', {
+    url: `${receiver.url}/hooks/${TOKEN}`,
+    name: 'hooks',
+    on: ['failed'],
+    when: 'always'
+  })
   if (!added.ok) throw new Error(added.error.message)
   const generated = added.value.generatedSecret
   expect(generated).toMatch(/^[A-Za-z0-9_-]{43}$/)
-  const answers = [await call('forward:test', { targetId: added.value.id }), await call('forward:list'), await call('app:copy-diagnostics')]
+  const answers = [
+    await call('forward:test', { targetId: added.value.id }),
+    await call('forward:list'),
+    await call('app:copy-diagnostics')
+  ]
   const got = receiver.received[0]!
   expect(verifySignature(got.body, generated!, got.headers['x-agent-tray-signature'] as string)).toBe(true)
   for (const text of [JSON.stringify(answers), await filesText()]) expect(text).not.toContain(generated)
   expect(app.redact(`signed with ${generated}`)).toBe('signed with [redacted]')
   // A secret given, or a kind that is not signed: nothing is made.
-  const given = await call<SavedTargetView>('forward:add', { url: `${receiver.url}/other/${OTHER}`, name: 'given', secret: SIGNING })
-  const ntfy = await call<SavedTargetView>('forward:add', { url: `ntfy://127.0.0.1:${receiver.port}/topic-abc`, name: 'phone' })
+  const given = await call<SavedTargetView>('forward:add', {
+    url: `${receiver.url}/other/${OTHER}`,
+    name: 'given',
+    secret: SIGNING
+  })
+  const ntfy = await call<SavedTargetView>('forward:add', {
+    url: `ntfy://127.0.0.1:${receiver.port}/topic-abc`,
+    name: 'phone'
+  })
   expect(given).toMatchObject({ ok: true, value: { generatedSecret: null } })
   expect(ntfy).toMatchObject({ ok: true, value: { generatedSecret: null } })
 })
 
 it("forward:update gives a webhook a new signing secret: in the key store only, the target's id kept, a short one refused", async () => {
   const NEXT = 'next-signing-secret-7f6e5d'
-  const added = await call<ForwardTargetView>('forward:add', { url: `${receiver.url}/hooks/${TOKEN}`, name: 'hooks', on: ['failed'], when: 'always', secret: SIGNING })
+  const added = await call<ForwardTargetView>('forward:add', {
+    url: `${receiver.url}/hooks/${TOKEN}`,
+    name: 'hooks',
+    on: ['failed'],
+    when: 'always',
+    secret: SIGNING
+  })
   const id = (added as { value: ForwardTargetView }).value.id
   const updated = await call<ForwardTargetView>('forward:update', { targetId: id, secret: NEXT })
   expect(updated).toMatchObject({ ok: true, value: { id, name: 'hooks' } })
-  expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toEqual({ url: `${receiver.url}/hooks/${TOKEN}`, secret: NEXT })
-  expect(await call('forward:update', { targetId: id, secret: 'too-short' })).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: 'A signing secret is at least 16 characters.' } })
+  expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toEqual({
+    url: `${receiver.url}/hooks/${TOKEN}`,
+    secret: NEXT
+  })
+  expect(await call('forward:update', { targetId: id, secret: 'too-short' })).toMatchObject({
+    ok: false,
+    error: { kind: 'invalid_argument', message: 'A signing secret is at least 16 characters.' }
+  })
   expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toMatchObject({ secret: NEXT })
   for (const text of [JSON.stringify(updated), await filesText()]) expect(text).not.toContain(NEXT)
   expect(app.redact(`signed with ${NEXT}`)).toBe('signed with [redacted]')
@@ -144,14 +195,23 @@ it("forward:update gives a webhook a new signing secret: in the key store only, 
 })
 
 it('forward:update can make the new signing secret: answered once, kept in the key store, never with one given too', async () => {
-  const added = await call<ForwardTargetView>('forward:add', { url: `${receiver.url}/hooks/${TOKEN}`, name: 'hooks', secret: SIGNING })
+  const added = await call<ForwardTargetView>('forward:add', {
+    url: `${receiver.url}/hooks/${TOKEN}`,
+    name: 'hooks',
+    secret: SIGNING
+  })
   const id = (added as { value: ForwardTargetView }).value.id
   const made = await call<SavedTargetView>('forward:update', { targetId: id, generateSecret: true })
   const secret = (made as { value: SavedTargetView }).value.generatedSecret!
   expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/)
   expect(made).toMatchObject({ ok: true, value: { id, name: 'hooks' } })
-  expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toEqual({ url: `${receiver.url}/hooks/${TOKEN}`, secret })
+  expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toEqual({
+    url: `${receiver.url}/hooks/${TOKEN}`,
+    secret
+  })
   expect(await filesText()).not.toContain(secret)
-  expect(await call('forward:update', { targetId: id, secret: 'given-signing-secret-1234', generateSecret: true })).toMatchObject({ ok: false, error: { kind: 'invalid_argument' } })
+  expect(
+    await call('forward:update', { targetId: id, secret: 'given-signing-secret-1234', generateSecret: true })
+  ).toMatchObject({ ok: false, error: { kind: 'invalid_argument' } })
   expect(JSON.parse((await secrets.forwarding.get(`forward:${id}`))!)).toMatchObject({ secret })
 })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { dispatch } from './dispatch'
 import type { EventChannel, EventContract, Handlers, InvokeChannel } from '../../shared/ipc'
 import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../../shared/ipc'
 import { Emitter } from '../util/emitter'
-import type { FrameLike, IpcMainLike, InvokeEventLike } from './ipc'
+import { dispatch } from './dispatch'
+import type { FrameLike, InvokeEventLike, IpcMainLike } from './ipc'
 import { forwardEvents, registerIpcHandlers } from './ipc'
 
 type Listener = Parameters<IpcMainLike['handle']>[1]
@@ -45,7 +45,11 @@ function setup() {
     ipcMain,
     dispatch: (channel: InvokeChannel, raw: unknown) => dispatch(handlers, channel, raw),
     // main's check (src/main/sender.ts, tested there) stands in as: exactly our frame.
-    isTrusted: (frame) => frame !== null && frame.processId === ourFrame.processId && frame.routingId === ourFrame.routingId && frame.url === ourFrame.url,
+    isTrusted: (frame) =>
+      frame !== null &&
+      frame.processId === ourFrame.processId &&
+      frame.routingId === ourFrame.routingId &&
+      frame.url === ourFrame.url,
     log: (m) => logs.push(m)
   })
   const invoke = (channel: string, event: InvokeEventLike, ...args: unknown[]) => {
@@ -66,8 +70,14 @@ describe('registerIpcHandlers', () => {
 
   it('passes a trusted request through validation to its handler', async () => {
     const { invoke, calls } = setup()
-    expect(await invoke('app:get-state', { senderFrame: { ...ourFrame } })).toEqual({ ok: true, value: 'app:get-state done' })
-    expect(await invoke('task:focus', { senderFrame: ourFrame }, { taskId: 't1' })).toEqual({ ok: true, value: 'task:focus done' })
+    expect(await invoke('app:get-state', { senderFrame: { ...ourFrame } })).toEqual({
+      ok: true,
+      value: 'app:get-state done'
+    })
+    expect(await invoke('task:focus', { senderFrame: ourFrame }, { taskId: 't1' })).toEqual({
+      ok: true,
+      value: 'task:focus done'
+    })
     expect(calls).toEqual([
       { channel: 'app:get-state', request: undefined },
       { channel: 'task:focus', request: { taskId: 't1' } }
@@ -76,7 +86,10 @@ describe('registerIpcHandlers', () => {
 
   it('refuses foreign frames before any handler runs, and logs no arguments', async () => {
     const { invoke, calls, logs } = setup()
-    const secret = { connection: { name: 'x', baseUrl: 'https://api.example.com', publishingDomain: '' }, apiKey: 'sk-secret' }
+    const secret = {
+      connection: { name: 'x', baseUrl: 'https://api.example.com', publishingDomain: '' },
+      apiKey: 'sk-secret'
+    }
     for (const senderFrame of [
       { ...ourFrame, routingId: 9 },
       { ...ourFrame, url: 'https://evil.example/' },
@@ -121,7 +134,10 @@ describe('forwardEvents', () => {
   it('sends every event channel to the window, in order, until unsubscribed', () => {
     const source = new Emitter<EventContract>()
     const sent: [EventChannel, unknown][] = []
-    const off = forwardEvents({ on: (channel, listener) => source.on(channel, listener) }, { send: (channel, payload) => sent.push([channel, payload]) })
+    const off = forwardEvents(
+      { on: (channel, listener) => source.on(channel, listener) },
+      { send: (channel, payload) => sent.push([channel, payload]) }
+    )
     source.emit('navigate:task', { projectId: 'p', taskId: 't' })
     source.emit('navigate:settings', {})
     expect(sent).toEqual([

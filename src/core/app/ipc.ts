@@ -44,7 +44,10 @@ export function registerIpcHandlers(deps: IpcDeps): () => void {
       } catch (err) {
         // dispatch returns failures itself; a throw is our bug, and its text may quote the request.
         deps.log(`ipc: ${channel} threw ${err instanceof Error ? err.name : typeof err}`)
-        return { ok: false, error: { kind: 'internal', message: 'Something went wrong in the app.' } } satisfies IpcResult<never>
+        return {
+          ok: false,
+          error: { kind: 'internal', message: 'Something went wrong in the app.' }
+        } satisfies IpcResult<never>
       }
     })
   }

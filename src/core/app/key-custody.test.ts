@@ -7,17 +7,17 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { MANUAL_START_TIME, startReferenceService, type ReferenceService } from '../../reference-service'
+import { MANUAL_START_TIME, type ReferenceService, startReferenceService } from '../../reference-service'
+import { startReceiver } from '../forward/test-receivers'
+import { rememberKeys } from '../log/known-keys'
 import { chooseSecretStore } from '../secrets/choose'
 import { decodeBoundKey, encodeBoundKey } from '../secrets/custody'
 import { createKeytarSecretStore, loadKeytar } from '../secrets/keytar-store'
-import { startTestKeyring, type TestKeyring } from '../secrets/test-keyring'
-import { listFiles } from '../secrets/test-files'
-import { fakeSafeStorage } from '../secrets/test-safe-storage'
 import { createPendingSecretStore } from '../secrets/pending'
-import { rememberKeys } from '../log/known-keys'
+import { listFiles } from '../secrets/test-files'
+import { startTestKeyring, type TestKeyring } from '../secrets/test-keyring'
+import { fakeSafeStorage } from '../secrets/test-safe-storage'
 import { FORWARDING_KEYCHAIN_SERVICE, KEYCHAIN_SERVICE, type SecretStore } from '../secrets/types'
-import { startReceiver } from '../forward/test-receivers'
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
 import { createAppController, DEMO_CONNECTION_ID } from './controller'
@@ -41,7 +41,8 @@ afterEach(async () => {
   // One keychain for every test here: each starts with none of another's entries.
   for (const { connectionId } of (await keychain.list?.()) ?? []) await keychain.delete(connectionId)
   const keytar = await loadKeytar()
-  for (const { account } of await keytar.findCredentials(FORWARDING_KEYCHAIN_SERVICE)) await keytar.deletePassword(FORWARDING_KEYCHAIN_SERVICE, account)
+  for (const { account } of await keytar.findCredentials(FORWARDING_KEYCHAIN_SERVICE))
+    await keytar.deletePassword(FORWARDING_KEYCHAIN_SERVICE, account)
 })
 
 async function service(apiKey = KEY): Promise<ReferenceService> {
@@ -61,7 +62,12 @@ async function app(dir: string, extra: Partial<AppControllerDeps> = {}) {
   const settings = await openSettings({ dir })
   const controller = createAppController(
     // Wrapped as the app wraps it: main's store while the keychain is asked, the log's key memory.
-    referenceControllerDeps({ settings, secrets: rememberKeys(createPendingSecretStore(Promise.resolve(keychain))).store, clock: new ManualClock(Date.parse(MANUAL_START_TIME)), ...extra })
+    referenceControllerDeps({
+      settings,
+      secrets: rememberKeys(createPendingSecretStore(Promise.resolve(keychain))).store,
+      clock: new ManualClock(Date.parse(MANUAL_START_TIME)),
+      ...extra
+    })
   )
   await controller.start()
   let stopped = false
@@ -74,7 +80,10 @@ async function app(dir: string, extra: Partial<AppControllerDeps> = {}) {
 }
 
 async function connect(controller: Awaited<ReturnType<typeof app>>['controller'], url: string): Promise<string> {
-  const view = await controller.handlers['connection:save']({ connection: { name: 'Mine', baseUrl: url, publishingDomain: '' }, apiKey: KEY })
+  const view = await controller.handlers['connection:save']({
+    connection: { name: 'Mine', baseUrl: url, publishingDomain: '' },
+    apiKey: KEY
+  })
   return view.id
 }
 
@@ -95,10 +104,18 @@ describe('a key goes only where it was given', () => {
     await second.controller.pollNow().catch(() => undefined)
     expect(elsewhere.control.stats().requests).toBe(0)
     expect(second.controller.getState().connections).toEqual([
-      expect.objectContaining({ id, baseUrl: elsewhere.url, hasKey: false, problem: `Its address changed from ${home.url} to ${elsewhere.url}; its API key was given for ${home.url} and is not sent anywhere else.` })
+      expect.objectContaining({
+        id,
+        baseUrl: elsewhere.url,
+        hasKey: false,
+        problem: `Its address changed from ${home.url} to ${elsewhere.url}; its API key was given for ${home.url} and is not sent anywhere else.`
+      })
     ])
     // Giving this address its own key is what makes it work again.
-    await second.controller.handlers['connection:save']({ connection: { id, name: 'Mine', baseUrl: elsewhere.url, publishingDomain: '' }, apiKey: KEY })
+    await second.controller.handlers['connection:save']({
+      connection: { id, name: 'Mine', baseUrl: elsewhere.url, publishingDomain: '' },
+      apiKey: KEY
+    })
     expect(second.controller.getState().connections[0]).toMatchObject({ hasKey: true, problem: null })
   })
 })
@@ -112,7 +129,16 @@ describe("a forwarding target's entry is never an API key", () => {
     // As an earlier version kept it: among the API keys, under the target's account.
     await keytar.setPassword(KEYCHAIN_SERVICE, 'forward:t1', entry)
     const dir = tempDir()
-    const target = { id: 't1', name: 'hook', kind: 'webhook', host: `127.0.0.1:${receiver.port}`, on: ['failed'], when: 'always', paused: false, quietHours: false }
+    const target = {
+      id: 't1',
+      name: 'hook',
+      kind: 'webhook',
+      host: `127.0.0.1:${receiver.port}`,
+      on: ['failed'],
+      when: 'always',
+      paused: false,
+      quietHours: false
+    }
     const collector = { id: 'forward:t1', name: 'Collector', baseUrl: receiver.url, publishingDomain: '' }
     fs.writeFileSync(configFile(dir), JSON.stringify({ connections: [collector], forwarding: { targets: [target] } }))
 
@@ -122,7 +148,9 @@ describe("a forwarding target's entry is never an API key", () => {
     expect(await keytar.getPassword(FORWARDING_KEYCHAIN_SERVICE, 'forward:t1')).toBe(entry)
     expect(await keytar.getPassword(KEYCHAIN_SERVICE, 'forward:t1')).toBeNull()
     expect(await controller.handlers['forward:test']({ targetId: 't1' })).toMatchObject({ delivered: true })
-    expect(receiver.received.map((r) => [r.path, r.headers['x-api-key']])).toEqual([['/hooks/T0kenPart-8d1f0c2b', undefined]])
+    expect(receiver.received.map((r) => [r.path, r.headers['x-api-key']])).toEqual([
+      ['/hooks/T0kenPart-8d1f0c2b', undefined]
+    ])
   })
 
   it("a start without targets leaves an earlier version's target entries where they are: forwarding never opened the keychain", async () => {
@@ -146,8 +174,12 @@ describe('config.json cut short inside its connections', () => {
 
     const second = await app(dir)
     const state = second.controller.getState()
-    expect(state.connections).toEqual([expect.objectContaining({ id, baseUrl: home.url, name: new URL(home.url).host, hasKey: true, problem: null })])
-    expect(state.notices.join('\n')).toContain(`Restored the connection to ${home.url} from the keychain: config.json had lost it.`)
+    expect(state.connections).toEqual([
+      expect.objectContaining({ id, baseUrl: home.url, name: new URL(home.url).host, hasKey: true, problem: null })
+    ])
+    expect(state.notices.join('\n')).toContain(
+      `Restored the connection to ${home.url} from the keychain: config.json had lost it.`
+    )
     const before = home.control.stats().requests
     const p = home.control.createProject({ name: 'Back' })
     await second.controller.handlers['project:watch']({ projectId: p.id })
@@ -176,7 +208,13 @@ describe('key ciphertexts', () => {
     const entry = encodeBoundKey({ origin: 'https://api.one.example', baseUrl: 'https://api.one.example', key: KEY })
     const ciphertext = (await safe.encryptStringAsync(entry)).toString('base64')
     await settings.ciphertexts.set('c-moved', ciphertext)
-    const chosen = await chooseSecretStore({ loadKeytar, safeStorage: safe, allowBasicText: false, ciphertexts: settings.ciphertexts, forwardingCiphertexts: settings.forwardingCiphertexts })
+    const chosen = await chooseSecretStore({
+      loadKeytar,
+      safeStorage: safe,
+      allowBasicText: false,
+      ciphertexts: settings.ciphertexts,
+      forwardingCiphertexts: settings.forwardingCiphertexts
+    })
     expect(chosen.backend).toBe('keychain')
     expect(await keychain.get('c-moved')).toBe(entry)
     expect(await settings.ciphertexts.ids()).toEqual([])
@@ -202,7 +240,12 @@ describe('the demo', () => {
   it('keeps its key for its run only and is gone after a restart: nothing polls its old port', async () => {
     const demo = await service('demo-key-0a1b2c3d')
     const dir = tempDir()
-    const startDemo = async () => ({ baseUrl: demo.url, apiKey: 'demo-key-0a1b2c3d', publishingDomain: demo.publishingDomain, ...demo.control.seedDemo() })
+    const startDemo = async () => ({
+      baseUrl: demo.url,
+      apiKey: 'demo-key-0a1b2c3d',
+      publishingDomain: demo.publishingDomain,
+      ...demo.control.seedDemo()
+    })
     const first = await app(dir, { startDemo })
     await first.controller.handlers['demo:start']()
     expect(first.controller.getState().activeConnectionId).toBe(DEMO_CONNECTION_ID)

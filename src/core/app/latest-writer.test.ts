@@ -6,13 +6,16 @@ describe('createLatestWriter', () => {
     const written: number[] = []
     let active = 0
     let maxActive = 0
-    const writer = createLatestWriter<number>(async (v) => {
-      active++
-      maxActive = Math.max(maxActive, active)
-      await new Promise((r) => setTimeout(r, 5))
-      written.push(v)
-      active--
-    }, () => undefined)
+    const writer = createLatestWriter<number>(
+      async (v) => {
+        active++
+        maxActive = Math.max(maxActive, active)
+        await new Promise((r) => setTimeout(r, 5))
+        written.push(v)
+        active--
+      },
+      () => undefined
+    )
     writer.write(1)
     writer.write(2)
     writer.write(3)
@@ -25,10 +28,13 @@ describe('createLatestWriter', () => {
   it('reports a failed write and keeps going', async () => {
     const errors: unknown[] = []
     const written: string[] = []
-    const writer = createLatestWriter<string>(async (v) => {
-      if (v === 'bad') throw new Error('disk full')
-      written.push(v)
-    }, (e) => errors.push(e))
+    const writer = createLatestWriter<string>(
+      async (v) => {
+        if (v === 'bad') throw new Error('disk full')
+        written.push(v)
+      },
+      (e) => errors.push(e)
+    )
     writer.write('bad')
     await writer.settled()
     writer.write('good')

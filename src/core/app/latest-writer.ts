@@ -7,7 +7,10 @@ export interface LatestWriter<T> {
   settled(): Promise<void>
 }
 
-export function createLatestWriter<T>(save: (value: T) => Promise<void>, onError: (error: unknown) => void): LatestWriter<T> {
+export function createLatestWriter<T>(
+  save: (value: T) => Promise<void>,
+  onError: (error: unknown) => void
+): LatestWriter<T> {
   let pending: { value: T } | null = null
   let running: Promise<void> | null = null
 

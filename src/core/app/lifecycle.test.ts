@@ -3,19 +3,23 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createAppController } from './controller'
+import { MANUAL_START_TIME, startReferenceService } from '../../reference-service'
 import { createServiceClient } from '../client'
-import { ManualClock } from '../util/clock'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
-import { MANUAL_START_TIME, startReferenceService } from '../../reference-service'
+import { ManualClock } from '../util/clock'
+import { createAppController } from './controller'
 import type { PowerEvents, StartOnlineWatcher } from './lifecycle'
 import { wireLifecycle } from './lifecycle'
 
 /** Stands in for Electron's powerMonitor: a plain emitter. */
 function fakePowerMonitor() {
   const emitter = new EventEmitter()
-  return { power: emitter as unknown as PowerEvents, emit: (e: string) => emitter.emit(e), count: () => emitter.eventNames().length }
+  return {
+    power: emitter as unknown as PowerEvents,
+    emit: (e: string) => emitter.emit(e),
+    count: () => emitter.eventNames().length
+  }
 }
 
 /** Stands in for the online watcher: the test says when the network changes. */
@@ -61,7 +65,13 @@ describe('wireLifecycle', () => {
     const { power, emit } = fakePowerMonitor()
     const online = fakeOnline()
     const { calls, controller } = recordingController()
-    wireLifecycle({ powerMonitor: power, watchOnline: online.start, controller, onOnlineChange: () => {}, log: () => {} })
+    wireLifecycle({
+      powerMonitor: power,
+      watchOnline: online.start,
+      controller,
+      onOnlineChange: () => {},
+      log: () => {}
+    })
     expect(calls).toEqual(['online:true'])
     emit('suspend')
     expect(calls).toEqual(['online:true', 'suspend'])
@@ -78,7 +88,13 @@ describe('wireLifecycle', () => {
     const { power, emit } = fakePowerMonitor()
     const online = fakeOnline()
     const { calls, controller } = recordingController()
-    wireLifecycle({ powerMonitor: power, watchOnline: online.start, controller, onOnlineChange: () => {}, log: () => {} })
+    wireLifecycle({
+      powerMonitor: power,
+      watchOnline: online.start,
+      controller,
+      onOnlineChange: () => {},
+      log: () => {}
+    })
     emit('suspend')
     online.setQuietly(false)
     emit('resume')
@@ -90,7 +106,13 @@ describe('wireLifecycle', () => {
     const online = fakeOnline()
     const { calls, controller } = recordingController()
     const tray: boolean[] = []
-    wireLifecycle({ powerMonitor: power, watchOnline: online.start, controller, onOnlineChange: (v) => tray.push(v), log: () => {} })
+    wireLifecycle({
+      powerMonitor: power,
+      watchOnline: online.start,
+      controller,
+      onOnlineChange: (v) => tray.push(v),
+      log: () => {}
+    })
     online.set(false)
     online.set(false)
     online.set(true)
@@ -102,7 +124,13 @@ describe('wireLifecycle', () => {
     const { power, emit } = fakePowerMonitor()
     const online = fakeOnline()
     const { calls, controller } = recordingController()
-    wireLifecycle({ powerMonitor: power, watchOnline: online.start, controller, onOnlineChange: () => {}, log: () => {} })
+    wireLifecycle({
+      powerMonitor: power,
+      watchOnline: online.start,
+      controller,
+      onOnlineChange: () => {},
+      log: () => {}
+    })
     emit('lock-screen')
     emit('unlock-screen')
     expect(calls).toEqual(['online:true'])
@@ -112,7 +140,13 @@ describe('wireLifecycle', () => {
     const { power, emit, count } = fakePowerMonitor()
     const online = fakeOnline()
     const { calls, controller } = recordingController()
-    const dispose = wireLifecycle({ powerMonitor: power, watchOnline: online.start, controller, onOnlineChange: () => {}, log: () => {} })
+    const dispose = wireLifecycle({
+      powerMonitor: power,
+      watchOnline: online.start,
+      controller,
+      onOnlineChange: () => {},
+      log: () => {}
+    })
     expect(count()).toBe(4)
     dispose()
     expect(count()).toBe(0)
@@ -156,10 +190,19 @@ describe('wireLifecycle with the real controller and the reference service', () 
         connection: { name: 'Local', baseUrl: service.url, publishingDomain: service.publishingDomain },
         apiKey
       })
-      const projects = [service.control.createProject({ name: 'One' }).id, service.control.createProject({ name: 'Two' }).id]
+      const projects = [
+        service.control.createProject({ name: 'One' }).id,
+        service.control.createProject({ name: 'Two' }).id
+      ]
       for (const projectId of projects) await controller.handlers['project:watch']({ projectId })
       await controller.handlers['monitor:poll-now']()
-      dispose = wireLifecycle({ powerMonitor: power, watchOnline: online.start, controller, onOnlineChange: () => {}, log: () => {} })
+      dispose = wireLifecycle({
+        powerMonitor: power,
+        watchOnline: online.start,
+        controller,
+        onOnlineChange: () => {},
+        log: () => {}
+      })
 
       const before = taskLists.length
       emit('suspend')

@@ -5,7 +5,12 @@ import type { InvalidRecordIssue } from '../client/parse'
 /** Least time between two notices about skipped records of one kind (tasks, steps, usage records). */
 export const INVALID_RECORD_NOTICE_MS = 60_000
 
-const RECORD_NAMES: Record<InvalidRecordIssue['resource'], string> = { project: 'a project', task: 'a task', step: 'a step', usage: 'a usage record' }
+const RECORD_NAMES: Record<InvalidRecordIssue['resource'], string> = {
+  project: 'a project',
+  task: 'a task',
+  step: 'a step',
+  usage: 'a usage record'
+}
 
 /** Shortened, one line: the id comes from the service. */
 const shortText = (text: string, max = 60): string => {

@@ -4,12 +4,26 @@ import { currentStep, failedStep } from './now'
 
 function step(name: string, status: TaskStep['status'], created: number, updated = created): TaskStep {
   const at = (minute: number): string => new Date(Date.UTC(2026, 10, 26, 10, minute)).toISOString()
-  return { id: name, task_id: 't', name, description: '', status, type: null, metadata: {}, created_at: at(created), updated_at: at(updated) }
+  return {
+    id: name,
+    task_id: 't',
+    name,
+    description: '',
+    status,
+    type: null,
+    metadata: {},
+    created_at: at(created),
+    updated_at: at(updated)
+  }
 }
 
 describe('currentStep', () => {
   it('is the running step with its number in start order and its start, whatever the list order, even when another step changed after it', () => {
-    const steps = [step('Write tests', 'in_progress', 3), step('Plan', 'completed', 1, 2), step('Read code', 'completed', 2, 4)]
+    const steps = [
+      step('Write tests', 'in_progress', 3),
+      step('Plan', 'completed', 1, 2),
+      step('Read code', 'completed', 2, 4)
+    ]
     expect(currentStep(steps)).toEqual({ name: 'Write tests', number: 3, startedAt: steps[0]!.created_at })
   })
 
@@ -27,12 +41,20 @@ describe('currentStep', () => {
 
 describe('failedStep', () => {
   it('is the failed step with its number in start order, the last when several failed', () => {
-    const steps = [step('Test', 'failed', 3), step('Plan', 'completed', 1), step('Build', 'failed', 2), step('Report', 'completed', 4)]
+    const steps = [
+      step('Test', 'failed', 3),
+      step('Plan', 'completed', 1),
+      step('Build', 'failed', 2),
+      step('Report', 'completed', 4)
+    ]
     expect(failedStep(steps)).toEqual({ name: 'Test', number: 3 })
   })
 
   it('falls back to the last step started when none says failed, and is null without steps', () => {
-    expect(failedStep([step('Build', 'cancelled', 2), step('Plan', 'completed', 1)])).toEqual({ name: 'Build', number: 2 })
+    expect(failedStep([step('Build', 'cancelled', 2), step('Plan', 'completed', 1)])).toEqual({
+      name: 'Build',
+      number: 2
+    })
     expect(failedStep([])).toBeNull()
   })
 })

@@ -16,7 +16,10 @@ const timeOf = (iso: string): number => {
 /** Newest first; ties in a stable order by project, then task. */
 export function newestFirst<T extends { at: string; projectId: string; taskId?: string }>(items: readonly T[]): T[] {
   return [...items].sort(
-    (a, b) => timeOf(b.at) - timeOf(a.at) || a.projectId.localeCompare(b.projectId) || (a.taskId ?? '').localeCompare(b.taskId ?? '')
+    (a, b) =>
+      timeOf(b.at) - timeOf(a.at) ||
+      a.projectId.localeCompare(b.projectId) ||
+      (a.taskId ?? '').localeCompare(b.taskId ?? '')
   )
 }
 
@@ -52,10 +55,14 @@ export function failedStep(steps: readonly TaskStep[]): { name: string; number: 
   return step === undefined ? null : { name: step.name, number: index + 1 }
 }
 
-const inStartOrder = (steps: readonly TaskStep[]): TaskStep[] => [...steps].sort((a, b) => timeOf(a.created_at) - timeOf(b.created_at))
+const inStartOrder = (steps: readonly TaskStep[]): TaskStep[] =>
+  [...steps].sort((a, b) => timeOf(a.created_at) - timeOf(b.created_at))
 
 /** A running task as the Now screen shows it: the step it is on, cost and start. */
-export function runningTaskView(task: Task, key: { connectionId: string; projectId: string; projectName: string }): RunningTaskView {
+export function runningTaskView(
+  task: Task,
+  key: { connectionId: string; projectId: string; projectName: string }
+): RunningTaskView {
   return {
     ...key,
     taskId: task.id,
@@ -67,7 +74,10 @@ export function runningTaskView(task: Task, key: { connectionId: string; project
   }
 }
 
-export async function buildNowView(connections: readonly OpenConnection[], watchedOf: (connectionId: string) => WatchedProject[]): Promise<NowView> {
+export async function buildNowView(
+  connections: readonly OpenConnection[],
+  watchedOf: (connectionId: string) => WatchedProject[]
+): Promise<NowView> {
   const items: AttentionItem[] = []
   const runningTasks: RunningTaskView[] = []
   for (const open of connections) {
@@ -85,7 +95,8 @@ export async function buildNowView(connections: readonly OpenConnection[], watch
       lists.push(
         open.monitor.loadTasks(projectId).then(
           (tasks) => {
-            if (isRunning) runningTasks.push(...tasks.filter((t) => isActive(t.status)).map((t) => runningTaskView(t, key)))
+            if (isRunning)
+              runningTasks.push(...tasks.filter((t) => isActive(t.status)).map((t) => runningTaskView(t, key)))
             for (const item of failed) {
               const task = tasks.find((t) => t.id === item.taskId)
               const step = task && Array.isArray(task.steps) ? failedStep(task.steps) : null
@@ -101,6 +112,8 @@ export async function buildNowView(connections: readonly OpenConnection[], watch
   }
   return {
     items: newestFirst(items),
-    running: [...runningTasks].sort((a, b) => timeOf(b.startedAt) - timeOf(a.startedAt) || a.taskId.localeCompare(b.taskId))
+    running: [...runningTasks].sort(
+      (a, b) => timeOf(b.startedAt) - timeOf(a.startedAt) || a.taskId.localeCompare(b.taskId)
+    )
   }
 }

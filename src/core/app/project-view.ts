@@ -6,7 +6,7 @@ import type { ProjectView } from '../../shared/ipc'
 import type { ProjectHealth } from '../../shared/monitor'
 import type { Project, Task } from '../../shared/service'
 import type { WatchedProject } from '../../shared/settings'
-import { EMPTY_SUMMARY, summarizeTasks, summaryCost, summaryCostToday, type ProjectSummary } from '../monitor/summary'
+import { EMPTY_SUMMARY, type ProjectSummary, summarizeTasks, summaryCost, summaryCostToday } from '../monitor/summary'
 
 export interface ProjectViewInput {
   connectionId: string

@@ -1,44 +1,95 @@
 import { describe, expect, it } from 'vitest'
 import { INVOKE_CHANNELS, type InvokeChannel } from '../../shared/ipc'
-import { isInvokeChannel, requestSchemas } from './requests'
 import { MAX_TASK_NAME_LENGTH, MAX_TASK_REQUIREMENT_LENGTH } from '../../shared/task-fields'
+import { isInvokeChannel, requestSchemas } from './requests'
 
 const id = 'proj_123'
 
 /** For each channel: inputs that must pass, and inputs that must fail with a message naming the field. */
 const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][] } } = {
-  'app:get-state': { good: [undefined, null], bad: [[{}, /takes no request/], ['x', /takes no request/]] },
+  'app:get-state': {
+    good: [undefined, null],
+    bad: [
+      [{}, /takes no request/],
+      ['x', /takes no request/]
+    ]
+  },
   'connection:save': {
     good: [
-      { connection: { name: 'Work', baseUrl: 'https://api.example.com', publishingDomain: 'apps.example.com' }, apiKey: 'k-1' },
+      {
+        connection: { name: 'Work', baseUrl: 'https://api.example.com', publishingDomain: 'apps.example.com' },
+        apiKey: 'k-1'
+      },
       { connection: { id: 'c1', name: 'Local', baseUrl: 'http://127.0.0.1:4000/', publishingDomain: '' } },
       { connection: { name: 'L', baseUrl: 'http://localhost:1/v1', publishingDomain: 'Apps.Example.COM' } }
     ],
     bad: [
-      [{ connection: { name: 'W', baseUrl: 'http://api.example.com', publishingDomain: '' } }, /connection\.baseUrl: The service address must use https/],
+      [
+        { connection: { name: 'W', baseUrl: 'http://api.example.com', publishingDomain: '' } },
+        /connection\.baseUrl: The service address must use https/
+      ],
       [{ connection: { name: 'W', baseUrl: 'ftp://x', publishingDomain: '' } }, /connection\.baseUrl/],
-      [{ connection: { name: 'W', baseUrl: 'https://u:p@x.com', publishingDomain: '' } }, /connection\.baseUrl: The service address must not carry a user name or password/],
-      [{ connection: { name: 'W', baseUrl: 'https://x.com?a=1', publishingDomain: '' } }, /connection\.baseUrl: The service address must not have a query/],
+      [
+        { connection: { name: 'W', baseUrl: 'https://u:p@x.com', publishingDomain: '' } },
+        /connection\.baseUrl: The service address must not carry a user name or password/
+      ],
+      [
+        { connection: { name: 'W', baseUrl: 'https://x.com?a=1', publishingDomain: '' } },
+        /connection\.baseUrl: The service address must not have a query/
+      ],
       [{ connection: { name: '', baseUrl: 'https://x.com', publishingDomain: '' } }, /connection\.name/],
-      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: 'bad domain' } }, /connection\.publishingDomain/],
-      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: `${'a'.repeat(60)}.`.repeat(5) + 'com' } }, /connection\.publishingDomain/],
-      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, apiKey: '   ' }, /apiKey: must not be empty/],
-      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, apiKey: 'a\u0000b' }, /apiKey: must not contain control/],
-      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, apiKey: 'k'.repeat(4097) }, /apiKey: must be at most 4096/],
-      [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '', extra: 1 } }, /connection: Unrecognized key/],
+      [
+        { connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: 'bad domain' } },
+        /connection\.publishingDomain/
+      ],
+      [
+        {
+          connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: `${'a'.repeat(60)}.`.repeat(5) + 'com' }
+        },
+        /connection\.publishingDomain/
+      ],
+      [
+        { connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, apiKey: '   ' },
+        /apiKey: must not be empty/
+      ],
+      [
+        { connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, apiKey: 'a\u0000b' },
+        /apiKey: must not contain control/
+      ],
+      [
+        { connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, apiKey: 'k'.repeat(4097) },
+        /apiKey: must be at most 4096/
+      ],
+      [
+        { connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '', extra: 1 } },
+        /connection: Unrecognized key/
+      ],
       [{ connection: { name: 'W', baseUrl: 'https://x.com', publishingDomain: '' }, key: 'x' }, /Unrecognized key/]
     ]
   },
-  'connection:remove': { good: [{ connectionId: 'c1' }], bad: [[{ connectionId: '' }, /connectionId: must not be empty/], [{}, /connectionId/]] },
+  'connection:remove': {
+    good: [{ connectionId: 'c1' }],
+    bad: [
+      [{ connectionId: '' }, /connectionId: must not be empty/],
+      [{}, /connectionId/]
+    ]
+  },
   'connection:set-notifications': {
-    good: [{ connectionId: 'c1', muted: true }, { connectionId: 'c1', pauseMinutes: 60 }, { connectionId: 'c1', pauseMinutes: null }],
+    good: [
+      { connectionId: 'c1', muted: true },
+      { connectionId: 'c1', pauseMinutes: 60 },
+      { connectionId: 'c1', pauseMinutes: null }
+    ],
     bad: [
       [{ connectionId: 'c1', pauseMinutes: 0 }, /pauseMinutes: must be at least 1/],
       [{ connectionId: 'c1', muted: 'yes' }, /muted/],
       [{ muted: true }, /connectionId/]
     ]
   },
-  'connection:activate': { good: [{ connectionId: 'c-2' }], bad: [[{ connectionId: '../x' }, /connectionId: may contain only/]] },
+  'connection:activate': {
+    good: [{ connectionId: 'c-2' }],
+    bad: [[{ connectionId: '../x' }, /connectionId: may contain only/]]
+  },
   'demo:start': { good: [undefined], bad: [[{ now: true }, /takes no request/]] },
   'project:get': {
     good: [{ projectId: id }, { projectId: 'a'.repeat(200) }],
@@ -76,19 +127,37 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ project: {}, watch: true, returnToApp: 'yes' }, /returnToApp/],
       [{ project: {} }, /watch/],
       [{ project: { project_type: 'mobile' }, watch: true }, /project\.project_type: must be "web"/],
-      [{ project: { files_requirement: [{ file_type: 'pdf', url: 'https://x.com/a.pdf' }] }, watch: true }, /project\.files_requirement\.0\.file_type/],
-      [{ project: { files_requirement: [{ file_type: 'image', url: 'file:///etc/passwd' }] }, watch: true }, /project\.files_requirement\.0\.url/],
-      [{ project: { files_requirement: [{ file_type: 'image', url: 'https://img.example.com/page.html' }] }, watch: true }, /project\.files_requirement\.0\.url: must be the URL of an image/],
+      [
+        { project: { files_requirement: [{ file_type: 'pdf', url: 'https://x.com/a.pdf' }] }, watch: true },
+        /project\.files_requirement\.0\.file_type/
+      ],
+      [
+        { project: { files_requirement: [{ file_type: 'image', url: 'file:///etc/passwd' }] }, watch: true },
+        /project\.files_requirement\.0\.url/
+      ],
+      [
+        {
+          project: { files_requirement: [{ file_type: 'image', url: 'https://img.example.com/page.html' }] },
+          watch: true
+        },
+        /project\.files_requirement\.0\.url: must be the URL of an image/
+      ],
       [{ project: { user_email: 'not-an-email' }, watch: true }, /project\.user_email/],
       [{ project: { return_url: 'javascript:alert(1)' }, watch: true }, /project\.return_url/],
       [{ project: { name: '   ' }, watch: true }, /project\.name: must not be empty/],
       [{ project: { name: 'a\nb' }, watch: true }, /project\.name: must be a single line/],
       [{ project: { id: 'x' }, watch: true }, /project: Unrecognized key/],
-      [{ project: { text_requirement: 'x'.repeat(100_001) }, watch: true }, /project\.text_requirement: must be at most 100000/]
+      [
+        { project: { text_requirement: 'x'.repeat(100_001) }, watch: true },
+        /project\.text_requirement: must be at most 100000/
+      ]
     ]
   },
   'project:update': {
-    good: [{ projectId: id, update: { name: 'New' } }, { projectId: id, update: { return_url: '', user_email: '' } }],
+    good: [
+      { projectId: id, update: { name: 'New' } },
+      { projectId: id, update: { return_url: '', user_email: '' } }
+    ],
     bad: [
       [{ projectId: id, update: {} }, /update: must change at least one field/],
       [{ projectId: id, update: { project_type: 'web' } }, /update: Unrecognized key/],
@@ -113,13 +182,25 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     ],
     bad: [
       [{ budget: { projectId: null, period: 'week', limitUsd: 1, warnRatio: 0.8 } }, /period/],
-      [{ budget: { projectId: null, period: 'day', limitUsd: -1, warnRatio: 0.8 } }, /limitUsd: The limit must be an amount in USD/],
-      [{ budget: { projectId: null, period: 'day', limitUsd: 1, warnRatio: 1 } }, /warnRatio: The warning must be between 5 % and 99 %/],
+      [
+        { budget: { projectId: null, period: 'day', limitUsd: -1, warnRatio: 0.8 } },
+        /limitUsd: The limit must be an amount in USD/
+      ],
+      [
+        { budget: { projectId: null, period: 'day', limitUsd: 1, warnRatio: 1 } },
+        /warnRatio: The warning must be between 5 % and 99 %/
+      ],
       [{ budget: { projectId: null, period: 'day', limitUsd: 1 } }, /warnRatio/],
       [{ budget: { projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8, extra: 1 } }, /Unrecognized/]
     ]
   },
-  'budget:remove': { good: [{ budgetId: id }], bad: [[{}, /budgetId/], [{ budgetId: '' }, /budgetId/]] },
+  'budget:remove': {
+    good: [{ budgetId: id }],
+    bad: [
+      [{}, /budgetId/],
+      [{ budgetId: '' }, /budgetId/]
+    ]
+  },
   'project:tasks': { good: [{ projectId: id }], bad: [[{ project: id }, /projectId|Unrecognized/]] },
   'project:task': {
     good: [{ projectId: id, taskId: 'task_1' }],
@@ -136,7 +217,10 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     ]
   },
   'product:projects': {
-    good: [{ productId: 'prod-1', order: 'asc' }, { connectionId: 'c1', productId: 'p', order: 'desc' }],
+    good: [
+      { productId: 'prod-1', order: 'asc' },
+      { connectionId: 'c1', productId: 'p', order: 'desc' }
+    ],
     bad: [
       [{ productId: 'prod-1', order: 'newest' }, /order/],
       [{ productId: '', order: 'asc' }, /productId: must not be empty/],
@@ -148,14 +232,23 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     bad: [
       [{ projectId: id, name: ' ', textRequirement: 'T' }, /name: must not be empty/],
       [{ projectId: id, name: 'N', textRequirement: '  ' }, /textRequirement: must not be empty/],
-      [{ projectId: id, name: 'x'.repeat(MAX_TASK_NAME_LENGTH + 1), textRequirement: 'T' }, /name: must be at most 200 characters/],
+      [
+        { projectId: id, name: 'x'.repeat(MAX_TASK_NAME_LENGTH + 1), textRequirement: 'T' },
+        /name: must be at most 200 characters/
+      ],
       [{ projectId: id, name: 'Two\nlines', textRequirement: 'T' }, /name: must be a single line/],
-      [{ projectId: id, name: 'N', textRequirement: 'x'.repeat(MAX_TASK_REQUIREMENT_LENGTH + 1) }, /textRequirement: must be at most 100000/],
+      [
+        { projectId: id, name: 'N', textRequirement: 'x'.repeat(MAX_TASK_REQUIREMENT_LENGTH + 1) },
+        /textRequirement: must be at most 100000/
+      ],
       [{ projectId: id, name: 'N' }, /textRequirement/],
       [{ projectId: id, name: 'N', textRequirement: 'T', flow: 'x' }, /Unrecognized key/]
     ]
   },
-  'task:details': { good: [{ taskId: 'task_1' }, { connectionId: 'c1', taskId: 'task_1' }], bad: [[{ taskId: 'a b' }, /taskId/]] },
+  'task:details': {
+    good: [{ taskId: 'task_1' }, { connectionId: 'c1', taskId: 'task_1' }],
+    bad: [[{ taskId: 'a b' }, /taskId/]]
+  },
   'task:focus': { good: [{ taskId: 'task_1' }, { taskId: null }], bad: [[{}, /taskId/]] },
   'settings:get': { good: [undefined], bad: [[{ a: 1 }, /takes no request/]] },
   'settings:update': {
@@ -180,7 +273,10 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ shortcut: 'Hyper+A' }, /shortcut: "Hyper" is not a modifier/],
       [{ pinned: 'yes' }, /pinned/],
       [{ polling: { activeIntervalMs: 10, idleIntervalMs: 60000, maxConcurrency: 4 } }, /polling\.activeIntervalMs/],
-      [{ polling: { activeIntervalMs: 60000, idleIntervalMs: 5000, maxConcurrency: 4 } }, /polling\.idleIntervalMs: must not be shorter/],
+      [
+        { polling: { activeIntervalMs: 60000, idleIntervalMs: 5000, maxConcurrency: 4 } },
+        /polling\.idleIntervalMs: must not be shorter/
+      ],
       [
         {
           notifications: {
@@ -217,7 +313,13 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     ]
   },
   'attention:acknowledge': {
-    good: [{}, { projectId: 'p-1' }, { projectId: 'p', taskId: 't' }, { connectionId: 'c', projectId: 'p', budget: true }, { connectionId: 'c' }],
+    good: [
+      {},
+      { projectId: 'p-1' },
+      { projectId: 'p', taskId: 't' },
+      { connectionId: 'c', projectId: 'p', budget: true },
+      { connectionId: 'c' }
+    ],
     bad: [
       [{ projectId: '' }, /projectId: must not be empty/],
       [{ projectId: '../x' }, /projectId: may contain only/],
@@ -254,7 +356,11 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
   'logs:open': { good: [undefined], bad: [[{ path: '/etc' }, /takes no request/]] },
   'app:report-error': {
     good: [
-      { kind: 'error', message: 'TypeError: x is undefined', stack: 'TypeError: x\n    at f (app://agent-tray/index.js:1:2)' },
+      {
+        kind: 'error',
+        message: 'TypeError: x is undefined',
+        stack: 'TypeError: x\n    at f (app://agent-tray/index.js:1:2)'
+      },
       { kind: 'unhandledrejection', message: 'a \u001b control is written out in the log, not refused' }
     ],
     bad: [
@@ -267,14 +373,27 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
   'costs:report': {
     good: [
       { grouping: 'day', stackBy: 'project' },
-      { grouping: 'model', stackBy: 'model', since: '2026-02-01', until: '2026-02-28', projectIds: ['p1'], complete: true }
+      {
+        grouping: 'model',
+        stackBy: 'model',
+        since: '2026-02-01',
+        until: '2026-02-28',
+        projectIds: ['p1'],
+        complete: true
+      }
     ],
     bad: [
       [{ grouping: 'week', stackBy: 'project' }, /grouping/],
       [{ grouping: 'day', stackBy: 'task' }, /stackBy/],
       [{ grouping: 'day', stackBy: 'project', since: '2026-02-30' }, /since: must be a date as YYYY-MM-DD/],
-      [{ grouping: 'day', stackBy: 'project', since: '2026-03-10', until: '2026-03-01' }, /^until: must not be before since \(2026-03-10\)$/],
-      [{ grouping: 'day', stackBy: 'project', since: '2010-01-01', until: '2026-03-01' }, /^since: must be 2016-02-23 or later: a range covers at most 3660 days$/],
+      [
+        { grouping: 'day', stackBy: 'project', since: '2026-03-10', until: '2026-03-01' },
+        /^until: must not be before since \(2026-03-10\)$/
+      ],
+      [
+        { grouping: 'day', stackBy: 'project', since: '2010-01-01', until: '2026-03-01' },
+        /^since: must be 2016-02-23 or later: a range covers at most 3660 days$/
+      ],
       [{ grouping: 'day', stackBy: 'project', projectIds: ['../x'] }, /projectIds/]
     ]
   },
@@ -283,14 +402,24 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     bad: [
       [{ grouping: 'task', path: '/etc/passwd' }, /Unrecognized key/],
       [{ grouping: 'day', until: '1 March' }, /until: must be a date/],
-      [{ grouping: 'day', since: '2026-03-02', until: '2026-03-01' }, /^until: must not be before since \(2026-03-02\)$/]
+      [
+        { grouping: 'day', since: '2026-03-02', until: '2026-03-01' },
+        /^until: must not be before since \(2026-03-02\)$/
+      ]
     ]
   },
   'forward:list': { good: [undefined], bad: [[{ all: true }, /takes no request/]] },
   'forward:add': {
     good: [
       { url: 'ntfys://ntfy.sh/topic-abc' },
-      { url: 'https://hooks.example.com/in', name: 'Hooks', on: ['failed', 'budget'], when: 'always', quietHours: true, secret: 'signing-secret' }
+      {
+        url: 'https://hooks.example.com/in',
+        name: 'Hooks',
+        on: ['failed', 'budget'],
+        when: 'always',
+        quietHours: true,
+        secret: 'signing-secret'
+      }
     ],
     bad: [
       [{}, /url/],
@@ -304,9 +433,19 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ url: 'ntfys://ntfy.sh/t', token: 'x' }, /Unrecognized key/]
     ]
   },
-  'forward:test': { good: [{ targetId: id }], bad: [[{}, /targetId/], [{ targetId: '../x' }, /targetId/]] },
+  'forward:test': {
+    good: [{ targetId: id }],
+    bad: [
+      [{}, /targetId/],
+      [{ targetId: '../x' }, /targetId/]
+    ]
+  },
   'forward:update': {
-    good: [{ targetId: id, paused: true }, { targetId: id, on: ['completed'], when: 'away', quietHours: false }, { targetId: id, secret: 'new-signing-secret-1' }],
+    good: [
+      { targetId: id, paused: true },
+      { targetId: id, on: ['completed'], when: 'away', quietHours: false },
+      { targetId: id, secret: 'new-signing-secret-1' }
+    ],
     bad: [
       [{ paused: true }, /targetId/],
       [{ targetId: id, secret: '' }, /secret: must not be empty/],

@@ -2,26 +2,25 @@
 // to send well-formed input (ARCHITECTURE.md, "Layers"). Strict objects reject unknown keys; every string has
 // bounds. A missing channel fails the build through the mapped type of `requestSchemas`.
 import { z } from 'zod'
-import type { InvokeChannel, RequestOf } from '../../shared/ipc'
-import { addPollingIssues } from '../settings/schema'
 import { checkAccelerator } from '../../shared/accelerator'
 import { checkBaseUrl, MAX_BASE_URL_LENGTH } from '../../shared/base-url'
 import { budgetProblem } from '../../shared/budget'
-import { BUDGET_PERIODS, budgetProblems, type BudgetPeriod } from '../../shared/budgets'
-import { idProblem } from '../../shared/ids'
+import { BUDGET_PERIODS, type BudgetPeriod, budgetProblems } from '../../shared/budgets'
+import { LINE_CONTROL, TEXT_CONTROL } from '../../shared/controls'
+import { costRangeProblem } from '../../shared/cost-range'
+import { COST_GROUPINGS, COST_STACKS } from '../../shared/cost-report'
+import { MAX_WINDOW_ERROR_MESSAGE, MAX_WINDOW_ERROR_STACK } from '../../shared/desktop'
+import { FORWARD_EVENTS, MAX_TARGET_NAME } from '../../shared/forwarding'
 import { publishingDomainProblem } from '../../shared/hostname'
+import { idProblem } from '../../shared/ids'
 import { isImageUrl } from '../../shared/image-url'
+import type { InvokeChannel, RequestOf } from '../../shared/ipc'
 import { isEmail, isReturnUrl, MAX_EMAIL_LENGTH } from '../../shared/project-fields'
 import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import { isSafeExternalUrl } from '../../shared/url'
-import { MAX_WINDOW_ERROR_MESSAGE, MAX_WINDOW_ERROR_STACK } from '../../shared/desktop'
-import { costRangeProblem } from '../../shared/cost-range'
-import { COST_GROUPINGS, COST_STACKS } from '../../shared/cost-report'
-import { LINE_CONTROL, TEXT_CONTROL } from '../../shared/controls'
 import { MAX_PAUSE_MINUTES } from '../notify/pause'
-import { FORWARD_EVENTS, MAX_TARGET_NAME } from '../../shared/forwarding'
-
+import { addPollingIssues } from '../settings/schema'
 
 /** A string checked by one of src/shared's rules (`problem` says why not, or null). */
 const ruled = (problem: (value: string) => string | null) =>
@@ -119,7 +118,10 @@ const projectIdRequest = z.strictObject({ ...onConnection, projectId: idSchema }
 
 const fileRequirement = z.strictObject({
   file_type: z.literal('image', { error: 'must be "image" (only images are accepted for now)' }),
-  url: webUrl.refine(isImageUrl, 'must be the URL of an image (a path ending in .png, .jpg, .jpeg, .gif, .webp, .svg, .avif, .bmp or .ico)')
+  url: webUrl.refine(
+    isImageUrl,
+    'must be the URL of an image (a path ending in .png, .jpg, .jpeg, .gif, .webp, .svg, .avif, .bmp or .ico)'
+  )
 })
 
 export const projectCreateSchema = z.strictObject({
@@ -192,7 +194,10 @@ const acknowledgementSchema = z
     taskId: idSchema.optional(),
     budget: z.literal(true).optional()
   })
-  .refine((a) => a.projectId !== undefined || (a.taskId === undefined && a.budget === undefined), 'an item needs its projectId')
+  .refine(
+    (a) => a.projectId !== undefined || (a.taskId === undefined && a.budget === undefined),
+    'an item needs its projectId'
+  )
   .refine((a) => a.taskId === undefined || a.budget === undefined, 'name a task or the budget, not both')
 
 const budgetUsd = z
@@ -211,7 +216,10 @@ const costsRequest = {
   projectIds: z.array(idSchema).max(1000, 'must list at most 1000 projects').optional()
 }
 /** The range by the one rule (src/shared/cost-range.ts); today is the handler's to check, by its clock. */
-const checkCostRange = (range: { since?: string | undefined; until?: string | undefined }, ctx: z.RefinementCtx): void => {
+const checkCostRange = (
+  range: { since?: string | undefined; until?: string | undefined },
+  ctx: z.RefinementCtx
+): void => {
   const found = costRangeProblem(range, null)
   if (found !== null) ctx.addIssue({ code: 'custom', message: found.problem, path: [found.field] })
 }
@@ -225,7 +233,8 @@ const budgetInputSchema = z
     warnRatio: z.number()
   })
   .superRefine((budget, ctx) => {
-    for (const [field, message] of Object.entries(budgetProblems(budget))) ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
+    for (const [field, message] of Object.entries(budgetProblems(budget)))
+      ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
   })
 
 export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } = {
@@ -248,7 +257,12 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   }),
   'demo:start': noRequest,
   'project:get': projectIdRequest,
-  'project:create': z.strictObject({ ...onConnection, project: projectCreateSchema, watch: z.boolean(), returnToApp: z.boolean().optional() }),
+  'project:create': z.strictObject({
+    ...onConnection,
+    project: projectCreateSchema,
+    watch: z.boolean(),
+    returnToApp: z.boolean().optional()
+  }),
   'project:update': z.strictObject({ ...onConnection, projectId: idSchema, update: projectUpdateSchema }),
   'project:watch': projectIdRequest,
   'project:unwatch': projectIdRequest,
@@ -268,7 +282,12 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     hostname: z.string().min(1, 'must not be empty').max(253, 'must be at most 253 characters')
   }),
   'product:projects': z.strictObject({ ...onConnection, productId: idSchema, order: z.enum(['asc', 'desc']) }),
-  'task:create': z.strictObject({ ...onConnection, projectId: idSchema, name: ruled(taskNameProblem), textRequirement: ruled(taskRequirementProblem) }),
+  'task:create': z.strictObject({
+    ...onConnection,
+    projectId: idSchema,
+    name: ruled(taskNameProblem),
+    textRequirement: ruled(taskRequirementProblem)
+  }),
   'task:details': z.strictObject({ ...onConnection, taskId: idSchema }),
   'task:focus': z.strictObject({ ...onConnection, taskId: idSchema.nullable() }),
   'settings:get': noRequest,
@@ -292,12 +311,17 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     message: z.string().max(MAX_WINDOW_ERROR_MESSAGE, `must be at most ${MAX_WINDOW_ERROR_MESSAGE} characters`),
     stack: z.string().max(MAX_WINDOW_ERROR_STACK, `must be at most ${MAX_WINDOW_ERROR_STACK} characters`).optional()
   }),
-  'costs:report': z.strictObject({ ...costsRequest, stackBy: z.enum(COST_STACKS), complete: z.boolean().optional() }).superRefine(checkCostRange),
+  'costs:report': z
+    .strictObject({ ...costsRequest, stackBy: z.enum(COST_STACKS), complete: z.boolean().optional() })
+    .superRefine(checkCostRange),
   'costs:export-csv': z.strictObject(costsRequest).superRefine(checkCostRange),
   'forward:list': noRequest,
   // The URL is recognised by the handler (core/forward/target.ts), whose problems never repeat it.
   'forward:add': z.strictObject({
-    url: z.string().min(1, 'must not be empty').max(MAX_BASE_URL_LENGTH, `must be at most ${MAX_BASE_URL_LENGTH} characters`),
+    url: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(MAX_BASE_URL_LENGTH, `must be at most ${MAX_BASE_URL_LENGTH} characters`),
     name: nonBlankLine(MAX_TARGET_NAME).optional(),
     on: forwardEvents.optional(),
     when: z.enum(['always', 'away']).optional(),
@@ -305,15 +329,17 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     secret: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional()
   }),
   'forward:test': z.strictObject({ targetId: idSchema }),
-  'forward:update': z.strictObject({
-    targetId: idSchema,
-    paused: z.boolean().optional(),
-    on: forwardEvents.optional(),
-    when: z.enum(['always', 'away']).optional(),
-    quietHours: z.boolean().optional(),
-    secret: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional(),
-    generateSecret: z.literal(true).optional()
-  }).refine((r) => r.secret === undefined || r.generateSecret === undefined, 'give a secret or ask for one, not both'),
+  'forward:update': z
+    .strictObject({
+      targetId: idSchema,
+      paused: z.boolean().optional(),
+      on: forwardEvents.optional(),
+      when: z.enum(['always', 'away']).optional(),
+      quietHours: z.boolean().optional(),
+      secret: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional(),
+      generateSecret: z.literal(true).optional()
+    })
+    .refine((r) => r.secret === undefined || r.generateSecret === undefined, 'give a secret or ask for one, not both'),
   'forward:remove': z.strictObject({ targetId: idSchema }),
   'forward:presence': noRequest
 }

@@ -19,10 +19,17 @@ export async function restoreLostConnections(
   await update((draft) => {
     for (const entry of lost) {
       if (draft.connections.some((c) => c.id === entry.connectionId)) continue
-      draft.connections.push({ id: entry.connectionId, name: defaultConnectionName(entry.baseUrl), baseUrl: entry.baseUrl, publishingDomain: '' })
+      draft.connections.push({
+        id: entry.connectionId,
+        name: defaultConnectionName(entry.baseUrl),
+        baseUrl: entry.baseUrl,
+        publishingDomain: ''
+      })
       draft.watched[entry.connectionId] ??= []
     }
     draft.activeConnectionId ??= draft.connections[0]?.id ?? null
   })
-  return lost.map((e) => `Restored the connection to ${e.baseUrl} from the keychain: config.json had lost it. Add its projects again.`)
+  return lost.map(
+    (e) => `Restored the connection to ${e.baseUrl} from the keychain: config.json had lost it. Add its projects again.`
+  )
 }

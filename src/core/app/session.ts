@@ -9,16 +9,16 @@ import type { Project, Task } from '../../shared/service'
 import type { Connection, PollingPrefs, ProjectAttention, Settings, WatchedProject } from '../../shared/settings'
 import { SpendBook } from '../budgets/spend-book'
 import type { ServiceClient } from '../client/client'
+import type { InvalidRecordIssue } from '../client/parse'
 import { inBackgroundWindow } from '../costs/background-window'
 import { createUsageFetcher, type UsageFetcher } from '../costs/usage-fetcher'
 import type { UsageStore } from '../costs/usage-store'
-import type { InvalidRecordIssue } from '../client/parse'
 import { Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
-import { KeyNotSentError, type KeyCustody } from '../secrets/custody'
+import { type KeyCustody, KeyNotSentError } from '../secrets/custody'
 import type { SettingsStore } from '../settings/store'
 import type { Clock } from '../util/clock'
 import { createLimiter, type Limiter } from '../util/limiter'
-import { createAttentionBook, type AttentionBook } from './attention'
+import { type AttentionBook, createAttentionBook } from './attention'
 import type { AppClientOptions } from './deps'
 import { invalidArgument } from './errors'
 import { createLatestWriter, type LatestWriter } from './latest-writer'
@@ -90,7 +90,11 @@ export interface Session {
    * The open connection a request is about: the one named, else the one watching the project (or
    * knowing the task), else the active one; an invalid_argument saying why when it is not open.
    */
-  resolve(target: { connectionId?: string | undefined; projectId?: string | undefined; taskId?: string | undefined }): OpenConnection
+  resolve(target: {
+    connectionId?: string | undefined
+    projectId?: string | undefined
+    taskId?: string | undefined
+  }): OpenConnection
   /** New polling preferences for every monitor, and the shared concurrency limit. */
   setPolling(polling: PollingPrefs): void
   open(): OpenConnection[]
@@ -174,7 +178,18 @@ export function createSession(deps: SessionDeps): Session {
       (e) => deps.onError('saving what needs attention', e)
     )
     const spend = new SpendBook()
-    const next: Opened = { connection, client, monitor, lastSeen, attention, spend, projects: new Map(), projectFetches: new Set(), unsubscribe: [], told: Promise.resolve() }
+    const next: Opened = {
+      connection,
+      client,
+      monitor,
+      lastSeen,
+      attention,
+      spend,
+      projects: new Map(),
+      projectFetches: new Set(),
+      unsubscribe: [],
+      told: Promise.resolve()
+    }
     next.unsubscribe.push(
       monitor.on('event', (event) => {
         attention.take(event)
@@ -222,7 +237,9 @@ export function createSession(deps: SessionDeps): Session {
       const watched = draft.watched[connectionId]
       if (!watched) return
       const ids = new Set(watched.map((w) => w.projectId))
-      draft.attention[connectionId] = Object.fromEntries(Object.entries(book).filter(([projectId]) => ids.has(projectId)))
+      draft.attention[connectionId] = Object.fromEntries(
+        Object.entries(book).filter(([projectId]) => ids.has(projectId))
+      )
     })
   }
 
@@ -232,9 +249,13 @@ export function createSession(deps: SessionDeps): Session {
     owner.projectFetches.add(projectId)
     // Not kept if unwatched meanwhile; on failure (the poll's health says why) a later poll tries again.
     const remember = (project: Project): void => {
-      if (opened.get(owner.connection.id) === owner && owner.monitor.isWatched(projectId)) rememberProject(owner, project)
+      if (opened.get(owner.connection.id) === owner && owner.monitor.isWatched(projectId))
+        rememberProject(owner, project)
     }
-    owner.client.getProject(projectId).then(remember, () => undefined).finally(() => owner.projectFetches.delete(projectId))
+    owner.client
+      .getProject(projectId)
+      .then(remember, () => undefined)
+      .finally(() => owner.projectFetches.delete(projectId))
   }
 
   function rememberProject(open: OpenConnection, project: Project): void {
@@ -262,7 +283,8 @@ export function createSession(deps: SessionDeps): Session {
     const wanted = new Set(deps.wanted(settings))
     for (const current of [...opened.values()]) {
       const connection = settings.connections.find((c) => c.id === current.connection.id)
-      const keep = wanted.has(current.connection.id) && connection !== undefined && options.reopen !== current.connection.id
+      const keep =
+        wanted.has(current.connection.id) && connection !== undefined && options.reopen !== current.connection.id
       if (keep && connection.baseUrl === current.connection.baseUrl) current.connection = connection
       else await close(current)
     }
@@ -294,7 +316,8 @@ export function createSession(deps: SessionDeps): Session {
     const connection = settings.connections.find((c) => c.id === connectionId)
     if (!connection) return invalidArgument(`There is no connection with id "${connectionId}".`)
     const problem = keyTransportProblem(connection.baseUrl)
-    if (problem !== null) return invalidArgument(`${problem} Change the connection's address in Settings, and enter its key again.`)
+    if (problem !== null)
+      return invalidArgument(`${problem} Change the connection's address in Settings, and enter its key again.`)
     return invalidArgument(`The connection ${connection.name} has no API key: add one in Settings.`)
   }
 
@@ -307,7 +330,9 @@ export function createSession(deps: SessionDeps): Session {
     async start() {
       if (started || stopped) return
       started = true
-      const store = await deps.openUsages?.().catch((e: unknown) => (deps.onError('opening the usage records', e), null))
+      const store = await deps
+        .openUsages?.()
+        .catch((e: unknown) => (deps.onError('opening the usage records', e), null))
       if (store) {
         usages = {
           store,
@@ -405,8 +430,10 @@ export function createSession(deps: SessionDeps): Session {
 function limited(client: ServiceClient, limiter: Limiter): TaskSource {
   return {
     listTasks: (projectId, signal) => limiter.run(() => client.listTasks(projectId, signal)),
-    listTasksIfChanged: (projectId, etag, signal) => limiter.run(() => client.listTasksIfChanged(projectId, etag, signal)),
-    listTaskDigestsIfChanged: (projectId, etag, signal) => limiter.run(() => client.listTaskDigestsIfChanged(projectId, etag, signal)),
+    listTasksIfChanged: (projectId, etag, signal) =>
+      limiter.run(() => client.listTasksIfChanged(projectId, etag, signal)),
+    listTaskDigestsIfChanged: (projectId, etag, signal) =>
+      limiter.run(() => client.listTaskDigestsIfChanged(projectId, etag, signal)),
     getStepsAndUsages: (taskId, signal) => limiter.run(() => client.getStepsAndUsages(taskId, signal))
   }
 }

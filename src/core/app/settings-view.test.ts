@@ -19,7 +19,17 @@ describe('settings view', () => {
 
   it('gives the window every view key and nothing else (no connections, no window bounds)', () => {
     expect(Object.keys(toSettingsView(defaultSettings())).sort()).toEqual(
-      ['allowBasicTextSecrets', 'checkForUpdates', 'hideDockIcon', 'launchAtLogin', 'notifications', 'pinned', 'polling', 'shortcut', 'theme'].sort()
+      [
+        'allowBasicTextSecrets',
+        'checkForUpdates',
+        'hideDockIcon',
+        'launchAtLogin',
+        'notifications',
+        'pinned',
+        'polling',
+        'shortcut',
+        'theme'
+      ].sort()
     )
   })
 

@@ -4,9 +4,12 @@
 import { createServiceClient } from '../client'
 import type { AppControllerDeps } from './deps'
 
-export function referenceControllerDeps(deps: Pick<AppControllerDeps, 'settings' | 'secrets'> & Partial<AppControllerDeps>): AppControllerDeps {
+export function referenceControllerDeps(
+  deps: Pick<AppControllerDeps, 'settings' | 'secrets'> & Partial<AppControllerDeps>
+): AppControllerDeps {
   return {
-    createClient: (connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
+    createClient: (connection, apiKey, options) =>
+      createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey, retry: { retries: 0 } }),
     openExternal: async () => undefined,
     random: () => 0.5,
     tz: 0,

@@ -4,7 +4,10 @@ import type { WindowErrorReport } from '../../shared/desktop'
 
 export const WINDOW_ERRORS_PER_MINUTE = 20
 
-export function createWindowErrorLog(deps: { now(): number; log(message: string): void }): (report: WindowErrorReport) => void {
+export function createWindowErrorLog(deps: {
+  now(): number
+  log(message: string): void
+}): (report: WindowErrorReport) => void {
   let windowStart = 0
   let count = 0
   let dropped = 0

@@ -8,7 +8,8 @@ const T0 = Date.parse('2026-11-27T12:00:00Z')
 const MIN = 60_000
 
 /** The pace read from what was seen of 't' (its creation unknown), as the budgets read it. */
-const pace = (ring: BurnSamples, now: number): number | null => taskBurnRate({ createdMs: Number.NaN, samples: ring.samples('t') }, now)
+const pace = (ring: BurnSamples, now: number): number | null =>
+  taskBurnRate({ createdMs: Number.NaN, samples: ring.samples('t') }, now)
 
 describe('the prices seen of a running task', () => {
   it('starts with the first price seen, and keeps the first and the latest sight of an unchanged price', () => {
@@ -38,7 +39,13 @@ describe('the prices seen of a running task', () => {
 
   it('drops what is older than the window but one baseline, a sight exactly at its start being that baseline', () => {
     const ring = new BurnSamples()
-    for (const [m, price] of [[0, 1], [10, 2], [15, 3], [30, 4]] as const) ring.observe('t', price, true, T0 + m * MIN)
+    for (const [m, price] of [
+      [0, 1],
+      [10, 2],
+      [15, 3],
+      [30, 4]
+    ] as const)
+      ring.observe('t', price, true, T0 + m * MIN)
     expect(BURN_WINDOW_MS).toBe(15 * MIN)
     expect(ring.samples('t').map((s) => s.priceUsd)).toEqual([3, 4])
   })

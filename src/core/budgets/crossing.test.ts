@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { budgetPeriodKey, type Budget } from '../../shared/budgets'
+import { type Budget, budgetPeriodKey } from '../../shared/budgets'
 import { checkCrossing, type ToldCrossing } from './crossing'
 
-const budget = (period: Budget['period'], over: Partial<Budget> = {}): Budget => ({ id: 'b', projectId: null, period, limitUsd: 10, warnRatio: 0.8, ...over })
+const budget = (period: Budget['period'], over: Partial<Budget> = {}): Budget => ({
+  id: 'b',
+  projectId: null,
+  period,
+  limitUsd: 10,
+  warnRatio: 0.8,
+  ...over
+})
 
 /** Runs spend readings through the check, as the app does poll after poll; returns what was told. */
 function run(b: Budget, readings: { at: string; spent: number }[], tz: number): string[] {

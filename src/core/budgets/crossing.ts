@@ -2,8 +2,8 @@
 // level is told once per period: a new day or month starts with nothing told, and so does a
 // changed limit or warning share (what was told was about another budget). A level that spending
 // (or a raised limit) falls back below may be told again when it is crossed again.
+import { type Budget, budgetLevel } from '../../shared/budgets'
 import { budgetCrossing, type BudgetLevel } from '../../shared/cost'
-import { budgetLevel, type Budget } from '../../shared/budgets'
 import type { ToldCrossing } from '../settings/state-document'
 
 export type { ToldCrossing }
@@ -17,14 +17,25 @@ export interface CrossingCheck {
 
 /** Whether what was told is of this budget in this period (a changed limit or warning share is another budget). */
 export function toldApplies(budget: Budget, periodKey: string, told: ToldCrossing | null): told is ToldCrossing {
-  return told !== null && told.periodKey === periodKey && told.limitUsd === budget.limitUsd && told.warnRatio === budget.warnRatio
+  return (
+    told !== null &&
+    told.periodKey === periodKey &&
+    told.limitUsd === budget.limitUsd &&
+    told.warnRatio === budget.warnRatio
+  )
 }
 
-export function checkCrossing(budget: Budget, periodKey: string, spentUsd: number, previous: ToldCrossing | null): CrossingCheck {
+export function checkCrossing(
+  budget: Budget,
+  periodKey: string,
+  spentUsd: number,
+  previous: ToldCrossing | null
+): CrossingCheck {
   const state = budgetLevel(spentUsd, budget)
   const { crossed, notified } = budgetCrossing(toldApplies(budget, periodKey, previous) ? previous.level : null, state)
   return {
     crossed,
-    told: notified === null ? null : { periodKey, level: notified, limitUsd: budget.limitUsd, warnRatio: budget.warnRatio }
+    told:
+      notified === null ? null : { periodKey, level: notified, limitUsd: budget.limitUsd, warnRatio: budget.warnRatio }
   }
 }

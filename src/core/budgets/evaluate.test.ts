@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Budget } from '../../shared/budgets'
 import type { Task } from '../../shared/service'
+import { testTask } from '../../shared/test-task'
 import { evaluateBudgets } from './evaluate'
 import { SpendBook } from './spend-book'
-import { testTask } from '../../shared/test-task'
 
 const NOW = Date.parse('2026-11-27T12:00:00Z')
 
@@ -13,7 +13,13 @@ function task(id: string, projectId: string, price: number): Task {
   return testTask(id, { project_id: projectId, name: id, total_price: price })
 }
 
-const budget = (id: string, projectId: string | null): Budget => ({ id, projectId, period: 'day', limitUsd: 10, warnRatio: 0.8 })
+const budget = (id: string, projectId: string | null): Budget => ({
+  id,
+  projectId,
+  period: 'day',
+  limitUsd: 10,
+  warnRatio: 0.8
+})
 
 describe('where each budget stands', () => {
   const book = new SpendBook()
@@ -22,7 +28,11 @@ describe('where each budget stands', () => {
   const input = { connectionId: 'c1', projectIds: ['p1', 'p2'], book, tz: 0 }
 
   it('adds up the watched projects for the account, and reads one project for its own budget', () => {
-    const [account, p1, p2] = evaluateBudgets({ ...input, budgets: [budget('all', null), budget('one', 'p1'), budget('two', 'p2')], now: NOW })
+    const [account, p1, p2] = evaluateBudgets({
+      ...input,
+      budgets: [budget('all', null), budget('one', 'p1'), budget('two', 'p2')],
+      now: NOW
+    })
     expect(account?.spentUsd).toBe(8)
     expect(p1?.spentUsd).toBe(3)
     expect(p2?.spentUsd).toBe(5)

@@ -1,8 +1,8 @@
 // Where each budget of one connection stands now: the spending in its current period (usage
 // records where known, else the estimate of shared/cost-period), its state against warning and
 // limit, the pace of the running tasks in its scope and where the period ends at that pace.
+import { type Budget, budgetLevel, budgetPeriodKey, type BudgetStatus } from '../../shared/budgets'
 import { roundUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
-import { budgetLevel, budgetPeriodKey, type Budget, type BudgetStatus } from '../../shared/budgets'
 import { projectedSpend } from './pace'
 import type { SpendBook } from './spend-book'
 
@@ -24,7 +24,8 @@ export function evaluateBudgets(input: BudgetScopeInput): BudgetStatus[] {
   for (const budget of input.budgets) {
     const key = budgetPeriodKey(now, tz, budget.period)
     if (key === null) continue
-    const scope = budget.projectId === null ? input.projectIds : input.projectIds.filter((id) => id === budget.projectId)
+    const scope =
+      budget.projectId === null ? input.projectIds : input.projectIds.filter((id) => id === budget.projectId)
     let spent = 0
     let estimated = 0
     let rate = 0

@@ -1,23 +1,31 @@
 // Budgets beside a bare monitor (the command's `watch`): the same book, checks and words as the
 // app's, told as events after each round, remembered for this run only (the app keeps them in
 // state.json; a terminal watch starts afresh, so a crossing already past is said once at start).
-import type { TzOffset } from '../../shared/cost'
 import type { Budget } from '../../shared/budgets'
+import type { TzOffset } from '../../shared/cost'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { Monitor } from '../monitor/monitor'
-import type { Clock } from '../util/clock'
 import { emptyBudgetMemory } from '../settings/state-document'
+import type { Clock } from '../util/clock'
 import { SpendBook } from './spend-book'
 import { createBudgetTracker } from './tracker'
 
 export function followBudgets(
   monitor: Monitor,
-  options: { budgets: readonly Budget[]; projectIds: readonly string[]; clock: Clock; tz: TzOffset; onEvent: (event: MonitorEvent) => void }
+  options: {
+    budgets: readonly Budget[]
+    projectIds: readonly string[]
+    clock: Clock
+    tz: TzOffset
+    onEvent: (event: MonitorEvent) => void
+  }
 ): () => void {
   const book = new SpendBook()
   const memory = emptyBudgetMemory()
   const tracker = createBudgetTracker({ read: () => memory, write: async () => {}, onError: () => {} })
-  const offTasks = monitor.on('tasks', ({ projectId, tasks }) => book.takeTasks(projectId, tasks, options.clock.now(), monitor.usagesByTask()))
+  const offTasks = monitor.on('tasks', ({ projectId, tasks }) =>
+    book.takeTasks(projectId, tasks, options.clock.now(), monitor.usagesByTask())
+  )
   const offCycle = monitor.on('cycle', () => {
     const { events } = tracker.check({
       connectionId: monitor.connectionId,

@@ -11,7 +11,11 @@ describe('burn rate over the last 15 minutes', () => {
   const now = at('2026-11-23T12:00:00Z')
 
   it('counts the usage records created in the window, per hour', () => {
-    const usages = [usage('2026-11-23T11:40:00Z', 5), usage('2026-11-23T11:50:00Z', 0.5), usage('2026-11-23T11:59:00Z', 0.25)]
+    const usages = [
+      usage('2026-11-23T11:40:00Z', 5),
+      usage('2026-11-23T11:50:00Z', 0.5),
+      usage('2026-11-23T11:59:00Z', 0.25)
+    ]
     // 0.75 in the last 15 minutes (the 5 at 11:40 is outside) → 3 per hour.
     expect(taskBurnRate({ createdMs: at('2026-11-23T10:00:00Z'), usages, samples: [] }, now)).toBe(3)
   })
@@ -34,7 +38,18 @@ describe('burn rate over the last 15 minutes', () => {
   })
 
   it('says nothing from less than a minute of looking', () => {
-    expect(taskBurnRate({ createdMs: Number.NaN, samples: [{ atMs: now - 30_000, priceUsd: 1 }, { atMs: now, priceUsd: 2 }] }, now)).toBeNull()
+    expect(
+      taskBurnRate(
+        {
+          createdMs: Number.NaN,
+          samples: [
+            { atMs: now - 30_000, priceUsd: 1 },
+            { atMs: now, priceUsd: 2 }
+          ]
+        },
+        now
+      )
+    ).toBeNull()
     expect(taskBurnRate({ createdMs: Number.NaN, samples: [] }, now)).toBeNull()
   })
 
@@ -53,7 +68,8 @@ describe('burn rate over the last 15 minutes', () => {
 
   it('counts a record made as the window opens or later, up to now, not one before it or one after now', () => {
     const born = at('2026-11-23T10:00:00Z')
-    const rate = (createdAt: string): number | null => taskBurnRate({ createdMs: born, usages: [usage(createdAt, 1)], samples: [] }, now)
+    const rate = (createdAt: string): number | null =>
+      taskBurnRate({ createdMs: born, usages: [usage(createdAt, 1)], samples: [] }, now)
     expect(rate('2026-11-23T11:45:00Z')).toBe(0)
     expect(rate('2026-11-23T11:45:01Z')).toBe(4)
     expect(rate('2026-11-23T12:00:00Z')).toBe(4)

@@ -3,8 +3,8 @@
 // billed when it is made), else from the task's total_price as the monitor saw it grow (a small
 // ring of samples per running task, kept by burn-samples.ts). Pure, with the clock and time zone
 // given, so every period boundary is tested without waiting.
-import { roundUsd, usagePriceUsd, type CostUsage, type TzOffset } from '../../shared/cost'
 import type { BudgetPeriod } from '../../shared/budgets'
+import { type CostUsage, roundUsd, type TzOffset, usagePriceUsd } from '../../shared/cost'
 
 export const BURN_WINDOW_MS = 15 * 60_000
 /** Less than this to look at says nothing about a pace. */
@@ -78,7 +78,13 @@ export function periodEnd(now: number, tz: TzOffset, period: BudgetPeriod): numb
 }
 
 /** Spending at the end of the period at the current pace: spent so far + rate × hours left. */
-export function projectedSpend(spentUsd: number, usdPerHour: number, now: number, tz: TzOffset, period: BudgetPeriod): number | null {
+export function projectedSpend(
+  spentUsd: number,
+  usdPerHour: number,
+  now: number,
+  tz: TzOffset,
+  period: BudgetPeriod
+): number | null {
   const end = periodEnd(now, tz, period)
   if (end === null) return null
   const hoursLeft = Math.max(0, end - now) / HOUR_MS

@@ -2,8 +2,8 @@
 // in total, the running tasks and their pace, and the latest completed costs (the "usual").
 import { describe, expect, it } from 'vitest'
 import type { Task } from '../../shared/service'
-import { MAX_COMPLETED_KEPT, SpendBook } from './spend-book'
 import { testTask } from '../../shared/test-task'
+import { MAX_COMPLETED_KEPT, SpendBook } from './spend-book'
 
 const NOW = Date.parse('2026-11-27T12:00:00Z')
 const MIN = 60_000
@@ -37,7 +37,11 @@ describe('the spend book of a project', () => {
 
   it('keeps a task that still runs however long ago it last changed', () => {
     const book = new SpendBook()
-    book.takeTasks('p1', [task('old', { status: 'in_progress', updated_at: iso(NOW - 50 * DAY), created_at: iso(NOW - 51 * DAY) })], NOW)
+    book.takeTasks(
+      'p1',
+      [task('old', { status: 'in_progress', updated_at: iso(NOW - 50 * DAY), created_at: iso(NOW - 51 * DAY) })],
+      NOW
+    )
     expect(book.running('p1').map((t) => t.id)).toEqual(['old'])
   })
 

@@ -3,9 +3,17 @@
 // together, what the completed ones cost (the "usual"), and the price of each running task over
 // time (the pace where no usage records are known). Fed by the monitor's task lists; the monitor
 // itself keeps only compact summaries of projects nobody looks at.
-import { costInPeriod } from '../../shared/cost-period'
-import { hasKnownCost, knownTotalPrice, projectCost, roundUsd, taskCostUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
 import type { BudgetPeriod } from '../../shared/budgets'
+import {
+  hasKnownCost,
+  knownTotalPrice,
+  projectCost,
+  roundUsd,
+  taskCostUsd,
+  type TzOffset,
+  type UsagesByTask
+} from '../../shared/cost'
+import { costInPeriod } from '../../shared/cost-period'
 import type { Task } from '../../shared/service'
 import { isActive } from '../../shared/status'
 import { BurnSamples } from './burn-samples'
@@ -39,7 +47,14 @@ export interface SpendShare {
 }
 
 function factsOf(task: Omit<Task, 'steps'>): TaskFacts {
-  return { id: task.id, name: task.name, total_price: knownTotalPrice(task.total_price), updated_at: task.updated_at, createdMs: Date.parse(task.created_at), running: isActive(task.status) }
+  return {
+    id: task.id,
+    name: task.name,
+    total_price: knownTotalPrice(task.total_price),
+    updated_at: task.updated_at,
+    createdMs: Date.parse(task.created_at),
+    running: isActive(task.status)
+  }
 }
 
 export class SpendBook {
@@ -54,9 +69,13 @@ export class SpendBook {
     const recent = facts.filter((t) => t.running || !(Date.parse(t.updated_at) < atMs - RECENT_MS))
     // Running tasks of this project that left the list leave the pace (those that stopped running
     // left it above).
-    if (before) for (const t of before.recent) if (t.running && !recent.some((r) => r.id === t.id)) this.burn.observe(t.id, null, false, atMs)
+    if (before)
+      for (const t of before.recent)
+        if (t.running && !recent.some((r) => r.id === t.id)) this.burn.observe(t.id, null, false, atMs)
     // A task whose cost is not known is no sample of the usual (taskCostUsd would read it as $0).
-    const completed = tasks.filter((t) => t.status === 'completed' && hasKnownCost(t, usagesByTask)).map((t) => taskCostUsd(t, usagesByTask))
+    const completed = tasks
+      .filter((t) => t.status === 'completed' && hasKnownCost(t, usagesByTask))
+      .map((t) => taskCostUsd(t, usagesByTask))
     this.projects.set(projectId, {
       recent,
       totalUsd: projectCost(tasks, usagesByTask).totalUsd,
@@ -95,7 +114,12 @@ export class SpendBook {
 
   /** USD per hour over the last 15 minutes of one running task (0 when too little was seen). */
   taskRate(task: TaskFacts, now: number, usagesByTask?: UsagesByTask): number {
-    return taskBurnRate({ createdMs: task.createdMs, usages: usagesByTask?.[task.id], samples: this.burn.samples(task.id) }, now) ?? 0
+    return (
+      taskBurnRate(
+        { createdMs: task.createdMs, usages: usagesByTask?.[task.id], samples: this.burn.samples(task.id) },
+        now
+      ) ?? 0
+    )
   }
 
   /** The project's pace: its running tasks' rates together. */

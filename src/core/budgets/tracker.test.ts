@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest'
 import type { Budget } from '../../shared/budgets'
 import type { Task, UsageRecord } from '../../shared/service'
-import { emptyBudgetMemory, type BudgetMemory } from '../settings/state-document'
-import { SpendBook } from './spend-book'
-import { createBudgetTracker, MAX_UNUSUAL_TOLD, type ConnectionBudgetInput } from './tracker'
 import { testTask } from '../../shared/test-task'
+import { type BudgetMemory, emptyBudgetMemory } from '../settings/state-document'
+import { SpendBook } from './spend-book'
+import { type ConnectionBudgetInput, createBudgetTracker, MAX_UNUSUAL_TOLD } from './tracker'
 
 const at = (iso: string): number => Date.parse(iso)
 
@@ -16,11 +16,23 @@ function task(id: string, over: Partial<Task> = {}): Task {
 }
 
 const usage = (taskId: string, createdAt: string, price: number): UsageRecord =>
-  ({ id: `${taskId}-${createdAt}`, task_id: taskId, created_at: createdAt, updated_at: createdAt, final_price: price, provider: 'p', model: 'm' }) as unknown as UsageRecord
+  ({
+    id: `${taskId}-${createdAt}`,
+    task_id: taskId,
+    created_at: createdAt,
+    updated_at: createdAt,
+    final_price: price,
+    provider: 'p',
+    model: 'm'
+  }) as unknown as UsageRecord
 
 function rig(budgets: Budget[], memory: BudgetMemory = emptyBudgetMemory()) {
   const writes: Partial<BudgetMemory>[] = []
-  const tracker = createBudgetTracker({ read: () => structuredClone(memory), write: async (p) => void writes.push(structuredClone(p)), onError: () => undefined })
+  const tracker = createBudgetTracker({
+    read: () => structuredClone(memory),
+    write: async (p) => void writes.push(structuredClone(p)),
+    onError: () => undefined
+  })
   const book = new SpendBook()
   const input = (now: number, over: Partial<ConnectionBudgetInput> = {}): ConnectionBudgetInput => ({
     connectionId: 'c1',
@@ -39,7 +51,12 @@ describe('budgets over task lists', () => {
     const budgets: Budget[] = [{ id: 'd', projectId: 'p1', period: 'day', limitUsd: 10, warnRatio: 0.8 }]
     const { tracker, book, input } = rig(budgets)
     // Created yesterday (local), most of it spent yesterday; 3 of its 5 today.
-    const t = task('a', { status: 'in_progress', created_at: '2026-11-22T20:00:00Z', updated_at: '2026-11-23T09:00:00Z', total_price: 6 })
+    const t = task('a', {
+      status: 'in_progress',
+      created_at: '2026-11-22T20:00:00Z',
+      updated_at: '2026-11-23T09:00:00Z',
+      total_price: 6
+    })
     const usages = { a: [usage('a', '2026-11-22T21:00:00Z', 2), usage('a', '2026-11-23T08:00:00Z', 3)] }
     const now = at('2026-11-23T09:30:00Z')
     book.takeTasks('p1', [t], now, usages)
@@ -57,7 +74,13 @@ describe('budgets over task lists', () => {
       { id: 't', projectId: 'p1', period: 'total', limitUsd: 100, warnRatio: 0.8 }
     ]
     const { tracker, book, input } = rig(budgets)
-    const running = (price: number) => task('r', { status: 'in_progress', created_at: '2026-11-23T18:00:00Z', updated_at: '2026-11-23T21:00:00Z', total_price: price })
+    const running = (price: number) =>
+      task('r', {
+        status: 'in_progress',
+        created_at: '2026-11-23T18:00:00Z',
+        updated_at: '2026-11-23T21:00:00Z',
+        total_price: price
+      })
     // Seen at 2 at 21:45 UTC, at 3 at 22:00 UTC (23:00 local): 1 in 15 minutes is 4 per hour.
     book.takeTasks('p1', [running(2)], at('2026-11-23T21:45:00Z'))
     book.takeTasks('p1', [running(3)], at('2026-11-23T22:00:00Z'))
@@ -68,7 +91,7 @@ describe('budgets over task lists', () => {
     expect(total).toMatchObject({ burnUsdPerHour: 4, spentUsd: 3, projectedUsd: null })
   })
 
-  it('flags a running task past 3 × the median of its project\'s completed tasks, told once, remembered across a restart', async () => {
+  it("flags a running task past 3 × the median of its project's completed tasks, told once, remembered across a restart", async () => {
     const { tracker, book, input, writes } = rig([])
     const now = at('2026-11-23T12:00:00Z')
     const done = [task('a', { total_price: 1 }), task('b', { total_price: 2 }), task('c', { total_price: 10 })]
@@ -80,7 +103,16 @@ describe('budgets over task lists', () => {
     const flagged = tracker.check(input(now)).events
     // Median 2: 6.5 is more than 6. The other project has one completed task only: no "usual" yet.
     expect(flagged).toEqual([
-      { kind: 'task-cost-unusual', connectionId: 'c1', projectId: 'p1', at: new Date(now).toISOString(), taskId: 'r', taskName: 'Task r', costUsd: 6.5, usualUsd: 2 }
+      {
+        kind: 'task-cost-unusual',
+        connectionId: 'c1',
+        projectId: 'p1',
+        at: new Date(now).toISOString(),
+        taskId: 'r',
+        taskName: 'Task r',
+        costUsd: 6.5,
+        usualUsd: 2
+      }
     ])
     expect(tracker.unusualTasks(input(now)).get('r')).toEqual({ costUsd: 6.5, usualUsd: 2, projectId: 'p1' })
     expect(tracker.check(input(now)).events).toEqual([])
@@ -119,13 +151,26 @@ describe('budgets over task lists', () => {
     spend(8)
     const warned = tracker.check(input(now)).events
     expect(warned).toEqual([
-      { kind: 'budget', connectionId: 'c1', projectId: 'p1', at: new Date(now).toISOString(), budgetId: 'd', period: 'day', periodKey: '2026-11-23', level: 'near', spentUsd: 8, budgetUsd: 10 }
+      {
+        kind: 'budget',
+        connectionId: 'c1',
+        projectId: 'p1',
+        at: new Date(now).toISOString(),
+        budgetId: 'd',
+        period: 'day',
+        periodKey: '2026-11-23',
+        level: 'near',
+        spentUsd: 8,
+        budgetUsd: 10
+      }
     ])
     expect(tracker.check(input(now)).events).toEqual([])
     spend(11)
     expect(tracker.check(input(now)).events.map((e) => e.kind === 'budget' && e.level)).toEqual(['over'])
     await tracker.settled()
-    expect(writes.at(-1)?.told).toEqual({ c1: { d: { periodKey: '2026-11-23', level: 'over', limitUsd: 10, warnRatio: 0.8 } } })
+    expect(writes.at(-1)?.told).toEqual({
+      c1: { d: { periodKey: '2026-11-23', level: 'over', limitUsd: 10, warnRatio: 0.8 } }
+    })
   })
 
   it('forgets what it told of a budget that was removed', async () => {
@@ -177,7 +222,9 @@ describe('budgets over task lists', () => {
     const { tracker, book, input } = rig(budgets, { ...emptyBudgetMemory(), told })
     // Only p1 seen yet: $8.50 today is past the warning, whatever p2 spent.
     book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 8.5 })], now)
-    expect(tracker.check(input(now)).events.map((e) => e.kind === 'budget' && `${e.periodKey} ${e.level}`)).toEqual(['2026-11-23 near'])
+    expect(tracker.check(input(now)).events.map((e) => e.kind === 'budget' && `${e.periodKey} ${e.level}`)).toEqual([
+      '2026-11-23 near'
+    ])
     expect(tracker.check(input(now)).events).toEqual([])
   })
 
@@ -260,26 +307,47 @@ describe('budgets over task lists', () => {
     const usagesByTask = { r: [usage('r', '2026-11-23T11:00:00Z', 4), usage('r', '2026-11-23T11:30:00Z', 3)] }
     book.takeTasks('p1', [...done, task('r', { status: 'in_progress', total_price: null })], now, usagesByTask)
     book.takeTasks('p2', [], now)
-    expect(tracker.unusualTasks(input(now, { usagesByTask })).get('r')).toEqual({ costUsd: 7, usualUsd: 2, projectId: 'p1' })
+    expect(tracker.unusualTasks(input(now, { usagesByTask })).get('r')).toEqual({
+      costUsd: 7,
+      usualUsd: 2,
+      projectId: 'p1'
+    })
   })
 
   it('takes no usual from completed tasks whose cost is not known, so flags nothing against them', () => {
     const { tracker, book, input } = rig([])
     const now = at('2026-11-23T12:00:00Z')
     // Three completed tasks without a price or known records, and one priced: no usual yet.
-    const unpriced = [task('a', { total_price: null }), task('b', { total_price: null }), task('c', { total_price: null }), task('d', { total_price: 2 })]
+    const unpriced = [
+      task('a', { total_price: null }),
+      task('b', { total_price: null }),
+      task('c', { total_price: null }),
+      task('d', { total_price: 2 })
+    ]
     book.takeTasks('p1', [...unpriced, task('r', { status: 'in_progress', total_price: 0.01 })], now)
     book.takeTasks('p2', [], now)
     expect(tracker.check(input(now)).events).toEqual([])
     // Once their records are known they count: the usual is their median, and the running task is measured by it.
-    const usagesByTask = { a: [usage('a', '2026-11-20T10:30:00Z', 1)], b: [usage('b', '2026-11-20T10:30:00Z', 3)], c: [] }
+    const usagesByTask = {
+      a: [usage('a', '2026-11-20T10:30:00Z', 1)],
+      b: [usage('b', '2026-11-20T10:30:00Z', 3)],
+      c: []
+    }
     book.takeTasks('p1', [...unpriced, task('r', { status: 'in_progress', total_price: 7 })], now, usagesByTask)
-    expect(tracker.unusualTasks(input(now, { usagesByTask })).get('r')).toEqual({ costUsd: 7, usualUsd: 1.5, projectId: 'p1' })
+    expect(tracker.unusualTasks(input(now, { usagesByTask })).get('r')).toEqual({
+      costUsd: 7,
+      usualUsd: 1.5,
+      projectId: 'p1'
+    })
   })
 
   it('reports a failure to save what it told, and does not throw it', async () => {
     const errors: string[] = []
-    const tracker = createBudgetTracker({ read: emptyBudgetMemory, write: () => Promise.reject(new Error('disk full')), onError: (context) => void errors.push(context) })
+    const tracker = createBudgetTracker({
+      read: emptyBudgetMemory,
+      write: () => Promise.reject(new Error('disk full')),
+      onError: (context) => void errors.push(context)
+    })
     const book = new SpendBook()
     const now = at('2026-11-23T12:00:00Z')
     book.takeTasks('p1', [task('a', { updated_at: '2026-11-23T10:00:00Z', total_price: 9 })], now)
@@ -289,4 +357,3 @@ describe('budgets over task lists', () => {
     expect(errors).toEqual(['saving what budgets told'])
   })
 })
-

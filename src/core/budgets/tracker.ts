@@ -8,7 +8,7 @@ import type { MonitorEvent } from '../../shared/monitor'
 import { createLatestWriter } from '../app/latest-writer'
 import type { BudgetMemory, HeldBudgetEvent, ToldCrossing } from '../settings/state-document'
 import { checkCrossing, toldApplies } from './crossing'
-import { evaluateBudgets, type BudgetScopeInput } from './evaluate'
+import { type BudgetScopeInput, evaluateBudgets } from './evaluate'
 import type { TaskFacts } from './spend-book'
 import { costsMoreThanUsual, usualCost } from './unusual'
 
@@ -31,7 +31,9 @@ export interface BudgetTracker {
   /** Where they stand, without telling anything (the window's view between polls). */
   statuses(input: ConnectionBudgetInput): BudgetStatus[]
   /** The running tasks flagged as costing more than usual, by task id (told or not). */
-  unusualTasks(input: Pick<ConnectionBudgetInput, 'book' | 'projectIds' | 'usagesByTask'>): Map<string, { costUsd: number; usualUsd: number; projectId: string }>
+  unusualTasks(
+    input: Pick<ConnectionBudgetInput, 'book' | 'projectIds' | 'usagesByTask'>
+  ): Map<string, { costUsd: number; usualUsd: number; projectId: string }>
   settled(): Promise<void>
 }
 
@@ -42,7 +44,9 @@ export interface BudgetTrackerDeps {
 }
 
 /** The running tasks that cost more than usual, each with what it cost so far and its project's usual cost. */
-function costlyTasks(input: Pick<ConnectionBudgetInput, 'book' | 'projectIds' | 'usagesByTask'>): { task: TaskFacts; projectId: string; costUsd: number; usualUsd: number }[] {
+function costlyTasks(
+  input: Pick<ConnectionBudgetInput, 'book' | 'projectIds' | 'usagesByTask'>
+): { task: TaskFacts; projectId: string; costUsd: number; usualUsd: number }[] {
   const out: { task: TaskFacts; projectId: string; costUsd: number; usualUsd: number }[] = []
   for (const projectId of input.projectIds) {
     const usualUsd = usualCost(input.book.completedCosts(projectId))
@@ -66,7 +70,10 @@ export function createBudgetTracker(deps: BudgetTrackerDeps): BudgetTracker {
 
   return {
     statuses: (input) => evaluateBudgets(input),
-    unusualTasks: (input) => new Map(costlyTasks(input).map((c) => [c.task.id, { costUsd: c.costUsd, usualUsd: c.usualUsd, projectId: c.projectId }])),
+    unusualTasks: (input) =>
+      new Map(
+        costlyTasks(input).map((c) => [c.task.id, { costUsd: c.costUsd, usualUsd: c.usualUsd, projectId: c.projectId }])
+      ),
     check(input) {
       const statuses = evaluateBudgets(input)
       const at = new Date(input.now).toISOString()
@@ -80,7 +87,11 @@ export function createBudgetTracker(deps: BudgetTrackerDeps): BudgetTracker {
         // Before every project in its scope was polled (after a start) spending reads low: what
         // was told stands until it can really fall back (a higher level is told as usual).
         const scope = budget.projectId === null ? input.projectIds : [budget.projectId]
-        if (!scope.every((id) => input.book.has(id)) && toldApplies(budget, status.periodKey, previous) && (result.told === null || previous.level === 'over')) {
+        if (
+          !scope.every((id) => input.book.has(id)) &&
+          toldApplies(budget, status.periodKey, previous) &&
+          (result.told === null || previous.level === 'over')
+        ) {
           result.told = previous
         }
         if (JSON.stringify(result.told) !== JSON.stringify(mine[budget.id] ?? null)) changed = true
@@ -116,7 +127,16 @@ export function createBudgetTracker(deps: BudgetTrackerDeps): BudgetTracker {
         if (toldTasks.includes(task.id)) continue
         toldTasks.push(task.id)
         changed = true
-        events.push({ kind: 'task-cost-unusual', connectionId: input.connectionId, projectId, at, taskId: task.id, taskName: task.name, costUsd, usualUsd })
+        events.push({
+          kind: 'task-cost-unusual',
+          connectionId: input.connectionId,
+          projectId,
+          at,
+          taskId: task.id,
+          taskName: task.name,
+          costUsd,
+          usualUsd
+        })
       }
       unusualTold[input.connectionId] = toldTasks.slice(-MAX_UNUSUAL_TOLD)
       if (changed) writer.write({ told: structuredClone(told), unusualTold: structuredClone(unusualTold) })

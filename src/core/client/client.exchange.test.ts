@@ -2,10 +2,16 @@
 // the options it falls back to, how it reads each status, and the words of its refusals. The
 // same calls over real sockets are in client.test.ts and client.http.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createServiceClient, DEFAULT_MAX_RESPONSE_BYTES, USER_AGENT, type ServiceClient, type ServiceClientOptions } from './client'
+import {
+  createServiceClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type ServiceClient,
+  type ServiceClientOptions,
+  USER_AGENT
+} from './client'
 import { ServiceError } from './errors'
 import type * as http from './http'
-import { ACCEPT_ENCODING, exchange, type Exchange, type RawResponse } from './http'
+import { ACCEPT_ENCODING, type Exchange, exchange, type RawResponse } from './http'
 import { failure } from './test-failure'
 
 vi.mock('./http', async (original) => ({ ...(await original<typeof http>()), exchange: vi.fn() }))
@@ -25,7 +31,11 @@ function replies(...list: Reply[]): void {
     })
   }
 }
-const json = (status: number, body: unknown, headers: RawResponse['headers'] = {}): Partial<RawResponse> => ({ status, text: JSON.stringify(body), headers })
+const json = (status: number, body: unknown, headers: RawResponse['headers'] = {}): Partial<RawResponse> => ({
+  status,
+  text: JSON.stringify(body),
+  headers
+})
 
 const clients: ServiceClient[] = []
 function client(extra: Partial<ServiceClientOptions> = {}): ServiceClient & { waits: number[] } {
@@ -55,7 +65,12 @@ describe('what a call asks for', () => {
     const c = client({ apiKey: `  ${KEY}\n` })
     await c.getProject('p1')
     expect(asked()).toMatchObject({ method: 'GET', path: '/api/projects/p1', maxBytes: DEFAULT_MAX_RESPONSE_BYTES })
-    expect(asked().headers).toEqual({ 'x-api-key': KEY, accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING, 'user-agent': USER_AGENT })
+    expect(asked().headers).toEqual({
+      'x-api-key': KEY,
+      accept: 'application/json',
+      'accept-encoding': ACCEPT_ENCODING,
+      'user-agent': USER_AGENT
+    })
     expect(asked()).not.toHaveProperty('body')
     expect(asked()).not.toHaveProperty('signal')
     await c.updateProject('p1', { name: 'Shop 2', description: undefined })
@@ -63,7 +78,7 @@ describe('what a call asks for', () => {
     expect(asked(1).headers['content-type']).toBe('application/json')
   })
 
-  it('passes the caller\'s signal on', async () => {
+  it("passes the caller's signal on", async () => {
     replies({})
     const signal = new AbortController().signal
     await client().getProject('p1', signal)
@@ -72,10 +87,21 @@ describe('what a call asks for', () => {
 
   it('timeouts, the size cap and the retry policy as given; a value that is not a positive number falls back to the default', async () => {
     replies({}, {})
-    await client({ timeouts: { connectMs: 1_500, headersMs: 2_500, bodyMs: 3_500 }, maxResponseBytes: 4_096 }).getProject('p1')
+    await client({
+      timeouts: { connectMs: 1_500, headersMs: 2_500, bodyMs: 3_500 },
+      maxResponseBytes: 4_096
+    }).getProject('p1')
     expect(asked()).toMatchObject({ connectMs: 1_500, headersMs: 2_500, bodyMs: 3_500, maxBytes: 4_096 })
-    await client({ timeouts: { connectMs: 0, headersMs: -1, bodyMs: Number.NaN }, maxResponseBytes: Number.POSITIVE_INFINITY }).getProject('p1')
-    expect(asked(1)).toMatchObject({ connectMs: 5_000, headersMs: 10_000, bodyMs: 30_000, maxBytes: DEFAULT_MAX_RESPONSE_BYTES })
+    await client({
+      timeouts: { connectMs: 0, headersMs: -1, bodyMs: Number.NaN },
+      maxResponseBytes: Number.POSITIVE_INFINITY
+    }).getProject('p1')
+    expect(asked(1)).toMatchObject({
+      connectMs: 5_000,
+      headersMs: 10_000,
+      bodyMs: 30_000,
+      maxBytes: DEFAULT_MAX_RESPONSE_BYTES
+    })
   })
 
   it('retries a GET as many times as told (whole tries only), waiting the backoff of the given base and cap', async () => {
@@ -157,7 +183,8 @@ describe('how an answer is read', () => {
     expect(await etagOf('x')).toBe('x')
     expect(await etagOf('a b')).toBe('a b')
     expect(await etagOf(`"${'a'.repeat(1022)}"`)).toHaveLength(1024)
-    for (const bad of [undefined, '', ' a', 'a ', 'a\tb', 'é', `"${'a'.repeat(1023)}"`]) expect(await etagOf(bad), String(bad)).toBeNull()
+    for (const bad of [undefined, '', ' a', 'a ', 'a\tb', 'é', `"${'a'.repeat(1023)}"`])
+      expect(await etagOf(bad), String(bad)).toBeNull()
   })
 
   it('records that do not parse are told to onInvalidRecord; a listener that throws costs nothing', async () => {
@@ -189,16 +216,29 @@ describe('how an answer is read', () => {
     expect(e).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 2_000 })
     expect(e.message).toContain('key [api key] is over')
     expect(e.stack).not.toContain(KEY)
-    const timeout = new ServiceError('network', `could not reach ${KEY}`, { details: { host: `h-${KEY}`, attempts: 2 } as never })
+    const timeout = new ServiceError('network', `could not reach ${KEY}`, {
+      details: { host: `h-${KEY}`, attempts: 2 } as never
+    })
     replies(timeout)
     const scrubbed = await failure(c.getProject('p1'))
     expect(scrubbed).not.toBe(timeout)
-    expect(scrubbed).toMatchObject({ kind: 'network', message: 'could not reach [api key]', details: { host: 'h-[api key]', attempts: 2 } })
+    expect(scrubbed).toMatchObject({
+      kind: 'network',
+      message: 'could not reach [api key]',
+      details: { host: 'h-[api key]', attempts: 2 }
+    })
     expect(scrubbed).not.toHaveProperty('status', expect.anything())
     replies(new ServiceError('server', `echo ${KEY}`, { status: 502, retryAfterMs: 1_000 }))
-    expect(await failure(c.getProject('p1'))).toMatchObject({ message: 'echo [api key]', status: 502, retryAfterMs: 1_000 })
+    expect(await failure(c.getProject('p1'))).toMatchObject({
+      message: 'echo [api key]',
+      status: 502,
+      retryAfterMs: 1_000
+    })
     // The key in the message alone, or in the details alone, is redacted all the same.
-    replies(new ServiceError('network', `echo ${KEY}`), new ServiceError('network', 'down', { details: { host: KEY } as never }))
+    replies(
+      new ServiceError('network', `echo ${KEY}`),
+      new ServiceError('network', 'down', { details: { host: KEY } as never })
+    )
     expect((await failure(c.getProject('p1'))).message).toBe('echo [api key]')
     expect((await failure(c.getProject('p1'))).details).toEqual({ host: '[api key]' })
     const plain = new ServiceError('network', 'down')
@@ -212,15 +252,29 @@ describe('refusals before any request', () => {
     const c = client()
     await c.close()
     await c.close()
-    expect(await failure(c.getProject('p1'))).toMatchObject({ kind: 'network', message: 'The service client was closed.' })
-    expect(await failure(client({ apiKey: '  ' }).getProject('p1'))).toMatchObject({ kind: 'auth', message: 'No API key is set: add one.' })
+    expect(await failure(c.getProject('p1'))).toMatchObject({
+      kind: 'network',
+      message: 'The service client was closed.'
+    })
+    expect(await failure(client({ apiKey: '  ' }).getProject('p1'))).toMatchObject({
+      kind: 'auth',
+      message: 'No API key is set: add one.'
+    })
     expect(await failure(client({ apiKey: 'a b' }).getProject('p1'))).toMatchObject({
       kind: 'auth',
       message: 'The API key contains characters that cannot be sent (spaces, line breaks or non-ASCII): check it.'
     })
-    expect(await failure(client().getProject('..'))).toMatchObject({ kind: 'bad_request', message: 'A project id is required and cannot be "..".' })
-    expect(await failure(client().listSteps(''))).toMatchObject({ kind: 'bad_request', message: 'A task id is required and cannot be "".' })
-    expect(await failure(client().getStepsAndUsages('.'))).toMatchObject({ message: 'A task id is required and cannot be ".".' })
+    expect(await failure(client().getProject('..'))).toMatchObject({
+      kind: 'bad_request',
+      message: 'A project id is required and cannot be "..".'
+    })
+    expect(await failure(client().listSteps(''))).toMatchObject({
+      kind: 'bad_request',
+      message: 'A task id is required and cannot be "".'
+    })
+    expect(await failure(client().getStepsAndUsages('.'))).toMatchObject({
+      message: 'A task id is required and cannot be ".".'
+    })
     expect(exchanged).not.toHaveBeenCalled()
   })
 })
@@ -238,7 +292,8 @@ describe('the endpoints outside the interface document', () => {
       expect(await failure(c.listProductProjects('x', 'asc'))).toMatchObject({
         kind: 'unsupported',
         status,
-        message: 'This service cannot list the projects of a software product: add projects by their id, or by a link that holds it.'
+        message:
+          'This service cannot list the projects of a software product: add projects by their id, or by a link that holds it.'
       })
     }
     replies(json(403, { error: 'no' }))
@@ -252,7 +307,12 @@ describe('the endpoints outside the interface document', () => {
     replies({ status: 201, text: JSON.stringify(task) })
     expect(await c.createTask(input)).toMatchObject({ id: 't1' })
     expect(asked()).toMatchObject({ method: 'POST', path: '/api/tasks' })
-    expect(JSON.parse(asked().body!)).toEqual({ project_id: 'p1', name: 'Add login', text_requirement: 'A form', flow: 'new_task' })
+    expect(JSON.parse(asked().body!)).toEqual({
+      project_id: 'p1',
+      name: 'Add login',
+      text_requirement: 'A form',
+      flow: 'new_task'
+    })
     const unsupported = 'This service does not offer starting tasks from Agent Tray: start it in the agent interface.'
     replies(json(405, { error: 'no' }))
     expect(await failure(c.createTask(input))).toMatchObject({ kind: 'unsupported', status: 405, message: unsupported })
@@ -283,21 +343,38 @@ describe('each endpoint', () => {
       ['POST /api/projects/p1/publish', () => c.publish('p1', 'shop.test'), 'a publish result', 'project'],
       ['GET /api/tasks/p1/steps', () => c.listSteps('p1'), 'a list of steps', 'task'],
       ['GET /api/tasks/p1/steps-and-usages', () => c.getStepsAndUsages('p1'), 'steps and usages', 'task'],
-      ['GET /api/projects?software_product_id=p1&order_by=ASC', () => c.listProductProjects('p1', 'asc'), 'a list of projects', ''],
+      [
+        'GET /api/projects?software_product_id=p1&order_by=ASC',
+        () => c.listProductProjects('p1', 'asc'),
+        'a list of projects',
+        ''
+      ],
       ['POST /api/tasks', () => c.createTask(task), 'a task', 'project']
     ]
     for (const [request, call, what] of calls) {
       exchanged.mockReset()
       replies({ text: ' ' })
-      expect(await failure(call()), request).toMatchObject({ kind: 'invalid_response', message: `The service sent an empty body where ${what} was expected.` })
+      expect(await failure(call()), request).toMatchObject({
+        kind: 'invalid_response',
+        message: `The service sent an empty body where ${what} was expected.`
+      })
       expect(`${asked().method} ${asked().path}`).toBe(request)
     }
     const byId: Array<[() => Promise<unknown>, string]> = [
-      [() => c.getProject('.'), 'project'], [() => c.updateProject('.', {}), 'project'], [() => c.listTasks('.'), 'project'],
-      [() => c.listTasksIfChanged('.', null), 'project'], [() => c.publish('.', 'h'), 'project'], [() => c.listSteps('.'), 'task'],
-      [() => c.getStepsAndUsages('.'), 'task'], [() => c.createTask({ ...task, projectId: '.' }), 'project']
+      [() => c.getProject('.'), 'project'],
+      [() => c.updateProject('.', {}), 'project'],
+      [() => c.listTasks('.'), 'project'],
+      [() => c.listTasksIfChanged('.', null), 'project'],
+      [() => c.publish('.', 'h'), 'project'],
+      [() => c.listSteps('.'), 'task'],
+      [() => c.getStepsAndUsages('.'), 'task'],
+      [() => c.createTask({ ...task, projectId: '.' }), 'project']
     ]
-    for (const [call, kind] of byId) expect(await failure(call())).toMatchObject({ kind: 'bad_request', message: `A ${kind} id is required and cannot be ".".` })
+    for (const [call, kind] of byId)
+      expect(await failure(call())).toMatchObject({
+        kind: 'bad_request',
+        message: `A ${kind} id is required and cannot be ".".`
+      })
   })
 
   it('a 404 to starting a task asks for its project, and a project that is not one names what was expected', async () => {
@@ -308,7 +385,7 @@ describe('each endpoint', () => {
     })
   })
 
-  it('sends the update\'s fields that are set, and no others', async () => {
+  it("sends the update's fields that are set, and no others", async () => {
     replies({})
     await client().updateProject('p1', { name: 'N', description: undefined, user_email: 'a@b.test' })
     expect(JSON.parse(asked().body!)).toEqual({ name: 'N', user_email: 'a@b.test' })
@@ -324,7 +401,10 @@ describe('what the client tells', () => {
       thrown = error
     }
     expect(thrown).toMatchObject({ kind: 'bad_request' })
-    expect(await failure(client().getProject(7 as never))).toMatchObject({ kind: 'bad_request', message: 'A project id is required and cannot be "7".' })
+    expect(await failure(client().getProject(7 as never))).toMatchObject({
+      kind: 'bad_request',
+      message: 'A project id is required and cannot be "7".'
+    })
     expect(exchanged).not.toHaveBeenCalled()
   })
 
@@ -333,7 +413,10 @@ describe('what the client tells', () => {
     const issues: unknown[] = []
     const times: number[] = []
     vi.spyOn(performance, 'now').mockReturnValueOnce(1_000).mockReturnValueOnce(1_250)
-    await client({ onInvalidRecord: (issue) => issues.push(issue), onResponse: (info) => times.push(info.ms) }).listTasks('p1')
+    await client({
+      onInvalidRecord: (issue) => issues.push(issue),
+      onResponse: (info) => times.push(info.ms)
+    }).listTasks('p1')
     expect(issues).toEqual([expect.objectContaining({ resource: 'task', index: 1 })])
     expect(times).toEqual([250])
   })
@@ -346,16 +429,19 @@ describe('what the client tells', () => {
     expect(await failure(c.checkKey())).toMatchObject({ kind: 'network', message: 'down' })
   })
 
-  it('an answer the same for any key names the URL, trimmed, and the status, with the server\'s words only when it said some', async () => {
+  it("an answer the same for any key names the URL, trimmed, and the status, with the server's words only when it said some", async () => {
     const c = client({ baseUrl: ' https://svc.test/api ', retry: { retries: 0 } })
     replies(json(404, { error: 'no' }), json(404, { error: 'no' }))
-    expect(await failure(c.checkKey())).toMatchObject({ kind: 'not_found', message: 'Nothing at https://svc.test/api looks like the service: check the URL.' })
+    expect(await failure(c.checkKey())).toMatchObject({
+      kind: 'not_found',
+      message: 'Nothing at https://svc.test/api looks like the service: check the URL.'
+    })
     replies({ status: 300, text: '' }, { status: 300, text: '' })
     expect(await failure(c.checkKey())).toMatchObject({
       kind: 'bad_request',
       status: 300,
-      message: 'The key could not be checked: https://svc.test/api answers HTTP 300 to any key for a project that cannot exist.'
+      message:
+        'The key could not be checked: https://svc.test/api answers HTTP 300 to any key for a project that cannot exist.'
     })
   })
 })
-

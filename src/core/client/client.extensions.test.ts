@@ -1,7 +1,7 @@
 // The real service's endpoints outside the interface document, against the reference service with
 // them and without them (a server that answers 404 or 405).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../../reference-service'
+import { type ReferenceService, startReferenceService } from '../../reference-service'
 import { createServiceClient } from './client'
 import { isServiceError, type ServiceError } from './errors'
 
@@ -18,7 +18,8 @@ afterAll(async () => {
   await plain.close()
 })
 
-const clientOf = (service: ReferenceService) => createServiceClient({ baseUrl: service.url, apiKey: KEY, retry: { retries: 0 } })
+const clientOf = (service: ReferenceService) =>
+  createServiceClient({ baseUrl: service.url, apiKey: KEY, retry: { retries: 0 } })
 
 async function failure(promise: Promise<unknown>): Promise<ServiceError> {
   try {
@@ -61,7 +62,11 @@ describe('starting a task', () => {
     const project = full.control.createProject({ name: 'P' })
     const client = clientOf(full)
     try {
-      const task = await client.createTask({ projectId: project.id, name: 'Add search', textRequirement: 'A search box' })
+      const task = await client.createTask({
+        projectId: project.id,
+        name: 'Add search',
+        textRequirement: 'A search box'
+      })
       expect(task).toMatchObject({ project_id: project.id, name: 'Add search', status: 'todo', steps: [] })
     } finally {
       await client.close()
@@ -73,10 +78,16 @@ describe('starting a task', () => {
     const client = clientOf(plain)
     const onFull = clientOf(full)
     try {
-      expect(await failure(client.createTask({ projectId: project.id, name: 'N', textRequirement: 'T' }))).toMatchObject({ kind: 'unsupported', status: 404 })
+      expect(
+        await failure(client.createTask({ projectId: project.id, name: 'N', textRequirement: 'T' }))
+      ).toMatchObject({ kind: 'unsupported', status: 404 })
       const nil = '00000000-0000-0000-0000-000000000000'
-      expect((await failure(client.createTask({ projectId: nil, name: 'N', textRequirement: 'T' }))).kind).toBe('not_found')
-      expect((await failure(onFull.createTask({ projectId: nil, name: 'N', textRequirement: 'T' }))).kind).toBe('not_found')
+      expect((await failure(client.createTask({ projectId: nil, name: 'N', textRequirement: 'T' }))).kind).toBe(
+        'not_found'
+      )
+      expect((await failure(onFull.createTask({ projectId: nil, name: 'N', textRequirement: 'T' }))).kind).toBe(
+        'not_found'
+      )
     } finally {
       await client.close()
       await onFull.close()

@@ -3,11 +3,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createServiceClient, USER_AGENT, type ServiceClient, type ServiceClientOptions } from './client'
-import { ServiceError } from './errors'
-import { failure } from './test-failure'
-import { openPoolCount } from './pool'
 import { sleep } from '../sleep'
+import { createServiceClient, type ServiceClient, type ServiceClientOptions, USER_AGENT } from './client'
+import { ServiceError } from './errors'
+import { openPoolCount } from './pool'
+import { failure } from './test-failure'
 
 const KEY = 'key-3f9a1c77e0d24b5e'
 const PROJECT = JSON.stringify({ id: 'p1', name: 'Shop' })
@@ -126,7 +126,12 @@ describe('requests', () => {
     for (const baseUrl of ['http://agents.example.com', 'http://10.0.0.2:4010', 'http://[fe80::1]/api']) {
       expect(() => createServiceClient({ baseUrl, apiKey: KEY }), baseUrl).toThrow(/must use https/)
     }
-    for (const baseUrl of ['https://agents.example.com', 'http://localhost:4010', 'http://127.0.0.1', 'http://[::1]:9/api']) {
+    for (const baseUrl of [
+      'https://agents.example.com',
+      'http://localhost:4010',
+      'http://127.0.0.1',
+      'http://[::1]:9/api'
+    ]) {
       expect(() => createServiceClient({ baseUrl, apiKey: KEY }).close(), baseUrl).not.toThrow()
     }
   })
@@ -147,7 +152,9 @@ describe('requests', () => {
   it('reports each answer to onResponse, retries included', async () => {
     const s = await serve((_req, res, n) => (n === 1 ? (res.writeHead(500), res.end('boom')) : ok(res)))
     const seen: { method: string; path: string; status: number; bytes: number }[] = []
-    await client(s.url, { onResponse: ({ method, path, status, bytes }) => seen.push({ method, path, status, bytes }) }).getProject('p1')
+    await client(s.url, {
+      onResponse: ({ method, path, status, bytes }) => seen.push({ method, path, status, bytes })
+    }).getProject('p1')
     expect(seen).toEqual([
       { method: 'GET', path: '/projects/p1', status: 500, bytes: 4 },
       { method: 'GET', path: '/projects/p1', status: 200, bytes: PROJECT.length }
@@ -241,7 +248,9 @@ describe('retries', () => {
   })
 
   it('does not retry 4xx or an unreadable 200', async () => {
-    const s = await serve((req, res) => (req.url?.includes('bad') ? ok(res, '{"nope"') : (res.writeHead(400), res.end())))
+    const s = await serve((req, res) =>
+      req.url?.includes('bad') ? ok(res, '{"nope"') : (res.writeHead(400), res.end())
+    )
     const c = client(s.url)
     expect((await failure(c.getProject('p1'))).kind).toBe('bad_request')
     expect((await failure(c.getProject('bad'))).kind).toBe('invalid_response')
@@ -363,7 +372,13 @@ describe('abort', () => {
       c2.abort()
       return sleeping
     }
-    const real = createServiceClient({ baseUrl: s.url, apiKey: KEY, retry: { baseDelayMs: 60_000 }, random: () => 1, sleep: sleepThenAbort })
+    const real = createServiceClient({
+      baseUrl: s.url,
+      apiKey: KEY,
+      retry: { baseDelayMs: 60_000 },
+      random: () => 1,
+      sleep: sleepThenAbort
+    })
     cleanups.push(() => real.close())
     const p = real.getProject('p1', c2.signal)
     await expect(p).rejects.toMatchObject({ name: 'AbortError' })
@@ -377,7 +392,8 @@ describe('the API key never leaks', () => {
     const s = await serve((req, res) => {
       const url = req.url ?? ''
       const echo = `bad key ${String(req.headers['x-api-key'])}`
-      if (url.includes('auth')) return void (res.writeHead(401), res.end(JSON.stringify({ error: { message: echo, field: echo } })))
+      if (url.includes('auth'))
+        return void (res.writeHead(401), res.end(JSON.stringify({ error: { message: echo, field: echo } })))
       if (url.includes('gone')) return void (res.writeHead(404), res.end(echo))
       if (url.includes('busy')) return void (res.writeHead(429, { 'retry-after': '1' }), res.end(echo))
       if (url.includes('fail')) return void (res.writeHead(500), res.end(echo))

@@ -1,11 +1,11 @@
 // The client against the reference service over real HTTP: every endpoint, the key, and each
 // fault the service can inject. Only sleeping is faked (recorded), so retries take no time.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../../reference-service'
+import { type ReferenceService, startReferenceService } from '../../reference-service'
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client'
 import type { ServiceError } from './errors'
-import { failure } from './test-failure'
 import type { InvalidRecordIssue } from './parse'
+import { failure } from './test-failure'
 
 const KEY = 'ref-key-9c1e44d2b7a0f318'
 let service: ReferenceService
@@ -23,7 +23,9 @@ afterEach(async () => {
   while (clients.length) await clients.pop()?.close()
 })
 
-function client(extra: Partial<ServiceClientOptions> = {}): ServiceClient & { waits: number[]; issues: InvalidRecordIssue[] } {
+function client(
+  extra: Partial<ServiceClientOptions> = {}
+): ServiceClient & { waits: number[]; issues: InvalidRecordIssue[] } {
   const waits: number[] = []
   const issues: InvalidRecordIssue[] = []
   const c = createServiceClient({

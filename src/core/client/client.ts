@@ -1,6 +1,7 @@
 // The service client: the seven endpoints of docs/service-interface.md §4 over one shared pool,
 // with retries for reads, typed errors, and every body parsed at the edge.
 import pkg from '../../../package.json' with { type: 'json' }
+import { checkBaseUrl as checkSharedBaseUrl } from '../../shared/base-url'
 import type {
   Project,
   ProjectCreate,
@@ -11,13 +12,17 @@ import type {
   TaskStep
 } from '../../shared/service'
 import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
-import { checkBaseUrl as checkSharedBaseUrl } from '../../shared/base-url'
-import { ServiceError, errorForStatus, isServiceError, type ServiceErrorDetails } from './errors'
+import { errorForStatus, isServiceError, ServiceError, type ServiceErrorDetails } from './errors'
 import { ACCEPT_ENCODING, exchange, type RawResponse } from './http'
 
 type RawHeaders = RawResponse['headers']
+import { secretRedactor } from '../secrets/redact'
+import { sleep as realSleep } from '../sleep'
+import type { TaskDigestsIfChanged } from './digest'
+import { decideKeyCheck, KEY_CHECK_PROJECT_ID, madeUpKeyLike } from './key-check'
 import {
   decodeJson,
+  type InvalidRecordIssue,
   parseProject,
   parseProjects,
   parsePublishResult,
@@ -25,15 +30,10 @@ import {
   parseStepsAndUsages,
   parseTask,
   parseTaskDigests,
-  parseTasks,
-  type InvalidRecordIssue
+  parseTasks
 } from './parse'
-import { decideKeyCheck, KEY_CHECK_PROJECT_ID, madeUpKeyLike } from './key-check'
-import type { TaskDigestsIfChanged } from './digest'
 import { leasePool } from './pool'
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay, type RetryPolicy } from './retry'
-import { secretRedactor } from '../secrets/redact'
-import { sleep as realSleep } from '../sleep'
 
 export interface ServiceClientOptions {
   baseUrl: string
@@ -111,7 +111,6 @@ interface Conditional<T> {
   unchanged: () => T
 }
 
-
 /**
  * The base URL, checked by the one rule (src/shared/base-url.ts), transport included: a client is
  * never made that would send the key in clear text to another machine. Path prefix kept.
@@ -132,12 +131,16 @@ function segment(value: string, what: string): string {
 
 /** An ETag we can send back as is: visible ASCII, a sane length; anything else is ignored. */
 function usableEtag(value: string | undefined): string | null {
-  return value !== undefined && value.length <= 1024 && /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) ? value : null
+  return value !== undefined && value.length <= 1024 && /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value)
+    ? value
+    : null
 }
 
 /** A detail's texts, each redacted. */
 function redactDetails(details: ServiceErrorDetails, redact: (text: string) => string): ServiceErrorDetails {
-  return Object.fromEntries(Object.entries(details).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) as ServiceErrorDetails
+  return Object.fromEntries(
+    Object.entries(details).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])
+  ) as ServiceErrorDetails
 }
 
 /** The ServiceError `run` throws, if it throws one. */
@@ -199,7 +202,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     if (apiKey === '') return new ServiceError('auth', 'No API key is set: add one.')
     // Only visible ASCII can travel in a header; say so without echoing the key.
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-      return new ServiceError('auth', 'The API key contains characters that cannot be sent (spaces, line breaks or non-ASCII): check it.')
+      return new ServiceError(
+        'auth',
+        'The API key contains characters that cannot be sent (spaces, line breaks or non-ASCII): check it.'
+      )
     }
     return undefined
   }
@@ -285,8 +291,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   ): Promise<{ changed: true; tasks: T[]; etag: string | null } | { changed: false }> {
     type Answer = { changed: true; tasks: T[]; etag: string | null } | { changed: false }
     const path = `/projects/${segment(projectId, 'project')}/tasks`
-    const parse = (j: unknown, headers: RawHeaders): Answer => ({ changed: true, tasks: read(j, report), etag: usableEtag(headers.etag) })
-    const conditional: Conditional<Answer> | undefined = etag === null ? undefined : { ifNoneMatch: etag, unchanged: () => ({ changed: false }) }
+    const parse = (j: unknown, headers: RawHeaders): Answer => ({
+      changed: true,
+      tasks: read(j, report),
+      etag: usableEtag(headers.etag)
+    })
+    const conditional: Conditional<Answer> | undefined =
+      etag === null ? undefined : { ifNoneMatch: etag, unchanged: () => ({ changed: false }) }
     return call('GET', path, undefined, signal, 'a list of tasks', parse, conditional)
   }
 
@@ -305,9 +316,17 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         parseTasks(j, report)
       ),
     listTasksIfChanged: async (projectId, etag, signal) => conditionalList(projectId, etag, signal, parseTasks),
-    listTaskDigestsIfChanged: async (projectId, etag, signal) => conditionalList(projectId, etag, signal, parseTaskDigests),
+    listTaskDigestsIfChanged: async (projectId, etag, signal) =>
+      conditionalList(projectId, etag, signal, parseTaskDigests),
     publish: async (projectId, hostname, signal) =>
-      call('POST', `/projects/${segment(projectId, 'project')}/publish`, { hostname }, signal, 'a publish result', parsePublishResult),
+      call(
+        'POST',
+        `/projects/${segment(projectId, 'project')}/publish`,
+        { hostname },
+        signal,
+        'a publish result',
+        parsePublishResult
+      ),
     listSteps: async (taskId, signal) =>
       call('GET', `/tasks/${segment(taskId, 'task')}/steps`, undefined, signal, 'a list of steps', (j) =>
         parseSteps(j, report)
@@ -324,7 +343,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         try {
           return { status: await call('GET', path, undefined, signal, 'a project', () => 200, undefined, key, false) }
         } catch (e) {
-          if (isServiceError(e) && e.status !== undefined && e.kind !== 'rate_limited' && e.kind !== 'server') return { status: e.status, said: e }
+          if (isServiceError(e) && e.status !== undefined && e.kind !== 'rate_limited' && e.kind !== 'server')
+            return { status: e.status, said: e }
           throw e
         }
       }
@@ -339,26 +359,43 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const said = ours.said?.message.match(/ Server said: .*$/)?.[0] ?? ''
       throw new ServiceError(
         'bad_request',
-        redact(`The key could not be checked: ${at} answers HTTP ${ours.status} to any key for a project that cannot exist.${said}`),
+        redact(
+          `The key could not be checked: ${at} answers HTTP ${ours.status} to any key for a project that cannot exist.${said}`
+        ),
         { status: ours.status }
       )
     },
     listProductProjects: async (productId, order, signal) => {
       const query = `software_product_id=${encodeURIComponent(productId)}&order_by=${order === 'asc' ? 'ASC' : 'DESC'}`
       try {
-        return await call('GET', `/projects?${query}`, undefined, signal, 'a list of projects', (j) => parseProjects(j, report))
+        return await call('GET', `/projects?${query}`, undefined, signal, 'a list of projects', (j) =>
+          parseProjects(j, report)
+        )
       } catch (e) {
         if (isServiceError(e) && (e.status === 404 || e.status === 405)) {
-          throw new ServiceError('unsupported', 'This service cannot list the projects of a software product: add projects by their id, or by a link that holds it.', { status: e.status })
+          throw new ServiceError(
+            'unsupported',
+            'This service cannot list the projects of a software product: add projects by their id, or by a link that holds it.',
+            { status: e.status }
+          )
         }
         throw e
       }
     },
     createTask: async (input, signal) => {
       const projectPath = `/projects/${segment(input.projectId, 'project')}`
-      const body = { project_id: input.projectId, name: input.name, text_requirement: input.textRequirement, flow: 'new_task' }
+      const body = {
+        project_id: input.projectId,
+        name: input.name,
+        text_requirement: input.textRequirement,
+        flow: 'new_task'
+      }
       const unsupported = (status: number) =>
-        new ServiceError('unsupported', 'This service does not offer starting tasks from Agent Tray: start it in the agent interface.', { status })
+        new ServiceError(
+          'unsupported',
+          'This service does not offer starting tasks from Agent Tray: start it in the agent interface.',
+          { status }
+        )
       try {
         return await call('POST', '/tasks', body, signal, 'a task', parseTask)
       } catch (e) {

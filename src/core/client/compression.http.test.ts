@@ -7,12 +7,19 @@ import zlib from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startReferenceService } from '../../reference-service'
 import { createServiceClient, DEFAULT_MAX_RESPONSE_BYTES, type ServiceClient } from './client'
-import { failure } from './test-failure'
 import { ACCEPT_ENCODING } from './http'
+import { failure } from './test-failure'
 
 const KEY = 'key-compress-71c2a9'
 const TASKS = JSON.stringify(
-  Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, project_id: 'p1', name: `Task ${i}`, status: 'completed', steps: [], total_price: 0.5 }))
+  Array.from({ length: 40 }, (_, i) => ({
+    id: `t${i}`,
+    project_id: 'p1',
+    name: `Task ${i}`,
+    status: 'completed',
+    steps: [],
+    total_price: 0.5
+  }))
 )
 const hasZstd = typeof (zlib as unknown as { zstdCompressSync?: unknown }).zstdCompressSync === 'function'
 
@@ -21,7 +28,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.()
 })
 
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; requests: IncomingMessage[] }> {
+async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse) => void
+): Promise<{ url: string; requests: IncomingMessage[] }> {
   const requests: IncomingMessage[] = []
   const server = createServer((req, res) => {
     requests.push(req)
@@ -39,13 +48,22 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 }
 
 function client(url: string, onBytes?: (bytes: number) => void): ServiceClient {
-  const c = createServiceClient({ baseUrl: url, apiKey: KEY, retry: { retries: 0 }, ...(onBytes ? { onResponse: ({ bytes }) => onBytes(bytes) } : {}) })
+  const c = createServiceClient({
+    baseUrl: url,
+    apiKey: KEY,
+    retry: { retries: 0 },
+    ...(onBytes ? { onResponse: ({ bytes }) => onBytes(bytes) } : {})
+  })
   cleanups.push(() => c.close())
   return c
 }
 
 const encoded = (res: ServerResponse, coding: string, body: Buffer) => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding, 'content-length': String(body.length) })
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'content-encoding': coding,
+    'content-length': String(body.length)
+  })
   res.end(body)
 }
 
@@ -83,23 +101,37 @@ describe('asking for compression', () => {
       ['gzip', (b) => zlib.gzipSync(b)],
       ['x-gzip', (b) => zlib.gzipSync(b)],
       ['br', (b) => zlib.brotliCompressSync(b)],
-      ...(hasZstd ? ([['zstd', (b: Buffer) => (zlib as unknown as { zstdCompressSync: (b: Buffer) => Buffer }).zstdCompressSync(b)]] as [string, (b: Buffer) => Buffer][]) : [])
+      ...(hasZstd
+        ? ([
+            [
+              'zstd',
+              (b: Buffer) => (zlib as unknown as { zstdCompressSync: (b: Buffer) => Buffer }).zstdCompressSync(b)
+            ]
+          ] as [string, (b: Buffer) => Buffer][])
+        : [])
     ]
     for (const [coding, squeeze] of codings) {
       const body = squeeze(Buffer.from(TASKS))
       const s = await serve((_req, res) => encoded(res, coding, body))
       const counted: number[] = []
       const tasks = await client(s.url, (b) => counted.push(b)).listTasks('p1')
-      expect(tasks.map((t) => t.id), coding).toEqual((JSON.parse(TASKS) as { id: string }[]).map((t) => t.id))
+      expect(
+        tasks.map((t) => t.id),
+        coding
+      ).toEqual((JSON.parse(TASKS) as { id: string }[]).map((t) => t.id))
       expect(counted, coding).toEqual([body.length])
       expect(body.length).toBeLessThan(Buffer.byteLength(TASKS) / 3)
     }
   })
 
-  it('reads a compressed error body, so the server\'s words are shown', async () => {
+  it("reads a compressed error body, so the server's words are shown", async () => {
     const s = await serve((_req, res) => {
       const body = zlib.gzipSync(JSON.stringify({ message: 'Project is archived' }))
-      res.writeHead(409, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) })
+      res.writeHead(409, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(body.length)
+      })
       res.end(body)
     })
     const e = await failure(client(s.url).getProject('p1'))

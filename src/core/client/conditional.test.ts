@@ -3,7 +3,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../../reference-service'
+import { type ReferenceService, startReferenceService } from '../../reference-service'
 import { createServiceClient, type ServiceClient } from './client'
 
 const KEY = 'ref-key-conditional-51d0e2'
@@ -12,11 +12,16 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.()
 })
 
-async function setup(etags: boolean): Promise<{ service: ReferenceService; client: ServiceClient; statuses: number[] }> {
+async function setup(
+  etags: boolean
+): Promise<{ service: ReferenceService; client: ServiceClient; statuses: number[] }> {
   const service = await startReferenceService({ apiKey: KEY, seed: 11, manualClock: true, etags })
   const statuses: number[] = []
   const client = createServiceClient({ baseUrl: service.url, apiKey: KEY, onResponse: (r) => statuses.push(r.status) })
-  cleanups.push(() => service.close(), () => client.close())
+  cleanups.push(
+    () => service.close(),
+    () => client.close()
+  )
   return { service, client, statuses }
 }
 
@@ -62,7 +67,10 @@ describe('listTasksIfChanged', () => {
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     cleanups.push(() => new Promise((resolve) => server.close(() => resolve())))
-    const client = createServiceClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: KEY })
+    const client = createServiceClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: KEY
+    })
     cleanups.push(() => client.close())
     expect(await client.listTasksIfChanged('p1', null)).toEqual({ changed: true, tasks: [], etag: null })
   })

@@ -15,7 +15,11 @@ describe('digestTask', () => {
 
   it("takes the latest step's time as the task's activity, in any order, and leaves unreadable times out", () => {
     const [task] = parseTasks([
-      { id: 't1', status: 'in_progress', steps: [step('s1', '2025-01-01T00:00:05.000Z'), step('s2', '2025-01-01T00:00:01.000Z'), step('s3', 'soon')] }
+      {
+        id: 't1',
+        status: 'in_progress',
+        steps: [step('s1', '2025-01-01T00:00:05.000Z'), step('s2', '2025-01-01T00:00:01.000Z'), step('s3', 'soon')]
+      }
     ])
     const digest = digestTask(task!)
     expect(digest.stepCount).toBe(3)

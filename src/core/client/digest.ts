@@ -57,7 +57,12 @@ export function foldAll(steps: readonly TaskStep[]): StepsFold {
 }
 
 /** Field by field, not by spreading `head`: a spread took as long as folding the task's steps. */
-export function digestOf(head: TaskHead, steps: TaskStep[] | null, rawSteps: readonly unknown[] | null, fold: StepsFold): TaskDigest {
+export function digestOf(
+  head: TaskHead,
+  steps: TaskStep[] | null,
+  rawSteps: readonly unknown[] | null,
+  fold: StepsFold
+): TaskDigest {
   return {
     id: head.id,
     project_id: head.project_id,

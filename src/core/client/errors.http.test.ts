@@ -4,16 +4,24 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { INVOKE_CHANNELS, type Handlers } from '../../shared/ipc'
-import { startReferenceService, type ReferenceService } from '../../reference-service'
+import { type ReferenceService, startReferenceService } from '../../reference-service'
+import { type Handlers, INVOKE_CHANNELS } from '../../shared/ipc'
 import { dispatch } from '../app/dispatch'
 import { createServiceClient, type ServiceClient } from './client'
 import { failure } from './test-failure'
 
 const KEY = 'key-errors-http-4d1f0b'
 const BODIES: Record<string, { status: number; body: unknown; said: string }> = {
-  'message-list': { status: 400, body: { statusCode: 400, message: ['name must be a string', 'ref_id must be shorter'], error: 'Bad Request' }, said: 'name must be a string; ref_id must be shorter' },
-  'message-string': { status: 422, body: { statusCode: 422, message: 'hostname is taken', error: 'Unprocessable Entity' }, said: 'hostname is taken' },
+  'message-list': {
+    status: 400,
+    body: { statusCode: 400, message: ['name must be a string', 'ref_id must be shorter'], error: 'Bad Request' },
+    said: 'name must be a string; ref_id must be shorter'
+  },
+  'message-string': {
+    status: 422,
+    body: { statusCode: 422, message: 'hostname is taken', error: 'Unprocessable Entity' },
+    said: 'hostname is taken'
+  },
   'error-object-list': { status: 409, body: { error: { code: 'conflict', message: ['one', 'two'] } }, said: 'one; two' }
 }
 
@@ -42,7 +50,8 @@ afterAll(async () => {
 /** What the window gets for project:get through the one IPC entry point, with a real client behind it. */
 async function windowMessage(client: ServiceClient, projectId: string): Promise<string> {
   const handlers = Object.fromEntries(INVOKE_CHANNELS.map((c) => [c, async () => undefined])) as unknown as Handlers
-  ;(handlers as unknown as Record<string, (r: { projectId: string }) => Promise<unknown>>)['project:get'] = (r) => client.getProject(r.projectId)
+  ;(handlers as unknown as Record<string, (r: { projectId: string }) => Promise<unknown>>)['project:get'] = (r) =>
+    client.getProject(r.projectId)
   const result = await dispatch(handlers, 'project:get', { projectId })
   expect(result.ok).toBe(false)
   return result.ok ? '' : result.error.message
@@ -66,7 +75,9 @@ describe('error bodies are shown as plain text', () => {
     const client = createServiceClient({ baseUrl: reference.url, apiKey: KEY, retry: { retries: 0 } })
     try {
       const e = await failure(client.getProject('no-such-project'))
-      expect(e.message).toBe('Not found (HTTP 404): this project or task is gone. Server said: No project with id "no-such-project".')
+      expect(e.message).toBe(
+        'Not found (HTTP 404): this project or task is gone. Server said: No project with id "no-such-project".'
+      )
       expect(await windowMessage(client, 'no-such-project')).toBe(e.message)
     } finally {
       await client.close()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ServiceError, errorForStatus, isServiceError, serverText, shorten } from './errors'
+import { errorForStatus, isServiceError, serverText, ServiceError, shorten } from './errors'
 
 describe('errorForStatus', () => {
   it.each([
@@ -60,8 +60,13 @@ describe('errorForStatus', () => {
   })
 
   it('quotes a list of messages as plain text', () => {
-    const e = errorForStatus(422, JSON.stringify({ message: ['name must be a string', 'ref_id is too long'], error: 'Unprocessable Entity' }))
-    expect(e.message).toBe('The service refused the request (HTTP 422). Server said: name must be a string; ref_id is too long')
+    const e = errorForStatus(
+      422,
+      JSON.stringify({ message: ['name must be a string', 'ref_id is too long'], error: 'Unprocessable Entity' })
+    )
+    expect(e.message).toBe(
+      'The service refused the request (HTTP 422). Server said: name must be a string; ref_id is too long'
+    )
     expect(e.toInfo().message).toBe(e.message)
   })
 
@@ -90,12 +95,21 @@ describe('serverText', () => {
   })
 
   it('reads a message that is a list as plain text, one entry after another, never as JSON', () => {
-    const nest = { statusCode: 400, message: ['name must be a string', 'user_email must be an email'], error: 'Bad Request' }
+    const nest = {
+      statusCode: 400,
+      message: ['name must be a string', 'user_email must be an email'],
+      error: 'Bad Request'
+    }
     expect(serverText(JSON.stringify(nest))).toEqual({ text: 'name must be a string; user_email must be an email' })
     expect(serverText('{"message":"slow down","error":"Too Many Requests"}')).toEqual({ text: 'slow down' })
     expect(serverText('{"message":["", "  ", "only this"]}')).toEqual({ text: 'only this' })
-    expect(serverText('{"error":{"code":"bad_request","message":["a","b"],"field":"name"}}')).toEqual({ text: 'a; b', field: 'name' })
-    expect(serverText('{"detail":[{"loc":["body","name"],"msg":"field required"},{"msg":"too long"}]}')).toEqual({ text: 'field required; too long' })
+    expect(serverText('{"error":{"code":"bad_request","message":["a","b"],"field":"name"}}')).toEqual({
+      text: 'a; b',
+      field: 'name'
+    })
+    expect(serverText('{"detail":[{"loc":["body","name"],"msg":"field required"},{"msg":"too long"}]}')).toEqual({
+      text: 'field required; too long'
+    })
     expect(serverText('{"errors":[{"message":"first"},"second"]}')).toEqual({ text: 'first; second' })
     expect(serverText('{"title":"Not Found","status":404}')).toEqual({ text: 'Not Found' })
     expect(serverText('["one","two"]')).toEqual({ text: 'one; two' })
@@ -103,7 +117,8 @@ describe('serverText', () => {
   })
 
   it('a message list of any length ends as one short line', () => {
-    const text = serverText(JSON.stringify({ message: Array.from({ length: 10_000 }, (_, i) => `reason\n${i}`) })).text ?? ''
+    const text =
+      serverText(JSON.stringify({ message: Array.from({ length: 10_000 }, (_, i) => `reason\n${i}`) })).text ?? ''
     expect(text.length).toBeLessThanOrEqual(200)
     expect(text).toMatch(/^reason 0; reason 1; /)
     expect(text).not.toContain('\n')

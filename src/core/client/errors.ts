@@ -70,7 +70,9 @@ const nonBlank = (v: unknown): string | undefined => (typeof v === 'string' && v
 /** A message field's text: a non-blank string, or a list's strings (or its entries' `message`/`msg`) joined. Never recursive. */
 function textOf(v: unknown): string | undefined {
   if (!Array.isArray(v)) return nonBlank(v)
-  const parts = v.map((item) => (isRecord(item) ? nonBlank(item.message) ?? nonBlank(item.msg) : nonBlank(item))).filter((s) => s !== undefined)
+  const parts = v
+    .map((item) => (isRecord(item) ? (nonBlank(item.message) ?? nonBlank(item.msg)) : nonBlank(item)))
+    .filter((s) => s !== undefined)
   return parts.length > 0 ? parts.join(LIST_SEPARATOR) : undefined
 }
 
@@ -101,7 +103,10 @@ function wordsOf(parsed: unknown): { text: string; field?: string | undefined } 
  * error body (see wordsOf), else the body itself (plain text, or JSON of a shape we do not know).
  * `redact` runs on the words before they are shortened, so a secret is never cut in two and half kept.
  */
-export function serverText(body: string, redact: (text: string) => string = (t) => t): { text?: string; field?: string } {
+export function serverText(
+  body: string,
+  redact: (text: string) => string = (t) => t
+): { text?: string; field?: string } {
   const trimmed = body.trim()
   if (trimmed === '') return {}
   const say = (text: string, max?: number): string => shorten(redact(text), max)
@@ -121,7 +126,12 @@ function describeWait(ms: number): string {
 }
 
 /** Maps a non-2xx answer to a ServiceError (ARCHITECTURE.md, "What the client relies on"); `redact` as for serverText. */
-export function errorForStatus(status: number, body: string, retryAfterMs?: number, redact?: (text: string) => string): ServiceError {
+export function errorForStatus(
+  status: number,
+  body: string,
+  retryAfterMs?: number,
+  redact?: (text: string) => string
+): ServiceError {
   const { text, field } = serverText(body, redact)
   const said = text ? ` Server said: ${text}` : ''
   const details: ServiceErrorDetails | undefined = field ? { field } : undefined

@@ -31,10 +31,27 @@ const step = {
   updated_at: '2026-11-23T11:00:00.000Z'
 }
 
-const TASK_TEXT = ['project_id', 'name', 'description', 'text_requirement', 'created_at', 'updated_at', 'branch'] as const
+const TASK_TEXT = [
+  'project_id',
+  'name',
+  'description',
+  'text_requirement',
+  'created_at',
+  'updated_at',
+  'branch'
+] as const
 const STEP_TEXT = ['task_id', 'name', 'description', 'created_at', 'updated_at'] as const
 /** Values no plain record is: the fast path leaves each to the schemas. */
-const NOT_PLAIN = [null, undefined, 'task', 7, [], [task], Object.assign(Object.create(null) as object, task), new (class Task {})()]
+const NOT_PLAIN = [
+  null,
+  undefined,
+  'task',
+  7,
+  [],
+  [task],
+  Object.assign(Object.create(null) as object, task),
+  new (class Task {})()
+]
 
 describe('fastTask', () => {
   it('takes a well-formed task as it is, with its raw steps', () => {
@@ -56,7 +73,8 @@ describe('fastTask', () => {
   it('needs a non-empty text id and a known status', () => {
     for (const id of ['', 7, null, undefined]) expect(fastTask({ ...task, id })).toBeUndefined()
     for (const status of TASK_STATUSES) expect(fastTask({ ...task, status })?.task.status).toBe(status)
-    for (const status of ['queued', 'COMPLETED', 1, null, undefined]) expect(fastTask({ ...task, status })).toBeUndefined()
+    for (const status of ['queued', 'COMPLETED', 1, null, undefined])
+      expect(fastTask({ ...task, status })).toBeUndefined()
   })
 
   it('takes a finite price or none (null), and steps as a list or none (empty)', () => {
@@ -64,7 +82,8 @@ describe('fastTask', () => {
     expect(fastTask({ ...task, total_price: -2.5 })?.task.total_price).toBe(-2.5)
     expect(fastTask({ ...task, total_price: null })?.task.total_price).toBeNull()
     expect(fastTask({ ...task, total_price: undefined })?.task.total_price).toBeNull()
-    for (const price of ['0.5', Number.NaN, Number.POSITIVE_INFINITY, {}, true]) expect(fastTask({ ...task, total_price: price })).toBeUndefined()
+    for (const price of ['0.5', Number.NaN, Number.POSITIVE_INFINITY, {}, true])
+      expect(fastTask({ ...task, total_price: price })).toBeUndefined()
     expect(fastTask({ ...task, steps: null })?.rawSteps).toEqual([])
     expect(fastTask({ ...task, steps: undefined })?.rawSteps).toEqual([])
     for (const steps of [{}, 'steps', 3]) expect(fastTask({ ...task, steps })).toBeUndefined()
@@ -77,7 +96,8 @@ describe('fastTask', () => {
       { file_type: '', url: '7' },
       { file_type: 'true', url: '' }
     ])
-    for (const none of [undefined, null, {}, 'a.png']) expect(fastTask({ ...task, files_requirement: none })?.task.files_requirement).toEqual([])
+    for (const none of [undefined, null, {}, 'a.png'])
+      expect(fastTask({ ...task, files_requirement: none })?.task.files_requirement).toEqual([])
   })
 
   it('leaves anything but a plain record to the schemas', () => {
@@ -91,7 +111,17 @@ describe('isFastStep and fastStep', () => {
     const taken = fastStep(step)
     expect(taken).toStrictEqual(step)
     expect(taken?.metadata).toBe(step.metadata)
-    expect(Object.keys(taken!)).toEqual(['id', 'task_id', 'name', 'description', 'status', 'type', 'metadata', 'created_at', 'updated_at'])
+    expect(Object.keys(taken!)).toEqual([
+      'id',
+      'task_id',
+      'name',
+      'description',
+      'status',
+      'type',
+      'metadata',
+      'created_at',
+      'updated_at'
+    ])
   })
 
   it('read a text field left out or null as empty, and leave any other kind of value to the schemas', () => {
@@ -115,7 +145,8 @@ describe('isFastStep and fastStep', () => {
     for (const type of ['new_kind', 3, {}]) expect(isFastStep({ ...step, type })).toBe(false)
     expect(fastStep({ ...step, metadata: null })?.metadata).toEqual({})
     expect(fastStep({ ...step, metadata: undefined })?.metadata).toEqual({})
-    for (const metadata of [[], 'm', 1, Object.create(null) as object]) expect(isFastStep({ ...step, metadata })).toBe(false)
+    for (const metadata of [[], 'm', 1, Object.create(null) as object])
+      expect(isFastStep({ ...step, metadata })).toBe(false)
   })
 
   it('leave anything but a plain record to the schemas', () => {

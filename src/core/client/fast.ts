@@ -2,7 +2,14 @@
 // the types say (strings where strings go, known statuses, a numeric or null price), building the
 // same objects the zod schemas would. Anything else returns undefined and goes the schemas' way,
 // with their tolerance and their messages (parse.fast.test.ts checks both paths agree).
-import { STEP_STATUSES, STEP_TYPES, TASK_STATUSES, type FileRequirement, type Task, type TaskStep } from '../../shared/service'
+import {
+  type FileRequirement,
+  STEP_STATUSES,
+  STEP_TYPES,
+  type Task,
+  TASK_STATUSES,
+  type TaskStep
+} from '../../shared/service'
 import { isPlainObject, rawString } from './schemas'
 
 const TASK_STATUS = new Set<string>(TASK_STATUSES)
@@ -45,7 +52,8 @@ export function fastTask(v: unknown): { task: TaskHead; rawSteps: unknown[] } | 
   const status = v.status
   if (typeof status !== 'string' || !TASK_STATUS.has(status)) return undefined
   const price = v.total_price
-  if (!(price === null || price === undefined || (typeof price === 'number' && Number.isFinite(price)))) return undefined
+  if (!(price === null || price === undefined || (typeof price === 'number' && Number.isFinite(price))))
+    return undefined
   const steps = v.steps
   if (!(steps === undefined || steps === null || Array.isArray(steps))) return undefined
   const project_id = str(v.project_id)
@@ -56,8 +64,13 @@ export function fastTask(v: unknown): { task: TaskHead; rawSteps: unknown[] } | 
   const updated_at = str(v.updated_at)
   const branch = str(v.branch)
   if (
-    project_id === NO || name === NO || description === NO || text_requirement === NO ||
-    created_at === NO || updated_at === NO || branch === NO
+    project_id === NO ||
+    name === NO ||
+    description === NO ||
+    text_requirement === NO ||
+    created_at === NO ||
+    updated_at === NO ||
+    branch === NO
   ) {
     return undefined
   }
@@ -94,7 +107,11 @@ export function isFastStep(v: unknown): v is Json {
   const metadata = v.metadata
   if (!(metadata === undefined || metadata === null || plain(metadata))) return false
   return (
-    str(v.task_id) !== NO && str(v.name) !== NO && str(v.description) !== NO && str(v.created_at) !== NO && str(v.updated_at) !== NO
+    str(v.task_id) !== NO &&
+    str(v.name) !== NO &&
+    str(v.description) !== NO &&
+    str(v.created_at) !== NO &&
+    str(v.updated_at) !== NO
   )
 }
 

@@ -5,10 +5,18 @@ import zlib from 'node:zlib'
 import type { Dispatcher, Pool } from 'undici'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ServiceError } from './errors'
-import { exchange, type Exchange } from './http'
+import { type Exchange, exchange } from './http'
 import { failure } from './test-failure'
 
-const X: Exchange = { method: 'GET', path: '/p', headers: { accept: 'application/json' }, connectMs: 5_000, headersMs: 10_000, bodyMs: 30_000, maxBytes: 1024 }
+const X: Exchange = {
+  method: 'GET',
+  path: '/p',
+  headers: { accept: 'application/json' },
+  connectMs: 5_000,
+  headersMs: 10_000,
+  bodyMs: 30_000,
+  maxBytes: 1024
+}
 
 interface Answer {
   status?: number
@@ -28,9 +36,17 @@ function pool(answer: Answer | (() => never)): Pool & { asked: Dispatcher.Reques
       const body = answer.chunks ? Readable.from(answer.chunks) : new Readable({ read() {} })
       // As undici's: an abort destroys the body, which a reader meets as an error (and no one else).
       body.on('error', () => undefined)
-      ;(options.signal as AbortSignal | undefined)?.addEventListener('abort', () => body.destroy(new Error('aborted')), { once: true })
+      ;(options.signal as AbortSignal | undefined)?.addEventListener(
+        'abort',
+        () => body.destroy(new Error('aborted')),
+        { once: true }
+      )
       fake.body = body
-      return Promise.resolve({ statusCode: answer.status ?? 200, headers: answer.headers ?? {}, body } as unknown as Dispatcher.ResponseData)
+      return Promise.resolve({
+        statusCode: answer.status ?? 200,
+        headers: answer.headers ?? {},
+        body
+      } as unknown as Dispatcher.ResponseData)
     }
   }
   return fake as unknown as Pool & typeof fake
@@ -47,10 +63,26 @@ afterEach(() => {
 
 describe('exchange', () => {
   it('asks the pool for the request as given, with its timeouts, and gives back status, headers, text and bytes', async () => {
-    const p = pool({ status: 201, headers: { 'Content-Type': 'application/json', 'Set-Cookie': ['a=1', 'b=2'] }, chunks: [Buffer.from('{"id":'), Buffer.from('"é"}')] })
+    const p = pool({
+      status: 201,
+      headers: { 'Content-Type': 'application/json', 'Set-Cookie': ['a=1', 'b=2'] },
+      chunks: [Buffer.from('{"id":'), Buffer.from('"é"}')]
+    })
     const res = await exchange(p, { ...X, method: 'POST', body: '{}' })
-    expect(p.asked[0]).toMatchObject({ path: '/p', method: 'POST', headers: X.headers, body: '{}', headersTimeout: 10_000, bodyTimeout: 30_000 })
-    expect(res).toEqual({ status: 201, headers: { 'content-type': 'application/json', 'set-cookie': 'a=1, b=2' }, text: '{"id":"é"}', bytes: 11 })
+    expect(p.asked[0]).toMatchObject({
+      path: '/p',
+      method: 'POST',
+      headers: X.headers,
+      body: '{}',
+      headersTimeout: 10_000,
+      bodyTimeout: 30_000
+    })
+    expect(res).toEqual({
+      status: 201,
+      headers: { 'content-type': 'application/json', 'set-cookie': 'a=1, b=2' },
+      text: '{"id":"é"}',
+      bytes: 11
+    })
     await exchange(p, X)
     expect(p.asked[1]?.body).toBeNull()
   })
@@ -60,7 +92,9 @@ describe('exchange', () => {
       const e = await failure(exchange(pool(failing(coded(code))), { ...X, ...x }))
       expect(e).toMatchObject({ kind: 'timeout', message })
       // undici may wrap the cause.
-      const wrapped = await failure(exchange(pool(failing(Object.assign(new Error('fetch failed'), { cause: coded(code) }))), { ...X, ...x }))
+      const wrapped = await failure(
+        exchange(pool(failing(Object.assign(new Error('fetch failed'), { cause: coded(code) }))), { ...X, ...x })
+      )
       expect(wrapped).toMatchObject({ kind: 'timeout', message })
     }
     await timeout('UND_ERR_CONNECT_TIMEOUT', { connectMs: 999 }, 'Could not connect to the service within 999 ms.')
@@ -74,11 +108,21 @@ describe('exchange', () => {
       kind: 'network',
       message: 'Could not talk to the service (ECONNRESET: socket hang up).'
     })
-    expect((await failure(exchange(pool(failing(new Error('other side closed'))), X))).message).toBe('Could not talk to the service (other side closed).')
-    expect((await failure(exchange(pool(failing(coded('EPIPE'))), X))).message).toBe('Could not talk to the service (EPIPE: connection failed).')
-    expect((await failure(exchange(pool(failing('a string')), X))).message).toBe('Could not talk to the service (connection failed).')
-    expect((await failure(exchange(pool(failing(null)), X))).message).toBe('Could not talk to the service (connection failed).')
-    expect((await failure(exchange(pool(failing({ code: 7 })), X))).message).toBe('Could not talk to the service (connection failed).')
+    expect((await failure(exchange(pool(failing(new Error('other side closed'))), X))).message).toBe(
+      'Could not talk to the service (other side closed).'
+    )
+    expect((await failure(exchange(pool(failing(coded('EPIPE'))), X))).message).toBe(
+      'Could not talk to the service (EPIPE: connection failed).'
+    )
+    expect((await failure(exchange(pool(failing('a string')), X))).message).toBe(
+      'Could not talk to the service (connection failed).'
+    )
+    expect((await failure(exchange(pool(failing(null)), X))).message).toBe(
+      'Could not talk to the service (connection failed).'
+    )
+    expect((await failure(exchange(pool(failing({ code: 7 })), X))).message).toBe(
+      'Could not talk to the service (connection failed).'
+    )
     const own = new ServiceError('auth', 'no')
     expect(await failure(exchange(pool(failing(own)), X))).toBe(own)
   })
@@ -86,15 +130,26 @@ describe('exchange', () => {
   it('refuses an answer declared over the cap without reading it; one at the cap, or undeclared, is read', async () => {
     const over = pool({ headers: { 'content-length': '1025' }, chunks: [Buffer.from('[]')] })
     const e = await failure(exchange(over, X))
-    expect(e).toMatchObject({ kind: 'invalid_response', message: 'The service sent an answer larger than 1 KiB: not read.', details: { reason: 'too_large' } })
+    expect(e).toMatchObject({
+      kind: 'invalid_response',
+      message: 'The service sent an answer larger than 1 KiB: not read.',
+      details: { reason: 'too_large' }
+    })
     expect(over.body?.destroyed).toBe(true)
-    expect((await exchange(pool({ headers: { 'content-length': '1024' }, chunks: [Buffer.from('[]')] }), X)).text).toBe('[]')
-    expect((await exchange(pool({ headers: { 'content-length': 'lots' }, chunks: [Buffer.from('[]')] }), X)).text).toBe('[]')
+    expect((await exchange(pool({ headers: { 'content-length': '1024' }, chunks: [Buffer.from('[]')] }), X)).text).toBe(
+      '[]'
+    )
+    expect((await exchange(pool({ headers: { 'content-length': 'lots' }, chunks: [Buffer.from('[]')] }), X)).text).toBe(
+      '[]'
+    )
   })
 
   it('stops reading an answer the moment it passes the cap; one of exactly the cap is read whole', async () => {
     const over = pool({ chunks: [Buffer.alloc(1000, 0x20), Buffer.alloc(25, 0x20), Buffer.from('never read')] })
-    expect(await failure(exchange(over, X))).toMatchObject({ kind: 'invalid_response', details: { reason: 'too_large' } })
+    expect(await failure(exchange(over, X))).toMatchObject({
+      kind: 'invalid_response',
+      details: { reason: 'too_large' }
+    })
     expect(over.body?.destroyed).toBe(true)
     const at = await exchange(pool({ chunks: [Buffer.alloc(1000, 0x20), Buffer.alloc(24, 0x20)] }), X)
     expect(at.bytes).toBe(1024)
@@ -103,9 +158,14 @@ describe('exchange', () => {
   it('reads the codings it offers, in any case and spacing; refuses one it never offered, named and cut short', async () => {
     const json = Buffer.from('{"a":1}')
     const gzipped = zlib.gzipSync(json)
-    const gz = await exchange(pool({ headers: { 'content-encoding': ' GZip ' }, chunks: [gzipped.subarray(0, 5), gzipped.subarray(5)] }), X)
+    const gz = await exchange(
+      pool({ headers: { 'content-encoding': ' GZip ' }, chunks: [gzipped.subarray(0, 5), gzipped.subarray(5)] }),
+      X
+    )
     expect(gz).toMatchObject({ text: '{"a":1}', bytes: gzipped.length, headers: { 'content-encoding': ' GZip ' } })
-    expect((await exchange(pool({ headers: { 'content-encoding': 'identity' }, chunks: [json] }), X)).text).toBe('{"a":1}')
+    expect((await exchange(pool({ headers: { 'content-encoding': 'identity' }, chunks: [json] }), X)).text).toBe(
+      '{"a":1}'
+    )
     const odd = pool({ headers: { 'content-encoding': `deflate${'x'.repeat(50)}` }, chunks: [json] })
     const e = await failure(exchange(odd, X))
     expect(e).toMatchObject({
@@ -117,18 +177,26 @@ describe('exchange', () => {
   })
 
   it('a 304, with no body, is read as empty whatever coding it names', async () => {
-    expect(await exchange(pool({ status: 304, headers: { 'content-encoding': 'br' }, chunks: [] }), X)).toMatchObject({ status: 304, text: '', bytes: 0 })
+    expect(await exchange(pool({ status: 304, headers: { 'content-encoding': 'br' }, chunks: [] }), X)).toMatchObject({
+      status: 304,
+      text: '',
+      bytes: 0
+    })
   })
 
-  it('a compressed answer that is not what it says is unreadable, with the decoder\'s words; one over the cap once inflated is too large', async () => {
-    const e = await failure(exchange(pool({ headers: { 'content-encoding': 'gzip' }, chunks: [Buffer.from('not gzip at all')] }), X))
+  it("a compressed answer that is not what it says is unreadable, with the decoder's words; one over the cap once inflated is too large", async () => {
+    const e = await failure(
+      exchange(pool({ headers: { 'content-encoding': 'gzip' }, chunks: [Buffer.from('not gzip at all')] }), X)
+    )
     expect(e).toMatchObject({ kind: 'invalid_response', details: { reason: 'bad_encoding' } })
     expect(e.message).toMatch(/^The service's answer could not be read as gzip: .*header.*\.$/)
     const bomb = zlib.gzipSync(Buffer.alloc(10_000, 0x20))
-    expect(await failure(exchange(pool({ headers: { 'content-encoding': 'gzip' }, chunks: [bomb] }), X))).toMatchObject({
-      message: 'The service sent an answer larger than 1 KiB: not read.',
-      details: { reason: 'too_large' }
-    })
+    expect(await failure(exchange(pool({ headers: { 'content-encoding': 'gzip' }, chunks: [bomb] }), X))).toMatchObject(
+      {
+        message: 'The service sent an answer larger than 1 KiB: not read.',
+        details: { reason: 'too_large' }
+      }
+    )
   })
 
   it('an answer still coming at the body deadline is a timeout that says so', async () => {

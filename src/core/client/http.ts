@@ -11,7 +11,11 @@ import { ServiceError } from './errors'
  * to stop at the response cap (maxOutputLength) so a bomb is cut there, never inflated whole.
  * zstd only where this Node has it (22.15+); Node 20 does not.
  */
-type Decoder = (input: Buffer, options: { maxOutputLength: number }, done: (e: Error | null, out: Buffer) => void) => void
+type Decoder = (
+  input: Buffer,
+  options: { maxOutputLength: number },
+  done: (e: Error | null, out: Buffer) => void
+) => void
 const zstd = (zlib as unknown as { zstdDecompress?: Decoder }).zstdDecompress
 const DECODERS: Record<string, Decoder> = {
   gzip: zlib.gunzip,
@@ -77,9 +81,20 @@ function codingOf(header: string | undefined): string {
  * The body decompressed into one buffer and decoded once; at most `maxBytes` are ever inflated
  * (zlib stops there), so a small bomb costs no more memory than an honest answer at the cap.
  */
-export async function decodeCompressed(coding: string, chunks: readonly Uint8Array[], maxBytes: number): Promise<string> {
+export async function decodeCompressed(
+  coding: string,
+  chunks: readonly Uint8Array[],
+  maxBytes: number
+): Promise<string> {
   const decode = DECODERS[coding] as Decoder
-  const input = chunks.length === 1 ? Buffer.from((chunks[0] as Uint8Array).buffer, (chunks[0] as Uint8Array).byteOffset, (chunks[0] as Uint8Array).byteLength) : Buffer.concat(chunks)
+  const input =
+    chunks.length === 1
+      ? Buffer.from(
+          (chunks[0] as Uint8Array).buffer,
+          (chunks[0] as Uint8Array).byteOffset,
+          (chunks[0] as Uint8Array).byteLength
+        )
+      : Buffer.concat(chunks)
   const out = await new Promise<Buffer>((resolve, reject) => {
     decode(input, { maxOutputLength: maxBytes }, (e, result) => {
       if (!e) resolve(result)
@@ -213,7 +228,8 @@ export async function exchange(pool: Pool, x: Exchange): Promise<RawResponse> {
       throw fail(e)
     }
     // A 304 has no body whatever its headers say.
-    const text = coding === '' || bytes === 0 ? decodeChunks(chunks, bytes) : await decodeCompressed(coding, chunks, x.maxBytes)
+    const text =
+      coding === '' || bytes === 0 ? decodeChunks(chunks, bytes) : await decodeCompressed(coding, chunks, x.maxBytes)
     return { status: res.statusCode, headers, text, bytes }
   } finally {
     if (deadline) clearTimeout(deadline)

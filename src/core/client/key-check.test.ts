@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../../reference-service'
+import { type ReferenceService, startReferenceService } from '../../reference-service'
 import { createServiceClient } from './client'
 import { ServiceError } from './errors'
 import { decideKeyCheck, KEY_CHECK_PROJECT_ID, madeUpKeyLike } from './key-check'
@@ -31,9 +31,10 @@ describe('decideKeyCheck', () => {
 
 /** ROT13 on letters, ROT5 on digits: what `tr` would undo. */
 const rot = (key: string): string =>
-  key.replace(/[a-z]/g, (c) => String.fromCharCode(0x61 + ((c.charCodeAt(0) - 0x61 + 13) % 26)))
+  key
+    .replace(/[a-z]/g, (c) => String.fromCharCode(0x61 + ((c.charCodeAt(0) - 0x61 + 13) % 26)))
     .replace(/[A-Z]/g, (c) => String.fromCharCode(0x41 + ((c.charCodeAt(0) - 0x41 + 13) % 26)))
-    .replace(/[0-9]/g, (c) => String(((c.charCodeAt(0) - 0x30 + 5) % 10)))
+    .replace(/[0-9]/g, (c) => String((c.charCodeAt(0) - 0x30 + 5) % 10))
 
 describe('madeUpKeyLike', () => {
   it('keeps the length, each character’s kind (lower, upper, digit) and the separators', () => {
@@ -89,7 +90,9 @@ async function service(answer: (key: string, projectId: string) => number, asked
     asked.push(id)
     const status = answer(String(req.headers['x-api-key']), id)
     res.writeHead(status, { 'content-type': 'application/json' })
-    res.end(status < 300 ? JSON.stringify({ id }) : JSON.stringify({ message: [`answer ${status}`], statusCode: status }))
+    res.end(
+      status < 300 ? JSON.stringify({ id }) : JSON.stringify({ message: [`answer ${status}`], statusCode: status })
+    )
   })
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -142,7 +145,9 @@ describe('checkKey over HTTP', () => {
         const key = String(req.headers['x-api-key'])
         sent.push(key)
         if (key === KEY) return res.writeHead(404).end('{}')
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `key ${key} is broken` }))
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ message: `key ${key} is broken` }))
       })
       servers.push(server)
       server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
@@ -174,14 +179,19 @@ describe('checkKey over HTTP', () => {
     const e = await check(await service(() => 400))
     expect(e).toBeInstanceOf(ServiceError)
     expect(e).toMatchObject({ kind: 'bad_request', status: 400 })
-    expect((e as ServiceError).message).toMatch(/^The key could not be checked: http:\/\/127\.0\.0\.1:\d+ answers HTTP 400 to any key for a project that cannot exist\. Server said: answer 400$/)
+    expect((e as ServiceError).message).toMatch(
+      /^The key could not be checked: http:\/\/127\.0\.0\.1:\d+ answers HTTP 400 to any key for a project that cannot exist\. Server said: answer 400$/
+    )
   })
 
   it('404 for any key, or 200 for any key: nothing there looks like the service', async () => {
     for (const status of [404, 200]) {
       const url = await service(() => status)
       const e = await check(url)
-      expect(e).toMatchObject({ kind: 'not_found', message: `Nothing at ${url} looks like the service: check the URL.` })
+      expect(e).toMatchObject({
+        kind: 'not_found',
+        message: `Nothing at ${url} looks like the service: check the URL.`
+      })
     }
   })
 

@@ -3,12 +3,31 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { STEP_STATUSES, STEP_TYPES, TASK_STATUSES } from '../../shared/service'
-import { fastStep, fastTask } from './fast'
 import { digestTask } from './digest'
-import { parseSteps, parseStepsAndUsages, parseTaskDigests, parseTasks, stepsOf, withSchemasOnly, type InvalidRecordIssue } from './parse'
+import { fastStep, fastTask } from './fast'
+import {
+  type InvalidRecordIssue,
+  parseSteps,
+  parseStepsAndUsages,
+  parseTaskDigests,
+  parseTasks,
+  stepsOf,
+  withSchemasOnly
+} from './parse'
 
 /** Mostly the right kind of value, sometimes any other: both paths get exercised. */
-const odd = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.double(), fc.boolean(), fc.constant(''), fc.string(), fc.constant([]), fc.constant({}), fc.constant('12.5'))
+const odd = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(''),
+  fc.string(),
+  fc.constant([]),
+  fc.constant({}),
+  fc.constant('12.5')
+)
 const maybe = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: good }, { weight: 1, arbitrary: odd })
 const iso = fc.integer({ min: 0, max: 4e12 }).map((ms) => new Date(ms).toISOString())
 
@@ -36,7 +55,9 @@ const task = fc.record(
     description: maybe(fc.string()),
     status: maybe(fc.constantFrom(...TASK_STATUSES, 'queued')),
     text_requirement: maybe(fc.string()),
-    files_requirement: maybe(fc.array(fc.oneof(fc.record({ file_type: maybe(fc.string()), url: maybe(fc.webUrl()) }), odd), { maxLength: 2 })),
+    files_requirement: maybe(
+      fc.array(fc.oneof(fc.record({ file_type: maybe(fc.string()), url: maybe(fc.webUrl()) }), odd), { maxLength: 2 })
+    ),
     created_at: maybe(iso),
     updated_at: maybe(iso),
     steps: maybe(fc.array(fc.oneof({ weight: 6, arbitrary: step }, { weight: 1, arbitrary: odd }), { maxLength: 5 })),
@@ -60,10 +81,13 @@ function both<T>(parse: (report: (i: InvalidRecordIssue) => void) => T): void {
 describe('the fast path agrees with the schemas', () => {
   it('task lists, through JSON as the client sees them', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof({ weight: 8, arbitrary: task }, { weight: 1, arbitrary: odd }), { maxLength: 6 }), (list) => {
-        const body = JSON.parse(JSON.stringify(list)) as unknown
-        both((report) => parseTasks(body, report))
-      }),
+      fc.property(
+        fc.array(fc.oneof({ weight: 8, arbitrary: task }, { weight: 1, arbitrary: odd }), { maxLength: 6 }),
+        (list) => {
+          const body = JSON.parse(JSON.stringify(list)) as unknown
+          both((report) => parseTasks(body, report))
+        }
+      ),
       { numRuns: 500 }
     )
   })
@@ -95,7 +119,7 @@ describe('the fast path agrees with the schemas', () => {
     )
   })
 
-  it('task digests keep an ended task\'s steps unbuilt, and report a broken one once', () => {
+  it("task digests keep an ended task's steps unbuilt, and report a broken one once", () => {
     const good = { id: 's1', status: 'completed', updated_at: '2026-11-23T10:00:00.000Z' }
     const body = [
       { id: 't1', status: 'completed', steps: [good, { ...good, id: 's2', updated_at: '2026-11-23T11:00:00.000Z' }] },
@@ -116,11 +140,14 @@ describe('the fast path agrees with the schemas', () => {
 
   it('step lists and steps with usages', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof({ weight: 8, arbitrary: step }, { weight: 1, arbitrary: odd }), { maxLength: 6 }), (list) => {
-        const body = JSON.parse(JSON.stringify(list)) as unknown
-        both((report) => parseSteps(body, report))
-        both((report) => parseStepsAndUsages({ steps: body, usages: [] }, report))
-      }),
+      fc.property(
+        fc.array(fc.oneof({ weight: 8, arbitrary: step }, { weight: 1, arbitrary: odd }), { maxLength: 6 }),
+        (list) => {
+          const body = JSON.parse(JSON.stringify(list)) as unknown
+          both((report) => parseSteps(body, report))
+          both((report) => parseStepsAndUsages({ steps: body, usages: [] }, report))
+        }
+      ),
       { numRuns: 300 }
     )
   })

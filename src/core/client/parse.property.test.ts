@@ -22,9 +22,25 @@ function onlyServiceErrors(run: () => unknown): void {
 }
 
 const field = fc.constantFrom(
-  'id', 'status', 'type', 'steps', 'usages', 'metadata', 'usage_metadata', 'final_price', 'total_price',
-  'message', 'files_requirement', 'input_tokens', 'output_tokens', 'total_tokens', 'input_token_details',
-  'price', 'name', '__proto__', 'constructor'
+  'id',
+  'status',
+  'type',
+  'steps',
+  'usages',
+  'metadata',
+  'usage_metadata',
+  'final_price',
+  'total_price',
+  'message',
+  'files_requirement',
+  'input_tokens',
+  'output_tokens',
+  'total_tokens',
+  'input_token_details',
+  'price',
+  'name',
+  '__proto__',
+  'constructor'
 )
 
 /** JSON shaped like the service's records, with any value anywhere. */
@@ -47,7 +63,10 @@ function nested(depth: number): unknown {
 describe('parsers never throw anything but ServiceError', () => {
   for (const [name, parse] of parsers) {
     it(`${name}: arbitrary JSON values`, () => {
-      fc.assert(fc.property(fc.jsonValue(), (v) => onlyServiceErrors(() => parse(v))), { numRuns: 300 })
+      fc.assert(
+        fc.property(fc.jsonValue(), (v) => onlyServiceErrors(() => parse(v))),
+        { numRuns: 300 }
+      )
     })
 
     it(`${name}: record-shaped garbage, alone and in lists`, () => {

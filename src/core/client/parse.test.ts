@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ServiceError } from './errors'
 import {
   decodeJson,
+  type InvalidRecordIssue,
   parseProject,
   parseProjects,
   parsePublishResult,
@@ -9,8 +10,7 @@ import {
   parseStepsAndUsages,
   parseTask,
   parseTaskDigests,
-  parseTasks,
-  type InvalidRecordIssue
+  parseTasks
 } from './parse'
 
 const project = {
@@ -154,14 +154,21 @@ describe('parseProject', () => {
     const e = thrown(() => parseProject(body))
     expect(e.details).toEqual({ reason: 'wrong_shape', record: 'a project', path: '(body)' })
     expect(e.message).toBe(`The service sent ${came} where a project was expected.`)
-    if (!Array.isArray(body)) expect(thrown(() => parseTasks(body)).message).toBe(`The service sent ${came} where a list of tasks was expected.`)
+    if (!Array.isArray(body))
+      expect(thrown(() => parseTasks(body)).message).toBe(
+        `The service sent ${came} where a list of tasks was expected.`
+      )
   })
 })
 
 describe('parseProjects', () => {
   it('drops a broken project, reports where it was, and keeps its siblings', () => {
     const { issues, report } = collect()
-    expect(parseProjects([project, { ...project, id: 'p2', name: 'Other' }, { ...project, id: '' }], report).map((p) => p.name)).toEqual(['Shop', 'Other'])
+    expect(
+      parseProjects([project, { ...project, id: 'p2', name: 'Other' }, { ...project, id: '' }], report).map(
+        (p) => p.name
+      )
+    ).toEqual(['Shop', 'Other'])
     expect(issues).toStrictEqual([{ resource: 'project', index: 2, path: '[2].id', message: 'empty' }])
   })
 
@@ -261,7 +268,10 @@ describe('parseTasks', () => {
 
   it('drops a broken task, reports it, and keeps its siblings', () => {
     const { issues, report } = collect()
-    const tasks = parseTasks([task, { ...task, id: undefined }, { ...task, id: 't3', steps: 'nope' }, { ...task, id: 't4' }], report)
+    const tasks = parseTasks(
+      [task, { ...task, id: undefined }, { ...task, id: 't3', steps: 'nope' }, { ...task, id: 't4' }],
+      report
+    )
     expect(tasks.map((t) => t.id)).toEqual(['t1', 't4'])
     // Strictly: a record without an id is reported without one, not with an id of undefined.
     expect(issues).toStrictEqual([
@@ -272,7 +282,13 @@ describe('parseTasks', () => {
 
   it('drops a broken step inside a task and keeps the task', () => {
     const { issues, report } = collect()
-    const tasks = parseTasks([{ ...task, id: 'tx' }, { ...task, steps: [step, { ...step, id: '' }, 5] }], report)
+    const tasks = parseTasks(
+      [
+        { ...task, id: 'tx' },
+        { ...task, steps: [step, { ...step, id: '' }, 5] }
+      ],
+      report
+    )
     expect(tasks[1]?.steps).toHaveLength(1)
     expect(issues).toEqual([
       { resource: 'step', index: 1, path: '[1].steps[1].id', message: 'empty' },
@@ -282,7 +298,14 @@ describe('parseTasks', () => {
 
   it('reports a dropped task by its numeric id written out, and says an id that is neither text nor a number is not one', () => {
     const { issues, report } = collect()
-    const tasks = parseTasks([{ ...task, id: 7, steps: 'nope' }, { ...task, id: { x: 1 } }, { ...task, id: 't3', status: 5 }], report)
+    const tasks = parseTasks(
+      [
+        { ...task, id: 7, steps: 'nope' },
+        { ...task, id: { x: 1 } },
+        { ...task, id: 't3', status: 5 }
+      ],
+      report
+    )
     expect(tasks.map((t) => [t.id, t.status, t.status_raw])).toEqual([['t3', 'unknown', '5']])
     expect(issues).toEqual([
       { resource: 'task', index: 0, id: '7', path: '[0].steps', message: 'not a list' },
@@ -344,7 +367,9 @@ describe('parseSteps', () => {
   })
 
   it('rejects a body that is not a list of steps, saying so', () => {
-    expect(thrown(() => parseSteps({ steps: [step] })).message).toBe('The service sent an object where a list of steps was expected.')
+    expect(thrown(() => parseSteps({ steps: [step] })).message).toBe(
+      'The service sent an object where a list of steps was expected.'
+    )
   })
 
   it('drops null entries and reports them', () => {
@@ -374,7 +399,9 @@ describe('parseStepsAndUsages', () => {
 
   it('keeps Anthropic-style response_data raw', () => {
     const response_data = { stop_reason: 'end_turn', usage: { input_tokens: 3 } }
-    expect(parseStepsAndUsages({ usages: [{ ...usage, response_data }] }).usages[0]?.response_data).toEqual(response_data)
+    expect(parseStepsAndUsages({ usages: [{ ...usage, response_data }] }).usages[0]?.response_data).toEqual(
+      response_data
+    )
   })
 
   it('reads a numeric-string final_price and drops non-numeric price parts', () => {
@@ -387,8 +414,18 @@ describe('parseStepsAndUsages', () => {
   })
 
   it('reads a usage record without a price object as one without price parts', () => {
-    const { usages } = parseStepsAndUsages({ usages: [{ ...usage, id: 'u1', price: undefined }, { ...usage, id: 'u2', price: null }, { ...usage, id: 'u3', price: 'free' }] })
-    expect(usages.map((u) => [u.id, u.price])).toEqual([['u1', {}], ['u2', {}], ['u3', {}]])
+    const { usages } = parseStepsAndUsages({
+      usages: [
+        { ...usage, id: 'u1', price: undefined },
+        { ...usage, id: 'u2', price: null },
+        { ...usage, id: 'u3', price: 'free' }
+      ]
+    })
+    expect(usages.map((u) => [u.id, u.price])).toEqual([
+      ['u1', {}],
+      ['u2', {}],
+      ['u3', {}]
+    ])
   })
 
   it('reports usage records without token counts or a price, keeping the rest', () => {
@@ -427,7 +464,11 @@ describe('parseStepsAndUsages', () => {
         usages: [
           { ...usage, id: 'u1', usage_metadata: undefined },
           { ...usage, id: 'u2', usage_metadata: { ...usage.usage_metadata, total_tokens: huge } },
-          { ...usage, id: 'u3', usage_metadata: { ...usage.usage_metadata, input_token_details: { cache_read: huge, audio: 2 } } }
+          {
+            ...usage,
+            id: 'u3',
+            usage_metadata: { ...usage.usage_metadata, input_token_details: { cache_read: huge, audio: 2 } }
+          }
         ]
       },
       report
@@ -468,7 +509,10 @@ describe('parsePublishResult', () => {
     })
     expect(parsePublishResult({ status: 'failed' })).toEqual({ status: 'failed', message: [] })
     expect(parsePublishResult({ status: 'failed', message: '' })).toEqual({ status: 'failed', message: [] })
-    expect(parsePublishResult({ status: 'success', message: [1, true, null, { a: 1 }, 'ok'] })).toEqual({ status: 'success', message: ['1', 'true', 'ok'] })
+    expect(parsePublishResult({ status: 'success', message: [1, true, null, { a: 1 }, 'ok'] })).toEqual({
+      status: 'success',
+      message: ['1', 'true', 'ok']
+    })
   })
 
   it('names a status it does not know', () => {
@@ -476,7 +520,11 @@ describe('parsePublishResult', () => {
     expect(e.kind).toBe('invalid_response')
     expect(e.details?.path).toBe('status')
     expect(e.message).toContain('neither "success" nor "failed"')
-    expect(thrown(() => parsePublishResult({ message: [] })).message).toBe('The service sent a publish result we cannot read: status: missing.')
-    expect(thrown(() => parsePublishResult(null)).message).toBe('The service sent null where a publish result was expected.')
+    expect(thrown(() => parsePublishResult({ message: [] })).message).toBe(
+      'The service sent a publish result we cannot read: status: missing.'
+    )
+    expect(thrown(() => parsePublishResult(null)).message).toBe(
+      'The service sent null where a publish result was expected.'
+    )
   })
 })

@@ -2,16 +2,16 @@
 // the only thing that leaves besides a result is a ServiceError.
 import type { z } from 'zod'
 import type { Project, PublishResult, StepsAndUsages, Task, TaskStep, UsageRecord } from '../../shared/service'
-import { ServiceError, shorten } from './errors'
 import { isActive } from '../../shared/status'
 import { digestOf, StepsFold, type TaskDigest } from './digest'
+import { ServiceError, shorten } from './errors'
 import { fastStep, fastTask, isFastStep, type TaskHead } from './fast'
 import {
   isPlainObject,
   projectSchema,
   publishSchema,
-  stepSchema,
   stepsAndUsagesSchema,
+  stepSchema,
   taskSchema,
   usageSchema
 } from './schemas'
@@ -111,7 +111,12 @@ interface Reporting {
   report: ReportInvalidRecord
 }
 
-function parseList<T>(items: readonly unknown[], schema: z.ZodType<T>, fast: Fast<T>, reporting: Reporting | null): T[] {
+function parseList<T>(
+  items: readonly unknown[],
+  schema: z.ZodType<T>,
+  fast: Fast<T>,
+  reporting: Reporting | null
+): T[] {
   const out: T[] = []
   for (let index = 0; index < items.length; index++) {
     const value = parseRecord(items[index], index, schema, fast, reporting)
@@ -121,7 +126,13 @@ function parseList<T>(items: readonly unknown[], schema: z.ZodType<T>, fast: Fas
 }
 
 /** One record of a list: the fast way when it is well formed, else the schema's (reporting a drop). */
-function parseRecord<T>(item: unknown, index: number, schema: z.ZodType<T>, fast: Fast<T>, reporting: Reporting | null): T | undefined {
+function parseRecord<T>(
+  item: unknown,
+  index: number,
+  schema: z.ZodType<T>,
+  fast: Fast<T>,
+  reporting: Reporting | null
+): T | undefined {
   // Stryker disable next-line BlockStatement: equivalent, the schema gives what the fast way gives (parse.fast.test.ts): only the time differs
   if (fast && fastPath) {
     const quick = fast(item)
@@ -140,7 +151,10 @@ function parseRecord<T>(item: unknown, index: number, schema: z.ZodType<T>, fast
 }
 
 /** The task schema, shaped as the fast path's answer. */
-const taskHeadSchema = taskSchema.transform(({ rawSteps, ...task }): { task: TaskHead; rawSteps: unknown[] } => ({ task, rawSteps }))
+const taskHeadSchema = taskSchema.transform(({ rawSteps, ...task }): { task: TaskHead; rawSteps: unknown[] } => ({
+  task,
+  rawSteps
+}))
 
 function expectList(body: unknown, what: string): unknown[] {
   if (Array.isArray(body)) return body
@@ -182,7 +196,9 @@ export function parseProject(body: unknown): Project {
 
 /** A list of projects (GET /projects?software_product_id=…, outside the interface document). */
 export function parseProjects(body: unknown, report: ReportInvalidRecord = ignore): Project[] {
-  return guard('projects', () => parseList(expectList(body, 'projects'), projectSchema, null, { resource: 'project', base: '', report }))
+  return guard('projects', () =>
+    parseList(expectList(body, 'projects'), projectSchema, null, { resource: 'project', base: '', report })
+  )
 }
 
 /** One task with its steps (POST /tasks answers it, outside the interface document). */
@@ -194,11 +210,16 @@ export function parseTask(body: unknown): Task {
 }
 
 export function parseSteps(body: unknown, report: ReportInvalidRecord = ignore): TaskStep[] {
-  return guard('steps', () => parseList(expectList(body, 'steps'), stepSchema, fastStep, { resource: 'step', base: '', report }))
+  return guard('steps', () =>
+    parseList(expectList(body, 'steps'), stepSchema, fastStep, { resource: 'step', base: '', report })
+  )
 }
 
 /** Every task's own fields first (its steps are read after): issues are reported in that order. */
-function taskHeads(items: unknown[], report: ReportInvalidRecord): { task: TaskHead; rawSteps: unknown[]; index: number }[] {
+function taskHeads(
+  items: unknown[],
+  report: ReportInvalidRecord
+): { task: TaskHead; rawSteps: unknown[]; index: number }[] {
   const heads: { task: TaskHead; rawSteps: unknown[]; index: number }[] = []
   for (let index = 0; index < items.length; index++) {
     const head = parseRecord(items[index], index, taskHeadSchema, fastTask, { resource: 'task', base: '', report })
@@ -279,7 +300,11 @@ export function parseStepsAndUsages(body: unknown, report: ReportInvalidRecord =
       )
     }
     const steps = parseList(top.data.steps, stepSchema, fastStep, { resource: 'step', base: 'steps', report })
-    const usages: UsageRecord[] = parseList(top.data.usages, usageSchema, null, { resource: 'usage', base: 'usages', report })
+    const usages: UsageRecord[] = parseList(top.data.usages, usageSchema, null, {
+      resource: 'usage',
+      base: 'usages',
+      report
+    })
     return { steps, usages }
   })
 }

@@ -9,8 +9,10 @@ import { ServiceError } from './errors'
 
 /** Visible ASCII, as a key must be, with every character JSON or a URL escapes. */
 const KEY = 'Zq9"Xv\\Lm/Rt<Wp>&Kd%Yh+Jc?Nf=Bs'
-const goJson = (v: unknown): string => JSON.stringify(v).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e').replaceAll('&', '\\u0026')
-const everyEscaped = (s: string): string => s.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+const goJson = (v: unknown): string =>
+  JSON.stringify(v).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e').replaceAll('&', '\\u0026')
+const everyEscaped = (s: string): string =>
+  s.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
 /** Each route answers with the key it was sent, echoed one way. */
 const ECHO: Record<string, (key: string) => { status: number; body: string }> = {
@@ -47,7 +49,9 @@ afterAll(async () => {
 })
 
 /** Every 6-character piece of every form of the key (none of them occurs in our own words). */
-const pieces = [...new Set(secretForms(KEY).flatMap((f) => Array.from({ length: f.length - 5 }, (_, i) => f.slice(i, i + 6))))]
+const pieces = [
+  ...new Set(secretForms(KEY).flatMap((f) => Array.from({ length: f.length - 5 }, (_, i) => f.slice(i, i + 6))))
+]
 
 describe('a key with characters JSON and URLs escape', () => {
   it.each(Object.keys(ECHO))('%s: no form of the key, whole or in part, in the error', async (route) => {

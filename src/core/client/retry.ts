@@ -48,5 +48,7 @@ export function retryDelay(
 /** Only reads are repeated: a POST or PATCH might have taken effect before the failure. */
 export function isRetryable(method: string, error: ServiceError): boolean {
   if (method !== 'GET') return false
-  return error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server' || error.kind === 'rate_limited'
+  return (
+    error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server' || error.kind === 'rate_limited'
+  )
 }

@@ -4,12 +4,12 @@
 // a price) fails the record, and parse.ts drops it and reports it.
 import { z } from 'zod'
 import {
+  type FileRequirement,
   STEP_STATUSES,
   STEP_TYPES,
-  TASK_STATUSES,
-  type FileRequirement,
   type StepStatus,
   type StepType,
+  TASK_STATUSES,
   type TaskStatus,
   type Unknown,
   type UsagePrice
@@ -133,7 +133,9 @@ export const stepSchema = z
       .optional()
       .transform((v): { value: StepType | null | Unknown; raw?: string } => {
         if (v === null || v === undefined) return { value: null }
-        return (STEP_TYPES as readonly unknown[]).includes(v) ? { value: v as StepType } : { value: 'unknown', raw: rawString(v) }
+        return (STEP_TYPES as readonly unknown[]).includes(v)
+          ? { value: v as StepType }
+          : { value: 'unknown', raw: rawString(v) }
       }),
     metadata: freeObject,
     created_at: text,
@@ -269,10 +271,7 @@ export const usageSchema = z
     updated_at: u.updated_at
   }))
 
-export const stepsAndUsagesSchema = z.looseObject(
-  { steps: list, usages: list },
-  { error: 'not an object' }
-)
+export const stepsAndUsagesSchema = z.looseObject({ steps: list, usages: list }, { error: 'not an object' })
 
 export const publishSchema = z
   .looseObject(

@@ -2,7 +2,7 @@
 // strings, in a process of its own, so the test can stop it after a deadline if parsing stalls
 // (a stalled parse cannot be interrupted in the test's own thread). Prints what was read as JSON.
 import { DEFAULT_MAX_RESPONSE_BYTES } from './client'
-import { decodeJson, parseStepsAndUsages, parseTasks, type InvalidRecordIssue } from './parse'
+import { decodeJson, type InvalidRecordIssue, parseStepsAndUsages, parseTasks } from './parse'
 
 /** A run of digits the old pattern backtracked over, ended by a letter so it never matched. */
 const digits = (n: number): string => '7'.repeat(n) + 'x'
@@ -13,7 +13,12 @@ const taskBody = JSON.stringify([...tasks, big])
 const parsedTasks = parseTasks(decodeJson(taskBody, 'a list of tasks'))
 
 const usage = { usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } }
-const usages = Array.from({ length: 100 }, (_, i) => ({ ...usage, id: `u${i}`, final_price: digits(80_000), price: { input_price: digits(1_000) } }))
+const usages = Array.from({ length: 100 }, (_, i) => ({
+  ...usage,
+  id: `u${i}`,
+  final_price: digits(80_000),
+  price: { input_price: digits(1_000) }
+}))
 const usageBody = JSON.stringify({ steps: [], usages })
 const issues: InvalidRecordIssue[] = []
 const parsedUsages = parseStepsAndUsages(decodeJson(usageBody, 'steps and usages'), (i) => issues.push(i))

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { CostRange } from '../../shared/cost-range'
 import type { Task } from '../../shared/service'
 import { testTask } from '../../shared/test-task'
-import { reportTasks, tasksInRange, touchesRange, type ProjectTasks } from './report-data'
+import { type ProjectTasks, reportTasks, tasksInRange, touchesRange } from './report-data'
 import { openUsageStore } from './usage-store'
 
 const RANGE: CostRange = { since: '2026-03-10', until: '2026-03-20' }
@@ -75,7 +75,13 @@ describe('a report’s input', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-data-'))
     dirs.push(dir)
     const store = await openUsageStore({ dir, now: () => new Date('2026-03-25T00:00:00.000Z') })
-    const usage = { provider: 'openai', model: 'gpt', final_price: 1, created_at: inside.updated_at, usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } }
+    const usage = {
+      provider: 'openai',
+      model: 'gpt',
+      final_price: 1,
+      created_at: inside.updated_at,
+      usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 }
+    }
     store.put('c1', inside, [usage])
     store.put('c2', alsoInside, [usage])
     expect(reportTasks('c1', projects, store, RANGE, UTC)).toEqual([

@@ -1,7 +1,7 @@
 // What a cost report is made from on one connection: the tasks of its projects that can have cost
 // in the range, with the usage records known for them (see usage-store.ts).
-import { periodKey } from '../../shared/cost-period'
 import type { TzOffset } from '../../shared/cost'
+import { periodKey } from '../../shared/cost-period'
 import type { CostRange } from '../../shared/cost-range'
 import type { CostReportTask } from '../../shared/cost-report'
 import type { Task } from '../../shared/service'
@@ -30,10 +30,21 @@ export function tasksInRange(projects: readonly ProjectTasks[], range: CostRange
 }
 
 /** The report's input: each task in range with its known records (undefined: none fetched yet). */
-export function reportTasks(connectionId: string, projects: readonly ProjectTasks[], store: UsageStore | null, range: CostRange, tz: TzOffset): CostReportTask[] {
+export function reportTasks(
+  connectionId: string,
+  projects: readonly ProjectTasks[],
+  store: UsageStore | null,
+  range: CostRange,
+  tz: TzOffset
+): CostReportTask[] {
   return projects.flatMap((p) =>
     p.tasks
       .filter((t) => touchesRange(t, range, tz))
-      .map((task) => ({ projectId: p.projectId, projectName: p.projectName, task, usages: store?.usages(connectionId, task.id) }))
+      .map((task) => ({
+        projectId: p.projectId,
+        projectName: p.projectName,
+        task,
+        usages: store?.usages(connectionId, task.id)
+      }))
   )
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { taskCost, type CostUsage } from '../../shared/cost'
+import { type CostUsage, taskCost } from '../../shared/cost'
 import { writeIndentedJson } from '../settings/indented-json'
-import { compactUsage, freshUsageCache, interpretUsageCache, USAGE_CACHE_VERSION, type CachedTaskUsages, type UsageCacheDocument } from './usage-cache-document'
+import {
+  type CachedTaskUsages,
+  compactUsage,
+  freshUsageCache,
+  interpretUsageCache,
+  USAGE_CACHE_VERSION,
+  type UsageCacheDocument
+} from './usage-cache-document'
 
 function usage(price: number, extra: Partial<CostUsage['usage_metadata']> = {}): CostUsage {
   return {
@@ -14,14 +21,24 @@ function usage(price: number, extra: Partial<CostUsage['usage_metadata']> = {}):
 }
 
 function entry(usages: CostUsage[], totalPrice: number | null = 1): CachedTaskUsages {
-  return { projectId: 'p1', status: 'completed', updatedAt: '2026-11-20T10:05:00.000Z', totalPrice, fetchedAt: '2026-11-20T10:06:00.000Z', usages }
+  return {
+    projectId: 'p1',
+    status: 'completed',
+    updatedAt: '2026-11-20T10:05:00.000Z',
+    totalPrice,
+    fetchedAt: '2026-11-20T10:06:00.000Z',
+    usages
+  }
 }
 
 const read = (text: string) => interpretUsageCache(Buffer.from(text))
 const file = (doc: unknown) => writeIndentedJson(doc)
 const whole: UsageCacheDocument = {
   version: USAGE_CACHE_VERSION,
-  tasks: { c1: { a: entry([usage(0.25), usage(0.75)]), b: entry([usage(0.5), usage(0.5)]) }, c2: { a: entry([], null) } }
+  tasks: {
+    c1: { a: entry([usage(0.25), usage(0.75)]), b: entry([usage(0.5), usage(0.5)]) },
+    c2: { a: entry([], null) }
+  }
 }
 
 describe('reading usage-cache.json', () => {
@@ -36,34 +53,71 @@ describe('reading usage-cache.json', () => {
   })
 
   it('starts afresh from a file that is no JSON or empty, and says so', () => {
-    expect(read('not json at all')).toEqual({ doc: freshUsageCache(), rewrite: true, damage: { kind: 'not-json', reset: [] } })
+    expect(read('not json at all')).toEqual({
+      doc: freshUsageCache(),
+      rewrite: true,
+      damage: { kind: 'not-json', reset: [] }
+    })
     expect(read('')).toMatchObject({ doc: freshUsageCache(), rewrite: true, damage: { kind: 'empty' } })
     expect(read('[1, 2]')).toMatchObject({ doc: freshUsageCache(), rewrite: true, damage: { kind: 'wrong-type' } })
   })
 
   it('leaves a newer version’s file alone and starts a cache of its own', () => {
-    expect(read(file({ ...whole, version: 2 }))).toEqual({ doc: freshUsageCache(), rewrite: true, damage: { kind: 'newer-version', reset: [], version: 2 } })
+    expect(read(file({ ...whole, version: 2 }))).toEqual({
+      doc: freshUsageCache(),
+      rewrite: true,
+      damage: { kind: 'newer-version', reset: [], version: 2 }
+    })
   })
 
   it('keeps every entry that reads whole and drops the others, and calls the file invalid', () => {
-    const withBad = { version: 1, tasks: { c1: { ...whole.tasks.c1, bad: { ...entry([usage(1)]), totalPrice: 'one' } }, c2: whole.tasks.c2 } }
+    const withBad = {
+      version: 1,
+      tasks: { c1: { ...whole.tasks.c1, bad: { ...entry([usage(1)]), totalPrice: 'one' } }, c2: whole.tasks.c2 }
+    }
     expect(read(file(withBad))).toEqual({ doc: whole, rewrite: true, damage: { kind: 'invalid', reset: [] } })
-    const badRecord = { version: 1, tasks: { c1: { ...whole.tasks.c1, bad: entry([usage(1), { ...usage(1), final_price: 'x' } as never]) }, c2: whole.tasks.c2 } }
+    const badRecord = {
+      version: 1,
+      tasks: {
+        c1: { ...whole.tasks.c1, bad: entry([usage(1), { ...usage(1), final_price: 'x' } as never]) },
+        c2: whole.tasks.c2
+      }
+    }
     expect(read(file(badRecord))).toEqual({ doc: whole, rewrite: true, damage: { kind: 'invalid', reset: [] } })
   })
 
   it('calls a file invalid whose tasks or a connection’s entries are not a map, and keeps the rest', () => {
-    expect(read(file({ version: 1, tasks: 'many' }))).toEqual({ doc: freshUsageCache(), rewrite: true, damage: { kind: 'invalid', reset: [] } })
-    expect(read(file({ version: 1, tasks: null }))).toMatchObject({ doc: freshUsageCache(), rewrite: true, damage: { kind: 'invalid' } })
-    expect(read(file({ version: 1, tasks: [whole.tasks.c1] }))).toMatchObject({ doc: freshUsageCache(), rewrite: true, damage: { kind: 'invalid' } })
+    expect(read(file({ version: 1, tasks: 'many' }))).toEqual({
+      doc: freshUsageCache(),
+      rewrite: true,
+      damage: { kind: 'invalid', reset: [] }
+    })
+    expect(read(file({ version: 1, tasks: null }))).toMatchObject({
+      doc: freshUsageCache(),
+      rewrite: true,
+      damage: { kind: 'invalid' }
+    })
+    expect(read(file({ version: 1, tasks: [whole.tasks.c1] }))).toMatchObject({
+      doc: freshUsageCache(),
+      rewrite: true,
+      damage: { kind: 'invalid' }
+    })
     const listed = read(file({ version: 1, tasks: { ...whole.tasks, c3: [entry([])], c4: 'x' } }))
     expect(listed.damage).toEqual({ kind: 'invalid', reset: [] })
     expect(listed.doc.tasks).toEqual({ ...whole.tasks, c3: {}, c4: {} })
   })
 
   it('keeps the entries of a file without a version, and writes it anew as ours', () => {
-    expect(read(file({ tasks: whole.tasks }))).toEqual({ doc: whole, rewrite: true, damage: { kind: 'invalid', reset: [] } })
-    expect(read(file({ version: '2', tasks: whole.tasks }))).toEqual({ doc: whole, rewrite: true, damage: { kind: 'invalid', reset: [] } })
+    expect(read(file({ tasks: whole.tasks }))).toEqual({
+      doc: whole,
+      rewrite: true,
+      damage: { kind: 'invalid', reset: [] }
+    })
+    expect(read(file({ version: '2', tasks: whole.tasks }))).toEqual({
+      doc: whole,
+      rewrite: true,
+      damage: { kind: 'invalid', reset: [] }
+    })
   })
 
   it('drops an entry whose records were cut short (they would undercount the task), keeping those before it', () => {
@@ -71,7 +125,11 @@ describe('reading usage-cache.json', () => {
     // Cut inside c1's b, right after its first record: what is left of it still reads as an entry.
     const cutAt = text.indexOf('},', text.indexOf('"b"')) + 2
     const result = read(text.slice(0, cutAt))
-    expect(result).toEqual({ doc: { version: 1, tasks: { c1: { a: whole.tasks.c1!.a } } }, rewrite: true, damage: { kind: 'truncated', reset: [] } })
+    expect(result).toEqual({
+      doc: { version: 1, tasks: { c1: { a: whole.tasks.c1!.a } } },
+      rewrite: true,
+      damage: { kind: 'truncated', reset: [] }
+    })
   })
 
   it('drops an entry one of whose records a damaged line took, keeping the entries around it', () => {
@@ -91,7 +149,11 @@ describe('reading usage-cache.json', () => {
 
 describe('the compact copy of a usage record', () => {
   const full = {
-    ...usage(0.125, { cache_read_tokens: 40, input_token_details: { cache_read: 40, audio: 3 }, output_token_details: { reasoning: 9 } }),
+    ...usage(0.125, {
+      cache_read_tokens: 40,
+      input_token_details: { cache_read: 40, audio: 3 },
+      output_token_details: { reasoning: 9 }
+    }),
     id: 'u1',
     task_id: 't1',
     request_data: { messages: ['a long prompt'] },
@@ -104,7 +166,16 @@ describe('the compact copy of a usage record', () => {
     // Cache reads the provider did not report.
     usage(0.25),
     // Numbers the cost model would not read, and no metadata at all: counted as 0 there.
-    { ...usage(Number.NaN), usage_metadata: { input_tokens: Number.POSITIVE_INFINITY, output_tokens: Number.NaN, total_tokens: Number.NaN, cache_read_tokens: Number.NaN, input_token_details: { cache_read: 5 } } },
+    {
+      ...usage(Number.NaN),
+      usage_metadata: {
+        input_tokens: Number.POSITIVE_INFINITY,
+        output_tokens: Number.NaN,
+        total_tokens: Number.NaN,
+        cache_read_tokens: Number.NaN,
+        input_token_details: { cache_read: 5 }
+      }
+    },
     { ...usage(0.5), usage_metadata: undefined as never }
   ]
 
@@ -122,9 +193,21 @@ describe('the compact copy of a usage record', () => {
       created_at: '2026-11-20T10:00:00.000Z',
       usage_metadata: { input_tokens: 100, output_tokens: 20, total_tokens: 120, cache_read_tokens: 40 }
     })
-    expect(compactUsage(records[1]!).usage_metadata).toEqual({ input_tokens: 100, output_tokens: 20, total_tokens: 120, cache_read_tokens: 12 })
-    expect(compactUsage(records[2]!).usage_metadata).toEqual({ input_tokens: 100, output_tokens: 20, total_tokens: 120 })
-    expect(compactUsage(records[4]!)).toEqual({ ...usage(0.5), usage_metadata: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } })
+    expect(compactUsage(records[1]!).usage_metadata).toEqual({
+      input_tokens: 100,
+      output_tokens: 20,
+      total_tokens: 120,
+      cache_read_tokens: 12
+    })
+    expect(compactUsage(records[2]!).usage_metadata).toEqual({
+      input_tokens: 100,
+      output_tokens: 20,
+      total_tokens: 120
+    })
+    expect(compactUsage(records[4]!)).toEqual({
+      ...usage(0.5),
+      usage_metadata: { input_tokens: 0, output_tokens: 0, total_tokens: 0 }
+    })
   })
 
   it('always reads back whole from the file', () => {
@@ -132,6 +215,9 @@ describe('the compact copy of a usage record', () => {
     const back = read(JSON.stringify(doc))
     expect(back.damage).toBeNull()
     expect(back.doc.tasks.c1!.t1!.usages).toEqual(records.map(compactUsage))
-    expect(back.doc.tasks.c1!.t1!.usages[3]).toEqual({ ...usage(0), usage_metadata: { input_tokens: 0, output_tokens: 0, total_tokens: 0, cache_read_tokens: 5 } })
+    expect(back.doc.tasks.c1!.t1!.usages[3]).toEqual({
+      ...usage(0),
+      usage_metadata: { input_tokens: 0, output_tokens: 0, total_tokens: 0, cache_read_tokens: 5 }
+    })
   })
 })

@@ -4,8 +4,8 @@
 import { z } from 'zod'
 import { cacheReadTokensOf, type CostUsage } from '../../shared/cost'
 import { isPlainObject } from '../client/schemas'
-import { readJsonObject, type Damage, type DamageKind } from '../settings/damage'
 import type { Interpreted } from '../settings/config-document'
+import { type Damage, type DamageKind, readJsonObject } from '../settings/damage'
 
 export const USAGE_CACHE_FILE = 'usage-cache.json'
 export const USAGE_CACHE_VERSION = 1
@@ -83,7 +83,11 @@ export function interpretUsageCache(raw: Buffer | null): Interpreted<UsageCacheD
     }
   }
   const damage = json.damage ?? (dropped ? 'invalid' : null)
-  return { doc: { version: USAGE_CACHE_VERSION, tasks }, rewrite: damage !== null, damage: damage === null ? null : damaged(damage) }
+  return {
+    doc: { version: USAGE_CACHE_VERSION, tasks },
+    rewrite: damage !== null,
+    damage: damage === null ? null : damaged(damage)
+  }
 }
 
 /** The cache's notice names the file only (usage-store.ts): there are no settings paths to reset. */

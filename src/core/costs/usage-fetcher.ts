@@ -9,7 +9,6 @@ import type { UsageStore, UsageTask } from './usage-store'
 /** Background fetches queued on the shared limit at once: polls keep their turn between them. */
 export const BACKGROUND_FETCHES = 2
 
-
 export interface FetchProgress {
   /** Tasks whose records were missing when asked. */
   total: number
@@ -26,7 +25,11 @@ export interface UsageFetcherOptions {
 
 export interface UsageFetcher {
   /** The tasks whose records are not current: fetched (or joined, when already under way). Never throws. */
-  ensure(connectionId: string, tasks: readonly UsageTask[], onProgress?: (progress: FetchProgress) => void): Promise<FetchProgress>
+  ensure(
+    connectionId: string,
+    tasks: readonly UsageTask[],
+    onProgress?: (progress: FetchProgress) => void
+  ): Promise<FetchProgress>
   /** Whether `ensure` would fetch this task now. */
   wants(connectionId: string, task: UsageTask): boolean
 }

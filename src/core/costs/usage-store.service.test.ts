@@ -4,15 +4,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../../reference-service/index'
+import { type ReferenceService, startReferenceService } from '../../reference-service/index'
+import type { CostRange } from '../../shared/cost-range'
+import { costReport } from '../../shared/cost-report'
 import type { Task } from '../../shared/service'
 import { createServiceClient, type ServiceClient } from '../client/index'
 import { createLimiter } from '../util/limiter'
-import { USAGE_CACHE_FILE } from './usage-cache-document'
-import type { CostRange } from '../../shared/cost-range'
-import { costReport } from '../../shared/cost-report'
-import { reportTasks, tasksInRange, type ProjectTasks } from './report-data'
 import { BACKGROUND_WINDOW_MS } from './background-window'
+import { type ProjectTasks, reportTasks, tasksInRange } from './report-data'
+import { USAGE_CACHE_FILE } from './usage-cache-document'
 import { createUsageFetcher } from './usage-fetcher'
 import { openUsageStore, type UsageStore } from './usage-store'
 
@@ -58,7 +58,12 @@ function projectWithTasks(): { projectId: string; running: string } {
 async function open(maxTasks?: number) {
   const notices: string[] = []
   // On the service's clock, as the app's store is on the app's: which tasks are recent depends on it.
-  const store = await openUsageStore({ dir, ...(maxTasks ? { maxTasks } : {}), now: () => new Date(service.control.now()), onNotice: (n) => notices.push(n) })
+  const store = await openUsageStore({
+    dir,
+    ...(maxTasks ? { maxTasks } : {}),
+    now: () => new Date(service.control.now()),
+    onNotice: (n) => notices.push(n)
+  })
   stores.push(store)
   return { store, notices, fetcher: createUsageFetcher({ store, fetch: fetchVia }) }
 }
@@ -105,7 +110,9 @@ describe('usage store and fetcher', () => {
     expect(await after.fetcher.ensure('c1', tasks)).toEqual({ total: 0, done: 0, failed: 0 })
     expect(detailRequests()).toBe(3)
     const details = await client.getStepsAndUsages(tasks[0]!.id)
-    expect(after.store.usages('c1', tasks[0]!.id)?.map((u) => u.final_price)).toEqual(details.usages.map((u) => u.final_price))
+    expect(after.store.usages('c1', tasks[0]!.id)?.map((u) => u.final_price)).toEqual(
+      details.usages.map((u) => u.final_price)
+    )
     // Only what the cost model reads is kept, not the provider's request and response.
     expect(fs.readFileSync(path.join(dir, USAGE_CACHE_FILE), 'utf8')).not.toContain('request_data')
   })
@@ -128,7 +135,11 @@ describe('usage store and fetcher', () => {
     const ghost: Task = { ...tasks[0]!, id: 'no-such-task' }
     expect(await fetcher.ensure('c1', [ghost])).toEqual({ total: 1, done: 1, failed: 1 })
     expect(await fetcher.ensure('c1', [ghost])).toEqual({ total: 0, done: 0, failed: 0 })
-    expect(await fetcher.ensure('c1', [{ ...ghost, updated_at: '2030-01-01T00:00:00.000Z' }])).toEqual({ total: 1, done: 1, failed: 1 })
+    expect(await fetcher.ensure('c1', [{ ...ghost, updated_at: '2030-01-01T00:00:00.000Z' }])).toEqual({
+      total: 1,
+      done: 1,
+      failed: 1
+    })
   })
 
   it('rebuilds a damaged cache without an error, keeping the damaged file aside', async () => {
@@ -157,9 +168,17 @@ describe('usage store and fetcher', () => {
     expect(new Set(tasks.map((t) => t.updated_at)).size).toBe(3)
     await fetcher.ensure('c1', tasks)
     await store.flush()
-    const newest = [...tasks].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, 2).map((t) => t.id)
+    const newest = [...tasks]
+      .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+      .slice(0, 2)
+      .map((t) => t.id)
     const reopened = await open(2)
-    expect(tasks.filter((t) => reopened.store.usages('c1', t.id) !== undefined).map((t) => t.id).sort()).toEqual(newest.sort())
+    expect(
+      tasks
+        .filter((t) => reopened.store.usages('c1', t.id) !== undefined)
+        .map((t) => t.id)
+        .sort()
+    ).toEqual(newest.sort())
   })
 
   it('remembers the last listed state only of recent tasks whose records are not kept for good, however many it is shown; reports stay right', async () => {
@@ -213,7 +232,16 @@ describe('usage store and fetcher', () => {
     expect(await fetcher.ensure('c1', inRange)).toMatchObject({ failed: 0 })
     const fromStore = costReport(reportTasks('c1', projects, store, range, 0), range, 'task', 0)
     const fromService = costReport(
-      await Promise.all(projects.flatMap((p) => p.tasks.map(async (task) => ({ projectId: p.projectId, projectName: p.projectName, task, usages: (await client.getStepsAndUsages(task.id)).usages })))),
+      await Promise.all(
+        projects.flatMap((p) =>
+          p.tasks.map(async (task) => ({
+            projectId: p.projectId,
+            projectName: p.projectName,
+            task,
+            usages: (await client.getStepsAndUsages(task.id)).usages
+          }))
+        )
+      ),
       range,
       'task',
       0

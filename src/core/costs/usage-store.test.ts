@@ -8,7 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { CostUsage } from '../../shared/cost'
 import { BACKGROUND_WINDOW_MS } from './background-window'
 import { compactUsage, USAGE_CACHE_FILE } from './usage-cache-document'
-import { LISTED_SWEEP_MS, MAX_OFFERS, openUsageStore, type UsageStore, type UsageStoreOptions, type UsageTask } from './usage-store'
+import {
+  LISTED_SWEEP_MS,
+  MAX_OFFERS,
+  openUsageStore,
+  type UsageStore,
+  type UsageStoreOptions,
+  type UsageTask
+} from './usage-store'
 
 const T0 = Date.parse('2026-11-27T12:00:00.000Z')
 const MINUTE = 60_000
@@ -42,7 +49,13 @@ function task(id: string, status: UsageTask['status'], updatedMs: number, total:
 }
 
 function record(price: number): CostUsage {
-  return { provider: 'openai', model: 'gpt-5', final_price: price, created_at: at(T0 - 10 * MINUTE), usage_metadata: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } }
+  return {
+    provider: 'openai',
+    model: 'gpt-5',
+    final_price: price,
+    created_at: at(T0 - 10 * MINUTE),
+    usage_metadata: { input_tokens: 10, output_tokens: 5, total_tokens: 15 }
+  }
 }
 
 describe('the usage store’s file', () => {
@@ -58,7 +71,13 @@ describe('the usage store’s file', () => {
     store.put('c1', task('t1', 'completed', T0, 0.5), [full])
     await store.flush()
     const onDisk = JSON.parse(fs.readFileSync(store.path, 'utf8'))
-    expect(onDisk.tasks.c1.t1).toMatchObject({ projectId: 'p1', status: 'completed', updatedAt: at(T0), totalPrice: 0.5, usages: [compactUsage(full)] })
+    expect(onDisk.tasks.c1.t1).toMatchObject({
+      projectId: 'p1',
+      status: 'completed',
+      updatedAt: at(T0),
+      totalPrice: 0.5,
+      usages: [compactUsage(full)]
+    })
     expect(Date.parse(onDisk.tasks.c1.t1.fetchedAt)).toBeGreaterThanOrEqual(before)
   })
 
@@ -80,7 +99,11 @@ describe('the usage store’s file', () => {
     const dir = path.join(parent, 'settings')
     fs.symlinkSync(path.join(parent, 'missing', 'deeper'), dir)
     const { store, notices } = await open(dir)
-    expect(notices).toEqual([expect.stringMatching(new RegExp(`^Usage records are kept in memory only: Cannot read ${path.join(dir, USAGE_CACHE_FILE)}: `))])
+    expect(notices).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Usage records are kept in memory only: Cannot read ${path.join(dir, USAGE_CACHE_FILE)}: `)
+      )
+    ])
     store.put('c1', task('t1', 'completed', T0, 1), [record(1)])
     expect(store.usages('c1', 't1')).toEqual([record(1)])
   })
@@ -99,7 +122,9 @@ describe('the usage store’s file', () => {
     const dir = tempDir()
     const seen: { notice: string; usages: unknown }[] = []
     const opened: { store?: UsageStore } = {}
-    const { store } = await open(dir, { onNotice: (notice) => seen.push({ notice, usages: opened.store?.usages('c1', 'b') }) })
+    const { store } = await open(dir, {
+      onNotice: (notice) => seen.push({ notice, usages: opened.store?.usages('c1', 'b') })
+    })
     opened.store = store
     // Damage found by the first write is told as soon as that write is done, before the next one.
     fs.writeFileSync(store.path, 'damaged')
@@ -115,7 +140,10 @@ describe('the usage store’s file', () => {
 
   it('keeps a newer version’s file aside and starts its own, which the next start reads without a word', async () => {
     const dir = tempDir()
-    fs.writeFileSync(path.join(dir, USAGE_CACHE_FILE), JSON.stringify({ version: 2, tasks: { c1: { t1: 'their layout' } } }))
+    fs.writeFileSync(
+      path.join(dir, USAGE_CACHE_FILE),
+      JSON.stringify({ version: 2, tasks: { c1: { t1: 'their layout' } } })
+    )
     const first = await open(dir)
     expect(first.notices).toEqual([expect.stringMatching(/was damaged \(newer-version\)/)])
     expect(fs.readdirSync(dir).filter((f) => f.startsWith(`${USAGE_CACHE_FILE}.newer-`))).toHaveLength(1)
@@ -188,7 +216,9 @@ describe('which records are current', () => {
   it('keeps the most recently updated tasks of all connections within the bound, at once', async () => {
     const { store } = await open(tempDir(), { maxTasks: 3 })
     const minutes = [1, 9, 3, 2, 8, 4, 7, 5, 6]
-    minutes.forEach((m, i) => store.put(i % 2 === 0 ? 'c1' : 'c2', task(`t${m}`, 'completed', T0 + m * MINUTE, 1), [record(1)]))
+    minutes.forEach((m, i) =>
+      store.put(i % 2 === 0 ? 'c1' : 'c2', task(`t${m}`, 'completed', T0 + m * MINUTE, 1), [record(1)])
+    )
     const kept = (c: string) => minutes.filter((m) => store.usages(c, `t${m}`) !== undefined).sort()
     expect([...kept('c1'), ...kept('c2')].sort()).toEqual([7, 8, 9])
   })
@@ -249,7 +279,11 @@ describe('the listed tasks it remembers', () => {
     const { store } = await open(tempDir())
     const ended = task('ended', 'completed', T0, 1)
     store.put('c1', ended, [record(1)])
-    store.noteTasks('c1', [ended, task('old', 'in_progress', T0 - BACKGROUND_WINDOW_MS - 1, 1), task('recent', 'in_progress', T0, 1)])
+    store.noteTasks('c1', [
+      ended,
+      task('old', 'in_progress', T0 - BACKGROUND_WINDOW_MS - 1, 1),
+      task('recent', 'in_progress', T0, 1)
+    ])
     expect(store.listedCount).toBe(1)
     // Listed on another connection, the same task id is another task.
     store.noteTasks('c2', [task('recent', 'in_progress', T0, 1)])

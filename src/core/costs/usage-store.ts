@@ -11,14 +11,14 @@ import type { Task } from '../../shared/service'
 import { createLatestWriter } from '../app/latest-writer'
 import { checkSettingsFile, onFile } from '../settings/file-error'
 import { DocumentFile, settingsConfOptions } from '../settings/store'
+import { inBackgroundWindow } from './background-window'
 import {
+  type CachedTaskUsages,
   compactUsage,
   interpretUsageCache,
   USAGE_CACHE_FILE,
-  type CachedTaskUsages,
   type UsageCacheDocument
 } from './usage-cache-document'
-import { inBackgroundWindow } from './background-window'
 
 /**
  * At most this many tasks' records are kept (the most recently updated ones): about 250 bytes a
@@ -88,11 +88,16 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
   let disk: DocumentFile<UsageCacheDocument> | null = null
   const notices: string[] = []
   const drainNotices = (): void => {
-    for (const n of notices.splice(0)) tell(`${n} (usage-cache.json is a cache of the service's usage records: what is missing is fetched again.)`)
+    for (const n of notices.splice(0))
+      tell(`${n} (usage-cache.json is a cache of the service's usage records: what is missing is fetched again.)`)
   }
   try {
     checkSettingsFile(file)
-    const conf = onFile(file, 'read', () => new Conf({ ...settingsConfOptions(options.dir), configName: 'usage-cache' }))
+    const conf = onFile(
+      file,
+      'read',
+      () => new Conf({ ...settingsConfOptions(options.dir), configName: 'usage-cache' })
+    )
     disk = new DocumentFile<UsageCacheDocument>(
       conf,
       interpretUsageCache,
@@ -137,7 +142,8 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
     (error) => tell(`Could not save usage records: ${error instanceof Error ? error.message : String(error)}`)
   )
 
-  const entryOf = (connectionId: string, taskId: string): CachedTaskUsages | undefined => doc.tasks[connectionId]?.[taskId]
+  const entryOf = (connectionId: string, taskId: string): CachedTaskUsages | undefined =>
+    doc.tasks[connectionId]?.[taskId]
 
   function put(connectionId: string, task: UsageTask, usages: readonly CostUsage[]): void {
     const there = entryOf(connectionId, task.id)
@@ -178,7 +184,14 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
         const there = entryOf(connectionId, task.id)
         if ((there && hasEnded(there.status)) || !inBackgroundWindow(task, nowMs)) lastListed.delete(k)
         // Only the fields it reads: the monitor's tasks may hold their unparsed steps (digests).
-        else lastListed.set(k, { id: task.id, project_id: task.project_id, status: task.status, updated_at: task.updated_at, total_price: task.total_price })
+        else
+          lastListed.set(k, {
+            id: task.id,
+            project_id: task.project_id,
+            status: task.status,
+            updated_at: task.updated_at,
+            total_price: task.total_price
+          })
         const usages = offered.get(k)
         if (usages === undefined) continue
         offered.delete(k)
@@ -225,7 +238,8 @@ function bound(doc: UsageCacheDocument, max: number): void {
   if (memoryCount(doc) <= max) return
   const all: { connectionId: string; taskId: string; updatedAt: string }[] = []
   for (const [connectionId, entries] of Object.entries(doc.tasks)) {
-    for (const [taskId, entry] of Object.entries(entries)) all.push({ connectionId, taskId, updatedAt: entry.updatedAt })
+    for (const [taskId, entry] of Object.entries(entries))
+      all.push({ connectionId, taskId, updatedAt: entry.updatedAt })
   }
   all.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
   for (const drop of all.slice(max)) delete doc.tasks[drop.connectionId]![drop.taskId]

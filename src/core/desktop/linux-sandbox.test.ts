@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { linuxSandboxProblem, type LinuxSandboxFacts } from './linux-sandbox'
+import { type LinuxSandboxFacts, linuxSandboxProblem } from './linux-sandbox'
 
-const base: LinuxSandboxFacts = { platform: 'linux', restrictUserns: '1\n', chromeSandbox: { uid: 1000, mode: 0o100755 }, chromeSandboxPath: '/p/chrome-sandbox' }
+const base: LinuxSandboxFacts = {
+  platform: 'linux',
+  restrictUserns: '1\n',
+  chromeSandbox: { uid: 1000, mode: 0o100755 },
+  chromeSandboxPath: '/p/chrome-sandbox'
+}
 
 describe('linuxSandboxProblem', () => {
   it('names the AppArmor restriction and both ways out when the helper is not setuid root', () => {

@@ -27,7 +27,10 @@ export function notificationExtras(
   if (platform === 'linux') extras.urgency = n.outcome === 'failed' ? 'critical' : 'normal'
   if (platform === 'darwin' && n.outcome === 'completed' && n.projectId !== undefined) {
     // The project on the account the notification is about: two accounts may watch one project id.
-    const project: InterfaceRef = n.connectionId === undefined ? { projectId: n.projectId } : { projectId: n.projectId, connectionId: n.connectionId }
+    const project: InterfaceRef =
+      n.connectionId === undefined
+        ? { projectId: n.projectId }
+        : { projectId: n.projectId, connectionId: n.connectionId }
     if (options.hasInterface(project)) {
       extras.actions = [{ type: 'button', text: OPEN_INTERFACE_ACTION }]
       extras.action = { type: 'open-interface', ...project }

@@ -17,5 +17,9 @@ export function onPath(name: string, path: string | undefined): boolean {
 }
 
 export function findSoundTools(env: Record<string, string | undefined>): SoundTools {
-  return { canberraGtkPlay: onPath('canberra-gtk-play', env.PATH), paplay: onPath('paplay', env.PATH), messageSoundFile: existsSync(MESSAGE_SOUND_FILE) }
+  return {
+    canberraGtkPlay: onPath('canberra-gtk-play', env.PATH),
+    paplay: onPath('paplay', env.PATH),
+    messageSoundFile: existsSync(MESSAGE_SOUND_FILE)
+  }
 }

@@ -7,7 +7,12 @@ export function isWayland(env: Record<string, string | undefined>): boolean {
   return env.XDG_SESSION_TYPE === 'wayland' || (env.WAYLAND_DISPLAY !== undefined && env.WAYLAND_DISPLAY !== '')
 }
 
-export function shortcutNote(options: { platform: string; registered: boolean; env: Record<string, string | undefined>; keys: string }): DesktopNote | null {
+export function shortcutNote(options: {
+  platform: string
+  registered: boolean
+  env: Record<string, string | undefined>
+  keys: string
+}): DesktopNote | null {
   if (options.registered) return null
   if (options.platform === 'linux' && isWayland(options.env)) {
     return {

@@ -29,9 +29,15 @@ export const SOUND_BY_DESKTOP_NOTE: DesktopNote = {
 export function soundPlan(platform: string, wantSound: boolean, tools: SoundTools): SoundPlan {
   if (platform !== 'linux') return { silent: !wantSound, play: null }
   if (tools.canberraGtkPlay) {
-    return { silent: true, play: wantSound ? { command: 'canberra-gtk-play', args: ['--id=message-new-instant', '--description=Agent Tray'] } : null }
+    return {
+      silent: true,
+      play: wantSound
+        ? { command: 'canberra-gtk-play', args: ['--id=message-new-instant', '--description=Agent Tray'] }
+        : null
+    }
   }
-  if (tools.paplay && tools.messageSoundFile) return { silent: true, play: wantSound ? { command: 'paplay', args: [MESSAGE_SOUND_FILE] } : null }
+  if (tools.paplay && tools.messageSoundFile)
+    return { silent: true, play: wantSound ? { command: 'paplay', args: [MESSAGE_SOUND_FILE] } : null }
   return { silent: !wantSound, play: null }
 }
 

@@ -35,7 +35,11 @@ export function trayHostFromReplies(replies: { watcherOwned: string | null; host
  * Whether to tell the user: the note in Settings while the host is missing, a notification once
  * (remembered), and told again should it go missing after a host was seen.
  */
-export function shouldTellTrayHidden(platform: string, host: TrayHost, toldBefore: boolean): { note: boolean; notify: boolean; remember: boolean | null } {
+export function shouldTellTrayHidden(
+  platform: string,
+  host: TrayHost,
+  toldBefore: boolean
+): { note: boolean; notify: boolean; remember: boolean | null } {
   const hidden = platform === 'linux' && host === 'missing'
   const remember = hidden && !toldBefore ? true : host === 'present' && toldBefore ? false : null
   return { note: hidden, notify: hidden && !toldBefore, remember }
@@ -52,12 +56,29 @@ const gdbus =
 
 /** Asks the session bus; 'unknown' when there is no bus or no gdbus (never guesses 'missing'). */
 export async function queryTrayHost(env: NodeJS.ProcessEnv = process.env, run: Run = gdbus(env)): Promise<TrayHost> {
-  const dbus = ['call', '--session', '--dest', 'org.freedesktop.DBus', '--object-path', '/org/freedesktop/DBus', '--method']
+  const dbus = [
+    'call',
+    '--session',
+    '--dest',
+    'org.freedesktop.DBus',
+    '--object-path',
+    '/org/freedesktop/DBus',
+    '--method'
+  ]
   const watcherOwned = await run([...dbus, 'org.freedesktop.DBus.NameHasOwner', 'org.kde.StatusNotifierWatcher'])
-  if (watcherOwned === null || !/true/.test(watcherOwned)) return trayHostFromReplies({ watcherOwned, hostRegistered: null })
+  if (watcherOwned === null || !/true/.test(watcherOwned))
+    return trayHostFromReplies({ watcherOwned, hostRegistered: null })
   const hostRegistered = await run([
-    'call', '--session', '--dest', 'org.kde.StatusNotifierWatcher', '--object-path', '/StatusNotifierWatcher',
-    '--method', 'org.freedesktop.DBus.Properties.Get', 'org.kde.StatusNotifierWatcher', 'IsStatusNotifierHostRegistered'
+    'call',
+    '--session',
+    '--dest',
+    'org.kde.StatusNotifierWatcher',
+    '--object-path',
+    '/StatusNotifierWatcher',
+    '--method',
+    'org.freedesktop.DBus.Properties.Get',
+    'org.kde.StatusNotifierWatcher',
+    'IsStatusNotifierHostRegistered'
   ])
   return trayHostFromReplies({ watcherOwned, hostRegistered })
 }

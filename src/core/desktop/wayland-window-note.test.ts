@@ -3,7 +3,10 @@ import { waylandWindowNote } from './wayland-window-note'
 
 describe('waylandWindowNote', () => {
   it('explains the window under a Wayland session, by XDG_SESSION_TYPE or WAYLAND_DISPLAY', () => {
-    expect(waylandWindowNote({ platform: 'linux', env: { XDG_SESSION_TYPE: 'wayland' } })).toMatchObject({ id: 'wayland-window', title: expect.stringMatching(/Wayland/) })
+    expect(waylandWindowNote({ platform: 'linux', env: { XDG_SESSION_TYPE: 'wayland' } })).toMatchObject({
+      id: 'wayland-window',
+      title: expect.stringMatching(/Wayland/)
+    })
     expect(waylandWindowNote({ platform: 'linux', env: { WAYLAND_DISPLAY: 'wayland-0' } })).not.toBeNull()
   })
 

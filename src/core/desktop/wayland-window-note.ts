@@ -4,7 +4,10 @@
 import type { DesktopNote } from '../../shared/desktop'
 import { isWayland } from './shortcut-note'
 
-export function waylandWindowNote(options: { platform: string; env: Record<string, string | undefined> }): DesktopNote | null {
+export function waylandWindowNote(options: {
+  platform: string
+  env: Record<string, string | undefined>
+}): DesktopNote | null {
   if (options.platform !== 'linux' || !isWayland(options.env)) return null
   return {
     id: 'wayland-window',

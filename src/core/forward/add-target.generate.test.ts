@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import { planTarget } from './add-target'
 
-const plan = (url: string, secret?: string) => planTarget([], { url, ...(secret !== undefined ? { secret } : {}) }, 'id-1')
+const plan = (url: string, secret?: string) =>
+  planTarget([], { url, ...(secret !== undefined ? { secret } : {}) }, 'id-1')
 
 describe('planTarget: a generated signing secret', () => {
   it('gives a JSON webhook with no secret a random one (32 bytes, base64url), stored with its URL and returned once', () => {
@@ -20,7 +21,11 @@ describe('planTarget: a generated signing secret', () => {
     if (!given.ok) throw new Error('refused')
     expect(given.generatedSecret).toBeUndefined()
     expect(given.stored.secret).toBe('my-own-secret-123')
-    for (const url of ['ntfys://ntfy.example/topic-1', 'https://hooks.slack.com/services/T0/B0/xyz', 'tgram://123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/-1001234567890']) {
+    for (const url of [
+      'ntfys://ntfy.example/topic-1',
+      'https://hooks.slack.com/services/T0/B0/xyz',
+      'tgram://123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/-1001234567890'
+    ]) {
       const p = plan(url)
       if (!p.ok) throw new Error(`refused ${url}`)
       expect(p.generatedSecret, url).toBeUndefined()

@@ -4,13 +4,24 @@
 // caller to show once). Problems never repeat the URL.
 import { randomBytes } from 'node:crypto'
 import { hasUnsafeCharacters } from '../../shared/controls'
-import { DEFAULT_FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, type ForwardTarget, type ForwardTargetInput } from '../../shared/forwarding'
-import { defaultTargetName, parseTarget, shownHost } from './target'
+import {
+  DEFAULT_FORWARD_EVENTS,
+  type ForwardTarget,
+  type ForwardTargetInput,
+  MAX_TARGET_NAME,
+  MAX_TARGETS
+} from '../../shared/forwarding'
 import { signingSecretProblem } from './sign'
+import { defaultTargetName, parseTarget, shownHost } from './target'
 import type { StoredTargetSecret } from './targets'
 
 export type TargetPlan =
-  | { ok: true; target: ForwardTarget; stored: StoredTargetSecret; /** Made here (none was given): shown to the user once. */ generatedSecret?: string }
+  | {
+      ok: true
+      target: ForwardTarget
+      stored: StoredTargetSecret
+      /** Made here (none was given): shown to the user once. */ generatedSecret?: string
+    }
   | { ok: false; field: 'url' | 'name' | 'secret' | 'targets'; problem: string }
 
 /** 32 random bytes: a webhook signed by default, with a secret nobody has to think up. */
@@ -22,15 +33,21 @@ export function planTarget(existing: readonly ForwardTarget[], input: ForwardTar
   const url = input.url.trim()
   const check = parseTarget(url)
   if (!check.ok) return { ok: false, field: 'url', problem: check.problem }
-  if (input.secret !== undefined && check.target.kind !== 'webhook') return { ok: false, field: 'secret', problem: 'A signing secret is for a JSON webhook only.' }
+  if (input.secret !== undefined && check.target.kind !== 'webhook')
+    return { ok: false, field: 'secret', problem: 'A signing secret is for a JSON webhook only.' }
   const secretProblem = input.secret === undefined ? null : signingSecretProblem(input.secret)
   if (secretProblem !== null) return { ok: false, field: 'secret', problem: secretProblem }
   const host = shownHost(check.target)
   const name = (input.name ?? defaultTargetName({ kind: check.target.kind, host })).trim()
   if (name === '' || name.length > MAX_TARGET_NAME || hasUnsafeCharacters(name)) {
-    return { ok: false, field: 'name', problem: `A target's name is 1 to ${MAX_TARGET_NAME} characters, without control characters.` }
+    return {
+      ok: false,
+      field: 'name',
+      problem: `A target's name is 1 to ${MAX_TARGET_NAME} characters, without control characters.`
+    }
   }
-  if (existing.some((t) => t.name === name)) return { ok: false, field: 'name', problem: `A target is already named '${name}': give it another name.` }
+  if (existing.some((t) => t.name === name))
+    return { ok: false, field: 'name', problem: `A target is already named '${name}': give it another name.` }
   if (existing.length >= MAX_TARGETS) return { ok: false, field: 'targets', problem: `At most ${MAX_TARGETS} targets.` }
   const target: ForwardTarget = {
     id,

@@ -7,9 +7,9 @@ import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../util/clock'
 import { createSender } from './send'
-import { parseTarget, type ParsedTarget } from './target'
+import { type ParsedTarget, parseTarget } from './target'
 import { forwardEvent } from './test-events'
-import { ANSWERS, startReceiver, type Receiver } from './test-receivers'
+import { ANSWERS, type Receiver, startReceiver } from './test-receivers'
 
 const APPRISE = '/usr/bin/apprise'
 const installed = fs.existsSync(APPRISE)
@@ -20,8 +20,11 @@ afterEach(async () => {
 
 function apprise(url: string, title: string, body: string): Promise<void> {
   return new Promise((resolve, reject) =>
-    execFile(APPRISE, ['-t', title, '-b', body, url], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } }, (error, _out, err) =>
-      error ? reject(new Error(`apprise failed: ${err}`)) : resolve()
+    execFile(
+      APPRISE,
+      ['-t', title, '-b', body, url],
+      { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } },
+      (error, _out, err) => (error ? reject(new Error(`apprise failed: ${err}`)) : resolve())
     )
   )
 }
@@ -29,7 +32,10 @@ function apprise(url: string, title: string, body: string): Promise<void> {
 async function twoReceivers(): Promise<[Receiver, Receiver]> {
   const a = await startReceiver(ANSWERS.ntfyOk())
   const b = await startReceiver(ANSWERS.ntfyOk())
-  cleanup.push(() => a.close(), () => b.close())
+  cleanup.push(
+    () => a.close(),
+    () => b.close()
+  )
   return [a, b]
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../util/clock'
 import { DEFAULT_AWAY_AFTER_MS, isAway } from './away'
-import { targetWants, type TargetRules } from './select'
+import { type TargetRules, targetWants } from './select'
 import { forwardEvent } from './test-events'
 
 describe('away', () => {

@@ -5,7 +5,31 @@ import { discordText, ELLIPSIS, escapeWithin, plain, slackText, telegramHtml, TE
 const ESCAPES = { plain, slackText, discordText, telegramHtml }
 const SIZES = { units: (s: string) => s.length, bytes: (s: string) => Buffer.byteLength(s, 'utf8') }
 // Each format's markup, controls and bidi overrides, and characters outside the BMP (surrogate pairs).
-const ALPHABET = ['a', ' ', '*', '_', '~', '`', '|', '>', '#', '-', '[', ']', '(', ')', '<', '&', '"', '\\', '\n', '\u001b', '\u202e', 'é', '😀']
+const ALPHABET = [
+  'a',
+  ' ',
+  '*',
+  '_',
+  '~',
+  '`',
+  '|',
+  '>',
+  '#',
+  '-',
+  '[',
+  ']',
+  '(',
+  ')',
+  '<',
+  '&',
+  '"',
+  '\\',
+  '\n',
+  '\u001b',
+  '\u202e',
+  'é',
+  '😀'
+]
 
 describe('escapeWithin', () => {
   it('the escape of all of the text when it fits; else of the longest start (cut at a code point) that fits with an ellipsis', () => {
@@ -63,7 +87,12 @@ describe("each format's escape, exactly", () => {
     expect(textSize('discord', 'é😀')).toBe(3)
     expect(textSize('telegram', 'é😀')).toBe(3)
     expect(textSize('slack', 'é😀')).toBe(3)
-    expect(TEXT_LIMITS).toEqual({ discord: { max: 2000, unit: 'characters' }, telegram: { max: 4096, unit: 'characters' }, slack: { max: 40000, unit: 'characters' }, ntfy: { max: 4096, unit: 'bytes' } })
+    expect(TEXT_LIMITS).toEqual({
+      discord: { max: 2000, unit: 'characters' },
+      telegram: { max: 4096, unit: 'characters' },
+      slack: { max: 40000, unit: 'characters' },
+      ntfy: { max: 4096, unit: 'bytes' }
+    })
   })
 
   it('escapeWithin at its edges: exactly the limit is whole; one over is cut with the ellipsis; no room leaves the ellipsis alone', () => {

@@ -31,7 +31,12 @@ export const ELLIPSIS = '…'
  * that fits with an ellipsis after it. The raw text is cut, at a code point, before escaping, so
  * no escape sequence or surrogate pair is ever split.
  */
-export function escapeWithin(raw: string, escape: (text: string) => string, max: number, size: (text: string) => number): string {
+export function escapeWithin(
+  raw: string,
+  escape: (text: string) => string,
+  max: number,
+  size: (text: string) => number
+): string {
   const whole = escape(raw)
   if (size(whole) <= max) return whole
   // Escaping never shortens a character, so at most `max` code points can fit: only those are tried.

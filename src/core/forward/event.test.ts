@@ -9,7 +9,19 @@ const AT = Date.UTC(2026, 10, 27, 9, 5)
 const names = { projectName: (c: string, p: string) => `project ${c}/${p}`, accountName: (c: string) => `account ${c}` }
 
 const budget = (over: Partial<Extract<MonitorEvent, { kind: 'budget' }>> = {}): MonitorEvent =>
-  ({ kind: 'budget', connectionId: 'c1', projectId: 'p1', budgetId: 'b1', period: 'month', periodKey: '2026-11', level: 'over', spentUsd: 12.5, budgetUsd: 10, at: '2026-11-27T09:05:00.000Z', ...over }) as MonitorEvent
+  ({
+    kind: 'budget',
+    connectionId: 'c1',
+    projectId: 'p1',
+    budgetId: 'b1',
+    period: 'month',
+    periodKey: '2026-11',
+    level: 'over',
+    spentUsd: 12.5,
+    budgetUsd: 10,
+    at: '2026-11-27T09:05:00.000Z',
+    ...over
+  }) as MonitorEvent
 
 describe('eventId', () => {
   it('a 32-hex digest of the identity, its parts kept apart', () => {
@@ -73,17 +85,64 @@ describe('a task event', () => {
   })
 
   it('a task added already ended is forwarded; one started, a step, a price are not', () => {
-    const added = { kind: 'task-added', connectionId: 'c1', projectId: 'p1', taskId: 't9', taskName: 'x', status: 'failed', at: '2026-11-27T09:05:00.000Z' } as MonitorEvent
-    expect(toForwardEvent(added, NAMES, AT)).toMatchObject({ kind: 'failed', task: { id: 't9', costUsd: null, durationMs: null } })
+    const added = {
+      kind: 'task-added',
+      connectionId: 'c1',
+      projectId: 'p1',
+      taskId: 't9',
+      taskName: 'x',
+      status: 'failed',
+      at: '2026-11-27T09:05:00.000Z'
+    } as MonitorEvent
+    expect(toForwardEvent(added, NAMES, AT)).toMatchObject({
+      kind: 'failed',
+      task: { id: 't9', costUsd: null, durationMs: null }
+    })
     expect(toForwardEvent({ ...added, status: 'in_progress' } as MonitorEvent, NAMES, AT)).toBeNull()
-    expect(toForwardEvent({ ...taskEnded('t1'), from: 'todo', to: 'in_progress' } as MonitorEvent, NAMES, AT)).toBeNull()
-    const step = { kind: 'step-status', connectionId: 'c1', projectId: 'p1', taskId: 't1', stepId: 's1', stepName: 's', from: 'in_progress', to: 'failed', at: '' } as MonitorEvent
+    expect(
+      toForwardEvent({ ...taskEnded('t1'), from: 'todo', to: 'in_progress' } as MonitorEvent, NAMES, AT)
+    ).toBeNull()
+    const step = {
+      kind: 'step-status',
+      connectionId: 'c1',
+      projectId: 'p1',
+      taskId: 't1',
+      stepId: 's1',
+      stepName: 's',
+      from: 'in_progress',
+      to: 'failed',
+      at: ''
+    } as MonitorEvent
     expect(toForwardEvent(step, NAMES, AT)).toBeNull()
-    expect(toForwardEvent({ kind: 'task-price', connectionId: 'c1', projectId: 'p1', taskId: 't1', taskName: 'x', from: 1, to: 2, at: '' } as MonitorEvent, NAMES, AT)).toBeNull()
+    expect(
+      toForwardEvent(
+        {
+          kind: 'task-price',
+          connectionId: 'c1',
+          projectId: 'p1',
+          taskId: 't1',
+          taskName: 'x',
+          from: 1,
+          to: 2,
+          at: ''
+        } as MonitorEvent,
+        NAMES,
+        AT
+      )
+    ).toBeNull()
   })
 
   it('a task costing more than usual', () => {
-    const unusual = { kind: 'task-cost-unusual', connectionId: 'c1', projectId: 'p1', taskId: 't1', taskName: 'Big', costUsd: 9, usualUsd: 2, at: '' } as MonitorEvent
+    const unusual = {
+      kind: 'task-cost-unusual',
+      connectionId: 'c1',
+      projectId: 'p1',
+      taskId: 't1',
+      taskName: 'Big',
+      costUsd: 9,
+      usualUsd: 2,
+      at: ''
+    } as MonitorEvent
     expect(toForwardEvent(unusual, NAMES, AT)).toEqual({
       id: eventId('c1', 'p1', 't1', 'unusual'),
       kind: 'unusual',

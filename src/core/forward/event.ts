@@ -2,13 +2,12 @@
 // the notification gate lets through). The identity is the idempotency key: the same task ending
 // the same way, or the same budget level in the same period, is the same event across restarts.
 import { createHash } from 'node:crypto'
-import { deepLinkUrl } from '../../shared/deep-link'
 import { knownTotalPrice } from '../../shared/cost'
+import { deepLinkUrl } from '../../shared/deep-link'
 import { formatUsd } from '../../shared/format'
+import type { ForwardEventKind } from '../../shared/forwarding'
 import type { MonitorEvent } from '../../shared/monitor'
 import { budgetNotification, notifiableTransition, taskSentence } from '../notify/policy'
-
-import type { ForwardEventKind } from '../../shared/forwarding'
 
 export interface ForwardEvent {
   /** The idempotency key: a digest of the event's identity (header-safe, the same on every run). */
@@ -22,7 +21,14 @@ export interface ForwardEvent {
   account: { id: string; name: string }
   project: { id: string; name: string } | null
   task: { id: string; name: string; status: string; costUsd: number | null; durationMs: number | null } | null
-  budget: { id: string; period: string; periodKey: string; level: 'near' | 'over'; spentUsd: number; budgetUsd: number } | null
+  budget: {
+    id: string
+    period: string
+    periodKey: string
+    level: 'near' | 'over'
+    spentUsd: number
+    budgetUsd: number
+  } | null
   links: { app: string }
 }
 
@@ -40,7 +46,10 @@ export function toForwardEvent(event: MonitorEvent, names: EventNames, at: numbe
   const account = { id: event.connectionId, name: names.accountName(event.connectionId) }
   const iso = new Date(at).toISOString()
   if (event.kind === 'budget') {
-    const project = event.projectId === null ? null : { id: event.projectId, name: names.projectName(event.connectionId, event.projectId) }
+    const project =
+      event.projectId === null
+        ? null
+        : { id: event.projectId, name: names.projectName(event.connectionId, event.projectId) }
     const words = budgetNotification(event, project?.name ?? null)
     return {
       id: eventId(event.connectionId, 'budget', event.budgetId, event.periodKey, event.level),
@@ -51,7 +60,14 @@ export function toForwardEvent(event: MonitorEvent, names: EventNames, at: numbe
       account,
       project,
       task: null,
-      budget: { id: event.budgetId, period: event.period, periodKey: event.periodKey, level: event.level, spentUsd: event.spentUsd, budgetUsd: event.budgetUsd },
+      budget: {
+        id: event.budgetId,
+        period: event.period,
+        periodKey: event.periodKey,
+        level: event.level,
+        spentUsd: event.spentUsd,
+        budgetUsd: event.budgetUsd
+      },
       links: { app: deepLinkUrl(event.projectId ?? undefined) }
     }
   }
@@ -71,8 +87,10 @@ export function toForwardEvent(event: MonitorEvent, names: EventNames, at: numbe
     }
   }
   const transition = notifiableTransition(event)
-  if (transition === null || transition === 'started' || (event.kind !== 'task-added' && event.kind !== 'task-status')) return null
-  const ran = event.createdAt && event.updatedAt ? Date.parse(event.updatedAt) - Date.parse(event.createdAt) : Number.NaN
+  if (transition === null || transition === 'started' || (event.kind !== 'task-added' && event.kind !== 'task-status'))
+    return null
+  const ran =
+    event.createdAt && event.updatedAt ? Date.parse(event.updatedAt) - Date.parse(event.createdAt) : Number.NaN
   return {
     id: eventId(event.connectionId, event.projectId, event.taskId, transition),
     kind: transition,

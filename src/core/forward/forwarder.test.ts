@@ -16,14 +16,20 @@ const target = (id: string, over: Partial<ForwardTarget> = {}): ForwardTarget =>
   ...over
 })
 
-function setup(targets: ForwardTarget[], extra: { mutedProject?: boolean; mutedAccount?: boolean } = {}, moment = { away: true, quiet: false }) {
+function setup(
+  targets: ForwardTarget[],
+  extra: { mutedProject?: boolean; mutedAccount?: boolean } = {},
+  moment = { away: true, quiet: false }
+) {
   const queued: Array<{ event: ForwardEvent; ids: readonly string[] }> = []
   const forward = createForwarder({
     outbox: { enqueue: (event, ids) => queued.push({ event, ids }) },
     settings: () => ({
       forwarding: { targets },
       watched: { c1: [{ projectId: 'p1', muted: extra.mutedProject === true } as never] },
-      connectionNotifications: extra.mutedAccount ? { c1: { muted: true, pausedUntil: null } } : ({} as Record<string, never>)
+      connectionNotifications: extra.mutedAccount
+        ? { c1: { muted: true, pausedUntil: null } }
+        : ({} as Record<string, never>)
     }),
     names: NAMES,
     moment: () => moment,
@@ -34,7 +40,11 @@ function setup(targets: ForwardTarget[], extra: { mutedProject?: boolean; mutedA
 
 describe('the forwarder', () => {
   it('queues a failure for the targets that want it now', () => {
-    const { forward, queued } = setup([target('a'), target('b', { on: ['completed'] }), target('c', { when: 'always' })])
+    const { forward, queued } = setup([
+      target('a'),
+      target('b', { on: ['completed'] }),
+      target('c', { when: 'always' })
+    ])
     forward('c1', [taskEnded('t1', 'failed'), taskEnded('t2', 'completed')])
     expect(queued.map((q) => [q.event.task?.id, q.ids])).toEqual([
       ['t1', ['a', 'c']],
@@ -75,6 +85,8 @@ describe('the forwarder, what it leaves alone', () => {
     const { forward, queued } = setup([target('a')])
     const started = { ...taskEnded('t1'), from: 'todo', to: 'in_progress' }
     forward('c1', [started as never, taskEnded('t2', 'completed'), taskEnded('t3', 'failed')])
-    expect(queued.map((q) => [q.event.task?.id, q.ids, q.event.at])).toEqual([['t3', ['a'], '1970-01-01T00:00:00.000Z']])
+    expect(queued.map((q) => [q.event.task?.id, q.ids, q.event.at])).toEqual([
+      ['t3', ['a'], '1970-01-01T00:00:00.000Z']
+    ])
   })
 })

@@ -5,9 +5,9 @@ import type { ForwardTarget } from '../../shared/forwarding'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
 import { unmutedEvents } from '../notify/gate'
-import { toForwardEvent, type EventNames } from './event'
+import { type EventNames, toForwardEvent } from './event'
 import type { Outbox } from './outbox'
-import { targetsFor, type Moment } from './select'
+import { type Moment, targetsFor } from './select'
 
 export interface ForwarderDeps {
   outbox: Pick<Outbox, 'enqueue'>

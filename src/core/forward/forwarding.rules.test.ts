@@ -6,21 +6,39 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ForwardTarget } from '../../shared/forwarding'
 import { ManualClock } from '../util/clock'
-import { createForwarding, NOT_IN_KEY_STORE, type ForwardingDeps } from './forwarding'
+import { createForwarding, type ForwardingDeps, NOT_IN_KEY_STORE } from './forwarding'
 import { memoryOutboxStorage, OUTBOX_FILE } from './outbox-file'
 import { FORWARDING_ELSEWHERE_APP, lockOutbox } from './outbox-lock'
 import { NAMES, taskEnded } from './test-events'
 
-const TARGET: ForwardTarget = { id: 'f1', name: 'hook', kind: 'webhook', host: 'h.example', on: ['failed'], when: 'always', paused: false, quietHours: false }
+const TARGET: ForwardTarget = {
+  id: 'f1',
+  name: 'hook',
+  kind: 'webhook',
+  host: 'h.example',
+  on: ['failed'],
+  when: 'always',
+  paused: false,
+  quietHours: false
+}
 const URL_ = 'https://h.example/hook/abcdefghijklmnopqrst'
 const cleanup: Array<() => unknown> = []
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
 })
 
-function open(extra: Partial<ForwardingDeps> = {}, entry: Record<string, unknown> | null = { url: URL_, secret: 'the-secret-0123456' }) {
+function open(
+  extra: Partial<ForwardingDeps> = {},
+  entry: Record<string, unknown> | null = { url: URL_, secret: 'the-secret-0123456' }
+) {
   const settings = { forwarding: { targets: [TARGET] }, watched: {}, connectionNotifications: {} }
-  const seen = { learnt: [] as string[][], requests: [] as Array<{ url: string; headers: Record<string, string> }>, changes: 0, giveUps: [] as string[], reads: 0 }
+  const seen = {
+    learnt: [] as string[][],
+    requests: [] as Array<{ url: string; headers: Record<string, string> }>,
+    changes: 0,
+    giveUps: [] as string[],
+    reads: 0
+  }
   const storage = memoryOutboxStorage()
   const clock = new ManualClock(Date.UTC(2026, 10, 27, 9))
   const forwarding = createForwarding({
@@ -95,7 +113,10 @@ describe('forwarding', () => {
   })
 
   it('forget drops a target at once; status prunes what left the settings', async () => {
-    const { forwarding, settings, storage } = open({ fetch: (() => Promise.resolve(new Response('', { status: 500 }))) as unknown as typeof globalThis.fetch, random: () => 0 })
+    const { forwarding, settings, storage } = open({
+      fetch: (() => Promise.resolve(new Response('', { status: 500 }))) as unknown as typeof globalThis.fetch,
+      random: () => 0
+    })
     forwarding.forward('c1', [taskEnded('t1')])
     await forwarding.idle()
     expect(forwarding.status('f1')).toMatchObject({ pending: 1, lastError: 'HTTP 500' })
@@ -194,7 +215,11 @@ describe('forwarding, what it passes on', () => {
     cleanup.push(() => fs.rmSync(d, { recursive: true, force: true }))
     fs.writeFileSync(path.join(d, 'state'), '')
     const lockErrors: unknown[] = []
-    const locked = open({ storage: undefined, file: path.join(d, 'state', OUTBOX_FILE), onError: (e) => void lockErrors.push(e) })
+    const locked = open({
+      storage: undefined,
+      file: path.join(d, 'state', OUTBOX_FILE),
+      onError: (e) => void lockErrors.push(e)
+    })
     await locked.forwarding.ready
     expect(lockErrors).toHaveLength(1)
   })

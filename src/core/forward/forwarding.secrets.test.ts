@@ -9,7 +9,16 @@ import { BACKOFF, GIVE_UP_AFTER_MS, KEY_STORE_UNREADABLE } from './outbox'
 import { memoryOutboxStorage } from './outbox-file'
 import { NAMES, taskEnded } from './test-events'
 
-const TARGET: ForwardTarget = { id: 'f1', name: 'hook', kind: 'webhook', host: '127.0.0.1', on: ['failed'], when: 'always', paused: false, quietHours: false }
+const TARGET: ForwardTarget = {
+  id: 'f1',
+  name: 'hook',
+  kind: 'webhook',
+  host: '127.0.0.1',
+  on: ['failed'],
+  when: 'always',
+  paused: false,
+  quietHours: false
+}
 const cleanup: Array<() => unknown> = []
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
@@ -45,7 +54,8 @@ function open(get: () => Promise<string | null>, targets: ForwardTarget[] = [TAR
 }
 
 /** A key store that fails as a locked keychain does, a moment later (so a hot loop would show). */
-const locked = () => new Promise<string | null>((_resolve, reject) => setImmediate(() => reject(new Error('The keychain is locked.'))))
+const locked = () =>
+  new Promise<string | null>((_resolve, reject) => setImmediate(() => reject(new Error('The keychain is locked.'))))
 
 it('a key store that cannot be read is retried with backoff, told once, and given up after 24 h', async () => {
   const { clock, forwarding, told } = open(locked)
@@ -53,7 +63,10 @@ it('a key store that cannot be read is retried with backoff, told once, and give
   await flushMicrotasks()
   await forwarding.idle()
   expect(told.reads).toBe(1)
-  expect(forwarding.status('f1')).toMatchObject({ pending: 1, lastError: `${KEY_STORE_UNREADABLE} The keychain is locked.` })
+  expect(forwarding.status('f1')).toMatchObject({
+    pending: 1,
+    lastError: `${KEY_STORE_UNREADABLE} The keychain is locked.`
+  })
   await clock.advance(BACKOFF.firstMs - 1)
   await forwarding.idle()
   expect(told.reads).toBe(1)
@@ -82,7 +95,9 @@ it('a target whose entry left the key store says so, and gives its events up wit
 })
 
 it('a target removed from the settings loses its queue without a word', async () => {
-  const { forwarding, told, settings } = open(() => new Promise((resolve) => setImmediate(() => resolve(JSON.stringify({ url: 'http://127.0.0.1:9/hook' })))))
+  const { forwarding, told, settings } = open(
+    () => new Promise((resolve) => setImmediate(() => resolve(JSON.stringify({ url: 'http://127.0.0.1:9/hook' }))))
+  )
   forwarding.forward('c1', [taskEnded('t1')])
   settings.forwarding.targets = []
   await flushMicrotasks()

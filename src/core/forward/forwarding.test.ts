@@ -10,7 +10,16 @@ import { createForwarding } from './forwarding'
 import { memoryOutboxStorage } from './outbox-file'
 import { forwardEvent, NAMES, taskEnded } from './test-events'
 
-const TARGET: ForwardTarget = { id: 'f1', name: 'hook', kind: 'webhook', host: '127.0.0.1', on: ['failed'], when: 'always', paused: false, quietHours: false }
+const TARGET: ForwardTarget = {
+  id: 'f1',
+  name: 'hook',
+  kind: 'webhook',
+  host: '127.0.0.1',
+  on: ['failed'],
+  when: 'always',
+  paused: false,
+  quietHours: false
+}
 
 let server: http.Server
 let url: string
@@ -91,7 +100,9 @@ it('a send not answered within the grace stays queued and goes again at the next
 it('what belongs to targets no longer in the settings goes, at start and when the targets change', () => {
   const storage = memoryOutboxStorage({
     version: 1,
-    pending: [{ targetId: 'gone', event: forwardEvent('t1'), enqueuedAt: 0, attempts: 3, nextAt: Date.UTC(2027, 0, 1) }],
+    pending: [
+      { targetId: 'gone', event: forwardEvent('t1'), enqueuedAt: 0, attempts: 3, nextAt: Date.UTC(2027, 0, 1) }
+    ],
     delivered: { gone: ['x'], f1: ['y'] },
     status: { gone: { lastError: 'HTTP 500' }, f1: { lastDeliveredAt: 1 } }
   })

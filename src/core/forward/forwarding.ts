@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { Clock } from '../util/clock'
-import { testEvent, type EventNames } from './event'
+import { type EventNames, testEvent } from './event'
 import { createForwarder, type ForwarderDeps } from './forwarder'
 import { createOutbox, type Outbox } from './outbox'
 import { fileOutboxStorage, type OutboxStorage } from './outbox-file'
@@ -69,7 +69,7 @@ export interface Forwarding {
 
 export const CLOSE_GRACE_MS = 3_000
 
-export const NOT_IN_KEY_STORE = "Its URL is not in the key store: remove the target and add it again."
+export const NOT_IN_KEY_STORE = 'Its URL is not in the key store: remove the target and add it again.'
 
 export function createForwarding(deps: ForwardingDeps): Forwarding {
   const now = (): number => deps.clock.now()
@@ -94,7 +94,9 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
         const loaded = await load(targetId)
         if (!listed()) return null
         if (loaded === null) return { missing: NOT_IN_KEY_STORE }
-        return loaded.secret === undefined ? { target: loaded.target } : { target: loaded.target, secret: loaded.secret }
+        return loaded.secret === undefined
+          ? { target: loaded.target }
+          : { target: loaded.target, secret: loaded.secret }
       },
       send,
       onGiveUp: (targetId, _event, reason) => deps.onGiveUp(targetId, reason),
@@ -112,7 +114,13 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
     ...(deps.onLockLost ? { onLost: deps.onLockLost } : {}),
     open: openOutbox
   })
-  const forwardEvents = createForwarder({ outbox, settings: deps.settings, names: deps.names, moment: deps.moment, now })
+  const forwardEvents = createForwarder({
+    outbox,
+    settings: deps.settings,
+    names: deps.names,
+    moment: deps.moment,
+    now
+  })
   // What belongs to targets no longer in the settings goes: at start, and when the targets change.
   let kept: string | null = null
   const prune = (): void => {
@@ -131,7 +139,9 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
     async test(targetId) {
       const loaded = await load(targetId)
       const outcome: Outcome =
-        loaded === null ? { kind: 'refused', reason: NOT_IN_KEY_STORE } : await send(loaded.target, testEvent(now(), randomUUID()), loaded.secret)
+        loaded === null
+          ? { kind: 'refused', reason: NOT_IN_KEY_STORE }
+          : await send(loaded.target, testEvent(now(), randomUUID()), loaded.secret)
       outbox.noteTest(targetId, outcome)
       return outcome
     },

@@ -36,7 +36,13 @@ describe('fileOutboxStorage', () => {
   })
 
   it('a document of another shape is kept aside, dated, and the outbox starts empty', () => {
-    const bad = [{ ...DOC, version: 2 }, { ...DOC, pending: [{ ...DOC.pending[0], attempts: '2' }] }, { ...DOC, delivered: { w: [1] } }, { ...DOC, status: { w: { givenUp: 'x' } } }, { ...DOC, pending: [{ ...DOC.pending[0], event: { id: 'x' } }] }]
+    const bad = [
+      { ...DOC, version: 2 },
+      { ...DOC, pending: [{ ...DOC.pending[0], attempts: '2' }] },
+      { ...DOC, delivered: { w: [1] } },
+      { ...DOC, status: { w: { givenUp: 'x' } } },
+      { ...DOC, pending: [{ ...DOC.pending[0], event: { id: 'x' } }] }
+    ]
     for (const [i, doc] of bad.entries()) {
       const f = file()
       fs.writeFileSync(f, JSON.stringify(doc))

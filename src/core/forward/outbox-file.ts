@@ -49,7 +49,15 @@ const documentSchema = z.object({
     })
   ),
   delivered: z.record(z.string(), z.array(z.string())),
-  status: z.record(z.string(), z.object({ lastDeliveredAt: z.number().optional(), lastError: z.string().optional(), lastErrorAt: z.number().optional(), givenUp: z.number().optional() }))
+  status: z.record(
+    z.string(),
+    z.object({
+      lastDeliveredAt: z.number().optional(),
+      lastError: z.string().optional(),
+      lastErrorAt: z.number().optional(),
+      givenUp: z.number().optional()
+    })
+  )
 })
 
 export interface OutboxStorage {

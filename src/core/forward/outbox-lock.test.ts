@@ -4,7 +4,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { FORWARDING_ELSEWHERE, FORWARDING_ELSEWHERE_APP, FORWARDING_ELSEWHERE_COMMAND, lockOutbox, outboxLocked } from './outbox-lock'
+import {
+  FORWARDING_ELSEWHERE,
+  FORWARDING_ELSEWHERE_APP,
+  FORWARDING_ELSEWHERE_COMMAND,
+  lockOutbox,
+  outboxLocked
+} from './outbox-lock'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -52,11 +58,15 @@ it('a lock that cannot be made throws (not taken for another holder)', async () 
   const file = outboxFile()
   fs.mkdirSync(path.dirname(path.dirname(file)), { recursive: true })
   fs.writeFileSync(path.dirname(file), '')
-  await expect(lockOutbox(file, () => {})).rejects.toMatchObject({ code: expect.stringMatching(/^E(EXIST|NOTDIR)$/) as unknown as string })
+  await expect(lockOutbox(file, () => {})).rejects.toMatchObject({
+    code: expect.stringMatching(/^E(EXIST|NOTDIR)$/) as unknown as string
+  })
 })
 
 it('the refusals say who forwards and what to do', () => {
-  expect(FORWARDING_ELSEWHERE_COMMAND).toBe(`${FORWARDING_ELSEWHERE}; quit it, or watch without --forward: the app forwards what it watches.`)
+  expect(FORWARDING_ELSEWHERE_COMMAND).toBe(
+    `${FORWARDING_ELSEWHERE}; quit it, or watch without --forward: the app forwards what it watches.`
+  )
   expect(FORWARDING_ELSEWHERE_APP).toBe(`${FORWARDING_ELSEWHERE}; this app takes it over once that stops.`)
 })
 

@@ -10,7 +10,8 @@ const STALE_MS = 10_000
 /** How often the app tries again to take forwarding over while the command holds it. */
 export const OUTBOX_LOCK_RETRY_MS = 15_000
 
-export const FORWARDING_ELSEWHERE = 'Forwarding is already running in another Agent Tray process (the app or `agent-tray watch --forward`)'
+export const FORWARDING_ELSEWHERE =
+  'Forwarding is already running in another Agent Tray process (the app or `agent-tray watch --forward`)'
 /** The command's refusal: it does not forward beside the app. */
 export const FORWARDING_ELSEWHERE_COMMAND = `${FORWARDING_ELSEWHERE}; quit it, or watch without --forward: the app forwards what it watches.`
 /** A target's status in the app while the command forwards. */

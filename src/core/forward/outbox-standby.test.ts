@@ -130,7 +130,8 @@ describe('while another process holds the lock', () => {
 
   it('a lock that cannot be made is said as it is, told as an error, and tried again', async () => {
     let tries = 0
-    const take = () => (++tries === 1 ? Promise.reject(new Error('EACCES: no')) : Promise.resolve({ release: () => Promise.resolve() }))
+    const take = () =>
+      ++tries === 1 ? Promise.reject(new Error('EACCES: no')) : Promise.resolve({ release: () => Promise.resolve() })
     const s = setup({ take, retryMs: 5_000 })
     const reason = 'Forwarding cannot lock its outbox: EACCES: no'
     await expect(s.standby.ready).resolves.toEqual({ held: false, reason })

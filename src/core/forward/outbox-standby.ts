@@ -124,7 +124,12 @@ export function createStandbyOutbox(deps: StandbyDeps): StandbyOutbox {
       waiting.push({ event, targetIds })
       if (waiting.length <= MAX_PENDING_PER_TARGET) return
       waiting.shift()
-      if (!toldDropped) deps.onError(new Error(`Forwarding waits for another Agent Tray process: past ${MAX_PENDING_PER_TARGET} waiting events, the oldest are dropped.`))
+      if (!toldDropped)
+        deps.onError(
+          new Error(
+            `Forwarding waits for another Agent Tray process: past ${MAX_PENDING_PER_TARGET} waiting events, the oldest are dropped.`
+          )
+        )
       toldDropped = true
     },
     forget(targetId) {

@@ -25,7 +25,8 @@ function setup(r: Receiver, kind: 'webhook' | 'discord') {
   const outbox = createOutbox({
     clock,
     storage: memoryOutboxStorage(),
-    resolve: () => Promise.resolve({ target: { kind, host: '127.0.0.1', url: kind === 'webhook' ? `${r.url}/hook` : r.url } }),
+    resolve: () =>
+      Promise.resolve({ target: { kind, host: '127.0.0.1', url: kind === 'webhook' ? `${r.url}/hook` : r.url } }),
     send: createSender({ now: () => clock.now() }),
     onGiveUp: (_id, _e, reason) => giveUps.push(reason),
     random: () => 0
@@ -61,7 +62,10 @@ it('a 401 keeps its events: tried again with backoff, and given up only after 24
   outbox.enqueue(forwardEvent('t2'), ['w'])
   await r.arrived(1)
   await outbox.idle()
-  expect(outbox.status('w')).toMatchObject({ pending: 2, lastError: expect.stringMatching(/^HTTP 401/) as unknown as string })
+  expect(outbox.status('w')).toMatchObject({
+    pending: 2,
+    lastError: expect.stringMatching(/^HTTP 401/) as unknown as string
+  })
   expect(giveUps).toEqual([])
   await aDay(clock, outbox)
   expect(clock.now() - START).toBeGreaterThanOrEqual(GIVE_UP_AFTER_MS - STEP)

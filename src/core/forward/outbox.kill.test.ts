@@ -19,7 +19,9 @@ afterEach(async () => {
 })
 
 function child(file: string, url: string) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'test-outbox-child.ts'), file, url, 't1'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'test-outbox-child.ts'), file, url, 't1'], {
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   let out = ''
   const lines: Array<{ text: string; resolve: () => void }> = []
   proc.stdout.setEncoding('utf8').on('data', (s: string) => {
@@ -29,7 +31,8 @@ function child(file: string, url: string) {
   const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.on('close', (_c, signal) => resolve(signal)))
   cleanup.push(() => (proc.exitCode === null && proc.signalCode === null ? (proc.kill('SIGKILL'), exited) : undefined))
   return {
-    said: (text: string) => (out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => lines.push({ text, resolve }))),
+    said: (text: string) =>
+      out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => lines.push({ text, resolve })),
     kill: () => (proc.kill('SIGKILL'), exited)
   }
 }

@@ -4,7 +4,16 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushMicrotasks, ManualClock } from '../util/clock'
 import type { ForwardEvent } from './event'
-import { backoffMs, BACKOFF, createOutbox, GIVE_UP_AFTER_MS, KEY_STORE_UNREADABLE, MAX_PENDING_PER_TARGET, retryWaitMs, type OutboxDeps } from './outbox'
+import {
+  BACKOFF,
+  backoffMs,
+  createOutbox,
+  GIVE_UP_AFTER_MS,
+  KEY_STORE_UNREADABLE,
+  MAX_PENDING_PER_TARGET,
+  type OutboxDeps,
+  retryWaitMs
+} from './outbox'
 import { DELIVERED_MEMORY, emptyOutbox, memoryOutboxStorage, type OutboxDocument } from './outbox-file'
 import type { Outcome } from './response'
 import type { ParsedTarget } from './target'
@@ -18,7 +27,11 @@ afterEach(() => {
 const TARGET: ParsedTarget = { kind: 'webhook', host: 'h', url: 'https://h.example/x' }
 const START = Date.UTC(2026, 10, 27, 9)
 
-function setup(answer: (event: ForwardEvent, n: number) => Outcome = () => ({ kind: 'delivered' }), deps: Partial<OutboxDeps> = {}, initial?: OutboxDocument) {
+function setup(
+  answer: (event: ForwardEvent, n: number) => Outcome = () => ({ kind: 'delivered' }),
+  deps: Partial<OutboxDeps> = {},
+  initial?: OutboxDocument
+) {
   const clock = new ManualClock(START)
   const storage = memoryOutboxStorage(initial)
   const tries: Array<{ at: number; id: string; secret: string | undefined }> = []
@@ -65,11 +78,15 @@ describe('the waits', () => {
 
 describe('a try', () => {
   it('sends with the secret; a failure records the reason, the time and the attempt, and waits the backoff', async () => {
-    const { clock, outbox, tries, storage } = setup((_e, n) => (n === 1 ? { kind: 'retry', reason: 'HTTP 500' } : { kind: 'delivered' }))
+    const { clock, outbox, tries, storage } = setup((_e, n) =>
+      n === 1 ? { kind: 'retry', reason: 'HTTP 500' } : { kind: 'delivered' }
+    )
     outbox.enqueue(forwardEvent('t1'), ['w'])
     await outbox.idle()
     expect(tries).toEqual([{ at: START, id: forwardEvent('t1').id, secret: 'the-secret-0123456' }])
-    expect(storage.doc.pending).toMatchObject([{ targetId: 'w', attempts: 1, lastError: 'HTTP 500', enqueuedAt: START, nextAt: START + BACKOFF.firstMs }])
+    expect(storage.doc.pending).toMatchObject([
+      { targetId: 'w', attempts: 1, lastError: 'HTTP 500', enqueuedAt: START, nextAt: START + BACKOFF.firstMs }
+    ])
     expect(outbox.status('w')).toEqual({ pending: 1, lastError: 'HTTP 500', lastErrorAt: START })
     await clock.advance(BACKOFF.firstMs)
     await outbox.idle()
@@ -78,9 +95,12 @@ describe('a try', () => {
   })
 
   it('a send that throws is a failed try, said by its message', async () => {
-    const { outbox } = setup(() => {
-      throw new Error('boom')
-    }, { send: () => Promise.reject(new Error('boom')) })
+    const { outbox } = setup(
+      () => {
+        throw new Error('boom')
+      },
+      { send: () => Promise.reject(new Error('boom')) }
+    )
     outbox.enqueue(forwardEvent('t1'), ['w'])
     await outbox.idle()
     expect(outbox.status('w')).toMatchObject({ pending: 1, lastError: 'boom' })
@@ -91,7 +111,9 @@ describe('a try', () => {
   })
 
   it('a refusal gives the event up at once, told once until a delivery, counted', async () => {
-    const { outbox, giveUps } = setup((e) => (e.task?.id === 't3' ? { kind: 'delivered' } : { kind: 'refused', reason: 'HTTP 404' }))
+    const { outbox, giveUps } = setup((e) =>
+      e.task?.id === 't3' ? { kind: 'delivered' } : { kind: 'refused', reason: 'HTTP 404' }
+    )
     for (const id of ['t1', 't2']) outbox.enqueue(forwardEvent(id), ['w'])
     await outbox.idle()
     await outbox.idle()
@@ -106,7 +128,11 @@ describe('a try', () => {
   })
 
   it('given up once the next wait would pass 24 h from when it was queued, not before', async () => {
-    const { clock, outbox, tries, giveUps } = setup(() => ({ kind: 'retry', reason: 'HTTP 503', retryAfterMs: 3_600_000 }))
+    const { clock, outbox, tries, giveUps } = setup(() => ({
+      kind: 'retry',
+      reason: 'HTTP 503',
+      retryAfterMs: 3_600_000
+    }))
     outbox.enqueue(forwardEvent('t1'), ['w'])
     for (let i = 0; i < 30 && outbox.status('w').pending > 0; i++) {
       await outbox.idle()
@@ -119,7 +145,9 @@ describe('a try', () => {
   })
 
   it('a target whose entry is missing: each event given up, told once', async () => {
-    const { outbox, giveUps, tries } = setup(undefined, { resolve: () => Promise.resolve({ missing: 'gone from the key store' }) })
+    const { outbox, giveUps, tries } = setup(undefined, {
+      resolve: () => Promise.resolve({ missing: 'gone from the key store' })
+    })
     outbox.enqueue(forwardEvent('t1'), ['w'])
     outbox.enqueue(forwardEvent('t2'), ['w'])
     await outbox.idle()
@@ -132,10 +160,13 @@ describe('a try', () => {
   it('a key store that throws: retried with backoff, told once until a read succeeds, then again', async () => {
     let locked = true
     const told: string[] = []
-    const { clock, outbox, tries } = setup((_e, n) => (n === 1 ? { kind: 'retry', reason: 'HTTP 500' } : { kind: 'delivered' }), {
-      resolve: () => (locked ? Promise.reject(new Error('locked')) : Promise.resolve({ target: TARGET })),
-      onKeyStoreFailure: (id, reason) => told.push(`${id} ${reason}`)
-    })
+    const { clock, outbox, tries } = setup(
+      (_e, n) => (n === 1 ? { kind: 'retry', reason: 'HTTP 500' } : { kind: 'delivered' }),
+      {
+        resolve: () => (locked ? Promise.reject(new Error('locked')) : Promise.resolve({ target: TARGET })),
+        onKeyStoreFailure: (id, reason) => told.push(`${id} ${reason}`)
+      }
+    )
     outbox.enqueue(forwardEvent('t1'), ['w'])
     await outbox.idle()
     await clock.advance(BACKOFF.firstMs)
@@ -164,7 +195,9 @@ describe('a try', () => {
 
   it('disposed while the key store was read: nothing sent, nothing recorded', async () => {
     let release: () => void = () => {}
-    const { outbox, tries, storage } = setup(undefined, { resolve: () => new Promise((r) => (release = () => r({ target: TARGET }))) })
+    const { outbox, tries, storage } = setup(undefined, {
+      resolve: () => new Promise((r) => (release = () => r({ target: TARGET })))
+    })
     outbox.enqueue(forwardEvent('t1'), ['w'])
     outbox.dispose()
     release()
@@ -222,12 +255,20 @@ describe('the document', () => {
 
   it('a restart: what was due goes at once, the rest when due; a file over the bound is cut and written', async () => {
     const initial = emptyOutbox()
-    const entry = (id: string, targetId: string, nextAt: number) => ({ targetId, event: forwardEvent(id), enqueuedAt: START, attempts: 1, nextAt })
+    const entry = (id: string, targetId: string, nextAt: number) => ({
+      targetId,
+      event: forwardEvent(id),
+      enqueuedAt: START,
+      attempts: 1,
+      nextAt
+    })
     initial.pending.push(entry('t1', 'due', START - 1), entry('t2', 'later', START + 60_000))
     for (let i = 0; i <= MAX_PENDING_PER_TARGET; i++) initial.pending.push(entry(`b${i}`, 'big', START + 3_600_000))
     const { clock, outbox, tries, storage, giveUps } = setup(undefined, {}, initial)
     expect(storage.doc.pending.filter((p) => p.targetId === 'big')).toHaveLength(MAX_PENDING_PER_TARGET)
-    expect(giveUps).toEqual([`big b0 more than ${MAX_PENDING_PER_TARGET} notifications were waiting: the oldest were given up.`])
+    expect(giveUps).toEqual([
+      `big b0 more than ${MAX_PENDING_PER_TARGET} notifications were waiting: the oldest were given up.`
+    ])
     await flushMicrotasks()
     await outbox.idle()
     expect(tries.map((t) => t.id)).toEqual([forwardEvent('t1').id])
@@ -240,7 +281,13 @@ describe('the document', () => {
 
   it('a file written at or under the bound is read as it is, not written again', () => {
     const initial = emptyOutbox()
-    initial.pending.push({ targetId: 'w', event: forwardEvent('t1'), enqueuedAt: START, attempts: 0, nextAt: START + 1_000 })
+    initial.pending.push({
+      targetId: 'w',
+      event: forwardEvent('t1'),
+      enqueuedAt: START,
+      attempts: 0,
+      nextAt: START + 1_000
+    })
     const { writes } = setup(undefined, {}, initial)
     expect(writes()).toBe(0)
   })
@@ -248,7 +295,10 @@ describe('the document', () => {
   it('told after every change; a file that cannot be written is an error, and the next try waits', async () => {
     let changes = 0
     const errors: unknown[] = []
-    const { outbox, storage } = setup(() => ({ kind: 'retry', reason: 'HTTP 500' }), { onChange: () => changes++, onError: (e) => errors.push(e) })
+    const { outbox, storage } = setup(() => ({ kind: 'retry', reason: 'HTTP 500' }), {
+      onChange: () => changes++,
+      onError: (e) => errors.push(e)
+    })
     outbox.enqueue(forwardEvent('t1'), ['w'])
     expect(changes).toBe(1)
     storage.write = () => {

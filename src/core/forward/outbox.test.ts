@@ -3,19 +3,23 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushMicrotasks, ManualClock } from '../util/clock'
-import { createOutbox, retryWaitMs, type Outbox } from './outbox'
+import { createOutbox, type Outbox, retryWaitMs } from './outbox'
 import { fileOutboxStorage, memoryOutboxStorage, OUTBOX_FILE, type OutboxStorage } from './outbox-file'
 import { createSender } from './send'
 import type { ParsedTarget } from './target'
 import { forwardEvent } from './test-events'
-import { ANSWERS, deliveredKeys, startReceiver, type Receiver } from './test-receivers'
+import { ANSWERS, deliveredKeys, type Receiver, startReceiver } from './test-receivers'
 
 const cleanup: Array<() => unknown> = []
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
 })
 
-function setup(targets: Record<string, ParsedTarget>, storage: OutboxStorage = memoryOutboxStorage(), clock = new ManualClock(Date.UTC(2026, 10, 27, 9))) {
+function setup(
+  targets: Record<string, ParsedTarget>,
+  storage: OutboxStorage = memoryOutboxStorage(),
+  clock = new ManualClock(Date.UTC(2026, 10, 27, 9))
+) {
   const giveUps: Array<{ targetId: string; reason: string }> = []
   const outbox = createOutbox({
     clock,
@@ -35,10 +39,20 @@ async function receiver(fallback = ANSWERS.ok()): Promise<Receiver> {
   return r
 }
 
-const webhook = (r: Receiver | string): ParsedTarget => ({ kind: 'webhook', host: '127.0.0.1', url: typeof r === 'string' ? r : `${r.url}/hook` })
+const webhook = (r: Receiver | string): ParsedTarget => ({
+  kind: 'webhook',
+  host: '127.0.0.1',
+  url: typeof r === 'string' ? r : `${r.url}/hook`
+})
 
 /** Moves the clock in steps, letting each send finish, until `done` or `maxMs` has passed. */
-async function runUntil(clock: ManualClock, outbox: Outbox, done: () => boolean, maxMs: number, stepMs = 60_000): Promise<void> {
+async function runUntil(
+  clock: ManualClock,
+  outbox: Outbox,
+  done: () => boolean,
+  maxMs: number,
+  stepMs = 60_000
+): Promise<void> {
   const end = clock.now() + maxMs
   while (!done() && clock.now() < end) {
     await clock.advance(Math.min(stepMs, end - clock.now()))
@@ -160,4 +174,3 @@ describe('the outbox', () => {
     expect(outbox.status('gone').pending).toBe(0)
   })
 })
-

@@ -7,7 +7,13 @@
 // with the same Idempotency-Key, so a webhook that honours the key sees it once.
 import type { Clock, TimerHandle } from '../util/clock'
 import type { ForwardEvent } from './event'
-import { DELIVERED_MEMORY, type OutboxDocument, type OutboxEntry, type OutboxStorage, type TargetStatus } from './outbox-file'
+import {
+  DELIVERED_MEMORY,
+  type OutboxDocument,
+  type OutboxEntry,
+  type OutboxStorage,
+  type TargetStatus
+} from './outbox-file'
 import type { Outcome } from './response'
 import type { ParsedTarget } from './target'
 
@@ -114,13 +120,20 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   /** Gives up the oldest events beyond MAX_PENDING_PER_TARGET (never the one being sent); told once. */
   function trim(targetId: string): void {
     const queue = queueOf(targetId)
-    const over = queue.slice(inFlight.has(targetId) ? 1 : 0).slice(0, Math.max(0, queue.length - MAX_PENDING_PER_TARGET))
+    const over = queue
+      .slice(inFlight.has(targetId) ? 1 : 0)
+      .slice(0, Math.max(0, queue.length - MAX_PENDING_PER_TARGET))
     if (over.length === 0) return
     doc.pending = doc.pending.filter((e) => !over.includes(e))
     const s = status(targetId)
     const first = (s.givenUp ?? 0) === 0
     s.givenUp = (s.givenUp ?? 0) + over.length
-    if (first) deps.onGiveUp(targetId, over[0]!.event, `more than ${MAX_PENDING_PER_TARGET} notifications were waiting: the oldest were given up.`)
+    if (first)
+      deps.onGiveUp(
+        targetId,
+        over[0]!.event,
+        `more than ${MAX_PENDING_PER_TARGET} notifications were waiting: the oldest were given up.`
+      )
   }
 
   function schedule(targetId: string): void {
@@ -180,7 +193,9 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       return null
     }
     if ('missing' in resolved) return { kind: 'refused', reason: resolved.missing }
-    return deps.send(resolved.target, entry.event, resolved.secret).catch((error: unknown): Outcome => ({ kind: 'retry', reason: messageOf(error) }))
+    return deps
+      .send(resolved.target, entry.event, resolved.secret)
+      .catch((error: unknown): Outcome => ({ kind: 'retry', reason: messageOf(error) }))
   }
 
   async function attempt(entry: OutboxEntry): Promise<void> {
@@ -211,7 +226,12 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       const first = (s.givenUp ?? 0) === 0
       s.givenUp = (s.givenUp ?? 0) + 1
       save()
-      if (first) deps.onGiveUp(entry.targetId, entry.event, outcome.kind === 'refused' ? outcome.reason : `not delivered in 24 h: ${outcome.reason}`)
+      if (first)
+        deps.onGiveUp(
+          entry.targetId,
+          entry.event,
+          outcome.kind === 'refused' ? outcome.reason : `not delivered in 24 h: ${outcome.reason}`
+        )
       return
     }
     entry.nextAt = now + waitMs
@@ -246,7 +266,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       save()
     },
     retain(targetIds) {
-      const known = new Set([...doc.pending.map((e) => e.targetId), ...Object.keys(doc.delivered), ...Object.keys(doc.status)])
+      const known = new Set([
+        ...doc.pending.map((e) => e.targetId),
+        ...Object.keys(doc.delivered),
+        ...Object.keys(doc.status)
+      ])
       const gone = [...known].filter((id) => !targetIds.includes(id))
       for (const targetId of gone) drop(targetId)
       if (gone.length > 0) save()

@@ -8,8 +8,8 @@ import { afterEach, expect, it } from 'vitest'
 import type { ForwardTarget } from '../../shared/forwarding'
 import { ManualClock } from '../util/clock'
 import { createForwarding } from './forwarding'
-import { OUTBOX_FILE } from './outbox-file'
 import { MAX_PENDING_PER_TARGET } from './outbox'
+import { OUTBOX_FILE } from './outbox-file'
 import { FORWARDING_ELSEWHERE_APP, lockOutbox, OUTBOX_LOCK_RETRY_MS } from './outbox-lock'
 import { NAMES, taskEnded } from './test-events'
 import { startForwardingProcess } from './test-forwarding-process'
@@ -20,7 +20,16 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
 })
 
-const TARGET: ForwardTarget = { id: 'f1', name: 'hook', kind: 'webhook', host: '127.0.0.1', on: ['failed'], when: 'always', paused: false, quietHours: false }
+const TARGET: ForwardTarget = {
+  id: 'f1',
+  name: 'hook',
+  kind: 'webhook',
+  host: '127.0.0.1',
+  on: ['failed'],
+  when: 'always',
+  paused: false,
+  quietHours: false
+}
 
 async function setup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-writers-'))
@@ -92,7 +101,10 @@ it('an outbox whose lock cannot be made says why, not that another process forwa
   fs.writeFileSync(file, '')
   const forwarding = open(path.join(file, OUTBOX_FILE), url, new ManualClock(Date.UTC(2026, 10, 27, 9)))
   const ready = await forwarding.ready
-  expect(ready).toEqual({ held: false, reason: expect.stringMatching(/^Forwarding cannot lock its outbox: E(EXIST|NOTDIR)/) as unknown as string })
+  expect(ready).toEqual({
+    held: false,
+    reason: expect.stringMatching(/^Forwarding cannot lock its outbox: E(EXIST|NOTDIR)/) as unknown as string
+  })
   expect(forwarding.status('f1').lastError).toBe(ready.held ? undefined : ready.reason)
 })
 
@@ -120,5 +132,7 @@ it('while it waits for another process, past the bound the oldest events are dro
   expect(await waiting.ready).toMatchObject({ held: false })
   for (let i = 0; i < MAX_PENDING_PER_TARGET + 3; i++) waiting.forward('c1', [taskEnded(`t${i}`)])
   expect(waiting.status('f1').pending).toBe(MAX_PENDING_PER_TARGET)
-  expect(errors.map(String)).toEqual([expect.stringContaining(`past ${MAX_PENDING_PER_TARGET} waiting events, the oldest are dropped`)])
+  expect(errors.map(String)).toEqual([
+    expect.stringContaining(`past ${MAX_PENDING_PER_TARGET} waiting events, the oldest are dropped`)
+  ])
 })

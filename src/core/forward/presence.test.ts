@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { isAway } from './away'
-import { AT_THE_DESK, watchPresence, type IdleState } from './presence'
+import { AT_THE_DESK, type IdleState, watchPresence } from './presence'
 
 /** powerMonitor as a test drives it: lock events, the idle time, the idle state's 'locked'. */
 function fakeSource() {
@@ -70,7 +70,12 @@ describe('presence, read as the OS may give it', () => {
   it('an idle state that throws counts as present, whatever the idle time said', () => {
     const { system, source } = fakeSource()
     system.idleSeconds = 400
-    const watch = watchPresence({ ...source, getSystemIdleState: () => { throw new Error('no') } })
+    const watch = watchPresence({
+      ...source,
+      getSystemIdleState: () => {
+        throw new Error('no')
+      }
+    })
     expect(watch.now()).toEqual({ locked: false, idleMs: 400_000 })
   })
 

@@ -10,7 +10,12 @@ import { webhookBody } from './webhook-body'
 
 const e = forwardEvent('t1', 'failed')
 const text = "Recipe Box: 'Add a contact form' failed after 4 min · $0.57"
-const t = (kind: ParsedTarget['kind'], extra: Partial<ParsedTarget> = {}): ParsedTarget => ({ kind, host: 'h', url: 'https://h.example/x', ...extra })
+const t = (kind: ParsedTarget['kind'], extra: Partial<ParsedTarget> = {}): ParsedTarget => ({
+  kind,
+  host: 'h',
+  url: 'https://h.example/x',
+  ...extra
+})
 const jsonHeaders = { 'content-type': 'application/json', 'user-agent': USER_AGENT }
 const body = (req: { body: string }) => JSON.parse(req.body) as unknown
 
@@ -20,14 +25,23 @@ describe('renderRequest, exactly', () => {
     expect(req.url).toBe('https://n.example/')
     expect(req.headers).toEqual(jsonHeaders)
     expect(body(req)).toEqual({ topic: 'builds', title: 'Task failed', message: text, priority: 4, tags: ['x'] })
-    expect(renderRequest(t('ntfy', { channel: 'b', authorization: 'Basic eA==' }), e).headers).toEqual({ ...jsonHeaders, authorization: 'Basic eA==' })
+    expect(renderRequest(t('ntfy', { channel: 'b', authorization: 'Basic eA==' }), e).headers).toEqual({
+      ...jsonHeaders,
+      authorization: 'Basic eA=='
+    })
   })
 
   it("ntfy's priority and tag by kind: a failure or a budget reached is high", () => {
-    const of = (event: ForwardEvent) => body(renderRequest(t('ntfy', { channel: 'b' }), event)) as { priority: number; tags: string[] }
+    const of = (event: ForwardEvent) =>
+      body(renderRequest(t('ntfy', { channel: 'b' }), event)) as { priority: number; tags: string[] }
     expect(of(forwardEvent('t1', 'completed'))).toMatchObject({ priority: 3, tags: ['white_check_mark'] })
     expect(of(forwardEvent('t1', 'cancelled'))).toMatchObject({ priority: 3, tags: ['information_source'] })
-    const budget = (level: 'near' | 'over'): ForwardEvent => ({ ...e, kind: 'budget', task: null, budget: { id: 'b', period: 'month', periodKey: '2026-11', level, spentUsd: 1, budgetUsd: 1 } })
+    const budget = (level: 'near' | 'over'): ForwardEvent => ({
+      ...e,
+      kind: 'budget',
+      task: null,
+      budget: { id: 'b', period: 'month', periodKey: '2026-11', level, spentUsd: 1, budgetUsd: 1 }
+    })
     expect(of(budget('over'))).toMatchObject({ priority: 4, tags: ['information_source'] })
     expect(of(budget('near'))).toMatchObject({ priority: 3 })
     expect(of({ ...e, kind: 'budget', budget: null })).toMatchObject({ priority: 3 })
@@ -35,12 +49,25 @@ describe('renderRequest, exactly', () => {
 
   it('Slack, Discord and Telegram: the title in their bold, then the text', () => {
     const slack = renderRequest(t('slack'), e)
-    expect(slack).toEqual({ url: 'https://h.example/x', headers: jsonHeaders, body: JSON.stringify({ text: `*Task failed*\n${text}` }) })
+    expect(slack).toEqual({
+      url: 'https://h.example/x',
+      headers: jsonHeaders,
+      body: JSON.stringify({ text: `*Task failed*\n${text}` })
+    })
     const discord = renderRequest(t('discord'), e)
-    expect(discord).toEqual({ url: 'https://h.example/x', headers: jsonHeaders, body: JSON.stringify({ content: `**Task failed**\n${text}`, allowed_mentions: { parse: [] } }) })
+    expect(discord).toEqual({
+      url: 'https://h.example/x',
+      headers: jsonHeaders,
+      body: JSON.stringify({ content: `**Task failed**\n${text}`, allowed_mentions: { parse: [] } })
+    })
     const telegram = renderRequest(t('telegram', { channel: '-100' }), e)
     expect(telegram.headers).toEqual(jsonHeaders)
-    expect(body(telegram)).toEqual({ chat_id: '-100', text: `<b>Task failed</b>\n${text}`, parse_mode: 'HTML', disable_web_page_preview: true })
+    expect(body(telegram)).toEqual({
+      chat_id: '-100',
+      text: `<b>Task failed</b>\n${text}`,
+      parse_mode: 'HTML',
+      disable_web_page_preview: true
+    })
   })
 
   it('the webhook: its body, its headers, and a signature dated when it is sent', () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { discordText, ELLIPSIS, plain, slackText, telegramHtml, TEXT_LIMITS, textSize, type LimitedFormat } from './escape'
+import {
+  discordText,
+  ELLIPSIS,
+  type LimitedFormat,
+  plain,
+  slackText,
+  telegramHtml,
+  TEXT_LIMITS,
+  textSize
+} from './escape'
 import type { ForwardEvent } from './event'
 import { renderRequest } from './render'
 import { SIGNATURE_HEADER, verifySignature } from './sign'
@@ -7,15 +16,23 @@ import type { ParsedTarget } from './target'
 import { forwardEvent } from './test-events'
 
 // A task name with a terminal escape sequence (a window title), a bidi override, and each format's markup.
-const HOSTILE = "\u001b]0;pwned\u0007<!channel> *bold* _it_ `code` [x](https://evil) @everyone <b>&amp; \u202egnp.exe"
+const HOSTILE = '\u001b]0;pwned\u0007<!channel> *bold* _it_ `code` [x](https://evil) @everyone <b>&amp; \u202egnp.exe'
 const event = forwardEvent('t1', 'failed', HOSTILE)
-const t = (kind: ParsedTarget['kind'], extra: Partial<ParsedTarget> = {}): ParsedTarget => ({ kind, host: 'h', url: 'https://h/x', ...extra })
+const t = (kind: ParsedTarget['kind'], extra: Partial<ParsedTarget> = {}): ParsedTarget => ({
+  kind,
+  host: 'h',
+  url: 'https://h/x',
+  ...extra
+})
 
 describe('renderRequest', () => {
   it('writes out control characters in every format', () => {
     for (const kind of ['ntfy', 'slack', 'discord', 'telegram', 'webhook'] as const) {
       const strings: string[] = []
-      JSON.parse(renderRequest(t(kind, { channel: 'c' }), event).body, (_k, v: unknown) => (typeof v === 'string' && strings.push(v), v))
+      JSON.parse(
+        renderRequest(t(kind, { channel: 'c' }), event).body,
+        (_k, v: unknown) => (typeof v === 'string' && strings.push(v), v)
+      )
       const all = strings.join(' ')
       // eslint-disable-next-line no-control-regex
       expect(all, kind).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/)
@@ -41,7 +58,11 @@ describe('renderRequest', () => {
   })
 
   it('Telegram: HTML escaped, parse_mode HTML, to the chat', () => {
-    const body = JSON.parse(renderRequest(t('telegram', { channel: '-100' }), event).body) as { text: string; parse_mode: string; chat_id: string }
+    const body = JSON.parse(renderRequest(t('telegram', { channel: '-100' }), event).body) as {
+      text: string
+      parse_mode: string
+      chat_id: string
+    }
     expect(body).toMatchObject({ parse_mode: 'HTML', chat_id: '-100' })
     expect(body.text).toContain('&lt;b&gt;&amp;amp;')
     expect(body.text.startsWith('<b>Task failed</b>\n')).toBe(true)
@@ -88,7 +109,12 @@ describe('renderRequest', () => {
 
 describe('each format within its limit', () => {
   const KINDS = Object.keys(TEXT_LIMITS) as LimitedFormat[]
-  const ESCAPE: Record<LimitedFormat, (text: string) => string> = { slack: slackText, discord: discordText, telegram: telegramHtml, ntfy: plain }
+  const ESCAPE: Record<LimitedFormat, (text: string) => string> = {
+    slack: slackText,
+    discord: discordText,
+    telegram: telegramHtml,
+    ntfy: plain
+  }
   // Every character any format escapes, a control, a bidi override and one outside the BMP.
   const MARKUP = Array.from('*_~`|>#-[]()<>&"\\\u001b\u202e😀')
   const atMost = (n: number) => Array.from({ length: n }, (_x, i) => MARKUP[i % MARKUP.length]).join('')

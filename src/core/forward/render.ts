@@ -1,8 +1,17 @@
 // One request per target kind, from one forwarded event. Each format escapes the service's text
 // its own way, cut first so it fits the format's limit once escaped (escape.ts); the generic
 // webhook gets the documented body (webhook-body.ts).
+import {
+  discordText,
+  escapeWithin,
+  type LimitedFormat,
+  plain,
+  slackText,
+  telegramHtml,
+  TEXT_LIMITS,
+  textSize
+} from './escape'
 import type { ForwardEvent } from './event'
-import { discordText, escapeWithin, plain, slackText, telegramHtml, TEXT_LIMITS, textSize, type LimitedFormat } from './escape'
 import { SIGNATURE_HEADER, signBody } from './sign'
 import type { ParsedTarget } from './target'
 import { webhookBody } from './webhook-body'
@@ -30,7 +39,12 @@ function ntfyPriority(e: ForwardEvent): number {
  * `frame(title, text)` with both escaped and cut to fit `format`'s limit: the title (ours, short
  * but for a name) in at most half the room, the text in the rest.
  */
-function fitted(format: LimitedFormat, escape: (text: string) => string, e: ForwardEvent, frame: (title: string, text: string) => string): string {
+function fitted(
+  format: LimitedFormat,
+  escape: (text: string) => string,
+  e: ForwardEvent,
+  frame: (title: string, text: string) => string
+): string {
   const size = (text: string) => textSize(format, text)
   const room = TEXT_LIMITS[format].max - size(frame('', ''))
   const title = escapeWithin(e.title, escape, Math.floor(room / 2), size)
@@ -40,7 +54,12 @@ function fitted(format: LimitedFormat, escape: (text: string) => string, e: Forw
 const ntfySize = (text: string) => textSize('ntfy', text)
 
 /** `nowMs` dates the webhook's signature: each attempt is signed afresh, so a retry is never stale. */
-export function renderRequest(target: ParsedTarget, event: ForwardEvent, secret?: string, nowMs: number = Date.now()): ForwardRequest {
+export function renderRequest(
+  target: ParsedTarget,
+  event: ForwardEvent,
+  secret?: string,
+  nowMs: number = Date.now()
+): ForwardRequest {
   switch (target.kind) {
     case 'ntfy': {
       // Published as JSON to the server's root (ntfy's JSON publishing), so no header carries the
@@ -58,7 +77,10 @@ export function renderRequest(target: ParsedTarget, event: ForwardEvent, secret?
     case 'slack':
       return json(target.url, { text: fitted('slack', slackText, event, (title, text) => `*${title}*\n${text}`) })
     case 'discord':
-      return json(target.url, { content: fitted('discord', discordText, event, (title, text) => `**${title}**\n${text}`), allowed_mentions: { parse: [] } })
+      return json(target.url, {
+        content: fitted('discord', discordText, event, (title, text) => `**${title}**\n${text}`),
+        allowed_mentions: { parse: [] }
+      })
     case 'telegram':
       return json(target.url, {
         chat_id: target.channel,

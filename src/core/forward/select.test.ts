@@ -2,10 +2,17 @@
 // whatever its events, as long as it is not paused and the moment suits it.
 import { describe, expect, it } from 'vitest'
 import { testEvent } from './event'
-import { targetsFor, targetWants, type TargetRules } from './select'
+import { type TargetRules, targetsFor, targetWants } from './select'
 import { forwardEvent } from './test-events'
 
-const rules = (over: Partial<TargetRules> = {}): TargetRules => ({ id: 'a', on: ['failed'], when: 'always', paused: false, quietHours: false, ...over })
+const rules = (over: Partial<TargetRules> = {}): TargetRules => ({
+  id: 'a',
+  on: ['failed'],
+  when: 'always',
+  paused: false,
+  quietHours: false,
+  ...over
+})
 const failed = forwardEvent('t1', 'failed')
 const here = { away: false, quiet: false }
 
@@ -30,7 +37,12 @@ describe('targetWants', () => {
 })
 
 it('targetsFor: the ids of the targets that want it, in order', () => {
-  const targets = [rules({ id: 'a' }), rules({ id: 'b', paused: true }), rules({ id: 'c', when: 'away' }), rules({ id: 'd' })]
+  const targets = [
+    rules({ id: 'a' }),
+    rules({ id: 'b', paused: true }),
+    rules({ id: 'c', when: 'away' }),
+    rules({ id: 'd' })
+  ]
   expect(targetsFor(targets, failed, here)).toEqual(['a', 'd'])
   expect(targetsFor(targets, failed, { away: true, quiet: false })).toEqual(['a', 'c', 'd'])
   expect(targetsFor([], failed, here)).toEqual([])

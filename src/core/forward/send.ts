@@ -5,7 +5,7 @@ import { redactSecrets } from '../secrets/redact'
 import type { ForwardEvent } from './event'
 import { renderRequest } from './render'
 import { classifyResponse, type Outcome } from './response'
-import { targetSecrets, type ParsedTarget } from './target'
+import { type ParsedTarget, targetSecrets } from './target'
 
 export const SEND_TIMEOUT_MS = 15_000
 /** The most of an answer that is read (after any decoding fetch does); the rest is cancelled unread. */
@@ -59,8 +59,13 @@ export function createSender(deps: SendDeps): Send {
       const text = await readCapped(res)
       outcome = classifyResponse(target.kind, res.status, res.headers, text, deps.now())
     } catch (error) {
-      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
-      outcome = { kind: 'retry', reason: error instanceof Error && error.name === 'TimeoutError' ? 'no answer in time' : `not reachable: ${cause}` }
+      const cause =
+        error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
+      outcome = {
+        kind: 'retry',
+        reason:
+          error instanceof Error && error.name === 'TimeoutError' ? 'no answer in time' : `not reachable: ${cause}`
+      }
     }
     return outcome.kind === 'delivered' ? outcome : { ...outcome, reason: redactSecrets(outcome.reason, secrets) }
   }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { MIN_SIGNING_SECRET, signBody, signingSecretProblem, SIGNATURE_TOLERANCE_S, verifySignature } from './sign'
+import { MIN_SIGNING_SECRET, SIGNATURE_TOLERANCE_S, signBody, signingSecretProblem, verifySignature } from './sign'
 
 const SECRET = 'whsec-0123456789abcdef'
 const BODY = '{"version":1,"id":"e1","event":"failed"}'
@@ -30,13 +30,24 @@ describe('the webhook signature', () => {
     expect(verifySignature(BODY.replace('failed', 'completed'), SECRET, header, at)).toBe(false)
     expect(verifySignature(BODY, `${SECRET}x`, header, at)).toBe(false)
     // The time is signed: a replay with a fresh t does not verify.
-    expect(verifySignature(BODY, SECRET, header.replace(`t=${SECONDS}`, `t=${SECONDS + 1}`), { nowMs: NOW + 1000 })).toBe(false)
-    for (const bad of [undefined, '', 'v1=abc', `t=${SECONDS}`, `t=x${SECONDS},v1=00`, `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}`])
+    expect(
+      verifySignature(BODY, SECRET, header.replace(`t=${SECONDS}`, `t=${SECONDS + 1}`), { nowMs: NOW + 1000 })
+    ).toBe(false)
+    for (const bad of [
+      undefined,
+      '',
+      'v1=abc',
+      `t=${SECONDS}`,
+      `t=x${SECONDS},v1=00`,
+      `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}`
+    ])
       expect(verifySignature(BODY, SECRET, bad, at)).toBe(false)
   })
 
   it('a signing secret is at least 16 characters', () => {
-    expect(signingSecretProblem('a'.repeat(MIN_SIGNING_SECRET - 1))).toBe(`A signing secret is at least ${MIN_SIGNING_SECRET} characters.`)
+    expect(signingSecretProblem('a'.repeat(MIN_SIGNING_SECRET - 1))).toBe(
+      `A signing secret is at least ${MIN_SIGNING_SECRET} characters.`
+    )
     expect(MIN_SIGNING_SECRET).toBe(16)
     expect(signingSecretProblem(` ${'a'.repeat(MIN_SIGNING_SECRET - 1)} `)).not.toBeNull()
     expect(signingSecretProblem('a'.repeat(MIN_SIGNING_SECRET))).toBeNull()
@@ -66,13 +77,17 @@ describe('verifySignature, as a receiver reads the header', () => {
 
   it("by default, now by the receiver's clock and a window of 300 s", () => {
     expect(verifySignature(BODY, SECRET, signBody(BODY, SECRET, Date.now()))).toBe(true)
-    expect(verifySignature(BODY, SECRET, signBody(BODY, SECRET, Date.now() - 2 * SIGNATURE_TOLERANCE_S * 1000))).toBe(false)
+    expect(verifySignature(BODY, SECRET, signBody(BODY, SECRET, Date.now() - 2 * SIGNATURE_TOLERANCE_S * 1000))).toBe(
+      false
+    )
     expect(verifySignature(BODY, SECRET, header, { nowMs: NOW + (SIGNATURE_TOLERANCE_S + 1) * 1000 })).toBe(false)
   })
 
   it('signs the body as UTF-8, to the second', () => {
     const body = '{"title":"Café ✓"}'
-    const v = createHmac('sha256', SECRET).update(Buffer.from(`${SECONDS}.${body}`, 'utf8')).digest('hex')
+    const v = createHmac('sha256', SECRET)
+      .update(Buffer.from(`${SECONDS}.${body}`, 'utf8'))
+      .digest('hex')
     expect(signBody(body, SECRET, NOW + 999)).toBe(`t=${SECONDS},v1=${v}`)
   })
 })
@@ -80,7 +95,9 @@ describe('verifySignature, as a receiver reads the header', () => {
 describe('a time that is not digits', () => {
   it('is refused even with a v1 made over it (NaN would pass the window check)', () => {
     for (const t of ['x', 'x1', '1x', '']) {
-      const v1 = createHmac('sha256', SECRET).update(`${Number(t === '' ? 'NaN' : t)}.${BODY}`).digest('hex')
+      const v1 = createHmac('sha256', SECRET)
+        .update(`${Number(t === '' ? 'NaN' : t)}.${BODY}`)
+        .digest('hex')
       expect(verifySignature(BODY, SECRET, `t=${t},v1=${v1}`, { nowMs: NOW }), t).toBe(false)
     }
     const nan = createHmac('sha256', SECRET).update(`NaN.${BODY}`).digest('hex')

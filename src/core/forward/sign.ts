@@ -13,10 +13,13 @@ export const MIN_SIGNING_SECRET = 16
 
 /** Why a signing secret cannot be used, or null. */
 export function signingSecretProblem(secret: string): string | null {
-  return secret.trim().length < MIN_SIGNING_SECRET ? `A signing secret is at least ${MIN_SIGNING_SECRET} characters.` : null
+  return secret.trim().length < MIN_SIGNING_SECRET
+    ? `A signing secret is at least ${MIN_SIGNING_SECRET} characters.`
+    : null
 }
 
-const hmac = (seconds: number, body: string, secret: string): string => createHmac('sha256', secret).update(`${seconds}.${body}`, 'utf8').digest('hex')
+const hmac = (seconds: number, body: string, secret: string): string =>
+  createHmac('sha256', secret).update(`${seconds}.${body}`, 'utf8').digest('hex')
 
 /** The header's value for a body sent at `nowMs`. */
 export function signBody(body: string, secret: string, nowMs: number): string {
@@ -30,7 +33,12 @@ export interface VerifyOptions {
 }
 
 /** What a receiver does: a time within the window, and a v1 that matches, compared in constant time. */
-export function verifySignature(body: string, secret: string, header: string | undefined, options: VerifyOptions = {}): boolean {
+export function verifySignature(
+  body: string,
+  secret: string,
+  header: string | undefined,
+  options: VerifyOptions = {}
+): boolean {
   if (typeof header !== 'string') return false
   const parts = header.split(',').map((p) => p.trim())
   const t = parts.find((p) => p.startsWith('t='))?.slice(2) ?? ''

@@ -5,7 +5,10 @@ import { parseTarget, targetSecrets } from './target'
 
 describe('targetSecrets at its boundaries', () => {
   it('a path part of exactly 16 characters is known alone, not the path whole', () => {
-    expect(targetSecrets('https://h.example/in/0123456789abcdef')).toEqual(['https://h.example/in/0123456789abcdef', '0123456789abcdef'])
+    expect(targetSecrets('https://h.example/in/0123456789abcdef')).toEqual([
+      'https://h.example/in/0123456789abcdef',
+      '0123456789abcdef'
+    ])
   })
 
   it('a path known whole without its trailing slashes', () => {
@@ -13,7 +16,12 @@ describe('targetSecrets at its boundaries', () => {
   })
 
   it('a query value of 16 characters as written is known as written, even when it reads shorter', () => {
-    expect(targetSecrets('https://h.example/?t=abcdefghijklm%2F')).toEqual(['https://h.example/?t=abcdefghijklm%2F', 't=abcdefghijklm%2F', 't=abcdefghijklm/', 'abcdefghijklm%2F'])
+    expect(targetSecrets('https://h.example/?t=abcdefghijklm%2F')).toEqual([
+      'https://h.example/?t=abcdefghijklm%2F',
+      't=abcdefghijklm%2F',
+      't=abcdefghijklm/',
+      'abcdefghijklm%2F'
+    ])
   })
 
   it('a target handed in whose URLs do not parse: no throw', () => {
@@ -32,10 +40,16 @@ describe('parseTarget, the exact refusals of ntfy://topic and the anchored paths
   }
 
   it('each refusal says what to write instead', () => {
-    expect(problem('ntfys://user@alerts')).toBe(`ntfy://topic is a topic on ntfy.sh: a user name or password goes with a server and its topic. ${server}`)
-    expect(problem('ntfys://:pw@alerts')).toBe(`ntfy://topic is a topic on ntfy.sh: a user name or password goes with a server and its topic. ${server}`)
+    expect(problem('ntfys://user@alerts')).toBe(
+      `ntfy://topic is a topic on ntfy.sh: a user name or password goes with a server and its topic. ${server}`
+    )
+    expect(problem('ntfys://:pw@alerts')).toBe(
+      `ntfy://topic is a topic on ntfy.sh: a user name or password goes with a server and its topic. ${server}`
+    )
     expect(problem('ntfy://alerts:8080')).toBe(`ntfy://topic is a topic on ntfy.sh and takes no port. ${server}`)
-    expect(problem('ntfy://LocalHost')).toBe(`This reads as a server with no topic; ntfy://topic is a topic on ntfy.sh. ${server}`)
+    expect(problem('ntfy://LocalHost')).toBe(
+      `This reads as a server with no topic; ntfy://topic is a topic on ntfy.sh. ${server}`
+    )
   })
 
   it("Slack's and Discord's paths from their start", () => {

@@ -6,9 +6,8 @@
 import { isIP } from 'node:net'
 import { isLoopbackHost, keyTransportProblem, MAX_BASE_URL_LENGTH } from '../../shared/base-url'
 import { LINE_CONTROL } from '../../shared/controls'
+import { KIND_TITLES, type TargetKind, targetKindOf } from '../../shared/forwarding'
 import { MIN_SECRET_LENGTH } from '../secrets/redact'
-
-import { KIND_TITLES, targetKindOf, type TargetKind } from '../../shared/forwarding'
 
 export { KIND_TITLES, type TargetKind }
 
@@ -43,7 +42,8 @@ function transportProblem(url: string): string | null {
 /** ntfy://topic names a topic on ntfy.sh; what reads as a server there is refused, never published to. */
 function topicOnlyProblem(url: URL): string | null {
   const server = 'For your own server write ntfys://host/topic, or ntfy://host:port/topic on this machine.'
-  if (url.username !== '' || url.password !== '') return `ntfy://topic is a topic on ntfy.sh: a user name or password goes with a server and its topic. ${server}`
+  if (url.username !== '' || url.password !== '')
+    return `ntfy://topic is a topic on ntfy.sh: a user name or password goes with a server and its topic. ${server}`
   if (url.port !== '') return `ntfy://topic is a topic on ntfy.sh and takes no port. ${server}`
   // A dot (a domain, an IPv4 address), a colon (an IPv6 address) or localhost: a server, not a topic.
   const name = url.hostname.toLowerCase()
@@ -60,7 +60,9 @@ function ntfy(url: URL): TargetCheck {
   if (topicOnly) return fail(topicOnly)
   // ntfy://topic alone means the public server, as Apprise reads it (always over https).
   const [host, topic, scheme] =
-    segments.length === 0 ? [NTFY_SH, decodeURIComponent(url.hostname), 'https'] : [url.host, decodeURIComponent(segments[0]!), secure ? 'https' : 'http']
+    segments.length === 0
+      ? [NTFY_SH, decodeURIComponent(url.hostname), 'https']
+      : [url.host, decodeURIComponent(segments[0]!), secure ? 'https' : 'http']
   if (segments.length > 1) return fail('An ntfy target is ntfy://host/topic: one topic, no further path.')
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(topic)) return fail('An ntfy topic is 1 to 64 letters, digits, - or _.')
   const send = `${scheme}://${host}/`
@@ -80,15 +82,25 @@ export function parseTarget(input: string): TargetCheck {
   const text = typeof input === 'string' ? input.trim() : ''
   if (text === '') return fail('Paste the target URL, such as ntfys://ntfy.sh/my-topic or a Slack webhook URL.')
   if (text.length > MAX_BASE_URL_LENGTH) return fail(`A target URL must be at most ${MAX_BASE_URL_LENGTH} characters.`)
-  if (LINE_CONTROL.test(text) || /\s/.test(text)) return fail('A target URL must not contain spaces or control characters.')
+  if (LINE_CONTROL.test(text) || /\s/.test(text))
+    return fail('A target URL must not contain spaces or control characters.')
   const kind = targetKindOf(text)
   if (kind === 'telegram') {
     const m = TELEGRAM.exec(text)
     if (!m) return fail('A Telegram target is tgram://BOT_TOKEN/CHAT_ID (the token as BotFather gives it).')
-    return { ok: true, target: { kind: 'telegram', host: new URL(TELEGRAM_API).host, url: `${TELEGRAM_API}/bot${m[1]}/sendMessage`, channel: m[2]! } }
+    return {
+      ok: true,
+      target: {
+        kind: 'telegram',
+        host: new URL(TELEGRAM_API).host,
+        url: `${TELEGRAM_API}/bot${m[1]}/sendMessage`,
+        channel: m[2]!
+      }
+    }
   }
   const url = URL.parse(text)
-  if (!url || kind === null) return fail('A target must be a URL: ntfy://, ntfys://, tgram://, or an https webhook URL.')
+  if (!url || kind === null)
+    return fail('A target must be a URL: ntfy://, ntfys://, tgram://, or an https webhook URL.')
   if (kind === 'ntfy') {
     try {
       return ntfy(url)
@@ -101,15 +113,20 @@ export function parseTarget(input: string): TargetCheck {
   if (problem) return fail(problem)
   const host = url.hostname.toLowerCase()
   if (kind === 'slack') {
-    if (!/^\/services\/[A-Z0-9]+\/[A-Z0-9]+\/[A-Za-z0-9]+\/?$/.test(url.pathname)) return fail('A Slack target is its incoming-webhook URL: https://hooks.slack.com/services/T…/B…/….')
+    if (!/^\/services\/[A-Z0-9]+\/[A-Z0-9]+\/[A-Za-z0-9]+\/?$/.test(url.pathname))
+      return fail('A Slack target is its incoming-webhook URL: https://hooks.slack.com/services/T…/B…/….')
     return { ok: true, target: { kind: 'slack', host, url: url.href } }
   }
   if (kind === 'discord') {
-    if (!/^\/api\/webhooks\/\d+\/[A-Za-z0-9_-]+\/?$/.test(url.pathname)) return fail('A Discord target is its webhook URL: https://discord.com/api/webhooks/ID/TOKEN.')
+    if (!/^\/api\/webhooks\/\d+\/[A-Za-z0-9_-]+\/?$/.test(url.pathname))
+      return fail('A Discord target is its webhook URL: https://discord.com/api/webhooks/ID/TOKEN.')
     return { ok: true, target: { kind: 'discord', host, url: url.href } }
   }
   if (url.hash !== '') return fail('A webhook URL must not have a fragment (#).')
-  return { ok: true, target: { kind: 'webhook', host: isLoopbackHost(url.hostname) ? url.host : url.host.toLowerCase(), url: url.href } }
+  return {
+    ok: true,
+    target: { kind: 'webhook', host: isLoopbackHost(url.hostname) ? url.host : url.host.toLowerCase(), url: url.href }
+  }
 }
 
 /** A URL part this long is no word: redacted wherever it appears. A shorter one only with its URL text around it. */

@@ -2,7 +2,7 @@
 // store's forwarding entries, apart from the API keys (core/secrets/types.ts): config.json keeps the rest.
 import { forwardSecretAccount } from '../../shared/forwarding'
 import { signingSecretProblem } from './sign'
-import { parseTarget, targetSecrets, type ParsedTarget } from './target'
+import { type ParsedTarget, parseTarget, targetSecrets } from './target'
 
 export interface TargetSecretStore {
   get(account: string): Promise<string | null>
@@ -15,7 +15,11 @@ export interface StoredTargetSecret {
   secret?: string
 }
 
-export async function saveTargetSecret(store: TargetSecretStore, targetId: string, value: StoredTargetSecret): Promise<void> {
+export async function saveTargetSecret(
+  store: TargetSecretStore,
+  targetId: string,
+  value: StoredTargetSecret
+): Promise<void> {
   await store.set(forwardSecretAccount(targetId), JSON.stringify(value))
 }
 
@@ -35,8 +39,13 @@ export async function loadTargetSecret(
   if (typeof value.url !== 'string') return null
   const check = parseTarget(value.url)
   if (!check.ok) return null
-  const secrets = [...targetSecrets(value.url, check.target), ...(typeof value.secret === 'string' ? [value.secret] : [])]
-  return typeof value.secret === 'string' ? { target: check.target, secret: value.secret, secrets } : { target: check.target, secrets }
+  const secrets = [
+    ...targetSecrets(value.url, check.target),
+    ...(typeof value.secret === 'string' ? [value.secret] : [])
+  ]
+  return typeof value.secret === 'string'
+    ? { target: check.target, secret: value.secret, secrets }
+    : { target: check.target, secrets }
 }
 
 /** Every secret a stored entry holds (the URL's token-bearing parts, the signing secret), for redaction; none when unreadable. */
@@ -50,7 +59,8 @@ export function storedTargetSecrets(raw: string): string[] {
   }
 }
 
-export const deleteTargetSecret = (store: TargetSecretStore, targetId: string): Promise<boolean> => store.delete(forwardSecretAccount(targetId))
+export const deleteTargetSecret = (store: TargetSecretStore, targetId: string): Promise<boolean> =>
+  store.delete(forwardSecretAccount(targetId))
 
 export type SecretRotation = { ok: true } | { ok: false; problem: string }
 
@@ -67,10 +77,15 @@ function storedUrl(raw: string | null): string | null {
  * A JSON webhook's new signing secret in place of its old one. The target keeps its id, so what the
  * outbox holds for it (queued events, delivered ids, last delivery) stays; the next send signs with it.
  */
-export async function replaceSigningSecret(store: TargetSecretStore, targetId: string, secret: string): Promise<SecretRotation> {
+export async function replaceSigningSecret(
+  store: TargetSecretStore,
+  targetId: string,
+  secret: string
+): Promise<SecretRotation> {
   const url = storedUrl(await store.get(forwardSecretAccount(targetId)))
   const check = url === null ? null : parseTarget(url)
-  if (url === null || check === null || !check.ok) return { ok: false, problem: 'Its URL is not in the key store: remove the target and add it again.' }
+  if (url === null || check === null || !check.ok)
+    return { ok: false, problem: 'Its URL is not in the key store: remove the target and add it again.' }
   if (check.target.kind !== 'webhook') return { ok: false, problem: 'A signing secret is for a JSON webhook only.' }
   const problem = signingSecretProblem(secret)
   if (problem !== null) return { ok: false, problem }

@@ -1,10 +1,14 @@
 // Forward events for tests.
 import type { MonitorEvent } from '../../shared/monitor'
-import { toForwardEvent, type ForwardEvent } from './event'
+import { type ForwardEvent, toForwardEvent } from './event'
 
 export const NAMES = { projectName: () => 'Recipe Box', accountName: () => 'Work' }
 
-export function taskEnded(taskId: string, to: 'failed' | 'completed' | 'cancelled' = 'failed', taskName = 'Add a contact form'): MonitorEvent {
+export function taskEnded(
+  taskId: string,
+  to: 'failed' | 'completed' | 'cancelled' = 'failed',
+  taskName = 'Add a contact form'
+): MonitorEvent {
   return {
     kind: 'task-status',
     connectionId: 'c1',
@@ -20,6 +24,10 @@ export function taskEnded(taskId: string, to: 'failed' | 'completed' | 'cancelle
   } as MonitorEvent
 }
 
-export function forwardEvent(taskId: string, to: 'failed' | 'completed' | 'cancelled' = 'failed', taskName?: string): ForwardEvent {
+export function forwardEvent(
+  taskId: string,
+  to: 'failed' | 'completed' | 'cancelled' = 'failed',
+  taskName?: string
+): ForwardEvent {
   return toForwardEvent(taskEnded(taskId, to, taskName), NAMES, Date.UTC(2026, 10, 27, 9, 5))!
 }

@@ -8,7 +8,16 @@ import { createForwarding } from './forwarding'
 import { NAMES } from './test-events'
 
 const [file, url] = process.argv.slice(2) as [string, string]
-const target: ForwardTarget = { id: 'f1', name: 'hook', kind: 'webhook', host: '127.0.0.1', on: ['failed'], when: 'always', paused: false, quietHours: false }
+const target: ForwardTarget = {
+  id: 'f1',
+  name: 'hook',
+  kind: 'webhook',
+  host: '127.0.0.1',
+  on: ['failed'],
+  when: 'always',
+  paused: false,
+  quietHours: false
+}
 const forwarding = createForwarding({
   file,
   clock: systemClock,

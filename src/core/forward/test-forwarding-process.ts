@@ -13,7 +13,9 @@ export interface ForwardingProcess {
 }
 
 export function startForwardingProcess(file: string, url: string): ForwardingProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'test-forwarding-child.ts'), file, url], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'test-forwarding-child.ts'), file, url], {
+    stdio: ['pipe', 'pipe', 'inherit']
+  })
   let out = ''
   const waiters: Array<{ text: string; resolve: () => void }> = []
   proc.stdout.setEncoding('utf8').on('data', (s: string) => {
@@ -21,7 +23,8 @@ export function startForwardingProcess(file: string, url: string): ForwardingPro
     for (const w of waiters.filter((w) => out.includes(w.text))) w.resolve()
   })
   const exited = new Promise<void>((resolve) => proc.on('close', () => resolve()))
-  const said = (text: string): Promise<void> => (out.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve })))
+  const said = (text: string): Promise<void> =>
+    out.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))
   return {
     said,
     async stop() {

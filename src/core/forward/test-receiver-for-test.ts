@@ -1,6 +1,6 @@
 // A loopback receiver scoped to one vitest test (test-receivers.ts itself is shared with Playwright).
 import { onTestFinished } from 'vitest'
-import { startReceiver, type Answer, type Receiver } from './test-receivers'
+import { type Answer, type Receiver, startReceiver } from './test-receivers'
 
 /** A receiver for the test under way, closed when that test finishes. */
 export async function receiverForTest(fallback: Answer): Promise<Receiver> {

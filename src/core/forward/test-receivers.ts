@@ -34,7 +34,8 @@ export async function gzipBomb(decodedBytes: number, status = 500): Promise<Answ
   const out: Buffer[] = []
   gzip.on('data', (c: Buffer) => out.push(c))
   const mib = Buffer.alloc(1024 * 1024)
-  for (let left = decodedBytes; left > 0; left -= mib.length) gzip.write(left >= mib.length ? mib : mib.subarray(0, left))
+  for (let left = decodedBytes; left > 0; left -= mib.length)
+    gzip.write(left >= mib.length ? mib : mib.subarray(0, left))
   await new Promise<void>((resolve) => gzip.end(resolve))
   return { status, body: Buffer.concat(out), headers: { 'content-encoding': 'gzip', 'content-type': 'text/plain' } }
 }
@@ -42,22 +43,53 @@ export async function gzipBomb(decodedBytes: number, status = 500): Promise<Answ
 /** A body without end: 'x' in 16 KiB chunks, as chunked transfer encoding, for as long as the client reads. */
 export function endless(status = 500): Answer {
   const chunk = Buffer.alloc(16 * 1024, 'x')
-  return { status, headers: { 'content-type': 'text/plain' }, stream: (function* () { for (;;) yield chunk })() }
+  return {
+    status,
+    headers: { 'content-type': 'text/plain' },
+    stream: (function* () {
+      for (;;) yield chunk
+    })()
+  }
 }
 
 export const ANSWERS = {
-  ntfyOk: (): Answer => ({ status: 200, body: '{"id":"x1","event":"message"}', headers: { 'content-type': 'application/json' } }),
-  ntfyLimited: (seconds: number): Answer => ({ status: 429, body: '{"code":42901,"http":429,"error":"limit reached: too many requests"}', headers: { 'retry-after': String(seconds) } }),
+  ntfyOk: (): Answer => ({
+    status: 200,
+    body: '{"id":"x1","event":"message"}',
+    headers: { 'content-type': 'application/json' }
+  }),
+  ntfyLimited: (seconds: number): Answer => ({
+    status: 429,
+    body: '{"code":42901,"http":429,"error":"limit reached: too many requests"}',
+    headers: { 'retry-after': String(seconds) }
+  }),
   slackOk: (): Answer => ({ status: 200, body: 'ok' }),
   slackGone: (): Answer => ({ status: 404, body: 'no_service' }),
   slackBad: (): Answer => ({ status: 400, body: 'invalid_payload' }),
   discordOk: (): Answer => ({ status: 204 }),
-  discordLimited: (seconds: number): Answer => ({ status: 429, body: JSON.stringify({ message: 'You are being rate limited.', retry_after: seconds, global: false }), headers: { 'content-type': 'application/json' } }),
+  discordLimited: (seconds: number): Answer => ({
+    status: 429,
+    body: JSON.stringify({ message: 'You are being rate limited.', retry_after: seconds, global: false }),
+    headers: { 'content-type': 'application/json' }
+  }),
   telegramOk: (): Answer => ({ status: 200, body: '{"ok":true,"result":{"message_id":1}}' }),
-  telegramNoChat: (): Answer => ({ status: 400, body: '{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}' }),
-  telegramNotOk: (): Answer => ({ status: 200, body: '{"ok":false,"error_code":400,"description":"Bad Request: can\'t parse entities"}' }),
-  discordUnauthorized: (): Answer => ({ status: 401, body: '{"message": "401: Unauthorized", "code": 0}', headers: { 'content-type': 'application/json' } }),
-  telegramBlocked: (): Answer => ({ status: 403, body: '{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}' }),
+  telegramNoChat: (): Answer => ({
+    status: 400,
+    body: '{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}'
+  }),
+  telegramNotOk: (): Answer => ({
+    status: 200,
+    body: '{"ok":false,"error_code":400,"description":"Bad Request: can\'t parse entities"}'
+  }),
+  discordUnauthorized: (): Answer => ({
+    status: 401,
+    body: '{"message": "401: Unauthorized", "code": 0}',
+    headers: { 'content-type': 'application/json' }
+  }),
+  telegramBlocked: (): Answer => ({
+    status: 403,
+    body: '{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}'
+  }),
   redirect: (status: number, location: string): Answer => ({ status, headers: { location } }),
   serverError: (): Answer => ({ status: 500, body: 'internal error' }),
   ok: (): Answer => ({ status: 200, body: '' })
@@ -95,7 +127,8 @@ export async function startReceiver(fallback: Answer = ANSWERS.ok(), port = 0): 
     received: [],
     script: [],
     fallback,
-    arrived: (n) => (r.received.length >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
+    arrived: (n) =>
+      r.received.length >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve })),
     written: (n) => answer(n).promise,
     close: () =>
       new Promise((resolve) => {

@@ -1,8 +1,8 @@
 // The generic JSON webhook's body, documented in the README ("Forwarding"): version 1. Fields are
 // added, never renamed or removed, within a version. Text fields are the service's text with
 // control characters written out; a receiver must still treat them as untrusted.
-import type { ForwardEvent } from './event'
 import { plain } from './escape'
+import type { ForwardEvent } from './event'
 
 export const WEBHOOK_BODY_VERSION = 1
 
@@ -17,7 +17,14 @@ export interface WebhookBody {
   account: { id: string; name: string }
   project: { id: string; name: string } | null
   task: { id: string; name: string; status: string; cost_usd: number | null; duration_ms: number | null } | null
-  budget: { id: string; period: string; period_key: string; level: 'near' | 'over'; spent_usd: number; budget_usd: number } | null
+  budget: {
+    id: string
+    period: string
+    period_key: string
+    level: 'near' | 'over'
+    spent_usd: number
+    budget_usd: number
+  } | null
   links: { app: string }
 }
 
@@ -31,7 +38,13 @@ export function webhookBody(e: ForwardEvent): WebhookBody {
     text: plain(e.text),
     account: { id: e.account.id, name: plain(e.account.name) },
     project: e.project && { id: e.project.id, name: plain(e.project.name) },
-    task: e.task && { id: e.task.id, name: plain(e.task.name), status: e.task.status, cost_usd: e.task.costUsd, duration_ms: e.task.durationMs },
+    task: e.task && {
+      id: e.task.id,
+      name: plain(e.task.name),
+      status: e.task.status,
+      cost_usd: e.task.costUsd,
+      duration_ms: e.task.durationMs
+    },
     budget: e.budget && {
       id: e.budget.id,
       period: e.budget.period,

@@ -44,7 +44,11 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
  * hold keys too (restoring connections reads them): remembered like any read.
  */
 function learning<E extends { secret: string }>(
-  inner: { get(id: string): Promise<string | null>; set(id: string, value: string): Promise<void>; list?(): Promise<E[]> },
+  inner: {
+    get(id: string): Promise<string | null>
+    set(id: string, value: string): Promise<void>
+    list?(): Promise<E[]>
+  },
   learn: (stored: string | null) => void
 ) {
   return {

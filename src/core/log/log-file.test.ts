@@ -1,17 +1,17 @@
 // The log as the app writes it, through electron-log's real file transport (its Node build: the
 // main build is the same logger with Electron's paths): a key planted in an error, a URL and a
 // server's message never reaches the file, in any of the forms the redaction knows.
-import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import electronLog from 'electron-log/node'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ServiceError } from '../client/errors'
-import { redactSecrets } from '../secrets/redact'
-import { catchUnexpected } from './unexpected'
-import { configureLog, entryText, MAX_ENTRY_LENGTH, type ElectronLogLike } from './log-file'
-import { rememberKeys } from './known-keys'
 import { createSessionSecretStore } from '../secrets'
+import { redactSecrets } from '../secrets/redact'
+import { rememberKeys } from './known-keys'
+import { configureLog, type ElectronLogLike, entryText, MAX_ENTRY_LENGTH } from './log-file'
+import { catchUnexpected } from './unexpected'
 
 const KEY = 'sk-live-PLANTED-0123456789abcdef'
 
@@ -29,7 +29,10 @@ function fileLogger(maxBytes?: number, file = join(dir, 'main.log')) {
   log.transports.console.level = false
   log.transports.file.resolvePathFn = () => file
   const keys = rememberKeys(createSessionSecretStore('test'))
-  const path = configureLog(log, { redact: (text) => redactSecrets(text, keys.list()), ...(maxBytes ? { maxBytes } : {}) })
+  const path = configureLog(log, {
+    redact: (text) => redactSecrets(text, keys.list()),
+    ...(maxBytes ? { maxBytes } : {})
+  })
   return { log, keys, path }
 }
 
@@ -115,7 +118,8 @@ describe('the log file', () => {
     const { log, path } = fileLogger(4 * 1024)
     for (let i = 0; i < 40; i++) log.info(`line ${i} ${'x'.repeat(200)}`)
     await fileText(path, 1)
-    for (let i = 0; i < 50 && !(await readdir(dir)).includes('main.old.log'); i++) await new Promise((r) => setTimeout(r, 20))
+    for (let i = 0; i < 50 && !(await readdir(dir)).includes('main.old.log'); i++)
+      await new Promise((r) => setTimeout(r, 20))
     expect((await readdir(dir)).sort()).toEqual(['main.log', 'main.old.log'])
   })
 })
@@ -131,7 +135,9 @@ describe('unexpected errors in the main process', () => {
       setTimeout(() => Promise.reject(new Error('rejected')), 10)
       setTimeout(() => console.log('STILL RUNNING'), 50)`
     const out = await new Promise<string>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
       let text = ''
       child.stdout.on('data', (d: Buffer) => (text += d.toString()))
       child.stderr.on('data', (d: Buffer) => (text += d.toString()))

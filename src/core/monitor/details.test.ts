@@ -1,8 +1,8 @@
 // The steps-and-usages cache against the reference service through the real client: what is asked
 // for, what is kept, and what the cost model reads from it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type ReferenceService, startReferenceService } from '../../reference-service/index'
 import type { StepsAndUsages } from '../../shared/service'
-import { startReferenceService, type ReferenceService } from '../../reference-service/index'
 import { createServiceClient, type ServiceClient } from '../client/index'
 import { TaskDetails } from './details'
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { STEP_STATUSES, TASK_STATUSES, type Task, type TaskStep } from '../../shared/service'
+import { STEP_STATUSES, type Task, TASK_STATUSES, type TaskStep } from '../../shared/service'
 import { parseTaskDigests } from '../client/parse'
 import { diffProject, hasTask, lastSeenTask, type ListedTask } from './diff'
 import { stepsFingerprint } from './fingerprint'
@@ -10,7 +10,17 @@ const T0 = '2025-03-10T10:00:00.000Z'
 const T1 = '2025-03-10T10:00:05.000Z'
 
 function step(id: string, status: TaskStep['status']): TaskStep {
-  return { id, task_id: 't', name: `step ${id}`, description: '', status, type: null, metadata: {}, created_at: T0, updated_at: T0 }
+  return {
+    id,
+    task_id: 't',
+    name: `step ${id}`,
+    description: '',
+    status,
+    type: null,
+    metadata: {},
+    created_at: T0,
+    updated_at: T0
+  }
 }
 
 function task(id: string, over: Partial<Task> = {}): Task {
@@ -33,7 +43,12 @@ function task(id: string, over: Partial<Task> = {}): Task {
 
 describe('diffProject', () => {
   it('sets a baseline on the first poll and reports nothing', () => {
-    const result = diffProject(undefined, [task('a', { status: 'completed', steps: [step('s1', 'completed')] })], T0, ids)
+    const result = diffProject(
+      undefined,
+      [task('a', { status: 'completed', steps: [step('s1', 'completed')] })],
+      T0,
+      ids
+    )
     expect(result.events).toEqual([])
     expect(result.changedTaskIds).toEqual([])
     expect(result.snapshot).toEqual({
@@ -56,11 +71,20 @@ describe('diffProject', () => {
   })
 
   it('reports new tasks, status changes, steps and price changes', () => {
-    const { snapshot } = diffProject(undefined, [task('a', { steps: [step('s1', 'pending')], total_price: 0.1 })], T0, ids)
+    const { snapshot } = diffProject(
+      undefined,
+      [task('a', { steps: [step('s1', 'pending')], total_price: 0.1 })],
+      T0,
+      ids
+    )
     const result = diffProject(
       snapshot,
       [
-        task('a', { status: 'in_progress', steps: [step('s1', 'completed'), step('s2', 'in_progress')], total_price: 0.25 }),
+        task('a', {
+          status: 'in_progress',
+          steps: [step('s1', 'completed'), step('s2', 'in_progress')],
+          total_price: 0.25
+        }),
         task('b', { status: 'completed' })
       ],
       T1,
@@ -68,10 +92,30 @@ describe('diffProject', () => {
     )
     const base = { connectionId: 'c1', projectId: 'p1', at: T1 }
     // A task's status events carry its times and price as the service sent them, for the notification's words.
-    const facts = (price: number | null) => ({ createdAt: task('x').created_at, updatedAt: task('x').updated_at, totalPrice: price })
+    const facts = (price: number | null) => ({
+      createdAt: task('x').created_at,
+      updatedAt: task('x').updated_at,
+      totalPrice: price
+    })
     expect(result.events).toEqual([
-      { ...base, kind: 'task-status', taskId: 'a', taskName: 'Task a', from: 'todo', to: 'in_progress', ...facts(0.25) },
-      { ...base, kind: 'step-status', taskId: 'a', stepId: 's1', stepName: 'step s1', from: 'pending', to: 'completed' },
+      {
+        ...base,
+        kind: 'task-status',
+        taskId: 'a',
+        taskName: 'Task a',
+        from: 'todo',
+        to: 'in_progress',
+        ...facts(0.25)
+      },
+      {
+        ...base,
+        kind: 'step-status',
+        taskId: 'a',
+        stepId: 's1',
+        stepName: 'step s1',
+        from: 'pending',
+        to: 'completed'
+      },
       { ...base, kind: 'step-added', taskId: 'a', stepId: 's2', stepName: 'step s2', status: 'in_progress' },
       { ...base, kind: 'task-price', taskId: 'a', taskName: 'Task a', from: 0.1, to: 0.25 },
       { ...base, kind: 'task-added', taskId: 'b', taskName: 'Task b', status: 'completed', ...facts(null) }
@@ -87,7 +131,12 @@ describe('diffProject', () => {
     }
     const result = diffProject(previous, [], T1, ids)
     expect(result.events).toEqual([])
-    expect(result.snapshot).toMatchObject({ polledAt: T1, taskIds: [], steps: {}, budgetNotified: { budgetUsd: 5, level: 'near' } })
+    expect(result.snapshot).toMatchObject({
+      polledAt: T1,
+      taskIds: [],
+      steps: {},
+      budgetNotified: { budgetUsd: 5, level: 'near' }
+    })
   })
 })
 
@@ -99,14 +148,21 @@ describe('diffProject: ids that name Object.prototype members', () => {
     ]
     const base = diffProject(undefined, tasks, T0, ids)
     expect([...base.snapshot.taskIds].sort()).toEqual(['__proto__', 'constructor'])
-    expect(lastSeenTask(base.snapshot, 'constructor')?.steps).toEqual(JSON.parse('{"__proto__":"pending","toString":"pending"}'))
+    expect(lastSeenTask(base.snapshot, 'constructor')?.steps).toEqual(
+      JSON.parse('{"__proto__":"pending","toString":"pending"}')
+    )
     // Round trip through JSON, as the persisted state does, then nothing new is seen.
     const saved = JSON.parse(JSON.stringify(base.snapshot)) as typeof base.snapshot
     expect(diffProject(saved, tasks, T1, ids).events).toEqual([])
     expect(diffProject(base.snapshot, tasks, T1, ids).events).toEqual([])
 
     const next = diffProject(undefined, [task('toString')], T0, ids)
-    const added = diffProject(next.snapshot, [task('toString'), task('constructor', { steps: [step('valueOf', 'pending')] })], T1, ids)
+    const added = diffProject(
+      next.snapshot,
+      [task('toString'), task('constructor', { steps: [step('valueOf', 'pending')] })],
+      T1,
+      ids
+    )
     expect(added.events.map((e) => e.kind)).toEqual(['task-added'])
   })
 })
@@ -128,18 +184,33 @@ describe('diffProject: compact last seen state', () => {
   })
 
   it('reports exact step events for an active task, also in the poll where it ends', () => {
-    const before = diffProject(undefined, [task('a', { status: 'in_progress', steps: steps('completed', 'in_progress', 'pending') })], T0, ids)
-    const running = diffProject(before.snapshot, [task('a', { status: 'in_progress', steps: steps('completed', 'completed', 'in_progress') })], T1, ids)
+    const before = diffProject(
+      undefined,
+      [task('a', { status: 'in_progress', steps: steps('completed', 'in_progress', 'pending') })],
+      T0,
+      ids
+    )
+    const running = diffProject(
+      before.snapshot,
+      [task('a', { status: 'in_progress', steps: steps('completed', 'completed', 'in_progress') })],
+      T1,
+      ids
+    )
     expect(running.events.map((e) => (e.kind === 'step-status' ? `${e.stepId}:${e.from}>${e.to}` : e.kind))).toEqual([
       's2:in_progress>completed',
       's3:pending>in_progress'
     ])
-    const ended = diffProject(running.snapshot, [task('a', { status: 'failed', steps: steps('completed', 'completed', 'failed', 'cancelled') })], T1, ids)
-    expect(ended.events.map((e) => (e.kind === 'step-status' ? `${e.stepId}:${e.from}>${e.to}` : e.kind === 'step-added' ? `+${e.stepId}` : e.kind))).toEqual([
-      'task-status',
-      's3:in_progress>failed',
-      '+s4'
-    ])
+    const ended = diffProject(
+      running.snapshot,
+      [task('a', { status: 'failed', steps: steps('completed', 'completed', 'failed', 'cancelled') })],
+      T1,
+      ids
+    )
+    expect(
+      ended.events.map((e) =>
+        e.kind === 'step-status' ? `${e.stepId}:${e.from}>${e.to}` : e.kind === 'step-added' ? `+${e.stepId}` : e.kind
+      )
+    ).toEqual(['task-status', 's3:in_progress>failed', '+s4'])
     expect(ended.snapshot.steps).toEqual({})
   })
 
@@ -149,19 +220,52 @@ describe('diffProject: compact last seen state', () => {
     const grown = task('a', { status: 'completed', steps: steps('completed', 'completed', 'pending', 'completed') })
     const result = diffProject(snapshot, [grown], T1, ids)
     expect(result.events).toEqual([
-      { connectionId: 'c1', projectId: 'p1', at: T1, kind: 'step-added', taskId: 'a', stepId: 's3', stepName: 'step s3', status: 'pending' },
-      { connectionId: 'c1', projectId: 'p1', at: T1, kind: 'step-added', taskId: 'a', stepId: 's4', stepName: 'step s4', status: 'completed' }
+      {
+        connectionId: 'c1',
+        projectId: 'p1',
+        at: T1,
+        kind: 'step-added',
+        taskId: 'a',
+        stepId: 's3',
+        stepName: 'step s3',
+        status: 'pending'
+      },
+      {
+        connectionId: 'c1',
+        projectId: 'p1',
+        at: T1,
+        kind: 'step-added',
+        taskId: 'a',
+        stepId: 's4',
+        stepName: 'step s4',
+        status: 'completed'
+      }
     ])
     expect(result.changedTaskIds).toEqual(['a'])
     expect(diffProject(result.snapshot, [grown], T1, ids).events).toEqual([])
   })
 
-  it('tells that an ended task\'s step changed from the fingerprint (which step: the last, from unknown), and re-baselines', () => {
-    const { snapshot } = diffProject(undefined, [task('a', { status: 'failed', steps: steps('completed', 'pending') })], T0, ids)
+  it("tells that an ended task's step changed from the fingerprint (which step: the last, from unknown), and re-baselines", () => {
+    const { snapshot } = diffProject(
+      undefined,
+      [task('a', { status: 'failed', steps: steps('completed', 'pending') })],
+      T0,
+      ids
+    )
     const changed = task('a', { status: 'failed', steps: steps('completed', 'cancelled') })
     const result = diffProject(snapshot, [changed], T1, ids)
     expect(result.events).toEqual([
-      { connectionId: 'c1', projectId: 'p1', at: T1, kind: 'step-status', taskId: 'a', stepId: 's2', stepName: 'step s2', from: 'unknown', to: 'cancelled' }
+      {
+        connectionId: 'c1',
+        projectId: 'p1',
+        at: T1,
+        kind: 'step-status',
+        taskId: 'a',
+        stepId: 's2',
+        stepName: 'step s2',
+        from: 'unknown',
+        to: 'cancelled'
+      }
     ])
     expect(diffProject(result.snapshot, [changed], T1, ids).events).toEqual([])
     // Same ids and statuses in another order is a change too.
@@ -173,12 +277,33 @@ describe('diffProject: compact last seen state', () => {
     const previous = {
       polledAt: T0,
       tasks: {
-        a: { status: 'completed' as const, name: 'Task a', updatedAt: T0, totalPrice: 1, steps: { s1: 'completed' as const, s2: 'pending' as const } }
+        a: {
+          status: 'completed' as const,
+          name: 'Task a',
+          updatedAt: T0,
+          totalPrice: 1,
+          steps: { s1: 'completed' as const, s2: 'pending' as const }
+        }
       }
     }
-    const result = diffProject(previous, [task('a', { status: 'completed', total_price: 1, steps: steps('completed', 'cancelled') })], T1, ids)
+    const result = diffProject(
+      previous,
+      [task('a', { status: 'completed', total_price: 1, steps: steps('completed', 'cancelled') })],
+      T1,
+      ids
+    )
     expect(result.events).toEqual([
-      { connectionId: 'c1', projectId: 'p1', at: T1, kind: 'step-status', taskId: 'a', stepId: 's2', stepName: 'step s2', from: 'pending', to: 'cancelled' }
+      {
+        connectionId: 'c1',
+        projectId: 'p1',
+        at: T1,
+        kind: 'step-status',
+        taskId: 'a',
+        stepId: 's2',
+        stepName: 'step s2',
+        from: 'pending',
+        to: 'cancelled'
+      }
     ])
     expect(result.snapshot.form).toBe('compact')
     expect(result.snapshot.steps).toEqual({})
@@ -189,22 +314,31 @@ describe('diffProject: compact last seen state', () => {
     const b = task('b', { status: 'in_progress' })
     const { snapshot } = diffProject(undefined, [a, b], T0, ids)
     const result = diffProject(snapshot, [{ ...b, status: 'completed' }, a], T1, ids)
-    expect(result.events.map((e) => (e.kind === 'task-status' ? `${e.taskId}:${e.to}` : e.kind))).toEqual(['b:completed'])
+    expect(result.events.map((e) => (e.kind === 'task-status' ? `${e.taskId}:${e.to}` : e.kind))).toEqual([
+      'b:completed'
+    ])
   })
 })
 
 describe('diffProject over digests', () => {
   /** Two polls of a few tasks, whose statuses, prices and steps change in between (or not). */
-  const stepsArb = fc.array(fc.record({ id: fc.constantFrom('s1', 's2', 's3', 's4'), status: fc.constantFrom(...STEP_STATUSES) }), { maxLength: 4 })
+  const stepsArb = fc.array(
+    fc.record({ id: fc.constantFrom('s1', 's2', 's3', 's4'), status: fc.constantFrom(...STEP_STATUSES) }),
+    { maxLength: 4 }
+  )
   const taskArb = fc.record({
     id: fc.constantFrom('a', 'b', 'c', 'd'),
     status: fc.constantFrom(...TASK_STATUSES),
     total_price: fc.constantFrom(null, 0.5, 1),
     steps: stepsArb
   })
-  const listArb = fc.uniqueArray(taskArb, { selector: (t) => t.id, maxLength: 4 }).map((list) =>
-    list.map((t) => task(t.id, { status: t.status, total_price: t.total_price, steps: t.steps.map((s) => step(s.id, s.status)) }))
-  )
+  const listArb = fc
+    .uniqueArray(taskArb, { selector: (t) => t.id, maxLength: 4 })
+    .map((list) =>
+      list.map((t) =>
+        task(t.id, { status: t.status, total_price: t.total_price, steps: t.steps.map((s) => step(s.id, s.status)) })
+      )
+    )
   const asDigests = (tasks: Task[]): ListedTask[] => parseTaskDigests(JSON.parse(JSON.stringify(tasks)))
 
   it('gives the events, snapshot and changed tasks the full lists give, the looked-at task included', () => {
@@ -212,7 +346,13 @@ describe('diffProject over digests', () => {
       fc.property(listArb, listArb, fc.constantFrom(null, 'a', 'b'), (before, after, detailed) => {
         const options = { detailedTaskId: detailed }
         const full = diffProject(diffProject(undefined, before, T0, ids, options).snapshot, after, T1, ids, options)
-        const digest = diffProject(diffProject(undefined, asDigests(before), T0, ids, options).snapshot, asDigests(after), T1, ids, options)
+        const digest = diffProject(
+          diffProject(undefined, asDigests(before), T0, ids, options).snapshot,
+          asDigests(after),
+          T1,
+          ids,
+          options
+        )
         expect(digest).toStrictEqual(full)
       }),
       { numRuns: 500 }
@@ -224,12 +364,23 @@ describe('lastSeenTask and hasTask', () => {
   const full = {
     polledAt: T0,
     tasks: {
-      a: { status: 'failed' as const, name: 'Task a', updatedAt: T0, totalPrice: 0.5, steps: { s1: 'completed' as const, s2: 'failed' as const } }
+      a: {
+        status: 'failed' as const,
+        name: 'Task a',
+        updatedAt: T0,
+        totalPrice: 0.5,
+        steps: { s1: 'completed' as const, s2: 'failed' as const }
+      }
     }
   }
 
   it('read the full form an older build saved', () => {
-    expect(lastSeenTask(full, 'a')).toEqual({ status: 'failed', totalPrice: 0.5, stepCount: 2, steps: { s1: 'completed', s2: 'failed' } })
+    expect(lastSeenTask(full, 'a')).toEqual({
+      status: 'failed',
+      totalPrice: 0.5,
+      stepCount: 2,
+      steps: { s1: 'completed', s2: 'failed' }
+    })
     expect(hasTask(full, 'a')).toBe(true)
     for (const id of ['b', 'constructor', 'toString']) {
       expect(lastSeenTask(full, id)).toBeUndefined()
@@ -239,14 +390,23 @@ describe('lastSeenTask and hasTask', () => {
 
   it('read the compact form: every step of an active task, only the count of an ended one', () => {
     const tasks = [
-      task('run', { status: 'in_progress', total_price: 1, steps: [step('s1', 'completed'), step('s2', 'in_progress')] }),
+      task('run', {
+        status: 'in_progress',
+        total_price: 1,
+        steps: [step('s1', 'completed'), step('s2', 'in_progress')]
+      }),
       task('constructor', { status: 'completed', total_price: 2, steps: [step('s1', 'completed')] })
     ]
     const { snapshot } = diffProject(undefined, tasks, T0, ids)
     // As persisted: a plain object again after JSON.
     const saved = JSON.parse(JSON.stringify(snapshot)) as typeof snapshot
     for (const s of [snapshot, saved]) {
-      expect(lastSeenTask(s, 'run')).toEqual({ status: 'in_progress', totalPrice: 1, stepCount: 2, steps: { s1: 'completed', s2: 'in_progress' } })
+      expect(lastSeenTask(s, 'run')).toEqual({
+        status: 'in_progress',
+        totalPrice: 1,
+        stepCount: 2,
+        steps: { s1: 'completed', s2: 'in_progress' }
+      })
       const ended = lastSeenTask(s, 'constructor')
       expect(ended).toEqual({ status: 'completed', totalPrice: 2, stepCount: 1 })
       expect(ended && 'steps' in ended).toBe(false)
@@ -266,7 +426,12 @@ describe('diffProject: edges', () => {
   })
 
   it('an ended task that lost all its steps tells nothing, and is re-baselined', () => {
-    const { snapshot } = diffProject(undefined, [task('a', { status: 'completed', steps: [step('s1', 'completed')] })], T0, ids)
+    const { snapshot } = diffProject(
+      undefined,
+      [task('a', { status: 'completed', steps: [step('s1', 'completed')] })],
+      T0,
+      ids
+    )
     const result = diffProject(snapshot, [task('a', { status: 'completed', steps: [] })], T1, ids)
     expect(result.events).toEqual([])
     expect(result.changedTaskIds).toEqual(['a'])
@@ -276,10 +441,25 @@ describe('diffProject: edges', () => {
 
 describe('diffProject: changed tasks', () => {
   it('a step added or changed alone marks its task changed (its details are worth fetching again)', () => {
-    const before = diffProject(undefined, [task('a', { status: 'in_progress', steps: [step('s1', 'in_progress')] })], T0, ids)
-    const changed = diffProject(before.snapshot, [task('a', { status: 'in_progress', steps: [step('s1', 'completed')] })], T1, ids)
+    const before = diffProject(
+      undefined,
+      [task('a', { status: 'in_progress', steps: [step('s1', 'in_progress')] })],
+      T0,
+      ids
+    )
+    const changed = diffProject(
+      before.snapshot,
+      [task('a', { status: 'in_progress', steps: [step('s1', 'completed')] })],
+      T1,
+      ids
+    )
     expect(changed.changedTaskIds).toEqual(['a'])
-    const added = diffProject(before.snapshot, [task('a', { status: 'in_progress', steps: [step('s1', 'in_progress'), step('s2', 'pending')] })], T1, ids)
+    const added = diffProject(
+      before.snapshot,
+      [task('a', { status: 'in_progress', steps: [step('s1', 'in_progress'), step('s2', 'pending')] })],
+      T1,
+      ids
+    )
     expect(added.changedTaskIds).toEqual(['a'])
   })
 

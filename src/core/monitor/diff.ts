@@ -6,18 +6,26 @@
 // only its step count and fingerprint (see fingerprint.ts). Should its steps change after it ended
 // (rare), the event is coarser: the steps beyond the old count are reported as added, or, when the
 // count did not grow, the last step as changed from 'unknown'. Either way the task is re-baselined.
+import type { CompactProjectSnapshot, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
+import {
+  type StepStatus,
+  type Task,
+  TASK_STATUSES,
+  type TaskStatus,
+  type TaskStep,
+  type Unknown
+} from '../../shared/service'
+import { isActive } from '../../shared/status'
 import { isDigest, type TaskDigest } from '../client/digest'
 import { stepsOf } from '../client/parse'
-import type { CompactProjectSnapshot, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
-import { TASK_STATUSES, type StepStatus, type Task, type TaskStatus, type TaskStep, type Unknown } from '../../shared/service'
-import { isActive } from '../../shared/status'
 import { recordFingerprint, stepsFingerprint } from './fingerprint'
 
 /** A task as listed: in full, or as a digest whose ended tasks' steps are parsed only on demand. */
 export type ListedTask = Task | TaskDigest
 
 const stepCountOf = (task: ListedTask): number => (isDigest(task) ? task.stepCount : task.steps.length)
-const fingerprintOf = (task: ListedTask): number => (isDigest(task) ? task.stepsFingerprint : stepsFingerprint(task.steps))
+const fingerprintOf = (task: ListedTask): number =>
+  isDigest(task) ? task.stepsFingerprint : stepsFingerprint(task.steps)
 /** The steps themselves: for a digest's ended task, parsed now (only a change or a closer look needs them). */
 const stepsOfTask = (task: ListedTask): readonly TaskStep[] => (isDigest(task) ? stepsOf(task) : task.steps)
 
@@ -174,7 +182,15 @@ export function diffProject(
     }
     const was = previous.statuses[j] as TaskStatus | Unknown
     if (was !== status) {
-      events.push({ ...base, kind: 'task-status', taskId: task.id, taskName: task.name, from: was, to: status, ...taskFacts(task) })
+      events.push({
+        ...base,
+        kind: 'task-status',
+        taskId: task.id,
+        taskName: task.name,
+        from: was,
+        to: status,
+        ...taskFacts(task)
+      })
       changed.add(task.id)
     }
     const steps = Object.hasOwn(previous.steps, task.id) ? previous.steps[task.id] : undefined
@@ -208,10 +224,25 @@ function stepEvents(before: StepRecord, task: ListedTask, base: Base, events: Mo
   for (const step of stepsOfTask(task)) {
     const was = Object.hasOwn(before, step.id) ? before[step.id] : undefined
     if (was === undefined) {
-      events.push({ ...base, kind: 'step-added', taskId: task.id, stepId: step.id, stepName: step.name, status: step.status })
+      events.push({
+        ...base,
+        kind: 'step-added',
+        taskId: task.id,
+        stepId: step.id,
+        stepName: step.name,
+        status: step.status
+      })
       any = true
     } else if (was !== step.status) {
-      events.push({ ...base, kind: 'step-status', taskId: task.id, stepId: step.id, stepName: step.name, from: was, to: step.status })
+      events.push({
+        ...base,
+        kind: 'step-status',
+        taskId: task.id,
+        stepId: step.id,
+        stepName: step.name,
+        from: was,
+        to: step.status
+      })
       any = true
     }
   }
@@ -223,12 +254,27 @@ function coarseStepEvents(countBefore: number, task: ListedTask, base: Base, eve
   const steps = stepsOfTask(task)
   if (steps.length > countBefore) {
     for (const step of steps.slice(countBefore)) {
-      events.push({ ...base, kind: 'step-added', taskId: task.id, stepId: step.id, stepName: step.name, status: step.status })
+      events.push({
+        ...base,
+        kind: 'step-added',
+        taskId: task.id,
+        stepId: step.id,
+        stepName: step.name,
+        status: step.status
+      })
     }
     return
   }
   const last = steps[steps.length - 1]
   if (last) {
-    events.push({ ...base, kind: 'step-status', taskId: task.id, stepId: last.id, stepName: last.name, from: 'unknown', to: last.status })
+    events.push({
+      ...base,
+      kind: 'step-status',
+      taskId: task.id,
+      stepId: last.id,
+      stepName: last.name,
+      from: 'unknown',
+      to: last.status
+    })
   }
 }

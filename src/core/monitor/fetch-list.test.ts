@@ -1,9 +1,9 @@
 // How a poll asks for a project's list, against the reference service through the real client:
 // the source's methods are offered one by one, as a source may have them or not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReferenceService, type ReferenceService } from '../../reference-service/index'
-import { createServiceClient, type ServiceClient } from '../client/index'
+import { type ReferenceService, startReferenceService } from '../../reference-service/index'
 import { isDigest } from '../client/digest'
+import { createServiceClient, type ServiceClient } from '../client/index'
 import { fetchList } from './fetch-list'
 import type { TaskSource } from './types'
 
@@ -36,10 +36,16 @@ function source(...methods: Method[]): TaskSource & { calls: string[] } {
     getStepsAndUsages: (id, sig) => client.getStepsAndUsages(id, sig)
   }
   if (methods.includes('listTasksIfChanged')) {
-    s.listTasksIfChanged = (id, etag, sig) => (calls.push(`listTasksIfChanged ${etag}`), client.listTasksIfChanged(id, etag, sig))
+    s.listTasksIfChanged = (id, etag, sig) => (
+      calls.push(`listTasksIfChanged ${etag}`),
+      client.listTasksIfChanged(id, etag, sig)
+    )
   }
   if (methods.includes('listTaskDigestsIfChanged')) {
-    s.listTaskDigestsIfChanged = (id, etag, sig) => (calls.push(`listTaskDigestsIfChanged ${etag}`), client.listTaskDigestsIfChanged(id, etag, sig))
+    s.listTaskDigestsIfChanged = (id, etag, sig) => (
+      calls.push(`listTaskDigestsIfChanged ${etag}`),
+      client.listTaskDigestsIfChanged(id, etag, sig)
+    )
   }
   return s
 }

@@ -6,7 +6,8 @@ import type { ListedTask } from './diff'
 import type { TaskSource } from './types'
 
 /** A poll's answer: unchanged (304), or the list, as digests or in full (then `full` is the list to keep). */
-export type Fetched = { changed: false } | { changed: true; tasks: readonly ListedTask[]; full: Task[] | null; etag: string | null }
+export type Fetched =
+  { changed: false } | { changed: true; tasks: readonly ListedTask[]; full: Task[] | null; etag: string | null }
 
 /** `etag`: of the list last taken in (null: none); `wantsFull`: the full list is kept, so no 304 either. */
 export async function fetchList(
@@ -22,8 +23,13 @@ export async function fetchList(
       : { changed: true as const, tasks: await source.listTasks(projectId, signal), etag: null }
     return answer.changed ? { changed: true, tasks: answer.tasks, full: answer.tasks, etag: answer.etag } : answer
   }
-  const answer: { changed: false } | { changed: true; tasks: readonly ListedTask[]; etag: string | null } = source.listTaskDigestsIfChanged
-    ? await source.listTaskDigestsIfChanged(projectId, options.etag, signal)
-    : await (source.listTasksIfChanged as NonNullable<TaskSource['listTasksIfChanged']>)(projectId, options.etag, signal)
+  const answer: { changed: false } | { changed: true; tasks: readonly ListedTask[]; etag: string | null } =
+    source.listTaskDigestsIfChanged
+      ? await source.listTaskDigestsIfChanged(projectId, options.etag, signal)
+      : await (source.listTasksIfChanged as NonNullable<TaskSource['listTasksIfChanged']>)(
+          projectId,
+          options.etag,
+          signal
+        )
   return answer.changed ? { changed: true, tasks: answer.tasks, full: null, etag: answer.etag } : answer
 }

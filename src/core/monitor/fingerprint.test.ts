@@ -4,7 +4,10 @@ import { STEP_STATUSES } from '../../shared/service'
 import { recordFingerprint, stepsFingerprint } from './fingerprint'
 
 const arbSteps = fc.uniqueArray(
-  fc.record({ id: fc.string({ minLength: 1, maxLength: 12 }), status: fc.constantFrom(...STEP_STATUSES, 'unknown' as const) }),
+  fc.record({
+    id: fc.string({ minLength: 1, maxLength: 12 }),
+    status: fc.constantFrom(...STEP_STATUSES, 'unknown' as const)
+  }),
   { selector: (s) => s.id, maxLength: 20 }
 )
 
@@ -30,7 +33,12 @@ describe('stepsFingerprint', () => {
     const h = stepsFingerprint(base)
     expect(stepsFingerprint([base[0]!, { id: 'c', status: 'cancelled' }])).not.toBe(h)
     expect(stepsFingerprint([base[1]!, base[0]!])).not.toBe(h)
-    expect(stepsFingerprint([{ id: 'a', status: 'completed' }, { id: 'bc', status: 'pending' }])).not.toBe(h)
+    expect(
+      stepsFingerprint([
+        { id: 'a', status: 'completed' },
+        { id: 'bc', status: 'pending' }
+      ])
+    ).not.toBe(h)
     expect(stepsFingerprint([...base, { id: 'd', status: 'pending' }])).not.toBe(h)
   })
 
@@ -38,6 +46,11 @@ describe('stepsFingerprint', () => {
     // Saved in state.json: a change here makes every ended task look changed once after an upgrade.
     expect(stepsFingerprint([])).toBe(0x811c9dc5 | 0)
     // Worked out apart from this code (FNV-1a by hand: length, code units, status 1-5 in STEP_STATUSES order).
-    expect(stepsFingerprint([{ id: 'step-1', status: 'completed' }, { id: 'step-2', status: 'failed' }])).toBe(998267995)
+    expect(
+      stepsFingerprint([
+        { id: 'step-1', status: 'completed' },
+        { id: 'step-2', status: 'failed' }
+      ])
+    ).toBe(998267995)
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ProjectHealth } from '../../shared/monitor'
 import { ServiceError } from '../client/errors'
-import { nextHealth, readError, type ErrorReading } from './health'
+import { type ErrorReading, nextHealth, readError } from './health'
 
 const T0 = Date.UTC(2025, 0, 1, 9, 0, 0)
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -17,7 +17,10 @@ describe('readError', () => {
   })
 
   it('reads any error of the same shape: its kind, its message, else the kind as the message', () => {
-    expect(readError({ kind: 'server', message: 'boom' })).toEqual({ kind: 'server', info: { kind: 'server', message: 'boom' } })
+    expect(readError({ kind: 'server', message: 'boom' })).toEqual({
+      kind: 'server',
+      info: { kind: 'server', message: 'boom' }
+    })
     expect(readError({ kind: 'timeout' })).toEqual({ kind: 'timeout', info: { kind: 'timeout', message: 'timeout' } })
   })
 
@@ -27,15 +30,27 @@ describe('readError', () => {
   })
 
   it('reads anything else thrown as a network error with its words', () => {
-    expect(readError(new TypeError('fetch failed'))).toEqual({ kind: 'network', info: { kind: 'network', message: 'fetch failed' } })
-    expect(readError('socket hang up')).toEqual({ kind: 'network', info: { kind: 'network', message: 'socket hang up' } })
+    expect(readError(new TypeError('fetch failed'))).toEqual({
+      kind: 'network',
+      info: { kind: 'network', message: 'fetch failed' }
+    })
+    expect(readError('socket hang up')).toEqual({
+      kind: 'network',
+      info: { kind: 'network', message: 'socket hang up' }
+    })
     expect(readError(null)).toEqual({ kind: 'network', info: { kind: 'network', message: 'null' } })
     // A kind that is not text is not the client's shape.
-    expect(readError({ kind: 7, message: 'odd' })).toEqual({ kind: 'network', info: { kind: 'network', message: '[object Object]' } })
+    expect(readError({ kind: 7, message: 'odd' })).toEqual({
+      kind: 'network',
+      info: { kind: 'network', message: '[object Object]' }
+    })
   })
 })
 
-const failure = (kind: ErrorReading['kind'], message = `${kind} failure`): ErrorReading => ({ kind, info: { kind, message } })
+const failure = (kind: ErrorReading['kind'], message = `${kind} failure`): ErrorReading => ({
+  kind,
+  info: { kind, message }
+})
 
 describe('nextHealth', () => {
   it('is ok after a poll that worked, news only when it was not ok before', () => {
@@ -49,12 +64,22 @@ describe('nextHealth', () => {
     const ok: ProjectHealth = { state: 'ok', polledAt: iso(T0) }
     const first = nextHealth(ok, failure('server'), T0 + 5_000, T0 + 10_000)
     expect(first).toEqual({
-      health: { state: 'error', error: { kind: 'server', message: 'server failure' }, since: iso(T0 + 5_000), nextPollAt: iso(T0 + 10_000) },
+      health: {
+        state: 'error',
+        error: { kind: 'server', message: 'server failure' },
+        since: iso(T0 + 5_000),
+        nextPollAt: iso(T0 + 10_000)
+      },
       changed: true
     })
     const again = nextHealth(first.health, failure('server'), T0 + 10_000, T0 + 20_000)
     expect(again).toEqual({
-      health: { state: 'error', error: { kind: 'server', message: 'server failure' }, since: iso(T0 + 5_000), nextPollAt: iso(T0 + 20_000) },
+      health: {
+        state: 'error',
+        error: { kind: 'server', message: 'server failure' },
+        since: iso(T0 + 5_000),
+        nextPollAt: iso(T0 + 20_000)
+      },
       changed: false
     })
     expect(nextHealth(again.health, null, T0 + 20_000, T0 + 25_000).changed).toBe(true)

@@ -14,7 +14,9 @@ export function readError(error: unknown): ErrorReading {
   if (e && typeof e.kind === 'string') {
     const kind = e.kind as ServiceErrorKind
     const info: ServiceErrorInfo =
-      typeof e.toInfo === 'function' ? (e.toInfo as () => ServiceErrorInfo).call(e) : { kind, message: String(e.message ?? kind) }
+      typeof e.toInfo === 'function'
+        ? (e.toInfo as () => ServiceErrorInfo).call(e)
+        : { kind, message: String(e.message ?? kind) }
     const retryAfterMs = typeof e.retryAfterMs === 'number' ? e.retryAfterMs : undefined
     return retryAfterMs === undefined ? { info, kind } : { info, kind, retryAfterMs }
   }

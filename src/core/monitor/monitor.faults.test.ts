@@ -2,9 +2,9 @@
 // not already cover: error and rate_limit are there): the project's health says what went wrong,
 // what was known is kept, and the next poll after the fault recovers. Real HTTP, short timeouts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type FaultRule, type ReferenceService, startReferenceService } from '../../reference-service/index'
 import type { MonitorEvent, ServiceErrorKind } from '../../shared/monitor'
 import type { PollingPrefs } from '../../shared/settings'
-import { startReferenceService, type FaultRule, type ReferenceService } from '../../reference-service/index'
 import { createServiceClient, type ServiceClient } from '../client/index'
 import { ManualClock } from '../util/clock'
 import { Monitor } from './monitor'
@@ -19,7 +19,12 @@ const monitors: Monitor[] = []
 beforeAll(async () => {
   service = await startReferenceService({ apiKey: KEY, port: 0, seed: 5, manualClock: true })
   // No retries: one poll meets the fault once. Short timeouts keep latency and slow bodies fast.
-  client = createServiceClient({ baseUrl: service.url, apiKey: KEY, retry: { retries: 0 }, timeouts: { headersMs: 300, bodyMs: 300 } })
+  client = createServiceClient({
+    baseUrl: service.url,
+    apiKey: KEY,
+    retry: { retries: 0 },
+    timeouts: { headersMs: 300, bodyMs: 300 }
+  })
 })
 afterAll(async () => {
   await client.close()
@@ -36,7 +41,14 @@ async function watched(name: string) {
   const project = service.control.createProject({ name })
   service.control.addTask(project.id, { name: 'Running', status: 'in_progress', script: 'run-forever' })
   service.control.addTask(project.id, { name: 'Done', status: 'completed' })
-  const monitor = new Monitor({ connectionId: 'conn', clock: new ManualClock(), random: () => 0.5, polling, source: client, projects: [project.id] })
+  const monitor = new Monitor({
+    connectionId: 'conn',
+    clock: new ManualClock(),
+    random: () => 0.5,
+    polling,
+    source: client,
+    projects: [project.id]
+  })
   monitors.push(monitor)
   const health: Health[] = []
   monitor.on('event', (e) => {
@@ -52,7 +64,11 @@ const faults: { name: string; rule: FaultRule; kind: ServiceErrorKind }[] = [
   { name: 'a malformed body', rule: { kind: 'malformed' }, kind: 'invalid_response' },
   { name: 'a truncated body', rule: { kind: 'truncated' }, kind: 'network' },
   { name: 'a dropped connection', rule: { kind: 'drop' }, kind: 'network' },
-  { name: 'a body slower than the body timeout', rule: { kind: 'slow', chunkBytes: 8, intervalMs: 50 }, kind: 'timeout' }
+  {
+    name: 'a body slower than the body timeout',
+    rule: { kind: 'slow', chunkBytes: 8, intervalMs: 50 },
+    kind: 'timeout'
+  }
 ]
 
 describe('monitor under each fault of the service', () => {

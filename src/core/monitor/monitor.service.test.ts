@@ -1,9 +1,9 @@
 // The monitor against the reference service over real HTTP, through the real client. Only time
 // is faked: the monitor's schedule runs on a ManualClock, the service's on its manual clock.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type ReferenceService, startReferenceService } from '../../reference-service/index'
 import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type PollingPrefs } from '../../shared/settings'
-import { startReferenceService, type ReferenceService } from '../../reference-service/index'
 import { createServiceClient, type ServiceClient } from '../client/index'
 import { decideNotifications } from '../notify/policy'
 import { ManualClock } from '../util/clock'
@@ -87,13 +87,21 @@ describe('monitor over HTTP', () => {
     await monitor.pollNow(projectId)
     expect(cycles).toHaveLength(1)
     const change = cycles[0]!.events.find((e) => e.kind === 'task-status')
-    expect(change).toMatchObject({ projectId, taskId: taskIds[0], taskName: 'Add login', from: 'in_progress', to: 'completed' })
+    expect(change).toMatchObject({
+      projectId,
+      taskId: taskIds[0],
+      taskName: 'Add login',
+      from: 'in_progress',
+      to: 'completed'
+    })
     expect(cycles[0]!.events.every((e) => 'taskId' in e && e.taskId === taskIds[0])).toBe(true)
     expect(source.detailIds).toEqual([taskIds[0]])
     expect(detailRequests()).toBe(1)
 
     const names: Record<string, string> = { [projectId]: 'Shop' }
-    const notes = decideNotifications(cycles[0]!, DEFAULT_NOTIFICATION_PREFS, { projectName: (_c, p) => names[p] ?? '' })
+    const notes = decideNotifications(cycles[0]!, DEFAULT_NOTIFICATION_PREFS, {
+      projectName: (_c, p) => names[p] ?? ''
+    })
     // How long it ran and what it cost come from the service's task, over HTTP.
     expect(notes).toEqual([
       {
@@ -150,12 +158,16 @@ describe('monitor over HTTP', () => {
     }
     // Three errors (0, +5s, +10s), success at 35s, then the fast interval again.
     expect(polls).toEqual([0, 5_000, 15_000, 35_000, 40_000])
-    const health = events.filter((e): e is Extract<MonitorEvent, { kind: 'project-health' }> => e.kind === 'project-health')
+    const health = events.filter(
+      (e): e is Extract<MonitorEvent, { kind: 'project-health' }> => e.kind === 'project-health'
+    )
     expect(health.map((e) => e.health.state)).toEqual(['error', 'ok'])
     const firstHealth = health[0]!.health
     expect(firstHealth.state === 'error' && firstHealth.error.kind).toBe('server')
 
-    service.control.setFaults({ rules: [{ kind: 'rate_limit', retryAfterSeconds: 30, pathPrefix: '/projects/', times: 1 }] })
+    service.control.setFaults({
+      rules: [{ kind: 'rate_limit', retryAfterSeconds: 30, pathPrefix: '/projects/', times: 1 }]
+    })
     await clock.runNext()
     await monitor.idle()
     const limited = monitor.getHealth(projectId)
@@ -198,17 +210,31 @@ describe('monitor over HTTP', () => {
     service.control.setTaskStatus(shop.taskIds[1]!, 'failed')
     const added = service.control.addTask(blog.projectId, { name: 'Draft', status: 'completed' })
 
-    const second = startMonitor({ source: recordingSource(), projects: [shop.projectId, blog.projectId], initialState: saved })
+    const second = startMonitor({
+      source: recordingSource(),
+      projects: [shop.projectId, blog.projectId],
+      initialState: saved
+    })
     await second.monitor.pollNow()
     expect(second.cycles).toHaveLength(1)
     const away = second.cycles[0]!
     expect(away.away).toBe(true)
     const statusOrAdded = away.events
       .filter((e) => e.kind === 'task-status' || e.kind === 'task-added')
-      .map((e) => (e.kind === 'task-status' ? `${e.taskId}:${e.from}->${e.to}` : e.kind === 'task-added' ? `${e.taskId}:new ${e.status}` : ''))
+      .map((e) =>
+        e.kind === 'task-status'
+          ? `${e.taskId}:${e.from}->${e.to}`
+          : e.kind === 'task-added'
+            ? `${e.taskId}:new ${e.status}`
+            : ''
+      )
       .sort()
     expect(statusOrAdded).toEqual(
-      [`${shop.taskIds[0]}:in_progress->completed`, `${shop.taskIds[1]}:in_progress->failed`, `${added.id}:new completed`].sort()
+      [
+        `${shop.taskIds[0]}:in_progress->completed`,
+        `${shop.taskIds[1]}:in_progress->failed`,
+        `${added.id}:new completed`
+      ].sort()
     )
     const names: Record<string, string> = { [shop.projectId]: 'Shop', [blog.projectId]: 'Blog' }
     const notes = decideNotifications(away, DEFAULT_NOTIFICATION_PREFS, { projectName: (_c, p) => names[p] ?? '' })
@@ -242,7 +268,9 @@ describe('monitor over HTTP', () => {
     service.control.setTaskStatus(taskIds[0]!, 'failed')
     await monitor.pollNow()
     expect(lists).toEqual([projectId, projectId])
-    expect(cycles.flatMap((c) => c.events).filter((e) => e.kind === 'task-status')).toMatchObject([{ taskId: taskIds[0], to: 'failed' }])
+    expect(cycles.flatMap((c) => c.events).filter((e) => e.kind === 'task-status')).toMatchObject([
+      { taskId: taskIds[0], to: 'failed' }
+    ])
     expect(monitor.getSummary(projectId)).toMatchObject({ running: 0, failed: 1 })
   })
 })
@@ -256,7 +284,10 @@ describe('one record per project', () => {
       /** Task lists asked for, of any kind. */
       lists: 0,
       listTasks: (projectId: string, signal?: AbortSignal) => (source.lists++, client.listTasks(projectId, signal)),
-      listTasksIfChanged: (projectId: string, etag: string | null, signal?: AbortSignal) => (source.lists++, client.listTasksIfChanged(projectId, etag, signal)),
+      listTasksIfChanged: (projectId: string, etag: string | null, signal?: AbortSignal) => (
+        source.lists++,
+        client.listTasksIfChanged(projectId, etag, signal)
+      ),
       listTaskDigestsIfChanged: (projectId: string, etag: string | null, signal?: AbortSignal) => {
         source.lists++
         etags.push(etag)
@@ -286,7 +317,9 @@ describe('one record per project', () => {
     expect(monitor.getCachedDetails(taskIds[0]!)).toBeDefined()
 
     // A poll hangs on the service; the project is unwatched while it waits.
-    service.control.setFaults({ rules: [{ kind: 'latency', ms: 60_000, pathPrefix: `/projects/${projectId}/tasks`, times: 1 }] })
+    service.control.setFaults({
+      rules: [{ kind: 'latency', ms: 60_000, pathPrefix: `/projects/${projectId}/tasks`, times: 1 }]
+    })
     service.control.setTaskStatus(taskIds[0]!, 'failed')
     const asked = source.lists
     const waiting = monitor.pollNow(projectId)

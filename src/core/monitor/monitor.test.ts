@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { MonitorEvent, ProjectSnapshot, ServiceErrorKind } from '../../shared/monitor'
 import type { StepsAndUsages, Task, TaskStep, UsageRecord } from '../../shared/service'
 import type { PollingPrefs } from '../../shared/settings'
-import { ManualClock, flushMicrotasks } from '../util/clock'
+import { flushMicrotasks, ManualClock } from '../util/clock'
 import { lastSeenTask } from './diff'
-import { Monitor, type MonitorCycle, type MonitorOptions, type TaskSource, type TasksIfChanged } from './monitor'
+import { Monitor, type MonitorCycle, type MonitorOptions, type TasksIfChanged, type TaskSource } from './monitor'
 
 const polling: PollingPrefs = { activeIntervalMs: 5_000, idleIntervalMs: 60_000, maxConcurrency: 4 }
 
@@ -35,7 +35,8 @@ class FakeSource implements TaskSource {
     this.inFlight++
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
     try {
-      if (this.hold === true || (this.hold instanceof Set && this.hold.has(projectId))) await new Promise<void>((resolve) => this.held.push(resolve))
+      if (this.hold === true || (this.hold instanceof Set && this.hold.has(projectId)))
+        await new Promise<void>((resolve) => this.held.push(resolve))
       if (signal?.aborted) throw new FakeError('network')
       const failure = this.failures.get(projectId)?.shift()
       if (failure) throw failure
@@ -128,7 +129,17 @@ async function roundHeldOpenByP2() {
 
 function step(id: string, status: TaskStep['status']): TaskStep {
   const at = '2025-01-01T08:00:00.000Z'
-  return { id, task_id: 'a', name: `Step ${id}`, description: '', status, type: null, metadata: {}, created_at: at, updated_at: at }
+  return {
+    id,
+    task_id: 'a',
+    name: `Step ${id}`,
+    description: '',
+    status,
+    type: null,
+    metadata: {},
+    created_at: at,
+    updated_at: at
+  }
 }
 
 const kinds = (events: MonitorEvent[]) => events.filter((e) => e.kind !== 'project-health').map((e) => e.kind)
@@ -201,7 +212,9 @@ describe('Monitor: change detection over polls', () => {
     await monitor.pollNow()
     source.setTask('p1', { id: 'a', steps: steps('failed') })
     await monitor.pollNow()
-    expect(events.filter((e) => e.kind.startsWith('step-'))).toMatchObject([{ kind: 'step-status', taskId: 'a', stepId: 's1', from: 'completed', to: 'failed' }])
+    expect(events.filter((e) => e.kind.startsWith('step-'))).toMatchObject([
+      { kind: 'step-status', taskId: 'a', stepId: 's1', from: 'completed', to: 'failed' }
+    ])
     monitor.dispose()
   })
 })
@@ -274,7 +287,9 @@ describe('Monitor: schedule', () => {
     const health = events.filter((e) => e.kind === 'project-health')
     expect(health.map((e) => (e.kind === 'project-health' ? e.health.state : ''))).toEqual(['error', 'error', 'ok'])
     const firstError = health[0]!
-    expect(firstError.kind === 'project-health' && firstError.health.state === 'error' && firstError.health.error.kind).toBe('server')
+    expect(
+      firstError.kind === 'project-health' && firstError.health.state === 'error' && firstError.health.error.kind
+    ).toBe('server')
     expect(monitor.getHealth('p1').state).toBe('ok')
     monitor.dispose()
   })
@@ -398,7 +413,10 @@ describe('Monitor: restart', () => {
     source.setTask('p2', { id: 'x', name: 'renamed', status: 'cancelled' })
     await second.monitor.pollNow()
     expect(second.cycles).toHaveLength(2)
-    expect(second.cycles[1]).toMatchObject({ away: false, events: [{ kind: 'task-status', taskId: 'x', to: 'cancelled' }] })
+    expect(second.cycles[1]).toMatchObject({
+      away: false,
+      events: [{ kind: 'task-status', taskId: 'x', to: 'cancelled' }]
+    })
     second.monitor.dispose()
   })
 })
@@ -469,7 +487,7 @@ describe('Monitor: task lists kept only where someone looks', () => {
     monitor.dispose()
   })
 
-  it('a list loaded lately is refreshed by its project\'s polls, focused or not', async () => {
+  it("a list loaded lately is refreshed by its project's polls, focused or not", async () => {
     const { source, make } = setup()
     source.setTask('p1', { id: 'a', status: 'in_progress' })
     const { monitor } = make({ projects: ['p1'] })
@@ -540,7 +558,9 @@ describe('Monitor: conditional polls', () => {
     await monitor.pollNow()
     expect(source.sent).toEqual([null, 'W/"1"', 'W/"1"'])
     expect(lists).toEqual(['p1', 'p1'])
-    expect(events.filter((e) => e.kind === 'task-status')).toMatchObject([{ taskId: 'a', from: 'in_progress', to: 'completed' }])
+    expect(events.filter((e) => e.kind === 'task-status')).toMatchObject([
+      { taskId: 'a', from: 'in_progress', to: 'completed' }
+    ])
     expect(monitor.getSummary('p1')).toMatchObject({ running: 0, total: 1 })
     monitor.dispose()
   })
@@ -587,9 +607,19 @@ describe('Monitor: conditional polls', () => {
 
 function usage(taskId: string, finalPrice: number): UsageRecord {
   return {
-    id: `u-${taskId}-${finalPrice}`, task_id: taskId, usage_type: 'llm', provider: 'p', model: 'm', remark: '', request_data: {},
-    response_data: {}, usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 }, price: {}, final_price: finalPrice,
-    created_at: '2025-01-01T08:00:00.000Z', updated_at: '2025-01-01T08:00:00.000Z'
+    id: `u-${taskId}-${finalPrice}`,
+    task_id: taskId,
+    usage_type: 'llm',
+    provider: 'p',
+    model: 'm',
+    remark: '',
+    request_data: {},
+    response_data: {},
+    usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+    price: {},
+    final_price: finalPrice,
+    created_at: '2025-01-01T08:00:00.000Z',
+    updated_at: '2025-01-01T08:00:00.000Z'
   }
 }
 
@@ -600,7 +630,8 @@ describe('Monitor: what it tells, and to whom', () => {
     source.usages.set('a', [usage('a', 0.5)])
     const { monitor } = make({ projects: ['p1'] })
     const told: string[] = []
-    const listener = ({ taskId, details }: { taskId: string; details: StepsAndUsages }) => told.push(`${taskId}:${details.usages.length}`)
+    const listener = ({ taskId, details }: { taskId: string; details: StepsAndUsages }) =>
+      told.push(`${taskId}:${details.usages.length}`)
     monitor.on('details', listener)
     monitor.focusTask('a')
     await monitor.pollNow()
@@ -934,7 +965,7 @@ describe('Monitor: rounds and pace', () => {
     monitor.dispose()
   })
 
-  it('idle() asked as a round is told waits for the poll asked for during the round\'s last one', async () => {
+  it("idle() asked as a round is told waits for the poll asked for during the round's last one", async () => {
     const { source, make } = setup()
     source.setTask('p1', { id: 'a', status: 'in_progress' })
     const { monitor } = make({ projects: ['p1'] })
@@ -982,7 +1013,9 @@ describe('Monitor: the last seen state', () => {
     const former: Record<string, ProjectSnapshot> = {
       p1: {
         polledAt: '2025-01-01T08:00:00.000Z',
-        tasks: { a: { status: 'completed', name: 'Task a', updatedAt: '2025-01-01T08:00:00.000Z', totalPrice: null, steps: {} } },
+        tasks: {
+          a: { status: 'completed', name: 'Task a', updatedAt: '2025-01-01T08:00:00.000Z', totalPrice: null, steps: {} }
+        },
         budgetNotified: { budgetUsd: 5, level: 'near' }
       }
     }
@@ -1008,7 +1041,7 @@ describe('Monitor: task details', () => {
     monitor.dispose()
   })
 
-  it('a project unwatched while its changed tasks\' details are fetched tells nothing of that poll', async () => {
+  it("a project unwatched while its changed tasks' details are fetched tells nothing of that poll", async () => {
     const { source, make } = setup()
     source.setTask('p1', { id: 'a', status: 'in_progress' })
     source.setTask('p1', { id: 'b', status: 'in_progress' })

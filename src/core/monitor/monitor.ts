@@ -6,21 +6,21 @@ import type { CompactProjectSnapshot, ProjectHealth, ProjectSnapshot } from '../
 import type { StepsAndUsages, Task } from '../../shared/service'
 import { DEFAULT_POLLING_PREFS, type PollingPrefs } from '../../shared/settings'
 import { isActive } from '../../shared/status'
-import { systemClock, type Clock, type TimerHandle } from '../util/clock'
-import { compactSnapshot, diffProject, hasTask } from './diff'
+import { type Clock, systemClock, type TimerHandle } from '../util/clock'
 import { Emitter } from '../util/emitter'
-import { nextHealth, readError, type ErrorReading } from './health'
-import { Rounds } from './rounds'
 import { TaskDetails } from './details'
-import { KeptLists, newProjectRecord, releaseWaiters, type ProjectRecord } from './project-record'
-import { DEFAULT_SCHEDULE_OPTIONS, Scheduler, type PollOutcome } from './scheduler'
-import { summarizeTasks, summaryCost, type ProjectSummary } from './summary'
+import { compactSnapshot, diffProject, hasTask } from './diff'
+import { type Fetched, fetchList } from './fetch-list'
+import { type ErrorReading, nextHealth, readError } from './health'
+import { KeptLists, newProjectRecord, type ProjectRecord, releaseWaiters } from './project-record'
+import { Rounds } from './rounds'
+import { DEFAULT_SCHEDULE_OPTIONS, type PollOutcome, Scheduler } from './scheduler'
+import { type ProjectSummary, summarizeTasks, summaryCost } from './summary'
 import type { MonitorEvents, MonitorOptions, TaskSource } from './types'
 import { IdleWaiters } from './waiters'
-import { fetchList, type Fetched } from './fetch-list'
 
-export type { MonitorCycle, MonitorEvents, MonitorOptions, TaskSource, TasksIfChanged } from './types'
 export { readError } from './health'
+export type { MonitorCycle, MonitorEvents, MonitorOptions, TasksIfChanged, TaskSource } from './types'
 
 export class Monitor {
   readonly connectionId: string
@@ -50,8 +50,15 @@ export class Monitor {
     this.source = options.source
     this.clock = options.clock ?? systemClock
     this.polling = options.polling ?? DEFAULT_POLLING_PREFS
-    this.scheduler = new Scheduler(this.polling, options.random ?? Math.random, { ...DEFAULT_SCHEDULE_OPTIONS, ...options.schedule }, this.records)
-    this.details = new TaskDetails(this.source, options.detailsCacheSize ?? 100, (taskId, details) => this.emitter.emit('details', { taskId, details }))
+    this.scheduler = new Scheduler(
+      this.polling,
+      options.random ?? Math.random,
+      { ...DEFAULT_SCHEDULE_OPTIONS, ...options.schedule },
+      this.records
+    )
+    this.details = new TaskDetails(this.source, options.detailsCacheSize ?? 100, (taskId, details) =>
+      this.emitter.emit('details', { taskId, details })
+    )
     this.kept = new KeptLists(this.records, options.keptTaskLists ?? 3)
     // Only the projects watched from the start take their state from a former run. The others are
     // not watched: their state is forgotten, as an unwatch forgets it, and leaves the file with the next write.
@@ -99,7 +106,10 @@ export class Monitor {
   /** Polls one project, or all, now; resolves when those polls (and their round) are done. */
   pollNow(projectId?: string): Promise<void> {
     if (this.disposed) return Promise.resolve()
-    const records = projectId === undefined ? [...this.records.values()] : [this.records.get(projectId)].filter((r) => r !== undefined)
+    const records =
+      projectId === undefined
+        ? [...this.records.values()]
+        : [this.records.get(projectId)].filter((r) => r !== undefined)
     const done = records.map((r) => new Promise<void>((resolve) => r.waiters.push({ minSeq: r.pollSeq + 1, resolve })))
     for (const r of records) this.scheduler.force(r.projectId)
     this.tick()
@@ -296,9 +306,10 @@ export class Monitor {
       }
     } catch (error) {
       failure = readError(error)
-      outcome = failure.retryAfterMs === undefined
-        ? { ok: false, kind: failure.kind }
-        : { ok: false, kind: failure.kind, retryAfterMs: failure.retryAfterMs }
+      outcome =
+        failure.retryAfterMs === undefined
+          ? { ok: false, kind: failure.kind }
+          : { ok: false, kind: failure.kind, retryAfterMs: failure.retryAfterMs }
     }
     // Unwatched meanwhile (its poll was aborted above) or disposed: nothing to record.
     if (this.disposed || this.records.get(projectId) !== record) return
@@ -324,13 +335,19 @@ export class Monitor {
     }
   }
 
-  private async takeTasks(record: ProjectRecord, answer: Fetched & { changed: true }, signal: AbortSignal): Promise<void> {
+  private async takeTasks(
+    record: ProjectRecord,
+    answer: Fetched & { changed: true },
+    signal: AbortSignal
+  ): Promise<void> {
     const { tasks, full, etag } = answer
     const projectId = record.projectId
     const at = new Date(this.clock.now()).toISOString()
     const previous = record.snapshot
     const ids = { connectionId: this.connectionId, projectId }
-    const { events, snapshot, changedTaskIds } = diffProject(previous, tasks, at, ids, { detailedTaskId: this.focusedTaskId })
+    const { events, snapshot, changedTaskIds } = diffProject(previous, tasks, at, ids, {
+      detailedTaskId: this.focusedTaskId
+    })
     if (full && this.wantsList(record)) this.kept.keep(record, full)
 
     // Only what changed, and what someone is looking at: never every task every round.
@@ -367,13 +384,21 @@ export class Monitor {
   private setHealth(record: ProjectRecord, failure: ErrorReading | null, now: number, nextAt: number): void {
     const { health, changed } = nextHealth(record.health, failure, now, nextAt)
     record.health = health
-    if (changed) this.emitter.emit('event', { kind: 'project-health', connectionId: this.connectionId, projectId: record.projectId, at: new Date(now).toISOString(), health })
+    if (changed)
+      this.emitter.emit('event', {
+        kind: 'project-health',
+        connectionId: this.connectionId,
+        projectId: record.projectId,
+        at: new Date(now).toISOString(),
+        health
+      })
   }
 
   /** A round ends when no poll is in flight, or has gone on long enough to report what it has. */
   private maybeFlush(now: number, force = false): void {
     const inFlight = this.scheduler.inFlightCount()
-    for (const cycle of this.rounds.close(now, { inFlight, maxMs: this.polling.activeIntervalMs, force })) this.emitter.emit('cycle', cycle)
+    for (const cycle of this.rounds.close(now, { inFlight, maxMs: this.polling.activeIntervalMs, force }))
+      this.emitter.emit('cycle', cycle)
   }
 
   private isIdle(): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Task } from '../../shared/service'
-import { KeptLists, newProjectRecord, releaseWaiters, type ProjectRecord } from './project-record'
+import { KeptLists, newProjectRecord, type ProjectRecord, releaseWaiters } from './project-record'
 
 const list = (n: number): Task[] => Array.from({ length: n }, (_, i) => ({ id: `t${i}` }) as Task)
 
@@ -40,7 +40,13 @@ describe('KeptLists', () => {
 describe('a new record', () => {
   it('is due now, and comes back from a former run only with its snapshot', () => {
     const fresh = newProjectRecord('p', 42)
-    expect(fresh).toMatchObject({ dueAt: 42, away: false, snapshot: undefined, health: { state: 'unknown' }, etag: null })
+    expect(fresh).toMatchObject({
+      dueAt: 42,
+      away: false,
+      snapshot: undefined,
+      health: { state: 'unknown' },
+      etag: null
+    })
     const former = newProjectRecord('p', 42, { tasks: {} } as unknown as ProjectRecord['snapshot'])
     expect(former.away).toBe(true)
   })

@@ -46,7 +46,7 @@ describe('Rounds', () => {
     expect(rounds.close(12_000, open)).toHaveLength(1)
   })
 
-  it('a poll that found nothing new does not start the round\'s time', () => {
+  it("a poll that found nothing new does not start the round's time", () => {
     const rounds = new Rounds()
     rounds.add([], false, 0)
     rounds.add([change('a')], false, 4_000)

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { PollingPrefs } from '../../shared/settings'
-import { Scheduler, dueProjects, newScheduleEntry, nextDelay, nextWakeAt, type ScheduleEntry } from './scheduler'
+import { dueProjects, newScheduleEntry, nextDelay, nextWakeAt, type ScheduleEntry, Scheduler } from './scheduler'
 
 const prefs: PollingPrefs = { activeIntervalMs: 5_000, idleIntervalMs: 60_000, maxConcurrency: 2 }
 const mid = (): number => 0.5 // no jitter
@@ -25,8 +25,12 @@ describe('nextDelay', () => {
   })
 
   it('honours retryAfter for rate limiting, jittering only upwards', () => {
-    expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: 30_000 }, 1, prefs, () => 0, options)).toBe(30_000)
-    expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: 30_000 }, 1, prefs, () => 0.5, options)).toBe(31_500)
+    expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: 30_000 }, 1, prefs, () => 0, options)).toBe(
+      30_000
+    )
+    expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: 30_000 }, 1, prefs, () => 0.5, options)).toBe(
+      31_500
+    )
     // Backoff longer than the server's wait wins.
     expect(nextDelay({ ok: false, kind: 'rate_limited', retryAfterMs: 1_000 }, 3, prefs, () => 0, options)).toBe(20_000)
     expect(nextDelay({ ok: false, kind: 'rate_limited' }, 2, prefs, mid, options)).toBe(10_000)
@@ -82,7 +86,12 @@ describe('dueProjects / nextWakeAt', () => {
     const fresh = newScheduleEntry('a', 500)
     expect(dueProjects([fresh], 500, { maxConcurrency: 1, paused: false })).toEqual(['a'])
     expect(dueProjects([fresh], 500, { maxConcurrency: 1, paused: true })).toEqual([])
-    expect(dueProjects([fresh, entry({ projectId: 'b', dueAt: 900, forced: true })], 500, { maxConcurrency: 1, paused: false })).toEqual(['b'])
+    expect(
+      dueProjects([fresh, entry({ projectId: 'b', dueAt: 900, forced: true })], 500, {
+        maxConcurrency: 1,
+        paused: false
+      })
+    ).toEqual(['b'])
   })
 
   it('projects due at the same time go by id, whatever order they were watched in (the property test draws ties only on some seeds)', () => {
@@ -111,7 +120,9 @@ describe('dueProjects / nextWakeAt', () => {
         const slots = Math.max(1, maxConcurrency) - all.filter((e) => e.inFlight).length
         const expected = all
           .filter((e) => !e.inFlight && (e.forced || (!paused && e.dueAt <= now)))
-          .sort((a, b) => Number(b.forced) - Number(a.forced) || a.dueAt - b.dueAt || (a.projectId < b.projectId ? -1 : 1))
+          .sort(
+            (a, b) => Number(b.forced) - Number(a.forced) || a.dueAt - b.dueAt || (a.projectId < b.projectId ? -1 : 1)
+          )
           .slice(0, Math.max(0, slots))
           .map((e) => e.projectId)
         expect(dueProjects(all, now, { maxConcurrency, paused })).toEqual(expected)

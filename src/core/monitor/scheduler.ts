@@ -4,9 +4,7 @@ import type { ServiceErrorKind } from '../../shared/monitor'
 import { SINGLE_INTERVAL_BOUNDS } from '../../shared/polling'
 import type { PollingPrefs } from '../../shared/settings'
 
-export type PollOutcome =
-  | { ok: true; active: boolean }
-  | { ok: false; kind: ServiceErrorKind; retryAfterMs?: number }
+export type PollOutcome = { ok: true; active: boolean } | { ok: false; kind: ServiceErrorKind; retryAfterMs?: number }
 
 export interface ScheduleOptions {
   /** ± share of each delay, so projects added together drift apart. */
@@ -56,7 +54,11 @@ export interface ScheduleEntry {
 
 /** Negative when `a` is more urgent: forced first, then the earlier due time, then by id (stable order). */
 function urgency(a: ScheduleEntry, b: ScheduleEntry): number {
-  return Number(b.forced) - Number(a.forced) || a.dueAt - b.dueAt || (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : 0)
+  return (
+    Number(b.forced) - Number(a.forced) ||
+    a.dueAt - b.dueAt ||
+    (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : 0)
+  )
 }
 
 /**

@@ -11,7 +11,11 @@ const NOW = Date.parse('2026-03-29T01:30:00.000Z')
 const STATUSES: TaskStatus[] = ['todo', 'in_progress', 'completed', 'failed', 'cancelled']
 
 /** A price up to `max`, or now and then one that is no finite number. */
-const price = (max: number) => fc.oneof({ arbitrary: fc.double({ min: 0, max, noNaN: true }), weight: 4 }, fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY))
+const price = (max: number) =>
+  fc.oneof(
+    { arbitrary: fc.double({ min: 0, max, noNaN: true }), weight: 4 },
+    fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY)
+  )
 
 const time = fc.oneof(
   fc.integer({ min: NOW - 4 * 86_400_000, max: NOW + 86_400_000 }).map((ms) => new Date(ms).toISOString()),
@@ -19,31 +23,59 @@ const time = fc.oneof(
 )
 
 const taskArb = (i: number) =>
-  fc.record({
-    status: fc.constantFrom(...STATUSES, 'unknown' as const),
-    created_at: time,
-    updated_at: time,
-    stepTimes: fc.array(time, { maxLength: 3 }),
-    // A price that is no finite number (NaN, Infinity: neither is JSON) counts as none, as in shared/cost.
-    total_price: fc.option(price(50), { nil: null })
-  }).map(
-    (t): Task => ({
-      id: `t${i}`, project_id: 'p', name: `t${i}`, description: '', status: t.status, text_requirement: '',
-      files_requirement: [], created_at: t.created_at, updated_at: t.updated_at, branch: '', total_price: t.total_price,
-      steps: t.stepTimes.map((u, j) => ({
-        id: `s${j}`, task_id: `t${i}`, name: '', description: '', status: 'completed', type: null, metadata: {},
-        created_at: u, updated_at: u
-      }))
+  fc
+    .record({
+      status: fc.constantFrom(...STATUSES, 'unknown' as const),
+      created_at: time,
+      updated_at: time,
+      stepTimes: fc.array(time, { maxLength: 3 }),
+      // A price that is no finite number (NaN, Infinity: neither is JSON) counts as none, as in shared/cost.
+      total_price: fc.option(price(50), { nil: null })
     })
-  )
+    .map((t): Task => ({
+      id: `t${i}`,
+      project_id: 'p',
+      name: `t${i}`,
+      description: '',
+      status: t.status,
+      text_requirement: '',
+      files_requirement: [],
+      created_at: t.created_at,
+      updated_at: t.updated_at,
+      branch: '',
+      total_price: t.total_price,
+      steps: t.stepTimes.map((u, j) => ({
+        id: `s${j}`,
+        task_id: `t${i}`,
+        name: '',
+        description: '',
+        status: 'completed',
+        type: null,
+        metadata: {},
+        created_at: u,
+        updated_at: u
+      }))
+    }))
 
-const tasksArb = fc.integer({ min: 0, max: 12 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => taskArb(i))))
+const tasksArb = fc
+  .integer({ min: 0, max: 12 })
+  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => taskArb(i))))
 
 function usage(final_price: number): UsageRecord {
   return {
-    id: `u${final_price}`, task_id: '', usage_type: '', provider: '', model: '', remark: '', request_data: {},
-    response_data: {}, usage_metadata: { input_tokens: 0, output_tokens: 0, total_tokens: 0 }, price: {}, final_price,
-    created_at: '', updated_at: ''
+    id: `u${final_price}`,
+    task_id: '',
+    usage_type: '',
+    provider: '',
+    model: '',
+    remark: '',
+    request_data: {},
+    response_data: {},
+    usage_metadata: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+    price: {},
+    final_price,
+    created_at: '',
+    updated_at: ''
   }
 }
 
@@ -64,10 +96,15 @@ describe('summarizeTasks', () => {
     fc.assert(
       fc.property(
         tasksArb,
-        fc.oneof(fc.integer({ min: -12 * 60, max: 14 * 60 }), fc.constant((at: Date) => (at.getUTCMonth() > 2 ? 120 : 60))),
+        fc.oneof(
+          fc.integer({ min: -12 * 60, max: 14 * 60 }),
+          fc.constant((at: Date) => (at.getUTCMonth() > 2 ? 120 : 60))
+        ),
         fc.array(price(3), { maxLength: 3 }),
         (tasks, tz, prices) => {
-          const usagesByTask: UsagesByTask = Object.fromEntries(tasks.filter((_, i) => i % 2 === 0).map((t) => [t.id, prices.map(usage)]))
+          const usagesByTask: UsagesByTask = Object.fromEntries(
+            tasks.filter((_, i) => i % 2 === 0).map((t) => [t.id, prices.map(usage)])
+          )
           const s = summarizeTasks(tasks)
           // The same summary from digests, whether their steps were built or only folded.
           expect(summarizeTasks(tasks.map(digestTask))).toStrictEqual(s)
@@ -81,7 +118,9 @@ describe('summarizeTasks', () => {
             expect(summaryCost(s, usages)).toEqual({ totalUsd: cost.totalUsd, runningUsd: cost.runningUsd })
             expect(summaryCostToday(s, NOW, tz, usages)).toBe(costOnDay(tasks, localDateKey(NOW, tz), tz, usages))
             // An unreadable now has no day: not even a task whose own time is unreadable is on it.
-            expect(summaryCostToday(s, Number.NaN, tz, usages)).toBe(costOnDay(tasks, localDateKey(Number.NaN, tz), tz, usages))
+            expect(summaryCostToday(s, Number.NaN, tz, usages)).toBe(
+              costOnDay(tasks, localDateKey(Number.NaN, tz), tz, usages)
+            )
           }
         }
       ),

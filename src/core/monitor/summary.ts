@@ -1,9 +1,16 @@
 // What a watched project's task list boils down to when nobody is looking at it: counts, latest
 // activity, and each task's price, creation time and activity in flat arrays. The figures it gives
 // equal what shared/cost gives for the full list (tested), without keeping the tasks and steps.
-import { knownTotalPrice, localDateKey, roundUsd, usagePriceUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
-import { isDigest } from '../client/digest'
+import {
+  knownTotalPrice,
+  localDateKey,
+  roundUsd,
+  type TzOffset,
+  usagePriceUsd,
+  type UsagesByTask
+} from '../../shared/cost'
 import { isActive } from '../../shared/status'
+import { isDigest } from '../client/digest'
 import { isoMs } from '../util/iso-time'
 import type { ListedTask } from './diff'
 
@@ -83,7 +90,10 @@ function costAt(summary: ProjectSummary, i: number, usagesByTask: UsagesByTask |
 }
 
 /** As shared/cost's projectCost: the total and the running part. */
-export function summaryCost(summary: ProjectSummary, usagesByTask?: UsagesByTask): { totalUsd: number; runningUsd: number } {
+export function summaryCost(
+  summary: ProjectSummary,
+  usagesByTask?: UsagesByTask
+): { totalUsd: number; runningUsd: number } {
   let total = 0
   let running = 0
   for (let i = 0; i < summary.total; i++) {
@@ -98,7 +108,12 @@ export function summaryCost(summary: ProjectSummary, usagesByTask?: UsagesByTask
 const NEAR_MS = 2 * 86_400_000
 
 /** As shared/cost's costOnDay for the local day of `now`. */
-export function summaryCostToday(summary: ProjectSummary, now: number, tz: TzOffset, usagesByTask?: UsagesByTask): number {
+export function summaryCostToday(
+  summary: ProjectSummary,
+  now: number,
+  tz: TzOffset,
+  usagesByTask?: UsagesByTask
+): number {
   // An unreadable `now` has no day, and no task is near it.
   const today = localDateKey(now, tz)
   let cost = 0

@@ -1,8 +1,8 @@
 // What the monitor needs of the service, what it tells, and how it is set up.
-import type { TaskDigestsIfChanged } from '../client/digest'
 import type { MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import type { StepsAndUsages, Task } from '../../shared/service'
 import type { PollingPrefs } from '../../shared/settings'
+import type { TaskDigestsIfChanged } from '../client/digest'
 import type { Clock } from '../util/clock'
 import type { ScheduleOptions } from './scheduler'
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import type { Budget } from '../../shared/budgets'
 import type { MonitorEvent } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type Settings, type WatchedProject } from '../../shared/settings'
 import { projectDisplayName } from '../../shared/watched-project'
 import { defaultSettings } from '../settings/schema'
 import { ManualClock } from '../util/clock'
-import type { Budget } from '../../shared/budgets'
-import type { HeldEvent } from './hold'
 import { createNotificationGate, HELD_RECHECK_MS, unmutedEvents } from './gate'
+import type { HeldEvent } from './hold'
 import type { Notification } from './policy'
 
 const NOON = Date.parse('2025-03-10T12:00:00.000Z')
@@ -17,7 +17,13 @@ function watched(projectId: string, over: Partial<WatchedProject> = {}): Watched
 
 /** A total budget of $10 on each project (id "total-<project>"). */
 function totals(...projectIds: string[]): Budget[] {
-  return projectIds.map((projectId) => ({ id: `total-${projectId}`, projectId, period: 'total', limitUsd: 10, warnRatio: 0.8 }))
+  return projectIds.map((projectId) => ({
+    id: `total-${projectId}`,
+    projectId,
+    period: 'total',
+    limitUsd: 10,
+    warnRatio: 0.8
+  }))
 }
 
 type BudgetEvent = Extract<HeldEvent, { kind: 'budget' }>
@@ -41,7 +47,8 @@ function rig(tz: number | ((at: Date) => number) = 0, labelled = false, saved: H
     clock,
     tz,
     settings: () => settings,
-    projectName: (c, p) => projectDisplayName(settings.watched[c]?.find((w) => w.projectId === p) ?? { projectId: p, name: '' }),
+    projectName: (c, p) =>
+      projectDisplayName(settings.watched[c]?.find((w) => w.projectId === p) ?? { projectId: p, name: '' }),
     connectionLabel: (c) => (labelled ? (settings.connections.find((x) => x.id === c)?.name ?? null) : null),
     deliver: (n) => told.push(n),
     onError: (_c, e) => errors.push(e),
@@ -86,14 +93,26 @@ const costly = (connectionId: string, projectId: string, taskId = 'r1', costUsd 
   usualUsd: 1
 })
 
-const QUIET_TILL_1300 = { ...DEFAULT_NOTIFICATION_PREFS, unusualCost: true, quietHours: { enabled: true, start: '11:00', end: '13:00' } }
+const QUIET_TILL_1300 = {
+  ...DEFAULT_NOTIFICATION_PREFS,
+  unusualCost: true,
+  quietHours: { enabled: true, start: '11:00', end: '13:00' }
+}
 
 describe('the notification gate', () => {
   it('tells a round when nothing holds it back, with each project named as everywhere', () => {
     const r = rig()
     r.gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
     expect(r.told).toEqual([
-      { kind: 'task', title: 'Task completed', body: "SHOP: 'Task t1' completed", connectionId: 'c1', projectId: 'shop', taskId: 't1', outcome: 'completed' }
+      {
+        kind: 'task',
+        title: 'Task completed',
+        body: "SHOP: 'Task t1' completed",
+        connectionId: 'c1',
+        projectId: 'shop',
+        taskId: 't1',
+        outcome: 'completed'
+      }
     ])
   })
 
@@ -106,7 +125,10 @@ describe('the notification gate', () => {
   it('leaves out muted projects, held or not', () => {
     const r = rig()
     r.settings.watched.c1 = [watched('shop', { muted: true }), watched('blog')]
-    r.gate.announce('c1', { events: [completed('c1', 'shop'), over('c1', 'shop'), completed('c1', 'blog', 't2')], away: false })
+    r.gate.announce('c1', {
+      events: [completed('c1', 'shop'), over('c1', 'shop'), completed('c1', 'blog', 't2')],
+      away: false
+    })
     expect(r.told.map((n) => n.body)).toEqual(["BLOG: 'Task t2' completed"])
   })
 
@@ -144,7 +166,10 @@ describe('the notification gate', () => {
     expect(r.told).toEqual([])
     await r.clock.advance(HELD_RECHECK_MS)
     // The task news of the paused round is gone; both crossings are told, each with its own project's name.
-    expect(r.told.map((n) => n.title)).toEqual(["Budget reached: project 'SHOP', total", "Budget reached: project 'SITE', total"])
+    expect(r.told.map((n) => n.title)).toEqual([
+      "Budget reached: project 'SHOP', total",
+      "Budget reached: project 'SITE', total"
+    ])
     await r.clock.advance(HELD_RECHECK_MS * 3)
     expect(r.told).toHaveLength(2)
   })
@@ -171,9 +196,15 @@ describe('the notification gate', () => {
   it('drops the held crossings of an account removed meanwhile (its projects and budgets gone), and tells the others', async () => {
     const r = rig()
     r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, pausedUntil: new Date(NOON + 30_000).toISOString() }
-    r.settings.budgets.c2 = [...totals('site'), { id: 'all-c2', projectId: null, period: 'total', limitUsd: 10, warnRatio: 0.8 }]
+    r.settings.budgets.c2 = [
+      ...totals('site'),
+      { id: 'all-c2', projectId: null, period: 'total', limitUsd: 10, warnRatio: 0.8 }
+    ]
     r.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
-    r.gate.announce('c2', { events: [over('c2', 'site'), { ...over('c2', 'site'), projectId: null, budgetId: 'all-c2' }], away: false })
+    r.gate.announce('c2', {
+      events: [over('c2', 'site'), { ...over('c2', 'site'), projectId: null, budgetId: 'all-c2' }],
+      away: false
+    })
     r.settings.connections = r.settings.connections.filter((c) => c.id !== 'c2')
     delete r.settings.watched.c2
     delete r.settings.budgets.c2
@@ -195,7 +226,10 @@ describe('the notification gate', () => {
     expect(r.told).toHaveLength(1)
     // Once the pause is over, the held budget crossing is told; the task news of the paused round is not.
     await r.clock.advance(HELD_RECHECK_MS)
-    expect(r.told.map((n) => [n.kind, n.projectId])).toEqual([['task', 'shop'], ['budget', 'site']])
+    expect(r.told.map((n) => [n.kind, n.projectId])).toEqual([
+      ['task', 'shop'],
+      ['budget', 'site']
+    ])
   })
 
   it('looks again no more after dispose', async () => {
@@ -209,7 +243,10 @@ describe('the notification gate', () => {
 
   it('saves what it holds and tells it after a restart, once quiet hours are over', async () => {
     const first = rig()
-    first.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, quietHours: { enabled: true, start: '11:00', end: '13:00' } }
+    first.settings.notifications = {
+      ...DEFAULT_NOTIFICATION_PREFS,
+      quietHours: { enabled: true, start: '11:00', end: '13:00' }
+    }
     first.gate.announce('c1', { events: [over('c1', 'shop')], away: false })
     expect(first.told).toEqual([])
     const saved = first.held.at(-1)!
@@ -253,7 +290,10 @@ describe('the notification gate', () => {
   it('drops a held costly task that ended or came back to usual, or whose project was muted, meanwhile', async () => {
     const r = rig()
     r.settings.notifications = QUIET_TILL_1300
-    r.gate.announce('c1', { events: [costly('c1', 'shop', 'ended'), costly('c1', 'blog', 'muted'), costly('c1', 'shop', 'kept')], away: false })
+    r.gate.announce('c1', {
+      events: [costly('c1', 'shop', 'ended'), costly('c1', 'blog', 'muted'), costly('c1', 'shop', 'kept')],
+      away: false
+    })
     r.costlyNow.set('muted', { costUsd: 4, usualUsd: 1 })
     r.costlyNow.set('kept', { costUsd: 4, usualUsd: 1 })
     r.settings.watched.c1 = [watched('shop'), watched('blog', { muted: true })]
@@ -278,7 +318,10 @@ describe('the notification gate', () => {
   it('a costly task of a paused account waits for the pause; of a muted account or project it is not told at all', async () => {
     const r = rig()
     r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, unusualCost: true }
-    r.costlyNow.set('r1', { costUsd: 4, usualUsd: 1 }).set('r2', { costUsd: 4, usualUsd: 1 }).set('r3', { costUsd: 4, usualUsd: 1 })
+    r.costlyNow
+      .set('r1', { costUsd: 4, usualUsd: 1 })
+      .set('r2', { costUsd: 4, usualUsd: 1 })
+      .set('r3', { costUsd: 4, usualUsd: 1 })
     r.settings.watched.c1 = [watched('shop', { muted: true }), watched('blog')]
     r.settings.connectionNotifications = { c2: { muted: false, pausedUntil: new Date(NOON + 90_000).toISOString() } }
     r.gate.announce('c1', { events: [costly('c1', 'shop', 'r1')], away: false })
@@ -368,7 +411,10 @@ describe('the notification gate', () => {
   it('drops a held crossing of an account muted meanwhile, and tells a held account-wide one', async () => {
     const r = rig()
     r.settings.notifications = QUIET_TILL_1300
-    r.settings.budgets.c1 = [...totals('shop', 'blog'), { id: 'all-c1', projectId: null, period: 'total', limitUsd: 10, warnRatio: 0.8 }]
+    r.settings.budgets.c1 = [
+      ...totals('shop', 'blog'),
+      { id: 'all-c1', projectId: null, period: 'total', limitUsd: 10, warnRatio: 0.8 }
+    ]
     const accountWide: BudgetEvent = { ...over('c1', 'shop'), projectId: null, budgetId: 'all-c1' }
     r.gate.announce('c1', { events: [accountWide], away: false })
     r.gate.announce('c2', { events: [over('c2', 'site')], away: false })
@@ -413,4 +459,3 @@ describe('the notification gate', () => {
     expect(r.told).toHaveLength(1)
   })
 })
-

@@ -7,7 +7,7 @@
 import type { TzOffset } from '../../shared/cost'
 import type { Settings } from '../../shared/settings'
 import type { Clock, TimerHandle } from '../util/clock'
-import { Hold, type HeldEvent, type HeldVerdict } from './hold'
+import { type HeldEvent, type HeldVerdict, Hold } from './hold'
 import { pauseInEffect } from './pause'
 import { decideNotifications, inQuietHours, type Notification, type NotificationBatch } from './policy'
 
@@ -48,7 +48,11 @@ export interface NotificationGate {
  * A round's events without those of muted projects and of a muted account: not wanted at all,
  * held or not, on the desktop or forwarded (core/forward).
  */
-export function unmutedEvents<E extends { projectId: string | null }>(settings: Settings, connectionId: string, events: readonly E[]): E[] {
+export function unmutedEvents<E extends { projectId: string | null }>(
+  settings: Settings,
+  connectionId: string,
+  events: readonly E[]
+): E[] {
   if (settings.connectionNotifications[connectionId]?.muted === true) return []
   // An account-wide event (projectId null) is never in the set of muted projects.
   const muted = new Set<string | null>(settings.watched[connectionId]?.filter((w) => w.muted).map((w) => w.projectId))

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import type { MonitorEvent } from '../../shared/monitor'
-import { Hold, MAX_HELD, type HeldEvent } from './hold'
+import { type HeldEvent, Hold, MAX_HELD } from './hold'
 
 type BudgetEvent = Extract<HeldEvent, { kind: 'budget' }>
 type UnusualEvent = Extract<HeldEvent, { kind: 'task-cost-unusual' }>
 
-const budget = (projectId: string, budgetUsd: number, spentUsd: number, connectionId = 'c', periodKey = 'total'): BudgetEvent => ({
+const budget = (
+  projectId: string,
+  budgetUsd: number,
+  spentUsd: number,
+  connectionId = 'c',
+  periodKey = 'total'
+): BudgetEvent => ({
   kind: 'budget',
   level: 'over',
   connectionId,
@@ -56,7 +62,11 @@ describe('Hold', () => {
     const hold = new Hold([], (events) => saves.push(events))
     hold.hold([budget('gone', 1, 2), costly('ended', 4), costly('unseen', 4), costly('dearer', 4)])
     const verdict = (e: HeldEvent) =>
-      e.kind === 'budget' || e.taskId === 'ended' ? null : e.taskId === 'unseen' ? ('wait' as const) : { ...e, costUsd: 9 }
+      e.kind === 'budget' || e.taskId === 'ended'
+        ? null
+        : e.taskId === 'unseen'
+          ? ('wait' as const)
+          : { ...e, costUsd: 9 }
     expect(hold.release(verdict)).toEqual([costly('dearer', 9)])
     expect(saves.at(-1)).toEqual([costly('unseen', 4)])
     expect(hold.release(asHeld)).toEqual([costly('unseen', 4)])

@@ -30,7 +30,10 @@ export class Hold {
   private readonly held = new Map<string, HeldEvent>()
 
   /** `saved`: what waited when the app last ran; `save` is called with what waits after every change. */
-  constructor(saved: readonly HeldEvent[] = [], private readonly save: (events: HeldEvent[]) => void = () => {}) {
+  constructor(
+    saved: readonly HeldEvent[] = [],
+    private readonly save: (events: HeldEvent[]) => void = () => {}
+  ) {
     for (const event of saved) this.keep(event)
   }
 

@@ -1,3 +1,3 @@
-export { decideNotifications, inQuietHours, notifiableTransition } from './policy'
 export { pauseInEffect } from './pause'
 export type { Notification, NotificationBatch, NotificationContext } from './policy'
+export { decideNotifications, inQuietHours, notifiableTransition } from './policy'

@@ -56,10 +56,13 @@ export function createPauseTimers(clock: Clock, ended: () => void): PauseTimers 
       clear(key)
       if (disposed || !pauseInEffect(until, clock.now())) return
       // One millisecond past the end: then the pause is no longer in effect (pauseInEffect is strict).
-      const timer = clock.setTimeout(() => {
-        timers.delete(key)
-        ended()
-      }, Date.parse(until as string) - clock.now() + 1)
+      const timer = clock.setTimeout(
+        () => {
+          timers.delete(key)
+          ended()
+        },
+        Date.parse(until as string) - clock.now() + 1
+      )
       timers.set(key, timer)
     },
     forget: (connectionId) => clear(connectionId),

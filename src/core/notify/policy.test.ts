@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import type { MonitorEvent } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type NotificationPrefs } from '../../shared/settings'
 import { projectDisplayName } from '../../shared/watched-project'
-import { budgetNotification, decideNotifications, inQuietHours, notifiableTransition, taskSentence, type NotificationContext } from './policy'
+import {
+  budgetNotification,
+  decideNotifications,
+  inQuietHours,
+  notifiableTransition,
+  type NotificationContext,
+  taskSentence
+} from './policy'
 
 const at = '2025-03-10T12:00:00.000Z'
 const base = { connectionId: 'c1', at }
@@ -12,7 +19,9 @@ function status(projectId: string, taskId: string, from: string, to: string, tas
 }
 
 const NAMES: Record<string, string> = { shop: 'Shop', blog: 'Blog' }
-const context = (): NotificationContext => ({ projectName: (_connectionId, projectId) => projectDisplayName({ projectId, name: NAMES[projectId] ?? '' }) })
+const context = (): NotificationContext => ({
+  projectName: (_connectionId, projectId) => projectDisplayName({ projectId, name: NAMES[projectId] ?? '' })
+})
 
 const prefs = (over: Partial<NotificationPrefs> = {}): NotificationPrefs => ({ ...DEFAULT_NOTIFICATION_PREFS, ...over })
 
@@ -24,28 +33,69 @@ describe('decideNotifications', () => {
       context()
     )
     expect(out).toEqual([
-      { kind: 'task', title: 'Task completed', body: "Shop: 'Add login' completed", connectionId: 'c1', projectId: 'shop', taskId: 'a', outcome: 'completed' }
+      {
+        kind: 'task',
+        title: 'Task completed',
+        body: "Shop: 'Add login' completed",
+        connectionId: 'c1',
+        projectId: 'shop',
+        taskId: 'a',
+        outcome: 'completed'
+      }
     ])
   })
 
   it('says how long a finished task ran and what it cost, a failure first in its title', () => {
     const facts = { createdAt: '2025-03-10T11:56:00.000Z', updatedAt: '2025-03-10T12:00:10.000Z', totalPrice: 0.57 }
     const one = (to: string, over: Partial<MonitorEvent> = {}) =>
-      decideNotifications({ events: [{ ...status('shop', 'a', 'in_progress', to, 'Add a contact form'), ...facts, ...over } as MonitorEvent], away: false }, prefs(), {
-        projectName: () => 'Recipe Box'
-      })[0]
-    expect(one('completed')).toMatchObject({ title: 'Task completed', body: "Recipe Box: 'Add a contact form' completed in 4 min · $0.57", outcome: 'completed' })
-    expect(one('failed')).toMatchObject({ title: 'Task failed', body: "Recipe Box: 'Add a contact form' failed after 4 min · $0.57", outcome: 'failed' })
-    expect(one('cancelled')).toMatchObject({ body: "Recipe Box: 'Add a contact form' was cancelled after 4 min · $0.57" })
+      decideNotifications(
+        {
+          events: [
+            { ...status('shop', 'a', 'in_progress', to, 'Add a contact form'), ...facts, ...over } as MonitorEvent
+          ],
+          away: false
+        },
+        prefs(),
+        {
+          projectName: () => 'Recipe Box'
+        }
+      )[0]
+    expect(one('completed')).toMatchObject({
+      title: 'Task completed',
+      body: "Recipe Box: 'Add a contact form' completed in 4 min · $0.57",
+      outcome: 'completed'
+    })
+    expect(one('failed')).toMatchObject({
+      title: 'Task failed',
+      body: "Recipe Box: 'Add a contact form' failed after 4 min · $0.57",
+      outcome: 'failed'
+    })
+    expect(one('cancelled')).toMatchObject({
+      body: "Recipe Box: 'Add a contact form' was cancelled after 4 min · $0.57"
+    })
     // What the service did not say is left out, never guessed.
-    expect(one('completed', { totalPrice: null } as Partial<MonitorEvent>)!.body).toBe("Recipe Box: 'Add a contact form' completed in 4 min")
-    expect(one('completed', { updatedAt: 'not a date' } as Partial<MonitorEvent>)!.body).toBe("Recipe Box: 'Add a contact form' completed · $0.57")
-    expect(one('completed', { createdAt: '2025-03-10T12:00:00.000Z', totalPrice: 0.000123 } as Partial<MonitorEvent>)!.body).toBe(
-      "Recipe Box: 'Add a contact form' completed in 10 s · $0.000123"
+    expect(one('completed', { totalPrice: null } as Partial<MonitorEvent>)!.body).toBe(
+      "Recipe Box: 'Add a contact form' completed in 4 min"
     )
-    expect(one('completed', { createdAt: '2025-03-10T09:55:00.000Z' } as Partial<MonitorEvent>)!.body).toMatch(/completed in 2 h 5 min · /)
-    const away = decideNotifications({ events: [{ ...status('shop', 'a', 'in_progress', 'failed', 'X'), ...facts } as MonitorEvent], away: true }, prefs(), context())
-    expect(away[0]).toMatchObject({ kind: 'away', title: 'While you were away: task failed', body: "Shop: 'X' failed after 4 min · $0.57" })
+    expect(one('completed', { updatedAt: 'not a date' } as Partial<MonitorEvent>)!.body).toBe(
+      "Recipe Box: 'Add a contact form' completed · $0.57"
+    )
+    expect(
+      one('completed', { createdAt: '2025-03-10T12:00:00.000Z', totalPrice: 0.000123 } as Partial<MonitorEvent>)!.body
+    ).toBe("Recipe Box: 'Add a contact form' completed in 10 s · $0.000123")
+    expect(one('completed', { createdAt: '2025-03-10T09:55:00.000Z' } as Partial<MonitorEvent>)!.body).toMatch(
+      /completed in 2 h 5 min · /
+    )
+    const away = decideNotifications(
+      { events: [{ ...status('shop', 'a', 'in_progress', 'failed', 'X'), ...facts } as MonitorEvent], away: true },
+      prefs(),
+      context()
+    )
+    expect(away[0]).toMatchObject({
+      kind: 'away',
+      title: 'While you were away: task failed',
+      body: "Shop: 'X' failed after 4 min · $0.57"
+    })
   })
 
   it('follows each transition toggle; started is off by default', () => {
@@ -61,12 +111,18 @@ describe('decideNotifications', () => {
     }
     expect(count(prefs())).toBe('3 tasks finished: 1 failed, 1 completed, 1 cancelled')
     const t = DEFAULT_NOTIFICATION_PREFS.transitions
-    expect(count(prefs({ transitions: { ...t, started: true } }))).toBe('4 task updates: 1 failed, 1 completed, 1 cancelled, 1 started')
+    expect(count(prefs({ transitions: { ...t, started: true } }))).toBe(
+      '4 task updates: 1 failed, 1 completed, 1 cancelled, 1 started'
+    )
     expect(count(prefs({ transitions: { ...t, failed: false, cancelled: false } }))).toBe('Task completed')
     expect(count(prefs({ transitions: { ...t, completed: false, cancelled: false } }))).toBe('Task failed')
     expect(count(prefs({ transitions: { ...t, completed: false, failed: false } }))).toBe('Task cancelled')
-    expect(count(prefs({ transitions: { started: true, completed: false, failed: false, cancelled: false } }))).toBe('Task started')
-    expect(count(prefs({ transitions: { started: false, completed: false, failed: false, cancelled: false } }))).toBeNull()
+    expect(count(prefs({ transitions: { started: true, completed: false, failed: false, cancelled: false } }))).toBe(
+      'Task started'
+    )
+    expect(
+      count(prefs({ transitions: { started: false, completed: false, failed: false, cancelled: false } }))
+    ).toBeNull()
   })
 
   it('ignores steps, prices, health and non-notifying status changes', () => {
@@ -78,12 +134,23 @@ describe('decideNotifications', () => {
       status('shop', 'b', 'failed', 'in_progress'),
       { ...base, projectId: 'shop', kind: 'task-added', taskId: 'n', taskName: 'n', status: 'todo' }
     ]
-    expect(decideNotifications({ events, away: false }, prefs({ transitions: { started: true, completed: true, failed: true, cancelled: true } }), context())).toEqual([])
+    expect(
+      decideNotifications(
+        { events, away: false },
+        prefs({ transitions: { started: true, completed: true, failed: true, cancelled: true } }),
+        context()
+      )
+    ).toEqual([])
   })
 
   it('counts a new task that has already ended', () => {
     const out = decideNotifications(
-      { events: [{ ...base, projectId: 'blog', kind: 'task-added', taskId: 'n', taskName: 'Fix CSS', status: 'failed' }], away: false },
+      {
+        events: [
+          { ...base, projectId: 'blog', kind: 'task-added', taskId: 'n', taskName: 'Fix CSS', status: 'failed' }
+        ],
+        away: false
+      },
       prefs(),
       context()
     )
@@ -103,7 +170,14 @@ describe('decideNotifications', () => {
       prefs(),
       context()
     )
-    expect(out).toEqual([{ kind: 'summary', title: '3 tasks finished: 1 failed, 2 completed', body: "In projects 'Shop', 'Blog'", taskIds: ['a', 'b', 'c'] }])
+    expect(out).toEqual([
+      {
+        kind: 'summary',
+        title: '3 tasks finished: 1 failed, 2 completed',
+        body: "In projects 'Shop', 'Blog'",
+        taskIds: ['a', 'b', 'c']
+      }
+    ])
   })
 
   it('names every task a summary tells of once, each task by its last change', () => {
@@ -121,12 +195,17 @@ describe('decideNotifications', () => {
       context()
     )
     // 'x' only started (not told by default); 'a' is told once, by its failure.
-    expect(out).toMatchObject([{ kind: 'summary', title: '2 tasks finished: 1 failed, 1 cancelled', taskIds: ['b', 'a'] }])
+    expect(out).toMatchObject([
+      { kind: 'summary', title: '2 tasks finished: 1 failed, 1 cancelled', taskIds: ['b', 'a'] }
+    ])
   })
 
   it('keeps only the last change of a task within a round', () => {
     const out = decideNotifications(
-      { events: [status('shop', 'a', 'todo', 'in_progress'), status('shop', 'a', 'in_progress', 'completed')], away: false },
+      {
+        events: [status('shop', 'a', 'todo', 'in_progress'), status('shop', 'a', 'in_progress', 'completed')],
+        away: false
+      },
       prefs({ transitions: { ...DEFAULT_NOTIFICATION_PREFS.transitions, started: true } }),
       context()
     )
@@ -137,10 +216,26 @@ describe('decideNotifications', () => {
     const events = [
       status('shop', 'a', 'in_progress', 'completed'),
       status('shop', 'b', 'in_progress', 'failed'),
-      { ...base, projectId: 'shop', kind: 'step-status', taskId: 'a', stepId: 's', stepName: 's', from: 'pending', to: 'completed' } as MonitorEvent
+      {
+        ...base,
+        projectId: 'shop',
+        kind: 'step-status',
+        taskId: 'a',
+        stepId: 's',
+        stepName: 's',
+        from: 'pending',
+        to: 'completed'
+      } as MonitorEvent
     ]
     expect(decideNotifications({ events, away: true }, prefs(), context())).toEqual([
-      { kind: 'away', title: 'While you were away', body: "2 tasks finished: 1 failed, 1 completed in project 'Shop'", connectionId: 'c1', projectId: 'shop', taskIds: ['a', 'b'] }
+      {
+        kind: 'away',
+        title: 'While you were away',
+        body: "2 tasks finished: 1 failed, 1 completed in project 'Shop'",
+        connectionId: 'c1',
+        projectId: 'shop',
+        taskIds: ['a', 'b']
+      }
     ])
     expect(decideNotifications({ events: events.slice(0, 1), away: true }, prefs(), context())).toMatchObject([
       { kind: 'away', title: 'While you were away: task completed', body: "Shop: 'Ta' completed", taskId: 'a' }
@@ -152,8 +247,28 @@ describe('decideNotifications', () => {
       {
         events: [
           status('shop', 'a', 'in_progress', 'completed'),
-          { ...base, projectId: 'shop', kind: 'budget', budgetId: 'b1', period: 'day', periodKey: '2025-03-10', level: 'over', spentUsd: 10.5, budgetUsd: 10 },
-          { ...base, projectId: null, kind: 'budget', budgetId: 'b2', period: 'month', periodKey: '2025-03', level: 'near', spentUsd: 80, budgetUsd: 100 }
+          {
+            ...base,
+            projectId: 'shop',
+            kind: 'budget',
+            budgetId: 'b1',
+            period: 'day',
+            periodKey: '2025-03-10',
+            level: 'over',
+            spentUsd: 10.5,
+            budgetUsd: 10
+          },
+          {
+            ...base,
+            projectId: null,
+            kind: 'budget',
+            budgetId: 'b2',
+            period: 'month',
+            periodKey: '2025-03',
+            level: 'near',
+            spentUsd: 80,
+            budgetUsd: 100
+          }
         ],
         away: false
       },
@@ -162,41 +277,96 @@ describe('decideNotifications', () => {
     )
     expect(out).toEqual([
       expect.objectContaining({ kind: 'task' }),
-      { kind: 'budget', connectionId: 'c1', projectId: 'shop', title: "Budget reached: project 'Shop', daily", body: '$10.50 spent on 2025-03-10 of a $10.00 budget.' },
-      { kind: 'budget', connectionId: 'c1', title: 'Nearing the monthly budget of all watched projects', body: '$80.00 spent in 2025-03 of a $100.00 budget.' }
+      {
+        kind: 'budget',
+        connectionId: 'c1',
+        projectId: 'shop',
+        title: "Budget reached: project 'Shop', daily",
+        body: '$10.50 spent on 2025-03-10 of a $10.00 budget.'
+      },
+      {
+        kind: 'budget',
+        connectionId: 'c1',
+        title: 'Nearing the monthly budget of all watched projects',
+        body: '$80.00 spent in 2025-03 of a $100.00 budget.'
+      }
     ])
   })
 
   it('names an account-wide budget as all watched projects, not after any project', () => {
     const out = decideNotifications(
-      { events: [{ ...base, projectId: null, kind: 'budget', budgetId: 'b2', period: 'month', periodKey: '2025-03', level: 'over', spentUsd: 101, budgetUsd: 100 }], away: false },
+      {
+        events: [
+          {
+            ...base,
+            projectId: null,
+            kind: 'budget',
+            budgetId: 'b2',
+            period: 'month',
+            periodKey: '2025-03',
+            level: 'over',
+            spentUsd: 101,
+            budgetUsd: 100
+          }
+        ],
+        away: false
+      },
       prefs(),
       { projectName: () => 'Recipe Box' }
     )
-    expect(out).toEqual([{ kind: 'budget', connectionId: 'c1', title: 'Budget reached: all watched projects, monthly', body: '$101.00 spent in 2025-03 of a $100.00 budget.' }])
+    expect(out).toEqual([
+      {
+        kind: 'budget',
+        connectionId: 'c1',
+        title: 'Budget reached: all watched projects, monthly',
+        body: '$101.00 spent in 2025-03 of a $100.00 budget.'
+      }
+    ])
   })
 
   it('tells a task costing more than usual only when that notification is on', () => {
-    const event = { ...base, projectId: 'shop', kind: 'task-cost-unusual' as const, taskId: 'a', taskName: 'Ta', costUsd: 4, usualUsd: 1 }
+    const event = {
+      ...base,
+      projectId: 'shop',
+      kind: 'task-cost-unusual' as const,
+      taskId: 'a',
+      taskName: 'Ta',
+      costUsd: 4,
+      usualUsd: 1
+    }
     expect(decideNotifications({ events: [event], away: false }, prefs(), context())).toEqual([])
-    expect(decideNotifications({ events: [event], away: false }, { ...prefs(), unusualCost: true }, context())).toEqual([
-      {
-        kind: 'cost',
-        connectionId: 'c1',
-        projectId: 'shop',
-        taskId: 'a',
-        title: 'Costing more than usual',
-        body: "Shop: 'Ta' has cost $4.00 so far; its completed tasks cost $1.00 (median)."
-      }
-    ])
+    expect(decideNotifications({ events: [event], away: false }, { ...prefs(), unusualCost: true }, context())).toEqual(
+      [
+        {
+          kind: 'cost',
+          connectionId: 'c1',
+          projectId: 'shop',
+          taskId: 'a',
+          title: 'Costing more than usual',
+          body: "Shop: 'Ta' has cost $4.00 so far; its completed tasks cost $1.00 (median)."
+        }
+      ]
+    )
   })
 })
 
 describe('what a notification says', () => {
-  const crossing = { ...base, projectId: null, kind: 'budget' as const, budgetId: 'b', level: 'over' as const, spentUsd: 12, budgetUsd: 10 }
+  const crossing = {
+    ...base,
+    projectId: null,
+    kind: 'budget' as const,
+    budgetId: 'b',
+    level: 'over' as const,
+    spentUsd: 12,
+    budgetUsd: 10
+  }
   it("says a budget's period the way it counts: on a day, in a month, in total", () => {
-    expect(budgetNotification({ ...crossing, period: 'day', periodKey: '2025-03-10' }, null).body).toBe('$12.00 spent on 2025-03-10 of a $10.00 budget.')
-    expect(budgetNotification({ ...crossing, period: 'month', periodKey: '2025-03' }, null).body).toBe('$12.00 spent in 2025-03 of a $10.00 budget.')
+    expect(budgetNotification({ ...crossing, period: 'day', periodKey: '2025-03-10' }, null).body).toBe(
+      '$12.00 spent on 2025-03-10 of a $10.00 budget.'
+    )
+    expect(budgetNotification({ ...crossing, period: 'month', periodKey: '2025-03' }, null).body).toBe(
+      '$12.00 spent in 2025-03 of a $10.00 budget.'
+    )
     expect(budgetNotification({ ...crossing, period: 'total', periodKey: 'total' }, 'Shop')).toMatchObject({
       title: "Budget reached: project 'Shop', total",
       body: '$12.00 spent in total of a $10.00 budget.'
@@ -204,16 +374,38 @@ describe('what a notification says', () => {
   })
 
   it('says only that a task started: no run time or cost yet', () => {
-    const change = { taskName: 'Add login', createdAt: '2025-03-10T11:00:00Z', updatedAt: '2025-03-10T11:05:00Z', totalPrice: 0.5 }
+    const change = {
+      taskName: 'Add login',
+      createdAt: '2025-03-10T11:00:00Z',
+      updatedAt: '2025-03-10T11:05:00Z',
+      totalPrice: 0.5
+    }
     expect(taskSentence({ ...change, transition: 'started' }, 'Shop')).toBe("Shop: 'Add login' started")
-    expect(taskSentence({ ...change, transition: 'completed' }, 'Shop')).toBe("Shop: 'Add login' completed in 5 min · $0.50")
+    expect(taskSentence({ ...change, transition: 'completed' }, 'Shop')).toBe(
+      "Shop: 'Add login' completed in 5 min · $0.50"
+    )
   })
 
   it('tells of a new task that is already running as started', () => {
-    const added: MonitorEvent = { ...base, projectId: 'shop', kind: 'task-added', taskId: 'n', taskName: 'New', status: 'in_progress' }
+    const added: MonitorEvent = {
+      ...base,
+      projectId: 'shop',
+      kind: 'task-added',
+      taskId: 'n',
+      taskName: 'New',
+      status: 'in_progress'
+    }
     const started = prefs({ transitions: { ...DEFAULT_NOTIFICATION_PREFS.transitions, started: true } })
     expect(decideNotifications({ events: [added], away: false }, started, context())).toEqual([
-      { kind: 'task', title: 'Task started', body: "Shop: 'New' started", connectionId: 'c1', projectId: 'shop', taskId: 'n', outcome: 'started' }
+      {
+        kind: 'task',
+        title: 'Task started',
+        body: "Shop: 'New' started",
+        connectionId: 'c1',
+        projectId: 'shop',
+        taskId: 'n',
+        outcome: 'started'
+      }
     ])
   })
 })
@@ -226,7 +418,16 @@ describe('notifiableTransition', () => {
       expect(notifiableTransition({ ...step, kind: 'step-added', status: to } as MonitorEvent)).toBeNull()
       expect(notifiableTransition({ ...step, kind: 'step-status', from: 'pending', to } as MonitorEvent)).toBeNull()
     }
-    expect(notifiableTransition({ ...base, projectId: 'shop', kind: 'task-added', taskId: 't', taskName: 'T', status: 'failed' })).toBe('failed')
+    expect(
+      notifiableTransition({
+        ...base,
+        projectId: 'shop',
+        kind: 'task-added',
+        taskId: 't',
+        taskName: 'T',
+        status: 'failed'
+      })
+    ).toBe('failed')
     expect(notifiableTransition(status('shop', 't', 'todo', 'in_progress'))).toBe('started')
     expect(notifiableTransition(status('shop', 't', 'failed', 'in_progress'))).toBeNull()
   })

@@ -6,8 +6,8 @@ import { periodTitle } from '../../shared/budgets'
 import { knownTotalPrice } from '../../shared/cost'
 import { formatRunTime, formatUsd } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
-import { minutesOfDay } from '../../shared/time-of-day'
 import type { NotifiableTransition, NotificationPrefs, QuietHours } from '../../shared/settings'
+import { minutesOfDay } from '../../shared/time-of-day'
 
 export interface Notification {
   title: string
@@ -39,7 +39,8 @@ type BudgetEvent = Extract<MonitorEvent, { kind: 'budget' }>
 export function budgetNotification(event: BudgetEvent, projectName: string | null): Notification {
   const scope = projectName === null ? 'all watched projects' : `project '${projectName}'`
   const period = periodTitle(event.period).toLowerCase()
-  const when = event.period === 'day' ? `on ${event.periodKey}` : event.period === 'month' ? `in ${event.periodKey}` : 'in total'
+  const when =
+    event.period === 'day' ? `on ${event.periodKey}` : event.period === 'month' ? `in ${event.periodKey}` : 'in total'
   const n: Notification = {
     kind: 'budget',
     connectionId: event.connectionId,
@@ -65,13 +66,18 @@ interface TaskChange {
  * One task's change as a sentence: "Recipe Box: 'Add a contact form' completed in 4 min · $0.57";
  * an ended task says how long it ran and what it cost, when the service said.
  */
-export function taskSentence(change: Pick<TaskChange, 'transition' | 'taskName' | 'createdAt' | 'updatedAt' | 'totalPrice'>, projectName: string): string {
+export function taskSentence(
+  change: Pick<TaskChange, 'transition' | 'taskName' | 'createdAt' | 'updatedAt' | 'totalPrice'>,
+  projectName: string
+): string {
   const head = `${projectName}: '${change.taskName}'`
   if (change.transition === 'started') return `${head} started`
   // Stryker disable next-line LogicalOperator: equivalent, Date.parse(undefined) is NaN: a missing time gives no run time without this check too
-  const ranMs = change.createdAt && change.updatedAt ? Date.parse(change.updatedAt) - Date.parse(change.createdAt) : Number.NaN
+  const ranMs =
+    change.createdAt && change.updatedAt ? Date.parse(change.updatedAt) - Date.parse(change.createdAt) : Number.NaN
   const ran = formatRunTime(ranMs)
-  const verb = change.transition === 'completed' ? 'completed' : change.transition === 'failed' ? 'failed' : 'was cancelled'
+  const verb =
+    change.transition === 'completed' ? 'completed' : change.transition === 'failed' ? 'failed' : 'was cancelled'
   const when = ran === null ? '' : change.transition === 'completed' ? ` in ${ran}` : ` after ${ran}`
   const price = knownTotalPrice(change.totalPrice)
   const cost = price === null ? '' : ` · ${formatUsd(price)}`
@@ -111,14 +117,20 @@ export function decideNotifications(
   prefs: Pick<NotificationPrefs, 'transitions'> & Partial<Pick<NotificationPrefs, 'unusualCost'>>,
   context: NotificationContext
 ): Notification[] {
-  const name = (c: { connectionId: string; projectId: string }): string => context.projectName(c.connectionId, c.projectId)
+  const name = (c: { connectionId: string; projectId: string }): string =>
+    context.projectName(c.connectionId, c.projectId)
 
   // The last notifying change of each task: a round may hold a task's start and its end.
   const byTask = new Map<string, TaskChange>()
   const budgets: Notification[] = []
   for (const event of batch.events) {
     if (event.kind === 'budget') {
-      budgets.push(budgetNotification(event, event.projectId === null ? null : name({ connectionId: event.connectionId, projectId: event.projectId })))
+      budgets.push(
+        budgetNotification(
+          event,
+          event.projectId === null ? null : name({ connectionId: event.connectionId, projectId: event.projectId })
+        )
+      )
       continue
     }
     if (event.kind === 'task-cost-unusual') {
@@ -138,7 +150,13 @@ export function decideNotifications(
     if (event.kind !== 'task-status' && event.kind !== 'task-added') continue
     const key = `${event.projectId}\u0000${event.taskId}`
     byTask.delete(key)
-    const change: TaskChange = { transition, connectionId: event.connectionId, projectId: event.projectId, taskId: event.taskId, taskName: event.taskName }
+    const change: TaskChange = {
+      transition,
+      connectionId: event.connectionId,
+      projectId: event.projectId,
+      taskId: event.taskId,
+      taskName: event.taskName
+    }
     if (event.createdAt !== undefined) change.createdAt = event.createdAt
     if (event.updatedAt !== undefined) change.updatedAt = event.updatedAt
     if (event.totalPrice !== undefined) change.totalPrice = event.totalPrice
@@ -160,7 +178,9 @@ export function decideNotifications(
       outcome: c.transition
     })
   } else if (changes.length > 1) {
-    const counts = ORDER.map((t) => [t, changes.filter((c) => c.transition === t).length] as const).filter(([, n]) => n > 0)
+    const counts = ORDER.map((t) => [t, changes.filter((c) => c.transition === t).length] as const).filter(
+      ([, n]) => n > 0
+    )
     const allEnded = !changes.some((c) => c.transition === 'started')
     const head = `${changes.length} ${allEnded ? 'tasks finished' : 'task updates'}: ${counts.map(([t, n]) => `${n} ${t}`).join(', ')}`
     const projects = [...new Map(changes.map((c) => [`${c.connectionId}\u0000${c.projectId}`, c])).values()]

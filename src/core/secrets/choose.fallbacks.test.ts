@@ -23,41 +23,62 @@ const noBus = (): KeytarLike => {
 }
 
 const choose = (over: Partial<ChooseSecretStoreOptions>) =>
-  chooseSecretStore({ loadKeytar: async () => noBus(), allowBasicText: false, ciphertexts: ciphertexts(), forwardingCiphertexts: ciphertexts(), probeTimeoutMs: 5_000, ...over })
+  chooseSecretStore({
+    loadKeytar: async () => noBus(),
+    allowBasicText: false,
+    ciphertexts: ciphertexts(),
+    forwardingCiphertexts: ciphertexts(),
+    probeTimeoutMs: 5_000,
+    ...over
+  })
 
 describe('choosing where the key is kept when no keychain answers', () => {
   it("keeps it with safeStorage's own backend, saying why the keychain was passed over", async () => {
     const store = await choose({ safeStorage: fakeSafeStorage('gnome_libsecret') })
     expect(store.backend).toBe('safe-storage')
-    expect(store.detail).toMatch(/^No keychain is reachable \(.*\): Cannot autolaunch D-Bus without X11 \$DISPLAY\. Your API key is encrypted with Electron's safeStorage \(gnome_libsecret\) and kept in the settings file\.$/)
+    expect(store.detail).toMatch(
+      /^No keychain is reachable \(.*\): Cannot autolaunch D-Bus without X11 \$DISPLAY\. Your API key is encrypted with Electron's safeStorage \(gnome_libsecret\) and kept in the settings file\.$/
+    )
     // Without a backend name (macOS, Windows), none is said.
-    expect((await choose({ safeStorage: fakeSafeStorage(undefined) })).detail).toMatch(/Electron's safeStorage and kept/)
+    expect((await choose({ safeStorage: fakeSafeStorage(undefined) })).detail).toMatch(
+      /Electron's safeStorage and kept/
+    )
   })
 
   it('says so when the keychain library cannot load at all', async () => {
-    const store = await choose({ loadKeytar: () => Promise.reject(new Error('keytar.node: cannot open shared object file')) })
+    const store = await choose({
+      loadKeytar: () => Promise.reject(new Error('keytar.node: cannot open shared object file'))
+    })
     expect(store.backend).toBe('session-only')
     expect(store.detail).toBe(
       "keytar.node: cannot open shared object file. Electron's safeStorage is not available here, so your API key is kept for this session only and will be asked for again after a restart."
     )
   })
 
-  it("keeps it for this session only under basic_text, unless the user allowed basic_text", async () => {
+  it('keeps it for this session only under basic_text, unless the user allowed basic_text', async () => {
     const refused = await choose({ safeStorage: fakeSafeStorage('basic_text') })
     expect(refused.backend).toBe('session-only')
-    expect(refused.detail).toMatch(/\. The only other store here is Electron's basic_text, which uses a fixed password, so your API key is kept for this session only\. Allow basic_text in Settings/)
+    expect(refused.detail).toMatch(
+      /\. The only other store here is Electron's basic_text, which uses a fixed password, so your API key is kept for this session only\. Allow basic_text in Settings/
+    )
     const allowed = await choose({ safeStorage: fakeSafeStorage('basic_text'), allowBasicText: true })
     expect(allowed.backend).toBe('safe-storage')
-    expect(allowed.detail).toMatch(/\. As you allowed in Settings, your API key is kept in the settings file under basic_text/)
+    expect(allowed.detail).toMatch(
+      /\. As you allowed in Settings, your API key is kept in the settings file under basic_text/
+    )
   })
 
-  it("keeps it for this session only when safeStorage has no encryption, or fails, saying which", async () => {
+  it('keeps it for this session only when safeStorage has no encryption, or fails, saying which', async () => {
     const none = await choose({ safeStorage: fakeSafeStorage('gnome_libsecret', false) })
     expect(none.backend).toBe('session-only')
-    expect(none.detail).toMatch(/\. Electron's safeStorage has no encryption available, so your API key is kept for this session only/)
+    expect(none.detail).toMatch(
+      /\. Electron's safeStorage has no encryption available, so your API key is kept for this session only/
+    )
     const broken = fakeSafeStorage('gnome_libsecret')
     broken.isAsyncEncryptionAvailable = () => Promise.reject(new Error('no secret service'))
-    expect((await choose({ safeStorage: broken })).detail).toMatch(/\. Electron's safeStorage failed: no secret service, so your API key is kept for this session only/)
+    expect((await choose({ safeStorage: broken })).detail).toMatch(
+      /\. Electron's safeStorage failed: no secret service, so your API key is kept for this session only/
+    )
   })
 
   it('uses the keychain when it answers, and moves keys left as ciphertexts into it', async () => {
@@ -82,15 +103,30 @@ describe('choosing where the key is kept when no keychain answers', () => {
       getPassword: async (s, a) => kept.get(`${s} ${a}`) ?? null,
       setPassword: async (s, a, p) => void kept.set(`${s} ${a}`, p),
       deletePassword: async (s, a) => kept.delete(`${s} ${a}`),
-      findCredentials: async (s) => [...kept].filter(([k]) => k.startsWith(`${s} `)).map(([k, password]) => ({ account: k.slice(s.length + 1), password }))
+      findCredentials: async (s) =>
+        [...kept]
+          .filter(([k]) => k.startsWith(`${s} `))
+          .map(([k, password]) => ({ account: k.slice(s.length + 1), password }))
     }
     const safe = fakeSafeStorage('gnome_libsecret')
     const sealed = async (text: string) => (await safe.encryptStringAsync(text)).toString('base64')
     // forward:t1 as an earlier version left it, among the keys' ciphertexts; forward:t2 in its own map.
-    const left = ciphertexts({ c1: await sealed('sk-left-behind-1234'), 'forward:t1': await sealed('{"url":"https://a.example/1"}') })
+    const left = ciphertexts({
+      c1: await sealed('sk-left-behind-1234'),
+      'forward:t1': await sealed('{"url":"https://a.example/1"}')
+    })
     const leftForwarding = ciphertexts({ 'forward:t2': await sealed('{"url":"https://a.example/2"}') })
-    const store = await choose({ loadKeytar: async () => keytar, safeStorage: safe, ciphertexts: left, forwardingCiphertexts: leftForwarding })
-    expect([...kept.keys()].sort()).toEqual(['agent-tray c1', 'forwarding.agent-tray forward:t1', 'forwarding.agent-tray forward:t2'])
+    const store = await choose({
+      loadKeytar: async () => keytar,
+      safeStorage: safe,
+      ciphertexts: left,
+      forwardingCiphertexts: leftForwarding
+    })
+    expect([...kept.keys()].sort()).toEqual([
+      'agent-tray c1',
+      'forwarding.agent-tray forward:t1',
+      'forwarding.agent-tray forward:t2'
+    ])
     expect(await store.forwarding.get('forward:t1')).toBe('{"url":"https://a.example/1"}')
     expect(await store.get('forward:t1')).toBeNull()
     expect([left.entries, leftForwarding.entries]).toEqual([{}, {}])
@@ -128,7 +164,12 @@ describe('choosing where the key is kept when no keychain answers', () => {
     it('is waited for up to 30 s by default', async () => {
       vi.useFakeTimers()
       const slow = slowKeychain()
-      const chosen = chooseSecretStore({ loadKeytar: async () => slow.keytar, allowBasicText: false, ciphertexts: ciphertexts(), forwardingCiphertexts: ciphertexts() })
+      const chosen = chooseSecretStore({
+        loadKeytar: async () => slow.keytar,
+        allowBasicText: false,
+        ciphertexts: ciphertexts(),
+        forwardingCiphertexts: ciphertexts()
+      })
       await slow.asked
       await vi.advanceTimersByTimeAsync(29_999)
       slow.answer()
@@ -138,7 +179,12 @@ describe('choosing where the key is kept when no keychain answers', () => {
     it('is passed over after 30 s, saying so', async () => {
       vi.useFakeTimers()
       const slow = slowKeychain()
-      const chosen = chooseSecretStore({ loadKeytar: async () => slow.keytar, allowBasicText: false, ciphertexts: ciphertexts(), forwardingCiphertexts: ciphertexts() })
+      const chosen = chooseSecretStore({
+        loadKeytar: async () => slow.keytar,
+        allowBasicText: false,
+        ciphertexts: ciphertexts(),
+        forwardingCiphertexts: ciphertexts()
+      })
       await slow.asked
       await vi.advanceTimersByTimeAsync(30_000)
       const store = await chosen

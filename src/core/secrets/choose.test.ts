@@ -11,7 +11,10 @@ import { listFiles } from './test-files'
 const script = fileURLToPath(new URL('./test-no-keychain.ts', import.meta.url))
 const API_KEY = 'sk-live-no-keychain-7f3a9c'
 let dir: string
-let results: Record<string, { backend: string; detail: string; readBack: boolean; has: boolean; ciphertext: string | null }>
+let results: Record<
+  string,
+  { backend: string; detail: string; readBack: boolean; has: boolean; ciphertext: string | null }
+>
 let keytarResult: { name?: string; message?: string; ok?: boolean }
 
 beforeAll(async () => {
@@ -38,7 +41,9 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 describe('no keychain reachable', () => {
   it('the keytar store fails with KeychainUnavailableError in one clear line', () => {
     expect(keytarResult.name).toBe('KeychainUnavailableError')
-    expect(keytarResult.message).toMatch(/^No keychain is reachable \(is gnome-keyring or KWallet running and unlocked\?\): \S/)
+    expect(keytarResult.message).toMatch(
+      /^No keychain is reachable \(is gnome-keyring or KWallet running and unlocked\?\): \S/
+    )
     expect(keytarResult.message).not.toContain('\n')
     expect(keytarResult.message).not.toContain(API_KEY)
   })

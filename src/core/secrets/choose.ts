@@ -2,10 +2,10 @@
 // safeStorage (but not its `basic_text` backend, a fixed public password, unless the user
 // accepted it), else memory for this session only. The chosen store says which, and why.
 import { createKeytarSecretStore, probeKeychain } from './keytar-store'
+import { moveCiphertexts } from './move-ciphertexts'
 import { createSafeStorageSecretStore } from './safe-storage-store'
 import { createSessionSecretStore } from './session-store'
-import { moveCiphertexts } from './move-ciphertexts'
-import { firstLine, type CiphertextStore, type KeytarLike, type SafeStorageLike, type SecretStore } from './types'
+import { type CiphertextStore, firstLine, type KeytarLike, type SafeStorageLike, type SecretStore } from './types'
 
 export interface ChooseSecretStoreOptions {
   loadKeytar: () => Promise<KeytarLike>
@@ -27,7 +27,8 @@ function sentenceCase(text: string): string {
 export async function chooseSecretStore(options: ChooseSecretStoreOptions): Promise<SecretStore> {
   const chosen = await choose(options)
   // Keys left as ciphertexts by an earlier choice move into this one (move-ciphertexts.ts).
-  if (chosen.backend !== 'safe-storage') await moveCiphertexts(chosen, options.safeStorage, options.ciphertexts, options.forwardingCiphertexts)
+  if (chosen.backend !== 'safe-storage')
+    await moveCiphertexts(chosen, options.safeStorage, options.ciphertexts, options.forwardingCiphertexts)
   return chosen
 }
 

@@ -1,7 +1,15 @@
 // Where a key may go (custody.ts): an entry is sent only as the key it is, and only for an id a
 // connection may have. Over a store in memory; keytar-store.test.ts and app/key-custody.test.ts have the real keychain.
 import { describe, expect, it } from 'vitest'
-import { ConnectionIdError, decodeBoundKey, encodeBoundKey, keyCustody, KeyNotSentError, KeyOriginChangedError, NotAnApiKeyError } from './custody'
+import {
+  ConnectionIdError,
+  decodeBoundKey,
+  encodeBoundKey,
+  keyCustody,
+  KeyNotSentError,
+  KeyOriginChangedError,
+  NotAnApiKeyError
+} from './custody'
 import { createSessionSecretStore } from './session-store'
 import type { SecretStore } from './types'
 
@@ -11,11 +19,20 @@ describe('decodeBoundKey', () => {
   it('reads a bound entry, and a plain key of an earlier version (even one that starts with "{")', () => {
     const bound = { origin: 'https://api.example.com', baseUrl: 'https://api.example.com/v1', key: 'sk-1' }
     expect(decodeBoundKey(encodeBoundKey(bound))).toEqual(bound)
-    for (const plain of ['sk-live-0001', '{not-json', '12345', 'true', 'null']) expect(decodeBoundKey(plain), plain).toEqual({ origin: null, key: plain })
+    for (const plain of ['sk-live-0001', '{not-json', '12345', 'true', 'null'])
+      expect(decodeBoundKey(plain), plain).toEqual({ origin: null, key: plain })
   })
 
   it('refuses a JSON object that is not a bound key: no key at all', () => {
-    for (const other of [TARGET_ENTRY, ` ${TARGET_ENTRY}`, '{}', '"quoted"', '[1,2]', '[]', JSON.stringify({ format: 'agent-tray-key/1', origin: 'https://a.example' })]) {
+    for (const other of [
+      TARGET_ENTRY,
+      ` ${TARGET_ENTRY}`,
+      '{}',
+      '"quoted"',
+      '[1,2]',
+      '[]',
+      JSON.stringify({ format: 'agent-tray-key/1', origin: 'https://a.example' })
+    ]) {
       expect(decodeBoundKey(other), other).toBeNull()
     }
   })
@@ -33,12 +50,14 @@ describe('keyCustody', () => {
     expect(await keys.entries()).toEqual([])
   })
 
-  it("refuses an id no connection may have (forward:<target>) in get, has, set and delete, and leaves its entry alone", async () => {
+  it('refuses an id no connection may have (forward:<target>) in get, has, set and delete, and leaves its entry alone', async () => {
     const store = createSessionSecretStore('memory')
     await store.set('forward:t1', TARGET_ENTRY)
     const keys = keyCustody(store)
     await expect(keys.get('forward:t1', 'https://collector.example')).rejects.toThrow(ConnectionIdError)
-    await expect(keys.get('forward:t1', 'https://collector.example')).rejects.toThrow(/Not a connection id: "forward:t1" must not contain ':'/)
+    await expect(keys.get('forward:t1', 'https://collector.example')).rejects.toThrow(
+      /Not a connection id: "forward:t1" must not contain ':'/
+    )
     await expect(keys.has('forward:t1')).rejects.toThrow(ConnectionIdError)
     await expect(keys.delete('forward:t1')).rejects.toThrow(ConnectionIdError)
     await expect(keys.set('forward:t1', 'https://collector.example', 'sk-x')).rejects.toThrow(ConnectionIdError)
@@ -51,7 +70,10 @@ describe('keyCustody', () => {
     await store.set('c1', 'sk-old-0001')
     const keys = keyCustody(store)
     expect(await keys.get('c1', 'https://api.example.com')).toBe('sk-old-0001')
-    expect(decodeBoundKey((await store.get('c1'))!)).toMatchObject({ origin: 'https://api.example.com', key: 'sk-old-0001' })
+    expect(decodeBoundKey((await store.get('c1'))!)).toMatchObject({
+      origin: 'https://api.example.com',
+      key: 'sk-old-0001'
+    })
   })
 })
 
@@ -61,7 +83,13 @@ const BASE_URL = `${ORIGIN}/v1`
 /** The session store less what some stores lack (`has`, `list`). */
 function storeWithout(store: SecretStore, ...missing: ('has' | 'list')[]): Parameters<typeof keyCustody>[0] {
   const { get, set, delete: del, has, list } = store
-  return { get, set, delete: del, ...(missing.includes('has') ? {} : { has }), ...(missing.includes('list') ? {} : { list }) }
+  return {
+    get,
+    set,
+    delete: del,
+    ...(missing.includes('has') ? {} : { has }),
+    ...(missing.includes('list') ? {} : { list })
+  }
 }
 
 describe('decodeBoundKey, the fields of a bound entry', () => {
@@ -71,7 +99,12 @@ describe('decodeBoundKey, the fields of a bound entry', () => {
 
   it('refuses an entry whose format is another, or whose origin, base URL or key is not text', () => {
     const whole = { format: 'agent-tray-key/1', origin: ORIGIN, baseUrl: BASE_URL, key: 'sk-1' }
-    for (const damaged of [{ ...whole, format: 'agent-tray-key/2' }, { ...whole, origin: 1 }, { ...whole, baseUrl: null }, { ...whole, key: ['sk-1'] }]) {
+    for (const damaged of [
+      { ...whole, format: 'agent-tray-key/2' },
+      { ...whole, origin: 1 },
+      { ...whole, baseUrl: null },
+      { ...whole, key: ['sk-1'] }
+    ]) {
       expect(decodeBoundKey(JSON.stringify(damaged)), JSON.stringify(damaged)).toBeNull()
     }
   })
@@ -92,11 +125,19 @@ describe('keyCustody, origins', () => {
     const keys = keyCustody(store)
     await keys.set('c1', BASE_URL, 'sk-1')
     const before = await store.get('c1')
-    for (const elsewhere of ['https://evil.example/v1', 'http://api.example.com/v1', 'https://api.example.com:8443/v1']) {
+    for (const elsewhere of [
+      'https://evil.example/v1',
+      'http://api.example.com/v1',
+      'https://api.example.com:8443/v1'
+    ]) {
       const error = await keys.get('c1', elsewhere).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(KeyOriginChangedError)
       expect(error).toBeInstanceOf(KeyNotSentError)
-      expect(error).toMatchObject({ name: 'KeyOriginChangedError', storedOrigin: ORIGIN, origin: new URL(elsewhere).origin })
+      expect(error).toMatchObject({
+        name: 'KeyOriginChangedError',
+        storedOrigin: ORIGIN,
+        origin: new URL(elsewhere).origin
+      })
       expect((error as Error).message).toBe(
         `Its address changed from ${ORIGIN} to ${new URL(elsewhere).origin}; its API key was given for ${ORIGIN} and is not sent anywhere else.`
       )
@@ -247,7 +288,10 @@ describe('keyCustody, entries and deleteOrigin', () => {
     await store.set('plain', 'sk-old') // an earlier version's: origin unknown
     await store.set('target', TARGET_ENTRY) // no key at all
     // What the old attack left: a bound key under an account no connection may have.
-    await store.set('forward:t1', encodeBoundKey({ origin: 'https://collector.example', baseUrl: 'https://collector.example', key: TARGET_ENTRY }))
+    await store.set(
+      'forward:t1',
+      encodeBoundKey({ origin: 'https://collector.example', baseUrl: 'https://collector.example', key: TARGET_ENTRY })
+    )
     return store
   }
 

@@ -35,7 +35,12 @@ export function decodeBoundKey(stored: string): BoundKey | { origin: null; key: 
   if (typeof v === 'number' || typeof v === 'boolean' || v === null) return { origin: null, key: stored }
   if (typeof v !== 'object' || Array.isArray(v)) return null
   const o = v as Record<string, unknown>
-  if (o.format === FORMAT && typeof o.origin === 'string' && typeof o.baseUrl === 'string' && typeof o.key === 'string') {
+  if (
+    o.format === FORMAT &&
+    typeof o.origin === 'string' &&
+    typeof o.baseUrl === 'string' &&
+    typeof o.key === 'string'
+  ) {
     return { origin: o.origin, baseUrl: o.baseUrl, key: o.key }
   }
   return null
@@ -60,7 +65,9 @@ export class KeyOriginChangedError extends KeyNotSentError {
     readonly storedOrigin: string,
     readonly origin: string
   ) {
-    super(`Its address changed from ${storedOrigin} to ${origin}; its API key was given for ${storedOrigin} and is not sent anywhere else.`)
+    super(
+      `Its address changed from ${storedOrigin} to ${origin}; its API key was given for ${storedOrigin} and is not sent anywhere else.`
+    )
   }
 }
 
@@ -68,7 +75,9 @@ export class KeyOriginChangedError extends KeyNotSentError {
 export class NotAnApiKeyError extends KeyNotSentError {
   override name = 'NotAnApiKeyError'
   constructor(readonly connectionId: string) {
-    super(`The key store's entry for "${connectionId}" is not an API key, so it is not sent anywhere; give this connection its key again.`)
+    super(
+      `The key store's entry for "${connectionId}" is not an API key, so it is not sent anywhere; give this connection its key again.`
+    )
   }
 }
 
@@ -79,7 +88,10 @@ export class ConnectionIdError extends Error {
 
 function checkConnectionId(connectionId: string): string {
   const problem = connectionIdProblem(connectionId)
-  if (problem !== null) throw new ConnectionIdError(`Not a connection id: ${JSON.stringify(connectionId.slice(0, 80))} ${problem}; no key is read or stored for it.`)
+  if (problem !== null)
+    throw new ConnectionIdError(
+      `Not a connection id: ${JSON.stringify(connectionId.slice(0, 80))} ${problem}; no key is read or stored for it.`
+    )
   return connectionId
 }
 
@@ -124,7 +136,8 @@ export function keyCustody(
       // An account no connection may have (a forwarding entry left in this service) is no connection to restore.
       if (connectionIdProblem(connectionId) !== null) continue
       const bound = decodeBoundKey(secret)
-      if (bound !== null && bound.origin !== null) out.push({ connectionId, origin: bound.origin, baseUrl: bound.baseUrl })
+      if (bound !== null && bound.origin !== null)
+        out.push({ connectionId, origin: bound.origin, baseUrl: bound.baseUrl })
     }
     return out
   }
@@ -150,7 +163,9 @@ export function keyCustody(
     holdForSession(connectionId, baseUrl, key) {
       held.set(checkConnectionId(connectionId), encodeBoundKey({ origin: originOf(baseUrl), baseUrl, key }))
     },
-    has: async (connectionId) => held.has(checkConnectionId(connectionId)) || (store.has ? store.has(connectionId) : (await store.get(connectionId)) !== null),
+    has: async (connectionId) =>
+      held.has(checkConnectionId(connectionId)) ||
+      (store.has ? store.has(connectionId) : (await store.get(connectionId)) !== null),
     delete: async (connectionId) => {
       const wasHeld = held.delete(checkConnectionId(connectionId))
       let removed = await store.delete(connectionId)

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addConnection, watchProject } from '../settings/edit'
 import { openSettings } from '../settings/store'
 import { chooseSecretStore } from './choose'
+import { ConnectionIdError, keyCustody, NotAnApiKeyError } from './custody'
 import { createKeytarSecretStore, KEYCHAIN_PROBE_ACCOUNT, loadKeytar, probeKeychain } from './keytar-store'
 import { listFiles } from './test-files'
 import { startTestKeyring, type TestKeyring } from './test-keyring'
-import { ConnectionIdError, keyCustody, NotAnApiKeyError } from './custody'
 import { FORWARDING_KEYCHAIN_SERVICE, KEYCHAIN_SERVICE, type KeytarLike } from './types'
 
 let keyring: TestKeyring
@@ -112,7 +112,12 @@ describe('the keychain probe', () => {
       loadKeytar: async () => chosen.keytar,
       allowBasicText: false,
       ciphertexts: { ids: async () => [], get: async () => null, set: async () => {}, delete: async () => false },
-      forwardingCiphertexts: { ids: async () => [], get: async () => null, set: async () => {}, delete: async () => false }
+      forwardingCiphertexts: {
+        ids: async () => [],
+        get: async () => null,
+        set: async () => {},
+        delete: async () => false
+      }
     })
     expect(secrets.backend).toBe('keychain')
     expect(chosen.calls).toEqual([probe])
@@ -150,7 +155,9 @@ describe("forwarding's entries, apart from the API keys", () => {
     const watched = recording(keytar)
     const store = createKeytarSecretStore(watched.keytar)
     expect(await store.get('move-c1')).toBe('sk-stays-0001')
-    expect(watched.calls.some((c) => c.includes(FORWARDING_KEYCHAIN_SERVICE) || c.startsWith('findCredentials'))).toBe(false)
+    expect(watched.calls.some((c) => c.includes(FORWARDING_KEYCHAIN_SERVICE) || c.startsWith('findCredentials'))).toBe(
+      false
+    )
 
     expect(await store.forwarding.get('forward:old-1')).toBe(TARGET_ENTRY)
     expect(await keytar.getPassword(KEYCHAIN_SERVICE, 'forward:old-1')).toBeNull()

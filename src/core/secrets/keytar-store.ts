@@ -5,9 +5,9 @@ import { isForwardSecretAccount } from '../../shared/forwarding'
 import {
   firstLine,
   FORWARDING_KEYCHAIN_SERVICE,
+  type ForwardingSecretStore,
   KEYCHAIN_SERVICE,
   KeychainUnavailableError,
-  type ForwardingSecretStore,
   type KeytarLike,
   type SecretStore
 } from './types'
@@ -93,7 +93,8 @@ function forwardingEntries(call: KeychainCall): ForwardingSecretStore {
     get: (account) => opened((k) => k.getPassword(service, account)),
     set: (account, secret) => opened((k) => k.setPassword(service, account, secret), secret),
     delete: (account) => opened((k) => k.deletePassword(service, account)),
-    list: async () => (await opened((k) => k.findCredentials(service))).map((c) => ({ account: c.account, secret: c.password }))
+    list: async () =>
+      (await opened((k) => k.findCredentials(service))).map((c) => ({ account: c.account, secret: c.password }))
   }
 }
 

@@ -18,13 +18,20 @@ export async function moveCiphertexts(
   forwardingCiphertexts: CiphertextStore
 ): Promise<string[]> {
   const keys: Destination = { has: (id) => into.has(id), set: (id, entry) => into.set(id, entry) }
-  const forwarding: Destination = { has: async (id) => (await into.forwarding.get(id)) !== null, set: (id, entry) => into.forwarding.set(id, entry) }
+  const forwarding: Destination = {
+    has: async (id) => (await into.forwarding.get(id)) !== null,
+    set: (id, entry) => into.forwarding.set(id, entry)
+  }
   // An earlier version kept targets' ciphertexts among the keys', under their `forward:` account.
   const moved = await moveEach(safeStorage, ciphertexts, (id) => (isForwardSecretAccount(id) ? forwarding : keys))
   return [...moved, ...(await moveEach(safeStorage, forwardingCiphertexts, () => forwarding))]
 }
 
-async function moveEach(safeStorage: SafeStorageLike | undefined, ciphertexts: CiphertextStore, destination: (id: string) => Destination): Promise<string[]> {
+async function moveEach(
+  safeStorage: SafeStorageLike | undefined,
+  ciphertexts: CiphertextStore,
+  destination: (id: string) => Destination
+): Promise<string[]> {
   const moved: string[] = []
   for (const id of await ciphertexts.ids()) {
     const stored = await ciphertexts.get(id)

@@ -48,7 +48,9 @@ describe('createPendingSecretStore', () => {
     await write
     expect(await chosen.forwarding.get('forward:t1')).toBe('{"url":"https://hooks.example/T0ken"}')
     expect(await store.get('forward:t1')).toBeNull()
-    expect(await store.forwarding.list?.()).toEqual([{ account: 'forward:t1', secret: '{"url":"https://hooks.example/T0ken"}' }])
+    expect(await store.forwarding.list?.()).toEqual([
+      { account: 'forward:t1', secret: '{"url":"https://hooks.example/T0ken"}' }
+    ])
     expect(await store.forwarding.delete('forward:t1')).toBe(true)
   })
 })

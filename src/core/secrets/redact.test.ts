@@ -27,7 +27,10 @@ describe('redactSecrets', () => {
     KEY,
     JSON.stringify({ message: `bad key ${KEY}` }),
     JSON.stringify({ message: `bad key ${KEY}` }).replaceAll('/', '\\/'),
-    JSON.stringify({ message: `bad key ${KEY}` }).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e').replaceAll('&', '\\u0026'),
+    JSON.stringify({ message: `bad key ${KEY}` })
+      .replaceAll('<', '\\u003c')
+      .replaceAll('>', '\\u003e')
+      .replaceAll('&', '\\u0026'),
     `GET /projects?api_key=${encodeURIComponent(KEY)} refused`,
     `GET /projects?api_key=${encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())} refused`,
     `key=${KEY.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`
@@ -49,7 +52,10 @@ describe('redactSecrets', () => {
   })
 
   it('catches the key written as upper-case \\uXXXX escapes, as some JSON encoders write it', () => {
-    const upper = KEY.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)
+    const upper = KEY.replace(
+      /[^A-Za-z0-9]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`
+    )
     expect(upper).toContain('\\u003C')
     expect(redactSecrets(`{"error":"bad key ${upper}"}`, [KEY])).toBe(`{"error":"bad key ${REDACTED}"}`)
   })
@@ -57,7 +63,9 @@ describe('redactSecrets', () => {
   it('redacts a key of exactly the shortest length it trusts, in every form', () => {
     const key = 'a/b&'.slice(0, MIN_SECRET_LENGTH)
     expect(key).toHaveLength(MIN_SECRET_LENGTH)
-    expect(redactSecrets(`sent ${key} then ${encodeURIComponent(key)}`, [key])).toBe(`sent ${REDACTED} then ${REDACTED}`)
+    expect(redactSecrets(`sent ${key} then ${encodeURIComponent(key)}`, [key])).toBe(
+      `sent ${REDACTED} then ${REDACTED}`
+    )
   })
 
   it('leaves text without the key, and keys too short to tell from words, alone', () => {
@@ -70,21 +78,31 @@ describe('redactSecrets', () => {
   it('firstLine, which main logs with, uses it too', () => {
     expect(firstLine(new Error(`refused ${JSON.stringify(KEY)}\nsecond line`), KEY)).toBe(`refused "${REDACTED}"`)
     // A server's words in main's log never act on the terminal it runs in.
-    expect(firstLine(new Error('Server said: \u001b]0;pwned\u0007\u009b2J'))).toBe('Server said: \\u001b]0;pwned\\u0007\\u009b2J')
+    expect(firstLine(new Error('Server said: \u001b]0;pwned\u0007\u009b2J'))).toBe(
+      'Server said: \\u001b]0;pwned\\u0007\\u009b2J'
+    )
   })
 
   it("catches a key written with every character but letters and digits percent-encoded, '-' and '_' too, in either case of hex", () => {
     const key = 'sk-live_7f3a.9c~x'
     expect(encodeURIComponent(key)).toBe(key)
-    const every = (hex: (h: string) => string) => key.replace(/[^A-Za-z0-9]/g, (c) => `%${hex(c.charCodeAt(0).toString(16))}`)
+    const every = (hex: (h: string) => string) =>
+      key.replace(/[^A-Za-z0-9]/g, (c) => `%${hex(c.charCodeAt(0).toString(16))}`)
     expect(redactSecrets(`?k=${every((h) => h.toUpperCase())}&`, [key])).toBe(`?k=${REDACTED}&`)
     expect(redactSecrets(`?k=${every((h) => h.toLowerCase())}&`, [key])).toBe(`?k=${REDACTED}&`)
-    expect(redactSecrets(`{"k":"${key.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"}`, [key])).toBe(`{"k":"${REDACTED}"}`)
+    expect(
+      redactSecrets(
+        `{"k":"${key.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"}`,
+        [key]
+      )
+    ).toBe(`{"k":"${REDACTED}"}`)
   })
 
   it('catches the longest form first, so no part of a longer form is left behind', () => {
     // The key and a longer one that holds it: the longer is replaced whole.
-    expect(redactSecrets('a sk-abcd-1234 b sk-abcd c', ['sk-abcd', 'sk-abcd-1234'])).toBe(`a ${REDACTED} b ${REDACTED} c`)
+    expect(redactSecrets('a sk-abcd-1234 b sk-abcd c', ['sk-abcd', 'sk-abcd-1234'])).toBe(
+      `a ${REDACTED} b ${REDACTED} c`
+    )
   })
 
   it('catches a key a URL cannot carry (a lone surrogate) as written and JSON-escaped, and makes up no URL form for it', () => {
@@ -105,7 +123,9 @@ describe('redactSecrets', () => {
 
   it('catches a key with a letter outside ASCII, percent-encoded as UTF-8 character by character, and a lower-case URL form that leaves - alone', () => {
     const key = 'clé-sk/1234'
-    const every = key.replace(/[^A-Za-z0-9]/g, (c) => encodeURIComponent(c).replace(/^[-]$/, '%2D').replace(/^[/]$/, '%2F'))
+    const every = key.replace(/[^A-Za-z0-9]/g, (c) =>
+      encodeURIComponent(c).replace(/^[-]$/, '%2D').replace(/^[/]$/, '%2F')
+    )
     expect(every).toBe('cl%C3%A9%2Dsk%2F1234')
     expect(redactSecrets(`k=${every};`, [key])).toBe(`k=${REDACTED};`)
     expect(encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())).toBe('cl%c3%a9-sk%2f1234')
@@ -119,4 +139,3 @@ describe('redactSecrets', () => {
     expect(firstLine('  plain text  ')).toBe('plain text')
   })
 })
-

@@ -14,11 +14,17 @@ const ALNUM = /^[A-Za-z0-9]$/
 function percent(c: string, upper: boolean): string {
   let encoded: string
   try {
-    encoded = ALNUM.test(c) ? c : c.charCodeAt(0) < 0x80 ? `%${c.charCodeAt(0).toString(16).padStart(2, '0')}` : encodeURIComponent(c)
+    encoded = ALNUM.test(c)
+      ? c
+      : c.charCodeAt(0) < 0x80
+        ? `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`
+        : encodeURIComponent(c)
   } catch {
     return c // a lone surrogate has no URL form
   }
-  return upper ? encoded.replace(/%[0-9a-f]{2}/gi, (h) => h.toUpperCase()) : encoded.replace(/%[0-9a-f]{2}/gi, (h) => h.toLowerCase())
+  return upper
+    ? encoded.replace(/%[0-9a-f]{2}/gi, (h) => h.toUpperCase())
+    : encoded.replace(/%[0-9a-f]{2}/gi, (h) => h.toLowerCase())
 }
 
 function unicodeEscape(c: string, upper: boolean): string {
@@ -28,7 +34,8 @@ function unicodeEscape(c: string, upper: boolean): string {
 }
 
 /** JSON encoders that also escape '<', '>' and '&' (Go's, by default). */
-const htmlSafe = (json: string): string => json.replaceAll('<', '\\u003c').replaceAll('>', '\\u003e').replaceAll('&', '\\u0026')
+const htmlSafe = (json: string): string =>
+  json.replaceAll('<', '\\u003c').replaceAll('>', '\\u003e').replaceAll('&', '\\u0026')
 
 /**
  * The ways a secret can appear in another program's text: as is; JSON-escaped (plainly, with '\/',
@@ -62,10 +69,15 @@ export function secretForms(secret: string): string[] {
 }
 
 /** A function that replaces every form of each secret with `marker`; secrets shorter than MIN_SECRET_LENGTH are left alone. */
-export function secretRedactor(secrets: readonly (string | undefined)[], marker: string = REDACTED): (text: string) => string {
-  const forms = [...new Set(secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH).flatMap(secretForms))].sort(
-    (a, b) => b.length - a.length
-  )
+export function secretRedactor(
+  secrets: readonly (string | undefined)[],
+  marker: string = REDACTED
+): (text: string) => string {
+  const forms = [
+    ...new Set(
+      secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH).flatMap(secretForms)
+    )
+  ].sort((a, b) => b.length - a.length)
   return (text) => {
     let out = text
     for (const form of forms) out = out.split(form).join(marker)
@@ -74,6 +86,10 @@ export function secretRedactor(secrets: readonly (string | undefined)[], marker:
 }
 
 /** Replaces every form of the secrets in one text. */
-export function redactSecrets(text: string, secrets: readonly (string | undefined)[], marker: string = REDACTED): string {
+export function redactSecrets(
+  text: string,
+  secrets: readonly (string | undefined)[],
+  marker: string = REDACTED
+): string {
   return secretRedactor(secrets, marker)(text)
 }

@@ -1,7 +1,13 @@
 // The API key encrypted by Electron's safeStorage, the ciphertext kept in the settings file.
 // Forwarding targets' secrets the same way, in a map of their own in that file.
 import { isForwardSecretAccount } from '../../shared/forwarding'
-import { firstLine, type CiphertextStore, type ForwardingSecretStore, type SafeStorageLike, type SecretStore } from './types'
+import {
+  type CiphertextStore,
+  firstLine,
+  type ForwardingSecretStore,
+  type SafeStorageLike,
+  type SecretStore
+} from './types'
 
 export class SafeStorageError extends Error {
   override name = 'SafeStorageError'
@@ -41,8 +47,15 @@ function encrypted(safeStorage: SafeStorageLike, ciphertexts: CiphertextStore, w
 }
 
 /** Forwarding's map; its first use moves the ciphertexts an earlier version kept among the API keys' (as they are). */
-function forwardingEntries(safeStorage: SafeStorageLike, keys: CiphertextStore, forwarding: CiphertextStore): ForwardingSecretStore {
-  const entries = encrypted(safeStorage, forwarding, { what: "forwarding target's secret", lost: 'remove the target and add it again' })
+function forwardingEntries(
+  safeStorage: SafeStorageLike,
+  keys: CiphertextStore,
+  forwarding: CiphertextStore
+): ForwardingSecretStore {
+  const entries = encrypted(safeStorage, forwarding, {
+    what: "forwarding target's secret",
+    lost: 'remove the target and add it again'
+  })
   let moved: Promise<void> | undefined
   const open = (): Promise<void> =>
     (moved ??= (async () => {

@@ -10,6 +10,8 @@ it("keeps forwarding's entries apart from the API keys: no connection reads or l
   expect(await store.get('forward:t1')).toBeNull()
   expect(await store.has('forward:t1')).toBe(false)
   expect(await store.list?.()).toEqual([{ connectionId: 'c1', secret: 'sk-session-0001' }])
-  expect(await store.forwarding.list?.()).toEqual([{ account: 'forward:t1', secret: '{"url":"https://hooks.example/T0ken"}' }])
+  expect(await store.forwarding.list?.()).toEqual([
+    { account: 'forward:t1', secret: '{"url":"https://hooks.example/T0ken"}' }
+  ])
   expect(await store.forwarding.get('c1')).toBeNull()
 })

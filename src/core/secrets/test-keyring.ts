@@ -2,7 +2,7 @@
 // throwaway HOME, so tests exercise the real keychain path without touching the user's keyring.
 // Needs Debian's dbus and gnome-keyring. Call start before keytar is first used in the process
 // (libsecret connects to the bus named by DBUS_SESSION_BUS_ADDRESS on first use).
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -15,7 +15,15 @@ export interface TestKeyring {
   stop(): Promise<void>
 }
 
-const KEYS = ['HOME', 'XDG_RUNTIME_DIR', 'XDG_DATA_HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY']
+const KEYS = [
+  'HOME',
+  'XDG_RUNTIME_DIR',
+  'XDG_DATA_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'DISPLAY'
+]
 
 function firstLineOf(child: ChildProcess, what: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -56,8 +64,14 @@ async function waitForSecretService(env: NodeJS.ProcessEnv, timeoutMs: number): 
     const owned = await new Promise<boolean>((resolve) => {
       const probe = spawn(
         'dbus-send',
-        ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus',
-          'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'],
+        [
+          '--session',
+          '--print-reply',
+          '--dest=org.freedesktop.DBus',
+          '/org/freedesktop/DBus',
+          'org.freedesktop.DBus.NameHasOwner',
+          'string:org.freedesktop.secrets'
+        ],
         { env, stdio: ['ignore', 'pipe', 'ignore'] }
       )
       let out = ''
@@ -106,11 +120,10 @@ export async function startTestKeyring(options: { password?: string; timeoutMs?:
     })
     children.push(bus)
     env.DBUS_SESSION_BUS_ADDRESS = await firstLineOf(bus, 'dbus-daemon', timeoutMs)
-    const keyring = spawn(
-      'gnome-keyring-daemon',
-      ['--replace', '--unlock', '--components=secrets', '--foreground'],
-      { env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }
-    )
+    const keyring = spawn('gnome-keyring-daemon', ['--replace', '--unlock', '--components=secrets', '--foreground'], {
+      env: { ...base, ...env },
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
     children.push(keyring)
     // With --unlock the daemon reads the login keyring's password from stdin (and creates that
     // keyring, so libsecret finds a default collection to store into).

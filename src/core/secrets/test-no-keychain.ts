@@ -21,7 +21,10 @@ function fakeSafeStorage(backend: string | undefined, available = true): SafeSto
     async decryptStringAsync(data) {
       const decipher = crypto.createDecipheriv('aes-256-gcm', key, data.subarray(0, 12))
       decipher.setAuthTag(data.subarray(12, 28))
-      return { shouldReEncrypt: false, result: Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8') }
+      return {
+        shouldReEncrypt: false,
+        result: Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8')
+      }
     }
   }
 }
@@ -47,7 +50,12 @@ const cases: Record<string, { safeStorage?: SafeStorageLike; allowBasicText: boo
   commandLine: { allowBasicText: false }
 }
 for (const [name, options] of Object.entries(cases)) {
-  const store = await chooseSecretStore({ loadKeytar, ciphertexts: settings.ciphertexts, forwardingCiphertexts: settings.forwardingCiphertexts, ...options })
+  const store = await chooseSecretStore({
+    loadKeytar,
+    ciphertexts: settings.ciphertexts,
+    forwardingCiphertexts: settings.forwardingCiphertexts,
+    ...options
+  })
   const id = `conn-${name}`
   await store.set(id, apiKey)
   results[name] = {

@@ -2,8 +2,8 @@
 // (adapted in src/main), or memory for this session only. The key goes in and out of these and
 // nowhere else: never into an error message, a log, the settings object or the renderer.
 import { escapeUnsafeCharacters } from '../../shared/controls'
-import { redactSecrets } from './redact'
 import type { SecretBackend } from '../../shared/settings'
+import { redactSecrets } from './redact'
 
 /** The keychain service of API keys; the account is the connection id. */
 export const KEYCHAIN_SERVICE = 'agent-tray'
@@ -78,5 +78,7 @@ export class KeychainUnavailableError extends Error {
 /** The first line of an error's message, redacted and with control characters written out, for one-line reports (main's log). */
 export function firstLine(error: unknown, secret?: string): string {
   const message = error instanceof Error ? error.message : String(error)
-  return escapeUnsafeCharacters(redactSecrets(message.split('\n').find((line) => line.trim() !== '') ?? 'unknown error', [secret]).trim())
+  return escapeUnsafeCharacters(
+    redactSecrets(message.split('\n').find((line) => line.trim() !== '') ?? 'unknown error', [secret]).trim()
+  )
 }

@@ -37,7 +37,12 @@ describe('saveBudget', () => {
 
   it('keeps an id the caller gives a new budget', () => {
     const s = draft()
-    const saved = saveBudget(s, 'a', { id: 'mine', projectId: null, period: 'total', limitUsd: 1, warnRatio: 0.8 }, ids())
+    const saved = saveBudget(
+      s,
+      'a',
+      { id: 'mine', projectId: null, period: 'total', limitUsd: 1, warnRatio: 0.8 },
+      ids()
+    )
     expect(saved.id).toBe('mine')
     expect(s.budgets.a).toEqual([saved])
   })
@@ -51,7 +56,12 @@ describe('saveBudget', () => {
     // The replaced one is gone, the other stays; the saved one comes last.
     expect(s.budgets.a).toEqual([other, again])
     // The same with an id the caller made up: the slot's budget keeps its own.
-    const third = saveBudget(s, 'a', { id: 'made-up', projectId: 'p2', period: 'month', limitUsd: 8, warnRatio: 0.8 }, ids('w'))
+    const third = saveBudget(
+      s,
+      'a',
+      { id: 'made-up', projectId: 'p2', period: 'month', limitUsd: 8, warnRatio: 0.8 },
+      ids('w')
+    )
     expect(third.id).toBe(other.id)
     expect(s.budgets.a).toEqual([again, third])
   })
@@ -60,28 +70,42 @@ describe('saveBudget', () => {
     const s = draft()
     const day = saveBudget(s, 'a', { projectId: 'p1', period: 'day', limitUsd: 3, warnRatio: 0.8 }, ids('d'))
     const month = saveBudget(s, 'a', { projectId: 'p1', period: 'month', limitUsd: 30, warnRatio: 0.8 }, ids('m'))
-    const moved = saveBudget(s, 'a', { id: day.id, projectId: 'p2', period: 'day', limitUsd: 4, warnRatio: 0.8 }, ids('n'))
+    const moved = saveBudget(
+      s,
+      'a',
+      { id: day.id, projectId: 'p2', period: 'day', limitUsd: 4, warnRatio: 0.8 },
+      ids('n')
+    )
     expect(moved).toEqual({ id: day.id, projectId: 'p2', period: 'day', limitUsd: 4, warnRatio: 0.8 })
     expect(s.budgets.a).toEqual([month, moved])
     const before = structuredClone(s.budgets)
-    expect(() => saveBudget(s, 'a', { id: moved.id, projectId: 'p1', period: 'month', limitUsd: 4, warnRatio: 0.8 }, ids())).toThrow(
-      'There is already a budget for that scope and period.'
-    )
+    expect(() =>
+      saveBudget(s, 'a', { id: moved.id, projectId: 'p1', period: 'month', limitUsd: 4, warnRatio: 0.8 }, ids())
+    ).toThrow('There is already a budget for that scope and period.')
     expect(s.budgets).toEqual(before)
   })
 
   it('refuses, changing nothing: an unknown account, a project not watched there, an invalid amount or share', () => {
     const s = draft()
     const before = structuredClone(s)
-    const save = (connectionId: string, input: Parameters<typeof saveBudget>[2]) => () => saveBudget(s, connectionId, input, ids())
-    expect(save('zz', { projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow(new SettingsEditError('No connection zz'))
+    const save = (connectionId: string, input: Parameters<typeof saveBudget>[2]) => () =>
+      saveBudget(s, connectionId, input, ids())
+    expect(save('zz', { projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow(
+      new SettingsEditError('No connection zz')
+    )
     // p1 is watched on a, not on b.
-    expect(save('b', { projectId: 'p1', period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow('Project p1 is not watched on this account.')
-    expect(save('a', { projectId: 'p9', period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow('Project p9 is not watched on this account.')
+    expect(save('b', { projectId: 'p1', period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow(
+      'Project p1 is not watched on this account.'
+    )
+    expect(save('a', { projectId: 'p9', period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow(
+      'Project p9 is not watched on this account.'
+    )
     // An account a file lists without any watched projects (no list at all).
     delete s.watched.b
     delete before.watched.b
-    expect(save('b', { projectId: 'p1', period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow('Project p1 is not watched on this account.')
+    expect(save('b', { projectId: 'p1', period: 'day', limitUsd: 1, warnRatio: 0.8 })).toThrow(
+      'Project p1 is not watched on this account.'
+    )
     // Every problem is named, in one message.
     expect(save('a', { projectId: null, period: 'day', limitUsd: -1, warnRatio: 2 })).toThrow(
       'The limit must be an amount in USD, not negative. The warning must be between 5 % and 99 % of the limit.'
@@ -102,7 +126,12 @@ describe('saveBudget', () => {
       `An account may have at most ${MAX_BUDGETS_PER_CONNECTION} budgets.`
     )
     expect(s.budgets.a).toHaveLength(MAX_BUDGETS_PER_CONNECTION)
-    const replaced = saveBudget(s, 'a', { id: 'b0', projectId: 'p1', period: 'day', limitUsd: 2, warnRatio: 0.8 }, ids())
+    const replaced = saveBudget(
+      s,
+      'a',
+      { id: 'b0', projectId: 'p1', period: 'day', limitUsd: 2, warnRatio: 0.8 },
+      ids()
+    )
     expect(replaced.id).toBe('b0')
     expect(s.budgets.a).toHaveLength(MAX_BUDGETS_PER_CONNECTION)
     expect(s.budgets.a?.at(-1)).toEqual(replaced)
@@ -129,7 +158,9 @@ describe('setProjectTotalBudget', () => {
   it("sets a project's total budget at the default warning, changes its amount keeping its id and warning, and null removes it", () => {
     const s = draft()
     setProjectTotalBudget(s, 'a', 'p1', 25, ids('t'))
-    expect(s.budgets.a).toEqual([{ id: 't-1', projectId: 'p1', period: 'total', limitUsd: 25, warnRatio: DEFAULT_WARN_RATIO }])
+    expect(s.budgets.a).toEqual([
+      { id: 't-1', projectId: 'p1', period: 'total', limitUsd: 25, warnRatio: DEFAULT_WARN_RATIO }
+    ])
     // A warning set elsewhere (the budgets screen) stays when the amount changes.
     s.budgets.a![0]!.warnRatio = 0.5
     const month = saveBudget(s, 'a', { projectId: 'p1', period: 'month', limitUsd: 5, warnRatio: 0.8 }, ids('m'))

@@ -1,7 +1,7 @@
 // Budget edits on a settings draft, by the one rule (src/shared/budgets.ts). A budget belongs to
 // one connection; a project budget needs the project watched there. Saving a budget for a scope
 // and period that already has one replaces it (one budget per slot), keeping its id.
-import { budgetListProblem, budgetProblems, DEFAULT_WARN_RATIO, sameSlot, type Budget } from '../../shared/budgets'
+import { type Budget, budgetListProblem, budgetProblems, DEFAULT_WARN_RATIO, sameSlot } from '../../shared/budgets'
 import type { BudgetInput } from '../../shared/ipc'
 import type { Settings } from '../../shared/settings'
 import { SettingsEditError } from './edit'
@@ -10,14 +10,16 @@ export type { BudgetInput }
 
 /** Adds or replaces a budget; returns it as saved. `newId` names a new one. */
 export function saveBudget(draft: Settings, connectionId: string, input: BudgetInput, newId: () => string): Budget {
-  if (!draft.connections.some((c) => c.id === connectionId)) throw new SettingsEditError(`No connection ${connectionId}`)
+  if (!draft.connections.some((c) => c.id === connectionId))
+    throw new SettingsEditError(`No connection ${connectionId}`)
   const problems = Object.values(budgetProblems(input))
   if (problems.length > 0) throw new SettingsEditError(problems.join(' '))
   if (input.projectId !== null && !(draft.watched[connectionId] ?? []).some((w) => w.projectId === input.projectId)) {
     throw new SettingsEditError(`Project ${input.projectId} is not watched on this account.`)
   }
   const list = draft.budgets[connectionId] ?? []
-  const existing = (input.id !== undefined ? list.find((b) => b.id === input.id) : undefined) ?? list.find((b) => sameSlot(b, input))
+  const existing =
+    (input.id !== undefined ? list.find((b) => b.id === input.id) : undefined) ?? list.find((b) => sameSlot(b, input))
   const budget: Budget = {
     id: existing?.id ?? input.id ?? newId(),
     projectId: input.projectId,
@@ -41,12 +43,29 @@ export function removeBudget(draft: Settings, connectionId: string, budgetId: st
 }
 
 /** A project's total budget as one amount (the older "budget" of a project): null removes it. */
-export function setProjectTotalBudget(draft: Settings, connectionId: string, projectId: string, limitUsd: number | null, newId: () => string): void {
+export function setProjectTotalBudget(
+  draft: Settings,
+  connectionId: string,
+  projectId: string,
+  limitUsd: number | null,
+  newId: () => string
+): void {
   const list = draft.budgets[connectionId] ?? []
   const existing = list.find((b) => sameSlot(b, { projectId, period: 'total' }))
   if (limitUsd === null) {
     if (existing) removeBudget(draft, connectionId, existing.id)
     return
   }
-  saveBudget(draft, connectionId, { projectId, period: 'total', limitUsd, warnRatio: existing?.warnRatio ?? DEFAULT_WARN_RATIO, ...(existing ? { id: existing.id } : {}) }, newId)
+  saveBudget(
+    draft,
+    connectionId,
+    {
+      projectId,
+      period: 'total',
+      limitUsd,
+      warnRatio: existing?.warnRatio ?? DEFAULT_WARN_RATIO,
+      ...(existing ? { id: existing.id } : {})
+    },
+    newId
+  )
 }

@@ -20,7 +20,9 @@ function runWriter(prefix: string): Promise<void> {
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr += chunk))
     child.on('error', reject)
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${prefix} exited ${code}: ${stderr}`))))
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`writer ${prefix} exited ${code}: ${stderr}`))
+    )
   })
 }
 

@@ -35,13 +35,17 @@ describe('withoutCiphertexts', () => {
   })
 
   it('a file cut inside a ciphertext: the part that is there is blanked too', () => {
-    expect(scrub('{"safeStorageKeys": {"c1": "QUJDREVG", "c2": "R0h')).toBe('{"safeStorageKeys": {"c1": "[removed]", "c2": "[removed]"')
+    expect(scrub('{"safeStorageKeys": {"c1": "QUJDREVG", "c2": "R0h')).toBe(
+      '{"safeStorageKeys": {"c1": "[removed]", "c2": "[removed]"'
+    )
   })
 
   it('keeps every other byte as it was, invalid UTF-8 included; a file without keys comes back the same', () => {
     const garbage = Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28])
     const raw = Buffer.concat([garbage, Buffer.from('{"safeStorageKeys": {"c1": "QUJD"}}'), garbage])
-    expect(withoutCiphertexts(raw)).toEqual(Buffer.concat([garbage, Buffer.from('{"safeStorageKeys": {"c1": "[removed]"}}'), garbage]))
+    expect(withoutCiphertexts(raw)).toEqual(
+      Buffer.concat([garbage, Buffer.from('{"safeStorageKeys": {"c1": "[removed]"}}'), garbage])
+    )
     expect(withoutCiphertexts(garbage)).toEqual(garbage)
     expect(scrub('{"safeStorageKeys": {}}')).toBe('{"safeStorageKeys": {}}')
   })
@@ -76,7 +80,10 @@ describe('a damaged key store in config.json', () => {
     await store.ciphertexts.set('c1', 'Y2lwaGVy')
     expect(onDisk()).not.toHaveProperty('forwardingSafeStorageKeys')
     await store.forwardingCiphertexts.set('forward:t1', 'dGFyZ2V0')
-    expect(onDisk()).toMatchObject({ safeStorageKeys: { c1: 'Y2lwaGVy' }, forwardingSafeStorageKeys: { 'forward:t1': 'dGFyZ2V0' } })
+    expect(onDisk()).toMatchObject({
+      safeStorageKeys: { c1: 'Y2lwaGVy' },
+      forwardingSafeStorageKeys: { 'forward:t1': 'dGFyZ2V0' }
+    })
     expect(await store.ciphertexts.get('forward:t1')).toBeNull()
     expect(await (await openSettings({ dir, now: () => NOW })).forwardingCiphertexts.ids()).toEqual(['forward:t1'])
   })
@@ -86,7 +93,10 @@ describe('a damaged key store in config.json', () => {
     addConnection(settings, { baseUrl: 'https://a.example' }, 'c1')
     addConnection(settings, { baseUrl: 'https://b.example' }, 'c2')
     watchProject(settings, 'c1', 'p1', NOW)
-    fs.writeFileSync(path.join(dir, 'config.json'), writeIndentedJson({ ...settings, safeStorageKeys: { c1: 'QUJD', c2: 5 } }))
+    fs.writeFileSync(
+      path.join(dir, 'config.json'),
+      writeIndentedJson({ ...settings, safeStorageKeys: { c1: 'QUJD', c2: 5 } })
+    )
     const store = await openSettings({ dir, now: () => NOW })
     expect(store.takeNotices()).toEqual([
       `Some entries of ${path.join(dir, 'config.json')} were invalid and were dropped or reset to defaults (safeStorageKeys); recovered 1 watched project and 2 connections. The original was kept as ${path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z')}.`
@@ -94,7 +104,9 @@ describe('a damaged key store in config.json', () => {
     expect(store.read()).toEqual(settings)
     expect(await store.ciphertexts.ids()).toEqual(['c1'])
     expect(await store.ciphertexts.get('c1')).toBe('QUJD')
-    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z'), 'utf8')).not.toContain('QUJD')
+    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z'), 'utf8')).not.toContain(
+      'QUJD'
+    )
     // Repaired on disk: opening again is quiet.
     expect((await openSettings({ dir, now: () => NOW })).takeNotices()).toEqual([])
   })
@@ -105,7 +117,11 @@ describe('a damaged key store in config.json', () => {
     const text = writeIndentedJson({ ...settings, pinned: true, safeStorageKeys: {} })
     fs.writeFileSync(path.join(dir, 'config.json'), text.replace('"pinned": true', '"pinned": tru'))
     const store = await openSettings({ dir, now: () => NOW })
-    expect(store.takeNotices()).toEqual([expect.stringContaining('config.json was damaged and could be read only in part; recovered 0 watched projects and 1 connection')])
+    expect(store.takeNotices()).toEqual([
+      expect.stringContaining(
+        'config.json was damaged and could be read only in part; recovered 0 watched projects and 1 connection'
+      )
+    ])
     expect(store.read()).toEqual(settings)
     const again = await openSettings({ dir, now: () => NOW })
     expect(again.takeNotices()).toEqual([])
@@ -115,9 +131,16 @@ describe('a damaged key store in config.json', () => {
   it('a key store of the wrong kind is reset with the settings kept; a settings field damaged beside it is named too', async () => {
     const settings = defaultSettings()
     addConnection(settings, { baseUrl: 'https://a.example' }, 'c1')
-    fs.writeFileSync(path.join(dir, 'config.json'), writeIndentedJson({ ...settings, theme: 'neon', safeStorageKeys: ['QUJD'] }))
+    fs.writeFileSync(
+      path.join(dir, 'config.json'),
+      writeIndentedJson({ ...settings, theme: 'neon', safeStorageKeys: ['QUJD'] })
+    )
     const store = await openSettings({ dir, now: () => NOW })
-    expect(store.takeNotices()).toEqual([expect.stringContaining('were invalid and were dropped or reset to defaults (theme, safeStorageKeys); recovered 0 watched projects and 1 connection.')])
+    expect(store.takeNotices()).toEqual([
+      expect.stringContaining(
+        'were invalid and were dropped or reset to defaults (theme, safeStorageKeys); recovered 0 watched projects and 1 connection.'
+      )
+    ])
     expect(store.read()).toEqual(settings)
     expect(await store.ciphertexts.ids()).toEqual([])
   })

@@ -1,7 +1,8 @@
 // From the bytes of config.json to valid settings: parse, migrate, validate, and when any of it
 // fails, recover what can be recovered (see schema.ts) and say what was lost.
+import { z } from 'zod'
 import type { Settings } from '../../shared/settings'
-import { issuePaths, readJsonObject, type Damage } from './damage'
+import { type Damage, issuePaths, readJsonObject } from './damage'
 import { migrate } from './migrate'
 import {
   defaultSettings,
@@ -11,7 +12,6 @@ import {
   SETTINGS_VERSION,
   settingsSchemaAt
 } from './schema'
-import { z } from 'zod'
 
 /** config.json as stored: the settings, plus safeStorage ciphertexts kept out of `Settings`. */
 export interface ConfigDocument {
@@ -37,7 +37,10 @@ export function freshConfig(): ConfigDocument {
 
 export function serializeConfig(doc: ConfigDocument): Record<string, unknown> {
   // The forwarding map only once it holds something: a file without targets stays as it was.
-  const forwarding = Object.keys(doc.forwardingSafeStorageKeys).length > 0 ? { [FORWARDING_SAFE_STORAGE_KEYS]: doc.forwardingSafeStorageKeys } : {}
+  const forwarding =
+    Object.keys(doc.forwardingSafeStorageKeys).length > 0
+      ? { [FORWARDING_SAFE_STORAGE_KEYS]: doc.forwardingSafeStorageKeys }
+      : {}
   return { ...doc.settings, [SAFE_STORAGE_KEYS]: doc.safeStorageKeys, ...forwarding }
 }
 
@@ -112,8 +115,9 @@ export function describeRecovered(settings: Settings): string {
 export function withoutCiphertexts(raw: Buffer): Buffer {
   // latin1: byte for byte, so the rest of a damaged file (invalid UTF-8 too) is kept exactly.
   const text = raw.toString('latin1')
-  const scrubbed = text.replace(new RegExp(`("(?:${SAFE_STORAGE_KEYS}|${FORWARDING_SAFE_STORAGE_KEYS})"\\s*:\\s*\\{)([^}]*)`, 'g'), (_, open: string, inner: string) =>
-    open + inner.replace(/("(?:[^"\\]|\\.)*"\s*:\s*)"[^"]*"?/g, '$1"[removed]"')
+  const scrubbed = text.replace(
+    new RegExp(`("(?:${SAFE_STORAGE_KEYS}|${FORWARDING_SAFE_STORAGE_KEYS})"\\s*:\\s*\\{)([^}]*)`, 'g'),
+    (_, open: string, inner: string) => open + inner.replace(/("(?:[^"\\]|\\.)*"\s*:\s*)"[^"]*"?/g, '$1"[removed]"')
   )
   return scrubbed === text ? raw : Buffer.from(scrubbed, 'latin1')
 }

@@ -2,15 +2,15 @@
 // byte by byte (flips, insertions, deletions), or given a value of any JSON type at any depth.
 // Opening never throws, the damaged bytes are kept aside exactly, and every entry the damage left
 // whole is kept: a watched project, a connection, a stored key, a project's last seen state.
-import { withoutCiphertexts } from './config-document'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { withoutCiphertexts } from './config-document'
 import { settingsSchema } from './schema'
 import { openSettings } from './store'
-import { FIXTURE_NOW, linePaths, linesOf, writeFixture, type Fixture, type JsonPath, type LineInfo } from './test-files'
+import { type Fixture, FIXTURE_NOW, type JsonPath, type LineInfo, linePaths, linesOf, writeFixture } from './test-files'
 
 let root: string
 let fixture: Fixture
@@ -33,7 +33,11 @@ type Change =
 
 const changeArb: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 4 })
+  }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 8 }) })
 )
 
@@ -53,7 +57,10 @@ interface Damaged {
  */
 function applyDamage(original: Buffer, damage: { cut: number | undefined; changes: Change[] }): Damaged {
   const cutAt = damage.cut === undefined ? original.length : damage.cut % (original.length + 1)
-  let cells: { byte: number; from: number | null }[] = [...original.subarray(0, cutAt)].map((byte, from) => ({ byte, from }))
+  let cells: { byte: number; from: number | null }[] = [...original.subarray(0, cutAt)].map((byte, from) => ({
+    byte,
+    from
+  }))
   const hit = new Set<number>()
   for (let i = cutAt; i < original.length; i++) hit.add(i)
   for (const change of damage.changes) {
@@ -91,12 +98,15 @@ function newDir(): string {
   return dir
 }
 
-const asidesOf = (dir: string, file: string) => fs.readdirSync(dir).filter((name) => name.startsWith(`${file}.`) && !name.endsWith('.lock'))
+const asidesOf = (dir: string, file: string) =>
+  fs.readdirSync(dir).filter((name) => name.startsWith(`${file}.`) && !name.endsWith('.lock'))
 
 /** Either the file was left as it was, or its bytes were kept aside exactly and the user told once, naming the copy. */
 async function expectKeptAsideOrUntouched(dir: string, file: string, bytes: Buffer, notices: string[]): Promise<void> {
   const asides = asidesOf(dir, file)
-  const about = notices.filter((n) => n.startsWith(path.join(dir, file) + ' ') || n.includes(`of ${path.join(dir, file)} `))
+  const about = notices.filter(
+    (n) => n.startsWith(path.join(dir, file) + ' ') || n.includes(`of ${path.join(dir, file)} `)
+  )
   if (asides.length === 0) {
     expect(fs.readFileSync(path.join(dir, file))).toEqual(bytes)
     expect(about).toEqual([])
@@ -172,7 +182,8 @@ describe('state.json cut and changed byte by byte', () => {
         const lastSeen = store.readLastSeen()
         for (const [connectionId, snapshots] of Object.entries(fixture.lastSeen)) {
           for (const [projectId, snapshot] of Object.entries(snapshots)) {
-            if (whole(['lastSeen', connectionId, projectId])) expect(lastSeen[connectionId]?.[projectId]).toEqual(snapshot)
+            if (whole(['lastSeen', connectionId, projectId]))
+              expect(lastSeen[connectionId]?.[projectId]).toEqual(snapshot)
           }
         }
         // Never a snapshot that damage may have left incomplete (a task missing from it would be announced
@@ -183,7 +194,13 @@ describe('state.json cut and changed byte by byte', () => {
             const original = fixture.lastSeen[connectionId]?.[projectId]
             // A key changed into another valid key names no watched project: nothing reads it.
             if (original === undefined || JSON.stringify(snapshot) === JSON.stringify(original)) continue
-            const changedLines = lines.filter((line) => line.path[0] === 'lastSeen' && line.path[1] === connectionId && line.path[2] === projectId && touched(line))
+            const changedLines = lines.filter(
+              (line) =>
+                line.path[0] === 'lastSeen' &&
+                line.path[1] === connectionId &&
+                line.path[2] === projectId &&
+                touched(line)
+            )
             expect(changedLines.length).toBeGreaterThan(0)
             expect(leaves(original) - leaves(snapshot)).toBeLessThanOrEqual(changedLines.length)
           }
@@ -211,7 +228,8 @@ function leaves(value: unknown): number {
 function pathsIn(value: unknown, at: JsonPath = []): JsonPath[] {
   const here = [at]
   if (Array.isArray(value)) return [...here, ...value.flatMap((v, i) => pathsIn(v, [...at, i]))]
-  if (typeof value === 'object' && value !== null) return [...here, ...Object.entries(value).flatMap(([k, v]) => pathsIn(v, [...at, k]))]
+  if (typeof value === 'object' && value !== null)
+    return [...here, ...Object.entries(value).flatMap(([k, v]) => pathsIn(v, [...at, k]))]
   return here
 }
 
@@ -223,7 +241,8 @@ function replaceAt(value: unknown, at: JsonPath, replacement: unknown): unknown 
   return copy
 }
 
-const overlaps = (a: JsonPath, b: JsonPath) => a.slice(0, b.length).every((s, i) => s === b[i]) || b.slice(0, a.length).every((s, i) => s === a[i])
+const overlaps = (a: JsonPath, b: JsonPath) =>
+  a.slice(0, b.length).every((s, i) => s === b[i]) || b.slice(0, a.length).every((s, i) => s === a[i])
 
 describe('config.json with a value of any type at any depth', () => {
   it('opens, keeps the file aside, repairs it, and keeps every watched project and connection not replaced', async () => {
@@ -237,10 +256,13 @@ describe('config.json with a value of any type at any depth', () => {
         const store = await openSettings({ dir, now })
         await expectKeptAsideOrUntouched(dir, 'config.json', bytes, store.takeNotices())
         const settings = store.read()
-        expect(settingsSchema.safeParse(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'))).success).toBe(true)
+        expect(
+          settingsSchema.safeParse(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'))).success
+        ).toBe(true)
         for (const [connectionId, projects] of Object.entries(fixture.settings.watched)) {
           projects.forEach((project, i) => {
-            if (!overlaps(at, ['watched', connectionId, i])) expect(settings.watched[connectionId] ?? []).toContainEqual(project)
+            if (!overlaps(at, ['watched', connectionId, i]))
+              expect(settings.watched[connectionId] ?? []).toContainEqual(project)
           })
         }
         fixture.settings.connections.forEach((connection, i) => {

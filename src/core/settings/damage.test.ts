@@ -27,7 +27,13 @@ describe('readJsonObject', () => {
 
   it('a first line damaged by a stray 0xFF or 0xFE byte is not taken for a UTF-16 mark: the rest is read line by line', () => {
     const rest = Buffer.from('\n\t"theme": "dark",\n\t"pinned": true\n}')
-    for (const start of [[0x7b, 0xfe], [0x7b, 0xff], [0xff, 0x0a, 0x7b], [0xfe, 0x0a, 0x7b], [0x78, 0x0a, 0x7b]]) {
+    for (const start of [
+      [0x7b, 0xfe],
+      [0x7b, 0xff],
+      [0xff, 0x0a, 0x7b],
+      [0xfe, 0x0a, 0x7b],
+      [0x78, 0x0a, 0x7b]
+    ]) {
       const read = readJsonObject(Buffer.concat([Buffer.from(start), rest]))
       expect(read.ok && read.value, String(start)).toEqual({ theme: 'dark', pinned: true })
       expect(read.ok && read.damage).toBe('garbled')
@@ -51,7 +57,9 @@ describe('readJsonObject', () => {
   })
 
   it('a large file (over 1 MiB) not in the store layout, all on one line, cut short: read from its start, as the line reader finds nothing', () => {
-    const notes = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`note-${i}`, `text of note ${i} `.repeat(4)]))
+    const notes = Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, i) => [`note-${i}`, `text of note ${i} `.repeat(4)])
+    )
     const text = JSON.stringify({ theme: 'dark', notes })
     expect(text.length).toBeGreaterThan(1024 * 1024)
     const read = readJsonObject(Buffer.from(text.slice(0, -30)))
@@ -63,7 +71,8 @@ describe('readJsonObject', () => {
   it('a whole object has nothing partial; blank text is empty; what holds no member is not JSON', () => {
     const whole = readJsonObject(Buffer.from('{"a": {"b": [1]}}'))
     expect(whole.ok && whole.isPartial(whole.value)).toBe(false)
-    for (const blank of ['', '  \n\t ', '\uFEFF']) expect(readJsonObject(Buffer.from(blank))).toEqual({ ok: false, damage: { kind: 'empty', reset: [] } })
+    for (const blank of ['', '  \n\t ', '\uFEFF'])
+      expect(readJsonObject(Buffer.from(blank))).toEqual({ ok: false, damage: { kind: 'empty', reset: [] } })
     expect(readJsonObject(Buffer.from('not json'))).toEqual({ ok: false, damage: { kind: 'not-json', reset: [] } })
     expect(readJsonObject(Buffer.from('{"a'))).toEqual({ ok: false, damage: { kind: 'not-json', reset: [] } })
   })
@@ -81,7 +90,9 @@ describe('readJsonObject', () => {
   })
 
   it('cut short: what is whole is read, and what the cut left open is partial', () => {
-    const read = readJsonObject(Buffer.from('{"theme": "dark", "watched": {"c1": [{"projectId": "p1"}, {"projectId": "p'))
+    const read = readJsonObject(
+      Buffer.from('{"theme": "dark", "watched": {"c1": [{"projectId": "p1"}, {"projectId": "p')
+    )
     expect(read.ok).toBe(true)
     if (!read.ok) return
     expect(read.damage).toBe('truncated')
@@ -97,7 +108,8 @@ describe('readJsonObject', () => {
   })
 
   it('damaged in the middle, in the store layout: read line by line past it, called garbled, the line-read member winning', () => {
-    const text = '{\n\t"theme": "dark",\n\t"pinned": tru,\n\t"launchAtLogin": true,\n\t"watched": {\n\t\t"c1": []\n\t}\n}'
+    const text =
+      '{\n\t"theme": "dark",\n\t"pinned": tru,\n\t"launchAtLogin": true,\n\t"watched": {\n\t\t"c1": []\n\t}\n}'
     const read = readJsonObject(Buffer.from(text))
     expect(read.ok).toBe(true)
     if (!read.ok) return
@@ -131,7 +143,9 @@ describe('issuePaths', () => {
 describe('describeDamage', () => {
   it('says what was wrong, what is in use now, and where the original is', () => {
     const kept = ` The original was kept as ${ASIDE}.`
-    expect(describeDamage({ kind: 'empty', reset: [] }, FILE, ASIDE, RECOVERED)).toBe(`${FILE} was empty; default settings are in use.${kept}`)
+    expect(describeDamage({ kind: 'empty', reset: [] }, FILE, ASIDE, RECOVERED)).toBe(
+      `${FILE} was empty; default settings are in use.${kept}`
+    )
     expect(describeDamage({ kind: 'not-json', reset: [] }, FILE, ASIDE, RECOVERED)).toBe(
       `${FILE} was not valid JSON and nothing in it could be read; default settings are in use.${kept}`
     )
@@ -147,7 +161,9 @@ describe('describeDamage', () => {
     expect(describeDamage({ kind: 'wrong-type', reset: [] }, FILE, null, RECOVERED)).toBe(
       `${FILE} held something else instead of settings; default settings are in use.`
     )
-    expect(describeDamage({ kind: 'invalid', reset: ['theme', 'polling.idleIntervalMs'] }, FILE, ASIDE, RECOVERED)).toBe(
+    expect(
+      describeDamage({ kind: 'invalid', reset: ['theme', 'polling.idleIntervalMs'] }, FILE, ASIDE, RECOVERED)
+    ).toBe(
       `Some entries of ${FILE} were invalid and were dropped or reset to defaults (theme, polling.idleIntervalMs); ${RECOVERED}.${kept}`
     )
     expect(describeDamage({ kind: 'newer-version', reset: [], version: 4 }, FILE, null, RECOVERED)).toBe(

@@ -62,7 +62,8 @@ export function readJsonObject(raw: Buffer): JsonRead {
     const lines = readIndentedJson(text)
     // The start reader parses long prefixes a few times over: for a large file (the monitor's state,
     // always in the store's layout) it runs only when the line reader found nothing.
-    const prefix = text.length <= PREFIX_READ_MAX || Object.keys(lines.value).length === 0 ? salvageJson(text) : undefined
+    const prefix =
+      text.length <= PREFIX_READ_MAX || Object.keys(lines.value).length === 0 ? salvageJson(text) : undefined
     const recovered = { ...(isRecord(prefix?.value) ? prefix.value : {}), ...lines.value }
     if (Object.keys(recovered).length === 0) return { ok: false, damage: { kind: 'not-json', reset: [] } }
     const cut = new Set(prefix?.partial)
@@ -86,12 +87,7 @@ export function issuePaths(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyK
   return paths.length > limit ? [...paths.slice(0, limit), `and ${paths.length - limit} more`] : paths
 }
 
-export function describeDamage(
-  damage: Damage,
-  file: string,
-  aside: string | null,
-  recovered: string
-): string {
+export function describeDamage(damage: Damage, file: string, aside: string | null, recovered: string): string {
   const kept = aside ? ` The original was kept as ${aside}.` : ''
   switch (damage.kind) {
     case 'empty':

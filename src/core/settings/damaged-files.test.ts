@@ -1,6 +1,5 @@
 // Each kind of damage to config.json and state.json, by example, on real files written by the store:
 // what is kept, what the user is told, and what is kept aside. (damage.property.test.ts generates them.)
-import { withoutCiphertexts } from './config-document'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -11,12 +10,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { FullProjectSnapshot, ProjectSnapshot } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
 import { compactSnapshot } from '../monitor/diff'
+import { withoutCiphertexts } from './config-document'
 import { SettingsFileError } from './file-error'
 import { writeIndentedJson } from './indented-json'
 import { defaultSettings, settingsSchema } from './schema'
 import { openSettings } from './store'
 import { lockOut, runAs } from './test-as-other-user'
-import { FIXTURE_NOW, writeFixture, type Fixture } from './test-files'
+import { type Fixture, FIXTURE_NOW, writeFixture } from './test-files'
 
 const now = () => FIXTURE_NOW
 let dir: string
@@ -34,7 +34,8 @@ const file = (name: string) => path.join(dir, name)
 const asides = (name: string) => fs.readdirSync(dir).filter((n) => n.startsWith(`${name}.`) && !n.endsWith('.lock'))
 const config = () => fixture.config.toString('utf8')
 const state = () => fixture.state.toString('utf8')
-const projectIds = (settings: Settings) => Object.entries(settings.watched).flatMap(([c, list]) => list.map((p) => `${c}/${p.projectId}`))
+const projectIds = (settings: Settings) =>
+  Object.entries(settings.watched).flatMap(([c, list]) => list.map((p) => `${c}/${p.projectId}`))
 
 /** Writes `bytes` in place of `name`, opens, and checks what always holds: one notice naming an exact copy aside, and quiet after. */
 async function openDamaged(name: 'config.json' | 'state.json', bytes: string | Buffer) {
@@ -60,7 +61,9 @@ describe('config.json', () => {
     const text = config()
     const cut = text.slice(0, text.indexOf('"proj-conn-home-2"') + 5)
     const { store, notice } = await openDamaged('config.json', cut)
-    expect(notice).toMatch(/config\.json was cut short; recovered 6 watched projects and 3 connections, and what could not be read is at its defaults\./)
+    expect(notice).toMatch(
+      /config\.json was cut short; recovered 6 watched projects and 3 connections, and what could not be read is at its defaults\./
+    )
     const s = store.read()
     expect(projectIds(s)).toEqual([...projectIds(fixture.settings).slice(0, 6)])
     expect(s.connections).toEqual(fixture.settings.connections)
@@ -74,7 +77,9 @@ describe('config.json', () => {
     const at = text.indexOf('"proj-conn-work-1"')
     const damaged = `${text.slice(0, at)}"proj-conn-work-1\u0000]}{${text.slice(at + 18)}`
     const { store, notice } = await openDamaged('config.json', damaged)
-    expect(notice).toMatch(/config\.json was damaged and could be read only in part; recovered 11 watched projects and 3 connections/)
+    expect(notice).toMatch(
+      /config\.json was damaged and could be read only in part; recovered 11 watched projects and 3 connections/
+    )
     const s = store.read()
     expect(projectIds(s)).toEqual(projectIds(fixture.settings).filter((id) => id !== 'conn-work/proj-conn-work-1'))
     expect({ ...s, watched: {} }).toEqual({ ...fixture.settings, watched: {} })
@@ -82,7 +87,10 @@ describe('config.json', () => {
 
   it("a whole line between two damaged ones (a byte before the connections' closer, the next line's indentation lost) is kept, and what it holds", async () => {
     // damage.property.test.ts's counterexample of seed -1635775838, as it fell on the fixture before settings v3.
-    const text = config().replace('\n\t],\n\t"watched": {\n\t\t"conn-work": [', '\n\u0000\t],\n\t"watched": {\nn-work": [')
+    const text = config().replace(
+      '\n\t],\n\t"watched": {\n\t\t"conn-work": [',
+      '\n\u0000\t],\n\t"watched": {\nn-work": ['
+    )
     const { store } = await openDamaged('config.json', text)
     const s = store.read()
     expect(projectIds(s)).toEqual(projectIds(fixture.settings).filter((id) => !id.startsWith('conn-work/')))
@@ -113,7 +121,9 @@ describe('config.json', () => {
   it('written by a newer version: kept aside as .newer; connections, watched projects and keys kept, the rest default', async () => {
     const { store, notice, aside } = await openDamaged('config.json', config().replace('"version": 3', '"version": 4'))
     expect(aside).toMatch(/^config\.json\.newer-2025-03-04T05-06-07-089Z$/)
-    expect(notice).toMatch(/written by a newer Agent Tray \(file version 4\); this version recovered 12 watched projects and 3 connections from it/)
+    expect(notice).toMatch(
+      /written by a newer Agent Tray \(file version 4\); this version recovered 12 watched projects and 3 connections from it/
+    )
     expect(store.read()).toEqual({
       ...defaultSettings(),
       activeConnectionId: 'conn-home',
@@ -127,7 +137,9 @@ describe('config.json', () => {
   it('written by a newer version and cut short, as early as `{"version": 4, "conn`', async () => {
     const { store, notice, aside } = await openDamaged('config.json', '{"version": 4, "conn')
     expect(aside).toMatch(/^config\.json\.newer-/)
-    expect(notice).toMatch(/newer Agent Tray \(file version 4\); this version recovered 0 watched projects and 0 connections/)
+    expect(notice).toMatch(
+      /newer Agent Tray \(file version 4\); this version recovered 0 watched projects and 0 connections/
+    )
     expect(store.read()).toEqual(defaultSettings())
   })
 
@@ -142,7 +154,10 @@ describe('config.json', () => {
     for (const version of ['1', '0', '-2', '"2"']) {
       fs.rmSync(dir, { recursive: true })
       fs.mkdirSync(dir)
-      const { store } = await openDamaged('config.json', config().replace('"version": 3,', `"version": ${version},\n\t"theme": 7,`))
+      const { store } = await openDamaged(
+        'config.json',
+        config().replace('"version": 3,', `"version": ${version},\n\t"theme": 7,`)
+      )
       expect(store.read().connections).toEqual(fixture.settings.connections)
       expect(store.read().watched).toEqual(fixture.settings.watched)
     }
@@ -151,12 +166,20 @@ describe('config.json', () => {
   it('binary garbage: kept aside byte for byte, defaults in use', async () => {
     const garbage = Buffer.from([0x00, 0xff, 0xfe, 0x7b, 0x22, 0x80, 0x0a, 0x09, 0xc3, 0x28, 0x5b, 0x00, 0x7d])
     const { store, notice } = await openDamaged('config.json', garbage)
-    expect(notice).toMatch(/config\.json was not valid JSON and nothing in it could be read; default settings are in use\./)
+    expect(notice).toMatch(
+      /config\.json was not valid JSON and nothing in it could be read; default settings are in use\./
+    )
     expect(store.read()).toEqual(defaultSettings())
   })
 
   it('a JSON value of the wrong kind: a list, a string, a number, true, null', async () => {
-    for (const [json, held] of [['[1, 2]', 'a list'], ['"settings"', 'a string'], ['42', 'a number'], ['true', 'a boolean'], ['null', 'null']] as const) {
+    for (const [json, held] of [
+      ['[1, 2]', 'a list'],
+      ['"settings"', 'a string'],
+      ['42', 'a number'],
+      ['true', 'a boolean'],
+      ['null', 'null']
+    ] as const) {
       fs.rmSync(dir, { recursive: true })
       fs.mkdirSync(dir)
       const { store, notice } = await openDamaged('config.json', json)
@@ -239,7 +262,13 @@ describe('state.json', () => {
     const snapshot = (p: number): ProjectSnapshot => {
       const tasks: FullProjectSnapshot['tasks'] = {}
       for (let t = 0; t < 60; t++) {
-        tasks[`task-${p}-${t}`] = { status: 'completed', name: `Task ${t}`, updatedAt: FIXTURE_NOW.toISOString(), totalPrice: t / 8, steps: { [`step-${p}-${t}`]: 'completed' } }
+        tasks[`task-${p}-${t}`] = {
+          status: 'completed',
+          name: `Task ${t}`,
+          updatedAt: FIXTURE_NOW.toISOString(),
+          totalPrice: t / 8,
+          steps: { [`step-${p}-${t}`]: 'completed' }
+        }
       }
       return compactSnapshot({ polledAt: FIXTURE_NOW.toISOString(), tasks })
     }
@@ -284,7 +313,11 @@ describe('a settings file that cannot be used at all', () => {
     for (const name of ['config.json', 'state.json']) {
       fs.rmSync(file(name))
       fs.mkdirSync(file(name))
-      await expectRefused(new RegExp(`^${file(name)} is a directory, not a settings file: move it away \\(Agent Tray then starts a new one\\); nothing was changed\\.$`))
+      await expectRefused(
+        new RegExp(
+          `^${file(name)} is a directory, not a settings file: move it away \\(Agent Tray then starts a new one\\); nothing was changed\\.$`
+        )
+      )
       fs.rmdirSync(file(name))
     }
   })
@@ -299,7 +332,9 @@ describe('a settings file that cannot be used at all', () => {
     fs.rmSync(file('config.json'))
     // A link to a device: reading /dev/zero would never end.
     fs.symlinkSync('/dev/zero', file('config.json'))
-    await expectRefused(/config\.json is not a regular file \(a device\): move it away \(Agent Tray then starts a new one\); nothing was changed\.$/)
+    await expectRefused(
+      /config\.json is not a regular file \(a device\): move it away \(Agent Tray then starts a new one\); nothing was changed\.$/
+    )
     fs.rmSync(file('config.json'))
     fs.writeFileSync(file('config.json'), fixture.config)
     fs.rmSync(file('state.json'))
@@ -323,7 +358,9 @@ describe('a settings file that cannot be used at all', () => {
     fs.writeFileSync(notDir, 'x')
     const error = await openSettings({ dir: notDir, now }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SettingsFileError)
-    expect((error as Error).message).toBe(`Cannot read ${path.join(notDir, 'config.json')}: a directory on its path is a file; nothing was changed.`)
+    expect((error as Error).message).toBe(
+      `Cannot read ${path.join(notDir, 'config.json')}: a directory on its path is a file; nothing was changed.`
+    )
   })
 
   it('a file this user may not read (run as another user where the tests run as root)', async () => {
@@ -383,8 +420,12 @@ describe('damage while a process has the files open', () => {
       fs.symlinkSync(target, file('config.json'))
       expect(store.read()).toEqual(fixture.settings)
       expect(store.read()).toEqual(fixture.settings)
-      expect(store.takeNotices()).toEqual([`${failure}. Until it can be read again, what was last read from it is in use.`])
-      await expect(store.update((draft) => void (draft.theme = 'light'))).rejects.toThrow(`${failure}; nothing was changed.`)
+      expect(store.takeNotices()).toEqual([
+        `${failure}. Until it can be read again, what was last read from it is in use.`
+      ])
+      await expect(store.update((draft) => void (draft.theme = 'light'))).rejects.toThrow(
+        `${failure}; nothing was changed.`
+      )
       expect(fs.readlinkSync(file('config.json'))).toBe(target)
     }
   })

@@ -6,8 +6,8 @@ import {
   normalizeBaseUrl,
   removeConnection,
   setActiveConnection,
-  setWatchOptions,
   SettingsEditError,
+  setWatchOptions,
   unwatchProject,
   updateConnection,
   watchProject
@@ -30,13 +30,20 @@ describe('connections', () => {
     expect(() => normalizeBaseUrl('not a url')).toThrow(/must not contain spaces/)
     expect(() => normalizeBaseUrl('api.example.com')).toThrow(/must be a full URL/)
     expect(normalizeBaseUrl('http://127.0.0.1:4010/')).toBe('http://127.0.0.1:4010')
-    expect(() => normalizeBaseUrl('http://agents.example.com')).toThrow(/must use https: plain http would send the API key in clear text/)
+    expect(() => normalizeBaseUrl('http://agents.example.com')).toThrow(
+      /must use https: plain http would send the API key in clear text/
+    )
     expect(() => normalizeBaseUrl('https://x.example/?key=1')).toThrow(/query/)
     expect(() => normalizeBaseUrl('https://x.example/?key=sk-in-query-1')).not.toThrow(/sk-in-query-1/)
   })
 
   it('refuses a user name or password in the URL instead of dropping it, without repeating it', () => {
-    for (const url of ['https://user:pa55-word-9@api.example.com', 'https://sk-as-user-7@api.example.com/v1', 'http://:only-pass-3@localhost:8080', 'ftp://u:ftp-pass-1@x']) {
+    for (const url of [
+      'https://user:pa55-word-9@api.example.com',
+      'https://sk-as-user-7@api.example.com/v1',
+      'http://:only-pass-3@localhost:8080',
+      'ftp://u:ftp-pass-1@x'
+    ]) {
       let error: unknown
       try {
         normalizeBaseUrl(url)
@@ -45,7 +52,9 @@ describe('connections', () => {
       }
       expect(error, url).toBeInstanceOf(SettingsEditError)
       const message = (error as Error).message
-      expect(message).toMatch(/must not carry a user name or password: the API key is kept in the keychain, not in the URL/)
+      expect(message).toMatch(
+        /must not carry a user name or password: the API key is kept in the keychain, not in the URL/
+      )
       expect(message).not.toMatch(/pa55-word-9|sk-as-user-7|only-pass-3|ftp-pass-1/)
     }
   })
@@ -57,7 +66,10 @@ describe('connections', () => {
       { id: 'b', name: 'B', baseUrl: 'http://localhost:8080/api', publishingDomain: 'apps.b.example' }
     ])
     expect(s.activeConnectionId).toBe('a')
-    expect(addConnection(s, { name: 'A, personal', baseUrl: 'https://a.example' }, 'c')).toMatchObject({ id: 'c', baseUrl: 'https://a.example' })
+    expect(addConnection(s, { name: 'A, personal', baseUrl: 'https://a.example' }, 'c')).toMatchObject({
+      id: 'c',
+      baseUrl: 'https://a.example'
+    })
     expect(() => addConnection(s, { baseUrl: 'https://c.example' }, 'a')).toThrow(/id a exists/)
     expect(settingsSchema.safeParse(s).success).toBe(true)
   })
@@ -150,7 +162,7 @@ describe('what an edit keeps and what goes with it', () => {
     expect(() => updateConnection(s, 'zz', { name: 'x' })).toThrow(new SettingsEditError('No connection zz'))
   })
 
-  it("removing a connection removes its budgets; the active one moves to the first left, or stays where it was", () => {
+  it('removing a connection removes its budgets; the active one moves to the first left, or stays where it was', () => {
     const s = withTwoConnections()
     s.budgets.a = [{ id: 'x', projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8 }]
     s.budgets.b = [{ id: 'y', projectId: null, period: 'day', limitUsd: 1, warnRatio: 0.8 }]
@@ -169,7 +181,13 @@ describe('what an edit keeps and what goes with it', () => {
     const s = withTwoConnections()
     watchProject(s, 'a', 'p1', NOW)
     watchProject(s, 'a', 'p2', NOW)
-    const budget = (id: string, projectId: string | null) => ({ id, projectId, period: 'total' as const, limitUsd: 1, warnRatio: 0.8 })
+    const budget = (id: string, projectId: string | null) => ({
+      id,
+      projectId,
+      period: 'total' as const,
+      limitUsd: 1,
+      warnRatio: 0.8
+    })
     s.budgets.a = [budget('1', 'p1'), budget('2', null), budget('3', 'p2')]
     expect(unwatchProject(s, 'a', 'p1')).toBe(true)
     expect(s.watched.a?.map((p) => p.projectId)).toEqual(['p2'])
@@ -190,14 +208,21 @@ describe('what an edit keeps and what goes with it', () => {
     expect(() => setWatchOptions(s, 'zz', 'p1', {})).toThrow(new SettingsEditError('Project p1 is not watched'))
     // A connection whose list is missing (a hand edit) gets one.
     delete s.watched.b
-    expect(watchProject(s, 'b', 'p2', NOW)).toEqual({ projectId: 'p2', name: '', muted: false, addedAt: NOW.toISOString() })
+    expect(watchProject(s, 'b', 'p2', NOW)).toEqual({
+      projectId: 'p2',
+      name: '',
+      muted: false,
+      addedAt: NOW.toISOString()
+    })
     expect(s.watched.b).toEqual([{ projectId: 'p2', name: '', muted: false, addedAt: NOW.toISOString() }])
   })
 })
 
 describe('errors', () => {
   it('say their kind when printed or logged', () => {
-    expect(() => setActiveConnection(defaultSettings(), 'zz')).toThrow(expect.objectContaining({ name: 'SettingsEditError' }) as Error)
+    expect(() => setActiveConnection(defaultSettings(), 'zz')).toThrow(
+      expect.objectContaining({ name: 'SettingsEditError' }) as Error
+    )
     expect(String(new SettingsEditError('No connection zz'))).toBe('SettingsEditError: No connection zz')
   })
 })

@@ -27,10 +27,7 @@ export function normalizeBaseUrl(input: string): string {
 }
 
 export function findConnection(settings: Settings, idOrName: string): Connection | undefined {
-  return (
-    settings.connections.find((c) => c.id === idOrName) ??
-    settings.connections.find((c) => c.name === idOrName)
-  )
+  return settings.connections.find((c) => c.id === idOrName) ?? settings.connections.find((c) => c.name === idOrName)
 }
 
 /** The stored connection for a base URL, matched as stored (trailing slashes aside). */

@@ -39,7 +39,8 @@ export function describeFileFailure(file: string, doing: FileOperation, error: u
     case 'EEXIST':
       // Only a copy is made where nothing may be ('wx'): there, something came to be at its name.
       // Otherwise it comes from making a directory: a file is where one of them should be.
-      if (doing === 'keep a copy of') return `Cannot keep a copy of ${file}: something else is at that name (a link, or a file made meanwhile); remove it; ${NOTHING_CHANGED}.`
+      if (doing === 'keep a copy of')
+        return `Cannot keep a copy of ${file}: something else is at that name (a link, or a file made meanwhile); remove it; ${NOTHING_CHANGED}.`
       return fileOnPath(file, doing)
     case 'ENOTDIR':
       return fileOnPath(file, doing)

@@ -27,7 +27,11 @@ function layout(value: Json, indent: string): { lines: string[]; root: Node; dep
   const depths: number[] = []
   const walk = (v: Json, depth: number, prefix: string, comma: string): Node => {
     const pad = indent.repeat(depth)
-    const entries: [string | number, Json][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : typeof v === 'object' && v !== null ? Object.entries(v) : []
+    const entries: [string | number, Json][] = Array.isArray(v)
+      ? v.map((x, i) => [i, x])
+      : typeof v === 'object' && v !== null
+        ? Object.entries(v)
+        : []
     if (entries.length === 0) {
       lines.push(pad + prefix + JSON.stringify(v) + comma)
       depths.push(depth)
@@ -48,7 +52,22 @@ function layout(value: Json, indent: string): { lines: string[]; root: Node; dep
 }
 
 const keyArb = fc.oneof(
-  fc.constantFrom('id', 'name', 'budgetUsd', 'a {b}', 'list [1, 2]', 'say "hi"', 'back\\slash', 'comma, colon: x', 'Ünï ✓', '', 'tab\there', 'new\nline', '{', '['),
+  fc.constantFrom(
+    'id',
+    'name',
+    'budgetUsd',
+    'a {b}',
+    'list [1, 2]',
+    'say "hi"',
+    'back\\slash',
+    'comma, colon: x',
+    'Ünï ✓',
+    '',
+    'tab\there',
+    'new\nline',
+    '{',
+    '['
+  ),
   fc.string({ maxLength: 4 })
 )
 const leafArb: fc.Arbitrary<Json> = fc.oneof(
@@ -66,7 +85,11 @@ const { value: valueArb } = fc.letrec<{ value: Json; object: Json; array: Json }
 }))
 // Keys as JSON.parse gives them (no prototype key, which the example tests cover).
 const rootArb = fc
-  .dictionary(keyArb.filter((k) => k !== '__proto__'), valueArb, { minKeys: 1, maxKeys: 8 })
+  .dictionary(
+    keyArb.filter((k) => k !== '__proto__'),
+    valueArb,
+    { minKeys: 1, maxKeys: 8 }
+  )
   .map((v) => JSON.parse(JSON.stringify(v)) as { [key: string]: Json })
 
 type Op =
@@ -89,31 +112,40 @@ interface Case {
 /** Damaged lines this far apart at least (a join damages two). */
 const APART = 3
 
-const caseArb: fc.Arbitrary<Case> = fc.tuple(rootArb, fc.constantFrom('\t', '\t', '  ', '    ')).chain(([value, indent]) => {
-  const n = layout(value, indent).lines.length
-  const opArb = fc.oneof(
-    fc.record({ kind: fc.constant('poison' as const), at: fc.nat(40) }),
-    fc.record({ kind: fc.constant('reindent' as const), by: fc.constantFrom(-2, -1, 1, 2, 0.5, -0.5) }),
-    fc.record({ kind: fc.constant('drop' as const) }),
-    fc.record({ kind: fc.constant('join' as const) }),
-    fc.record({ kind: fc.constant('blank' as const), text: fc.constantFrom('', ' ', '\t\t', '\r') })
-  )
-  return fc.record({
-    value: fc.constant(value),
-    indent: fc.constant(indent),
-    // Sorted places with gaps of at least APART (a join reaches one line further).
-    ops: fc
-      .tuple(fc.nat(n - 1), fc.array(fc.tuple(opArb, fc.integer({ min: APART + 1, max: APART + 8 })), { maxLength: 3 }))
-      .map(([start, rest]) => {
-        let line = start
-        return rest.map(([op, gap]) => ({ ...op, line: (line += gap) - gap }) as Op).filter((op) => op.line < n)
-      }),
-    cut: fc.option(fc.record({ line: fc.nat(n - 1), offset: fc.nat(60) }), { nil: undefined, freq: 2 }),
-    crlf: fc.constantFrom('lf', 'crlf', 'mixed').chain((eol) =>
-      eol === 'mixed' ? fc.array(fc.boolean(), { minLength: n, maxLength: n }) : fc.constant(Array.from({ length: n }, () => eol === 'crlf'))
+const caseArb: fc.Arbitrary<Case> = fc
+  .tuple(rootArb, fc.constantFrom('\t', '\t', '  ', '    '))
+  .chain(([value, indent]) => {
+    const n = layout(value, indent).lines.length
+    const opArb = fc.oneof(
+      fc.record({ kind: fc.constant('poison' as const), at: fc.nat(40) }),
+      fc.record({ kind: fc.constant('reindent' as const), by: fc.constantFrom(-2, -1, 1, 2, 0.5, -0.5) }),
+      fc.record({ kind: fc.constant('drop' as const) }),
+      fc.record({ kind: fc.constant('join' as const) }),
+      fc.record({ kind: fc.constant('blank' as const), text: fc.constantFrom('', ' ', '\t\t', '\r') })
     )
+    return fc.record({
+      value: fc.constant(value),
+      indent: fc.constant(indent),
+      // Sorted places with gaps of at least APART (a join reaches one line further).
+      ops: fc
+        .tuple(
+          fc.nat(n - 1),
+          fc.array(fc.tuple(opArb, fc.integer({ min: APART + 1, max: APART + 8 })), { maxLength: 3 })
+        )
+        .map(([start, rest]) => {
+          let line = start
+          return rest.map(([op, gap]) => ({ ...op, line: (line += gap) - gap }) as Op).filter((op) => op.line < n)
+        }),
+      cut: fc.option(fc.record({ line: fc.nat(n - 1), offset: fc.nat(60) }), { nil: undefined, freq: 2 }),
+      crlf: fc
+        .constantFrom('lf', 'crlf', 'mixed')
+        .chain((eol) =>
+          eol === 'mixed'
+            ? fc.array(fc.boolean(), { minLength: n, maxLength: n })
+            : fc.constant(Array.from({ length: n }, () => eol === 'crlf'))
+        )
+    })
   })
-})
 
 /** `a` lies within `b`: every member of an object, every item of a list in order (greedy, earliest first). */
 function within(a: unknown, b: unknown): boolean {
@@ -133,7 +165,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The original without what a damaged line held, or lost its opener: what the reader must keep. */
 function whole(node: Node, touched: (line: number) => boolean): Json | undefined {
   if (node.kind === 'leaf') return touched(node.open) ? undefined : node.value
-  const kept = node.children.map(([k, c]) => [k, c.kind !== 'leaf' && touched(c.open) ? undefined : whole(c, touched)] as const)
+  const kept = node.children.map(
+    ([k, c]) => [k, c.kind !== 'leaf' && touched(c.open) ? undefined : whole(c, touched)] as const
+  )
   if (node.kind === 'array') return kept.flatMap(([, v]) => (v === undefined ? [] : [v]))
   return Object.fromEntries(kept.filter(([, v]) => v !== undefined)) as Json
 }
@@ -204,7 +238,8 @@ function damage(c: Case, lines: string[], depths: number[]): Damaged {
     applied.push(op)
   }
   const tail = out.filter((l) => l.text.trim() !== '').at(-1)
-  const endsWhole = tail !== undefined && tail.from.length === 1 && tail.from[0] === lines.length - 1 && tail.text === lines.at(-1)
+  const endsWhole =
+    tail !== undefined && tail.from.length === 1 && tail.from[0] === lines.length - 1 && tail.text === lines.at(-1)
   return { text: out.map((l) => l.text + l.eol).join(''), touched, counted, dropped, last, applied, endsWhole }
 }
 
@@ -235,7 +270,9 @@ describe('readIndentedJson on generated values, damaged line by line', () => {
 
         expect(within(whole(root, touched), read.value), `every whole member is read: ${context}`).toBe(true)
         // The damage here never makes a line read as another: all that is read is the original's.
-        expect(within(read.value, c.value), `nothing is placed where the original did not have it: ${context}`).toBe(true)
+        expect(within(read.value, c.value), `nothing is placed where the original did not have it: ${context}`).toBe(
+          true
+        )
 
         // Lines the reader sees damaged: each counted once at least; a whole text, none.
         const cutInLine = c.cut !== undefined && d.touched.has(c.cut.line) && lines[c.cut.line]!.trim() !== ''
@@ -243,8 +280,13 @@ describe('readIndentedJson on generated values, damaged line by line', () => {
         if (d.touched.size === 0) expect(read.damagedLines, context).toBe(0)
         // One line of a value damaged: one line counted.
         const leaf = (i: number) => /[^{[]$/.test(lines[i]!) && !/^\s*[}\]],?$/.test(lines[i]!)
-        if (c.cut === undefined && d.applied.length === 1 && d.counted.size === 1 && leaf(d.applied[0]!.line)) expect(read.damagedLines, context).toBe(1)
-        if (d.counted.size === 0 && d.dropped.size === 0 && ![...d.touched].some((i) => i <= d.last && !(c.cut && i === c.cut.line))) {
+        if (c.cut === undefined && d.applied.length === 1 && d.counted.size === 1 && leaf(d.applied[0]!.line))
+          expect(read.damagedLines, context).toBe(1)
+        if (
+          d.counted.size === 0 &&
+          d.dropped.size === 0 &&
+          ![...d.touched].some((i) => i <= d.last && !(c.cut && i === c.cut.line))
+        ) {
           expect(read.damagedLines, context).toBeLessThanOrEqual(cutInLine ? 1 : 0)
         }
 
@@ -254,13 +296,17 @@ describe('readIndentedJson on generated values, damaged line by line', () => {
           if (node.kind === 'leaf' || typeof r !== 'object' || r === null) return
           const span = (i: number) => i >= node.open && i <= node.close
           const lost = !within(node.value, r)
-          if (node.open > 0 && lost && ![...d.dropped].some(span)) expect(read.partial.has(r), `partial: ${context}`).toBe(true)
-          if (node.open > 0 && ![...d.touched, ...d.dropped].some(span)) expect(read.partial.has(r), `whole, not partial: ${context}`).toBe(false)
+          if (node.open > 0 && lost && ![...d.dropped].some(span))
+            expect(read.partial.has(r), `partial: ${context}`).toBe(true)
+          if (node.open > 0 && ![...d.touched, ...d.dropped].some(span))
+            expect(read.partial.has(r), `whole, not partial: ${context}`).toBe(false)
           // Its end missing: partial.
-          if (node.open > 0 && (d.touched.has(node.close) || d.dropped.has(node.close))) expect(read.partial.has(r), `no end, partial: ${context}`).toBe(true)
+          if (node.open > 0 && (d.touched.has(node.close) || d.dropped.has(node.close)))
+            expect(read.partial.has(r), `no end, partial: ${context}`).toBe(true)
           // A member partial: partial too.
           for (const member of Object.values(r)) {
-            if (typeof member === 'object' && member !== null && read.partial.has(member)) expect(read.partial.has(r), `a member partial: ${context}`).toBe(true)
+            if (typeof member === 'object' && member !== null && read.partial.has(member))
+              expect(read.partial.has(r), `a member partial: ${context}`).toBe(true)
           }
           if (isObject(r)) {
             for (const [k, child] of node.children) if (Object.hasOwn(r, k)) check(r[k as string], child)
@@ -268,7 +314,9 @@ describe('readIndentedJson on generated values, damaged line by line', () => {
             // Each item with the original it can only have come from: the one it equals, which holds no other.
             for (const item of r) {
               const from = node.children.filter(([, o]) => within(o.value, item) && within(item, o.value))
-              const only = from.length === 1 && node.children.every(([, o]) => o === from[0]![1] || !within(from[0]![1].value, o.value))
+              const only =
+                from.length === 1 &&
+                node.children.every(([, o]) => o === from[0]![1] || !within(from[0]![1].value, o.value))
               if (only) check(item, from[0]![1])
             }
           }
@@ -279,7 +327,8 @@ describe('readIndentedJson on generated values, damaged line by line', () => {
         // before its last line.
         if (c.cut === undefined && d.endsWhole) expect(read.cutShort, context).toBe(false)
         if (c.cut !== undefined && c.ops.length === 0) expect(read.cutShort, context).toBe(!d.endsWhole)
-        if (c.cut !== undefined && [...d.counted].some((i) => i < c.cut!.line - 1)) expect(read.cutShort, context).toBe(false)
+        if (c.cut !== undefined && [...d.counted].some((i) => i < c.cut!.line - 1))
+          expect(read.cutShort, context).toBe(false)
       }),
       { numRuns: Number(process.env.INDENTED_JSON_RUNS ?? 2000) }
     )

@@ -38,7 +38,8 @@ describe('readIndentedJson', () => {
     const read = readIndentedJson(text)
     expect(read).toMatchObject({ value: doc, damagedLines: 0 })
     const watched = read.value.watched as typeof doc.watched
-    for (const container of [watched, watched.c1, watched.c1[0]!, read.value.connections as object]) expect(read.partial.has(container)).toBe(false)
+    for (const container of [watched, watched.c1, watched.c1[0]!, read.value.connections as object])
+      expect(read.partial.has(container)).toBe(false)
   })
 
   it('marks what a damaged line fell in, and what lost its end, as partial', () => {
@@ -63,14 +64,24 @@ describe('readIndentedJson', () => {
   it('a damaged line loses only itself, wherever the damage is', () => {
     const read = readIndentedJson(withLine(lineOf('"a {brace"'), '\t\t\t\t"name": "a {br\u0000ace",'))
     expect(read.damagedLines).toBe(1)
-    expect(read.value.watched).toEqual({ c1: [{ projectId: 'p1', budgetUsd: 1.5 }, doc.watched.c1[1]], c2: doc.watched.c2 })
+    expect(read.value.watched).toEqual({
+      c1: [{ projectId: 'p1', budgetUsd: 1.5 }, doc.watched.c1[1]],
+      c2: doc.watched.c2
+    })
     expect(read.value.theme).toBe('dark')
   })
 
   it('a stray bracket or quote costs one line, not the rest of the file (as it would a prefix reader)', () => {
-    for (const damaged of ['\t\t\t\t"projectId": "p1"[,', '\t\t\t\t"projectId": "p1}",x', '\t\t\t\t"projectId": "p1,']) {
+    for (const damaged of [
+      '\t\t\t\t"projectId": "p1"[,',
+      '\t\t\t\t"projectId": "p1}",x',
+      '\t\t\t\t"projectId": "p1,'
+    ]) {
       const read = readIndentedJson(withLine(lineOf('"p1"'), damaged))
-      expect(read.value.watched).toEqual({ c1: [{ name: 'a {brace', budgetUsd: 1.5 }, doc.watched.c1[1]], c2: doc.watched.c2 })
+      expect(read.value.watched).toEqual({
+        c1: [{ name: 'a {brace', budgetUsd: 1.5 }, doc.watched.c1[1]],
+        c2: doc.watched.c2
+      })
       expect(read.value.connections).toEqual(doc.connections)
     }
   })
@@ -91,7 +102,9 @@ describe('readIndentedJson', () => {
 
   it('two lines joined by damage (a line break changed) lose what they opened, never add it to the container before', () => {
     const key = lineOf('"c2": [')
-    const joined = [...lines.slice(0, key - 1), `${lines[key - 1]}\u000b${lines[key]}`, ...lines.slice(key + 1)].join('\n')
+    const joined = [...lines.slice(0, key - 1), `${lines[key - 1]}\u000b${lines[key]}`, ...lines.slice(key + 1)].join(
+      '\n'
+    )
     const read = readIndentedJson(joined)
     expect(read.value.watched).toEqual({ c1: doc.watched.c1 })
   })
@@ -113,7 +126,13 @@ describe('readIndentedJson', () => {
     // The root's `{` and the next key's start are cut away, and c1's item opener is joined to the
     // line after it: `"connections": [` has no readable line before it and none at its depth after it.
     const first = lineOf('"id": "c1"')
-    const damaged = [...lines.slice(0, first - 1), `${lines[first - 1]}\u000b${lines[first]}`, ...lines.slice(first + 1)].join('\n').slice(5)
+    const damaged = [
+      ...lines.slice(0, first - 1),
+      `${lines[first - 1]}\u000b${lines[first]}`,
+      ...lines.slice(first + 1)
+    ]
+      .join('\n')
+      .slice(5)
     const read = readIndentedJson(damaged)
     expect(read.value.connections).toEqual([doc.connections[1]])
     expect(read.value.watched).toEqual(doc.watched)
@@ -151,7 +170,9 @@ describe('readIndentedJson', () => {
 describe('readIndentedJson, rule by rule', () => {
   /** Every object and list of `value`, the root left out (it is always counted partial). */
   const containers = (value: unknown): object[] =>
-    typeof value === 'object' && value !== null ? Object.values(value).flatMap((v) => (typeof v === 'object' && v !== null ? [v, ...containers(v)] : [])) : []
+    typeof value === 'object' && value !== null
+      ? Object.values(value).flatMap((v) => (typeof v === 'object' && v !== null ? [v, ...containers(v)] : []))
+      : []
 
   it('reads CRLF line ends, and spaces left after a line, as the file written', () => {
     for (const damaged of [text.replaceAll('\n', '\r\n'), lines.map((l) => `${l} \t`).join('\n'), `${text}\r\n`]) {
@@ -205,7 +226,23 @@ describe('readIndentedJson, rule by rule', () => {
   })
 
   it('the first value of a key wins (a line that strayed later cannot replace it), and its object is partial', () => {
-    const twice = ['{', '\t"o": {', '\t\t"a": 1,', '\t\t"b": {', '\t\t\t"x": 1', '\t\t},', '\t\t"a": 2,', '\t\t"b": [', '\t\t\t3', '\t\t]', '\t},', '\t"p": {', '\t\t"y": 2', '\t}', '}']
+    const twice = [
+      '{',
+      '\t"o": {',
+      '\t\t"a": 1,',
+      '\t\t"b": {',
+      '\t\t\t"x": 1',
+      '\t\t},',
+      '\t\t"a": 2,',
+      '\t\t"b": [',
+      '\t\t\t3',
+      '\t\t]',
+      '\t},',
+      '\t"p": {',
+      '\t\t"y": 2',
+      '\t}',
+      '}'
+    ]
     const read = readIndentedJson(twice.join('\n'))
     expect(read.value).toEqual({ o: { a: 1, b: { x: 1 } }, p: { y: 2 } })
     // Every line is whole and in its place: the second "b" and what it held are read and dropped.
@@ -215,7 +252,9 @@ describe('readIndentedJson, rule by rule', () => {
     expect(read.partial.has(o.b)).toBe(false)
     expect(read.partial.has(p)).toBe(false)
     // A key's second opener alone marks its object too.
-    const opener = readIndentedJson(['{', '\t"o": {', '\t\t"b": 1,', '\t\t"b": [', '\t\t\t3', '\t\t]', '\t}', '}'].join('\n'))
+    const opener = readIndentedJson(
+      ['{', '\t"o": {', '\t\t"b": 1,', '\t\t"b": [', '\t\t\t3', '\t\t]', '\t}', '}'].join('\n')
+    )
     expect(opener.value).toEqual({ o: { b: 1 } })
     expect(opener.partial.has(opener.value.o as object)).toBe(true)
   })
@@ -252,7 +291,9 @@ describe('readIndentedJson, rule by rule', () => {
   })
 
   it('a line pasted right after a damaged opener ends nothing: what the opener held is dropped with it, not counted as damaged', () => {
-    const read = readIndentedJson(['{', '\t"a\u0000": [', '\t"v": 1,', '\t\t1,', '\t\t2', '\t],', '\t"z": 3', '}'].join('\n'))
+    const read = readIndentedJson(
+      ['{', '\t"a\u0000": [', '\t"v": 1,', '\t\t1,', '\t\t2', '\t],', '\t"z": 3', '}'].join('\n')
+    )
     expect(read.value).toEqual({ v: 1, z: 3 })
     expect(read.damagedLines).toBe(1)
   })
@@ -340,7 +381,24 @@ describe('readIndentedJson, rule by rule', () => {
   })
 
   it('a line whose indentation is not a whole number of steps is damaged, even next to another damaged line', () => {
-    const spaced = ['{', '  "a": {', '    "x": 1,', '    "bad\u0000",', '     "y": [', '      1', '     ],', '    "z": 2', '  },', '  "b": {', '    "p": 1', '  },', '  "c": {', '    "q": 1', '  }', '}']
+    const spaced = [
+      '{',
+      '  "a": {',
+      '    "x": 1,',
+      '    "bad\u0000",',
+      '     "y": [',
+      '      1',
+      '     ],',
+      '    "z": 2',
+      '  },',
+      '  "b": {',
+      '    "p": 1',
+      '  },',
+      '  "c": {',
+      '    "q": 1',
+      '  }',
+      '}'
+    ]
     const read = readIndentedJson(spaced.join('\n'))
     expect(read.value).toEqual({ a: { x: 1, z: 2 }, b: { p: 1 }, c: { q: 1 } })
     expect(read.damagedLines).toBe(4)

@@ -1,15 +1,15 @@
 // Settings and state, for the app (src/main) and the command (src/cli).
-export { settingsDir, CONFIG_FILE, STATE_FILE } from './paths'
-export {
-  openSettings,
-  settingsConfOptions,
-  SettingsValidationError,
-  type ConfLike,
-  type OpenSettingsOptions,
-  type SettingsStore
-} from './store'
+export * from './edit'
 export { SettingsFileError } from './file-error'
 export { SettingsLockError } from './lock'
+export { CONFIG_FILE, settingsDir, STATE_FILE } from './paths'
 export { defaultSettings, SETTINGS_VERSION } from './schema'
 export type { BudgetsNotified } from './state-document'
-export * from './edit'
+export {
+  type ConfLike,
+  openSettings,
+  type OpenSettingsOptions,
+  settingsConfOptions,
+  type SettingsStore,
+  SettingsValidationError
+} from './store'

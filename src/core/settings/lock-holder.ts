@@ -24,7 +24,11 @@ export interface Machine {
 
 const holderSchema = z.object({
   // kill(0) or kill(-n) would ask about a process group: only a plain pid is a holder.
-  pid: z.number().int().min(1).max(2 ** 31 - 1),
+  pid: z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1),
   host: z.string().max(255),
   bootId: z.string().max(64).nullable(),
   bootAt: z.number().finite(),
@@ -50,7 +54,10 @@ function readOrNull(read: () => string): string | null {
 export function lookAtMachine(): Machine {
   return {
     host: os.hostname(),
-    bootId: process.platform === 'linux' ? readOrNull(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')) : null,
+    bootId:
+      process.platform === 'linux'
+        ? readOrNull(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'))
+        : null,
     bootAt: Math.round(Date.now() - os.uptime() * 1000),
     pidNamespace: process.platform === 'linux' ? readOrNull(() => fs.readlinkSync('/proc/self/ns/pid')) : null
   }
@@ -93,7 +100,11 @@ export function pidRunning(pid: number): boolean | null {
 }
 
 /** Whether the holder has certainly ended: seen from the same machine, boot and pid namespace, and its pid is gone. */
-export function certainlyDead(holder: Holder, machine: Machine = thisMachine(), running: (pid: number) => boolean | null = pidRunning): boolean {
+export function certainlyDead(
+  holder: Holder,
+  machine: Machine = thisMachine(),
+  running: (pid: number) => boolean | null = pidRunning
+): boolean {
   if (holder.host !== machine.host || holder.pidNamespace !== machine.pidNamespace) return false
   const sameBoot =
     machine.bootId !== null || holder.bootId !== null

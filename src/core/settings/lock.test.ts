@@ -1,11 +1,21 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { SettingsLockError, takeOverIfFree, withFileLock, type LockOptions } from './lock'
-import { certainlyDead, HOLDER_FILE, holderRecord, lookAtMachine, pidRunning, readHolder, thisMachine, type Holder, type Machine } from './lock-holder'
+import { type LockOptions, SettingsLockError, takeOverIfFree, withFileLock } from './lock'
+import {
+  certainlyDead,
+  type Holder,
+  HOLDER_FILE,
+  holderRecord,
+  lookAtMachine,
+  type Machine,
+  pidRunning,
+  readHolder,
+  thisMachine
+} from './lock-holder'
 import { anotherUser, runAs } from './test-as-other-user'
 
 const helper = fileURLToPath(new URL('./test-lock-holder.ts', import.meta.url))
@@ -23,12 +33,14 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.restoreAllMocks()
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
 }
 
@@ -42,7 +54,10 @@ function activeMutant(): Record<string, string> {
 }
 
 function run(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', helper, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...activeMutant() } })
+  const child = spawn(process.execPath, ['--import', 'tsx', helper, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...activeMutant() }
+  })
   children.push(child)
   return child
 }
@@ -135,7 +150,9 @@ describe('a holder that died', () => {
       return () => err
     })
     const ends = await Promise.all(racers.map(exited))
-    expect(ends.map((end, n) => ({ ...end, err: errs[n]!() }))).toEqual([0, 1, 2].map(() => ({ code: 0, signal: null, err: '' })))
+    expect(ends.map((end, n) => ({ ...end, err: errs[n]!() }))).toEqual(
+      [0, 1, 2].map(() => ({ code: 0, signal: null, err: '' }))
+    )
     expect(taken()).toHaveLength(1)
     expect(fs.readdirSync(dir).filter((name) => !name.endsWith('.taken'))).toEqual(['log'])
   }, 60_000)
@@ -169,7 +186,10 @@ describe('a holder that died', () => {
     const dangling = `${lockDir}.${'e'.repeat(32)}.released`
     fs.symlinkSync(path.join(dir, 'nowhere'), dangling)
     fs.mkdirSync(lockDir)
-    fs.writeFileSync(path.join(lockDir, HOLDER_FILE), JSON.stringify({ ...(JSON.parse(holderRecord()) as Holder), pid: await deadPid() }))
+    fs.writeFileSync(
+      path.join(lockDir, HOLDER_FILE),
+      JSON.stringify({ ...(JSON.parse(holderRecord()) as Holder), pid: await deadPid() })
+    )
     expect(takeOverIfFree(lockDir, HOUR)).toBe('free')
     expect(fs.existsSync(old)).toBe(false)
     expect(fs.existsSync(released)).toBe(false)
@@ -185,7 +205,9 @@ describe('a holder that is alive', () => {
     let ran = false
     const error = await withFileLock(file, () => (ran = true), { staleMs: HOUR, waits: 0 }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SettingsLockError)
-    expect((error as Error).message).toBe(`Could not lock ${file}: another Agent Tray process has held it for too long; nothing was changed.`)
+    expect((error as Error).message).toBe(
+      `Could not lock ${file}: another Agent Tray process has held it for too long; nothing was changed.`
+    )
     // proper-lockfile's own words for a held lock, kept as the cause.
     expect((error as Error).cause).toMatchObject({ code: 'ELOCKED', message: 'Lock file is already being held' })
     expect(ran).toBe(false)
@@ -210,7 +232,8 @@ describe('a holder that is alive', () => {
       async () => {
         const first = fs.statSync(lockDir).mtimeMs
         // proper-lockfile refreshes every 1 s at the shortest stale time (2 s); give it up to 10 s.
-        for (let n = 0; n < 200 && fs.statSync(lockDir).mtimeMs === first; n++) await new Promise((resolve) => setTimeout(resolve, 50))
+        for (let n = 0; n < 200 && fs.statSync(lockDir).mtimeMs === first; n++)
+          await new Promise((resolve) => setTimeout(resolve, 50))
         return fs.statSync(lockDir).mtimeMs !== first
       },
       { staleMs: 2_000 }
@@ -250,15 +273,28 @@ describe('a holder that cannot be known: taken only once its lock is stale, as b
 
   it('a dead pid recorded on another host (a home directory shared over the network)', async () => {
     fs.mkdirSync(lockDir)
-    fs.writeFileSync(path.join(lockDir, HOLDER_FILE), JSON.stringify({ ...(JSON.parse(holderRecord()) as Holder), pid: await deadPid(), host: 'elsewhere' }))
+    fs.writeFileSync(
+      path.join(lockDir, HOLDER_FILE),
+      JSON.stringify({ ...(JSON.parse(holderRecord()) as Holder), pid: await deadPid(), host: 'elsewhere' })
+    )
     await heldWhileFresh()
     await takenOnceStale()
   })
 })
 
 describe('certainlyDead', () => {
-  const machine: Machine = { host: 'box', bootId: 'boot-1', bootAt: 1_700_000_000_000, pidNamespace: 'pid:[4026531836]' }
-  const record = (changes: Partial<Holder> = {}): Holder => ({ pid: 4242, ...machine, token: 'f'.repeat(32), ...changes })
+  const machine: Machine = {
+    host: 'box',
+    bootId: 'boot-1',
+    bootAt: 1_700_000_000_000,
+    pidNamespace: 'pid:[4026531836]'
+  }
+  const record = (changes: Partial<Holder> = {}): Holder => ({
+    pid: 4242,
+    ...machine,
+    token: 'f'.repeat(32),
+    ...changes
+  })
   const gone = () => false
 
   it('only when the pid is gone on this machine, boot and pid namespace', () => {
@@ -275,10 +311,16 @@ describe('certainlyDead', () => {
 
   it('without a boot id (macOS, Windows), by the boot time, to a few seconds', () => {
     const noId = { ...machine, bootId: null, pidNamespace: null }
-    expect(certainlyDead(record({ bootId: null, pidNamespace: null, bootAt: machine.bootAt + 1_500 }), noId, gone)).toBe(true)
-    expect(certainlyDead(record({ bootId: null, pidNamespace: null, bootAt: machine.bootAt + 60_000 }), noId, gone)).toBe(false)
+    expect(
+      certainlyDead(record({ bootId: null, pidNamespace: null, bootAt: machine.bootAt + 1_500 }), noId, gone)
+    ).toBe(true)
+    expect(
+      certainlyDead(record({ bootId: null, pidNamespace: null, bootAt: machine.bootAt + 60_000 }), noId, gone)
+    ).toBe(false)
     // Five seconds apart is another boot.
-    expect(certainlyDead(record({ bootId: null, pidNamespace: null, bootAt: machine.bootAt - 5_000 }), noId, gone)).toBe(false)
+    expect(
+      certainlyDead(record({ bootId: null, pidNamespace: null, bootAt: machine.bootAt - 5_000 }), noId, gone)
+    ).toBe(false)
     // A holder that read a boot id, seen from a machine that reads none: not the same boot, whatever the times.
     expect(certainlyDead(record({ pidNamespace: null }), noId, gone)).toBe(false)
   })
@@ -289,14 +331,17 @@ describe('certainlyDead', () => {
     expect(certainlyDead(record({ ...here, pid: await deadPid() }), here)).toBe(true)
   })
 
-  it.runIf(process.platform === 'linux')('on Linux, this machine is known by its boot id and its pid namespace, as the kernel names them', async () => {
-    // A fresh look: thisMachine() looks once per process, and keeps what it saw.
-    const here = lookAtMachine()
-    // bootAt is now less uptime, to about a second.
-    expect(thisMachine()).toMatchObject({ host: here.host, bootId: here.bootId, pidNamespace: here.pidNamespace })
-    expect(here.bootId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
-    expect(here.pidNamespace).toMatch(/^pid:\[\d+\]$/)
-  })
+  it.runIf(process.platform === 'linux')(
+    'on Linux, this machine is known by its boot id and its pid namespace, as the kernel names them',
+    async () => {
+      // A fresh look: thisMachine() looks once per process, and keeps what it saw.
+      const here = lookAtMachine()
+      // bootAt is now less uptime, to about a second.
+      expect(thisMachine()).toMatchObject({ host: here.host, bootId: here.bootId, pidNamespace: here.pidNamespace })
+      expect(here.bootId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+      expect(here.pidNamespace).toMatch(/^pid:\[\d+\]$/)
+    }
+  )
 
   it('this machine booted when its uptime says, to about a second (what decides the boot where there is no boot id)', () => {
     expect(Math.abs(lookAtMachine().bootAt - (Date.now() - os.uptime() * 1000))).toBeLessThan(2_000)
@@ -318,7 +363,7 @@ describe('certainlyDead', () => {
     expect(lookAtMachine()).toMatchObject({ bootId: null, pidNamespace: null })
   })
 
-  it('a pid the system refuses to signal (EPERM: another user\'s) is running; a refusal it does not explain tells nothing', () => {
+  it("a pid the system refuses to signal (EPERM: another user's) is running; a refusal it does not explain tells nothing", () => {
     const kill = vi.spyOn(process, 'kill')
     kill.mockImplementation(() => {
       throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' })
@@ -343,12 +388,29 @@ describe('certainlyDead', () => {
   it('reads only a whole record with a plain pid and a file-name-safe token', () => {
     const good = JSON.parse(holderRecord()) as Holder
     expect(readHolder(Buffer.from(JSON.stringify(good)))).toEqual(good)
-    const edge = { pid: 2 ** 31 - 1, host: 'h'.repeat(255), bootId: 'b'.repeat(64), pidNamespace: 'n'.repeat(64), token: 'f'.repeat(32) }
+    const edge = {
+      pid: 2 ** 31 - 1,
+      host: 'h'.repeat(255),
+      bootId: 'b'.repeat(64),
+      pidNamespace: 'n'.repeat(64),
+      token: 'f'.repeat(32)
+    }
     expect(readHolder(Buffer.from(JSON.stringify({ ...good, ...edge })))).toEqual({ ...good, ...edge })
     for (const bad of [
-      { pid: -1 }, { pid: 0 }, { pid: 1.5 }, { pid: 2 ** 31 }, { token: '../../x' }, { token: 'f'.repeat(33) }, { token: `x${'f'.repeat(32)}` },
-      { token: `${'f'.repeat(32)}x` }, { token: 'F'.repeat(32) }, { host: undefined }, { host: 'h'.repeat(256) }, { bootId: 'b'.repeat(65) },
-      { pidNamespace: 'n'.repeat(65) }, { bootAt: 'soon' }
+      { pid: -1 },
+      { pid: 0 },
+      { pid: 1.5 },
+      { pid: 2 ** 31 },
+      { token: '../../x' },
+      { token: 'f'.repeat(33) },
+      { token: `x${'f'.repeat(32)}` },
+      { token: `${'f'.repeat(32)}x` },
+      { token: 'F'.repeat(32) },
+      { host: undefined },
+      { host: 'h'.repeat(256) },
+      { bootId: 'b'.repeat(65) },
+      { pidNamespace: 'n'.repeat(65) },
+      { bootAt: 'soon' }
     ]) {
       expect(readHolder(Buffer.from(JSON.stringify({ ...good, ...bad })))).toBeNull()
     }
@@ -408,14 +470,14 @@ describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
     expect(taken()).toEqual([])
   })
 
-  it('a stale lock with something in it other than a record (a later version\'s) is taken over', async () => {
+  it("a stale lock with something in it other than a record (a later version's) is taken over", async () => {
     makeLock(null, ['later.json'])
     age(lockDir, 60_000)
     expect(await withFileLock(file, () => 'inside', { waits: 0 })).toBe('inside')
     expect(taken()).toHaveLength(1)
   })
 
-  it('a dead holder\'s lock that goes away just as it is moved aside (another waiter was first): free, and nothing is left', async () => {
+  it("a dead holder's lock that goes away just as it is moved aside (another waiter was first): free, and nothing is left", async () => {
     makeLock(await deadRecord())
     const rename = fs.renameSync
     vi.spyOn(fs, 'renameSync').mockImplementationOnce((from, to) => {
@@ -483,7 +545,7 @@ describe('what a waiter makes of a held lock (takeOverIfFree)', () => {
     expect(fs.existsSync(old)).toBe(false)
   })
 
-  it('only this lock\'s leftovers are removed: other files in its folder stay, however old', async () => {
+  it("only this lock's leftovers are removed: other files in its folder stay, however old", async () => {
     const others = ['notes.released', 'backup.taken', 'state.json.lock.copy']
     for (const name of others) {
       fs.writeFileSync(path.join(dir, name), '')
@@ -504,7 +566,11 @@ describe('a lock that changes while a waiter reads its record', () => {
   }
 
   function changedWhileRead(record: string, change: string, ...args: string[]): ChildProcess {
-    const child = spawn('sh', ['-c', `exec 3>"$1/${HOLDER_FILE}"\n${change}\nprintf '%s' "$2" >&3`, 'sh', lockDir, record, ...args], { stdio: 'ignore' })
+    const child = spawn(
+      'sh',
+      ['-c', `exec 3>"$1/${HOLDER_FILE}"\n${change}\nprintf '%s' "$2" >&3`, 'sh', lockDir, record, ...args],
+      { stdio: 'ignore' }
+    )
     children.push(child)
     return child
   }
@@ -541,7 +607,7 @@ describe('a lock that changes while a waiter reads its record', () => {
 })
 
 describe('holding the lock', () => {
-  it('while held, the lock holds this process\'s record, readable by its user only; once left, nothing remains', async () => {
+  it("while held, the lock holds this process's record, readable by its user only; once left, nothing remains", async () => {
     const seen = await withFileLock(file, () => {
       const record = path.join(lockDir, HOLDER_FILE)
       return { holder: readHolder(fs.readFileSync(record)), mode: fs.statSync(record).mode & 0o777 }
@@ -551,7 +617,7 @@ describe('holding the lock', () => {
     expect(fs.readdirSync(dir)).toEqual([])
   })
 
-  it('a holder leaving after its lock was taken over (before it noticed) leaves the new holder\'s lock in place', async () => {
+  it("a holder leaving after its lock was taken over (before it noticed) leaves the new holder's lock in place", async () => {
     const other = holderRecord()
     await withFileLock(
       file,
@@ -565,7 +631,7 @@ describe('holding the lock', () => {
     expect(fs.readFileSync(path.join(lockDir, HOLDER_FILE), 'utf8')).toBe(other)
   })
 
-  it('a holder leaving after its lock was taken over and remade without a record (a later version\'s) leaves that lock in place', async () => {
+  it("a holder leaving after its lock was taken over and remade without a record (a later version's) leaves that lock in place", async () => {
     await withFileLock(
       file,
       () => {
@@ -580,7 +646,8 @@ describe('holding the lock', () => {
   it('where the lock cannot be renamed away (Windows, while another process reads the record), its record is removed, then the lock', async () => {
     const rename = fs.renameSync
     vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
-      if (String(to).endsWith('.released')) throw Object.assign(new Error('EPERM: operation not permitted, rename'), { code: 'EPERM' })
+      if (String(to).endsWith('.released'))
+        throw Object.assign(new Error('EPERM: operation not permitted, rename'), { code: 'EPERM' })
       rename(from, to)
     })
     expect(await withFileLock(file, () => 'inside')).toBe('inside')
@@ -609,12 +676,14 @@ describe('holding the lock', () => {
       { staleMs: 2_000 }
     ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SettingsLockError)
-    expect((error as Error).message).toBe(`Lost the lock of ${file} while writing: Unable to update lock within the stale threshold`)
+    expect((error as Error).message).toBe(
+      `Lost the lock of ${file} while writing: Unable to update lock within the stale threshold`
+    )
     // Still this holder's: a waiter may have been moving it aside, so it is not removed now (stale, it is taken at once).
     expect(readHolder(fs.readFileSync(path.join(lockDir, HOLDER_FILE)))?.pid).toBe(process.pid)
   })
 
-  it('a holder that lost its lock while inside is told so once it is done, and leaves the new holder\'s lock in place', async () => {
+  it("a holder that lost its lock while inside is told so once it is done, and leaves the new holder's lock in place", async () => {
     const other = holderRecord()
     const error = await withFileLock(
       file,
@@ -628,7 +697,9 @@ describe('holding the lock', () => {
       { staleMs: 2_000 }
     ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SettingsLockError)
-    expect((error as Error).message).toBe(`Lost the lock of ${file} while writing: Unable to update lock within the stale threshold`)
+    expect((error as Error).message).toBe(
+      `Lost the lock of ${file} while writing: Unable to update lock within the stale threshold`
+    )
     expect(fs.readFileSync(path.join(lockDir, HOLDER_FILE), 'utf8')).toBe(other)
   })
 })
@@ -651,11 +722,13 @@ function nextLookAt(target: string): Promise<void> {
 }
 
 describe('when the lock cannot be had', () => {
-  it('the file\'s folder is made when it is missing; one that cannot be made is named to the user', async () => {
+  it("the file's folder is made when it is missing; one that cannot be made is named to the user", async () => {
     expect(await withFileLock(path.join(dir, 'new', 'state.json'), () => 'inside')).toBe('inside')
     fs.writeFileSync(path.join(dir, 'blocked'), '')
     const error = await withFileLock(path.join(dir, 'blocked', 'state.json'), () => 'inside').catch((e: unknown) => e)
-    expect((error as Error).message).toBe(`Cannot write ${path.join(dir, 'blocked')}: a directory on its path is a file; nothing was changed.`)
+    expect((error as Error).message).toBe(
+      `Cannot write ${path.join(dir, 'blocked')}: a directory on its path is a file; nothing was changed.`
+    )
   })
 
   it('a lock that cannot be made: the user is told why, and the cause is kept', async () => {
@@ -665,7 +738,9 @@ describe('when the lock cannot be had', () => {
     const error = await withFileLock(long, () => (ran = true), { waits: 0 }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SettingsLockError)
     expect((error as Error).name).toBe('SettingsLockError')
-    expect((error as Error).message).toBe(`Cannot write ${long}.lock: ENAMETOOLONG: name too long, mkdir '${long}.lock'; nothing was changed.`)
+    expect((error as Error).message).toBe(
+      `Cannot write ${long}.lock: ENAMETOOLONG: name too long, mkdir '${long}.lock'; nothing was changed.`
+    )
     expect((error as Error).cause).toMatchObject({ code: 'ENAMETOOLONG' })
     expect(ran).toBe(false)
   })

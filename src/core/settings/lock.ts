@@ -83,7 +83,12 @@ export function takeOverIfFree(lockDir: string, staleMs: number, now: number = D
   if (!(holder && certainlyDead(holder)) && !stale) return 'held'
   const id = holder
     ? holder.token
-    : crypto.createHash('sha256').update(bytes ?? entries.join('\0')).update(`\0${after.mtimeMs}`).digest('hex').slice(0, 32)
+    : crypto
+        .createHash('sha256')
+        .update(bytes ?? entries.join('\0'))
+        .update(`\0${after.mtimeMs}`)
+        .digest('hex')
+        .slice(0, 32)
   const taken = `${lockDir}.${id}.taken`
   try {
     // Fails when `taken` exists (it is never empty): another waiter took this very lock first.

@@ -58,10 +58,20 @@ describe('version 1 → current', () => {
       theme: 'light',
       launchAtLogin: true,
       activeConnectionId: MIGRATED_CONNECTION_ID,
-      connections: [{ id: 'default', name: 'api.example.com', baseUrl: 'https://api.example.com', publishingDomain: 'apps.example.com' }],
+      connections: [
+        {
+          id: 'default',
+          name: 'api.example.com',
+          baseUrl: 'https://api.example.com',
+          publishingDomain: 'apps.example.com'
+        }
+      ],
       watched: { default: [watched('p1'), watched('p2')] },
       polling: { ...d.polling, activeIntervalMs: 2000 },
-      notifications: { ...d.notifications, transitions: { ...d.notifications.transitions, completed: false, failed: false } }
+      notifications: {
+        ...d.notifications,
+        transitions: { ...d.notifications.transitions, completed: false, failed: false }
+      }
     })
   })
 
@@ -79,7 +89,9 @@ describe('version 1 → current', () => {
 
   it('a service address the rule refuses is kept as given, for the schema to refuse and tell', () => {
     const { doc } = migrate({ version: 1, apiBaseUrl: 'ftp://old.example', watchedProjects: [] }, NOW)
-    expect(doc.connections).toEqual([{ id: 'default', name: expect.any(String) as string, baseUrl: 'ftp://old.example', publishingDomain: '' }])
+    expect(doc.connections).toEqual([
+      { id: 'default', name: expect.any(String) as string, baseUrl: 'ftp://old.example', publishingDomain: '' }
+    ])
   })
 })
 
@@ -104,9 +116,15 @@ describe('version 2 → 3: a project budget becomes a total budget', () => {
     expect(from).toBe(2)
     expect(doc).toEqual({
       version: 3,
-      watched: { c1: [{ projectId: 'p1', name: 'Shop' }, { projectId: 'p2' }, { projectId: 'p3' }], c2: [{ projectId: 'p4' }] },
+      watched: {
+        c1: [{ projectId: 'p1', name: 'Shop' }, { projectId: 'p2' }, { projectId: 'p3' }],
+        c2: [{ projectId: 'p4' }]
+      },
       budgets: {
-        c1: [existing, { id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 25, warnRatio: DEFAULT_WARN_RATIO }],
+        c1: [
+          existing,
+          { id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 25, warnRatio: DEFAULT_WARN_RATIO }
+        ],
         c2: [{ id: 'total-p4', projectId: 'p4', period: 'total', limitUsd: 0, warnRatio: DEFAULT_WARN_RATIO }]
       }
     })
@@ -125,7 +143,9 @@ describe('version 2 → 3: a project budget becomes a total budget', () => {
       version: 3,
       watched: { c1: 'x', c2: [17, null, { projectId: 5 }, { projectId: 'p1' }] },
       // The amount the schema refuses is moved as it is: the schema then drops that budget, and says so.
-      budgets: { c2: [{ id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 'lots', warnRatio: DEFAULT_WARN_RATIO }] }
+      budgets: {
+        c2: [{ id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 'lots', warnRatio: DEFAULT_WARN_RATIO }]
+      }
     })
   })
 
@@ -134,14 +154,22 @@ describe('version 2 → 3: a project budget becomes a total budget', () => {
       const { doc, from } = migrate({ version, watched: { c1: [{ projectId: 'p1', budgetUsd: 9 }] } }, NOW)
       expect(from).toBe(SETTINGS_VERSION)
       expect(doc.watched).toEqual({ c1: [{ projectId: 'p1' }] })
-      expect(doc.budgets).toEqual({ c1: [{ id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 9, warnRatio: DEFAULT_WARN_RATIO }] })
+      expect(doc.budgets).toEqual({
+        c1: [{ id: 'total-p1', projectId: 'p1', period: 'total', limitUsd: 9, warnRatio: DEFAULT_WARN_RATIO }]
+      })
     }
     // Nothing to move: as it was.
-    for (const current of [{ version: 3, watched: { c1: [{ projectId: 'p1' }] }, budgets: { c1: [] } }, { version: 3, watched: { c1: [{ projectId: 'p1' }] } }]) {
+    for (const current of [
+      { version: 3, watched: { c1: [{ projectId: 'p1' }] }, budgets: { c1: [] } },
+      { version: 3, watched: { c1: [{ projectId: 'p1' }] } }
+    ]) {
       expect(migrate(structuredClone(current), NOW)).toEqual({ doc: current, from: 3 })
     }
     // A v2 file with no budget anywhere gains no budgets either (the schema gives the default).
-    expect(migrate({ version: 2, watched: { c1: [{ projectId: 'p1' }, null] } }, NOW)).toEqual({ doc: { version: 3, watched: { c1: [{ projectId: 'p1' }, null] } }, from: 2 })
+    expect(migrate({ version: 2, watched: { c1: [{ projectId: 'p1' }, null] } }, NOW)).toEqual({
+      doc: { version: 3, watched: { c1: [{ projectId: 'p1' }, null] } },
+      from: 2
+    })
   })
 
   it('a newer version is left as it is, for the caller', () => {

@@ -22,15 +22,8 @@ export type JsonObject = Record<string, unknown>
 export const MIGRATED_CONNECTION_ID = 'default'
 
 export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
-  const {
-    apiBaseUrl,
-    publishingDomain,
-    watchedProjects,
-    pollIntervalMs,
-    notifyOnComplete,
-    notifyOnFailure,
-    ...rest
-  } = v1
+  const { apiBaseUrl, publishingDomain, watchedProjects, pollIntervalMs, notifyOnComplete, notifyOnFailure, ...rest } =
+    v1
   const ids = Array.isArray(watchedProjects)
     ? watchedProjects.filter((id): id is string => typeof id === 'string' && id.trim() !== '')
     : []
@@ -88,7 +81,8 @@ function liftProjectBudgets(v2: JsonObject): JsonObject {
   const watched = isObject(v2.watched) ? v2.watched : {}
   // Budgets already there are kept (a file taken as current may have both).
   const budgets: Record<string, unknown[]> = {}
-  if (isObject(v2.budgets)) for (const [id, list] of Object.entries(v2.budgets)) if (Array.isArray(list)) budgets[id] = [...list]
+  if (isObject(v2.budgets))
+    for (const [id, list] of Object.entries(v2.budgets)) if (Array.isArray(list)) budgets[id] = [...list]
   const nextWatched: JsonObject = {}
   let lifted = false
   for (const [connectionId, list] of Object.entries(watched)) {

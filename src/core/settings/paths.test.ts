@@ -22,12 +22,18 @@ describe('settingsDir', () => {
   })
   it('on Windows without APPDATA, under the profile (USERPROFILE where HOME is not set)', () => {
     expect(settingsDir({ USERPROFILE: 'C:\\Users\\a' }, 'win32')).toBe('C:\\Users\\a\\AppData\\Roaming\\agent-tray')
-    expect(settingsDir({ HOME: 'C:\\home', USERPROFILE: 'C:\\Users\\a' }, 'win32')).toBe('C:\\home\\AppData\\Roaming\\agent-tray')
+    expect(settingsDir({ HOME: 'C:\\home', USERPROFILE: 'C:\\Users\\a' }, 'win32')).toBe(
+      'C:\\home\\AppData\\Roaming\\agent-tray'
+    )
   })
   it("empty variables count as unset; with no home in the environment, the system's", () => {
-    expect(settingsDir({ AGENT_TRAY_CONFIG_DIR: '', HOME: '/home/a', XDG_CONFIG_HOME: '' }, 'linux')).toBe('/home/a/.config/agent-tray')
+    expect(settingsDir({ AGENT_TRAY_CONFIG_DIR: '', HOME: '/home/a', XDG_CONFIG_HOME: '' }, 'linux')).toBe(
+      '/home/a/.config/agent-tray'
+    )
     expect(settingsDir({ HOME: '', USERPROFILE: '/home/u' }, 'linux')).toBe('/home/u/.config/agent-tray')
     expect(settingsDir({}, 'linux')).toBe(path.join(os.homedir(), '.config', 'agent-tray'))
-    expect(settingsDir({ APPDATA: '', USERPROFILE: 'C:\\Users\\a' }, 'win32')).toBe('C:\\Users\\a\\AppData\\Roaming\\agent-tray')
+    expect(settingsDir({ APPDATA: '', USERPROFILE: 'C:\\Users\\a' }, 'win32')).toBe(
+      'C:\\Users\\a\\AppData\\Roaming\\agent-tray'
+    )
   })
 })

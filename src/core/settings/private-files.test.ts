@@ -54,7 +54,7 @@ describe.skipIf(process.platform === 'win32')('a file or directory of the app', 
     expect(mode(dir)).toBe(0o700)
   })
 
-  it('on Windows, where modes mean nothing (the profile\'s ACLs do this job), neither is changed', () => {
+  it("on Windows, where modes mean nothing (the profile's ACLs do this job), neither is changed", () => {
     const file = path.join(root, 'agent-tray.log')
     const dir = path.join(root, 'logs')
     fs.writeFileSync(file, '', { mode: 0o644 })

@@ -11,7 +11,10 @@ describe('salvageJson', () => {
   it('keeps every whole value before the cut, and says it was cut short', () => {
     const cut = whole.slice(0, whole.indexOf('p2') + 1)
     // The second project was cut inside its id: only its opening brace survives.
-    expect(salvageJson(cut)).toMatchObject({ value: { version: 2, watched: { c1: [{ projectId: 'p1' }, {}] } }, cutShort: true })
+    expect(salvageJson(cut)).toMatchObject({
+      value: { version: 2, watched: { c1: [{ projectId: 'p1' }, {}] } },
+      cutShort: true
+    })
   })
 
   it('recovers the whole document when only the last bracket is missing', () => {
@@ -38,7 +41,11 @@ describe('salvageJson', () => {
 
   it('brackets, commas and escaped quotes inside strings are text, not structure', () => {
     const read = salvageJson('{"a": "x, y]}", "b": "say \\"] ok", "c": {"d": "cu')
-    expect(read).toEqual({ value: { a: 'x, y]}', b: 'say "] ok', c: {} }, cutShort: true, partial: [read!.value, (read!.value as { c: object }).c] })
+    expect(read).toEqual({
+      value: { a: 'x, y]}', b: 'say "] ok', c: {} },
+      cutShort: true,
+      partial: [read!.value, (read!.value as { c: object }).c]
+    })
     // A text of only whitespace before its value is still JSON; anything else before it is not read from the start.
     expect(salvageJson(' \n{"a": 1, "b": [2')).toMatchObject({ value: { a: 1, b: [] }, cutShort: true })
     expect(salvageJson('x{"a": 1, "b": 2')).toBeUndefined()
@@ -87,7 +94,7 @@ describe('salvageJson', () => {
     }
   })
 
-  it('reads from the start only after JSON\'s own white space (a no-break space is not)', () => {
+  it("reads from the start only after JSON's own white space (a no-break space is not)", () => {
     expect(salvageJson('\u00a0{"a": 1, "b": 2')).toBeUndefined()
     expect(salvageJson('\ufeff[1, 2')).toBeUndefined()
   })

@@ -20,7 +20,8 @@ describe('a connection id', () => {
   it("follows the id rule and has no ':'", () => {
     const base = { baseUrl: 'https://collector.example', publishingDomain: '' }
     expect(connectionSchema.safeParse({ ...base, id: 'c-0a1b2c3d' }).success).toBe(true)
-    for (const id of ['forward:t1', '', '../c1', 'c1\u001b']) expect(connectionSchema.safeParse({ ...base, id }).success, id).toBe(false)
+    for (const id of ['forward:t1', '', '../c1', 'c1\u001b'])
+      expect(connectionSchema.safeParse({ ...base, id }).success, id).toBe(false)
     const settings = defaultSettings()
     addConnection(settings, { baseUrl: 'https://collector.example' }, 'forward:t1')
     expect(settingsSchema.safeParse(settings).success).toBe(false)

@@ -4,21 +4,28 @@
 // In both, a key that is ABSENT takes its default: a file from an older build (or a hand edit)
 // that lacks a newer optional key is valid, not damaged. Only a present, wrong value is damage.
 import { z } from 'zod'
-import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
 import { checkAccelerator, DEFAULT_SHORTCUT } from '../../shared/accelerator'
-import { BUDGET_PERIODS, budgetListProblem, budgetProblems, type Budget } from '../../shared/budgets'
-import { connectionIdProblem } from '../../shared/ids'
-import { AWAY_AFTER_BOUNDS, DEFAULT_FORWARDING, FORWARD_EVENTS, MAX_TARGET_NAME, MAX_TARGETS, TARGET_KINDS } from '../../shared/forwarding'
-import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
-import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
+import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
+import { type Budget, BUDGET_PERIODS, budgetListProblem, budgetProblems } from '../../shared/budgets'
 import {
+  AWAY_AFTER_BOUNDS,
+  DEFAULT_FORWARDING,
+  FORWARD_EVENTS,
+  MAX_TARGET_NAME,
+  MAX_TARGETS,
+  TARGET_KINDS
+} from '../../shared/forwarding'
+import { connectionIdProblem } from '../../shared/ids'
+import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
+import {
+  type Connection,
   DEFAULT_NOTIFICATION_PREFS,
   DEFAULT_POLLING_PREFS,
-  type Connection,
   type PollingPrefs,
   type Settings,
   type WatchedProject
 } from '../../shared/settings'
+import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 
 /** 3: budgets per account and project, per day, month or in total (a project's budgetUsd became a total budget). */
 export const SETTINGS_VERSION = 3
@@ -62,7 +69,10 @@ const forwardTargetSchema = z.object({
 })
 const awayAfterSchema = z.number().int().min(AWAY_AFTER_BOUNDS.min).max(AWAY_AFTER_BOUNDS.max)
 const forwardingSchema = z.object({
-  targets: z.array(forwardTargetSchema).max(MAX_TARGETS).default(() => []),
+  targets: z
+    .array(forwardTargetSchema)
+    .max(MAX_TARGETS)
+    .default(() => []),
   awayAfterMs: awayAfterSchema.default(DEFAULT_FORWARDING.awayAfterMs)
 })
 
@@ -81,7 +91,8 @@ const idleInterval = bounded(POLLING_BOUNDS.idleIntervalMs)
 const concurrency = bounded(POLLING_BOUNDS.maxConcurrency)
 /** The one polling rule (src/shared/polling.ts) as zod issues, each on its field. */
 export function addPollingIssues(prefs: PollingPrefs, ctx: z.RefinementCtx): void {
-  for (const [field, message] of Object.entries(pollingProblems(prefs))) ctx.addIssue({ code: 'custom', message, path: [field] })
+  for (const [field, message] of Object.entries(pollingProblems(prefs)))
+    ctx.addIssue({ code: 'custom', message, path: [field] })
 }
 /** One budget by the one rule (src/shared/budgets.ts), each problem on its field. */
 const budgetSchema: z.ZodType<Budget> = z
@@ -93,7 +104,8 @@ const budgetSchema: z.ZodType<Budget> = z
     warnRatio: z.number()
   })
   .superRefine((budget, ctx) => {
-    for (const [field, message] of Object.entries(budgetProblems(budget))) ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
+    for (const [field, message] of Object.entries(budgetProblems(budget)))
+      ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
   })
 const budgetListSchema = z.array(budgetSchema).superRefine((list, ctx) => {
   const problem = budgetListProblem(list)
@@ -101,7 +113,12 @@ const budgetListSchema = z.array(budgetSchema).superRefine((list, ctx) => {
 })
 
 /** A connection without a name is called by its host, as addConnection does. */
-function named(connection: { id: string; name?: string | undefined; baseUrl: string; publishingDomain: string }): Connection {
+function named(connection: {
+  id: string
+  name?: string | undefined
+  baseUrl: string
+  publishingDomain: string
+}): Connection {
   const { id, name, baseUrl, publishingDomain } = connection
   return { id, name: name ?? defaultConnectionName(baseUrl), baseUrl, publishingDomain }
 }
@@ -183,7 +200,9 @@ const connectionNotificationsSchema = z.object({
 })
 
 /** The show/hide shortcut by the one rule (src/shared/accelerator.ts). */
-const shortcutSchema = z.string().refine((s) => checkAccelerator(s).ok, 'must be a shortcut such as CommandOrControl+Shift+A')
+const shortcutSchema = z
+  .string()
+  .refine((s) => checkAccelerator(s).ok, 'must be a shortcut such as CommandOrControl+Shift+A')
 
 /** Per connection id, then per project id. */
 const attentionSchema = z.record(z.string(), z.record(z.string(), projectAttentionSchema))
@@ -194,7 +213,8 @@ function withActive<T extends { activeConnectionId?: string | null | undefined; 
 ): Omit<T, 'activeConnectionId'> & { activeConnectionId: string | null } {
   return {
     ...settings,
-    activeConnectionId: settings.activeConnectionId === undefined ? (settings.connections[0]?.id ?? null) : settings.activeConnectionId
+    activeConnectionId:
+      settings.activeConnectionId === undefined ? (settings.connections[0]?.id ?? null) : settings.activeConnectionId
   }
 }
 
@@ -244,10 +264,12 @@ function lenientArray<T>(item: z.ZodType<T>) {
     .unknown()
     .optional()
     .transform((value): T[] =>
-      Array.isArray(value) ? value.flatMap((element) => {
-        const parsed = item.safeParse(element)
-        return parsed.success ? [parsed.data] : []
-      }) : []
+      Array.isArray(value)
+        ? value.flatMap((element) => {
+            const parsed = item.safeParse(element)
+            return parsed.success ? [parsed.data] : []
+          })
+        : []
     )
 }
 
@@ -257,15 +279,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Keeps the entries of a record that pass `item`; anything else (or nothing) becomes {}. */
 export function lenientRecord<T>(item: z.ZodType<T>) {
-  return z.unknown().optional().transform((value): Record<string, T> => {
-    const out: Record<string, T> = {}
-    if (!isRecord(value)) return out
-    for (const [key, element] of Object.entries(value)) {
-      const parsed = item.safeParse(element)
-      if (parsed.success) out[key] = parsed.data
-    }
-    return out
-  })
+  return z
+    .unknown()
+    .optional()
+    .transform((value): Record<string, T> => {
+      const out: Record<string, T> = {}
+      if (!isRecord(value)) return out
+      for (const [key, element] of Object.entries(value)) {
+        const parsed = item.safeParse(element)
+        if (parsed.success) out[key] = parsed.data
+      }
+      return out
+    })
 }
 
 /** A watched project is kept whenever its id is readable; its other fields fall back one by one. */
@@ -306,94 +331,105 @@ function firstPerSlot(list: Budget[]): Budget[] {
 export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
   const d = defaultSettings()
   const n = d.notifications
-  return z.object({
-    version: z.unknown().optional().transform(() => SETTINGS_VERSION),
-    activeConnectionId: z.string().nullable().catch(null),
-    connections: lenientArray(lenientConnection).transform((list) => {
-      const seen = new Set<string>()
-      return list.filter((connection) => !seen.has(connection.id) && seen.add(connection.id))
-    }),
-    watched: lenientRecord(lenientArray(lenientWatchedProject(now)).transform(dedupeProjects)),
-    notifications: z
-      .object({
-        transitions: z
-          .object({
-            started: z.boolean().catch(n.transitions.started),
-            completed: z.boolean().catch(n.transitions.completed),
-            failed: z.boolean().catch(n.transitions.failed),
-            cancelled: z.boolean().catch(n.transitions.cancelled)
-          })
-          .catch(() => ({ ...n.transitions })),
-        quietHours: z
-          .object({
-            enabled: z.boolean().catch(n.quietHours.enabled),
-            start: hhmm.catch(n.quietHours.start),
-            end: hhmm.catch(n.quietHours.end)
-          })
-          .catch(() => ({ ...n.quietHours })),
-        sound: z.boolean().catch(n.sound),
-        pausedUntil: z.string().nullable().catch(null),
-        unusualCost: z.boolean().catch(n.unusualCost)
-      })
-      .catch(() => structuredClone(n)),
-    polling: z
-      .object({
-        activeIntervalMs: activeInterval.catch(d.polling.activeIntervalMs),
-        idleIntervalMs: idleInterval.catch(d.polling.idleIntervalMs),
-        maxConcurrency: concurrency.catch(d.polling.maxConcurrency)
-      })
-      // Each valid alone, idle shorter than active breaks the rule: idle is raised to active, as
-      // otherwise the repaired file would be invalid again (and kept aside again on every start).
-      .transform((p) => ({ ...p, idleIntervalMs: Math.max(p.idleIntervalMs, p.activeIntervalMs) }))
-      .catch(() => ({ ...d.polling })),
-    launchAtLogin: z.boolean().catch(false),
-    theme: themeSchema.catch('system'),
-    window: z
-      .object({
-        x: z.number().optional().catch(undefined),
-        y: z.number().optional().catch(undefined),
-        width: z.number().positive().catch(d.window.width),
-        height: z.number().positive().catch(d.window.height),
-        maximized: z.boolean().catch(false)
-      })
-      .transform((w) => {
-        // Drop absent coordinates rather than write `"x": undefined`.
-        const out: Settings['window'] = { width: w.width, height: w.height, maximized: w.maximized }
-        if (w.x !== undefined) out.x = w.x
-        if (w.y !== undefined) out.y = w.y
-        return out
-      })
-      .catch(() => ({ ...d.window })),
-    allowBasicTextSecrets: z.boolean().catch(false),
-    shortcutNoticeShown: z.boolean().catch(false),
-    shortcut: shortcutSchema.catch(DEFAULT_SHORTCUT),
-    pinned: z.boolean().catch(false),
-    hideDockIcon: z.boolean().catch(true),
-    checkForUpdates: z.boolean().catch(true),
-    trayNoticeShown: z.boolean().catch(false),
-    // Losing what was unseen only costs a missed "attention"; never the rest of the file.
-    attention: lenientRecord(lenientRecord(projectAttentionSchema)).optional().transform((a) => a ?? {}),
-    connectionNotifications: lenientRecord(connectionNotificationsSchema).optional().transform((c) => c ?? {}),
-    // Every whole budget is kept; a second one for the same scope and period, or past the bound, is not.
-    budgets: lenientRecord(lenientArray(budgetSchema).transform(firstPerSlot)).optional().transform((b) => b ?? {}),
-    // A damaged target is dropped (its URL stays in the key store until removed); never the rest.
-    forwarding: z
-      .object({
-        targets: lenientArray(forwardTargetSchema).transform((t) => t.slice(0, MAX_TARGETS)),
-        awayAfterMs: awayAfterSchema.catch(DEFAULT_FORWARDING.awayAfterMs)
-      })
-      .catch(() => structuredClone(DEFAULT_FORWARDING))
-      .optional()
-      .transform((f) => f ?? structuredClone(DEFAULT_FORWARDING))
-  }).transform((settings): Settings => {
-    // An active connection that no longer exists would point the app at nothing.
-    const ids = new Set(settings.connections.map((c) => c.id))
-    const active =
-      settings.activeConnectionId && ids.has(settings.activeConnectionId)
-        ? settings.activeConnectionId
-        : (settings.connections[0]?.id ?? null)
-    return { ...settings, activeConnectionId: active }
-  }) as unknown as z.ZodType<Settings>
+  return z
+    .object({
+      version: z
+        .unknown()
+        .optional()
+        .transform(() => SETTINGS_VERSION),
+      activeConnectionId: z.string().nullable().catch(null),
+      connections: lenientArray(lenientConnection).transform((list) => {
+        const seen = new Set<string>()
+        return list.filter((connection) => !seen.has(connection.id) && seen.add(connection.id))
+      }),
+      watched: lenientRecord(lenientArray(lenientWatchedProject(now)).transform(dedupeProjects)),
+      notifications: z
+        .object({
+          transitions: z
+            .object({
+              started: z.boolean().catch(n.transitions.started),
+              completed: z.boolean().catch(n.transitions.completed),
+              failed: z.boolean().catch(n.transitions.failed),
+              cancelled: z.boolean().catch(n.transitions.cancelled)
+            })
+            .catch(() => ({ ...n.transitions })),
+          quietHours: z
+            .object({
+              enabled: z.boolean().catch(n.quietHours.enabled),
+              start: hhmm.catch(n.quietHours.start),
+              end: hhmm.catch(n.quietHours.end)
+            })
+            .catch(() => ({ ...n.quietHours })),
+          sound: z.boolean().catch(n.sound),
+          pausedUntil: z.string().nullable().catch(null),
+          unusualCost: z.boolean().catch(n.unusualCost)
+        })
+        .catch(() => structuredClone(n)),
+      polling: z
+        .object({
+          activeIntervalMs: activeInterval.catch(d.polling.activeIntervalMs),
+          idleIntervalMs: idleInterval.catch(d.polling.idleIntervalMs),
+          maxConcurrency: concurrency.catch(d.polling.maxConcurrency)
+        })
+        // Each valid alone, idle shorter than active breaks the rule: idle is raised to active, as
+        // otherwise the repaired file would be invalid again (and kept aside again on every start).
+        .transform((p) => ({ ...p, idleIntervalMs: Math.max(p.idleIntervalMs, p.activeIntervalMs) }))
+        .catch(() => ({ ...d.polling })),
+      launchAtLogin: z.boolean().catch(false),
+      theme: themeSchema.catch('system'),
+      window: z
+        .object({
+          x: z.number().optional().catch(undefined),
+          y: z.number().optional().catch(undefined),
+          width: z.number().positive().catch(d.window.width),
+          height: z.number().positive().catch(d.window.height),
+          maximized: z.boolean().catch(false)
+        })
+        .transform((w) => {
+          // Drop absent coordinates rather than write `"x": undefined`.
+          const out: Settings['window'] = { width: w.width, height: w.height, maximized: w.maximized }
+          if (w.x !== undefined) out.x = w.x
+          if (w.y !== undefined) out.y = w.y
+          return out
+        })
+        .catch(() => ({ ...d.window })),
+      allowBasicTextSecrets: z.boolean().catch(false),
+      shortcutNoticeShown: z.boolean().catch(false),
+      shortcut: shortcutSchema.catch(DEFAULT_SHORTCUT),
+      pinned: z.boolean().catch(false),
+      hideDockIcon: z.boolean().catch(true),
+      checkForUpdates: z.boolean().catch(true),
+      trayNoticeShown: z.boolean().catch(false),
+      // Losing what was unseen only costs a missed "attention"; never the rest of the file.
+      attention: lenientRecord(lenientRecord(projectAttentionSchema))
+        .optional()
+        .transform((a) => a ?? {}),
+      connectionNotifications: lenientRecord(connectionNotificationsSchema)
+        .optional()
+        .transform((c) => c ?? {}),
+      // Every whole budget is kept; a second one for the same scope and period, or past the bound, is not.
+      budgets: lenientRecord(lenientArray(budgetSchema).transform(firstPerSlot))
+        .optional()
+        .transform((b) => b ?? {}),
+      // A damaged target is dropped (its URL stays in the key store until removed); never the rest.
+      forwarding: z
+        .object({
+          targets: lenientArray(forwardTargetSchema).transform((t) => t.slice(0, MAX_TARGETS)),
+          awayAfterMs: awayAfterSchema.catch(DEFAULT_FORWARDING.awayAfterMs)
+        })
+        .catch(() => structuredClone(DEFAULT_FORWARDING))
+        .optional()
+        .transform((f) => f ?? structuredClone(DEFAULT_FORWARDING))
+    })
+    .transform((settings): Settings => {
+      // An active connection that no longer exists would point the app at nothing.
+      const ids = new Set(settings.connections.map((c) => c.id))
+      const active =
+        settings.activeConnectionId && ids.has(settings.activeConnectionId)
+          ? settings.activeConnectionId
+          : (settings.connections[0]?.id ?? null)
+      return { ...settings, activeConnectionId: active }
+    }) as unknown as z.ZodType<Settings>
 }
 void _parsedIsSettings
 void _settingsIsParsed

@@ -2,13 +2,13 @@
 // every task's every step) still loads, and a monitor restarted from it reports what changed while
 // it was away, exactly. Against the reference service over real HTTP; only time is manual.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type ReferenceService, startReferenceService } from '../../reference-service/index'
 import type { FullProjectSnapshot, MonitorEvent } from '../../shared/monitor'
 import type { Task } from '../../shared/service'
-import { startReferenceService, type ReferenceService } from '../../reference-service/index'
 import { createServiceClient, type ServiceClient } from '../client/index'
-import { ManualClock } from '../util/clock'
 import { Monitor, type MonitorCycle } from '../monitor/monitor'
-import { describeStateDamage, STATE_VERSION, interpretState } from './state-document'
+import { ManualClock } from '../util/clock'
+import { describeStateDamage, interpretState, STATE_VERSION } from './state-document'
 
 const KEY = 'state-document-key'
 let service: ReferenceService
@@ -53,7 +53,11 @@ function stepChanges(before: readonly Task[], after: readonly Task[]): string[] 
 }
 
 const eventLine = (e: MonitorEvent): string | null =>
-  e.kind === 'step-status' ? `${e.taskId}/${e.stepId}:${e.from}>${e.to}` : e.kind === 'step-added' ? `${e.taskId}/${e.stepId}:+${e.status}` : null
+  e.kind === 'step-status'
+    ? `${e.taskId}/${e.stepId}:${e.from}>${e.to}`
+    : e.kind === 'step-added'
+      ? `${e.taskId}/${e.stepId}:+${e.status}`
+      : null
 
 describe('state.json from the previous build (full snapshots)', () => {
   it('loads as it is, and a restart from it reports the away changes exactly, then keeps the compact form', async () => {
@@ -62,7 +66,11 @@ describe('state.json from the previous build (full snapshots)', () => {
     const done = service.control.addTask(project.id, { name: 'Done', status: 'completed' })
     const waiting = service.control.addTask(project.id, { name: 'Waiting', status: 'todo' })
     const before = await client.listTasks(project.id)
-    const old = { version: 1, lastSeen: { conn: { [project.id]: fullSnapshot(before, service.control.now()) } }, budgetsNotified: {} }
+    const old = {
+      version: 1,
+      lastSeen: { conn: { [project.id]: fullSnapshot(before, service.control.now()) } },
+      budgetsNotified: {}
+    }
 
     const read = interpretState(Buffer.from(JSON.stringify(old)))
     expect(read.damage).toBeNull()
@@ -87,7 +95,9 @@ describe('state.json from the previous build (full snapshots)', () => {
     await monitor.pollNow()
     expect(cycles).toHaveLength(1)
     expect(cycles[0]!.away).toBe(true)
-    const statusChanges = cycles[0]!.events.flatMap((e) => (e.kind === 'task-status' ? [`${e.taskName}:${e.from}>${e.to}`] : []))
+    const statusChanges = cycles[0]!.events.flatMap((e) =>
+      e.kind === 'task-status' ? [`${e.taskName}:${e.from}>${e.to}`] : []
+    )
     expect(statusChanges.sort()).toEqual(['Running:in_progress>completed', 'Waiting:todo>cancelled'])
     expect(cycles[0]!.events.some((e) => 'taskId' in e && e.taskId === done.id)).toBe(false)
     // Steps compared one by one (the running task's last step finished).
@@ -98,9 +108,17 @@ describe('state.json from the previous build (full snapshots)', () => {
     const saved = monitor.snapshot()
     monitor.dispose()
     expect(saved[project.id]).toMatchObject({ form: 'compact', steps: {} })
-    const again = interpretState(Buffer.from(JSON.stringify({ version: STATE_VERSION, lastSeen: { conn: saved }, budgetsNotified: {} })))
+    const again = interpretState(
+      Buffer.from(JSON.stringify({ version: STATE_VERSION, lastSeen: { conn: saved }, budgetsNotified: {} }))
+    )
     expect(again.damage).toBeNull()
-    const second = new Monitor({ connectionId: 'conn', source: client, projects: [project.id], initialState: again.doc.lastSeen.conn ?? {}, clock: new ManualClock() })
+    const second = new Monitor({
+      connectionId: 'conn',
+      source: client,
+      projects: [project.id],
+      initialState: again.doc.lastSeen.conn ?? {},
+      clock: new ManualClock()
+    })
     const later: MonitorCycle[] = []
     second.on('cycle', (c) => later.push(c))
     await second.pollNow()
@@ -119,9 +137,16 @@ describe('state.json from the previous build (full snapshots)', () => {
       stepFingerprints: [17, -3],
       steps: { b: { s1: 'in_progress' } }
     }
-    const full = { polledAt: '2026-01-05T09:00:00.000Z', tasks: { t: { status: 'todo', name: 'T', updatedAt: 'x', totalPrice: null, steps: {} } } }
+    const full = {
+      polledAt: '2026-01-05T09:00:00.000Z',
+      tasks: { t: { status: 'todo', name: 'T', updatedAt: 'x', totalPrice: null, steps: {} } }
+    }
     const bad = { ...compact, prices: [0.5] }
-    const read = interpretState(Buffer.from(JSON.stringify({ version: 2, lastSeen: { c: { p1: compact, p2: full, p3: bad } }, budgetsNotified: {} })))
+    const read = interpretState(
+      Buffer.from(
+        JSON.stringify({ version: 2, lastSeen: { c: { p1: compact, p2: full, p3: bad } }, budgetsNotified: {} })
+      )
+    )
     expect(read.damage?.kind).toBe('invalid')
     expect(read.doc.lastSeen).toEqual({ c: { p1: compact, p2: full } })
   })
@@ -140,8 +165,20 @@ describe('what the notification gate holds (budgets.held)', () => {
     spentUsd: 25,
     budgetUsd: 20
   }
-  const costly = { kind: 'task-cost-unusual', connectionId: 'c', projectId: 'p', at: '2026-01-05T09:00:00.000Z', taskId: 't', taskName: 'T', costUsd: 4, usualUsd: 1 }
-  const file = (held: unknown[]) => Buffer.from(JSON.stringify({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: { told: {}, held, unusualTold: {} } }))
+  const costly = {
+    kind: 'task-cost-unusual',
+    connectionId: 'c',
+    projectId: 'p',
+    at: '2026-01-05T09:00:00.000Z',
+    taskId: 't',
+    taskName: 'T',
+    costUsd: 4,
+    usualUsd: 1
+  }
+  const file = (held: unknown[]) =>
+    Buffer.from(
+      JSON.stringify({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: { told: {}, held, unusualTold: {} } })
+    )
 
   it('reads back budget crossings and tasks costing more than usual', () => {
     const read = interpretState(file([crossing, costly]))
@@ -157,27 +194,49 @@ describe('what the notification gate holds (budgets.held)', () => {
 })
 
 describe('interpretState', () => {
-  const snapshot = { polledAt: '2026-01-05T09:00:00.000Z', tasks: { t: { status: 'todo', name: 'T', updatedAt: 'x', totalPrice: null, steps: {} } } }
+  const snapshot = {
+    polledAt: '2026-01-05T09:00:00.000Z',
+    tasks: { t: { status: 'todo', name: 'T', updatedAt: 'x', totalPrice: null, steps: {} } }
+  }
   const told = { periodKey: '2026-01', level: 'near', limitUsd: 10, warnRatio: 0.8 }
   const bytes = (value: unknown) => Buffer.from(JSON.stringify(value))
 
   it('no file is a fresh state, not written; a whole file of either version is read as it is, not rewritten', () => {
     expect(interpretState(null)).toEqual({
-      doc: { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {}, budgets: { told: {}, held: [], unusualTold: {} } },
+      doc: {
+        version: STATE_VERSION,
+        lastSeen: {},
+        budgetsNotified: {},
+        budgets: { told: {}, held: [], unusualTold: {} }
+      },
       rewrite: false,
       damage: null
     })
     for (const version of [1, 2]) {
-      const read = interpretState(bytes({ version, lastSeen: { c: { p: snapshot } }, budgetsNotified: { c: { p: 5 } } }))
+      const read = interpretState(
+        bytes({ version, lastSeen: { c: { p: snapshot } }, budgetsNotified: { c: { p: 5 } } })
+      )
       expect(read).toEqual({
-        doc: { version: STATE_VERSION, lastSeen: { c: { p: snapshot } }, budgetsNotified: { c: { p: 5 } }, budgets: { told: {}, held: [], unusualTold: {} } },
+        doc: {
+          version: STATE_VERSION,
+          lastSeen: { c: { p: snapshot } },
+          budgetsNotified: { c: { p: 5 } },
+          budgets: { told: {}, held: [], unusualTold: {} }
+        },
         rewrite: false,
         damage: null
       })
     }
     // A budget memory missing a part (edited by hand) is whole: that part is empty.
-    expect(interpretState(bytes({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: { told: { c: { b1: told } } } }))).toEqual({
-      doc: { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {}, budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} } },
+    expect(
+      interpretState(bytes({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: { told: { c: { b1: told } } } }))
+    ).toEqual({
+      doc: {
+        version: STATE_VERSION,
+        lastSeen: {},
+        budgetsNotified: {},
+        budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} }
+      },
       rewrite: false,
       damage: null
     })
@@ -197,7 +256,11 @@ describe('interpretState', () => {
         version: 2,
         lastSeen: {},
         budgetsNotified: { c: { p: 5, q: 'five' }, d: 3 },
-        budgets: { told: { c: { b1: told, b2: { ...told, level: 'way over' } }, d: 'x' }, held: 'none', unusualTold: { c: ['t1'], d: [1] } }
+        budgets: {
+          told: { c: { b1: told, b2: { ...told, level: 'way over' } }, d: 'x' },
+          held: 'none',
+          unusualTold: { c: ['t1'], d: [1] }
+        }
       })
     )
     expect(read.rewrite).toBe(true)
@@ -205,12 +268,22 @@ describe('interpretState', () => {
     expect(read.doc.budgetsNotified).toEqual({ c: { p: 5 }, d: {} })
     expect(read.doc.budgets).toEqual({ told: { c: { b1: told }, d: {} }, held: [], unusualTold: { c: ['t1'] } })
     // A memory of the wrong kind altogether is an empty one.
-    expect(interpretState(bytes({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: 7 })).doc.budgets).toEqual({ told: {}, held: [], unusualTold: {} })
+    expect(interpretState(bytes({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: 7 })).doc.budgets).toEqual({
+      told: {},
+      held: [],
+      unusualTold: {}
+    })
   })
 
   it('written by a newer version: the snapshots and budget memory that read as ours are kept, and it is rewritten', () => {
     const read = interpretState(
-      bytes({ version: 3, lastSeen: { c: { p: snapshot, q: { shape: 'new' } } }, budgetsNotified: { c: { p: 5 } }, budgets: { told: { c: { b1: told } } }, extra: true })
+      bytes({
+        version: 3,
+        lastSeen: { c: { p: snapshot, q: { shape: 'new' } } },
+        budgetsNotified: { c: { p: 5 } },
+        budgets: { told: { c: { b1: told } } },
+        extra: true
+      })
     )
     expect(read.rewrite).toBe(true)
     expect(read.damage).toEqual({ kind: 'newer-version', reset: [], version: 3 })
@@ -233,7 +306,10 @@ describe('interpretState', () => {
     expect(second.damage).toEqual({ kind: 'invalid', reset: ['lastSeen.c'] })
     expect(second.doc.lastSeen).toEqual({ c: {}, d: { p: snapshot } })
     // null, too: nothing to read snapshots from.
-    expect(interpretState(bytes({ version: 2, lastSeen: null, budgetsNotified: {} })).damage).toEqual({ kind: 'invalid', reset: ['lastSeen'] })
+    expect(interpretState(bytes({ version: 2, lastSeen: null, budgetsNotified: {} })).damage).toEqual({
+      kind: 'invalid',
+      reset: ['lastSeen']
+    })
     const third = interpretState(bytes({ version: 2, lastSeen: { c: null, d: { p: snapshot } }, budgetsNotified: {} }))
     expect(third.damage).toEqual({ kind: 'invalid', reset: ['lastSeen.c'] })
     expect(third.doc.lastSeen).toEqual({ c: {}, d: { p: snapshot } })
@@ -252,18 +328,30 @@ describe('describeStateDamage', () => {
   const aside = `${file}.corrupt-2026-01-05T09-00-00-000Z`
   const state = (projects: number) => ({
     version: STATE_VERSION,
-    lastSeen: { c: Object.fromEntries(Array.from({ length: projects }, (_, i) => [`p${i}`, { polledAt: 'x', tasks: {} }])) },
+    lastSeen: {
+      c: Object.fromEntries(Array.from({ length: projects }, (_, i) => [`p${i}`, { polledAt: 'x', tasks: {} }]))
+    },
     budgetsNotified: {},
     budgets: { told: {}, held: [], unusualTold: {} }
   })
-  const afresh = 'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
-  const keptOf = (n: string) => `kept the last seen state of ${n} (the others start afresh without repeating notifications)`
+  const afresh =
+    'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
+  const keptOf = (n: string) =>
+    `kept the last seen state of ${n} (the others start afresh without repeating notifications)`
 
   it('names the monitor state and what was kept of it, for each kind of damage', () => {
-    expect(describeStateDamage({ kind: 'empty', reset: [] }, file, aside, state(0))).toBe(`${file} was empty: ${afresh}. The original was kept as ${aside}.`)
-    expect(describeStateDamage({ kind: 'not-json', reset: [] }, file, aside, state(0))).toBe(`${file} was not valid JSON: ${afresh}. The original was kept as ${aside}.`)
-    expect(describeStateDamage({ kind: 'wrong-type', reset: ['a list'] }, file, aside, state(0))).toBe(`${file} held a list: ${afresh}. The original was kept as ${aside}.`)
-    expect(describeStateDamage({ kind: 'wrong-type', reset: [] }, file, null, state(0))).toBe(`${file} held something else: ${afresh}.`)
+    expect(describeStateDamage({ kind: 'empty', reset: [] }, file, aside, state(0))).toBe(
+      `${file} was empty: ${afresh}. The original was kept as ${aside}.`
+    )
+    expect(describeStateDamage({ kind: 'not-json', reset: [] }, file, aside, state(0))).toBe(
+      `${file} was not valid JSON: ${afresh}. The original was kept as ${aside}.`
+    )
+    expect(describeStateDamage({ kind: 'wrong-type', reset: ['a list'] }, file, aside, state(0))).toBe(
+      `${file} held a list: ${afresh}. The original was kept as ${aside}.`
+    )
+    expect(describeStateDamage({ kind: 'wrong-type', reset: [] }, file, null, state(0))).toBe(
+      `${file} held something else: ${afresh}.`
+    )
     expect(describeStateDamage({ kind: 'newer-version', reset: [], version: 3 }, file, aside, state(2))).toBe(
       `${file} was written by a newer Agent Tray (file version 3): this version ${keptOf('2 projects')}. The original was kept as ${aside}.`
     )

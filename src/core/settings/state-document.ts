@@ -2,11 +2,17 @@
 // written after every poll. Damage here costs little (a project without a snapshot is simply
 // re-baselined on its next poll), but it is handled the same way: never a crash, never silent.
 import { z } from 'zod'
-import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
 import { BUDGET_PERIODS, type BudgetPeriod } from '../../shared/budgets'
-import type { CompactProjectSnapshot, FullProjectSnapshot, LastSeenState, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
-import { issuePaths, readJsonObject, type Damage } from './damage'
+import type {
+  CompactProjectSnapshot,
+  FullProjectSnapshot,
+  LastSeenState,
+  MonitorEvent,
+  ProjectSnapshot
+} from '../../shared/monitor'
+import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
 import type { Interpreted } from './config-document'
+import { type Damage, issuePaths, readJsonObject } from './damage'
 import { lenientRecord } from './schema'
 
 /** 2: project snapshots may be compact (version 1 files, with full ones only, still read as they are). */
@@ -48,7 +54,10 @@ export interface StateDocument {
 const taskStatus = z.enum([...TASK_STATUSES, 'unknown'])
 const stepStatus = z.enum([...STEP_STATUSES, 'unknown'])
 
-const budgetNotified = z.object({ budgetUsd: z.number(), level: z.enum(['near', 'over']) }).nullable().optional()
+const budgetNotified = z
+  .object({ budgetUsd: z.number(), level: z.enum(['near', 'over']) })
+  .nullable()
+  .optional()
 
 const fullSnapshotSchema: z.ZodType<FullProjectSnapshot> = z.object({
   polledAt: z.string(),
@@ -78,7 +87,8 @@ const compactSnapshotSchema: z.ZodType<CompactProjectSnapshot> = z
     budgetNotified
   })
   .refine(
-    (s) => [s.statuses, s.prices, s.stepCounts, s.stepFingerprints].every((column) => column.length === s.taskIds.length),
+    (s) =>
+      [s.statuses, s.prices, s.stepCounts, s.stepFingerprints].every((column) => column.length === s.taskIds.length),
     'the task columns differ in length'
   )
 
@@ -132,10 +142,17 @@ const budgetMemorySchema = z
 const lenientBudgetMemory = z
   .object({
     told: lenientRecord(lenientRecord(toldSchema)),
-    held: z.unknown().optional().transform((v) => (Array.isArray(v) ? v.flatMap((e) => {
-      const parsed = heldSchema.safeParse(e)
-      return parsed.success ? [parsed.data] : []
-    }) : [])),
+    held: z
+      .unknown()
+      .optional()
+      .transform((v) =>
+        Array.isArray(v)
+          ? v.flatMap((e) => {
+              const parsed = heldSchema.safeParse(e)
+              return parsed.success ? [parsed.data] : []
+            })
+          : []
+      ),
     unusualTold: lenientRecord(z.array(z.string()))
   })
   .catch(emptyBudgetMemory)
@@ -153,7 +170,10 @@ const stateSchema = z.object({
 })
 
 const lenientStateSchema = z.object({
-  version: z.unknown().optional().transform(() => STATE_VERSION),
+  version: z
+    .unknown()
+    .optional()
+    .transform(() => STATE_VERSION),
   lastSeen: lenientRecord(lenientRecord(projectSnapshotSchema)),
   budgetsNotified: lenientRecord(lenientRecord(z.number())),
   budgets: lenientBudgetMemory
@@ -167,13 +187,19 @@ export function freshState(): StateDocument {
  * A snapshot that damage may have left incomplete is dropped: a task missing from it would be
  * announced again as new. Without a snapshot the project just sets a new baseline.
  */
-function withoutPartialSnapshots(value: Record<string, unknown>, isPartial: (container: unknown) => boolean): Record<string, unknown> {
+function withoutPartialSnapshots(
+  value: Record<string, unknown>,
+  isPartial: (container: unknown) => boolean
+): Record<string, unknown> {
   const lastSeen = value.lastSeen
-  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+  const isRecord = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
   if (!isRecord(lastSeen)) return value
   const kept = Object.entries(lastSeen).map(([connectionId, projects]) => [
     connectionId,
-    isRecord(projects) ? Object.fromEntries(Object.entries(projects).filter(([, snapshot]) => !isPartial(snapshot))) : projects
+    isRecord(projects)
+      ? Object.fromEntries(Object.entries(projects).filter(([, snapshot]) => !isPartial(snapshot)))
+      : projects
   ])
   return { ...value, lastSeen: Object.fromEntries(kept) }
 }
@@ -187,7 +213,11 @@ export function interpretState(raw: Buffer | null): Interpreted<StateDocument> {
   if (typeof version === 'number' && version > STATE_VERSION) {
     // Each snapshot that reads as one of ours is kept: without it the project's changes while the
     // app was closed would go unannounced. The rest of that file is its own business.
-    return { doc: lenientStateSchema.parse(read.value), rewrite: true, damage: { kind: 'newer-version', reset: [], version } }
+    return {
+      doc: lenientStateSchema.parse(read.value),
+      rewrite: true,
+      damage: { kind: 'newer-version', reset: [], version }
+    }
   }
   const strict = stateSchema.safeParse(read.value)
   if (strict.success) {
@@ -212,7 +242,8 @@ export function describeRecoveredState(state: StateDocument): string {
 /** The notice for a damaged state.json: it names the monitor's saved state, never "settings". */
 export function describeStateDamage(damage: Damage, file: string, aside: string | null, state: StateDocument): string {
   const kept = aside ? ` The original was kept as ${aside}.` : ''
-  const afresh = 'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
+  const afresh =
+    'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
   switch (damage.kind) {
     case 'empty':
       return `${file} was empty: ${afresh}.${kept}`

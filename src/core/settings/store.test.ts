@@ -5,11 +5,11 @@ import Conf from 'conf'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
+import { interpretConfig, serializeConfig, withoutCiphertexts } from './config-document'
 import { addConnection, findConnectionByUrl, watchProject } from './edit'
+import { SettingsFileError } from './file-error'
 import { defaultSettings, settingsSchema } from './schema'
 import { DocumentFile, openSettings, settingsConfOptions, SettingsValidationError } from './store'
-import { interpretConfig, serializeConfig, withoutCiphertexts } from './config-document'
-import { SettingsFileError } from './file-error'
 
 const NOW = new Date('2025-03-04T05:06:07.089Z')
 const now = () => NOW
@@ -94,7 +94,9 @@ describe('openSettings', () => {
     })
     // A budget's problems name its field; a list's, the list.
     const budget = { id: 'b1', projectId: null, period: 'month' as const, limitUsd: 5, warnRatio: 0.8 }
-    await expect(store.update((draft) => void (draft.budgets.c1 = [{ ...budget, projectId: ' ', limitUsd: -5 }]))).rejects.toThrow(
+    await expect(
+      store.update((draft) => void (draft.budgets.c1 = [{ ...budget, projectId: ' ', limitUsd: -5 }]))
+    ).rejects.toThrow(
       'These settings are not valid, nothing was saved: budgets.c1.0.limitUsd: The limit must be an amount in USD, not negative.; budgets.c1.0.projectId: The project is missing.'
     )
     await expect(store.update((draft) => void (draft.budgets.c1 = [budget, { ...budget, id: 'b2' }]))).rejects.toThrow(
@@ -118,10 +120,14 @@ describe('openSettings', () => {
     expect(error).toBeInstanceOf(SettingsFileError)
     expect((error as Error).message).toBe(`Cannot read ${configPath()}: EIO: i/o error, read; nothing was changed.`)
     // A store of another name would split the settings: refused.
-    await expect(openSettings({ conf: new Conf({ ...settingsConfOptions(dir), configName: 'other' }), dir, now })).rejects.toThrow(
+    await expect(
+      openSettings({ conf: new Conf({ ...settingsConfOptions(dir), configName: 'other' }), dir, now })
+    ).rejects.toThrow(
       `The settings store expects config.json and state.json, got ${path.join(dir, 'other.json')} and ${path.join(dir, 'state.json')}`
     )
-    await expect(openSettings({ stateConf: new Conf({ ...settingsConfOptions(dir), configName: 'other' }), dir, now })).rejects.toThrow(
+    await expect(
+      openSettings({ stateConf: new Conf({ ...settingsConfOptions(dir), configName: 'other' }), dir, now })
+    ).rejects.toThrow(
       `The settings store expects config.json and state.json, got ${configPath()} and ${path.join(dir, 'other.json')}`
     )
   })
@@ -155,7 +161,14 @@ describe('attention (what the user has not seen yet)', () => {
     const store = await openSettings({ dir, now })
     expect(store.takeNotices()).toEqual([])
     expect(store.read().attention).toEqual({})
-    const seen = { acknowledgedAt: NOW.toISOString(), failedTaskIds: ['t1'], budgetCrossed: true, completedTaskIds: ['t2'], tasks: { t1: { name: 'One', at: NOW.toISOString() } }, budgetCrossedAt: NOW.toISOString() }
+    const seen = {
+      acknowledgedAt: NOW.toISOString(),
+      failedTaskIds: ['t1'],
+      budgetCrossed: true,
+      completedTaskIds: ['t2'],
+      tasks: { t1: { name: 'One', at: NOW.toISOString() } },
+      budgetCrossedAt: NOW.toISOString()
+    }
     await store.update((draft) => {
       draft.attention.c1 = { p1: seen }
     })
@@ -165,9 +178,15 @@ describe('attention (what the user has not seen yet)', () => {
   it('a damaged entry loses only itself', async () => {
     // A record from before completed items and names were kept is read with them empty.
     const good = { acknowledgedAt: null, failedTaskIds: ['t1'], budgetCrossed: false }
-    fs.writeFileSync(configPath(), JSON.stringify({ ...goodFile(), attention: { c1: { p1: good, p2: { failedTaskIds: 'x' } }, c2: 7 } }))
+    fs.writeFileSync(
+      configPath(),
+      JSON.stringify({ ...goodFile(), attention: { c1: { p1: good, p2: { failedTaskIds: 'x' } }, c2: 7 } })
+    )
     const store = await openSettings({ dir, now })
-    expect(store.read().attention).toEqual({ c1: { p1: { ...good, completedTaskIds: [], tasks: {}, budgetCrossedAt: null } }, c2: {} })
+    expect(store.read().attention).toEqual({
+      c1: { p1: { ...good, completedTaskIds: [], tasks: {}, budgetCrossedAt: null } },
+      c2: {}
+    })
     expect(store.read().watched.c1?.map((w) => w.projectId)).toEqual(['p1', 'p2'])
   })
 })
@@ -201,7 +220,14 @@ describe('files that lack keys (older builds, hand edits) are valid, not damaged
       polling: { ...d.polling, idleIntervalMs: 120_000 }
     })
     // A section there without its parts (quiet hours, forwarding targets): each part at its default.
-    fs.writeFileSync(configPath(), JSON.stringify({ version: 3, notifications: { sound: false }, forwarding: { awayAfterMs: d.forwarding.awayAfterMs } }))
+    fs.writeFileSync(
+      configPath(),
+      JSON.stringify({
+        version: 3,
+        notifications: { sound: false },
+        forwarding: { awayAfterMs: d.forwarding.awayAfterMs }
+      })
+    )
     const again = await openSettings({ dir, now })
     expect(again.takeNotices()).toEqual([])
     expect(again.read()).toEqual({ ...d, notifications: { ...d.notifications, sound: false } })
@@ -300,9 +326,18 @@ describe('damaged settings files', () => {
       connections: [...file.connections, { id: 'c3', baseUrl: 'ftp://nope' }],
       watched: {
         ...file.watched,
-        c2: [{ projectId: 'p3', muted: 'no' }, { name: 'no id' }, 17, { projectId: 'p4' }, { projectId: ' ' }, { projectId: ' p5 ', addedAt: 7 }]
+        c2: [
+          { projectId: 'p3', muted: 'no' },
+          { name: 'no id' },
+          17,
+          { projectId: 'p4' },
+          { projectId: ' ' },
+          { projectId: ' p5 ', addedAt: 7 }
+        ]
       },
-      budgets: { c1: [...(file.budgets.c1 ?? []), { id: 'bad', projectId: 'p2', period: 'week', limitUsd: -4, warnRatio: 0.8 }] }
+      budgets: {
+        c1: [...(file.budgets.c1 ?? []), { id: 'bad', projectId: 'p2', period: 'week', limitUsd: -4, warnRatio: 0.8 }]
+      }
     }
     const { store, notice } = await openDamaged(JSON.stringify(damaged))
     expect(notice).toMatch(/reset to defaults/)
@@ -327,7 +362,14 @@ describe('damaged settings files', () => {
 
   it('every field of every section wrong: each takes its default on its own, and what is whole is kept', async () => {
     const file = goodFile()
-    const target = { id: 't1', name: 'Phone', kind: 'ntfy', host: 'ntfy.sh', on: ['failed', 'budget', 'failed'], when: 'away' }
+    const target = {
+      id: 't1',
+      name: 'Phone',
+      kind: 'ntfy',
+      host: 'ntfy.sh',
+      on: ['failed', 'budget', 'failed'],
+      when: 'away'
+    }
     const damaged = {
       ...file,
       activeConnectionId: 7,
@@ -355,7 +397,9 @@ describe('damaged settings files', () => {
       forwarding: { targets: [{ ...target, kind: 'pigeon' }, target], awayAfterMs: 10 }
     }
     const { store, notice } = await openDamaged(JSON.stringify(damaged))
-    expect(notice).toMatch(/^Some entries of \S+config\.json were invalid and were dropped or reset to defaults \(.+\); recovered 3 watched projects and 2 connections\./)
+    expect(notice).toMatch(
+      /^Some entries of \S+config\.json were invalid and were dropped or reset to defaults \(.+\); recovered 3 watched projects and 2 connections\./
+    )
     const d = defaultSettings()
     expect(store.read()).toEqual({
       ...d,
@@ -367,7 +411,14 @@ describe('damaged settings files', () => {
       budgets: file.budgets,
       attention: {
         c1: {
-          p2: { acknowledgedAt: null, failedTaskIds: [], budgetCrossed: false, completedTaskIds: ['t9'], tasks: {}, budgetCrossedAt: null }
+          p2: {
+            acknowledgedAt: null,
+            failedTaskIds: [],
+            budgetCrossed: false,
+            completedTaskIds: ['t9'],
+            tasks: {},
+            budgetCrossedAt: null
+          }
         },
         c2: {}
       },
@@ -407,8 +458,14 @@ describe('damaged settings files', () => {
     })
     // Sections that are not objects at all.
     fs.rmSync(path.join(dir, asides()[0]!))
-    const { store: again } = await openDamaged(JSON.stringify({ ...file, notifications: 'quiet', window: { width: 800, height: 600, x: 10 } }))
-    expect(again.read()).toEqual({ ...file, notifications: d.notifications, window: { width: 800, height: 600, maximized: false, x: 10 } })
+    const { store: again } = await openDamaged(
+      JSON.stringify({ ...file, notifications: 'quiet', window: { width: 800, height: 600, x: 10 } })
+    )
+    expect(again.read()).toEqual({
+      ...file,
+      notifications: d.notifications,
+      window: { width: 800, height: 600, maximized: false, x: 10 }
+    })
     // A list where the watched projects per connection belong: no connection reads from it.
     fs.rmSync(path.join(dir, asides()[0]!))
     const { store: third } = await openDamaged(JSON.stringify({ ...file, watched: [[{ projectId: 'p1' }]] }))
@@ -417,8 +474,23 @@ describe('damaged settings files', () => {
 
   it('past their bounds, or twice for one slot: the first budgets and forwarding targets are kept, within the bound', async () => {
     const file = goodFile()
-    const budget = (i: number, projectId: string | null = `q${i}`) => ({ id: `b${i}`, projectId, period: 'day' as const, limitUsd: i, warnRatio: 0.8 })
-    const target = (i: number) => ({ id: `t${i}`, name: `T${i}`, kind: 'webhook' as const, host: 'hooks.example', on: ['failed' as const], when: 'always' as const, paused: false, quietHours: false })
+    const budget = (i: number, projectId: string | null = `q${i}`) => ({
+      id: `b${i}`,
+      projectId,
+      period: 'day' as const,
+      limitUsd: i,
+      warnRatio: 0.8
+    })
+    const target = (i: number) => ({
+      id: `t${i}`,
+      name: `T${i}`,
+      kind: 'webhook' as const,
+      host: 'hooks.example',
+      on: ['failed' as const],
+      when: 'always' as const,
+      paused: false,
+      quietHours: false
+    })
     const damaged = {
       ...file,
       budgets: {
@@ -440,12 +512,21 @@ describe('damaged settings files', () => {
     fs.writeFileSync(configPath(), 'second damage {')
     const store = await openSettings({ dir, now })
     expect(store.takeNotices()).toEqual([expect.stringContaining('config.json.corrupt-2025-03-04T05-06-07-089Z-2.')])
-    expect(asides().sort()).toEqual(['config.json.corrupt-2025-03-04T05-06-07-089Z', 'config.json.corrupt-2025-03-04T05-06-07-089Z-2'])
-    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z'), 'utf8')).toBe('first damage {')
-    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z-2'), 'utf8')).toBe('second damage {')
+    expect(asides().sort()).toEqual([
+      'config.json.corrupt-2025-03-04T05-06-07-089Z',
+      'config.json.corrupt-2025-03-04T05-06-07-089Z-2'
+    ])
+    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z'), 'utf8')).toBe(
+      'first damage {'
+    )
+    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z-2'), 'utf8')).toBe(
+      'second damage {'
+    )
     fs.writeFileSync(configPath(), 'third damage {')
     await openSettings({ dir, now })
-    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z-3'), 'utf8')).toBe('third damage {')
+    expect(fs.readFileSync(path.join(dir, 'config.json.corrupt-2025-03-04T05-06-07-089Z-3'), 'utf8')).toBe(
+      'third damage {'
+    )
     fs.writeFileSync(configPath(), '{"version": 99}')
     await openSettings({ dir, now })
     expect(asides()).toContain('config.json.newer-2025-03-04T05-06-07-089Z')
@@ -491,10 +572,19 @@ describe('damaged settings files', () => {
 
   it('a version from the future: kept aside; connections, watched projects and their keys recovered, the rest default', async () => {
     const file = goodFile()
-    const future = { ...file, version: 9, activeConnectionId: 'c2', theme: 'dark', newFeature: { on: true }, safeStorageKeys: { c1: 'Y2lwaGVy' } }
+    const future = {
+      ...file,
+      version: 9,
+      activeConnectionId: 'c2',
+      theme: 'dark',
+      newFeature: { on: true },
+      safeStorageKeys: { c1: 'Y2lwaGVy' }
+    }
     const { store, notice, aside } = await openDamaged(JSON.stringify(future))
     expect(aside).toMatch(/^config\.json\.newer-/)
-    expect(notice).toMatch(/newer Agent Tray \(file version 9\); this version recovered 3 watched projects and 2 connections from it/)
+    expect(notice).toMatch(
+      /newer Agent Tray \(file version 9\); this version recovered 3 watched projects and 2 connections from it/
+    )
     expect(notice).toMatch(/other settings are at their defaults/)
     expect(store.read()).toEqual({
       ...defaultSettings(),
@@ -548,7 +638,9 @@ describe('a settings file that cannot be read while the app runs', () => {
     fs.rmdirSync(configPath())
     fs.symlinkSync('config.json', configPath())
     expect(store.read().theme).toBe('dark')
-    expect(store.takeNotices()).toEqual([`${configPath()} is a symbolic link that points to itself: remove it. Until it can be read again, what was last read from it is in use.`])
+    expect(store.takeNotices()).toEqual([
+      `${configPath()} is a symbolic link that points to itself: remove it. Until it can be read again, what was last read from it is in use.`
+    ])
   })
 
   it('its directory replaced by a file: the settings last read stay in use, and a change fails, in one line each', async () => {
@@ -584,7 +676,10 @@ describe('a settings file that cannot be read while the app runs', () => {
 
   it('what was last read is the settings as repaired, each watched project with its date', async () => {
     const file = goodFile()
-    fs.writeFileSync(configPath(), JSON.stringify({ ...file, watched: { ...file.watched, c2: [{ projectId: 'p3', addedAt: 7 }] } }))
+    fs.writeFileSync(
+      configPath(),
+      JSON.stringify({ ...file, watched: { ...file.watched, c2: [{ projectId: 'p3', addedAt: 7 }] } })
+    )
     const store = await openSettings({ dir, now })
     expect(store.takeNotices()).toEqual([expect.stringContaining('watched.c2')])
     // Unreadable before any read: what the repair read is in use.
@@ -605,10 +700,12 @@ describe('a settings file that cannot be read while the app runs', () => {
     const file = path.join(deep, 'config.json')
     expect(file.length).toBe(limit - 10)
     const store = await openSettings({ dir: deep, now })
-    const failure = await store.update((draft) => void (draft.theme = 'dark')).then(
-      () => null,
-      (error: unknown) => error
-    )
+    const failure = await store
+      .update((draft) => void (draft.theme = 'dark'))
+      .then(
+        () => null,
+        (error: unknown) => error
+      )
     expect(failure).toBeInstanceOf(SettingsFileError)
     expect((failure as Error).message.startsWith(`Cannot write ${file}: `)).toBe(true)
     expect((failure as Error).message.endsWith('; nothing was changed.')).toBe(true)
@@ -618,7 +715,14 @@ describe('a settings file that cannot be read while the app runs', () => {
 
   it('before anything was read from it, the failure is thrown: there is nothing to fall back on', () => {
     const notices: string[] = []
-    const file = new DocumentFile({ path: configPath(), store: {} }, (raw) => interpretConfig(raw, NOW), serializeConfig, () => 'damaged', now, notices)
+    const file = new DocumentFile(
+      { path: configPath(), store: {} },
+      (raw) => interpretConfig(raw, NOW),
+      serializeConfig,
+      () => 'damaged',
+      now,
+      notices
+    )
     fs.mkdirSync(configPath())
     expect(() => file.read()).toThrow(SettingsFileError)
     expect(notices).toEqual([])
@@ -659,7 +763,11 @@ describe('migration v2 → v3', () => {
   it('a v2 budget out of bounds is damage told and dropped, never the file', async () => {
     fs.writeFileSync(
       configPath(),
-      JSON.stringify({ version: 2, connections: [{ id: 'c1', baseUrl: 'https://a.example' }], watched: { c1: [{ projectId: 'p1', budgetUsd: -3 }] } })
+      JSON.stringify({
+        version: 2,
+        connections: [{ id: 'c1', baseUrl: 'https://a.example' }],
+        watched: { c1: [{ projectId: 'p1', budgetUsd: -3 }] }
+      })
     )
     const store = await openSettings({ dir, now })
     expect(store.takeNotices().join(' ')).toMatch(/budgets/)
@@ -687,7 +795,9 @@ describe('migration v1 → v2', () => {
     const expected = {
       ...defaultSettings(),
       activeConnectionId: 'default',
-      connections: [{ id: 'default', name: 'api.example.com', baseUrl: 'https://api.example.com', publishingDomain: '' }],
+      connections: [
+        { id: 'default', name: 'api.example.com', baseUrl: 'https://api.example.com', publishingDomain: '' }
+      ],
       watched: {
         default: ['p1', 'p2'].map((projectId) => ({
           projectId,
@@ -712,10 +822,15 @@ describe('migration v1 → v2', () => {
   })
 
   it('stores the v1 service as every connection is stored, so the same address finds it later', async () => {
-    fs.writeFileSync(configPath(), JSON.stringify({ version: 1, apiBaseUrl: ' HTTPS://API.Example.COM:443/v1// ', watchedProjects: ['p1'] }))
+    fs.writeFileSync(
+      configPath(),
+      JSON.stringify({ version: 1, apiBaseUrl: ' HTTPS://API.Example.COM:443/v1// ', watchedProjects: ['p1'] })
+    )
     const store = await openSettings({ dir, now })
     expect(store.takeNotices()).toEqual([])
-    expect(store.read().connections).toEqual([{ id: 'default', name: 'api.example.com', baseUrl: 'https://api.example.com/v1', publishingDomain: '' }])
+    expect(store.read().connections).toEqual([
+      { id: 'default', name: 'api.example.com', baseUrl: 'https://api.example.com/v1', publishingDomain: '' }
+    ])
     expect(findConnectionByUrl(store.read(), 'https://api.example.com/v1/')?.id).toBe('default')
   })
 
@@ -730,7 +845,13 @@ describe('state.json', () => {
   const snapshot: ProjectSnapshot = {
     polledAt: NOW.toISOString(),
     tasks: {
-      t1: { status: 'in_progress', name: 'Build', updatedAt: NOW.toISOString(), totalPrice: 0.5, steps: { s1: 'completed' } }
+      t1: {
+        status: 'in_progress',
+        name: 'Build',
+        updatedAt: NOW.toISOString(),
+        totalPrice: 0.5,
+        steps: { s1: 'completed' }
+      }
     }
   }
 
@@ -790,7 +911,9 @@ describe('state.json', () => {
       const notices = store.takeNotices()
       expect(notices).toHaveLength(1)
       expect(notices[0]).toMatch(/^\S*state\.json /)
-      expect(notices[0]).toContain('the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline')
+      expect(notices[0]).toContain(
+        'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
+      )
       expect(notices[0]!.replaceAll(dir, '')).not.toMatch(/settings/)
       expect(store.readLastSeen()).toEqual({})
     }

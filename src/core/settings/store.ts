@@ -10,14 +10,14 @@ import type { LastSeenState, ProjectSnapshot } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
 import type { CiphertextStore } from '../secrets/types'
 import {
-  describeRecovered,
-  withoutCiphertexts,
-  interpretConfig,
-  serializeConfig,
   type ConfigDocument,
-  type Interpreted
+  describeRecovered,
+  interpretConfig,
+  type Interpreted,
+  serializeConfig,
+  withoutCiphertexts
 } from './config-document'
-import { describeDamage, type Damage } from './damage'
+import { type Damage, describeDamage } from './damage'
 import { checkSettingsFile, onFile, readSettingsFile, SettingsFileError } from './file-error'
 import { writeIndentedJson } from './indented-json'
 import { withFileLock } from './lock'
@@ -25,11 +25,11 @@ import { CONFIG_FILE, settingsDir, STATE_FILE } from './paths'
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files'
 import { settingsSchemaAt } from './schema'
 import {
+  type BudgetMemory,
+  type BudgetsNotified,
   describeStateDamage,
   interpretState,
   projectSnapshotSchema,
-  type BudgetMemory,
-  type BudgetsNotified,
   type StateDocument
 } from './state-document'
 
@@ -38,7 +38,6 @@ export interface ConfLike {
   readonly path: string
   store: Record<string, unknown>
 }
-
 
 export interface SettingsStore {
   readonly path: string
@@ -144,7 +143,9 @@ export class DocumentFile<T> {
       if (!(error instanceof SettingsFileError) || this.last === null) throw error
       if (this.toldFailure !== error.message) {
         this.toldFailure = error.message
-        this.notices.push(`${error.message.replace(/; nothing was changed\.$/, '.')} Until it can be read again, what was last read from it is in use.`)
+        this.notices.push(
+          `${error.message.replace(/; nothing was changed\.$/, '.')} Until it can be read again, what was last read from it is in use.`
+        )
       }
       return structuredClone(this.last)
     }
@@ -172,7 +173,9 @@ export class DocumentFile<T> {
     const label = damage.kind === 'newer-version' ? 'newer' : 'corrupt'
     let aside = path.join(dir, `${base}.${label}-${stamp(this.now())}`)
     for (let n = 2; fs.existsSync(aside); n++) aside = path.join(dir, `${base}.${label}-${stamp(this.now())}-${n}`)
-    onFile(aside, 'keep a copy of', () => fs.writeFileSync(aside, this.asideBytes(raw), { mode: PRIVATE_FILE_MODE, flag: 'wx' }))
+    onFile(aside, 'keep a copy of', () =>
+      fs.writeFileSync(aside, this.asideBytes(raw), { mode: PRIVATE_FILE_MODE, flag: 'wx' })
+    )
     return aside
   }
 }
@@ -191,9 +194,15 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     // A directory that cannot be made is reported by the file checks below, in their words.
   }
   const conf = makeConf(options.conf, path.join(dir, CONFIG_FILE), () => new Conf(settingsConfOptions(dir)))
-  const stateConf = makeConf(options.stateConf, path.join(dir, STATE_FILE), () => new Conf({ ...settingsConfOptions(dir), configName: 'state' }))
+  const stateConf = makeConf(
+    options.stateConf,
+    path.join(dir, STATE_FILE),
+    () => new Conf({ ...settingsConfOptions(dir), configName: 'state' })
+  )
   if (path.basename(conf.path) !== CONFIG_FILE || path.basename(stateConf.path) !== STATE_FILE) {
-    throw new Error(`The settings store expects ${CONFIG_FILE} and ${STATE_FILE}, got ${conf.path} and ${stateConf.path}`)
+    throw new Error(
+      `The settings store expects ${CONFIG_FILE} and ${STATE_FILE}, got ${conf.path} and ${stateConf.path}`
+    )
   }
   const notices: string[] = []
   const config = new DocumentFile<ConfigDocument>(
@@ -264,7 +273,9 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
       for (const [projectId, snapshot] of Object.entries(snapshots)) {
         const checked = projectSnapshotSchema.safeParse(snapshot)
         if (!checked.success) {
-          throw new SettingsValidationError(`The last seen state of project ${projectId} is not valid: ${checked.error.issues[0]?.message}`)
+          throw new SettingsValidationError(
+            `The last seen state of project ${projectId} is not valid: ${checked.error.issues[0]?.message}`
+          )
         }
       }
       await state.update((doc) => {

@@ -30,7 +30,9 @@ function snapshotOf(projectId: string, n: number): ProjectSnapshot {
       name: NAMES[(n + t) % NAMES.length]!,
       updatedAt: FIXTURE_NOW.toISOString(),
       totalPrice: t === 1 ? null : 0.125 * (n + t + 1),
-      steps: Object.fromEntries([0, 1, 2].map((s) => [`step-${projectId}-${t}-${s}`, s < t ? 'completed' : 'in_progress']))
+      steps: Object.fromEntries(
+        [0, 1, 2].map((s) => [`step-${projectId}-${t}-${s}`, s < t ? 'completed' : 'in_progress'])
+      )
     }
   }
   // Both forms are stored in practice: compact from the monitor, full from the previous build.
@@ -62,7 +64,21 @@ export async function writeFixture(dir: string): Promise<Fixture> {
     draft.polling.activeIntervalMs = 3000
     draft.notifications.quietHours = { enabled: true, start: '21:30', end: '06:45' }
     draft.window = { x: 10, y: 20, width: 500, height: 700, maximized: false }
-    draft.attention = { 'conn-work': { 'proj-conn-work-1': { acknowledgedAt: null, failedTaskIds: ['t9', 't10'], budgetCrossed: true, completedTaskIds: [], tasks: { t9: { name: 'Nine', at: '2026-01-01T00:00:00.000Z' }, t10: { name: 'Ten', at: '2026-01-01T00:00:00.000Z' } }, budgetCrossedAt: '2026-01-01T00:00:00.000Z' } } }
+    draft.attention = {
+      'conn-work': {
+        'proj-conn-work-1': {
+          acknowledgedAt: null,
+          failedTaskIds: ['t9', 't10'],
+          budgetCrossed: true,
+          completedTaskIds: [],
+          tasks: {
+            t9: { name: 'Nine', at: '2026-01-01T00:00:00.000Z' },
+            t10: { name: 'Ten', at: '2026-01-01T00:00:00.000Z' }
+          },
+          budgetCrossedAt: '2026-01-01T00:00:00.000Z'
+        }
+      }
+    }
   })
   await store.ciphertexts.set('conn-work', 'Y2lwaGVydGV4dC13b3Jr')
   await store.ciphertexts.set('conn-uni', 'Y2lwaGVydGV4dC11bmk=')
@@ -75,7 +91,9 @@ export async function writeFixture(dir: string): Promise<Fixture> {
   await store.setBudgetNotified('conn-work', 'proj-conn-work-0', 0.5)
   const reopened = await openSettings({ dir, now: () => FIXTURE_NOW })
   const configPath = path.join(dir, 'config.json')
-  const safeStorageKeys = (JSON.parse(fs.readFileSync(configPath, 'utf8')) as { safeStorageKeys: Record<string, string> }).safeStorageKeys
+  const safeStorageKeys = (
+    JSON.parse(fs.readFileSync(configPath, 'utf8')) as { safeStorageKeys: Record<string, string> }
+  ).safeStorageKeys
   return {
     settings: reopened.read(),
     safeStorageKeys,
@@ -114,7 +132,12 @@ export function linePaths(file: Buffer): LineInfo[] {
     if (closer) {
       here = stack.pop()!.path
     } else {
-      const key = top?.kind === 'object' ? (JSON.parse(/^"(?:[^"\\]|\\.)*"/.exec(content)![0]) as string) : top ? top.next++ : undefined
+      const key =
+        top?.kind === 'object'
+          ? (JSON.parse(/^"(?:[^"\\]|\\.)*"/.exec(content)![0]) as string)
+          : top
+            ? top.next++
+            : undefined
       here = key === undefined ? [] : [...top!.path, key]
       if (opener) stack.push({ path: here, kind: content.endsWith('{') ? 'object' : 'array', next: 0 })
     }
@@ -132,6 +155,8 @@ const startsWith = (path: JsonPath, prefix: JsonPath) => prefix.every((segment, 
  */
 export function linesOf(lines: LineInfo[], at: JsonPath): LineInfo[] {
   return lines.filter(
-    (line) => startsWith(line.path, at) || (line.opens && line.path.length < at.length && line.path.length > 0 && startsWith(at, line.path))
+    (line) =>
+      startsWith(line.path, at) ||
+      (line.opens && line.path.length < at.length && line.path.length > 0 && startsWith(at, line.path))
   )
 }

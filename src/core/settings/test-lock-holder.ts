@@ -16,7 +16,10 @@ import { withFileLock } from './lock'
 import { pidRunning } from './lock-holder'
 
 const [mode, file, arg = ''] = process.argv.slice(2)
-if (!file) throw new Error('usage: test-lock-holder hold FILE LOG | exclusive FILE COUNT | die-taking FILE | die-releasing FILE | running PID | take FILE')
+if (!file)
+  throw new Error(
+    'usage: test-lock-holder hold FILE LOG | exclusive FILE COUNT | die-taking FILE | die-releasing FILE | running PID | take FILE'
+  )
 
 async function hold(log: string): Promise<void> {
   const lines = readline.createInterface({ input: process.stdin })
@@ -61,6 +64,8 @@ else if (mode === 'exclusive') await exclusive(Number(arg))
 else if (mode === 'die-taking') await dieTaking()
 else if (mode === 'die-releasing') await dieReleasing()
 else if (mode === 'take') {
-  await withFileLock(file, () => process.stdout.write('took'), { waits: 0 }).catch((error: unknown) => process.stdout.write((error as Error).message))
+  await withFileLock(file, () => process.stdout.write('took'), { waits: 0 }).catch((error: unknown) =>
+    process.stdout.write((error as Error).message)
+  )
 } else if (mode === 'running') process.stdout.write(String(pidRunning(Number(file))))
 else throw new Error(`unknown mode ${mode}`)

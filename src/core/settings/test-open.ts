@@ -8,5 +8,7 @@ try {
   const store = await openSettings({ dir })
   process.stdout.write(JSON.stringify({ ok: true, notices: store.takeNotices() }) + '\n')
 } catch (error) {
-  process.stdout.write(JSON.stringify({ ok: false, name: (error as Error).name, message: (error as Error).message }) + '\n')
+  process.stdout.write(
+    JSON.stringify({ ok: false, name: (error as Error).name, message: (error as Error).message }) + '\n'
+  )
 }

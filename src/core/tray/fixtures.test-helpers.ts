@@ -4,9 +4,24 @@ import type { AppState, ProjectView } from '../../shared/ipc'
 
 export function project(
   id: string,
-  over: Partial<ProjectView> & { running?: number; failed?: number; budgetUsd?: number | null; muted?: boolean; newFailed?: string[]; budgetCrossed?: boolean } = {}
+  over: Partial<ProjectView> & {
+    running?: number
+    failed?: number
+    budgetUsd?: number | null
+    muted?: boolean
+    newFailed?: string[]
+    budgetCrossed?: boolean
+  } = {}
 ): ProjectView {
-  const { running = 0, failed = 0, budgetUsd = null, muted = false, newFailed = [], budgetCrossed = false, ...rest } = over
+  const {
+    running = 0,
+    failed = 0,
+    budgetUsd = null,
+    muted = false,
+    newFailed = [],
+    budgetCrossed = false,
+    ...rest
+  } = over
   return {
     connectionId: 'c1',
     watched: { projectId: id, name: `Project ${id}`, muted, addedAt: '2026-01-01T00:00:00.000Z' },
@@ -24,7 +39,17 @@ export function project(
 
 export function appState(projects: ProjectView[], over: Partial<AppState> = {}): AppState {
   return {
-    connections: [{ id: 'c1', name: 'Work', baseUrl: 'https://agents.example.com', publishingDomain: '', hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } }],
+    connections: [
+      {
+        id: 'c1',
+        name: 'Work',
+        baseUrl: 'https://agents.example.com',
+        publishingDomain: '',
+        hasKey: true,
+        problem: null,
+        notifications: { muted: false, pausedUntil: null }
+      }
+    ],
     activeConnectionId: 'c1',
     projects,
     monitor: { paused: false, notificationsPausedUntil: null },
@@ -40,7 +65,13 @@ export function appState(projects: ProjectView[], over: Partial<AppState> = {}):
         : [
             {
               connectionId: p.connectionId,
-              budget: { id: `total-${p.watched.projectId}`, projectId: p.watched.projectId, period: 'total' as const, limitUsd: p.budgetUsd, warnRatio: 0.8 },
+              budget: {
+                id: `total-${p.watched.projectId}`,
+                projectId: p.watched.projectId,
+                period: 'total' as const,
+                limitUsd: p.budgetUsd,
+                warnRatio: 0.8
+              },
               periodKey: 'total',
               spentUsd: p.costTotalUsd,
               estimatedUsd: 0,

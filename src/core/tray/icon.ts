@@ -19,7 +19,10 @@ export function trayIconFile(state: TrayState, panel: PanelInfo): string {
  * for the panel (GNOME's always-dark top bar is the known exception: there the light ink of the
  * dark theme is right, and with a light GTK theme the dark ink still reads on its grey).
  */
-export function panelIsDark(platform: string, theme: { shouldUseDarkColors: boolean; systemUiDark?: boolean }): boolean {
+export function panelIsDark(
+  platform: string,
+  theme: { shouldUseDarkColors: boolean; systemUiDark?: boolean }
+): boolean {
   if (platform === 'win32' && theme.systemUiDark !== undefined) return theme.systemUiDark
   return theme.shouldUseDarkColors
 }

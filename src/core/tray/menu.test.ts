@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import type { TrayMenuItem } from './menu'
-import { MAX_TASKS_PER_KIND, buildTrayMenu, createMenuMemo, menuText } from './menu'
 import { appState, project } from './fixtures.test-helpers'
+import type { TrayMenuItem } from './menu'
+import { buildTrayMenu, createMenuMemo, MAX_TASKS_PER_KIND, menuText } from './menu'
 import { summariseTray, trayTooltip } from './state'
 import type { TrayTask } from './tasks'
 
 function menu(app = appState([]), tasks: Record<string, TrayTask[]> = {}, online = true): TrayMenuItem[] {
-  return buildTrayMenu({ app, summary: summariseTray(app, online), online, tasksOf: (_connectionId, id) => tasks[id] ?? [] })
+  return buildTrayMenu({
+    app,
+    summary: summariseTray(app, online),
+    online,
+    tasksOf: (_connectionId, id) => tasks[id] ?? []
+  })
 }
 
-const labels = (items: TrayMenuItem[]): string[] =>
-  items.map((i) => (i.kind === 'separator' ? '---' : i.label))
+const labels = (items: TrayMenuItem[]): string[] => items.map((i) => (i.kind === 'separator' ? '---' : i.label))
 
 function action(items: TrayMenuItem[], label: string): Extract<TrayMenuItem, { kind: 'action' }> {
   const found = items.find((i) => i.kind === 'action' && i.label === label)
@@ -37,22 +41,34 @@ describe('buildTrayMenu', () => {
     expect(action(items, 'Quit Agent Tray').action).toEqual({ type: 'quit' })
     expect(action(items, 'Open Logs').action).toEqual({ type: 'open-logs' })
     expect(action(items, 'Preferences…').action).toEqual({ type: 'preferences' })
-    expect(action(items, 'Pause Notifications for an Hour').action).toEqual({ type: 'pause-notifications', minutes: 60 })
+    expect(action(items, 'Pause Notifications for an Hour').action).toEqual({
+      type: 'pause-notifications',
+      minutes: 60
+    })
   })
 
   it('offers Restart to Update once a version is downloaded, and shows a download in progress', () => {
     const ready = menu(appState([], { update: { phase: 'ready', version: '1.4.0' } }))
     expect(action(ready, 'Restart to Update (1.4.0)').action).toEqual({ type: 'install-update' })
-    const downloading = menu(appState([], { update: { phase: 'downloading', version: '1.4.0', percent: 37.6, transferredBytes: 376, totalBytes: 1000 } }))
+    const downloading = menu(
+      appState([], {
+        update: { phase: 'downloading', version: '1.4.0', percent: 37.6, transferredBytes: 376, totalBytes: 1000 }
+      })
+    )
     expect(labels(downloading)).toContain('Downloading version 1.4.0: 37%')
     expect(labels(downloading).some((l) => l.startsWith('Restart to Update'))).toBe(false)
-    for (const update of [{ phase: 'checking' } as const, { phase: 'error', message: 'x', at: '2026-01-01T00:00:00Z', nextCheckAt: null } as const]) {
+    for (const update of [
+      { phase: 'checking' } as const,
+      { phase: 'error', message: 'x', at: '2026-01-01T00:00:00Z', nextCheckAt: null } as const
+    ]) {
       expect(labels(menu(appState([], { update }))).some((l) => /Update|Download/.test(l))).toBe(false)
     }
   })
 
   it('offers to resume notifications while they are paused', () => {
-    const items = menu(appState([], { monitor: { paused: false, notificationsPausedUntil: '2026-01-01T01:00:00.000Z' } }))
+    const items = menu(
+      appState([], { monitor: { paused: false, notificationsPausedUntil: '2026-01-01T01:00:00.000Z' } })
+    )
     expect(action(items, 'Resume Notifications').action).toEqual({ type: 'resume-notifications' })
     expect(labels(items)).not.toContain('Pause Notifications for an Hour')
   })
@@ -81,8 +97,18 @@ describe('buildTrayMenu', () => {
     const p1 = subs[0]!
     if (p1.kind !== 'submenu') throw new Error('not a submenu')
     expect(labels(p1.items)).toEqual(['Running (1)', 'Add login', 'Failed (1)', 'Broken build', '---', 'Open Window'])
-    expect(action(p1.items, 'Add login').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't-run', connectionId: 'c1' })
-    expect(action(p1.items, 'Broken build').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't-fail', connectionId: 'c1' })
+    expect(action(p1.items, 'Add login').action).toEqual({
+      type: 'open-task',
+      projectId: 'p1',
+      taskId: 't-run',
+      connectionId: 'c1'
+    })
+    expect(action(p1.items, 'Broken build').action).toEqual({
+      type: 'open-task',
+      projectId: 'p1',
+      taskId: 't-fail',
+      connectionId: 'c1'
+    })
     const p2 = subs[1]!
     if (p2.kind !== 'submenu') throw new Error('not a submenu')
     expect(labels(p2.items)).toEqual(['Nothing running or failed', '---', 'Open Window'])
@@ -99,7 +125,17 @@ describe('buildTrayMenu', () => {
       ]
     }).filter((i) => i.kind === 'submenu')
     if (!sub || sub.kind !== 'submenu') throw new Error('no submenu')
-    expect(labels(sub.items)).toEqual(['Running (3)', 'Beta', 'Zed', 'Alpha', 'Failed (2)', 'Apple', 'Yak', '---', 'Open Window'])
+    expect(labels(sub.items)).toEqual([
+      'Running (3)',
+      'Beta',
+      'Zed',
+      'Alpha',
+      'Failed (2)',
+      'Apple',
+      'Yak',
+      '---',
+      'Open Window'
+    ])
   })
 
   it('trusts the larger of the counted and the known tasks, and caps long lists', () => {
@@ -108,7 +144,9 @@ describe('buildTrayMenu', () => {
       name: `Task ${String(i).padStart(2, '0')}`,
       status: 'in_progress'
     }))
-    const [sub] = menu(appState([project('p', { running: 20, failed: 2 })]), { p: many }).filter((i) => i.kind === 'submenu')
+    const [sub] = menu(appState([project('p', { running: 20, failed: 2 })]), { p: many }).filter(
+      (i) => i.kind === 'submenu'
+    )
     if (!sub || sub.kind !== 'submenu') throw new Error('no submenu')
     const l = labels(sub.items)
     expect(l[0]).toBe('Running (20)')
@@ -138,9 +176,13 @@ describe('buildTrayMenu', () => {
   })
 
   it('says what the state is on the first line', () => {
-    expect(labels(menu(appState([project('a', { failed: 2, newFailed: ['t'], budgetUsd: 0, costTotalUsd: 1, budgetCrossed: true })])))[0]).toBe(
-      '1 newly failed, 1 budget crossed'
-    )
+    expect(
+      labels(
+        menu(
+          appState([project('a', { failed: 2, newFailed: ['t'], budgetUsd: 0, costTotalUsd: 1, budgetCrossed: true })])
+        )
+      )[0]
+    ).toBe('1 newly failed, 1 budget crossed')
     // Failures already seen are told in the project's line, not as the state.
     const seen = labels(menu(appState([project('a', { failed: 2 })])))
     expect(seen[0]).toBe('All quiet')
@@ -155,26 +197,57 @@ describe('several accounts', () => {
   const two = (projects: ReturnType<typeof project>[]) =>
     appState(projects, {
       connections: [
-        { id: 'c1', name: 'Work', baseUrl: 'https://a.example', publishingDomain: '', hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } },
-        { id: 'c2', name: 'Personal', baseUrl: 'https://a.example', publishingDomain: '', hasKey: true, problem: null, notifications: { muted: false, pausedUntil: null } }
+        {
+          id: 'c1',
+          name: 'Work',
+          baseUrl: 'https://a.example',
+          publishingDomain: '',
+          hasKey: true,
+          problem: null,
+          notifications: { muted: false, pausedUntil: null }
+        },
+        {
+          id: 'c2',
+          name: 'Personal',
+          baseUrl: 'https://a.example',
+          publishingDomain: '',
+          hasKey: true,
+          problem: null,
+          notifications: { muted: false, pausedUntil: null }
+        }
       ]
     })
 
   it("lists each connection's projects under its name, and opens tasks on the right one", () => {
-    const items = menu(two([project('p1', { running: 1 }), project('p2', { connectionId: 'c2' })]), { p1: [{ taskId: 't', name: 'Run', status: 'in_progress' }] })
+    const items = menu(two([project('p1', { running: 1 }), project('p2', { connectionId: 'c2' })]), {
+      p1: [{ taskId: 't', name: 'Run', status: 'in_progress' }]
+    })
     expect(labels(items).slice(2, 6)).toEqual(['Work', 'Project p1 (1 running)', 'Personal', 'Project p2'])
     const [sub] = items.filter((i) => i.kind === 'submenu')
     if (!sub || sub.kind !== 'submenu') throw new Error('no submenu')
-    expect(action(sub.items, 'Run').action).toEqual({ type: 'open-task', projectId: 'p1', taskId: 't', connectionId: 'c1' })
+    expect(action(sub.items, 'Run').action).toEqual({
+      type: 'open-task',
+      projectId: 'p1',
+      taskId: 't',
+      connectionId: 'c1'
+    })
   })
 
   it('names the connection that cannot be reached, in the state line and the tooltip', () => {
-    const down = { state: 'error' as const, error: { kind: 'auth' as const, message: 'rejected' }, since: 'a', nextPollAt: 'b' }
+    const down = {
+      state: 'error' as const,
+      error: { kind: 'auth' as const, message: 'rejected' },
+      since: 'a',
+      nextPollAt: 'b'
+    }
     const app = two([project('p1'), project('p2', { connectionId: 'c2', health: down })])
     expect(menu(app)[0]).toEqual({ kind: 'label', label: 'Personal: 1 project cannot be reached' })
     expect(trayTooltip(summariseTray(app, true))).toBe('Agent Tray — 1 project unreachable (Personal)')
     // One connection: no names needed.
-    expect(menu(appState([project('p2', { health: down })]))[0]).toEqual({ kind: 'label', label: '1 project cannot be reached' })
+    expect(menu(appState([project('p2', { health: down })]))[0]).toEqual({
+      kind: 'label',
+      label: '1 project cannot be reached'
+    })
   })
 })
 
@@ -186,7 +259,9 @@ describe('menuText', () => {
   })
 
   it('writes out control characters and bidi overrides from a hostile name', () => {
-    expect(menuText('Shop\u001b]0;pwned\u0007 \u009b2J gpj.\u202eexe')).toBe('Shop\\u001b]0;pwned\\u0007 \\u009b2J gpj.\\u202eexe')
+    expect(menuText('Shop\u001b]0;pwned\u0007 \u009b2J gpj.\u202eexe')).toBe(
+      'Shop\\u001b]0;pwned\\u0007 \\u009b2J gpj.\\u202eexe'
+    )
   })
 })
 

@@ -1,9 +1,9 @@
 // The tray's context menu as plain data. The Electron adapter turns it into a Menu and maps each
 // item's action to a call; rebuilding is skipped when the model key has not changed.
-import type { AppState } from '../../shared/ipc'
 import { escapeUnsafeCharacters } from '../../shared/controls'
-import { describeUpdate } from '../../shared/update'
+import type { AppState } from '../../shared/ipc'
 import { compareTaskStatus } from '../../shared/status'
+import { describeUpdate } from '../../shared/update'
 import { projectDisplayName } from '../../shared/watched-project'
 import type { TraySummary } from './state'
 import { isOverBudget } from './state'
@@ -53,8 +53,18 @@ export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
     for (const p of projects) {
       items.push({
         kind: 'submenu',
-        label: projectLabel(projectDisplayName(p.watched, p.project), p.counts, p.health.state === 'error', isOverBudget(app, p.connectionId, p.watched.projectId)),
-        items: projectItems(p.connectionId, p.watched.projectId, p.counts, input.tasksOf(p.connectionId, p.watched.projectId))
+        label: projectLabel(
+          projectDisplayName(p.watched, p.project),
+          p.counts,
+          p.health.state === 'error',
+          isOverBudget(app, p.connectionId, p.watched.projectId)
+        ),
+        items: projectItems(
+          p.connectionId,
+          p.watched.projectId,
+          p.counts,
+          input.tasksOf(p.connectionId, p.watched.projectId)
+        )
       })
     }
   }
@@ -88,7 +98,15 @@ export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
 /** 'Restart to Update' once a version is downloaded; while one downloads, its progress. */
 function updateItems(update: AppState['update']): TrayMenuItem[] {
   if (update.phase === 'ready') {
-    return [{ kind: 'action', label: `Restart to Update (${menuText(update.version)})`, action: { type: 'install-update' }, enabled: true }, { kind: 'separator' }]
+    return [
+      {
+        kind: 'action',
+        label: `Restart to Update (${menuText(update.version)})`,
+        action: { type: 'install-update' },
+        enabled: true
+      },
+      { kind: 'separator' }
+    ]
   }
   if (update.phase === 'available' || update.phase === 'downloading') {
     // Whole percents only: the menu is rebuilt when its text changes.
@@ -135,7 +153,12 @@ function projectLabel(
   return marks.length > 0 ? `${safe} (${marks.join(', ')})` : safe
 }
 
-function projectItems(connectionId: string, projectId: string, counts: { running: number; failed: number }, tasks: TrayTask[]): TrayMenuItem[] {
+function projectItems(
+  connectionId: string,
+  projectId: string,
+  counts: { running: number; failed: number },
+  tasks: TrayTask[]
+): TrayMenuItem[] {
   const sorted = [...tasks].sort((a, b) => compareTaskStatus(a.status, b.status) || a.name.localeCompare(b.name))
   const running = sorted.filter((t) => t.status === 'in_progress' || t.status === 'todo')
   const failed = sorted.filter((t) => t.status === 'failed')
@@ -159,7 +182,10 @@ function projectItems(connectionId: string, projectId: string, counts: { running
   section('Running', running, counts.running)
   section('Failed', failed, counts.failed)
   if (items.length === 0) items.push({ kind: 'label', label: 'Nothing running or failed' })
-  items.push({ kind: 'separator' }, { kind: 'action', label: 'Open Window', action: { type: 'open-window' }, enabled: true })
+  items.push(
+    { kind: 'separator' },
+    { kind: 'action', label: 'Open Window', action: { type: 'open-window' }, enabled: true }
+  )
   return items
 }
 
@@ -176,7 +202,9 @@ export function trayMenuKey(items: TrayMenuItem[]): string {
 }
 
 /** Calls `build` only when the model differs from the last one built. */
-export function createMenuMemo<T>(build: (items: TrayMenuItem[]) => T): (items: TrayMenuItem[]) => { value: T; rebuilt: boolean } {
+export function createMenuMemo<T>(
+  build: (items: TrayMenuItem[]) => T
+): (items: TrayMenuItem[]) => { value: T; rebuilt: boolean } {
   let lastKey: string | null = null
   let last: T | undefined
   return (items) => {

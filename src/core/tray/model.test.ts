@@ -40,7 +40,9 @@ describe('the tray model', () => {
     expect(r.model.view.state).toBe('running')
     r.model.takeEvent(added('p1', 't1', 'in_progress'))
     const submenu = r.model.view.menu.find((i) => i.kind === 'submenu')
-    expect(submenu && submenu.kind === 'submenu' ? submenu.items.map((i) => ('label' in i ? i.label : i.kind)) : []).toContain('Task t1')
+    expect(
+      submenu && submenu.kind === 'submenu' ? submenu.items.map((i) => ('label' in i ? i.label : i.kind)) : []
+    ).toContain('Task t1')
     r.model.setOnline(false)
     expect(r.model.view.state).toBe('offline')
     r.model.setOnline(false)
@@ -69,7 +71,17 @@ describe('the tray model', () => {
     r.model.perform({ type: 'open-logs' })
     r.model.perform({ type: 'quit' })
     await Promise.resolve()
-    expect(r.calls).toEqual(['show', 'task p/t', 'settings', 'poll', 'pause 60', 'pause null', 'install', 'logs', 'quit'])
+    expect(r.calls).toEqual([
+      'show',
+      'task p/t',
+      'settings',
+      'poll',
+      'pause 60',
+      'pause null',
+      'install',
+      'logs',
+      'quit'
+    ])
     const failing = createTrayModel({
       initial: appState([]),
       render: () => {},

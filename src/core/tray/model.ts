@@ -3,10 +3,10 @@
 // (src/main/tray.ts) only renders a TrayView and forwards clicks to perform().
 import type { AppState } from '../../shared/ipc'
 import type { MonitorEvent } from '../../shared/monitor'
-import { buildTrayMenu, type TrayAction, type TrayMenuItem } from './menu'
-import { summariseTray, trayTooltip, type TrayState } from './state'
-import { applyMonitorEvent, keepWatched, tasksOf, type TrayTasks } from './tasks'
 import { firstLine } from '../secrets/types'
+import { buildTrayMenu, type TrayAction, type TrayMenuItem } from './menu'
+import { summariseTray, type TrayState, trayTooltip } from './state'
+import { applyMonitorEvent, keepWatched, tasksOf, type TrayTasks } from './tasks'
 
 export interface TrayView {
   state: TrayState
@@ -75,7 +75,12 @@ export function createTrayModel(options: {
     return {
       state: summary.state,
       tooltip: trayTooltip(summary),
-      menu: buildTrayMenu({ app: state, summary, online, tasksOf: (connectionId, projectId) => tasksOf(tasks, connectionId, projectId) })
+      menu: buildTrayMenu({
+        app: state,
+        summary,
+        online,
+        tasksOf: (connectionId, projectId) => tasksOf(tasks, connectionId, projectId)
+      })
     }
   }
 
@@ -90,7 +95,10 @@ export function createTrayModel(options: {
   return {
     setState(next) {
       state = next
-      tasks = keepWatched(tasks, next.projects.map((p) => ({ connectionId: p.connectionId, projectId: p.watched.projectId })))
+      tasks = keepWatched(
+        tasks,
+        next.projects.map((p) => ({ connectionId: p.connectionId, projectId: p.watched.projectId }))
+      )
       refresh()
     },
     takeEvent(event) {

@@ -30,12 +30,21 @@ export function escapeMarkup(text: string): string {
   return text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'))
 }
 
-export function toDesktopNotification(n: Notification, prefs: { sound: boolean }, platform: string): DesktopNotification {
+export function toDesktopNotification(
+  n: Notification,
+  prefs: { sound: boolean },
+  platform: string
+): DesktopNotification {
   const title = clip(escapeUnsafeCharacters(oneLine(n.title)) || 'Agent Tray', MAX_TITLE)
   const body = clip(escapeUnsafeCharacters(n.body.trim(), { keepNewlines: true }), MAX_BODY)
   const click: DesktopNotification['click'] =
     n.projectId && n.taskId
-      ? { type: 'task', projectId: n.projectId, taskId: n.taskId, ...(n.connectionId !== undefined ? { connectionId: n.connectionId } : {}) }
+      ? {
+          type: 'task',
+          projectId: n.projectId,
+          taskId: n.taskId,
+          ...(n.connectionId !== undefined ? { connectionId: n.connectionId } : {})
+        }
       : { type: 'window' }
   return { options: { title, body: bodyIsMarkup(platform) ? escapeMarkup(body) : body, silent: !prefs.sound }, click }
 }

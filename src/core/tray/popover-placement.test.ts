@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest'
-import { knownTrayBounds, panelEdge, popoverPlacement, POPOVER_GAP, type DisplayArea, type Rect } from './popover-placement'
+import {
+  type DisplayArea,
+  knownTrayBounds,
+  panelEdge,
+  POPOVER_GAP,
+  popoverPlacement,
+  type Rect
+} from './popover-placement'
 
 const size = { width: 420, height: 640 }
 const g = POPOVER_GAP
 
 /** A 1920x1080 display at (ox, oy) with a panel of `panel` px on `edge`. */
-function display(edge: 'top' | 'bottom' | 'left' | 'right' | 'none', panel = 40, ox = 0, oy = 0, w = 1920, h = 1080): DisplayArea {
+function display(
+  edge: 'top' | 'bottom' | 'left' | 'right' | 'none',
+  panel = 40,
+  ox = 0,
+  oy = 0,
+  w = 1920,
+  h = 1080
+): DisplayArea {
   const bounds = { x: ox, y: oy, width: w, height: h }
   const workArea = { ...bounds }
   if (edge === 'top') Object.assign(workArea, { y: oy + panel, height: h - panel })
@@ -16,7 +30,9 @@ function display(edge: 'top' | 'bottom' | 'left' | 'right' | 'none', panel = 40,
 }
 
 function inside(p: Rect, area: Rect): boolean {
-  return p.x >= area.x && p.y >= area.y && p.x + p.width <= area.x + area.width && p.y + p.height <= area.y + area.height
+  return (
+    p.x >= area.x && p.y >= area.y && p.x + p.width <= area.x + area.width && p.y + p.height <= area.y + area.height
+  )
 }
 
 describe('popoverPlacement, one display', () => {
@@ -25,7 +41,9 @@ describe('popoverPlacement, one display', () => {
     const p = popoverPlacement({ tray: { x: 1000, y: 0, width: 24, height: 24 }, displays: [d], size })!
     expect(p).toEqual({ x: 1012 - 210, y: 24 + g, width: 420, height: 640, edge: 'top', display: 0 })
     // Near the right end: kept inside the work area.
-    expect(popoverPlacement({ tray: { x: 1890, y: 0, width: 24, height: 24 }, displays: [d], size })).toMatchObject({ x: 1920 - 420 - g })
+    expect(popoverPlacement({ tray: { x: 1890, y: 0, width: 24, height: 24 }, displays: [d], size })).toMatchObject({
+      x: 1920 - 420 - g
+    })
   })
 
   it('bottom panel (Windows): above the icon, pushed inside the work area at the right end', () => {
@@ -49,7 +67,11 @@ describe('popoverPlacement, one display', () => {
   })
 
   it('an auto-hidden panel takes no room: the nearest edge of the display decides', () => {
-    const p = popoverPlacement({ tray: { x: 1800, y: 1060, width: 20, height: 20 }, displays: [display('none')], size })!
+    const p = popoverPlacement({
+      tray: { x: 1800, y: 1060, width: 20, height: 20 },
+      displays: [display('none')],
+      size
+    })!
     expect(p.edge).toBe('bottom')
     expect(p.y + p.height).toBeLessThanOrEqual(1060 - g)
   })
@@ -99,10 +121,22 @@ describe('popoverPlacement, several displays', () => {
       edge: 'bottom',
       display: 1
     })
-    expect(popoverPlacement({ tray: null, displays: [left], size })).toMatchObject({ edge: 'top', x: -420 - g, y: -200 + 28 + g })
-    expect(popoverPlacement({ tray: undefined, displays: [display('left', 60)], size })).toMatchObject({ edge: 'left', x: 60 + g, y: 1080 - 640 - g })
+    expect(popoverPlacement({ tray: null, displays: [left], size })).toMatchObject({
+      edge: 'top',
+      x: -420 - g,
+      y: -200 + 28 + g
+    })
+    expect(popoverPlacement({ tray: undefined, displays: [display('left', 60)], size })).toMatchObject({
+      edge: 'left',
+      x: 60 + g,
+      y: 1080 - 640 - g
+    })
     // No panel takes room: top right, where trays usually are.
-    expect(popoverPlacement({ tray: null, displays: [display('none')], size })).toMatchObject({ edge: 'top', x: 1920 - 420 - g, y: g })
+    expect(popoverPlacement({ tray: null, displays: [display('none')], size })).toMatchObject({
+      edge: 'top',
+      x: 1920 - 420 - g,
+      y: g
+    })
   })
 
   it('no displays: nothing to place on', () => {

@@ -147,5 +147,12 @@ export function popoverPlacement(input: {
       y = cy - height / 2
       break
   }
-  return { x: Math.round(clamp(x, minX, maxX)), y: Math.round(clamp(y, minY, maxY)), width, height, edge, display: index }
+  return {
+    x: Math.round(clamp(x, minX, maxX)),
+    y: Math.round(clamp(y, minY, maxY)),
+    width,
+    height,
+    edge,
+    display: index
+  }
 }

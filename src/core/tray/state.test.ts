@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { appState, project } from './fixtures.test-helpers'
-import { TRAY_STATE_PRIORITY, summariseTray, trayTooltip } from './state'
+import { summariseTray, TRAY_STATE_PRIORITY, trayTooltip } from './state'
 
 const error = {
   state: 'error' as const,
@@ -22,7 +22,10 @@ describe('summariseTray', () => {
   })
 
   it('asks for attention when a task failed since the user last looked', () => {
-    const s = summariseTray(appState([project('a', { running: 1 }), project('b', { failed: 2, newFailed: ['t1'] })]), true)
+    const s = summariseTray(
+      appState([project('a', { running: 1 }), project('b', { failed: 2, newFailed: ['t1'] })]),
+      true
+    )
     expect(s.state).toBe('attention')
     expect(s.failed).toBe(2)
     expect(s.newFailed).toBe(1)
@@ -37,7 +40,10 @@ describe('summariseTray', () => {
   })
 
   it('asks for attention when a budget was newly crossed, not for one over budget already seen', () => {
-    const crossed = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1.01, budgetCrossed: true })]), true)
+    const crossed = summariseTray(
+      appState([project('a', { budgetUsd: 1, costTotalUsd: 1.01, budgetCrossed: true })]),
+      true
+    )
     expect(crossed.state).toBe('attention')
     expect(crossed).toMatchObject({ overBudget: 1, budgetsCrossed: 1 })
     const seen = summariseTray(appState([project('a', { budgetUsd: 1, costTotalUsd: 1.01 })]), true)
@@ -52,7 +58,17 @@ describe('summariseTray', () => {
 
   it('lets a muted project run without asking for attention', () => {
     const s = summariseTray(
-      appState([project('a', { muted: true, failed: 3, newFailed: ['t1'], budgetCrossed: true, running: 1, budgetUsd: 0, costTotalUsd: 5 })]),
+      appState([
+        project('a', {
+          muted: true,
+          failed: 3,
+          newFailed: ['t1'],
+          budgetCrossed: true,
+          running: 1,
+          budgetUsd: 0,
+          costTotalUsd: 5
+        })
+      ]),
       true
     )
     expect(s.state).toBe('running')
@@ -60,13 +76,19 @@ describe('summariseTray', () => {
   })
 
   it('shows an error over attention and running', () => {
-    const s = summariseTray(appState([project('a', { failed: 1, newFailed: ['t'], running: 1 }), project('b', { health: error })]), true)
+    const s = summariseTray(
+      appState([project('a', { failed: 1, newFailed: ['t'], running: 1 }), project('b', { health: error })]),
+      true
+    )
     expect(s.state).toBe('error')
     expect(s.erroring).toBe(1)
   })
 
   it('shows offline over everything', () => {
-    const s = summariseTray(appState([project('a', { failed: 1, newFailed: ['t'], running: 1 }), project('b', { health: error })]), false)
+    const s = summariseTray(
+      appState([project('a', { failed: 1, newFailed: ['t'], running: 1 }), project('b', { health: error })]),
+      false
+    )
     expect(s.state).toBe('offline')
   })
 
@@ -77,7 +99,10 @@ describe('summariseTray', () => {
   })
 
   it('knows when notifications are paused', () => {
-    const s = summariseTray(appState([], { monitor: { paused: false, notificationsPausedUntil: '2026-01-01T01:00:00.000Z' } }), true)
+    const s = summariseTray(
+      appState([], { monitor: { paused: false, notificationsPausedUntil: '2026-01-01T01:00:00.000Z' } }),
+      true
+    )
     expect(s.notificationsPaused).toBe(true)
   })
 })
@@ -90,7 +115,11 @@ describe('trayTooltip', () => {
 
   it('names budgets, errors and being offline', () => {
     const s = summariseTray(
-      appState([project('a', { budgetUsd: 1, costTotalUsd: 2 }), project('b', { health: error }), project('c', { health: error })]),
+      appState([
+        project('a', { budgetUsd: 1, costTotalUsd: 2 }),
+        project('b', { health: error }),
+        project('c', { health: error })
+      ]),
       false
     )
     expect(trayTooltip(s)).toBe('Agent Tray — offline, 2 projects unreachable, 1 over budget')
@@ -102,7 +131,10 @@ describe('trayTooltip', () => {
   })
 
   it('says when notifications are paused', () => {
-    const s = summariseTray(appState([project('a', { running: 1 })], { monitor: { paused: false, notificationsPausedUntil: 'x' } }), true)
+    const s = summariseTray(
+      appState([project('a', { running: 1 })], { monitor: { paused: false, notificationsPausedUntil: 'x' } }),
+      true
+    )
     expect(trayTooltip(s)).toBe('Agent Tray — 1 running (notifications paused)')
   })
 })

@@ -34,7 +34,9 @@ export interface TraySummary {
 
 /** Whether any budget of a project is at or past its limit in its current period. */
 export function isOverBudget(app: Pick<AppState, 'budgets'>, connectionId: string, projectId: string): boolean {
-  return app.budgets.some((b) => b.state === 'over' && b.connectionId === connectionId && b.budget.projectId === projectId)
+  return app.budgets.some(
+    (b) => b.state === 'over' && b.connectionId === connectionId && b.budget.projectId === projectId
+  )
 }
 
 export function summariseTray(app: AppState, online: boolean): TraySummary {
@@ -52,16 +54,23 @@ export function summariseTray(app: AppState, online: boolean): TraySummary {
       erroringIds.add(p.connectionId)
     }
   }
-  const mutedProjects = new Set(app.projects.filter((p) => p.watched.muted).map((p) => `${p.connectionId}\u0000${p.watched.projectId}`))
+  const mutedProjects = new Set(
+    app.projects.filter((p) => p.watched.muted).map((p) => `${p.connectionId}\u0000${p.watched.projectId}`)
+  )
   for (const b of app.budgets) {
-    if (b.state === 'over' && (b.budget.projectId === null || !mutedProjects.has(`${b.connectionId}\u0000${b.budget.projectId}`))) overBudget += 1
+    if (
+      b.state === 'over' &&
+      (b.budget.projectId === null || !mutedProjects.has(`${b.connectionId}\u0000${b.budget.projectId}`))
+    )
+      overBudget += 1
   }
   // What asks (shared with the window's badge): new failures, budgets crossed since the user
   // looked, account-wide limits crossed in their period.
   const asking = countAttention(app)
   const { newFailed, budgetsCrossed } = asking
   // Which account is in trouble matters only when there are several.
-  const erroringConnections = app.connections.length > 1 ? app.connections.filter((c) => erroringIds.has(c.id)).map((c) => c.name) : []
+  const erroringConnections =
+    app.connections.length > 1 ? app.connections.filter((c) => erroringIds.has(c.id)).map((c) => c.name) : []
   const candidates: TrayState[] = ['idle']
   if (!online) candidates.push('offline')
   if (erroring > 0) candidates.push('error')

@@ -7,7 +7,14 @@ const base = { connectionId: 'c', projectId: 'p', at: '2026-01-01T00:00:00.000Z'
 describe('tray tasks', () => {
   it('learns tasks from added and status events', () => {
     let t = applyMonitorEvent({}, { ...base, kind: 'task-added', taskId: 't1', taskName: 'One', status: 'todo' })
-    t = applyMonitorEvent(t, { ...base, kind: 'task-status', taskId: 't1', taskName: 'One', from: 'todo', to: 'failed' })
+    t = applyMonitorEvent(t, {
+      ...base,
+      kind: 'task-status',
+      taskId: 't1',
+      taskName: 'One',
+      from: 'todo',
+      to: 'failed'
+    })
     expect(tasksOf(t, 'c', 'p')).toEqual([{ taskId: 't1', name: 'One', status: 'failed' }])
     expect(tasksOf(t, 'other', 'p')).toEqual([])
   })
@@ -21,8 +28,23 @@ describe('tray tasks', () => {
 
   it('forgets projects that are no longer watched', () => {
     let t = applyMonitorEvent({}, { ...base, kind: 'task-added', taskId: 't1', taskName: 'One', status: 'todo' })
-    t = applyMonitorEvent(t, { ...base, projectId: 'q', kind: 'task-added', taskId: 't2', taskName: 'Two', status: 'todo' })
-    t = applyMonitorEvent(t, { ...base, connectionId: 'd', projectId: 'q', kind: 'task-added', taskId: 't3', taskName: 'Three', status: 'todo' })
+    t = applyMonitorEvent(t, {
+      ...base,
+      projectId: 'q',
+      kind: 'task-added',
+      taskId: 't2',
+      taskName: 'Two',
+      status: 'todo'
+    })
+    t = applyMonitorEvent(t, {
+      ...base,
+      connectionId: 'd',
+      projectId: 'q',
+      kind: 'task-added',
+      taskId: 't3',
+      taskName: 'Three',
+      status: 'todo'
+    })
     const kept = keepWatched(t, [{ connectionId: 'c', projectId: 'q' }])
     expect(tasksOf(kept, 'c', 'p')).toEqual([])
     expect(tasksOf(kept, 'c', 'q')).toHaveLength(1)

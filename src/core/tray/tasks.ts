@@ -29,7 +29,10 @@ export function applyMonitorEvent(tasks: TrayTasks, event: MonitorEvent): TrayTa
 }
 
 /** Drops projects no longer watched (on any connection), so an unwatched project's tasks leave the menu. */
-export function keepWatched(tasks: TrayTasks, watched: readonly { connectionId: string; projectId: string }[]): TrayTasks {
+export function keepWatched(
+  tasks: TrayTasks,
+  watched: readonly { connectionId: string; projectId: string }[]
+): TrayTasks {
   const wanted = new Set(watched.map((w) => `${w.connectionId}\u0000${w.projectId}`))
   let changed = false
   const kept: Record<string, Record<string, Readonly<Record<string, TrayTask>>>> = {}

@@ -4,8 +4,8 @@ import {
   CHECK_INTERVAL_MS,
   FIRST_CHECK_DELAY_MS,
   initialUpdateModel,
-  retryDelayMs,
   RETRY_BASE_MS,
+  retryDelayMs,
   stepUpdate,
   updateErrorText,
   type UpdateInput,
@@ -38,7 +38,12 @@ describe('update machine', () => {
     expect(steps[1]!.effects).toEqual([{ type: 'check' }])
     expect(steps[1]!.model.view).toEqual({ phase: 'checking' })
     expect(last(steps).effects).toEqual([{ type: 'schedule', at: T0 + FIRST_CHECK_DELAY_MS + 500 + CHECK_INTERVAL_MS }])
-    expect(last(steps).model.view).toMatchObject({ phase: 'idle', checks: true, offline: false, lastCheckedAt: new Date(T0 + FIRST_CHECK_DELAY_MS + 500).toISOString() })
+    expect(last(steps).model.view).toMatchObject({
+      phase: 'idle',
+      checks: true,
+      offline: false,
+      lastCheckedAt: new Date(T0 + FIRST_CHECK_DELAY_MS + 500).toISOString()
+    })
     expect(describeUpdate(last(steps).model.view)).toBe('Up to date')
   })
 
@@ -52,7 +57,13 @@ describe('update machine', () => {
       [CHECK_INTERVAL_MS * 3, { type: 'check-now' }]
     ])
     expect(steps[1]!.effects).toEqual([{ type: 'download' }, { type: 'schedule', at: null }])
-    expect(steps[2]!.model.view).toEqual({ phase: 'downloading', version: '1.2.0', percent: 42.7, transferredBytes: 427, totalBytes: 1000 })
+    expect(steps[2]!.model.view).toEqual({
+      phase: 'downloading',
+      version: '1.2.0',
+      percent: 42.7,
+      transferredBytes: 427,
+      totalBytes: 1000
+    })
     expect(describeUpdate(steps[2]!.model.view)).toBe('Downloading version 1.2.0: 42%')
     expect(steps[3]!.model.view).toEqual({ phase: 'ready', version: '1.2.0' })
     // Nothing installs or checks on its own once ready.
@@ -80,14 +91,24 @@ describe('update machine', () => {
       nextCheckAt: new Date(T0 + 10 + RETRY_BASE_MS).toISOString()
     })
     expect(last(steps).effects).toEqual([{ type: 'schedule', at: T0 + 10 + RETRY_BASE_MS }])
-    expect([1, 2, 3, 10].map(retryDelayMs)).toEqual([RETRY_BASE_MS, 2 * RETRY_BASE_MS, 4 * RETRY_BASE_MS, CHECK_INTERVAL_MS])
+    expect([1, 2, 3, 10].map(retryDelayMs)).toEqual([
+      RETRY_BASE_MS,
+      2 * RETRY_BASE_MS,
+      4 * RETRY_BASE_MS,
+      CHECK_INTERVAL_MS
+    ])
     // A later success clears the failures.
-    const ok = run(last(steps).model, [[RETRY_BASE_MS, { type: 'due' }], [RETRY_BASE_MS + 5, { type: 'not-available' }]])
+    const ok = run(last(steps).model, [
+      [RETRY_BASE_MS, { type: 'due' }],
+      [RETRY_BASE_MS + 5, { type: 'not-available' }]
+    ])
     expect(last(ok).model.failures).toBe(0)
   })
 
   it('words updater errors without stacks or noise', () => {
-    expect(updateErrorText('HttpError: 404 Not Found\n"method: GET url: https://example.com/latest-linux.yml"')).toBe('no release was found on the update server')
+    expect(updateErrorText('HttpError: 404 Not Found\n"method: GET url: https://example.com/latest-linux.yml"')).toBe(
+      'no release was found on the update server'
+    )
     expect(updateErrorText('sha512 checksum mismatch, expected abc, got def')).toMatch(/damaged/)
     expect(updateErrorText(`x${'y'.repeat(500)}`)).toHaveLength(200)
     expect(updateErrorText('\n\n')).toBe('unknown error')
@@ -153,7 +174,11 @@ describe('update machine', () => {
     const idle = initialUpdateModel({ enabled: true })
     expect(stepUpdate(idle, { type: 'progress', percent: 5, transferredBytes: 1, totalBytes: 2 }, T0).model).toBe(idle)
     const found = stepUpdate(idle, { type: 'available', version: '2.0.0' }, T0).model
-    expect(stepUpdate(found, { type: 'progress', percent: 140, transferredBytes: 1, totalBytes: 2 }, T0).model.view).toMatchObject({ percent: 100 })
-    expect(stepUpdate(found, { type: 'progress', percent: Number.NaN, transferredBytes: 1, totalBytes: 2 }, T0).model.view).toMatchObject({ percent: 0 })
+    expect(
+      stepUpdate(found, { type: 'progress', percent: 140, transferredBytes: 1, totalBytes: 2 }, T0).model.view
+    ).toMatchObject({ percent: 100 })
+    expect(
+      stepUpdate(found, { type: 'progress', percent: Number.NaN, transferredBytes: 1, totalBytes: 2 }, T0).model.view
+    ).toMatchObject({ percent: 0 })
   })
 })

@@ -42,7 +42,8 @@ export type UpdateInput =
   | { type: 'downloaded'; version: string }
   | { type: 'error'; message: string }
 
-export type UpdateEffect = { type: 'check' } | { type: 'download' } | { type: 'install' } | { type: 'schedule'; at: number | null }
+export type UpdateEffect =
+  { type: 'check' } | { type: 'download' } | { type: 'install' } | { type: 'schedule'; at: number | null }
 
 export interface UpdateStep {
   model: UpdateModel
@@ -50,15 +51,29 @@ export interface UpdateStep {
 }
 
 export function initialUpdateModel(options: { enabled: boolean; online?: boolean; unavailable?: string }): UpdateModel {
-  const model: UpdateModel = { view: { phase: 'checking' }, enabled: options.enabled, online: options.online ?? true, failures: 0, lastCheckedAt: null, dueAt: null }
-  model.view = options.unavailable !== undefined ? { phase: 'unavailable', reason: options.unavailable } : idleView(model)
+  const model: UpdateModel = {
+    view: { phase: 'checking' },
+    enabled: options.enabled,
+    online: options.online ?? true,
+    failures: 0,
+    lastCheckedAt: null,
+    dueAt: null
+  }
+  model.view =
+    options.unavailable !== undefined ? { phase: 'unavailable', reason: options.unavailable } : idleView(model)
   return model
 }
 
 const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString())
 
 function idleView(m: UpdateModel): UpdateState {
-  return { phase: 'idle', checks: m.enabled, lastCheckedAt: iso(m.lastCheckedAt), nextCheckAt: m.online && m.enabled ? iso(m.dueAt) : null, offline: !m.online }
+  return {
+    phase: 'idle',
+    checks: m.enabled,
+    lastCheckedAt: iso(m.lastCheckedAt),
+    nextCheckAt: m.online && m.enabled ? iso(m.dueAt) : null,
+    offline: !m.online
+  }
 }
 
 export function retryDelayMs(failures: number): number {
@@ -68,15 +83,21 @@ export function retryDelayMs(failures: number): number {
 /** The updater's error as one short line: its first line, without a stack, bounded. */
 export function updateErrorText(message: string): string {
   const line = (message.split('\n').find((l) => l.trim() !== '') ?? 'unknown error').trim()
-  if (/ERR_INTERNET_DISCONNECTED|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ERR_NAME_NOT_RESOLVED|ERR_CONNECTION/i.test(line)) {
+  if (
+    /ERR_INTERNET_DISCONNECTED|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ERR_NAME_NOT_RESOLVED|ERR_CONNECTION/i.test(
+      line
+    )
+  ) {
     return 'the update server could not be reached'
   }
   if (/\b404\b|Cannot find (channel|latest)/i.test(line)) return 'no release was found on the update server'
-  if (/sha512 checksum mismatch/i.test(line)) return 'the download was damaged (checksum mismatch); it will be fetched again'
+  if (/sha512 checksum mismatch/i.test(line))
+    return 'the download was damaged (checksum mismatch); it will be fetched again'
   return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH - 1)}…` : line
 }
 
-const busy = (m: UpdateModel): boolean => m.view.phase === 'checking' || m.view.phase === 'available' || m.view.phase === 'downloading'
+const busy = (m: UpdateModel): boolean =>
+  m.view.phase === 'checking' || m.view.phase === 'available' || m.view.phase === 'downloading'
 
 export function stepUpdate(model: UpdateModel, input: UpdateInput, now: number): UpdateStep {
   const m: UpdateModel = { ...model }
@@ -158,7 +179,13 @@ export function stepUpdate(model: UpdateModel, input: UpdateInput, now: number):
     case 'progress': {
       if (m.view.phase !== 'available' && m.view.phase !== 'downloading') return { model, effects: [] }
       const percent = Number.isFinite(input.percent) ? Math.min(100, Math.max(0, input.percent)) : 0
-      m.view = { phase: 'downloading', version: m.view.version, percent, transferredBytes: input.transferredBytes, totalBytes: input.totalBytes }
+      m.view = {
+        phase: 'downloading',
+        version: m.view.version,
+        percent,
+        transferredBytes: input.transferredBytes,
+        totalBytes: input.totalBytes
+      }
       break
     }
     case 'downloaded':
@@ -181,7 +208,12 @@ export function stepUpdate(model: UpdateModel, input: UpdateInput, now: number):
         break
       }
       plan(retryAt)
-      m.view = { phase: 'error', message: updateErrorText(input.message), at: new Date(now).toISOString(), nextCheckAt: m.enabled ? iso(retryAt) : null }
+      m.view = {
+        phase: 'error',
+        message: updateErrorText(input.message),
+        at: new Date(now).toISOString(),
+        nextCheckAt: m.enabled ? iso(retryAt) : null
+      }
       break
     }
   }

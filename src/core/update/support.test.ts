@@ -22,8 +22,14 @@ describe('whether this copy can update itself', () => {
 
   it('says why not otherwise', () => {
     expect(updateSupport(facts({ packaged: false }))).toEqual({ ok: false, reason: 'a development build' })
-    expect(updateSupport(facts({ hasFeedConfig: false }))).toEqual({ ok: false, reason: 'this build was made without an update feed' })
-    expect(updateSupport(facts({ env: { SNAP: '/snap/agent-tray/1' } }))).toEqual({ ok: false, reason: 'snap updates this app' })
+    expect(updateSupport(facts({ hasFeedConfig: false }))).toEqual({
+      ok: false,
+      reason: 'this build was made without an update feed'
+    })
+    expect(updateSupport(facts({ env: { SNAP: '/snap/agent-tray/1' } }))).toEqual({
+      ok: false,
+      reason: 'snap updates this app'
+    })
     expect(updateSupport(facts({ env: {} }))).toEqual({ ok: false, reason: 'your package manager updates this app' })
   })
 })

@@ -15,7 +15,8 @@ export function updateSupport(facts: {
   if (!facts.hasFeedConfig) return { ok: false, reason: 'this build was made without an update feed' }
   if (facts.platform === 'linux') {
     if (facts.env.SNAP) return { ok: false, reason: 'snap updates this app' }
-    if (!facts.env.APPIMAGE && !facts.hasPackageType) return { ok: false, reason: 'your package manager updates this app' }
+    if (!facts.env.APPIMAGE && !facts.hasPackageType)
+      return { ok: false, reason: 'your package manager updates this app' }
   }
   return { ok: true }
 }

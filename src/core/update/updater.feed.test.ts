@@ -6,16 +6,23 @@
 // macOS (Squirrel.Mac through Electron's native autoUpdater).
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, request, type ClientRequest, type IncomingMessage, type RequestOptions, type Server } from 'node:http'
+import {
+  type ClientRequest,
+  createServer,
+  type IncomingMessage,
+  request,
+  type RequestOptions,
+  type Server
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { configureRequestOptions, configureRequestUrl, HttpExecutor, type DownloadOptions } from 'builder-util-runtime'
+import { configureRequestOptions, configureRequestUrl, type DownloadOptions, HttpExecutor } from 'builder-util-runtime'
 import { AppImageUpdater } from 'electron-updater'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { UpdateState } from '../../shared/update'
 import { systemClock } from '../util/clock'
-import { createUpdater, type AppUpdaterLike } from './updater'
+import { type AppUpdaterLike, createUpdater } from './updater'
 
 /**
  * electron-updater's HTTP over Node's http module instead of Electron's net: `download` as
@@ -34,7 +41,13 @@ class NodeHttpExecutor extends HttpExecutor<ClientRequest> {
       const self = this as unknown as { doDownload(o: unknown, d: unknown, redirects: number): void }
       self.doDownload(
         requestOptions,
-        { destination, options, onCancel, callback: (error: Error | null) => (error == null ? resolve(destination) : reject(error)), responseHandler: null },
+        {
+          destination,
+          options,
+          onCancel,
+          callback: (error: Error | null) => (error == null ? resolve(destination) : reject(error)),
+          responseHandler: null
+        },
         0
       )
     })
@@ -48,10 +61,25 @@ interface Feed {
 }
 
 /** latest-linux.yml and its AppImage, the file sent in slices so progress is reported. */
-async function serveFeed(options: { version: string; file: Buffer; sha512?: string; missing?: boolean }): Promise<Feed> {
+async function serveFeed(options: {
+  version: string
+  file: Buffer
+  sha512?: string
+  missing?: boolean
+}): Promise<Feed> {
   const sha512 = options.sha512 ?? createHash('sha512').update(options.file).digest('base64')
   const name = `Agent-Tray-${options.version}.AppImage`
-  const yml = [`version: ${options.version}`, 'files:', `  - url: ${name}`, `    sha512: ${sha512}`, `    size: ${options.file.length}`, `path: ${name}`, `sha512: ${sha512}`, "releaseDate: '2026-11-20T10:00:00.000Z'", ''].join('\n')
+  const yml = [
+    `version: ${options.version}`,
+    'files:',
+    `  - url: ${name}`,
+    `    sha512: ${sha512}`,
+    `    size: ${options.file.length}`,
+    `path: ${name}`,
+    `sha512: ${sha512}`,
+    "releaseDate: '2026-11-20T10:00:00.000Z'",
+    ''
+  ].join('\n')
   const requests: string[] = []
   const server: Server = createServer((req, res) => {
     requests.push(req.url ?? '')
@@ -75,7 +103,11 @@ async function serveFeed(options: { version: string; file: Buffer; sha512?: stri
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}/`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) }
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve()))
+  }
 }
 
 let dir: string
@@ -125,7 +157,10 @@ async function checkAndWait(updater: AppImageUpdater, until: (s: UpdateState) =>
   const states: UpdateState[] = []
   const log: string[] = []
   await new Promise<void>((resolve, reject) => {
-    const timeout = setTimeout(() => reject(new Error(`no end state; saw ${JSON.stringify(states)} ${log.join(' | ')}`)), 15_000)
+    const timeout = setTimeout(
+      () => reject(new Error(`no end state; saw ${JSON.stringify(states)} ${log.join(' | ')}`)),
+      15_000
+    )
     const u = createUpdater({
       updater: updater as unknown as AppUpdaterLike,
       enabled: true,
@@ -163,7 +198,12 @@ describe('updates against a local feed (electron-updater outside Electron)', () 
     expect(phases).toContain('downloading')
     expect(states[states.length - 1]).toEqual({ phase: 'ready', version: '1.1.0' })
     const progress = states.filter((s) => s.phase === 'downloading')
-    expect(progress[progress.length - 1]).toMatchObject({ version: '1.1.0', transferredBytes: file.length, totalBytes: file.length, percent: 100 })
+    expect(progress[progress.length - 1]).toMatchObject({
+      version: '1.1.0',
+      transferredBytes: file.length,
+      totalBytes: file.length,
+      percent: 100
+    })
     // The verified download waits in the cache for a restart; nothing was installed.
     const pending = join(dir, 'cache', 'agent-tray-updater', 'pending')
     const names = await readdir(pending)
@@ -207,7 +247,11 @@ describe('updates against a local feed (electron-updater outside Electron)', () 
 
   it('a download whose checksum does not match is an error, and nothing is left ready', async () => {
     const file = randomBytes(4096)
-    feed = await serveFeed({ version: '1.1.0', file, sha512: createHash('sha512').update('something else').digest('base64') })
+    feed = await serveFeed({
+      version: '1.1.0',
+      file,
+      sha512: createHash('sha512').update('something else').digest('base64')
+    })
     const states = await checkAndWait(await realUpdater(feed.url), (s) => s.phase === 'ready' || s.phase === 'error')
     expect(states[states.length - 1]).toMatchObject({ phase: 'error', message: expect.stringMatching(/damaged/) })
     expect(states.some((s) => s.phase === 'ready')).toBe(false)
@@ -216,13 +260,20 @@ describe('updates against a local feed (electron-updater outside Electron)', () 
   it('a feed without a release is an error in a few words, with the next try planned', async () => {
     feed = await serveFeed({ version: '1.1.0', file: Buffer.alloc(0), missing: true })
     const states = await checkAndWait(await realUpdater(feed.url), (s) => s.phase === 'error' || s.phase === 'idle')
-    expect(states[states.length - 1]).toMatchObject({ phase: 'error', message: 'no release was found on the update server', nextCheckAt: expect.any(String) })
+    expect(states[states.length - 1]).toMatchObject({
+      phase: 'error',
+      message: 'no release was found on the update server',
+      nextCheckAt: expect.any(String)
+    })
   })
 
   it('an unreachable server is an error that says so', async () => {
     const closed = await serveFeed({ version: '1.1.0', file: Buffer.alloc(0) })
     await closed.close()
     const states = await checkAndWait(await realUpdater(closed.url), (s) => s.phase === 'error' || s.phase === 'idle')
-    expect(states[states.length - 1]).toMatchObject({ phase: 'error', message: 'the update server could not be reached' })
+    expect(states[states.length - 1]).toMatchObject({
+      phase: 'error',
+      message: 'the update server could not be reached'
+    })
   })
 })

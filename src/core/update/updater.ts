@@ -39,7 +39,10 @@ export function createUpdater(deps: {
   log(message: string): void
 }): Updater {
   const { updater, clock } = deps
-  let model: UpdateModel = initialUpdateModel({ enabled: deps.enabled, ...(updater === null ? { unavailable: deps.unavailable ?? 'this build has no update feed' } : {}) })
+  let model: UpdateModel = initialUpdateModel({
+    enabled: deps.enabled,
+    ...(updater === null ? { unavailable: deps.unavailable ?? 'this build has no update feed' } : {})
+  })
   let timer: TimerHandle | null = null
   let stopped = false
 
@@ -52,7 +55,10 @@ export function createUpdater(deps: {
       switch (effect.type) {
         case 'schedule':
           if (timer !== null) clock.clearTimeout(timer)
-          timer = effect.at === null ? null : clock.setTimeout(() => ((timer = null), send({ type: 'due' })), effect.at - clock.now())
+          timer =
+            effect.at === null
+              ? null
+              : clock.setTimeout(() => ((timer = null), send({ type: 'due' })), effect.at - clock.now())
           break
         case 'check':
           // Failures arrive as the 'error' event as well; the promise's own rejection is only logged.
@@ -81,7 +87,12 @@ export function createUpdater(deps: {
     [
       'download-progress',
       (p: { percent?: unknown; transferred?: unknown; total?: unknown }) =>
-        send({ type: 'progress', percent: num(p?.percent), transferredBytes: num(p?.transferred), totalBytes: num(p?.total) })
+        send({
+          type: 'progress',
+          percent: num(p?.percent),
+          transferredBytes: num(p?.transferred),
+          totalBytes: num(p?.total)
+        })
     ],
     ['update-downloaded', (info: { version?: unknown }) => send({ type: 'downloaded', version: versionOf(info) })],
     [
@@ -132,5 +143,10 @@ function versionOf(info: { version?: unknown } | undefined): string {
 
 function firstLineOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
-  return message.split('\n').find((l) => l.trim() !== '')?.trim() ?? 'unknown error'
+  return (
+    message
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? 'unknown error'
+  )
 }

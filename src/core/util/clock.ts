@@ -73,9 +73,7 @@ export class ManualClock implements Clock {
     const target = this.current + ms
     for (;;) {
       await flushMicrotasks()
-      const next = this.timers
-        .filter((t) => t.at <= target)
-        .sort((a, b) => a.at - b.at || a.id - b.id)[0]
+      const next = this.timers.filter((t) => t.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0]
       if (!next) break
       this.timers = this.timers.filter((t) => t !== next)
       this.current = Math.max(this.current, next.at)

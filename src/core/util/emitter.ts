@@ -6,7 +6,9 @@ export type Listener<T> = (payload: T) => void
 export class Emitter<Events extends object> {
   private readonly listeners = new Map<keyof Events, Set<Listener<never>>>()
 
-  constructor(private readonly onListenerError: (error: unknown) => void = (e) => console.error('monitor listener failed:', e)) {}
+  constructor(
+    private readonly onListenerError: (error: unknown) => void = (e) => console.error('monitor listener failed:', e)
+  ) {}
 
   /** Returns a function that removes the listener. */
   on<K extends keyof Events>(name: K, listener: Listener<Events[K]>): () => void {

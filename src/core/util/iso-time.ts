@@ -36,8 +36,13 @@ export function isoMs(s: string): number {
   // YYYY-MM-DDTHH:MM:SS.sssZ
   if (
     s.length !== 24 ||
-    s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 ||
-    s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 46 || s.charCodeAt(23) !== 90
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58 ||
+    s.charCodeAt(19) !== 46 ||
+    s.charCodeAt(23) !== 90
   ) {
     return Date.parse(s)
   }
@@ -48,7 +53,8 @@ export function isoMs(s: string): number {
   const mi = digits(s, 14, 2)
   const sec = digits(s, 17, 2)
   const ms = digits(s, 20, 3)
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0) return Date.parse(s)
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0)
+    return Date.parse(s)
   const monthDays = mo === 2 && isLeap(y) ? 29 : (DAYS_IN_MONTH[mo - 1] as number)
   if (d > monthDays) return Date.parse(s)
   return daysFromCivil(y, mo, d) * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec * 1000 + ms

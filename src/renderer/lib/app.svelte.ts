@@ -1,12 +1,12 @@
 // The window's shared state: the app's pushed state, settings, the route and announcements.
 // One instance for the page; screens read it and call the bridge for their own data.
-import type { AppState, SettingsView } from '../../shared/ipc'
-import type { TaskSummary } from '../../shared/task-summary'
 import { SvelteSet } from 'svelte/reactivity'
-import { bridge, call } from './bridge'
+import type { AppState, SettingsView } from '../../shared/ipc'
 import type { IpcError } from '../../shared/ipc'
+import type { TaskSummary } from '../../shared/task-summary'
+import { bridge, call } from './bridge'
 import type { CostRangeChoice } from './cost-range'
-import { parseRoute, routeHash, type Route } from './route'
+import { parseRoute, type Route, routeHash } from './route'
 
 export class AppModel {
   state = $state.raw<AppState | null>(null)
@@ -32,10 +32,7 @@ export class AppModel {
   readonly taskCache = new Map<string, TaskSummary[]>()
 
   async load(): Promise<void> {
-    const [state, settings] = await Promise.all([
-      call((b) => b['app:get-state']()),
-      call((b) => b['settings:get']())
-    ])
+    const [state, settings] = await Promise.all([call((b) => b['app:get-state']()), call((b) => b['settings:get']())])
     if (state.ok) {
       this.state = state.value
       this.loadError = null

@@ -45,7 +45,14 @@ describe('chartLayout', () => {
   })
 
   it('stacks series in order, each on the one before', () => {
-    const layout = chartLayout({ ...base, count: 2, series: [{ name: 'A', values: [1, 2] }, { name: 'B', values: [3, Number.NaN] }] })
+    const layout = chartLayout({
+      ...base,
+      count: 2,
+      series: [
+        { name: 'A', values: [1, 2] },
+        { name: 'B', values: [3, Number.NaN] }
+      ]
+    })
     const [a0, b0, a1, b1] = layout.bars
     expect(b0!.y + b0!.height).toBeCloseTo(a0!.y, 6)
     expect(b0!.height / a0!.height).toBeCloseTo(3, 6)
@@ -74,12 +81,18 @@ describe('chartLayout', () => {
 
 describe('trimLeadingEmpty', () => {
   it('drops the days before anything was spent in any series, and keeps the zero days after', () => {
-    const out = trimLeadingEmpty(['d1', 'd2', 'd3', 'd4'], [
-      { name: 'a', values: [0, 0, 1, 0] },
-      { name: 'b', values: [0, 0, 0, 2] }
-    ])
+    const out = trimLeadingEmpty(
+      ['d1', 'd2', 'd3', 'd4'],
+      [
+        { name: 'a', values: [0, 0, 1, 0] },
+        { name: 'b', values: [0, 0, 0, 2] }
+      ]
+    )
     expect(out.categories).toEqual(['d3', 'd4'])
-    expect(out.series.map((s) => s.values)).toEqual([[1, 0], [0, 2]])
+    expect(out.series.map((s) => s.values)).toEqual([
+      [1, 0],
+      [0, 2]
+    ])
   })
   it('keeps every category when nothing was spent at all', () => {
     expect(trimLeadingEmpty(['d1', 'd2'], [{ name: 'a', values: [0, 0] }]).categories).toEqual(['d1', 'd2'])

@@ -65,10 +65,20 @@ export function chartLayout(input: {
   ticks?: number
 }): ChartLayout {
   const count = Math.max(0, Math.floor(input.count))
-  const plot = { left: input.labelWidth + 6, top: 8, right: Math.max(input.labelWidth + 7, input.width - 4), bottom: Math.max(9, input.height - (input.xAxisHeight ?? 20)) }
-  const totals = Array.from({ length: count }, (_, i) => input.series.reduce((s, serie) => s + finite(serie.values[i]), 0))
+  const plot = {
+    left: input.labelWidth + 6,
+    top: 8,
+    right: Math.max(input.labelWidth + 7, input.width - 4),
+    bottom: Math.max(9, input.height - (input.xAxisHeight ?? 20))
+  }
+  const totals = Array.from({ length: count }, (_, i) =>
+    input.series.reduce((s, serie) => s + finite(serie.values[i]), 0)
+  )
   const maxTotal = Math.max(0, ...totals)
-  const y = scaleLinear().domain([0, maxTotal > 0 ? maxTotal : 1]).nice(input.ticks ?? 4).range([plot.bottom, plot.top])
+  const y = scaleLinear()
+    .domain([0, maxTotal > 0 ? maxTotal : 1])
+    .nice(input.ticks ?? 4)
+    .range([plot.bottom, plot.top])
   const yMax = y.domain()[1] ?? 1
   const x = scaleBand<number>()
     .domain(Array.from({ length: count }, (_, i) => i))
@@ -93,7 +103,10 @@ export function chartLayout(input: {
     yMax,
     bars,
     // The newest category always has its label; the others every `every`, counted back from it.
-    xLabels: Array.from({ length: count }, (_, i) => ({ x: (x(i) ?? 0) + band / 2, shown: (count - 1 - i) % every === 0 })),
+    xLabels: Array.from({ length: count }, (_, i) => ({
+      x: (x(i) ?? 0) + band / 2,
+      shown: (count - 1 - i) % every === 0
+    })),
     maxTotal
   }
 }
@@ -103,7 +116,10 @@ export function chartLayout(input: {
  * the bars fill the chart. With nothing spent at all it keeps every category: an empty range
  * shows as one. The range's words still say its days.
  */
-export function trimLeadingEmpty<C>(categories: readonly C[], series: readonly ChartSeries[]): { categories: C[]; series: ChartSeries[] } {
+export function trimLeadingEmpty<C>(
+  categories: readonly C[],
+  series: readonly ChartSeries[]
+): { categories: C[]; series: ChartSeries[] } {
   let first = 0
   while (first < categories.length && series.every((s) => !((s.values[first] ?? 0) > 0))) first++
   if (first === categories.length) first = 0

@@ -10,7 +10,10 @@ describe('costRange', () => {
   })
 
   it('gives a custom choice its own days, whatever today is', () => {
-    expect(chosenRange({ id: 'custom', range: { since: '2025-12-24', until: '2026-01-02' } }, '2026-03-02')).toEqual({ since: '2025-12-24', until: '2026-01-02' })
+    expect(chosenRange({ id: 'custom', range: { since: '2025-12-24', until: '2026-01-02' } }, '2026-03-02')).toEqual({
+      since: '2025-12-24',
+      until: '2026-01-02'
+    })
     expect(chosenRange({ id: 'last-7' }, '2026-03-02')).toEqual({ since: '2026-02-24', until: '2026-03-02' })
   })
 })
@@ -19,8 +22,14 @@ describe('checkCustomRange', () => {
   const today = '2026-03-31'
 
   it('takes two whole days, the last not before the first, neither after today', () => {
-    expect(checkCustomRange({ since: '2026-03-01', until: '2026-03-01' }, today)).toEqual({ ok: true, range: { since: '2026-03-01', until: '2026-03-01' } })
-    expect(checkCustomRange({ since: '2025-12-24', until: today }, today)).toEqual({ ok: true, range: { since: '2025-12-24', until: today } })
+    expect(checkCustomRange({ since: '2026-03-01', until: '2026-03-01' }, today)).toEqual({
+      ok: true,
+      range: { since: '2026-03-01', until: '2026-03-01' }
+    })
+    expect(checkCustomRange({ since: '2025-12-24', until: today }, today)).toEqual({
+      ok: true,
+      range: { since: '2025-12-24', until: today }
+    })
   })
 
   it('puts each problem on its field, in the form’s words', () => {
@@ -32,7 +41,10 @@ describe('checkCustomRange', () => {
       ok: false,
       errors: { until: 'The last day must not be before the first day (2026-03-10).' }
     })
-    expect(checkCustomRange({ since: '2026-03-10', until: '2026-04-01' }, today)).toEqual({ ok: false, errors: { until: 'The last day must not be after today (2026-03-31).' } })
+    expect(checkCustomRange({ since: '2026-03-10', until: '2026-04-01' }, today)).toEqual({
+      ok: false,
+      errors: { until: 'The last day must not be after today (2026-03-31).' }
+    })
     expect(checkCustomRange({ since: '0002-03-10', until: '2026-03-09' }, today)).toEqual({
       ok: false,
       errors: { since: 'The first day must be 2016-03-02 or later: a range covers at most 3660 days.' }

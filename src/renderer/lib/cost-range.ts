@@ -1,7 +1,7 @@
 // The Costs screen's ranges, as local days ending today: the last 7, 30 or 90 days, this month
 // (the chips 7d · 30d · 90d · Month); or a custom range of any days, checked by the one rule
 // (shared/cost-range.ts) the command's --since/--until and the window's request are checked by.
-import { addDays, resolveRange, WINDOW_RANGE_NAMES, type CostRange, type CostRangeField } from '../../shared/cost-range'
+import { addDays, type CostRange, type CostRangeField, resolveRange, WINDOW_RANGE_NAMES } from '../../shared/cost-range'
 import type { FieldErrors } from './forms'
 
 /** `chip` is what the range's chip says; `label` its name in full (the chip's accessible name). */
@@ -40,7 +40,10 @@ export function chosenRange(choice: CostRangeChoice, today: string): CostRange {
  * The custom range's two date fields as the form holds them ('' while a field is empty or not a
  * whole date: what a date input's value is then), checked by the one rule; each problem on its field.
  */
-export function checkCustomRange(typed: CostRange, today: string): { ok: true; range: CostRange } | { ok: false; errors: FieldErrors<CostRangeField> } {
+export function checkCustomRange(
+  typed: CostRange,
+  today: string
+): { ok: true; range: CostRange } | { ok: false; errors: FieldErrors<CostRangeField> } {
   const errors: FieldErrors<CostRangeField> = {}
   if (typed.since === '') errors.since = 'Enter the first day as a whole date.'
   if (typed.until === '') errors.until = 'Enter the last day as a whole date.'

@@ -86,7 +86,11 @@ export function describeError(error: IpcError, subject: ErrorSubject = 'action',
     case 'bad_request':
       return view('The service refused the request', 'Check what you entered and try again.', [])
     case 'unsupported':
-      return view('This service does not offer this', 'The service behind this connection does not have this feature; the rest of Agent Tray works as usual.', [])
+      return view(
+        'This service does not offer this',
+        'The service behind this connection does not have this feature; the rest of Agent Tray works as usual.',
+        []
+      )
     case 'invalid_argument':
       return view('Check what you entered', 'Something in the form is not accepted.', [])
     case 'forbidden':

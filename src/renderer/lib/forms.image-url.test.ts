@@ -8,12 +8,23 @@ describe('projectCreateBody: image URLs', () => {
     const result = projectCreateBody({
       ...emptyProjectForm(),
       name: 'Shop',
-      image_urls: ['https://img.example.com/a.JPG?w=200', 'https://img.example.com/gallery', 'https://img.example.com/notes.txt']
+      image_urls: [
+        'https://img.example.com/a.JPG?w=200',
+        'https://img.example.com/gallery',
+        'https://img.example.com/notes.txt'
+      ]
     })
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(Object.keys(result.errors).sort()).toEqual(['image_urls.1', 'image_urls.2'])
-    const ok = projectCreateBody({ ...emptyProjectForm(), name: 'Shop', image_urls: ['https://img.example.com/a.JPG?w=200'] })
-    expect(ok).toMatchObject({ ok: true, value: { files_requirement: [{ file_type: 'image', url: 'https://img.example.com/a.JPG?w=200' }] } })
+    const ok = projectCreateBody({
+      ...emptyProjectForm(),
+      name: 'Shop',
+      image_urls: ['https://img.example.com/a.JPG?w=200']
+    })
+    expect(ok).toMatchObject({
+      ok: true,
+      value: { files_requirement: [{ file_type: 'image', url: 'https://img.example.com/a.JPG?w=200' }] }
+    })
   })
 })

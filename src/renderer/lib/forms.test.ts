@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { Project } from '../../shared/service'
 import {
   connectionValue,
-  keyRequiredFor,
   editFormOf,
   emptyProjectForm,
+  keyRequiredFor,
   newTaskValue,
   parseSeconds,
   productIdValue,
@@ -96,7 +96,10 @@ describe('projectUpdateBody', () => {
   })
 
   it('lets a field be cleared, but not the name', () => {
-    expect(projectUpdateBody(project, { ...editFormOf(project), ref_id: '' })).toEqual({ ok: true, value: { ref_id: '' } })
+    expect(projectUpdateBody(project, { ...editFormOf(project), ref_id: '' })).toEqual({
+      ok: true,
+      value: { ref_id: '' }
+    })
     const noName = projectUpdateBody(project, { ...editFormOf(project), name: ' ' })
     expect(noName.ok).toBe(false)
   })
@@ -115,7 +118,15 @@ describe('serviceFieldsShown', () => {
 describe('connectionValue', () => {
   it('normalises the address and the domain', () => {
     expect(
-      connectionValue({ name: ' Prod ', baseUrl: 'https://api.example.com/// ', publishingDomain: 'Apps.Example.com.', apiKey: ' k ' }, true)
+      connectionValue(
+        {
+          name: ' Prod ',
+          baseUrl: 'https://api.example.com/// ',
+          publishingDomain: 'Apps.Example.com.',
+          apiKey: ' k '
+        },
+        true
+      )
     ).toEqual({
       ok: true,
       value: { name: 'Prod', baseUrl: 'https://api.example.com', publishingDomain: 'apps.example.com', apiKey: 'k' }
@@ -133,13 +144,21 @@ describe('connectionValue', () => {
   })
 
   it('refuses a bad address and domain', () => {
-    const result = connectionValue({ name: '', baseUrl: 'api.example.com', publishingDomain: 'https://x.com', apiKey: 'k' }, true)
+    const result = connectionValue(
+      { name: '', baseUrl: 'api.example.com', publishingDomain: 'https://x.com', apiKey: 'k' },
+      true
+    )
     expect(result.ok ? [] : Object.keys(result.errors).sort()).toEqual(['baseUrl', 'name', 'publishingDomain'])
   })
 
   it('refuses plain http to another machine, saying why', () => {
-    const result = connectionValue({ name: 'A', baseUrl: 'http://agents.example.com', publishingDomain: '', apiKey: 'k' }, true)
-    expect(result.ok ? null : result.errors.baseUrl).toMatch(/must use https: plain http would send the API key in clear text/)
+    const result = connectionValue(
+      { name: 'A', baseUrl: 'http://agents.example.com', publishingDomain: '', apiKey: 'k' },
+      true
+    )
+    expect(result.ok ? null : result.errors.baseUrl).toMatch(
+      /must use https: plain http would send the API key in clear text/
+    )
   })
 
   it('asks for the key again when an existing connection moves to another origin', () => {
@@ -157,8 +176,14 @@ describe('small parsers', () => {
   it('reads seconds within the shared polling bounds', () => {
     expect(parseSeconds('5', 'activeIntervalMs')).toEqual({ ok: true, ms: 5000 })
     expect(parseSeconds('1.5', 'activeIntervalMs')).toEqual({ ok: true, ms: 1500 })
-    expect(parseSeconds('0.5', 'activeIntervalMs')).toEqual({ ok: false, error: 'Enter a number of seconds from 1 to 3600.' })
-    expect(parseSeconds('4', 'idleIntervalMs')).toEqual({ ok: false, error: 'Enter a number of seconds from 5 to 86400.' })
+    expect(parseSeconds('0.5', 'activeIntervalMs')).toEqual({
+      ok: false,
+      error: 'Enter a number of seconds from 1 to 3600.'
+    })
+    expect(parseSeconds('4', 'idleIntervalMs')).toEqual({
+      ok: false,
+      error: 'Enter a number of seconds from 5 to 86400.'
+    })
     expect(parseSeconds('', 'idleIntervalMs').ok).toBe(false)
   })
 })
@@ -176,7 +201,10 @@ describe('newTaskValue', () => {
       ok: false,
       errors: { name: 'Give the task a short name.', requirement: 'Say what the agent should do.' }
     })
-    expect(newTaskValue({ name: 'x'.repeat(201), requirement: 'T' })).toEqual({ ok: false, errors: { name: 'The name must be at most 200 characters.' } })
+    expect(newTaskValue({ name: 'x'.repeat(201), requirement: 'T' })).toEqual({
+      ok: false,
+      errors: { name: 'The name must be at most 200 characters.' }
+    })
     expect(newTaskValue({ name: 'N', requirement: 'bell \u0007' })).toEqual({
       ok: false,
       errors: { requirement: 'What the agent should do must not contain control characters.' }
@@ -188,7 +216,13 @@ describe('productIdValue', () => {
   it('takes a trimmed id by the shared id rule, and says why not otherwise', () => {
     expect(productIdValue(' prod-1 ')).toEqual({ ok: true, productId: 'prod-1' })
     expect(productIdValue('  ')).toEqual({ ok: false, error: 'Enter or pick a software product id.' })
-    expect(productIdValue('../x')).toEqual({ ok: false, error: 'A software product id may contain only letters, digits and . _ : - (not starting with .).' })
-    expect(productIdValue('x'.repeat(201))).toEqual({ ok: false, error: 'A software product id must be at most 200 characters.' })
+    expect(productIdValue('../x')).toEqual({
+      ok: false,
+      error: 'A software product id may contain only letters, digits and . _ : - (not starting with .).'
+    })
+    expect(productIdValue('x'.repeat(201))).toEqual({
+      ok: false,
+      error: 'A software product id must be at most 200 characters.'
+    })
   })
 })

@@ -2,11 +2,11 @@
 // A failed check names the field and keeps every value, so nothing typed is lost.
 import { checkBaseUrl, parseBaseUrl, sameOrigin } from '../../shared/base-url'
 import { publishingDomainProblem } from '../../shared/hostname'
-import { isImageUrl } from '../../shared/image-url'
-import { isEmail, isReturnUrl } from '../../shared/project-fields'
 import { idProblem } from '../../shared/ids'
+import { isImageUrl } from '../../shared/image-url'
 import { POLLING_BOUNDS } from '../../shared/polling'
-import { PROJECT_UPDATE_FIELDS, type Project, type ProjectCreate, type ProjectUpdate } from '../../shared/service'
+import { isEmail, isReturnUrl } from '../../shared/project-fields'
+import { type Project, PROJECT_UPDATE_FIELDS, type ProjectCreate, type ProjectUpdate } from '../../shared/service'
 import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>
@@ -58,11 +58,20 @@ export function projectCreateBody(form: ProjectForm): Checked<ProjectCreate, Pro
   checkCommon(form, errors)
   form.image_urls.forEach((url, i) => {
     const trimmed = url.trim()
-    if (trimmed !== '' && !isImageUrl(trimmed)) errors[`image_urls.${i}`] = 'Enter a full http:// or https:// image address.'
+    if (trimmed !== '' && !isImageUrl(trimmed))
+      errors[`image_urls.${i}`] = 'Enter a full http:// or https:// image address.'
   })
   if (Object.keys(errors).length > 0) return { ok: false, errors }
   const body: ProjectCreate = { project_type: 'web' }
-  for (const key of ['software_product_id', 'name', 'description', 'text_requirement', 'user_email', 'return_url', 'ref_id'] as const) {
+  for (const key of [
+    'software_product_id',
+    'name',
+    'description',
+    'text_requirement',
+    'user_email',
+    'return_url',
+    'ref_id'
+  ] as const) {
     const value = form[key].trim()
     if (value !== '') body[key] = value
   }
@@ -122,12 +131,18 @@ export function keyRequiredFor(existing: { baseUrl: string; hasKey: boolean } | 
 }
 
 /** A connection as it is saved: base URL by the one rule (src/shared/base-url.ts), domain lowercase. */
-export function connectionValue(form: ConnectionForm, keyRequired: boolean): Checked<ConnectionValue, keyof ConnectionForm> {
+export function connectionValue(
+  form: ConnectionForm,
+  keyRequired: boolean
+): Checked<ConnectionValue, keyof ConnectionForm> {
   const errors: FieldErrors<keyof ConnectionForm> = {}
   const name = form.name.trim()
   const checked = checkBaseUrl(form.baseUrl)
   const baseUrl = checked.ok ? checked.baseUrl : form.baseUrl.trim()
-  const publishingDomain = form.publishingDomain.trim().toLowerCase().replace(/^\.+|\.+$/g, '')
+  const publishingDomain = form.publishingDomain
+    .trim()
+    .toLowerCase()
+    .replace(/^\.+|\.+$/g, '')
   const apiKey = form.apiKey.trim()
   if (name === '') errors.name = 'Give the connection a name.'
   if (!checked.ok) errors.baseUrl = checked.problem
@@ -136,7 +151,10 @@ export function connectionValue(form: ConnectionForm, keyRequired: boolean): Che
   }
   if (keyRequired && apiKey === '') errors.apiKey = 'Enter the API key.'
   if (Object.keys(errors).length > 0) return { ok: false, errors }
-  return { ok: true, value: apiKey === '' ? { name, baseUrl, publishingDomain } : { name, baseUrl, publishingDomain, apiKey } }
+  return {
+    ok: true,
+    value: apiKey === '' ? { name, baseUrl, publishingDomain } : { name, baseUrl, publishingDomain, apiKey }
+  }
 }
 
 /**
@@ -148,7 +166,10 @@ export function serviceFieldsShown(changeRequested: boolean, errors: FieldErrors
 }
 
 /** A polling interval typed in seconds, within the one set of bounds (src/shared/polling.ts). */
-export function parseSeconds(text: string, field: 'activeIntervalMs' | 'idleIntervalMs'): { ok: true; ms: number } | { ok: false; error: string } {
+export function parseSeconds(
+  text: string,
+  field: 'activeIntervalMs' | 'idleIntervalMs'
+): { ok: true; ms: number } | { ok: false; error: string } {
   const { min, max } = POLLING_BOUNDS[field]
   const value = Number(text.trim())
   const ms = Math.round(value * 1000)
@@ -171,7 +192,9 @@ export function newTaskValue(form: NewTaskForm): Checked<{ name: string; textReq
   const nameProblem = taskNameProblem(name)
   if (nameProblem !== null) errors.name = name === '' ? 'Give the task a short name.' : `The name ${nameProblem}.`
   const textProblem = taskRequirementProblem(textRequirement)
-  if (textProblem !== null) errors.requirement = textRequirement === '' ? 'Say what the agent should do.' : `What the agent should do ${textProblem}.`
+  if (textProblem !== null)
+    errors.requirement =
+      textRequirement === '' ? 'Say what the agent should do.' : `What the agent should do ${textProblem}.`
   if (Object.keys(errors).length > 0) return { ok: false, errors }
   return { ok: true, value: { name, textRequirement } }
 }

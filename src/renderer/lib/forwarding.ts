@@ -1,12 +1,13 @@
 // What Settings → Forwarding says of a target and of the user's presence: pure, so it is tested
 // without a DOM. The rules themselves (what is away, what a target gets) are the app's.
-import { FORWARD_EVENTS, KIND_TITLES, type ForwardTargetView, type PresenceView } from '../../shared/forwarding'
+import { FORWARD_EVENTS, type ForwardTargetView, KIND_TITLES, type PresenceView } from '../../shared/forwarding'
 import type { StatusKind } from './status-kind'
 
 /** The target's icon and its name: paused, its last send failed, delivered, or nothing sent yet. */
 export function targetState(t: ForwardTargetView): { status: StatusKind; label: string } {
   if (t.paused) return { status: 'cancelled', label: 'Paused' }
-  if (t.lastError !== null && (t.lastDeliveredAt === null || (t.lastErrorAt ?? '') >= t.lastDeliveredAt)) return { status: 'failed', label: 'Last send failed' }
+  if (t.lastError !== null && (t.lastDeliveredAt === null || (t.lastErrorAt ?? '') >= t.lastDeliveredAt))
+    return { status: 'failed', label: 'Last send failed' }
   if (t.lastDeliveredAt !== null) return { status: 'completed', label: 'Delivered' }
   return { status: 'todo', label: 'Nothing sent yet' }
 }

@@ -24,6 +24,10 @@ export function refreshOnEvents<E extends EventChannel>(
 }
 
 /** The usual case: what the monitor reports (`monitor:event`). */
-export function refreshOnMonitorEvents(matches: (event: MonitorEvent) => boolean, refresh: () => void, delayMs: number): () => void {
+export function refreshOnMonitorEvents(
+  matches: (event: MonitorEvent) => boolean,
+  refresh: () => void,
+  delayMs: number
+): () => void {
   return refreshOnEvents('monitor:event', matches, refresh, delayMs)
 }

@@ -36,7 +36,10 @@ describe('projectSignals', () => {
   it('is red only for failures not yet seen; failures already seen leave no red', () => {
     const seen = view({ counts: { running: 1, failed: 4, total: 9 } })
     expect(projectSignals(seen, [])).toEqual({ unseenFailed: 0, running: 1, budget: 'none' })
-    const unseen = view({ counts: { running: 0, failed: 4, total: 9 }, attention: { failedTaskIds: ['t1', 't2'], budgetCrossed: false } })
+    const unseen = view({
+      counts: { running: 0, failed: 4, total: 9 },
+      attention: { failedTaskIds: ['t1', 't2'], budgetCrossed: false }
+    })
     expect(projectSignals(unseen, []).unseenFailed).toBe(2)
   })
 
@@ -47,7 +50,7 @@ describe('projectSignals', () => {
 })
 
 describe('unseenFailures', () => {
-  it("holds the failed tasks not yet seen, none for a muted project or one not watched", () => {
+  it('holds the failed tasks not yet seen, none for a muted project or one not watched', () => {
     const attention = { failedTaskIds: ['t1', 't2'], budgetCrossed: false }
     expect([...unseenFailures(view({ attention }))]).toEqual(['t1', 't2'])
     expect(unseenFailures(view({ attention }, { muted: true })).size).toBe(0)
@@ -69,17 +72,23 @@ describe('projectRowMeta', () => {
   const now = Date.parse('2026-11-27T12:00:00Z')
   it('says muted, then when the project last moved, in the one date form', () => {
     expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), now, 'UTC')).toBe('active 09:05')
-    expect(projectRowMeta(view({ lastActivityAt: '2026-11-20T09:05:00Z' }, { muted: true }), now, 'UTC')).toBe('Muted · active Nov 20')
+    expect(projectRowMeta(view({ lastActivityAt: '2026-11-20T09:05:00Z' }, { muted: true }), now, 'UTC')).toBe(
+      'Muted · active Nov 20'
+    )
     expect(projectRowMeta(view(), now, 'UTC')).toBe('no activity yet')
-    expect(projectRowMeta(view({ health: { state: 'unknown' } as ProjectView['health'] }), now, 'UTC')).toBe('Not checked yet')
+    expect(projectRowMeta(view({ health: { state: 'unknown' } as ProjectView['health'] }), now, 'UTC')).toBe(
+      'Not checked yet'
+    )
   })
 })
 
 describe('projectMetaLine', () => {
   it('holds the lifetime counts and the costs to cents', () => {
-    expect(projectMetaLine(view({ counts: { running: 1, failed: 2, total: 6 }, costTodayUsd: 0.3685, costTotalUsd: 12.5 }))).toBe(
-      '6 tasks · 1 running · 2 failed · $0.37 today · $12.50 total'
-    )
-    expect(projectMetaLine(view({ counts: { running: 0, failed: 0, total: 1 }, costTodayUsd: 0.004 }, { muted: true }))).toBe('1 task · <$0.01 today · $0.00 total · muted')
+    expect(
+      projectMetaLine(view({ counts: { running: 1, failed: 2, total: 6 }, costTodayUsd: 0.3685, costTotalUsd: 12.5 }))
+    ).toBe('6 tasks · 1 running · 2 failed · $0.37 today · $12.50 total')
+    expect(
+      projectMetaLine(view({ counts: { running: 0, failed: 0, total: 1 }, costTodayUsd: 0.004 }, { muted: true }))
+    ).toBe('1 task · <$0.01 today · $0.00 total · muted')
   })
 })

@@ -17,7 +17,10 @@ export interface ProjectSignals {
 type RowView = Pick<ProjectView, 'connectionId' | 'watched' | 'counts' | 'attention'>
 
 /** The worst state among this project's own budgets (its day, month and total ones). */
-export function projectBudgetLevel(budgets: readonly BudgetStatus[], view: Pick<ProjectView, 'connectionId' | 'watched'>): ProjectBudgetLevel {
+export function projectBudgetLevel(
+  budgets: readonly BudgetStatus[],
+  view: Pick<ProjectView, 'connectionId' | 'watched'>
+): ProjectBudgetLevel {
   let level: ProjectBudgetLevel = 'none'
   for (const b of budgets) {
     if (b.connectionId !== view.connectionId || b.budget.projectId !== view.watched.projectId) continue
@@ -41,7 +44,11 @@ export function unseenFailures(view: Pick<ProjectView, 'watched' | 'attention'> 
 }
 
 /** The row's meta line: muted, then when it last moved (the one date form). */
-export function projectRowMeta(view: Pick<ProjectView, 'watched' | 'health' | 'lastActivityAt'>, now: number, timeZone?: string): string {
+export function projectRowMeta(
+  view: Pick<ProjectView, 'watched' | 'health' | 'lastActivityAt'>,
+  now: number,
+  timeZone?: string
+): string {
   const parts: string[] = []
   if (view.watched.muted) parts.push('Muted')
   if (view.health.state === 'unknown') parts.push('Not checked yet')
@@ -50,7 +57,9 @@ export function projectRowMeta(view: Pick<ProjectView, 'watched' | 'health' | 'l
 }
 
 /** The project screen's one meta line: its lifetime counts and costs (money to cents). */
-export function projectMetaLine(view: Pick<ProjectView, 'watched' | 'counts' | 'costTodayUsd' | 'costTotalUsd'>): string {
+export function projectMetaLine(
+  view: Pick<ProjectView, 'watched' | 'counts' | 'costTodayUsd' | 'costTotalUsd'>
+): string {
   const { total, running, failed } = view.counts
   const parts = [total === 1 ? '1 task' : `${total} tasks`]
   if (running > 0) parts.push(`${running} running`)

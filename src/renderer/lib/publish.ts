@@ -5,7 +5,10 @@ const ONLY_REPEATS = /^(?:successfully\s+)?(?:published|deployed|live)(?:\s+(?:t
 
 /** The messages worth showing beside the address `url` (https://host). */
 export function publishMessagesBeside(messages: readonly string[], url: string): string[] {
-  const host = url.replace(/^https?:\/\//i, '').replace(/\/$/, '').toLowerCase()
+  const host = url
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/$/, '')
+    .toLowerCase()
   return messages.filter((message) => {
     const lower = message.toLowerCase()
     if (!lower.includes(host)) return true

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { parseRoute, routeHash, sectionOf, type Route } from './route'
+import { describe, expect, it } from 'vitest'
+import { parseRoute, type Route, routeHash, sectionOf } from './route'
 
 describe('parseRoute', () => {
   it('reads every route', () => {

@@ -24,7 +24,8 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 1) {
     if (first === 'costs' || first === 'settings' || first === 'setup') return { name: first }
   }
-  if (first === 'settings' && id === 'accounts' && parts.length === 3 && third !== undefined) return { name: 'settings', account: third }
+  if (first === 'settings' && id === 'accounts' && parts.length === 3 && third !== undefined)
+    return { name: 'settings', account: third }
   if (first === 'projects' && id !== undefined) {
     if (parts.length === 2) return { name: 'project', projectId: id }
     if (parts.length === 4 && third === 'tasks' && taskId !== undefined) {

@@ -36,7 +36,9 @@ describe('metadataSummary', () => {
   })
 
   it('reads a step', () => {
-    expect(stepSummary(step('s', '2025-01-01T00:00:00Z', { tool: 'run_command_in_sandbox', command: 'ls' }))).toBe('$ ls')
+    expect(stepSummary(step('s', '2025-01-01T00:00:00Z', { tool: 'run_command_in_sandbox', command: 'ls' }))).toBe(
+      '$ ls'
+    )
   })
 })
 

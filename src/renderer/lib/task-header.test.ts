@@ -12,7 +12,14 @@ describe('requirementWorthShowing', () => {
 
 describe('taskMetaLine', () => {
   it('says duration, branch and cost in cents on one line, leaving out what is absent', () => {
-    expect(taskMetaLine({ created_at: '2026-11-26T10:00:00Z', updated_at: '2026-11-26T10:04:05Z', branch: 'feature/search', total_price: 0.30123 })).toBe('4m 05s · feature/search · $0.30')
+    expect(
+      taskMetaLine({
+        created_at: '2026-11-26T10:00:00Z',
+        updated_at: '2026-11-26T10:04:05Z',
+        branch: 'feature/search',
+        total_price: 0.30123
+      })
+    ).toBe('4m 05s · feature/search · $0.30')
     expect(taskMetaLine({ created_at: 'x', updated_at: 'y', branch: '', total_price: null })).toBe('')
   })
 })

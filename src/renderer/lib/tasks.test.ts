@@ -83,7 +83,15 @@ describe('countByFilter', () => {
   })
 
   it('the running chip lists to do and in progress tasks', () => {
-    const indexed = indexTasks([task('t', { status: 'todo' }), task('p', { status: 'in_progress' }), task('c', { status: 'cancelled' })])
-    expect(filterTasks(indexed, 'running', '').map((t) => t.task.id).sort()).toEqual(['p', 't'])
+    const indexed = indexTasks([
+      task('t', { status: 'todo' }),
+      task('p', { status: 'in_progress' }),
+      task('c', { status: 'cancelled' })
+    ])
+    expect(
+      filterTasks(indexed, 'running', '')
+        .map((t) => t.task.id)
+        .sort()
+    ).toEqual(['p', 't'])
   })
 })

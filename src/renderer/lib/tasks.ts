@@ -51,12 +51,17 @@ export function indexTasks(tasks: readonly TaskSummary[]): IndexedTask[] {
 }
 
 export function filterTasks(indexed: readonly IndexedTask[], status: StatusFilter, query: string): IndexedTask[] {
-  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '')
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '')
   if (status === 'all' && words.length === 0) return indexed as IndexedTask[]
   return indexed.filter((t) => {
     if (!matches(t.task, status)) return false
     if (words.length === 0) return true
-    const haystack = (t.haystack ??= [t.task.name, t.task.description, t.task.id, t.task.branch].join('\n').toLowerCase())
+    const haystack = (t.haystack ??= [t.task.name, t.task.description, t.task.id, t.task.branch]
+      .join('\n')
+      .toLowerCase())
     return words.every((w) => haystack.includes(w))
   })
 }

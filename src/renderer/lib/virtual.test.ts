@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
 import { listLayout, moveIndex, scrollToReveal, VIRTUALIZE_ABOVE, windowRange } from './virtual'
 
 describe('windowRange', () => {
@@ -50,7 +50,9 @@ describe('windowRange', () => {
           const clamped = Math.min(scrollTop, Math.max(0, count * rowHeight - viewportHeight))
           if (count > 0) {
             expect(r.padTop).toBeLessThanOrEqual(clamped)
-            expect(r.totalHeight - r.padBottom).toBeGreaterThanOrEqual(Math.min(r.totalHeight, clamped + viewportHeight))
+            expect(r.totalHeight - r.padBottom).toBeGreaterThanOrEqual(
+              Math.min(r.totalHeight, clamped + viewportHeight)
+            )
           }
           // Windowed: never more than a viewport's worth plus overscan.
           expect(r.end - r.start).toBeLessThanOrEqual(Math.ceil(viewportHeight / rowHeight) + 2 + 2 * overscan)
@@ -83,13 +85,22 @@ describe('moveIndex', () => {
 
 describe('listLayout', () => {
   it('draws a short list whole, exactly as tall as its rows', () => {
-    expect(listLayout({ count: 15, rowHeight: 52, maxHeight: '80vh' })).toEqual({ virtual: false, height: `${15 * 52 + 2}px` })
-    expect(listLayout({ count: VIRTUALIZE_ABOVE, rowHeight: 36, maxHeight: '80vh' })).toEqual({ virtual: false, height: `${VIRTUALIZE_ABOVE * 36 + 2}px` })
+    expect(listLayout({ count: 15, rowHeight: 52, maxHeight: '80vh' })).toEqual({
+      virtual: false,
+      height: `${15 * 52 + 2}px`
+    })
+    expect(listLayout({ count: VIRTUALIZE_ABOVE, rowHeight: 36, maxHeight: '80vh' })).toEqual({
+      virtual: false,
+      height: `${VIRTUALIZE_ABOVE * 36 + 2}px`
+    })
     expect(listLayout({ count: 0, rowHeight: 36, maxHeight: '80vh', border: 0 }).height).toBe('0px')
   })
 
   it('windows a long list in a box no taller than asked', () => {
-    expect(listLayout({ count: VIRTUALIZE_ABOVE + 1, rowHeight: 10, maxHeight: '80vh' })).toEqual({ virtual: true, height: `min(80vh, ${(VIRTUALIZE_ABOVE + 1) * 10 + 2}px)` })
+    expect(listLayout({ count: VIRTUALIZE_ABOVE + 1, rowHeight: 10, maxHeight: '80vh' })).toEqual({
+      virtual: true,
+      height: `min(80vh, ${(VIRTUALIZE_ABOVE + 1) * 10 + 2}px)`
+    })
     expect(listLayout({ count: 10, rowHeight: 10, maxHeight: '40rem', virtualizeAbove: 5 }).virtual).toBe(true)
   })
 })

@@ -44,7 +44,12 @@ export function windowRange(input: WindowInput): WindowRange {
 }
 
 /** The scrollTop that brings row `index` fully into view, or null when it already is. */
-export function scrollToReveal(index: number, scrollTop: number, viewportHeight: number, rowHeight: number): number | null {
+export function scrollToReveal(
+  index: number,
+  scrollTop: number,
+  viewportHeight: number,
+  rowHeight: number
+): number | null {
   const top = index * rowHeight
   const bottom = top + rowHeight
   if (top < scrollTop) return top
@@ -53,12 +58,7 @@ export function scrollToReveal(index: number, scrollTop: number, viewportHeight:
 }
 
 /** The index keyboard navigation moves to, kept within the list. */
-export function moveIndex(
-  index: number,
-  key: string,
-  count: number,
-  pageRows: number
-): number | null {
+export function moveIndex(index: number, key: string, count: number, pageRows: number): number | null {
   if (count === 0) return null
   const last = count - 1
   switch (key) {

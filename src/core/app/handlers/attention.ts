@@ -14,7 +14,9 @@ export function attentionHandlers(ctx: AppContext): Pick<Handlers, 'attention:ac
       // Nothing watched yet (no connection) is nothing to acknowledge, not an error.
       // The connection named, else every open one (a project id names one project whichever holds it).
       const scope: OpenConnection[] =
-        connectionId !== undefined ? [ctx.session.get(connectionId)].filter((o): o is OpenConnection => o !== undefined) : ctx.session.open()
+        connectionId !== undefined
+          ? [ctx.session.get(connectionId)].filter((o): o is OpenConnection => o !== undefined)
+          : ctx.session.open()
       const target: AttentionTarget = taskId !== undefined ? { taskId } : budget ? { budget: true } : 'all'
       let changed = false
       for (const open of scope) {
@@ -29,7 +31,12 @@ export function attentionHandlers(ctx: AppContext): Pick<Handlers, 'attention:ac
       const view = await buildNowView(ctx.session.open(), watchedOf)
       // A running task that costs more than usual carries the usual cost, for its flag.
       const unusual = new Map(ctx.session.open().flatMap((open) => [...ctx.budgets.unusual(open)]))
-      return { ...view, running: view.running.map((t) => (unusual.has(t.taskId) ? { ...t, usualCostUsd: unusual.get(t.taskId)!.usualUsd } : t)) }
+      return {
+        ...view,
+        running: view.running.map((t) =>
+          unusual.has(t.taskId) ? { ...t, usualCostUsd: unusual.get(t.taskId)!.usualUsd } : t
+        )
+      }
     }
   }
 }

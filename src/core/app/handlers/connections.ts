@@ -1,19 +1,22 @@
 // Connections: add or change one (its key checked by the service first), remove one with its key,
 // switch the active one, and the demo's own connection.
-import type { ConnectionView, Handlers } from '../../../shared/ipc'
 import { keyTransportProblem } from '../../../shared/base-url'
+import type { ConnectionView, Handlers } from '../../../shared/ipc'
 import type { Connection, Settings } from '../../../shared/settings'
 import { newWatchedProject } from '../../../shared/watched-project'
 import { ServiceError } from '../../client/errors'
 import { pauseEnd, pauseShown } from '../../notify/pause'
 import { addConnection, SettingsEditError, updateConnection } from '../../settings/edit'
 import type { AppContext } from '../context'
-import { forbidden, invalidArgument } from '../errors'
 import { DEMO_CONNECTION_ID } from '../demo-connection'
+import { forbidden, invalidArgument } from '../errors'
 
 export { DEMO_CONNECTION_ID }
 
-type ConnectionHandlers = Pick<Handlers, 'connection:save' | 'connection:remove' | 'connection:activate' | 'connection:set-notifications' | 'demo:start'>
+type ConnectionHandlers = Pick<
+  Handlers,
+  'connection:save' | 'connection:remove' | 'connection:activate' | 'connection:set-notifications' | 'demo:start'
+>
 
 export function connectionView(ctx: AppContext, connection: Connection): ConnectionView {
   const prefs = ctx.settings().connectionNotifications[connection.id]
@@ -33,7 +36,9 @@ function requireConnection(settings: Settings, connectionId: string): Connection
 }
 
 function newConnectionId(ctx: AppContext, existing: readonly Connection[]): string {
-  const base = `c-${Math.floor(ctx.random() * 36 ** 8).toString(36).padStart(8, '0')}`
+  const base = `c-${Math.floor(ctx.random() * 36 ** 8)
+    .toString(36)
+    .padStart(8, '0')}`
   let id = base
   // A weak or fixed random source must not loop forever.
   for (let n = 2; existing.some((c) => c.id === id); n++) id = `${base}-${n}`
@@ -43,7 +48,9 @@ function newConnectionId(ctx: AppContext, existing: readonly Connection[]): stri
 /** The same rules as the command's (core/settings/edit.ts), as the app's invalid_argument. */
 function editConnection(draft: Settings, id: string, fields: Omit<Connection, 'id'>, keyReplaced: boolean): Connection {
   try {
-    return draft.connections.some((c) => c.id === id) ? updateConnection(draft, id, fields, { keyReplaced }) : addConnection(draft, fields, id)
+    return draft.connections.some((c) => c.id === id)
+      ? updateConnection(draft, id, fields, { keyReplaced })
+      : addConnection(draft, fields, id)
   } catch (error) {
     if (error instanceof SettingsEditError) throw invalidArgument(error.message)
     throw error
@@ -59,7 +66,11 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     const client = deps.createClient(connection, apiKey)
     try {
       if (!(await client.checkKey())) {
-        throw new ServiceError('auth', `The service at ${connection.baseUrl} rejected this API key; nothing was saved.`, { status: 401 })
+        throw new ServiceError(
+          'auth',
+          `The service at ${connection.baseUrl} rejected this API key; nothing was saved.`,
+          { status: 401 }
+        )
       }
     } finally {
       await client.close()
@@ -102,7 +113,9 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     await ctx.keys.delete(connectionId)
     session.keyStored(connectionId, false)
     await session.sync()
-    await deps.settings.writeLastSeen(connectionId, {}).catch((e: unknown) => ctx.reportError('forgetting the last seen state', e))
+    await deps.settings
+      .writeLastSeen(connectionId, {})
+      .catch((e: unknown) => ctx.reportError('forgetting the last seen state', e))
     if (connectionId === DEMO_CONNECTION_ID) {
       ctx.demo.active = false
       demoStart = null
@@ -119,10 +132,13 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
   }
 
   /** Mutes or pauses one account; the window is told when a pause ends. */
-  async function setNotifications(request: Parameters<Handlers['connection:set-notifications']>[0]): Promise<ConnectionView> {
+  async function setNotifications(
+    request: Parameters<Handlers['connection:set-notifications']>[0]
+  ): Promise<ConnectionView> {
     const { connectionId, muted, pauseMinutes } = request
     requireConnection(ctx.settings(), connectionId)
-    const pausedUntil = pauseMinutes === undefined ? undefined : pauseMinutes === null ? null : pauseEnd(ctx.clock.now(), pauseMinutes)
+    const pausedUntil =
+      pauseMinutes === undefined ? undefined : pauseMinutes === null ? null : pauseEnd(ctx.clock.now(), pauseMinutes)
     const saved = await ctx.update((draft) => {
       const prefs = (draft.connectionNotifications[connectionId] ??= { muted: false, pausedUntil: null })
       if (muted !== undefined) prefs.muted = muted
@@ -146,11 +162,18 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
       await deps.settings.writeLastSeen(DEMO_CONNECTION_ID, {})
       const addedAt = new Date(ctx.clock.now())
       await ctx.update((draft) => {
-        const connection: Connection = { id: DEMO_CONNECTION_ID, name: 'Demo', baseUrl: service.baseUrl, publishingDomain: service.publishingDomain }
+        const connection: Connection = {
+          id: DEMO_CONNECTION_ID,
+          name: 'Demo',
+          baseUrl: service.baseUrl,
+          publishingDomain: service.publishingDomain
+        }
         const i = draft.connections.findIndex((c) => c.id === DEMO_CONNECTION_ID)
         if (i === -1) draft.connections.push(connection)
         else draft.connections[i] = connection
-        draft.watched[DEMO_CONNECTION_ID] = service.projectIds.map((projectId, n) => newWatchedProject(projectId, addedAt, { name: `Demo project ${n + 1}` }))
+        draft.watched[DEMO_CONNECTION_ID] = service.projectIds.map((projectId, n) =>
+          newWatchedProject(projectId, addedAt, { name: `Demo project ${n + 1}` })
+        )
         delete draft.attention[DEMO_CONNECTION_ID]
         draft.activeConnectionId = DEMO_CONNECTION_ID
       })

@@ -7,7 +7,7 @@ import { costChart, costReport, type CostReportTask } from '../../../shared/cost
 import { costReportCsv } from '../../../shared/cost-report-csv'
 import type { CostsRequest, Handlers } from '../../../shared/ipc'
 import { projectDisplayName } from '../../../shared/watched-project'
-import { reportTasks, tasksInRange, type ProjectTasks } from '../../costs/report-data'
+import { type ProjectTasks, reportTasks, tasksInRange } from '../../costs/report-data'
 import type { AppContext } from '../context'
 import { forbidden, invalidArgument } from '../errors'
 
@@ -32,7 +32,9 @@ export function costHandlers(ctx: AppContext): CostHandlers {
     let pending = 0
     let failed = 0
     for (const open of session.open()) {
-      const watched = (ctx.settings().watched[open.connection.id] ?? []).filter((w) => wanted === null || wanted.has(w.projectId))
+      const watched = (ctx.settings().watched[open.connection.id] ?? []).filter(
+        (w) => wanted === null || wanted.has(w.projectId)
+      )
       const projects: ProjectTasks[] = await Promise.all(
         watched.map(async (w) => ({
           projectId: w.projectId,
@@ -69,7 +71,12 @@ export function costHandlers(ctx: AppContext): CostHandlers {
       if (!save) throw forbidden('Files cannot be saved here.')
       const { range, items } = await gather(request, true)
       const report = costReport(items, range, request.grouping, ctx.tz)
-      return { path: await save(`agent-tray-costs-${range.since}-to-${range.until}-by-${request.grouping}.csv`, costReportCsv(report)) }
+      return {
+        path: await save(
+          `agent-tray-costs-${range.since}-to-${range.until}-by-${request.grouping}.csv`,
+          costReportCsv(report)
+        )
+      }
     }
   }
 }

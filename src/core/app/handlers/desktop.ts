@@ -9,7 +9,8 @@ import { diagnosticsText } from '../diagnostics'
 import { forbidden } from '../errors'
 import { createWindowErrorLog } from '../window-errors'
 
-type DesktopChannels = 'update:check' | 'update:install' | 'app:about' | 'app:copy-diagnostics' | 'logs:open' | 'app:report-error'
+type DesktopChannels =
+  'update:check' | 'update:install' | 'app:about' | 'app:copy-diagnostics' | 'logs:open' | 'app:report-error'
 
 export function aboutInfo(ctx: AppContext): AboutInfo {
   return {

@@ -3,15 +3,16 @@
 // store before the target is in config.json (a listed target always has its URL), and no answer
 // carries it back; a signing secret made for a JSON webhook is in add's answer only, to be shown once.
 import { randomUUID } from 'node:crypto'
-import type { Handlers } from '../../../shared/ipc'
 import type { ForwardTarget, ForwardTargetView } from '../../../shared/forwarding'
+import type { Handlers } from '../../../shared/ipc'
 import { generateSigningSecret, planTarget } from '../../forward/add-target'
 import { isAway } from '../../forward/away'
 import { deleteTargetSecret, replaceSigningSecret, saveTargetSecret } from '../../forward/targets'
 import type { AppContext } from '../context'
 import { invalidArgument } from '../errors'
 
-type Channels = 'forward:list' | 'forward:add' | 'forward:test' | 'forward:update' | 'forward:remove' | 'forward:presence'
+type Channels =
+  'forward:list' | 'forward:add' | 'forward:test' | 'forward:update' | 'forward:remove' | 'forward:presence'
 
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString())
 
@@ -44,7 +45,9 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
           draft.forwarding.targets.push(plan.target)
         })
       } catch (error) {
-        await deleteTargetSecret(ctx.deps.secrets.forwarding, plan.target.id).catch((e: unknown) => ctx.reportError('forgetting a target not added', e))
+        await deleteTargetSecret(ctx.deps.secrets.forwarding, plan.target.id).catch((e: unknown) =>
+          ctx.reportError('forgetting a target not added', e)
+        )
         throw error
       }
       ctx.changed()
@@ -54,7 +57,11 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
       const target = find(ctx, targetId)
       const outcome = await ctx.forwarding.test(targetId)
       ctx.changed()
-      return { delivered: outcome.kind === 'delivered', reason: outcome.kind === 'delivered' ? null : outcome.reason, target: targetView(ctx, target) }
+      return {
+        delivered: outcome.kind === 'delivered',
+        reason: outcome.kind === 'delivered' ? null : outcome.reason,
+        target: targetView(ctx, target)
+      }
     },
     'forward:update': async ({ targetId, secret: given, generateSecret, ...change }) => {
       find(ctx, targetId)
@@ -70,7 +77,10 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
         if (t) Object.assign(t, change)
       })
       ctx.changed()
-      return { ...targetView(ctx, find({ ...ctx, settings: () => saved }, targetId)), generatedSecret: generateSecret ? secret! : null }
+      return {
+        ...targetView(ctx, find({ ...ctx, settings: () => saved }, targetId)),
+        generatedSecret: generateSecret ? secret! : null
+      }
     },
     'forward:remove': async ({ targetId }) => {
       find(ctx, targetId)
@@ -84,7 +94,12 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
     'forward:presence': async () => {
       const now = ctx.presence.now()
       const awayAfterMs = ctx.settings().forwarding.awayAfterMs
-      return { away: isAway(now, awayAfterMs), locked: now.locked, idleSeconds: Math.floor(now.idleMs / 1000), awayAfterMs }
+      return {
+        away: isAway(now, awayAfterMs),
+        locked: now.locked,
+        idleSeconds: Math.floor(now.idleMs / 1000),
+        awayAfterMs
+      }
     }
   }
 }

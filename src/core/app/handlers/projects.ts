@@ -1,19 +1,19 @@
 // Projects, on the connection a request names (else the one watching the project, else the active
 // one): read, create, update, watch and unwatch, watch options, publishing under the connection's
 // publishing domain, and a software product's projects where the service offers that.
-import type { Handlers } from '../../../shared/ipc'
+import { deepLinkUrl } from '../../../shared/deep-link'
 import { checkPublishHostname, publishingDomainProblem } from '../../../shared/hostname'
+import type { Handlers } from '../../../shared/ipc'
 import type { Project } from '../../../shared/service'
 import type { WatchedProject } from '../../../shared/settings'
 import { newWatchedProject } from '../../../shared/watched-project'
 import { isServiceError, ServiceError } from '../../client/errors'
-import { deepLinkUrl } from '../../../shared/deep-link'
 import { setProjectTotalBudget } from '../../settings/budget-edit'
 import { unwatchProject } from '../../settings/edit'
 import type { AppContext } from '../context'
-import { newBudgetId } from './budgets'
 import { invalidArgument } from '../errors'
 import type { OpenConnection } from '../session'
+import { newBudgetId } from './budgets'
 
 type ProjectHandlers = Pick<
   Handlers,
@@ -30,7 +30,8 @@ type ProjectHandlers = Pick<
 export function projectHandlers(ctx: AppContext): ProjectHandlers {
   const { session } = ctx
   const watchedOf = (connectionId: string): WatchedProject[] => ctx.settings().watched[connectionId] ?? []
-  const isWatched = (open: OpenConnection, projectId: string): boolean => watchedOf(open.connection.id).some((w) => w.projectId === projectId)
+  const isWatched = (open: OpenConnection, projectId: string): boolean =>
+    watchedOf(open.connection.id).some((w) => w.projectId === projectId)
 
   /** A project just fetched: kept when it is watched (its name may have changed). */
   function seen(open: OpenConnection, project: Project): Project {
@@ -42,7 +43,10 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
     const connectionId = open.connection.id
     const existing = watchedOf(connectionId).find((w) => w.projectId === project.id)
     if (existing) return existing
-    const watched = newWatchedProject(project.id, new Date(ctx.clock.now()), { name: project.name, softwareProductId: project.software_product_id })
+    const watched = newWatchedProject(project.id, new Date(ctx.clock.now()), {
+      name: project.name,
+      softwareProductId: project.software_product_id
+    })
     await ctx.update((draft) => {
       const list = (draft.watched[connectionId] ??= [])
       if (!list.some((w) => w.projectId === project.id)) list.push(watched)
@@ -61,7 +65,8 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
       let created = await open.client.createProject(project)
       // The link needs the project's id, so it is set right after: the prebuilt interface then
       // sends the user back to this app, on this project.
-      if (returnToApp && !project.return_url) created = await open.client.updateProject(created.id, { return_url: deepLinkUrl(created.id) })
+      if (returnToApp && !project.return_url)
+        created = await open.client.updateProject(created.id, { return_url: deepLinkUrl(created.id) })
       if (watch) await addWatched(open, created)
       return created
     },
@@ -76,7 +81,11 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
         project = await open.client.getProject(projectId)
       } catch (error) {
         if (isServiceError(error) && error.kind === 'not_found') {
-          throw new ServiceError('not_found', `There is no project "${projectId}" on ${open.connection.name}: check the id.`, { status: 404 })
+          throw new ServiceError(
+            'not_found',
+            `There is no project "${projectId}" on ${open.connection.name}: check the id.`,
+            { status: 404 }
+          )
         }
         throw error
       }
@@ -86,7 +95,9 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
       // Works on a closed connection too (no key, or a refused address): only settings change.
       const settings = ctx.settings()
       const connectionId =
-        named ?? settings.connections.find((c) => (settings.watched[c.id] ?? []).some((w) => w.projectId === projectId))?.id ?? settings.activeConnectionId
+        named ??
+        settings.connections.find((c) => (settings.watched[c.id] ?? []).some((w) => w.projectId === projectId))?.id ??
+        settings.activeConnectionId
       if (connectionId === null) throw invalidArgument('No service connection is set up yet: add one in Settings.')
       await ctx.update((draft) => {
         unwatchProject(draft, connectionId, projectId)
@@ -102,7 +113,8 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
         const w = draft.watched[connectionId]?.find((x) => x.projectId === projectId)
         if (!w) return
         if (muted !== undefined) w.muted = muted
-        if (budgetUsd !== undefined) setProjectTotalBudget(draft, connectionId, projectId, budgetUsd, () => newBudgetId(ctx.random))
+        if (budgetUsd !== undefined)
+          setProjectTotalBudget(draft, connectionId, projectId, budgetUsd, () => newBudgetId(ctx.random))
       })
       const watched = saved.watched[connectionId]?.find((w) => w.projectId === projectId)
       if (!watched) throw invalidArgument(`Project "${projectId}" is not watched.`)
@@ -113,7 +125,9 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
     'project:publish': async ({ connectionId, projectId, hostname }) => {
       const open = session.resolve({ connectionId, projectId })
       // From the settings, not the open connection: a domain learnt since it opened counts at once.
-      const domain = ctx.settings().connections.find((c) => c.id === open.connection.id)?.publishingDomain ?? open.connection.publishingDomain
+      const domain =
+        ctx.settings().connections.find((c) => c.id === open.connection.id)?.publishingDomain ??
+        open.connection.publishingDomain
       if (domain !== '') {
         const reasons = checkPublishHostname(hostname, domain)
         if (reasons.length > 0) throw invalidArgument(reasons.join(' '))
@@ -130,6 +144,7 @@ export function projectHandlers(ctx: AppContext): ProjectHandlers {
       }
       return result
     },
-    'product:projects': async ({ connectionId, productId, order }) => session.resolve({ connectionId }).client.listProductProjects(productId, order)
+    'product:projects': async ({ connectionId, productId, order }) =>
+      session.resolve({ connectionId }).client.listProductProjects(productId, order)
   }
 }

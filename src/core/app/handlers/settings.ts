@@ -5,7 +5,9 @@ import type { AppContext } from '../context'
 import { invalidArgument } from '../errors'
 import { applySettingsUpdate, toSettingsView } from '../settings-view'
 
-export function settingsHandlers(ctx: AppContext): Pick<Handlers, 'app:get-state' | 'settings:get' | 'settings:update'> {
+export function settingsHandlers(
+  ctx: AppContext
+): Pick<Handlers, 'app:get-state' | 'settings:get' | 'settings:update'> {
   return {
     'app:get-state': async () => buildAppState(ctx),
     'settings:get': async () => toSettingsView(ctx.settings()),

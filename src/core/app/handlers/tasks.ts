@@ -5,7 +5,10 @@ import type { Handlers } from '../../../shared/ipc'
 import type { AppContext } from '../context'
 import { summariesOf } from '../task-summaries'
 
-type TaskHandlers = Pick<Handlers, 'project:tasks' | 'project:task' | 'task:create' | 'task:details' | 'task:focus' | 'monitor:poll-now'>
+type TaskHandlers = Pick<
+  Handlers,
+  'project:tasks' | 'project:task' | 'task:create' | 'task:details' | 'task:focus' | 'monitor:poll-now'
+>
 
 export function taskHandlers(ctx: AppContext): TaskHandlers {
   const { session } = ctx
@@ -29,7 +32,10 @@ export function taskHandlers(ctx: AppContext): TaskHandlers {
       const open = session.resolve({ connectionId, projectId })
       const task = await open.client.createTask({ projectId, name, textRequirement })
       // A watched project's monitor sees the new task on its next poll: make that now.
-      if (session.get(open.connection.id) === open && (ctx.settings().watched[open.connection.id] ?? []).some((w) => w.projectId === projectId)) {
+      if (
+        session.get(open.connection.id) === open &&
+        (ctx.settings().watched[open.connection.id] ?? []).some((w) => w.projectId === projectId)
+      ) {
         void open.monitor.pollNow().catch((e: unknown) => ctx.reportError('polling after a new task', e))
       }
       return task
