@@ -16,6 +16,11 @@ export const folders = {
     mutate: ['src/core/client/{client,http,fast,parse,errors,retry,number-text,key-check,digest,schemas}.ts'],
     tests: ['src/core/client/**/*.test.ts']
   },
+  'reference-service': {
+    path: 'src/reference-service',
+    mutate: ['src/reference-service/host-header.ts'],
+    tests: ['src/reference-service/host-header.test.ts']
+  },
   util: { path: 'src/core/util', mutate: ['src/core/util/iso-time.ts'], tests: ['src/core/util/iso-time.test.ts'] },
   monitor: { path: 'src/core/monitor', mutate: ['src/core/monitor/**/*.ts'], tests: ['src/core/monitor/**/*.test.ts'] },
   notify: { path: 'src/core/notify', mutate: ['src/core/notify/**/*.ts'], tests: ['src/core/notify/**/*.test.ts'] },

@@ -4,7 +4,7 @@
 // its events to the hub: only the transport is the host's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { isOwnHost } from '../../src/shared/host-header'
+import { isOwnHost } from '../../src/reference-service/host-header'
 import { bridgeScript } from './bridge-script'
 import { type ControlParts, handleControl } from './control-routes'
 import type { EventHub } from './events'

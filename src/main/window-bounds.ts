@@ -2,13 +2,7 @@
 // unplugged since last time must not leave the window off-screen.
 import { DEFAULT_WINDOW as DEFAULT_SETTINGS_WINDOW } from '../core/settings/schema'
 import type { WindowState } from '../shared/settings'
-
-export interface Rect {
-  x: number
-  y: number
-  width: number
-  height: number
-}
+import type { Rect } from '../core/tray/popover-placement'
 
 export const DEFAULT_WINDOW = { width: DEFAULT_SETTINGS_WINDOW.width, height: DEFAULT_SETTINGS_WINDOW.height }
 export const MIN_WINDOW = { width: 360, height: 400 }

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { isOwnHost } from '../shared/host-header'
+import { isOwnHost } from './host-header'
 import { createSimClock } from './clock'
 import { chooseCoding } from './compression'
 import { createControl, handleControl } from './control'
