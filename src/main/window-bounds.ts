@@ -1,8 +1,8 @@
 // Restoring the window where the user left it, but only where a display still is: a monitor
 // unplugged since last time must not leave the window off-screen.
 import { DEFAULT_WINDOW as DEFAULT_SETTINGS_WINDOW } from '../core/settings/schema'
-import type { WindowState } from '../shared/settings'
 import type { Rect } from '../core/tray/popover-placement'
+import type { WindowState } from '../shared/settings'
 
 export const DEFAULT_WINDOW = { width: DEFAULT_SETTINGS_WINDOW.width, height: DEFAULT_SETTINGS_WINDOW.height }
 export const MIN_WINDOW = { width: 360, height: 400 }
