@@ -66,6 +66,8 @@ describe('the composition root', () => {
     expect(first && ts.isIfStatement(first)).toBe(true)
     const statement = first as ts.IfStatement
     expect(statement.expression.getText()).toBe('app.isPackaged')
-    expect(statement.thenStatement.getText()).toMatch(/^refuseDebuggingSwitches\(process\.argv, process\.platform, /)
+    expect(statement.thenStatement.getText()).toMatch(
+      /^refuseDebuggingSwitches\(\s*process\.argv,\s*process\.platform,\s/
+    )
   })
 })
