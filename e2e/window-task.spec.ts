@@ -8,7 +8,7 @@ import { stepIcon } from '../src/shared/step-icon'
 import { describeStepMetadata } from '../src/shared/step-metadata'
 import type { TaskSummary } from '../src/shared/task-summary'
 import { expect, test } from './support/fixtures'
-import { invoke, openHash, projectIdByName } from './window.helpers'
+import { definitionOf, invoke, openHash, projectIdByName } from './window.helpers'
 
 test.use({ hostOptions: { demo: true } })
 
@@ -100,9 +100,9 @@ test('a task shows its steps, each tool its own way, and its usage and costs', a
   expect(cost.mismatch).toBeNull()
   const totals = app.locator('dl.totals')
   // A summary in cents; the records' sum only where it differs (it does not here).
-  await expect(totals).toContainText(`Task total${formatMoney(task.total_price)}`)
+  await expect(definitionOf(totals, 'Task total')).toHaveText(formatMoney(task.total_price))
   await expect(totals).not.toContainText('Sum of records')
-  await expect(totals).toContainText(`Calls${details.usages.length}`)
+  await expect(definitionOf(totals, 'Calls')).toHaveText(String(details.usages.length))
   await expect(app.locator('table tbody tr')).toHaveCount(cost.byModel.length)
   await expect(app.getByTestId('cost-mismatch')).toHaveCount(0)
 
@@ -247,7 +247,7 @@ test('a task whose total disagrees with its records shows the flag with both fig
   await expect(flag.getByTestId('mismatch-sum')).toHaveText(formatUsdFixed(sum, decimals))
   await expect(flag.getByTestId('mismatch-total')).toHaveText(formatUsdFixed(reported, decimals))
   await expect(flag).toContainText(`a difference of ${formatUsdFixed(0.75, decimals)}`)
-  await expect(app.locator('dl.totals')).toContainText(`Task total${formatMoney(reported)}`)
+  await expect(definitionOf(app.locator('dl.totals'), 'Task total')).toHaveText(formatMoney(reported))
 })
 
 const KNOWN_TOOLS = new Set([
@@ -289,7 +289,7 @@ test('a step of an unknown tool shows its tool and every key and value; a step s
   await expect(values).toHaveText(
     entries.map(([, value]) => (typeof value === 'string' ? value : JSON.stringify(value)))
   )
-  await expect(panel.locator('dl.details').last()).toContainText(`Duration${expectedDuration}`)
+  await expect(definitionOf(panel.locator('dl.details').last(), 'Duration')).toHaveText(expectedDuration)
   // The step's status in words, and its times in the window's one date form ("Nov 26", or 14:05 today).
   await expect(panel.getByTestId('step-status')).toHaveText(stepStatusLabel(step.status, step.status_raw))
   await expect(panel.locator('dl.details').last().locator('dd').first()).toHaveText(

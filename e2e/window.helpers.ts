@@ -45,6 +45,9 @@ export async function projectIdByName(page: Page, name: string): Promise<string>
   return found.watched.projectId
 }
 
+/** The value a description list gives a term (its `dd` right after the `dt` of that exact text). */
+export const definitionOf = (list: Locator, term: string): Locator => list.locator(`dt:text-is("${term}") + dd`)
+
 export async function openHash(page: Page, hash: string): Promise<void> {
   await page.evaluate((h) => {
     ;(globalThis as unknown as { location: { hash: string } }).location.hash = h
