@@ -35,7 +35,8 @@ const CONDITIONS: Record<string, string> = {
   polling:
     'four service conditions (ETags on/off x compression on/off): each figure names its own under figure_conditions, the full set under conditions',
   latency: 'reference service on loopback, ETags and compression on (its defaults)',
-  scale: 'reference service in a child process on loopback, ETags and compression on (its defaults)',
+  scale:
+    'reference service in a child process on loopback, ETags on, compression on and off: each figure is named by its condition (compressed., plain.), described under figure_conditions',
   window: 'e2e test host (reference service with ETags and compression on) and headless Chromium',
   idle: 'reference service on loopback, ETags and compression on (its defaults)',
   soak: 'reference service on loopback, ETags and compression on (its defaults)',

@@ -3,13 +3,16 @@
 // per project, not the JIT's one-off start), then times one cold full cycle (no list known yet:
 // every list downloaded, parsed and baselined), then steady full cycles, each after the service's
 // clock moved on so that the projects with a running task changed and the rest did not, and last
-// the physical floor on the same lists (each fetched again and only decoded and JSON.parsed). The
+// the physical floor on the same lists (each fetched again as the client asks for it, and only
+// decompressed, decoded and JSON.parsed). The
 // floor comes last because the memory its parsing takes stays in the process (V8 keeps the heap
 // it grew to): run before the steady cycles, it was counted in their RSS as the monitor's.
 import { readFileSync } from 'node:fs'
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import zlib from 'node:zlib'
 import { Pool } from 'undici'
+import { ACCEPT_ENCODING } from '../src/core/client/http'
 import { createServiceClient, type ServiceClient } from '../src/core/client/index'
 import { Monitor } from '../src/core/monitor/index'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
@@ -45,7 +48,7 @@ export interface CycleFigures {
 export interface ScaleOutput {
   cold: CycleFigures
   steady: CycleFigures[]
-  /** CPU time of decoding (UTF-8) and JSON.parse of the cold cycle's list bodies, and their size. */
+  /** CPU time of decompressing, decoding (UTF-8) and JSON.parse of the lists' bodies, and their size as decoded. */
   parse_floor_ms: number
   parse_floor_bytes: number
   /** RSS and heap (after a full collection) once warmed up, before the cold cycle. */
@@ -88,10 +91,19 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
   return (used.user + used.system) / 1000
 }
 
+/** One-shot decoders of the codings the client offers (the client runs the same work off-thread: CPU either way). */
+const INFLATE: Record<string, (b: Buffer) => Buffer> = {
+  gzip: zlib.gunzipSync,
+  'x-gzip': zlib.gunzipSync,
+  br: zlib.brotliDecompressSync,
+  zstd: (b) => (zlib as unknown as { zstdDecompressSync: (b: Buffer) => Buffer }).zstdDecompressSync(b)
+}
+
 /**
- * The floor: every list body fetched again and only decoded and parsed (the cold cycle's lists;
- * the 1 % with a running task have moved on since). Only that synchronous part is timed, four
- * fetches in flight as the monitor has.
+ * The floor: every list body fetched again with the client's Accept-Encoding, so the same bytes
+ * it got, and only decompressed, decoded and parsed (the cold cycle's lists; the 1 % with a
+ * running task have moved on since). Only that synchronous part is timed, four fetches in
+ * flight as the monitor has.
  */
 async function parseFloor(input: ScaleInput): Promise<{ ms: number; bytes: number }> {
   const pool = new Pool(new URL(input.url).origin, { connections: 4 })
@@ -104,11 +116,15 @@ async function parseFloor(input: ScaleInput): Promise<{ ms: number; bytes: numbe
       const res = await pool.request({
         path: `/projects/${encodeURIComponent(id)}/tasks`,
         method: 'GET',
-        headers: { 'x-api-key': input.apiKey }
+        headers: { 'x-api-key': input.apiKey, 'accept-encoding': ACCEPT_ENCODING }
       })
-      const body = Buffer.from(await res.body.arrayBuffer())
+      const wire = Buffer.from(await res.body.arrayBuffer())
       if (res.statusCode !== 200) throw new Error(`The floor's fetch of ${id} got HTTP ${res.statusCode}.`)
+      const coding = String(res.headers['content-encoding'] ?? '')
+      const inflate = coding === '' ? (b: Buffer) => b : INFLATE[coding]
+      if (!inflate) throw new Error(`The floor's fetch of ${id} came as ${coding}, which the client does not offer.`)
       const began = process.cpuUsage()
+      const body = inflate(wire)
       JSON.parse(body.toString('utf8'))
       ms += cpuMs(began)
       bytes += body.length

@@ -5,7 +5,9 @@
 // Per size: one cold full cycle (nothing known yet: every list downloaded, parsed and baselined),
 // then steady full cycles with 1 % of the projects changing: a running task in each of them moved
 // on, the rest answer 304 to the monitor's If-None-Match; last the floor for the same lists
-// (decode + JSON.parse and nothing else). The monitor runs bundled, as the app does (bundle.ts).
+// (decompress + decode + JSON.parse of the bytes the client gets, and nothing else). The monitor
+// runs bundled, as the app does (bundle.ts). All of it twice, under two conditions each figure is
+// named by: `compressed.` (the service's default, br as the client asks) and `plain.` (--no-compression).
 import path from 'node:path'
 import { type BenchOptions, type Check, check, type MeasureResult } from './result'
 import type { CycleFigures, ScaleInput, ScaleOutput } from './scale-worker'
@@ -27,11 +29,40 @@ const WARMUP_PROJECTS = 8
 const spread = (values: number[]): number =>
   Math.min(...values) > 0 ? Math.max(...values) / Math.min(...values) : Number.NaN
 
+const CONDITIONS = ['compressed', 'plain'] as const
+type Condition = (typeof CONDITIONS)[number]
+
 export async function runScale(options: BenchOptions): Promise<MeasureResult> {
+  const merged: MeasureResult = { figures: {}, tables: {}, checks: [], details: {}, notes: [] }
+  for (const condition of CONDITIONS) {
+    const one = await runCondition(options, condition)
+    const named = (name: string): string => `${condition}.${name}`
+    for (const [k, v] of Object.entries(one.figures)) merged.figures[named(k)] = v
+    for (const [k, v] of Object.entries(one.tables ?? {})) (merged.tables as Record<string, unknown>)[named(k)] = v
+    merged.checks.push(...one.checks.map((c) => ({ ...c, figure: named(c.figure) })))
+    merged.details[condition] = one.details
+    merged.notes.push(...one.notes.map((n) => `${condition}: ${n}`))
+  }
+  ;(merged.tables as Record<string, unknown>).figure_conditions = {
+    compressed:
+      'reference service with ETags and compression (its defaults): the client gets br lists; the floor decompresses the same bytes',
+    plain: 'reference service with ETags, --no-compression: plain JSON for the client and the floor alike'
+  }
+  return merged
+}
+
+async function runCondition(bench: BenchOptions, condition: Condition): Promise<MeasureResult> {
+  const options = { ...bench, log: (line: string) => bench.log(line.replace(/^scale: /, `scale (${condition}): `)) }
   const sizes = options.quick ? [10, 30, 100] : [10, 100, 1000]
   const largest = sizes[sizes.length - 1] as number
   const active = Math.round(largest * CHANGING)
-  const service = await startServiceProcess({ apiKey: API_KEY, seed: 5, maxOldSpaceMb: 4096, manualClock: true })
+  const service = await startServiceProcess({
+    apiKey: API_KEY,
+    seed: 5,
+    maxOldSpaceMb: 4096,
+    manualClock: true,
+    compression: condition === 'compressed'
+  })
   try {
     const { projectIds } = await service.control.bulkCreate({ projects: largest, ...SHAPE, activeProjects: active })
     const warmup = (await service.control.bulkCreate({ projects: WARMUP_PROJECTS, ...SHAPE })).projectIds
@@ -57,7 +88,7 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
       const out = await runWorker<ScaleInput, ScaleOutput>(path.join(REPO_ROOT, 'bench/scale-worker.ts'), input)
       runs.push({ size, out })
       options.log(
-        `scale: ${size} projects: cold cycle ${round(out.cold.wall_ms)} ms, client CPU ${round(out.cold.cpu_ms)} ms, parse floor ${round(out.parse_floor_ms)} ms (${round(out.parse_floor_bytes / 1024 / 1024)} MB), peak RSS ${out.peak_rss_mb} MB (${out.baseline_rss_mb} MB at start)`
+        `scale: ${size} projects: cold cycle ${round(out.cold.wall_ms)} ms, client CPU ${round(out.cold.cpu_ms)} ms, parse floor ${round(out.parse_floor_ms)} ms (${round(out.parse_floor_bytes / 1024 / 1024)} MB decoded), peak RSS ${out.peak_rss_mb} MB (${out.baseline_rss_mb} MB at start)`
       )
     }
 
@@ -84,7 +115,7 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
 
     const notes: string[] = [
       `cold_cycle_ms: the first full cycle at ${largest} projects, nothing known yet; it moves ${round(cold.bytes / 1024 / 1024)} MB because GET /projects/{id}/tasks embeds every task's steps and the interface has no paging or "changed since" filter. The service process spent ${round((cold.service_cpu_ms ?? Number.NaN) / 1000)} s of CPU building them; the monitor ${round(cold.cpu_ms / 1000, 2)} s. Only the service can bring the wall time near 2 s.`,
-      "parse_floor_ms: the CPU time of Buffer#toString(utf8) + JSON.parse of the same lists, fetched again after the steady cycles (the 1 % with a running task have moved on); cpu_vs_parse = client_cpu_ms / parse_floor_ms. It runs last so that the memory its parsing leaves in the process is not counted as the monitor's.",
+      `parse_floor_ms: the CPU time of decompressing (${condition === 'compressed' ? 'the same br bytes the client got' : 'nothing: the service sends plain JSON'}), Buffer#toString(utf8) and JSON.parse of the same lists, fetched again with the client's Accept-Encoding after the steady cycles (the 1 % with a running task have moved on); cpu_vs_parse = client_cpu_ms / parse_floor_ms. It runs last so that the memory its parsing leaves in the process is not counted as the monitor's.`,
       `curve: per size a fresh monitor process, warmed up on ${WARMUP_PROJECTS} projects outside the set. Memory per project is what the monitor keeps: its heap after a full collection once the cold cycle is over, less the heap at start. Peak RSS above start is listed beside it; it is bounded by the lists in flight (4), not by the projects.`
     ]
     const expected = Math.round(largest * CHANGING)
@@ -157,7 +188,9 @@ export async function runScale(options: BenchOptions): Promise<MeasureResult> {
         heap_after_gc_mb: big.heap_after_gc_mb,
         heap_limit_mb: big.heap_limit_mb,
         summaries_held: big.summaries_held,
-        concurrency: 'default (maxConcurrency 4)'
+        concurrency: 'default (maxConcurrency 4)',
+        compression:
+          condition === 'compressed' ? 'on (the service default; the client asks for it)' : 'off (--no-compression)'
       },
       notes
     }

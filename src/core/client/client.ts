@@ -1,4 +1,4 @@
-// The service client: the seven endpoints of docs/service-interface.md §4 over one shared pool,
+// The service client: the seven endpoints of docs/service-interface.md §4 over one shared agent,
 // with retries for reads, typed errors, and every body parsed at the edge.
 import pkg from '../../../package.json' with { type: 'json' }
 import { checkBaseUrl as checkSharedBaseUrl } from '../../shared/base-url'
@@ -13,7 +13,7 @@ import type {
 } from '../../shared/service'
 import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
 import { errorForStatus, isServiceError, ServiceError, type ServiceErrorDetails } from './errors'
-import { ACCEPT_ENCODING, exchange, type RawResponse } from './http'
+import { ACCEPT_ENCODING, countAttempts, exchange, type RawResponse } from './http'
 
 type RawHeaders = RawResponse['headers']
 import { secretRedactor } from '../secrets/redact'
@@ -32,7 +32,7 @@ import {
   parseTaskDigests,
   parseTasks
 } from './parse'
-import { leasePool } from './pool'
+import { leaseAgent } from './pool'
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay, type RetryPolicy } from './retry'
 
 export interface ServiceClientOptions {
@@ -47,7 +47,7 @@ export interface ServiceClientOptions {
   now?: () => number
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
   onInvalidRecord?: (issue: InvalidRecordIssue) => void
-  /** Request accounting (benchmarks): one call per HTTP answer received, retries included. */
+  /** Request accounting (benchmarks): one call per HTTP answer received, retries included (an undici interceptor). */
   onResponse?: (info: { method: string; path: string; status: number; bytes: number; ms: number }) => void
 }
 
@@ -181,7 +181,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       // A failing listener must not cost the caller the records that did parse.
     }
   }
-  const lease = leasePool(origin, timeouts.connectMs)
+  const lease = leaseAgent(timeouts.connectMs)
+  const onResponse = options.onResponse
+  // Counted where undici dispatches, so each attempt is seen whoever repeats it; by the path asked for.
+  const dispatcher = onResponse
+    ? lease.agent.compose(countAttempts((a) => onResponse({ ...a, path: a.path.slice(prefix.length) })))
+    : lease.agent
   let closed = false
 
   // The key as sent, JSON-escaped or URL-encoded (core/secrets/redact.ts).
@@ -191,11 +196,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const details = e.details ? redactDetails(e.details, redactNow) : undefined
     // The stack holds the message it was built with: an error whose text had no key is kept as is.
     if (message === e.message && JSON.stringify(details) === JSON.stringify(e.details)) return e
-    return new ServiceError(e.kind, message, {
-      ...(e.status !== undefined ? { status: e.status } : {}),
-      ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
-      ...(details ? { details } : {})
-    })
+    return new ServiceError(e.kind, message, { status: e.status, retryAfterMs: e.retryAfterMs, details })
   }
 
   function keyProblem(): ServiceError | undefined {
@@ -240,18 +241,17 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
     for (let attempt = 0; ; attempt++) {
       let error: ServiceError
-      const started = performance.now()
       try {
-        const res = await exchange(lease.pool, {
+        const res = await exchange(dispatcher, {
+          origin,
           method,
           path: prefix + path,
           headers,
-          ...(payload !== undefined ? { body: payload } : {}),
-          ...(signal ? { signal } : {}),
+          body: payload,
+          signal,
           ...timeouts,
           maxBytes
         })
-        options.onResponse?.({ method, path, status: res.status, bytes: res.bytes, ms: performance.now() - started })
         if (res.status === 304 && conditional) return conditional.unchanged()
         if (res.status >= 200 && res.status < 300) {
           let json: unknown

@@ -135,11 +135,7 @@ export function errorForStatus(
   const { text, field } = serverText(body, redact)
   const said = text ? ` Server said: ${text}` : ''
   const details: ServiceErrorDetails | undefined = field ? { field } : undefined
-  const opts = (extra: ServiceErrorOptions = {}): ServiceErrorOptions => ({
-    status,
-    ...(details ? { details } : {}),
-    ...extra
-  })
+  const opts = (extra: ServiceErrorOptions = {}): ServiceErrorOptions => ({ status, details, ...extra })
   if (status === 401 || status === 403) {
     return new ServiceError('auth', `The API key was rejected (HTTP ${status}): check or replace it.${said}`, opts())
   }

@@ -5,10 +5,11 @@ import zlib from 'node:zlib'
 import type { Dispatcher, Pool } from 'undici'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ServiceError } from './errors'
-import { type Exchange, exchange } from './http'
+import { type Attempt, countAttempts, type Exchange, exchange } from './http'
 import { failure } from './test-failure'
 
 const X: Exchange = {
+  origin: 'http://svc.test',
   method: 'GET',
   path: '/p',
   headers: { accept: 'application/json' },
@@ -228,5 +229,38 @@ describe('exchange', () => {
     await exchange(pool({ chunks: [Buffer.from('[]')] }), { ...X, signal: controller.signal })
     expect(vi.getTimerCount()).toBe(0)
     expect(remove).toHaveBeenCalledWith('abort', add.mock.calls[0]?.[1])
+  })
+})
+
+describe('countAttempts', () => {
+  /** A dispatch that answers `status` with `chunks`, or fails mid-body when `fail` is given. */
+  const answering =
+    (status: number, chunks: string[], fail?: Error): Dispatcher.Dispatch =>
+    (_opts, handler) => {
+      const c = {} as Dispatcher.DispatchController
+      handler.onResponseStart?.(c, status, {}, '')
+      for (const chunk of chunks) handler.onResponseData?.(c, Buffer.from(chunk))
+      if (fail) handler.onResponseError?.(c, fail)
+      else handler.onResponseEnd?.(c, {})
+      return true
+    }
+
+  it('tells of each answer received whole: method, path, status, bytes on the wire, time; passes every call on', () => {
+    const seen: Attempt[] = []
+    const got: string[] = []
+    const downstream: Dispatcher.DispatchHandler = {
+      onResponseStart: (_c, status) => void got.push(`start ${status}`),
+      onResponseData: (_c, chunk) => void got.push(`data ${chunk.length}`),
+      onResponseEnd: () => void got.push('end'),
+      onResponseError: (_c, e) => void got.push(`error ${e.message}`)
+    }
+    vi.spyOn(performance, 'now').mockReturnValueOnce(1_000).mockReturnValueOnce(1_250)
+    countAttempts((a) => seen.push(a))(answering(503, ['busy', '!!']))({ method: 'GET', path: '/p' }, downstream)
+    countAttempts((a) => seen.push(a))(answering(200, ['{"i'], new Error('cut')))(
+      { method: 'GET', path: '/p' },
+      downstream
+    )
+    expect(seen).toEqual([{ method: 'GET', path: '/p', status: 503, bytes: 6, ms: 250 }])
+    expect(got).toEqual(['start 503', 'data 4', 'data 2', 'end', 'start 200', 'data 3', 'error cut'])
   })
 })

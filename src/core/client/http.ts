@@ -1,9 +1,8 @@
-// One HTTP exchange over the shared pool, with the three timeouts, the size cap (on the wire and
+// One HTTP exchange over the shared agent, with the three timeouts, the size cap (on the wire and
 // once decompressed) and gzip/br decoding. Failures come out as ServiceError (network, timeout,
-// invalid_response/too_large or bad_encoding); a caller's abort
-// comes out as the signal's own reason.
+// invalid_response/too_large or bad_encoding); a caller's abort comes out as the signal's own reason.
 import zlib from 'node:zlib'
-import type { Dispatcher, Pool } from 'undici'
+import type { Dispatcher } from 'undici'
 import { ServiceError } from './errors'
 
 /**
@@ -28,6 +27,7 @@ const DECODERS: Record<string, Decoder> = {
 export const ACCEPT_ENCODING = typeof zstd === 'function' ? 'gzip, br, zstd' : 'gzip, br'
 
 export interface Exchange {
+  origin: string
   method: 'GET' | 'POST' | 'PATCH'
   path: string
   headers: Record<string, string>
@@ -159,7 +159,43 @@ export function decodeChunks(chunks: readonly Uint8Array[], bytes: number): stri
   return target.toString('utf8', 0, bytes)
 }
 
-export async function exchange(pool: Pool, x: Exchange): Promise<RawResponse> {
+/** An answer as an undici interceptor sees it: one per dispatch, so one per attempt. */
+export interface Attempt {
+  method: string
+  path: string
+  status: number
+  /** The body's bytes on the wire. */
+  bytes: number
+  ms: number
+}
+
+/** A compose interceptor that tells `onAttempt` of each answer received in full, retries included. */
+export function countAttempts(onAttempt: (attempt: Attempt) => void): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => {
+    const started = performance.now()
+    let status = 0
+    let bytes = 0
+    return dispatch(opts, {
+      onRequestStart: (c, context: unknown) => handler.onRequestStart?.(c, context),
+      onRequestUpgrade: (c, code, headers, socket) => handler.onRequestUpgrade?.(c, code, headers, socket),
+      onResponseStart: (c, code, headers, message) => {
+        status = code
+        handler.onResponseStart?.(c, code, headers, message)
+      },
+      onResponseData: (c, chunk) => {
+        bytes += chunk.length
+        handler.onResponseData?.(c, chunk)
+      },
+      onResponseEnd: (c, trailers) => {
+        onAttempt({ method: opts.method, path: opts.path, status, bytes, ms: performance.now() - started })
+        handler.onResponseEnd?.(c, trailers)
+      },
+      onResponseError: (c, e) => handler.onResponseError?.(c, e)
+    })
+  }
+}
+
+export async function exchange(dispatcher: Dispatcher, x: Exchange): Promise<RawResponse> {
   x.signal?.throwIfAborted()
   const controller = new AbortController()
   let cause: Cause | undefined
@@ -183,7 +219,8 @@ export async function exchange(pool: Pool, x: Exchange): Promise<RawResponse> {
   try {
     let res: Dispatcher.ResponseData
     try {
-      res = await pool.request({
+      res = await dispatcher.request({
+        origin: x.origin,
         path: x.path,
         method: x.method,
         headers: x.headers,

@@ -49,7 +49,7 @@ function firstIssue(error: z.ZodError, base: string): { path: string; message: s
 }
 
 function invalid(message: string, details: ServiceError['details']): ServiceError {
-  return new ServiceError('invalid_response', message, details ? { details } : {})
+  return new ServiceError('invalid_response', message, { details })
 }
 
 /** Runs a parser and turns anything unexpected into invalid_response: never a bare throw. */

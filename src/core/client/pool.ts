@@ -1,47 +1,46 @@
-// One keep-alive connection pool per service origin, shared by every client for it, closed
-// when the last client using it closes.
-import { Pool } from 'undici'
+// One undici Agent (a keep-alive pool per origin) shared by every client, closed when the last
+// client using it closes.
+import { Agent } from 'undici'
 
 interface Entry {
-  pool: Pool
+  agent: Agent
   users: number
 }
 
-const pools = new Map<string, Entry>()
+/** By connect timeout: it is a property of the agent's sockets. */
+const agents = new Map<number, Entry>()
 
-export interface PoolLease {
-  pool: Pool
+export interface AgentLease {
+  agent: Agent
   release(): Promise<void>
 }
 
-/** The connect timeout is a property of the pool's sockets, so it is part of the key. */
-export function leasePool(origin: string, connectMs: number): PoolLease {
-  const key = `${origin} ${connectMs}`
-  let entry = pools.get(key)
+export function leaseAgent(connectMs: number): AgentLease {
+  let entry = agents.get(connectMs)
   if (!entry) {
     entry = {
-      pool: new Pool(origin, { connect: { timeout: connectMs }, keepAliveTimeout: 10_000, connections: 8 }),
+      agent: new Agent({ connect: { timeout: connectMs }, keepAliveTimeout: 10_000, connections: 8 }),
       users: 0
     }
-    pools.set(key, entry)
+    agents.set(connectMs, entry)
   }
   entry.users += 1
   const held = entry
   let released = false
   return {
-    pool: held.pool,
+    agent: held.agent,
     async release() {
       if (released) return
       released = true
       held.users -= 1
       if (held.users > 0) return
-      if (pools.get(key) === held) pools.delete(key)
-      await held.pool.close().catch(() => held.pool.destroy())
+      if (agents.get(connectMs) === held) agents.delete(connectMs)
+      await held.agent.close().catch(() => held.agent.destroy())
     }
   }
 }
 
-/** How many pools are open: for tests that check sharing and cleanup. */
+/** How many agents are open: for tests that check sharing and cleanup. */
 export function openPoolCount(): number {
-  return pools.size
+  return agents.size
 }
