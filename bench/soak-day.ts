@@ -60,7 +60,7 @@ export interface SoakRestart {
   problem?: string
   /** Wall time the next start took (opening the files included), ms. */
   startWallMs: number
-  /** The part of it inside the app's process: opening the files (a dead process's lock taken over), composing, the first poll; ms. */
+  /** The part of it inside the app's process: opening the files (a dead process's lock taken once stale), composing, the first poll; ms. */
   startInProcessMs: number
   /** Timers the stopped controller left on its clock (graceful restarts). */
   timersLeft?: number
