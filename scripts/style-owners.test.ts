@@ -1,5 +1,5 @@
-// One owner per look in the window's styles: no two rules, in app.css or in any component's
-// <style>, declare the same look. Once a look has a name (a global class in app.css, a ui/
+// One owner per look in the window's styles: no two rules, in a stylesheet or in any component's
+// <style>, declare the same look. Once a look has a name (a global class in a stylesheet, a ui/
 // component), the next place that needs it uses the name; a copy drifts from it unseen. Small sets
 // (a flex row, a bare list, a heading bar) agree by nature; six or more declarations that agree
 // are one look written twice.
@@ -57,12 +57,14 @@ function repeatedLooks(sources: Source[]): string[][] {
 }
 
 function rendererSources(): Source[] {
-  const components = (readdirSync(RENDERER, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.svelte'))
-    .sort()
+  const files = (readdirSync(RENDERER, { recursive: true }) as string[]).sort()
   return [
-    { name: 'app.css', svelte: `<style>${readFileSync(join(RENDERER, 'app.css'), 'utf8')}</style>` },
-    ...components.map((f) => ({ name: f, svelte: readFileSync(join(RENDERER, f), 'utf8') }))
+    ...files
+      .filter((f) => f.endsWith('.css'))
+      .map((f) => ({ name: f, svelte: `<style>${readFileSync(join(RENDERER, f), 'utf8')}</style>` })),
+    ...files
+      .filter((f) => f.endsWith('.svelte'))
+      .map((f) => ({ name: f, svelte: readFileSync(join(RENDERER, f), 'utf8') }))
   ]
 }
 
@@ -94,7 +96,7 @@ describe('the window’s styles', () => {
     ).toEqual([])
   })
 
-  it('declare each look once (app.css and every component)', () => {
+  it('declare each look once (the stylesheets and every component)', () => {
     const sources = rendererSources()
     expect(sources.length).toBeGreaterThan(30)
     expect(sources.flatMap(looks).length, 'rules big enough to compare were found').toBeGreaterThan(20)

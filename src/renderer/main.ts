@@ -1,4 +1,5 @@
 import './app.css'
+import './patterns.css'
 import { mount } from 'svelte'
 import App from './App.svelte'
 import { reportWindowErrors } from './lib/error-report'
