@@ -59,7 +59,7 @@ export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
       : {},
     polling: {
       ...defaults.polling,
-      ...(typeof pollIntervalMs === 'number' ? { activeIntervalMs: pollIntervalMs } : {})
+      activeIntervalMs: typeof pollIntervalMs === 'number' ? pollIntervalMs : defaults.polling.activeIntervalMs
     },
     notifications: { ...defaults.notifications, transitions }
   }

@@ -32,31 +32,6 @@ export const SETTINGS_VERSION = 3
 
 export const DEFAULT_WINDOW = { width: 420, height: 640, maximized: false } as const
 
-export function defaultSettings(): Settings {
-  return {
-    version: SETTINGS_VERSION,
-    activeConnectionId: null,
-    connections: [],
-    watched: {},
-    notifications: structuredClone(DEFAULT_NOTIFICATION_PREFS),
-    polling: { ...DEFAULT_POLLING_PREFS },
-    launchAtLogin: false,
-    theme: 'system',
-    window: { ...DEFAULT_WINDOW },
-    allowBasicTextSecrets: false,
-    shortcutNoticeShown: false,
-    shortcut: DEFAULT_SHORTCUT,
-    pinned: false,
-    hideDockIcon: true,
-    checkForUpdates: true,
-    trayNoticeShown: false,
-    connectionNotifications: {},
-    attention: {},
-    budgets: {},
-    forwarding: structuredClone(DEFAULT_FORWARDING)
-  }
-}
-
 type Output<T extends z.ZodType> = z.output<T>
 
 /** How a schema reads what it is given: a strict one refuses a wrong value, a forgiving one drops it. */
@@ -186,8 +161,7 @@ function budgetListOf(forgivingList: boolean, { list }: Kit) {
   })
 }
 
-const DEFAULTS = defaultSettings()
-const N = DEFAULTS.notifications
+const N = DEFAULT_NOTIFICATION_PREFS
 
 const projectAttentionSchema = z.object({
   acknowledgedAt: z.string().nullable().default(null),
@@ -244,12 +218,12 @@ function shapeOf(k: Kit, isForgiving: boolean) {
     polling: or(
       z
         .object({
-          activeIntervalMs: or(bounded(POLLING_BOUNDS.activeIntervalMs), DEFAULTS.polling.activeIntervalMs),
-          idleIntervalMs: or(bounded(POLLING_BOUNDS.idleIntervalMs), DEFAULTS.polling.idleIntervalMs),
-          maxConcurrency: or(bounded(POLLING_BOUNDS.maxConcurrency), DEFAULTS.polling.maxConcurrency)
+          activeIntervalMs: or(bounded(POLLING_BOUNDS.activeIntervalMs), DEFAULT_POLLING_PREFS.activeIntervalMs),
+          idleIntervalMs: or(bounded(POLLING_BOUNDS.idleIntervalMs), DEFAULT_POLLING_PREFS.idleIntervalMs),
+          maxConcurrency: or(bounded(POLLING_BOUNDS.maxConcurrency), DEFAULT_POLLING_PREFS.maxConcurrency)
         })
         .superRefine(addPollingIssues),
-      DEFAULTS.polling
+      DEFAULT_POLLING_PREFS
     ),
     launchAtLogin: or(z.boolean(), false),
     theme: or(z.enum(['system', 'light', 'dark']), 'system'),
@@ -262,7 +236,7 @@ function shapeOf(k: Kit, isForgiving: boolean) {
         height: or(z.number().positive(), DEFAULT_WINDOW.height),
         maximized: or(z.boolean(), DEFAULT_WINDOW.maximized)
       }),
-      DEFAULTS.window
+      DEFAULT_WINDOW
     ),
     allowBasicTextSecrets: or(z.boolean(), false),
     shortcutNoticeShown: or(z.boolean(), false),
@@ -308,11 +282,16 @@ function withActive<T extends { activeConnectionId?: string | null | undefined; 
 export function settingsSchemaAt(now: Date, isForgiving = false) {
   const k = isForgiving ? forgiving : strict
   const projects = k.list(watchedProjectSchemaAt(now, k)).transform(firstOfEach((p) => p.projectId))
-  return z.object({ ...SHAPES[isForgiving ? 'forgiving' : 'strict'], watched: k.map(projects) }).transform(withActive)
+  // In the file's order: the watched projects after the connections.
+  const { version, activeConnectionId, connections, ...rest } = SHAPES[isForgiving ? 'forgiving' : 'strict']
+  return z.object({ version, activeConnectionId, connections, watched: k.map(projects), ...rest }).transform(withActive)
 }
 
 /** For checking settings that are complete (an update's draft): no default's time matters there. */
 export const settingsSchema = settingsSchemaAt(new Date(0))
+
+/** Every part at its default: what a file with nothing in it reads as. */
+export const defaultSettings = (): Settings => settingsSchema.parse({})
 
 /** Dotted paths of validation issues, shortened to where a user would look ("watched.c2", not "watched.c2.3.name"). */
 export function issuePaths(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey> }>, limit = 8): string[] {

@@ -74,10 +74,6 @@ function makeConf(given: ConfLike | (() => ConfLike) | undefined, file: string, 
   return onFile(file, 'read', given ?? make)
 }
 
-function clone<T>(value: T): T {
-  return structuredClone(value)
-}
-
 /** Opens (and if needed repairs or migrates) the settings and state files. */
 export async function openSettings(options: OpenSettingsOptions = {}): Promise<SettingsStore> {
   const now = options.now ?? (() => new Date())
@@ -147,7 +143,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     read: () => config.read().settings,
     async update(mutate) {
       const doc = await config.update((current) => {
-        const draft = clone(current.settings)
+        const draft = structuredClone(current.settings)
         mutate(draft)
         const checked = settingsSchemaAt(now()).safeParse(draft)
         if (!checked.success) {
@@ -160,7 +156,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
         }
         current.settings = checked.data
       })
-      return clone(doc.settings)
+      return structuredClone(doc.settings)
     },
     takeNotices: () => notices.splice(0, notices.length),
     readLastSeen: () => state.read().lastSeen,
@@ -174,7 +170,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
         }
       }
       await state.update((doc) => {
-        doc.lastSeen[connectionId] = clone(snapshots)
+        doc.lastSeen[connectionId] = structuredClone(snapshots)
       })
     },
     readBudgetsNotified: () => state.read().budgetsNotified,
@@ -185,10 +181,10 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
         else forConnection[projectId] = budgetUsd
       })
     },
-    readBudgetMemory: () => clone(state.read().budgets),
+    readBudgetMemory: () => structuredClone(state.read().budgets),
     async writeBudgetMemory(parts) {
       await state.update((doc) => {
-        doc.budgets = { ...doc.budgets, ...clone(parts) }
+        doc.budgets = { ...doc.budgets, ...structuredClone(parts) }
       })
     },
     ciphertexts,
