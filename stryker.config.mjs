@@ -52,14 +52,11 @@ export const folders = {
   settings: {
     path: 'src/core/settings',
     mutate: ['src/core/settings/**/*.ts'],
-    // Not damage.property.test.ts: 80 s a run on two cores, so each mutant it reaches would cost
-    // minutes; the rules it fuzzes are stated one by one in damaged-files and salvage. Nor
-    // concurrency.test.ts: 15 s a run (two writer processes), reaching every mutant of opening and
+    // Not concurrency.test.ts: 15 s a run (two writer processes), reaching every mutant of opening and
     // updating the store, where in its own process it only opens, updates and reads as the store
     // tests do; its rule (no update lost between processes) is the lock's, judged by lock.test.ts.
-    // indented-json.property.test.ts fuzzes the line reader alone, in a second (300 cases a run here).
     tests: [
-      'src/core/settings/{budget-edit,config-document,damage,damaged-files,edit,file-error,indented-json,indented-json.property,lock,migrate,paths,private-files,salvage,state-document,store}.test.ts'
+      'src/core/settings/{budget-edit,config-document,damaged-files,edit,file-error,lock,migrate,paths,private-files,state-document,store}.test.ts'
     ]
   }
 }

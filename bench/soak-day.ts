@@ -196,19 +196,19 @@ function checkFiles(dir: string): { ok: boolean; problem?: string } {
   const aside = fs.readdirSync(dir).filter((n) => n.includes('.corrupt-') || n.includes('.newer-'))
   if (aside.length > 0) return { ok: false, problem: `damaged files were kept aside: ${aside.join(', ')}` }
   for (const [file, interpret] of [
-    [CONFIG_FILE, (raw: Buffer) => interpretConfig(raw, new Date())],
+    [CONFIG_FILE, (value: Record<string, unknown>) => interpretConfig(value, new Date())],
     [STATE_FILE, interpretState]
   ] as const) {
     const full = path.join(dir, file)
     if (!fs.existsSync(full)) return { ok: false, problem: `${file} is missing` }
-    const raw = fs.readFileSync(full)
+    let value: Record<string, unknown>
     try {
-      JSON.parse(raw.toString('utf8'))
+      value = JSON.parse(fs.readFileSync(full, 'utf8')) as Record<string, unknown>
     } catch (e) {
       return { ok: false, problem: `${file} does not parse: ${(e as Error).message}` }
     }
-    const read = interpret(raw)
-    if (read.damage) return { ok: false, problem: `${file} is damaged: ${read.damage.kind}` }
+    const read = interpret(value)
+    if (read.finding) return { ok: false, problem: `${file} is damaged: ${read.finding.kind}` }
   }
   return { ok: true }
 }

@@ -373,6 +373,12 @@ ipcMain.on = (channel: string | symbol, listener: (...args: unknown[]) => void) 
   listeners.set(String(channel), [...(listeners.get(String(channel)) ?? []), listener])
   return ipcOn(channel, listener)
 }
+const ipcRemoveAll = ipcMain.removeAllListeners.bind(ipcMain)
+ipcMain.removeAllListeners = (channel?: string | symbol) => {
+  if (channel === undefined) listeners.clear()
+  else listeners.delete(String(channel))
+  return ipcRemoveAll(channel)
+}
 
 /** Sends an invoke as Electron would from `frame`, and says whether the handler answered. */
 export async function invokeFrom(

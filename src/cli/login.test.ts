@@ -179,7 +179,11 @@ describe('login on a terminal', () => {
     const id = (await openSettings({ dir })).read().activeConnectionId!
     const file = path.join(dir, 'config.json')
     const whole = fs.readFileSync(file, 'utf8')
-    const cut = () => fs.writeFileSync(file, whole.slice(0, whole.indexOf('"baseUrl"') + 4))
+    // With no last good copy beside it, so that only the keychain knows the connection.
+    const cut = () => {
+      fs.rmSync(path.join(dir, 'config.last-good.json'), { force: true })
+      fs.writeFileSync(file, whole.slice(0, whole.indexOf('"baseUrl"') + 4))
+    }
     cut()
     const p = service.control.createProject({ name: 'Restored' })
     const tasks = await run(['tasks', p.id, '--base-url', service.url], { env })

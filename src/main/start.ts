@@ -16,6 +16,7 @@ import {
   session,
   shell
 } from 'electron'
+import ElectronStore from 'electron-store'
 import { composeApp, type ComposedApp } from '../core/app/compose'
 import { watchOnline } from '../core/app/online'
 import { shortcutNote } from '../core/desktop/shortcut-note'
@@ -25,7 +26,7 @@ import { loadKeytar } from '../core/secrets/keytar-store'
 import { createPendingSecretStore } from '../core/secrets/pending'
 import { firstLine } from '../core/secrets/types'
 import { settingsDir } from '../core/settings/paths'
-import { openSettings } from '../core/settings/store'
+import { openSettings, settingsConfOptions } from '../core/settings/store'
 import { startingTrayView, type TrayView } from '../core/tray/model'
 import { acceleratorLabel } from '../shared/accelerator'
 import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
@@ -84,7 +85,15 @@ export async function start({
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: join(mainDir, '../renderer'), log }))
 
   const dir = settingsDir()
-  const settings = await openSettings({ dir })
+  const settings = await openSettings({
+    dir,
+    conf: () => {
+      const store = new ElectronStore(settingsConfOptions(dir))
+      // Its listener serves electron-store in a renderer, which ours never runs: only the IPC contract's channels stay.
+      ipcMain.removeAllListeners('electron-store-get-data')
+      return store
+    }
+  })
   // Not awaited: the keychain's probe may take 30 s (an unlock prompt); the tray and the window
   // come first, and every key read waits for the chosen store (core/secrets/pending.ts).
   const secrets = createPendingSecretStore(

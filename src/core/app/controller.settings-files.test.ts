@@ -74,13 +74,13 @@ async function pushedState(): Promise<AppState> {
 it('config.json cut while the app runs: state, polls and changes go on; the next change keeps the original aside', async () => {
   const text = fs.readFileSync(file('config.json'), 'utf8')
   fs.writeFileSync(file('config.json'), text.slice(0, text.indexOf('"Three"')))
-  // The third was cut after its id: still watched, its name lost.
-  expect(names(controller.getState())).toEqual(['One', 'Two', ''])
+  // Not JSON any more: the last good copy beside it is in use.
+  expect(names(controller.getState())).toEqual(['One', 'Two', 'Three'])
   await controller.handlers['monitor:poll-now']()
   const view = await controller.handlers['settings:update']({ theme: 'dark' })
   expect(view.theme).toBe('dark')
   expect(fs.readdirSync(dir).filter((n) => n.startsWith('config.json.corrupt-'))).toHaveLength(1)
-  expect(names(await pushedState())).toEqual(['One', 'Two', ''])
+  expect(names(await pushedState())).toEqual(['One', 'Two', 'Three'])
   expect(failures).toEqual([])
 })
 

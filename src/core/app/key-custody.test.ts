@@ -171,6 +171,8 @@ describe('config.json cut short inside its connections', () => {
     await first.stop()
     const whole = fs.readFileSync(configFile(dir), 'utf8')
     fs.writeFileSync(configFile(dir), whole.slice(0, whole.indexOf('"baseUrl"') + 4))
+    // With no last good copy beside it, so that only the keychain knows the connection.
+    fs.rmSync(path.join(dir, 'config.last-good.json'))
 
     const second = await app(dir)
     const state = second.controller.getState()

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { type CostUsage, taskCost } from '../../shared/cost'
-import { writeIndentedJson } from '../settings/indented-json'
 import {
   type CachedTaskUsages,
   compactUsage,
@@ -31,8 +30,8 @@ function entry(usages: CostUsage[], totalPrice: number | null = 1): CachedTaskUs
   }
 }
 
-const read = (text: string) => interpretUsageCache(Buffer.from(text))
-const file = (doc: unknown) => writeIndentedJson(doc)
+const read = (text: string) => interpretUsageCache(JSON.parse(text) as Record<string, unknown>)
+const file = (doc: unknown) => JSON.stringify(doc, null, '\t')
 const whole: UsageCacheDocument = {
   version: USAGE_CACHE_VERSION,
   tasks: {
@@ -43,30 +42,20 @@ const whole: UsageCacheDocument = {
 
 describe('reading usage-cache.json', () => {
   it('starts empty without a file, and does not write one for that', () => {
-    expect(interpretUsageCache(null)).toEqual({ doc: freshUsageCache(), rewrite: false, damage: null })
+    expect(interpretUsageCache({})).toEqual({ doc: freshUsageCache(), rewrite: false })
     expect(freshUsageCache()).toEqual({ version: 1, tasks: {} })
   })
 
   it('reads a whole file of ours as it is, with nothing to write back', () => {
-    expect(read(file(whole))).toEqual({ doc: whole, rewrite: false, damage: null })
-    expect(read(file({ version: 1 }))).toEqual({ doc: freshUsageCache(), rewrite: false, damage: null })
-  })
-
-  it('starts afresh from a file that is no JSON or empty, and says so', () => {
-    expect(read('not json at all')).toEqual({
-      doc: freshUsageCache(),
-      rewrite: true,
-      damage: { kind: 'not-json', reset: [] }
-    })
-    expect(read('')).toMatchObject({ doc: freshUsageCache(), rewrite: true, damage: { kind: 'empty' } })
-    expect(read('[1, 2]')).toMatchObject({ doc: freshUsageCache(), rewrite: true, damage: { kind: 'wrong-type' } })
+    expect(read(file(whole))).toEqual({ doc: whole, rewrite: false, finding: undefined })
+    expect(read(file({ version: 1 }))).toEqual({ doc: freshUsageCache(), rewrite: false, finding: undefined })
   })
 
   it('leaves a newer version’s file alone and starts a cache of its own', () => {
     expect(read(file({ ...whole, version: 2 }))).toEqual({
       doc: freshUsageCache(),
       rewrite: true,
-      damage: { kind: 'newer-version', reset: [], version: 2 }
+      finding: { kind: 'newer-version', version: 2 }
     })
   })
 
@@ -75,7 +64,7 @@ describe('reading usage-cache.json', () => {
       version: 1,
       tasks: { c1: { ...whole.tasks.c1, bad: { ...entry([usage(1)]), totalPrice: 'one' } }, c2: whole.tasks.c2 }
     }
-    expect(read(file(withBad))).toEqual({ doc: whole, rewrite: true, damage: { kind: 'invalid', reset: [] } })
+    expect(read(file(withBad))).toEqual({ doc: whole, rewrite: true, finding: { kind: 'invalid', wrong: [] } })
     const badRecord = {
       version: 1,
       tasks: {
@@ -83,27 +72,27 @@ describe('reading usage-cache.json', () => {
         c2: whole.tasks.c2
       }
     }
-    expect(read(file(badRecord))).toEqual({ doc: whole, rewrite: true, damage: { kind: 'invalid', reset: [] } })
+    expect(read(file(badRecord))).toEqual({ doc: whole, rewrite: true, finding: { kind: 'invalid', wrong: [] } })
   })
 
   it('calls a file invalid whose tasks or a connection’s entries are not a map, and keeps the rest', () => {
     expect(read(file({ version: 1, tasks: 'many' }))).toEqual({
       doc: freshUsageCache(),
       rewrite: true,
-      damage: { kind: 'invalid', reset: [] }
+      finding: { kind: 'invalid', wrong: [] }
     })
     expect(read(file({ version: 1, tasks: null }))).toMatchObject({
       doc: freshUsageCache(),
       rewrite: true,
-      damage: { kind: 'invalid' }
+      finding: { kind: 'invalid' }
     })
     expect(read(file({ version: 1, tasks: [whole.tasks.c1] }))).toMatchObject({
       doc: freshUsageCache(),
       rewrite: true,
-      damage: { kind: 'invalid' }
+      finding: { kind: 'invalid' }
     })
     const listed = read(file({ version: 1, tasks: { ...whole.tasks, c3: [entry([])], c4: 'x' } }))
-    expect(listed.damage).toEqual({ kind: 'invalid', reset: [] })
+    expect(listed.finding).toEqual({ kind: 'invalid', wrong: [] })
     expect(listed.doc.tasks).toEqual({ ...whole.tasks, c3: {}, c4: {} })
   })
 
@@ -111,38 +100,12 @@ describe('reading usage-cache.json', () => {
     expect(read(file({ tasks: whole.tasks }))).toEqual({
       doc: whole,
       rewrite: true,
-      damage: { kind: 'invalid', reset: [] }
+      finding: { kind: 'invalid', wrong: [] }
     })
     expect(read(file({ version: '2', tasks: whole.tasks }))).toEqual({
       doc: whole,
       rewrite: true,
-      damage: { kind: 'invalid', reset: [] }
-    })
-  })
-
-  it('drops an entry whose records were cut short (they would undercount the task), keeping those before it', () => {
-    const text = file(whole)
-    // Cut inside c1's b, right after its first record: what is left of it still reads as an entry.
-    const cutAt = text.indexOf('},', text.indexOf('"b"')) + 2
-    const result = read(text.slice(0, cutAt))
-    expect(result).toEqual({
-      doc: { version: 1, tasks: { c1: { a: whole.tasks.c1!.a } } },
-      rewrite: true,
-      damage: { kind: 'truncated', reset: [] }
-    })
-  })
-
-  it('drops an entry one of whose records a damaged line took, keeping the entries around it', () => {
-    const lines = file(whole).split('\n')
-    // The opening line of c1's a's second record: the record is lost, the rest of the entry reads.
-    const a = lines.findIndex((l) => l.includes('"a"'))
-    const secondRecord = lines.findIndex((l, i) => i > a && l.trim() === '{' && lines[i - 1]!.trim() === '},')
-    lines[secondRecord] = '\t\t\t\t\t#garbled'
-    const result = read(lines.join('\n'))
-    expect(result).toEqual({
-      doc: { version: 1, tasks: { c1: { b: whole.tasks.c1!.b }, c2: whole.tasks.c2 } },
-      rewrite: true,
-      damage: { kind: 'garbled', reset: [] }
+      finding: { kind: 'invalid', wrong: [] }
     })
   })
 })
@@ -213,7 +176,7 @@ describe('the compact copy of a usage record', () => {
   it('always reads back whole from the file', () => {
     const doc = { version: 1, tasks: { c1: { t1: entry(records.map(compactUsage)) } } }
     const back = read(JSON.stringify(doc))
-    expect(back.damage).toBeNull()
+    expect(back.finding).toBeUndefined()
     expect(back.doc.tasks.c1!.t1!.usages).toEqual(records.map(compactUsage))
     expect(back.doc.tasks.c1!.t1!.usages[3]).toEqual({
       ...usage(0),

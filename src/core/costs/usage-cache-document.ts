@@ -1,11 +1,10 @@
 // usage-cache.json: the usage records fetched for cost reports, kept next to state.json so a
 // restart does not download them again. It is a cache: a damaged file is kept aside and rebuilt
-// (what could be read of it is kept, entry by entry), never an error the user has to act on.
+// (its entries that read whole are kept), never an error the user has to act on.
 import { z } from 'zod'
 import { cacheReadTokensOf, type CostUsage } from '../../shared/cost'
 import { isPlainObject } from '../client/schemas'
-import type { Interpreted } from '../settings/config-document'
-import { type Damage, type DamageKind, readJsonObject } from '../settings/damage'
+import type { Interpreted } from '../settings/document-file'
 
 export const USAGE_CACHE_FILE = 'usage-cache.json'
 export const USAGE_CACHE_VERSION = 1
@@ -56,14 +55,13 @@ export function freshUsageCache(): UsageCacheDocument {
 }
 
 /** Reads what it can: an entry that does not read whole is dropped (it is fetched again when needed). */
-export function interpretUsageCache(raw: Buffer | null): Interpreted<UsageCacheDocument> {
-  if (raw === null) return { doc: freshUsageCache(), rewrite: false, damage: null }
-  const json = readJsonObject(raw)
-  if (!json.ok) return { doc: freshUsageCache(), rewrite: true, damage: json.damage }
-  const { version, tasks: rawTasks = {} } = json.value
+export function interpretUsageCache(value: Record<string, unknown>): Interpreted<UsageCacheDocument> {
+  const { version, tasks: rawTasks = {} } = value
+  // No file yet (conf reads it as {}): nothing to tell.
+  if (Object.keys(value).length === 0) return { doc: freshUsageCache(), rewrite: false }
   // A newer file's layout is its own business: start a cache of ours (the newer one is kept aside).
   if (typeof version === 'number' && version > USAGE_CACHE_VERSION) {
-    return { doc: freshUsageCache(), rewrite: true, damage: { ...damaged('newer-version'), version } }
+    return { doc: freshUsageCache(), rewrite: true, finding: { kind: 'newer-version', version } }
   }
   // Anything not kept makes the file damaged: it is kept aside and written anew.
   let dropped = version !== USAGE_CACHE_VERSION
@@ -77,23 +75,15 @@ export function interpretUsageCache(raw: Buffer | null): Interpreted<UsageCacheD
     const kept: Record<string, CachedTaskUsages> = (tasks[connectionId] = {})
     for (const [taskId, entry] of members(entries)) {
       const read = entrySchema.safeParse(entry)
-      // Records cut off by damage would undercount the task: such an entry is dropped too.
-      if (read.success && !json.isPartial(entry)) kept[taskId] = read.data
+      if (read.success) kept[taskId] = read.data
       else dropped = true
     }
   }
-  const damage = json.damage ?? (dropped ? 'invalid' : null)
   return {
     doc: { version: USAGE_CACHE_VERSION, tasks },
-    rewrite: damage !== null,
-    damage: damage === null ? null : damaged(damage)
+    rewrite: dropped,
+    finding: dropped ? { kind: 'invalid', wrong: [] } : undefined
   }
-}
-
-/** The cache's notice names the file only (usage-store.ts): there are no settings paths to reset. */
-function damaged(kind: DamageKind): Damage {
-  // Stryker disable next-line ArrayDeclaration: equivalent, the usage cache's notice reads only the kind
-  return { kind, reset: [] }
 }
 
 /**

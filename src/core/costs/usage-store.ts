@@ -9,8 +9,8 @@ import type { CostUsage } from '../../shared/cost'
 import { unaccountedUsd } from '../../shared/cost-period'
 import type { Task } from '../../shared/service'
 import { createLatestWriter } from '../app/latest-writer'
+import { DocumentFile, settingsConfOptions } from '../settings/document-file'
 import { checkSettingsFile, onFile } from '../settings/file-error'
-import { DocumentFile, settingsConfOptions } from '../settings/store'
 import { inBackgroundWindow } from './background-window'
 import {
   type CachedTaskUsages,
@@ -102,7 +102,7 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
       conf,
       interpretUsageCache,
       (d) => ({ ...d }),
-      (damage) => `${file} was damaged (${damage.kind}) and was rebuilt from what could be read.`,
+      (finding) => `${file} was damaged (${finding.kind}) and was rebuilt from what could be read.`,
       now,
       notices
     )

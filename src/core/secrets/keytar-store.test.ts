@@ -70,7 +70,12 @@ describe('chooseSecretStore with a keychain that answers', () => {
     expect(await secrets.get('work')).toBe(apiKey)
 
     const files = listFiles(dir)
-    expect(files.map((f) => path.basename(f)).sort()).toEqual(['config.json', 'state.json'])
+    expect(files.map((f) => path.basename(f)).sort()).toEqual([
+      'config.json',
+      'config.last-good.json',
+      'state.json',
+      'state.last-good.json'
+    ])
     for (const file of files) expect(fs.readFileSync(file).includes(apiKey), file).toBe(false)
     expect(await settings.ciphertexts.get('work')).toBeNull()
   })

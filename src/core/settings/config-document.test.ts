@@ -6,11 +6,11 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { describeRecovered, withoutCiphertexts } from './config-document'
 import { addConnection, watchProject } from './edit'
-import { writeIndentedJson } from './indented-json'
 import { defaultSettings } from './schema'
 import { openSettings } from './store'
 
 const NOW = new Date('2025-03-04T05:06:07.089Z')
+const writeIndentedJson = (value: unknown) => JSON.stringify(value, null, '\t')
 const scrub = (text: string) => withoutCiphertexts(Buffer.from(text, 'latin1')).toString('latin1')
 
 describe('withoutCiphertexts', () => {
@@ -109,23 +109,6 @@ describe('a damaged key store in config.json', () => {
     )
     // Repaired on disk: opening again is quiet.
     expect((await openSettings({ dir, now: () => NOW })).takeNotices()).toEqual([])
-  })
-
-  it('a line lost from a file that is still valid without it: told, kept aside, and repaired on disk', async () => {
-    const settings = defaultSettings()
-    addConnection(settings, { baseUrl: 'https://a.example' }, 'c1')
-    const text = writeIndentedJson({ ...settings, pinned: true, safeStorageKeys: {} })
-    fs.writeFileSync(path.join(dir, 'config.json'), text.replace('"pinned": true', '"pinned": tru'))
-    const store = await openSettings({ dir, now: () => NOW })
-    expect(store.takeNotices()).toEqual([
-      expect.stringContaining(
-        'config.json was damaged and could be read only in part; recovered 0 watched projects and 1 connection'
-      )
-    ])
-    expect(store.read()).toEqual(settings)
-    const again = await openSettings({ dir, now: () => NOW })
-    expect(again.takeNotices()).toEqual([])
-    expect(fs.readdirSync(dir).filter((n) => n.startsWith('config.json.'))).toHaveLength(1)
   })
 
   it('a key store of the wrong kind is reset with the settings kept; a settings field damaged beside it is named too', async () => {

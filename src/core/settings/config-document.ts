@@ -1,17 +1,10 @@
-// From the bytes of config.json to valid settings: parse, migrate, validate, and when any of it
-// fails, recover what can be recovered (see schema.ts) and say what was lost.
+// From config.json as read to valid settings: migrate, validate, and where a value is wrong, the
+// forgiving schema's defaults (schema.ts), with the paths that were wrong for the notice.
 import { z } from 'zod'
 import type { Settings } from '../../shared/settings'
-import { type Damage, issuePaths, readJsonObject } from './damage'
-import { migrate } from './migrate'
-import {
-  defaultSettings,
-  lenientRecord,
-  lenientSettingsSchema,
-  safeStorageKeysSchema,
-  SETTINGS_VERSION,
-  settingsSchemaAt
-} from './schema'
+import type { Finding, Interpreted } from './document-file'
+import { type JsonObject, migrate } from './migrate'
+import { defaultSettings, forgiving, issuePaths, SETTINGS_VERSION, settingsSchemaAt } from './schema'
 
 /** config.json as stored: the settings, plus safeStorage ciphertexts kept out of `Settings`. */
 export interface ConfigDocument {
@@ -21,83 +14,49 @@ export interface ConfigDocument {
   forwardingSafeStorageKeys: Record<string, string>
 }
 
-export interface Interpreted<T> {
-  doc: T
-  /** The file must be written back (it was older, damaged, or newer than us). */
-  rewrite: boolean
-  damage: Damage | null
-}
-
 const SAFE_STORAGE_KEYS = 'safeStorageKeys'
 const FORWARDING_SAFE_STORAGE_KEYS = 'forwardingSafeStorageKeys'
+/** Ciphertexts of keys under Electron's safeStorage, by id (base64); one that is not text is dropped. */
+const ciphertextMap = forgiving.map(z.string())
 
-export function freshConfig(): ConfigDocument {
-  return { settings: defaultSettings(), safeStorageKeys: {}, forwardingSafeStorageKeys: {} }
-}
-
-export function serializeConfig(doc: ConfigDocument): Record<string, unknown> {
+export function serializeConfig(doc: ConfigDocument): JsonObject {
+  const out: JsonObject = { ...doc.settings, [SAFE_STORAGE_KEYS]: doc.safeStorageKeys }
   // The forwarding map only once it holds something: a file without targets stays as it was.
-  const forwarding =
-    Object.keys(doc.forwardingSafeStorageKeys).length > 0
-      ? { [FORWARDING_SAFE_STORAGE_KEYS]: doc.forwardingSafeStorageKeys }
-      : {}
-  return { ...doc.settings, [SAFE_STORAGE_KEYS]: doc.safeStorageKeys, ...forwarding }
+  if (Object.keys(doc.forwardingSafeStorageKeys).length > 0)
+    out[FORWARDING_SAFE_STORAGE_KEYS] = doc.forwardingSafeStorageKeys
+  return out
 }
 
-/** A map of ciphertexts as read: whole, or the entries that are strings (and whether it was whole). */
-function ciphertextMap(raw: unknown): { ok: boolean; map: Record<string, string> } {
-  const parsed = safeStorageKeysSchema.safeParse(raw ?? {})
-  return parsed.success ? { ok: true, map: parsed.data } : { ok: false, map: lenientRecord(z.string()).parse(raw) }
-}
-
-export function interpretConfig(raw: Buffer | null, now: Date): Interpreted<ConfigDocument> {
-  if (raw === null) return { doc: freshConfig(), rewrite: false, damage: null }
-  const read = readJsonObject(raw)
-  if (!read.ok) return { doc: freshConfig(), rewrite: true, damage: read.damage }
-
-  const { [SAFE_STORAGE_KEYS]: rawKeys, [FORWARDING_SAFE_STORAGE_KEYS]: rawForwarding, ...rest } = read.value
-  const keys = ciphertextMap(rawKeys)
-  const forwarding = ciphertextMap(rawForwarding)
-  const safeStorageKeys = keys.map
-  const forwardingSafeStorageKeys = forwarding.map
-
+export function interpretConfig(value: JsonObject, now: Date): Interpreted<ConfigDocument> {
+  const { [SAFE_STORAGE_KEYS]: keys = {}, [FORWARDING_SAFE_STORAGE_KEYS]: forwarding = {}, ...rest } = value
+  const safeStorageKeys = ciphertextMap.parse(keys)
+  const forwardingSafeStorageKeys = ciphertextMap.parse(forwarding)
   const migrated = migrate(rest, now)
+  const settings = settingsSchemaAt(now, true).parse(migrated.doc)
   if (migrated.from > SETTINGS_VERSION) {
     // Its other settings may mean something else by now; the connections, watched projects and
-    // budgets are what the user would lose, and they are read the same way as from a damaged file.
-    const salvaged = lenientSettingsSchema(now).parse(migrated.doc)
-    const settings: Settings = {
-      ...defaultSettings(),
-      activeConnectionId: salvaged.activeConnectionId,
-      connections: salvaged.connections,
-      watched: salvaged.watched,
-      budgets: salvaged.budgets
-    }
+    // budgets are what the user would lose.
+    const { activeConnectionId, connections, watched, budgets } = settings
     return {
-      doc: { settings, safeStorageKeys, forwardingSafeStorageKeys },
+      doc: {
+        settings: { ...defaultSettings(), activeConnectionId, connections, watched, budgets },
+        safeStorageKeys,
+        forwardingSafeStorageKeys
+      },
       rewrite: true,
-      damage: { kind: 'newer-version', reset: [], version: migrated.from }
+      finding: { kind: 'newer-version', version: migrated.from }
     }
   }
-
   const strict = settingsSchemaAt(now).safeParse(migrated.doc)
-  if (strict.success && keys.ok && forwarding.ok) {
-    const damage: Damage | null = read.damage ? { kind: read.damage, reset: [] } : null
-    return {
-      doc: { settings: strict.data, safeStorageKeys, forwardingSafeStorageKeys },
-      rewrite: damage !== null || migrated.from < SETTINGS_VERSION,
-      damage
-    }
-  }
-  const reset = [
+  const wrong = [
     ...(strict.success ? [] : issuePaths(strict.error.issues)),
-    ...(keys.ok ? [] : [SAFE_STORAGE_KEYS]),
-    ...(forwarding.ok ? [] : [FORWARDING_SAFE_STORAGE_KEYS])
+    ...(z.record(z.string(), z.string()).safeParse(keys).success ? [] : [SAFE_STORAGE_KEYS]),
+    ...(z.record(z.string(), z.string()).safeParse(forwarding).success ? [] : [FORWARDING_SAFE_STORAGE_KEYS])
   ]
   return {
-    doc: { settings: lenientSettingsSchema(now).parse(migrated.doc), safeStorageKeys, forwardingSafeStorageKeys },
-    rewrite: true,
-    damage: { kind: read.damage ?? 'invalid', reset }
+    doc: { settings, safeStorageKeys, forwardingSafeStorageKeys },
+    rewrite: wrong.length > 0 || migrated.from < SETTINGS_VERSION,
+    finding: wrong.length > 0 ? { kind: 'invalid', wrong } : undefined
   }
 }
 
@@ -105,6 +64,24 @@ export function describeRecovered(settings: Settings): string {
   const projects = Object.values(settings.watched).reduce((sum, list) => sum + list.length, 0)
   const connections = settings.connections.length
   return `recovered ${projects} watched project${projects === 1 ? '' : 's'} and ${connections} connection${connections === 1 ? '' : 's'}`
+}
+
+/** The one notice for a config.json kept aside: what was wrong, what is in use now, where the original is. */
+export function describeConfigFinding(finding: Finding, file: string, aside: string, doc: ConfigDocument): string {
+  const kept = ` The original was kept as ${aside}.`
+  switch (finding.kind) {
+    case 'not-json': {
+      const inUse = finding.lastGood
+        ? `the settings as last saved, from ${finding.lastGood}, are in use`
+        : 'default settings are in use'
+      const why = finding.why.startsWith('held') ? `${finding.why} instead of settings` : finding.why
+      return `${file} ${why}; ${inUse}.${kept}`
+    }
+    case 'invalid':
+      return `Some entries of ${file} were invalid and were dropped or reset to defaults (${finding.wrong.join(', ')}); ${describeRecovered(doc.settings)}.${kept}`
+    case 'newer-version':
+      return `${file} was written by a newer Agent Tray (file version ${finding.version}); this version ${describeRecovered(doc.settings)} from it, and its other settings are at their defaults.${kept}`
+  }
 }
 
 /**

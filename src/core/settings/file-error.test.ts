@@ -2,11 +2,10 @@
 // names the file, what was being done, what to do, and that nothing changed. (The causes this
 // machine can make for real, a directory, a pipe, a loop, a path through a file, another owner,
 // are met through the store in damaged-files.test.ts.)
-import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { checkSettingsFile, describeFileFailure, onFile, readSettingsFile, SettingsFileError } from './file-error'
+import { describe, expect, it } from 'vitest'
+import { checkSettingsFile, describeFileFailure, onFile, SettingsFileError } from './file-error'
 
 const FILE = '/home/a/.config/agent-tray/config.json'
 const failure = (code: string | undefined, message = `${code}: it failed`) =>
@@ -107,36 +106,11 @@ describe('checkSettingsFile', () => {
   })
 })
 
-describe('readSettingsFile', () => {
-  afterEach(() => {
-    vi.restoreAllMocks()
-  })
-
-  it('a file removed between the look and the read is as good as never there; any other failure of the read is refused', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-tray-read-'))
-    try {
-      const file = path.join(dir, 'config.json')
-      fs.writeFileSync(file, '{}')
-      const read = vi.spyOn(fs, 'readFileSync').mockImplementationOnce(() => {
-        throw Object.assign(new Error(`ENOENT: no such file or directory, open '${file}'`), { code: 'ENOENT' })
-      })
-      expect(readSettingsFile(file)).toBeNull()
-      read.mockImplementationOnce(() => {
-        throw Object.assign(new Error(`EIO: i/o error, read`), { code: 'EIO' })
-      })
-      expect(() => readSettingsFile(file)).toThrow(
-        new SettingsFileError(`Cannot read ${file}: EIO: i/o error, read; nothing was changed.`)
-      )
-      expect(readSettingsFile(file)?.toString()).toBe('{}')
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
-  })
-
-  it('a directory in its place is refused before it is read, with EISDIR as the cause', () => {
+describe('checkSettingsFile, before conf reads the file', () => {
+  it('a directory in its place is refused, with EISDIR as the cause', () => {
     let thrown: unknown
     try {
-      readSettingsFile(os.tmpdir())
+      checkSettingsFile(os.tmpdir())
     } catch (error) {
       thrown = error
     }

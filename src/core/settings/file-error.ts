@@ -1,7 +1,6 @@
-// The settings files on disk as bytes, and what to tell the user when one cannot be used at all: a
-// directory or a FIFO in its place, a file this user may not read, a directory that cannot be
-// written. Damaged *contents* are never an error (see damage.ts); these are, because nothing can be
-// kept aside or repaired, and writing over them could lose what the user has.
+// What to tell the user when a settings file cannot be used at all: a directory or a FIFO in its
+// place, a file this user may not read, a directory that cannot be written. Damaged *contents* are
+// never an error (document-file.ts); these are: nothing can be kept aside there, nor repaired.
 import fs from 'node:fs'
 
 export class SettingsFileError extends Error {
@@ -65,59 +64,16 @@ export function onFile<T>(file: string, doing: FileOperation, run: () => T): T {
 }
 
 /**
- * The bytes of a settings file, or null when there is none. Anything but a regular file is refused
- * before it is opened: reading a FIFO would wait forever, a device would never end.
- */
-export function readSettingsFile(file: string): Buffer | null {
-  return onFile(file, 'read', () => {
-    let stat: fs.Stats
-    try {
-      stat = fs.statSync(file)
-    } catch (error) {
-      if (code(error) === 'ENOENT') return null
-      throw error
-    }
-    refuseIfNotFile(file, stat)
-    try {
-      return fs.readFileSync(file)
-    } catch (error) {
-      // Removed between the two calls: as good as never there.
-      if (code(error) === 'ENOENT') return null
-      throw error
-    }
-  })
-}
-
-/**
- * Throws the SettingsFileError that reading `file` would meet, without reading it (Conf's own
- * constructor reads it next, and must not meet a directory, or wait on a FIFO).
+ * Refuses what is not a regular file before conf reads it: reading a named pipe would wait forever,
+ * a device would never end. A directory is refused as reading one would be.
  */
 export function checkSettingsFile(file: string): void {
   onFile(file, 'read', () => {
-    let stat: fs.Stats
-    try {
-      stat = fs.statSync(file)
-    } catch (error) {
-      if (code(error) === 'ENOENT') return
-      throw error
-    }
-    refuseIfNotFile(file, stat)
-    fs.closeSync(fs.openSync(file, 'r'))
+    const stat = fs.statSync(file, { throwIfNoEntry: false })
+    if (stat?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    if (stat && !stat.isFile())
+      throw new SettingsFileError(
+        `${file} is not a regular file: move it away (Agent Tray then starts a new one); ${NOTHING_CHANGED}.`
+      )
   })
-}
-
-function refuseIfNotFile(file: string, stat: fs.Stats): void {
-  if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
-  if (!stat.isFile()) {
-    throw new SettingsFileError(
-      `${file} is not a regular file (${kindOf(stat)}): move it away (Agent Tray then starts a new one); ${NOTHING_CHANGED}.`
-    )
-  }
-}
-
-function kindOf(stat: fs.Stats): string {
-  if (stat.isFIFO()) return 'a named pipe'
-  if (stat.isSocket()) return 'a socket'
-  // What is left (stat follows links, and a directory or file is not asked about): a device.
-  return 'a device'
 }

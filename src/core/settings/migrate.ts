@@ -59,13 +59,13 @@ export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
       : {},
     polling: {
       ...defaults.polling,
-      ...(typeof pollIntervalMs === 'number' ? { activeIntervalMs: pollIntervalMs } : {})
+      activeIntervalMs: typeof pollIntervalMs === 'number' ? pollIntervalMs : defaults.polling.activeIntervalMs
     },
     notifications: { ...defaults.notifications, transitions }
   }
 }
 
-function isObject(value: unknown): value is JsonObject {
+export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
@@ -78,10 +78,10 @@ export function migrateV2toV3(v2: JsonObject): JsonObject {
  * taken as current whose version is missing or damaged: a v2 file's budgets are kept even then.
  */
 function liftProjectBudgets(v2: JsonObject): JsonObject {
-  const watched = isObject(v2.watched) ? v2.watched : {}
+  const watched = isJsonObject(v2.watched) ? v2.watched : {}
   // Budgets already there are kept (a file taken as current may have both).
   const budgets: Record<string, unknown[]> = {}
-  if (isObject(v2.budgets))
+  if (isJsonObject(v2.budgets))
     for (const [id, list] of Object.entries(v2.budgets)) if (Array.isArray(list)) budgets[id] = [...list]
   const nextWatched: JsonObject = {}
   let lifted = false
@@ -91,7 +91,7 @@ function liftProjectBudgets(v2: JsonObject): JsonObject {
       continue
     }
     nextWatched[connectionId] = list.map((entry: unknown) => {
-      if (!isObject(entry)) return entry
+      if (!isJsonObject(entry)) return entry
       if (!Object.hasOwn(entry, 'budgetUsd')) return entry
       lifted = true
       const { budgetUsd, ...rest } = entry
@@ -142,6 +142,6 @@ export function migrate(doc: JsonObject, now: Date): { doc: JsonObject; from: nu
     version += 1
   }
   // Taken as current without saying so (or damaged): a v2 project's budget must not be lost.
-  if (from === SETTINGS_VERSION && isObject(current.watched)) current = liftProjectBudgets(current)
+  if (from === SETTINGS_VERSION && isJsonObject(current.watched)) current = liftProjectBudgets(current)
   return { doc: current, from }
 }

@@ -1,6 +1,6 @@
-// The settings file's schema (version 3), in two forms: `strict` says whether a file is valid;
-// `lenient` never fails and keeps every part that is valid, putting defaults in the rest, so a
-// damaged file loses only what is damaged (watched projects first of all).
+// The settings file's schema (version 3), defined once and built two ways: strict says whether
+// settings are valid (a change is checked with it); forgiving never fails on a file that is an
+// object: a wrong value takes its default (zod's `.catch`), a wrong entry of a list or map is dropped.
 // In both, a key that is ABSENT takes its default: a file from an older build (or a hand edit)
 // that lacks a newer optional key is valid, not damaged. Only a present, wrong value is damage.
 import { z } from 'zod'
@@ -32,30 +32,43 @@ export const SETTINGS_VERSION = 3
 
 export const DEFAULT_WINDOW = { width: 420, height: 640, maximized: false } as const
 
-export function defaultSettings(): Settings {
+type Output<T extends z.ZodType> = z.output<T>
+
+/** How a schema reads what it is given: a strict one refuses a wrong value, a forgiving one drops it. */
+function kit(forgiving: boolean) {
+  const keep = <T>(item: z.ZodType<T>, value: unknown): [T] | [] => {
+    const parsed = item.safeParse(value)
+    return parsed.success ? [parsed.data] : []
+  }
   return {
-    version: SETTINGS_VERSION,
-    activeConnectionId: null,
-    connections: [],
-    watched: {},
-    notifications: structuredClone(DEFAULT_NOTIFICATION_PREFS),
-    polling: { ...DEFAULT_POLLING_PREFS },
-    launchAtLogin: false,
-    theme: 'system',
-    window: { ...DEFAULT_WINDOW },
-    allowBasicTextSecrets: false,
-    shortcutNoticeShown: false,
-    shortcut: DEFAULT_SHORTCUT,
-    pinned: false,
-    hideDockIcon: true,
-    checkForUpdates: true,
-    trayNoticeShown: false,
-    connectionNotifications: {},
-    attention: {},
-    budgets: {},
-    forwarding: structuredClone(DEFAULT_FORWARDING)
+    /** A value, its default when absent (and, forgiving, when wrong). */
+    or: <T extends z.ZodType>(schema: T, fallback: Output<T>): z.ZodType<Output<T>> =>
+      (forgiving
+        ? schema.catch(() => structuredClone(fallback))
+        : schema.default(() => structuredClone(fallback as never))) as never,
+    /** A list; forgiving, its valid entries. */
+    list: <T>(item: z.ZodType<T>): z.ZodType<T[]> =>
+      forgiving
+        ? z
+            .array(z.unknown())
+            .catch([])
+            .transform((list) => list.flatMap((value) => keep(item, value)))
+        : z.array(item).default(() => []),
+    /** A map by id; forgiving, its valid entries. */
+    map: <T>(item: z.ZodType<T>): z.ZodType<Record<string, T>> =>
+      forgiving
+        ? z
+            .record(z.string(), z.unknown())
+            .catch({})
+            .transform((map) =>
+              Object.fromEntries(Object.entries(map).flatMap(([key, value]) => keep(item, value).map((v) => [key, v])))
+            )
+        : z.record(z.string(), item).default(() => ({}))
   }
 }
+export const strict = kit(false)
+export const forgiving = kit(true)
+export type Kit = typeof strict
 
 const forwardTargetSchema = z.object({
   id: z.string().min(1).max(64),
@@ -66,14 +79,6 @@ const forwardTargetSchema = z.object({
   when: z.enum(['always', 'away']),
   paused: z.boolean().default(false),
   quietHours: z.boolean().default(false)
-})
-const awayAfterSchema = z.number().int().min(AWAY_AFTER_BOUNDS.min).max(AWAY_AFTER_BOUNDS.max)
-const forwardingSchema = z.object({
-  targets: z
-    .array(forwardTargetSchema)
-    .max(MAX_TARGETS)
-    .default(() => []),
-  awayAfterMs: awayAfterSchema.default(DEFAULT_FORWARDING.awayAfterMs)
 })
 
 // A stored base URL needs only its shape: one that would send the key over plain http is kept, so
@@ -86,9 +91,6 @@ const connectionId = z.string().superRefine((value, ctx) => {
   if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
 })
 const bounded = ({ min, max }: { min: number; max: number }) => z.number().int().min(min).max(max)
-const activeInterval = bounded(POLLING_BOUNDS.activeIntervalMs)
-const idleInterval = bounded(POLLING_BOUNDS.idleIntervalMs)
-const concurrency = bounded(POLLING_BOUNDS.maxConcurrency)
 /** The one polling rule (src/shared/polling.ts) as zod issues, each on its field. */
 export function addPollingIssues(prefs: PollingPrefs, ctx: z.RefinementCtx): void {
   for (const [field, message] of Object.entries(pollingProblems(prefs)))
@@ -107,83 +109,59 @@ const budgetSchema: z.ZodType<Budget> = z
     for (const [field, message] of Object.entries(budgetProblems(budget)))
       ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
   })
-const budgetListSchema = z.array(budgetSchema).superRefine((list, ctx) => {
-  const problem = budgetListProblem(list)
-  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
-})
 
 /** A connection without a name is called by its host, as addConnection does. */
-function named(connection: {
-  id: string
-  name?: string | undefined
-  baseUrl: string
-  publishingDomain: string
-}): Connection {
+function named(connection: { id: string; name?: string | undefined; baseUrl: string; publishingDomain: string }) {
   const { id, name, baseUrl, publishingDomain } = connection
-  return { id, name: name ?? defaultConnectionName(baseUrl), baseUrl, publishingDomain }
+  return { id, name: name ?? defaultConnectionName(baseUrl), baseUrl, publishingDomain } satisfies Connection
 }
 
-export const connectionSchema = z
-  .object({
-    id: connectionId,
-    name: z.string().optional(),
-    baseUrl: httpUrl,
-    publishingDomain: z.string().default('')
-  })
-  .transform(named)
+/** A connection is kept whenever its id and base URL are; forgiving, its name and domain fall back. */
+const connectionSchemaOf = ({ or }: Kit) =>
+  z
+    .object({
+      id: connectionId,
+      name: or(z.string().optional(), undefined),
+      baseUrl: httpUrl,
+      publishingDomain: or(z.string(), '')
+    })
+    .transform(named)
+export const connectionSchema = connectionSchemaOf(strict)
 
-/** `addedAt` is the only default that depends on the time of reading. */
-export function watchedProjectSchemaAt(now: Date) {
+/** A watched project is kept whenever its id is; `addedAt` is the only default that depends on the time of reading. */
+export function watchedProjectSchemaAt(now: Date, { or }: Kit = strict): z.ZodType<WatchedProject> {
   return z.object({
-    projectId: z.string().min(1),
-    name: z.string().default(''),
-    softwareProductId: z.string().optional(),
-    muted: z.boolean().default(false),
-    addedAt: z.string().default(() => now.toISOString())
+    projectId: z.string().trim().min(1),
+    name: or(z.string(), ''),
+    softwareProductId: or(z.string().optional(), undefined),
+    muted: or(z.boolean(), false),
+    addedAt: or(z.string(), now.toISOString())
   })
 }
 
-const DEFAULTS = defaultSettings()
-const N = DEFAULTS.notifications
+/** The first entry of each id (a hand edit can repeat one): the window keys its lists by id. */
+function firstOfEach<T>(idOf: (item: T) => string) {
+  return (items: T[]): T[] => {
+    const seen = new Set<string>()
+    return items.filter((item) => !seen.has(idOf(item)) && seen.add(idOf(item)))
+  }
+}
 
-const transitionsSchema = z.object({
-  started: z.boolean().default(N.transitions.started),
-  completed: z.boolean().default(N.transitions.completed),
-  failed: z.boolean().default(N.transitions.failed),
-  cancelled: z.boolean().default(N.transitions.cancelled)
-})
-
-const quietHoursSchema = z.object({
-  enabled: z.boolean().default(N.quietHours.enabled),
-  start: hhmm.default(N.quietHours.start),
-  end: hhmm.default(N.quietHours.end)
-})
-
-const notificationsSchema = z.object({
-  transitions: transitionsSchema.default(() => ({ ...N.transitions })),
-  quietHours: quietHoursSchema.default(() => ({ ...N.quietHours })),
-  sound: z.boolean().default(N.sound),
-  pausedUntil: z.string().nullable().default(null),
-  unusualCost: z.boolean().default(N.unusualCost)
-})
-
-const pollingSchema = z
-  .object({
-    activeIntervalMs: activeInterval.default(DEFAULTS.polling.activeIntervalMs),
-    idleIntervalMs: idleInterval.default(DEFAULTS.polling.idleIntervalMs),
-    maxConcurrency: concurrency.default(DEFAULTS.polling.maxConcurrency)
+/** The budgets of one account: strict, by the list rule; forgiving, the first per slot within the bound. */
+function budgetListOf(forgivingList: boolean, { list }: Kit) {
+  if (!forgivingList)
+    return list(budgetSchema).superRefine((budgets, ctx) => {
+      const problem = budgetListProblem(budgets)
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+    })
+  return list(budgetSchema).transform((budgets) => {
+    const kept: Budget[] = []
+    for (const b of budgets) if (budgetListProblem([...kept, b]) === null) kept.push(b)
+    return kept
   })
-  .superRefine(addPollingIssues)
+}
 
-const windowSchema = z.object({
-  x: z.number().optional(),
-  y: z.number().optional(),
-  width: z.number().positive().default(DEFAULTS.window.width),
-  height: z.number().positive().default(DEFAULTS.window.height),
-  maximized: z.boolean().default(DEFAULTS.window.maximized)
-})
-
-const themeSchema = z.enum(['system', 'light', 'dark'])
+const N = DEFAULT_NOTIFICATION_PREFS
 
 const projectAttentionSchema = z.object({
   acknowledgedAt: z.string().nullable().default(null),
@@ -204,232 +182,130 @@ const shortcutSchema = z
   .string()
   .refine((s) => checkAccelerator(s).ok, 'must be a shortcut such as CommandOrControl+Shift+A')
 
-/** Per connection id, then per project id. */
-const attentionSchema = z.record(z.string(), z.record(z.string(), projectAttentionSchema))
+/** Every part but the watched projects (whose default date is the time of reading), built once per kit. */
+function shapeOf(k: Kit, isForgiving: boolean) {
+  const { or, list, map } = k
+  const targets = list(forwardTargetSchema)
+  return {
+    version: or(z.literal(SETTINGS_VERSION), SETTINGS_VERSION),
+    activeConnectionId: or(z.string().nullable().optional(), undefined),
+    connections: list(connectionSchemaOf(k)).transform(firstOfEach((c) => c.id)),
+    notifications: or(
+      z.object({
+        transitions: or(
+          z.object({
+            started: or(z.boolean(), N.transitions.started),
+            completed: or(z.boolean(), N.transitions.completed),
+            failed: or(z.boolean(), N.transitions.failed),
+            cancelled: or(z.boolean(), N.transitions.cancelled)
+          }),
+          N.transitions
+        ),
+        quietHours: or(
+          z.object({
+            enabled: or(z.boolean(), N.quietHours.enabled),
+            start: or(hhmm, N.quietHours.start),
+            end: or(hhmm, N.quietHours.end)
+          }),
+          N.quietHours
+        ),
+        sound: or(z.boolean(), N.sound),
+        pausedUntil: or(z.string().nullable(), null),
+        unusualCost: or(z.boolean(), N.unusualCost)
+      }),
+      N
+    ),
+    polling: or(
+      z
+        .object({
+          activeIntervalMs: or(bounded(POLLING_BOUNDS.activeIntervalMs), DEFAULT_POLLING_PREFS.activeIntervalMs),
+          idleIntervalMs: or(bounded(POLLING_BOUNDS.idleIntervalMs), DEFAULT_POLLING_PREFS.idleIntervalMs),
+          maxConcurrency: or(bounded(POLLING_BOUNDS.maxConcurrency), DEFAULT_POLLING_PREFS.maxConcurrency)
+        })
+        .superRefine(addPollingIssues),
+      DEFAULT_POLLING_PREFS
+    ),
+    launchAtLogin: or(z.boolean(), false),
+    theme: or(z.enum(['system', 'light', 'dark']), 'system'),
+    window: or(
+      z.object({
+        // A position is only a hint: a wrong one is dropped, in both forms.
+        x: z.number().optional().catch(undefined),
+        y: z.number().optional().catch(undefined),
+        width: or(z.number().positive(), DEFAULT_WINDOW.width),
+        height: or(z.number().positive(), DEFAULT_WINDOW.height),
+        maximized: or(z.boolean(), DEFAULT_WINDOW.maximized)
+      }),
+      DEFAULT_WINDOW
+    ),
+    allowBasicTextSecrets: or(z.boolean(), false),
+    shortcutNoticeShown: or(z.boolean(), false),
+    shortcut: or(shortcutSchema, DEFAULT_SHORTCUT),
+    pinned: or(z.boolean(), false),
+    hideDockIcon: or(z.boolean(), true),
+    checkForUpdates: or(z.boolean(), true),
+    trayNoticeShown: or(z.boolean(), false),
+    // Per connection id, then per project id: losing what was unseen only costs a missed "attention".
+    attention: map(map(projectAttentionSchema)),
+    connectionNotifications: map(connectionNotificationsSchema),
+    budgets: map(budgetListOf(isForgiving, k)),
+    forwarding: or(
+      z.object({
+        // A dropped target's URL stays in the key store until it is removed.
+        targets: isForgiving
+          ? targets.transform((t) => t.slice(0, MAX_TARGETS))
+          : z
+              .array(forwardTargetSchema)
+              .max(MAX_TARGETS)
+              .default(() => []),
+        awayAfterMs: or(
+          z.number().int().min(AWAY_AFTER_BOUNDS.min).max(AWAY_AFTER_BOUNDS.max),
+          DEFAULT_FORWARDING.awayAfterMs
+        )
+      }),
+      DEFAULT_FORWARDING
+    )
+  }
+}
+const SHAPES = { strict: shapeOf(strict, false), forgiving: shapeOf(forgiving, true) }
 
-/** With no active connection named in the file, the first one is active (as addConnection makes it). */
+/** With no active connection named (or one that is gone), the first one is active, as addConnection makes it. */
 function withActive<T extends { activeConnectionId?: string | null | undefined; connections: Connection[] }>(
   settings: T
 ): Omit<T, 'activeConnectionId'> & { activeConnectionId: string | null } {
-  return {
-    ...settings,
-    activeConnectionId:
-      settings.activeConnectionId === undefined ? (settings.connections[0]?.id ?? null) : settings.activeConnectionId
-  }
+  const { activeConnectionId: active, connections } = settings
+  const known = active === null || connections.some((c) => c.id === active)
+  return { ...settings, activeConnectionId: known ? (active ?? null) : (connections[0]?.id ?? null) }
 }
 
-/** The valid settings file; `now` only fills `addedAt` of a watched project that lacks it. */
-export function settingsSchemaAt(now: Date) {
-  return z
-    .object({
-      version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
-      activeConnectionId: z.string().nullable().optional(),
-      connections: z.array(connectionSchema).default(() => []),
-      // A project is watched once per connection: the window keys its lists by project id.
-      watched: z.record(z.string(), z.array(watchedProjectSchemaAt(now)).transform(dedupeProjects)).default(() => ({})),
-      notifications: notificationsSchema.default(() => structuredClone(N)),
-      polling: pollingSchema.default(() => ({ ...DEFAULTS.polling })),
-      launchAtLogin: z.boolean().default(false),
-      theme: themeSchema.default('system'),
-      window: windowSchema.default(() => ({ ...DEFAULT_WINDOW })),
-      allowBasicTextSecrets: z.boolean().default(false),
-      shortcutNoticeShown: z.boolean().default(false),
-      shortcut: shortcutSchema.default(DEFAULT_SHORTCUT),
-      pinned: z.boolean().default(false),
-      hideDockIcon: z.boolean().default(true),
-      checkForUpdates: z.boolean().default(true),
-      trayNoticeShown: z.boolean().default(false),
-      attention: attentionSchema.default(() => ({})),
-      connectionNotifications: z.record(z.string(), connectionNotificationsSchema).default(() => ({})),
-      budgets: z.record(z.string(), budgetListSchema).default(() => ({})),
-      forwarding: forwardingSchema.default(() => structuredClone(DEFAULT_FORWARDING))
-    })
-    .transform(withActive)
+/** The settings file; `now` only fills `addedAt` of a watched project that lacks it. */
+export function settingsSchemaAt(now: Date, isForgiving = false) {
+  const k = isForgiving ? forgiving : strict
+  const projects = k.list(watchedProjectSchemaAt(now, k)).transform(firstOfEach((p) => p.projectId))
+  // In the file's order: the watched projects after the connections.
+  const { version, activeConnectionId, connections, ...rest } = SHAPES[isForgiving ? 'forgiving' : 'strict']
+  return z.object({ version, activeConnectionId, connections, watched: k.map(projects), ...rest }).transform(withActive)
 }
 
 /** For checking settings that are complete (an update's draft): no default's time matters there. */
 export const settingsSchema = settingsSchemaAt(new Date(0))
 
-/** Ciphertexts of API keys under Electron's safeStorage, by connection id (base64). */
-export const safeStorageKeysSchema = z.record(z.string(), z.string())
+/** Every part at its default: what a file with nothing in it reads as. */
+export const defaultSettings = (): Settings => settingsSchema.parse({})
+
+/** Dotted paths of validation issues, shortened to where a user would look ("watched.c2", not "watched.c2.3.name"). */
+export function issuePaths(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey> }>, limit = 8): string[] {
+  const where = (path: ReadonlyArray<PropertyKey>) => {
+    const index = path.findIndex((segment) => typeof segment === 'number')
+    return (index === -1 ? path : path.slice(0, index)).slice(0, 3).map(String).join('.') || '(whole file)'
+  }
+  const paths = [...new Set(issues.map((issue) => where(issue.path)))]
+  return paths.length > limit ? [...paths.slice(0, limit), `and ${paths.length - limit} more`] : paths
+}
 
 // Compile-time check that the schema and the shared type agree (the schema pins the version).
 type Parsed = z.infer<typeof settingsSchema>
 const _parsedIsSettings = (parsed: Parsed): Settings => parsed
 const _settingsIsParsed = (settings: Settings): Omit<Parsed, 'version'> => settings
-
-/** Keeps the elements of an array that pass `item`, drops the others; anything else (or nothing) becomes []. */
-function lenientArray<T>(item: z.ZodType<T>) {
-  return z
-    .unknown()
-    .optional()
-    .transform((value): T[] =>
-      Array.isArray(value)
-        ? value.flatMap((element) => {
-            const parsed = item.safeParse(element)
-            return parsed.success ? [parsed.data] : []
-          })
-        : []
-    )
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** Keeps the entries of a record that pass `item`; anything else (or nothing) becomes {}. */
-export function lenientRecord<T>(item: z.ZodType<T>) {
-  return z
-    .unknown()
-    .optional()
-    .transform((value): Record<string, T> => {
-      const out: Record<string, T> = {}
-      if (!isRecord(value)) return out
-      for (const [key, element] of Object.entries(value)) {
-        const parsed = item.safeParse(element)
-        if (parsed.success) out[key] = parsed.data
-      }
-      return out
-    })
-}
-
-/** A watched project is kept whenever its id is readable; its other fields fall back one by one. */
-function lenientWatchedProject(now: Date): z.ZodType<WatchedProject> {
-  return z.object({
-    projectId: z.string().trim().min(1),
-    name: z.string().catch(''),
-    softwareProductId: z.string().optional().catch(undefined),
-    muted: z.boolean().catch(false),
-    addedAt: z.string().catch(() => now.toISOString())
-  })
-}
-
-/** A connection is kept whenever its id (by the connection id rule) and base URL are readable; its name and domain fall back. */
-const lenientConnection = z
-  .object({
-    id: connectionId,
-    name: z.string().optional().catch(undefined),
-    baseUrl: httpUrl,
-    publishingDomain: z.string().catch('')
-  })
-  .transform(named)
-
-/** The first entry of each project id (a hand edit, or damage that turned one id into another's). */
-function dedupeProjects(projects: WatchedProject[]): WatchedProject[] {
-  const seen = new Set<string>()
-  return projects.filter((project) => !seen.has(project.projectId) && seen.add(project.projectId))
-}
-
-function firstPerSlot(list: Budget[]): Budget[] {
-  const kept: Budget[] = []
-  // budgetListProblem holds the bound too: past it, no budget is kept.
-  for (const b of list) if (budgetListProblem([...kept, b]) === null) kept.push(b)
-  return kept
-}
-
-/** Never fails: every field that is valid is kept, the rest take their defaults. */
-export function lenientSettingsSchema(now: Date): z.ZodType<Settings> {
-  const d = defaultSettings()
-  const n = d.notifications
-  return z
-    .object({
-      version: z
-        .unknown()
-        .optional()
-        .transform(() => SETTINGS_VERSION),
-      activeConnectionId: z.string().nullable().catch(null),
-      connections: lenientArray(lenientConnection).transform((list) => {
-        const seen = new Set<string>()
-        return list.filter((connection) => !seen.has(connection.id) && seen.add(connection.id))
-      }),
-      watched: lenientRecord(lenientArray(lenientWatchedProject(now)).transform(dedupeProjects)),
-      notifications: z
-        .object({
-          transitions: z
-            .object({
-              started: z.boolean().catch(n.transitions.started),
-              completed: z.boolean().catch(n.transitions.completed),
-              failed: z.boolean().catch(n.transitions.failed),
-              cancelled: z.boolean().catch(n.transitions.cancelled)
-            })
-            .catch(() => ({ ...n.transitions })),
-          quietHours: z
-            .object({
-              enabled: z.boolean().catch(n.quietHours.enabled),
-              start: hhmm.catch(n.quietHours.start),
-              end: hhmm.catch(n.quietHours.end)
-            })
-            .catch(() => ({ ...n.quietHours })),
-          sound: z.boolean().catch(n.sound),
-          pausedUntil: z.string().nullable().catch(null),
-          unusualCost: z.boolean().catch(n.unusualCost)
-        })
-        .catch(() => structuredClone(n)),
-      polling: z
-        .object({
-          activeIntervalMs: activeInterval.catch(d.polling.activeIntervalMs),
-          idleIntervalMs: idleInterval.catch(d.polling.idleIntervalMs),
-          maxConcurrency: concurrency.catch(d.polling.maxConcurrency)
-        })
-        // Each valid alone, idle shorter than active breaks the rule: idle is raised to active, as
-        // otherwise the repaired file would be invalid again (and kept aside again on every start).
-        .transform((p) => ({ ...p, idleIntervalMs: Math.max(p.idleIntervalMs, p.activeIntervalMs) }))
-        .catch(() => ({ ...d.polling })),
-      launchAtLogin: z.boolean().catch(false),
-      theme: themeSchema.catch('system'),
-      window: z
-        .object({
-          x: z.number().optional().catch(undefined),
-          y: z.number().optional().catch(undefined),
-          width: z.number().positive().catch(d.window.width),
-          height: z.number().positive().catch(d.window.height),
-          maximized: z.boolean().catch(false)
-        })
-        .transform((w) => {
-          // Drop absent coordinates rather than write `"x": undefined`.
-          const out: Settings['window'] = { width: w.width, height: w.height, maximized: w.maximized }
-          if (w.x !== undefined) out.x = w.x
-          if (w.y !== undefined) out.y = w.y
-          return out
-        })
-        .catch(() => ({ ...d.window })),
-      allowBasicTextSecrets: z.boolean().catch(false),
-      shortcutNoticeShown: z.boolean().catch(false),
-      shortcut: shortcutSchema.catch(DEFAULT_SHORTCUT),
-      pinned: z.boolean().catch(false),
-      hideDockIcon: z.boolean().catch(true),
-      checkForUpdates: z.boolean().catch(true),
-      trayNoticeShown: z.boolean().catch(false),
-      // Losing what was unseen only costs a missed "attention"; never the rest of the file.
-      attention: lenientRecord(lenientRecord(projectAttentionSchema))
-        .optional()
-        .transform((a) => a ?? {}),
-      connectionNotifications: lenientRecord(connectionNotificationsSchema)
-        .optional()
-        .transform((c) => c ?? {}),
-      // Every whole budget is kept; a second one for the same scope and period, or past the bound, is not.
-      budgets: lenientRecord(lenientArray(budgetSchema).transform(firstPerSlot))
-        .optional()
-        .transform((b) => b ?? {}),
-      // A damaged target is dropped (its URL stays in the key store until removed); never the rest.
-      forwarding: z
-        .object({
-          targets: lenientArray(forwardTargetSchema).transform((t) => t.slice(0, MAX_TARGETS)),
-          awayAfterMs: awayAfterSchema.catch(DEFAULT_FORWARDING.awayAfterMs)
-        })
-        .catch(() => structuredClone(DEFAULT_FORWARDING))
-        .optional()
-        .transform((f) => f ?? structuredClone(DEFAULT_FORWARDING))
-    })
-    .transform((settings): Settings => {
-      // An active connection that no longer exists would point the app at nothing.
-      const ids = new Set(settings.connections.map((c) => c.id))
-      const active =
-        settings.activeConnectionId && ids.has(settings.activeConnectionId)
-          ? settings.activeConnectionId
-          : (settings.connections[0]?.id ?? null)
-      return { ...settings, activeConnectionId: active }
-    }) as unknown as z.ZodType<Settings>
-}
 void _parsedIsSettings
 void _settingsIsParsed

@@ -8,7 +8,7 @@ import type { Task } from '../../shared/service'
 import { createServiceClient, type ServiceClient } from '../client/index'
 import { Monitor, type MonitorCycle } from '../monitor/monitor'
 import { ManualClock } from '../util/clock'
-import { describeStateDamage, interpretState, STATE_VERSION } from './state-document'
+import { describeStateFinding, interpretState, STATE_VERSION } from './state-document'
 
 const KEY = 'state-document-key'
 let service: ReferenceService
@@ -72,8 +72,8 @@ describe('state.json from the previous build (full snapshots)', () => {
       budgetsNotified: {}
     }
 
-    const read = interpretState(Buffer.from(JSON.stringify(old)))
-    expect(read.damage).toBeNull()
+    const read = interpretState(old)
+    expect(read.finding).toBeUndefined()
     expect(read.doc.version).toBe(STATE_VERSION)
     expect(read.doc.lastSeen).toEqual(old.lastSeen)
 
@@ -108,10 +108,8 @@ describe('state.json from the previous build (full snapshots)', () => {
     const saved = monitor.snapshot()
     monitor.dispose()
     expect(saved[project.id]).toMatchObject({ form: 'compact', steps: {} })
-    const again = interpretState(
-      Buffer.from(JSON.stringify({ version: STATE_VERSION, lastSeen: { conn: saved }, budgetsNotified: {} }))
-    )
-    expect(again.damage).toBeNull()
+    const again = interpretState({ version: STATE_VERSION, lastSeen: { conn: saved }, budgetsNotified: {} })
+    expect(again.finding).toBeUndefined()
     const second = new Monitor({
       connectionId: 'conn',
       source: client,
@@ -142,12 +140,12 @@ describe('state.json from the previous build (full snapshots)', () => {
       tasks: { t: { status: 'todo', name: 'T', updatedAt: 'x', totalPrice: null, steps: {} } }
     }
     const bad = { ...compact, prices: [0.5] }
-    const read = interpretState(
-      Buffer.from(
-        JSON.stringify({ version: 2, lastSeen: { c: { p1: compact, p2: full, p3: bad } }, budgetsNotified: {} })
-      )
-    )
-    expect(read.damage?.kind).toBe('invalid')
+    const read = interpretState({
+      version: 2,
+      lastSeen: { c: { p1: compact, p2: full, p3: bad } },
+      budgetsNotified: {}
+    })
+    expect(read.finding?.kind).toBe('invalid')
     expect(read.doc.lastSeen).toEqual({ c: { p1: compact, p2: full } })
   })
 })
@@ -175,20 +173,22 @@ describe('what the notification gate holds (budgets.held)', () => {
     costUsd: 4,
     usualUsd: 1
   }
-  const file = (held: unknown[]) =>
-    Buffer.from(
-      JSON.stringify({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: { told: {}, held, unusualTold: {} } })
-    )
+  const file = (held: unknown[]) => ({
+    version: 2,
+    lastSeen: {},
+    budgetsNotified: {},
+    budgets: { told: {}, held, unusualTold: {} }
+  })
 
   it('reads back budget crossings and tasks costing more than usual', () => {
     const read = interpretState(file([crossing, costly]))
-    expect(read.damage).toBeNull()
+    expect(read.finding).toBeUndefined()
     expect(read.doc.budgets.held).toEqual([crossing, costly])
   })
 
   it('drops a held entry that is not one of them, keeping the rest', () => {
     const read = interpretState(file([crossing, { ...costly, costUsd: 'a lot' }, costly]))
-    expect(read.damage?.kind).toBe('invalid')
+    expect(read.finding?.kind).toBe('invalid')
     expect(read.doc.budgets.held).toEqual([crossing, costly])
   })
 })
@@ -199,18 +199,17 @@ describe('interpretState', () => {
     tasks: { t: { status: 'todo', name: 'T', updatedAt: 'x', totalPrice: null, steps: {} } }
   }
   const told = { periodKey: '2026-01', level: 'near', limitUsd: 10, warnRatio: 0.8 }
-  const bytes = (value: unknown) => Buffer.from(JSON.stringify(value))
+  const bytes = (value: Record<string, unknown>) => value
 
   it('no file is a fresh state, not written; a whole file of either version is read as it is, not rewritten', () => {
-    expect(interpretState(null)).toEqual({
+    expect(interpretState({})).toEqual({
       doc: {
         version: STATE_VERSION,
         lastSeen: {},
         budgetsNotified: {},
         budgets: { told: {}, held: [], unusualTold: {} }
       },
-      rewrite: false,
-      damage: null
+      rewrite: false
     })
     for (const version of [1, 2]) {
       const read = interpretState(
@@ -223,8 +222,7 @@ describe('interpretState', () => {
           budgetsNotified: { c: { p: 5 } },
           budgets: { told: {}, held: [], unusualTold: {} }
         },
-        rewrite: false,
-        damage: null
+        rewrite: false
       })
     }
     // A budget memory missing a part (edited by hand) is whole: that part is empty.
@@ -237,17 +235,8 @@ describe('interpretState', () => {
         budgetsNotified: {},
         budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} }
       },
-      rewrite: false,
-      damage: null
+      rewrite: false
     })
-  })
-
-  it('a whole file read past damage is rewritten, and the damage named', () => {
-    const text = JSON.stringify({ version: 2, lastSeen: {}, budgetsNotified: {} }, null, '\t')
-    const read = interpretState(Buffer.from(text.slice(0, -1)))
-    expect(read.rewrite).toBe(true)
-    expect(read.damage).toEqual({ kind: 'truncated', reset: [] })
-    expect(read.doc.lastSeen).toEqual({})
   })
 
   it('damage to one part of the budget memory costs only that entry', () => {
@@ -264,7 +253,7 @@ describe('interpretState', () => {
       })
     )
     expect(read.rewrite).toBe(true)
-    expect(read.damage?.kind).toBe('invalid')
+    expect(read.finding?.kind).toBe('invalid')
     expect(read.doc.budgetsNotified).toEqual({ c: { p: 5 }, d: {} })
     expect(read.doc.budgets).toEqual({ told: { c: { b1: told }, d: {} }, held: [], unusualTold: { c: ['t1'] } })
     // A memory of the wrong kind altogether is an empty one.
@@ -286,7 +275,7 @@ describe('interpretState', () => {
       })
     )
     expect(read.rewrite).toBe(true)
-    expect(read.damage).toEqual({ kind: 'newer-version', reset: [], version: 3 })
+    expect(read.finding).toEqual({ kind: 'newer-version', version: 3 })
     expect(read.doc).toEqual({
       version: STATE_VERSION,
       lastSeen: { c: { p: snapshot } },
@@ -299,31 +288,31 @@ describe('interpretState', () => {
 
   it('lastSeen of the wrong kind is reset, the rest kept; a connection entry of the wrong kind is dropped', () => {
     const read = interpretState(bytes({ version: 2, lastSeen: ['x'], budgetsNotified: { c: { p: 5 } } }))
-    expect(read.damage).toEqual({ kind: 'invalid', reset: ['lastSeen'] })
+    expect(read.finding).toEqual({ kind: 'invalid', wrong: ['lastSeen'] })
     expect(read.doc.lastSeen).toEqual({})
     expect(read.doc.budgetsNotified).toEqual({ c: { p: 5 } })
     const second = interpretState(bytes({ version: 2, lastSeen: { c: 'x', d: { p: snapshot } }, budgetsNotified: {} }))
-    expect(second.damage).toEqual({ kind: 'invalid', reset: ['lastSeen.c'] })
+    expect(second.finding).toEqual({ kind: 'invalid', wrong: ['lastSeen.c'] })
     expect(second.doc.lastSeen).toEqual({ c: {}, d: { p: snapshot } })
     // null, too: nothing to read snapshots from.
-    expect(interpretState(bytes({ version: 2, lastSeen: null, budgetsNotified: {} })).damage).toEqual({
+    expect(interpretState(bytes({ version: 2, lastSeen: null, budgetsNotified: {} })).finding).toEqual({
       kind: 'invalid',
-      reset: ['lastSeen']
+      wrong: ['lastSeen']
     })
     const third = interpretState(bytes({ version: 2, lastSeen: { c: null, d: { p: snapshot } }, budgetsNotified: {} }))
-    expect(third.damage).toEqual({ kind: 'invalid', reset: ['lastSeen.c'] })
+    expect(third.finding).toEqual({ kind: 'invalid', wrong: ['lastSeen.c'] })
     expect(third.doc.lastSeen).toEqual({ c: {}, d: { p: snapshot } })
   })
 
   it('a version that is not a number is damage, not a newer version: what reads as ours is kept', () => {
     const read = interpretState(bytes({ version: '3', lastSeen: { c: { p: snapshot } }, budgetsNotified: {} }))
-    expect(read.damage).toEqual({ kind: 'invalid', reset: ['version'] })
+    expect(read.finding).toEqual({ kind: 'invalid', wrong: ['version'] })
     expect(read.rewrite).toBe(true)
     expect(read.doc.lastSeen).toEqual({ c: { p: snapshot } })
   })
 })
 
-describe('describeStateDamage', () => {
+describe('describeStateFinding', () => {
   const file = '/home/a/.config/agent-tray/state.json'
   const aside = `${file}.corrupt-2026-01-05T09-00-00-000Z`
   const state = (projects: number) => ({
@@ -339,30 +328,20 @@ describe('describeStateDamage', () => {
   const keptOf = (n: string) =>
     `kept the last seen state of ${n} (the others start afresh without repeating notifications)`
 
-  it('names the monitor state and what was kept of it, for each kind of damage', () => {
-    expect(describeStateDamage({ kind: 'empty', reset: [] }, file, aside, state(0))).toBe(
-      `${file} was empty: ${afresh}. The original was kept as ${aside}.`
+  it('names the monitor state and what was kept of it, for each finding', () => {
+    const kept = ` The original was kept as ${aside}.`
+    expect(describeStateFinding({ kind: 'not-json', why: 'was empty', lastGood: null }, file, aside, state(0))).toBe(
+      `${file} was empty: ${afresh}.${kept}`
     )
-    expect(describeStateDamage({ kind: 'not-json', reset: [] }, file, aside, state(0))).toBe(
-      `${file} was not valid JSON: ${afresh}. The original was kept as ${aside}.`
+    const lastGood = '/home/a/.config/agent-tray/state.last-good.json'
+    expect(describeStateFinding({ kind: 'not-json', why: 'held a list', lastGood }, file, aside, state(2))).toBe(
+      `${file} held a list: the saved monitor state from ${lastGood} is in use.${kept}`
     )
-    expect(describeStateDamage({ kind: 'wrong-type', reset: ['a list'] }, file, aside, state(0))).toBe(
-      `${file} held a list: ${afresh}. The original was kept as ${aside}.`
+    expect(describeStateFinding({ kind: 'newer-version', version: 3 }, file, aside, state(2))).toBe(
+      `${file} was written by a newer Agent Tray (file version 3): this version ${keptOf('2 projects')}.${kept}`
     )
-    expect(describeStateDamage({ kind: 'wrong-type', reset: [] }, file, null, state(0))).toBe(
-      `${file} held something else: ${afresh}.`
-    )
-    expect(describeStateDamage({ kind: 'newer-version', reset: [], version: 3 }, file, aside, state(2))).toBe(
-      `${file} was written by a newer Agent Tray (file version 3): this version ${keptOf('2 projects')}. The original was kept as ${aside}.`
-    )
-    expect(describeStateDamage({ kind: 'truncated', reset: [] }, file, aside, state(1))).toBe(
-      `${file} was cut short: this version ${keptOf('1 project')}. The original was kept as ${aside}.`
-    )
-    expect(describeStateDamage({ kind: 'garbled', reset: [] }, file, null, state(0))).toBe(
-      `${file} was damaged and could be read only in part: this version ${keptOf('0 projects')}.`
-    )
-    expect(describeStateDamage({ kind: 'invalid', reset: ['lastSeen.c', 'budgets'] }, file, aside, state(3))).toBe(
-      `Some entries of ${file} were invalid (lastSeen.c, budgets): this version ${keptOf('3 projects')}. The original was kept as ${aside}.`
+    expect(describeStateFinding({ kind: 'invalid', wrong: ['lastSeen.c', 'budgets'] }, file, aside, state(1))).toBe(
+      `Some entries of ${file} were invalid (lastSeen.c, budgets): this version ${keptOf('1 project')}.${kept}`
     )
   })
 })

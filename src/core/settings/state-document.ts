@@ -1,6 +1,5 @@
 // state.json: the monitor's last seen state, kept apart from the settings because it is large and
-// written after every poll. Damage here costs little (a project without a snapshot is simply
-// re-baselined on its next poll), but it is handled the same way: never a crash, never silent.
+// written after every poll. It is handled as config.json is: never a crash, never silent.
 import { z } from 'zod'
 import { BUDGET_PERIODS, type BudgetPeriod } from '../../shared/budgets'
 import type {
@@ -11,9 +10,9 @@ import type {
   ProjectSnapshot
 } from '../../shared/monitor'
 import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
-import type { Interpreted } from './config-document'
-import { type Damage, issuePaths, readJsonObject } from './damage'
-import { lenientRecord } from './schema'
+import type { Finding, Interpreted } from './document-file'
+import type { JsonObject } from './migrate'
+import { forgiving, issuePaths, type Kit, strict } from './schema'
 
 /** 2: project snapshots may be compact (version 1 files, with full ones only, still read as they are). */
 export const STATE_VERSION = 2
@@ -129,108 +128,40 @@ export function emptyBudgetMemory(): BudgetMemory {
   return { told: {}, held: [], unusualTold: {} }
 }
 
-/** Absent in files from before budgets had periods: nothing told, nothing held. */
-const budgetMemorySchema = z
-  .object({
-    told: z.record(z.string(), z.record(z.string(), toldSchema)).default(() => ({})),
-    held: z.array(heldSchema).default(() => []),
-    unusualTold: z.record(z.string(), z.array(z.string())).default(() => ({}))
-  })
-  .default(emptyBudgetMemory)
-
-/** A damaged part costs only itself: a crossing told again, or one held lost. */
-const lenientBudgetMemory = z
-  .object({
-    told: lenientRecord(lenientRecord(toldSchema)),
-    held: z
-      .unknown()
-      .optional()
-      .transform((v) =>
-        Array.isArray(v)
-          ? v.flatMap((e) => {
-              const parsed = heldSchema.safeParse(e)
-              return parsed.success ? [parsed.data] : []
-            })
-          : []
-      ),
-    unusualTold: lenientRecord(z.array(z.string()))
-  })
-  .catch(emptyBudgetMemory)
-  .optional()
-  .transform((m) => m ?? emptyBudgetMemory())
-
 /** Either form, told apart by its shape (`form: 'compact'`); the full one is what version 1 wrote. */
 export const projectSnapshotSchema: z.ZodType<ProjectSnapshot> = z.union([compactSnapshotSchema, fullSnapshotSchema])
 
-const stateSchema = z.object({
-  version: z.union([z.literal(1), z.literal(STATE_VERSION)]).transform(() => STATE_VERSION),
-  lastSeen: z.record(z.string(), z.record(z.string(), projectSnapshotSchema)),
-  budgetsNotified: z.record(z.string(), z.record(z.string(), z.number())),
-  budgets: budgetMemorySchema
-})
-
-const lenientStateSchema = z.object({
-  version: z
-    .unknown()
-    .optional()
-    .transform(() => STATE_VERSION),
-  lastSeen: lenientRecord(lenientRecord(projectSnapshotSchema)),
-  budgetsNotified: lenientRecord(lenientRecord(z.number())),
-  budgets: lenientBudgetMemory
-})
+/** Strict or forgiving (schema.ts): forgiving, a damaged entry costs only itself (a crossing told again, a project re-baselined). */
+const stateSchemaOf = ({ or, list, map }: Kit) =>
+  z.object({
+    version: or(z.union([z.literal(1), z.literal(STATE_VERSION)]), STATE_VERSION).transform(() => STATE_VERSION),
+    lastSeen: map(map(projectSnapshotSchema)),
+    budgetsNotified: map(map(z.number())),
+    // Absent in files from before budgets had periods: nothing told, nothing held.
+    budgets: or(
+      z.object({ told: map(map(toldSchema)), held: list(heldSchema), unusualTold: map(z.array(z.string())) }),
+      emptyBudgetMemory()
+    )
+  })
+const stateSchema = stateSchemaOf(strict)
+const forgivingStateSchema = stateSchemaOf(forgiving)
 
 export function freshState(): StateDocument {
   return { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {}, budgets: emptyBudgetMemory() }
 }
 
-/**
- * A snapshot that damage may have left incomplete is dropped: a task missing from it would be
- * announced again as new. Without a snapshot the project just sets a new baseline.
- */
-function withoutPartialSnapshots(
-  value: Record<string, unknown>,
-  isPartial: (container: unknown) => boolean
-): Record<string, unknown> {
-  const lastSeen = value.lastSeen
-  const isRecord = (v: unknown): v is Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v)
-  if (!isRecord(lastSeen)) return value
-  const kept = Object.entries(lastSeen).map(([connectionId, projects]) => [
-    connectionId,
-    isRecord(projects)
-      ? Object.fromEntries(Object.entries(projects).filter(([, snapshot]) => !isPartial(snapshot)))
-      : projects
-  ])
-  return { ...value, lastSeen: Object.fromEntries(kept) }
-}
-
-export function interpretState(raw: Buffer | null): Interpreted<StateDocument> {
-  if (raw === null) return { doc: freshState(), rewrite: false, damage: null }
-  const json = readJsonObject(raw)
-  if (!json.ok) return { doc: freshState(), rewrite: true, damage: json.damage }
-  const read = { ...json, value: withoutPartialSnapshots(json.value, json.isPartial) }
-  const version = read.value.version
-  if (typeof version === 'number' && version > STATE_VERSION) {
-    // Each snapshot that reads as one of ours is kept: without it the project's changes while the
-    // app was closed would go unannounced. The rest of that file is its own business.
-    return {
-      doc: lenientStateSchema.parse(read.value),
-      rewrite: true,
-      damage: { kind: 'newer-version', reset: [], version }
-    }
-  }
-  const strict = stateSchema.safeParse(read.value)
-  if (strict.success) {
-    return {
-      doc: strict.data,
-      rewrite: read.damage !== null,
-      damage: read.damage ? { kind: read.damage, reset: [] } : null
-    }
-  }
+export function interpretState(value: JsonObject): Interpreted<StateDocument> {
+  const { version } = value
+  // A newer file: each snapshot that reads as one of ours is kept, or the project's changes while
+  // the app was closed would go unannounced. The rest of that file is its own business.
+  if (typeof version === 'number' && version > STATE_VERSION)
+    return { doc: forgivingStateSchema.parse(value), rewrite: true, finding: { kind: 'newer-version', version } }
+  const strictly = stateSchema.safeParse(value)
+  if (strictly.success) return { doc: strictly.data, rewrite: false }
   return {
-    doc: lenientStateSchema.parse(read.value),
+    doc: forgivingStateSchema.parse(value),
     rewrite: true,
-    damage: { kind: read.damage ?? 'invalid', reset: issuePaths(strict.error.issues) }
+    finding: { kind: 'invalid', wrong: issuePaths(strictly.error.issues) }
   }
 }
 
@@ -239,25 +170,17 @@ export function describeRecoveredState(state: StateDocument): string {
   return `kept the last seen state of ${projects} project${projects === 1 ? '' : 's'} (the others start afresh without repeating notifications)`
 }
 
-/** The notice for a damaged state.json: it names the monitor's saved state, never "settings". */
-export function describeStateDamage(damage: Damage, file: string, aside: string | null, state: StateDocument): string {
-  const kept = aside ? ` The original was kept as ${aside}.` : ''
-  const afresh =
-    'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
-  switch (damage.kind) {
-    case 'empty':
-      return `${file} was empty: ${afresh}.${kept}`
+/** The notice for a state.json kept aside: it names the monitor's saved state, never "settings". */
+export function describeStateFinding(finding: Finding, file: string, aside: string, state: StateDocument): string {
+  const kept = ` The original was kept as ${aside}.`
+  switch (finding.kind) {
     case 'not-json':
-      return `${file} was not valid JSON: ${afresh}.${kept}`
-    case 'wrong-type':
-      return `${file} held ${damage.reset[0] ?? 'something else'}: ${afresh}.${kept}`
+      return finding.lastGood
+        ? `${file} ${finding.why}: the saved monitor state from ${finding.lastGood} is in use.${kept}`
+        : `${file} ${finding.why}: the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline.${kept}`
     case 'newer-version':
-      return `${file} was written by a newer Agent Tray (file version ${damage.version}): this version ${describeRecoveredState(state)}.${kept}`
-    case 'truncated':
-      return `${file} was cut short: this version ${describeRecoveredState(state)}.${kept}`
-    case 'garbled':
-      return `${file} was damaged and could be read only in part: this version ${describeRecoveredState(state)}.${kept}`
+      return `${file} was written by a newer Agent Tray (file version ${finding.version}): this version ${describeRecoveredState(state)}.${kept}`
     case 'invalid':
-      return `Some entries of ${file} were invalid (${damage.reset.join(', ')}): this version ${describeRecoveredState(state)}.${kept}`
+      return `Some entries of ${file} were invalid (${finding.wrong.join(', ')}): this version ${describeRecoveredState(state)}.${kept}`
   }
 }

@@ -1,9 +1,5 @@
-// The settings store shared by the app and the command (both through conf): the same file in
-// the same directory, every change a locked read-modify-write that re-reads the file inside the
-// lock, every write atomic (conf writes through `atomically`), every damaged file kept aside and
-// repaired. A file that cannot be used at all (a directory in its place, no permission) is a
-// SettingsFileError with a one-line message; once open, reading never throws (see DocumentFile).
-import fs from 'node:fs'
+// The settings store shared by the app (through electron-store) and the command (through conf):
+// the same files in the same directory, each a DocumentFile (document-file.ts).
 import path from 'node:path'
 import Conf from 'conf'
 import type { LastSeenState, ProjectSnapshot } from '../../shared/monitor'
@@ -11,33 +7,26 @@ import type { Settings } from '../../shared/settings'
 import type { CiphertextStore } from '../secrets/types'
 import {
   type ConfigDocument,
-  describeRecovered,
+  describeConfigFinding,
   interpretConfig,
-  type Interpreted,
   serializeConfig,
   withoutCiphertexts
 } from './config-document'
-import { type Damage, describeDamage } from './damage'
-import { checkSettingsFile, onFile, readSettingsFile, SettingsFileError } from './file-error'
-import { writeIndentedJson } from './indented-json'
-import { withFileLock } from './lock'
+import { type ConfLike, DocumentFile, settingsConfOptions } from './document-file'
+import { checkSettingsFile, onFile } from './file-error'
 import { CONFIG_FILE, settingsDir, STATE_FILE } from './paths'
-import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files'
+import { makePrivateDir } from './private-files'
 import { settingsSchemaAt } from './schema'
 import {
   type BudgetMemory,
   type BudgetsNotified,
-  describeStateDamage,
+  describeStateFinding,
   interpretState,
   projectSnapshotSchema,
   type StateDocument
 } from './state-document'
 
-/** What the store needs of a Conf (or ElectronStore, which extends Conf). */
-export interface ConfLike {
-  readonly path: string
-  store: Record<string, unknown>
-}
+export { type ConfLike, settingsConfOptions }
 
 export interface SettingsStore {
   readonly path: string
@@ -79,109 +68,10 @@ export interface OpenSettingsOptions {
   now?: () => Date
 }
 
-/**
- * Options for Conf/ElectronStore that make them share our file, in our layout, and never parse it:
- * the store reads the file itself, damaged or not (Conf would throw, or silently drop it).
- */
-export function settingsConfOptions(dir: string = settingsDir()) {
-  return {
-    cwd: dir,
-    configFileMode: PRIVATE_FILE_MODE,
-    accessPropertiesByDotNotation: false,
-    watch: false,
-    clearInvalidConfig: false,
-    serialize: writeIndentedJson,
-    deserialize: () => ({})
-  }
-}
-
 function makeConf(given: ConfLike | (() => ConfLike) | undefined, file: string, make: () => ConfLike): ConfLike {
   if (given !== undefined && typeof given !== 'function') return given
   checkSettingsFile(file)
   return onFile(file, 'read', given ?? make)
-}
-
-function stamp(date: Date): string {
-  return date.toISOString().replace(/[:.]/g, '-')
-}
-
-/** One JSON file handled the same way: read, interpret, repair under the lock, write atomically. */
-export class DocumentFile<T> {
-  /** The document as last read, for when the file cannot be read any more (see read). */
-  private last: T | null = null
-  /** The read failure already told since the last good read, so it is told once. */
-  private toldFailure: string | null = null
-
-  constructor(
-    private readonly conf: ConfLike,
-    private readonly interpret: (raw: Buffer | null) => Interpreted<T>,
-    private readonly serialize: (doc: T) => Record<string, unknown>,
-    /** The notice for a damaged file, in words about what this file holds. */
-    private readonly describe: (damage: Damage, file: string, aside: string, doc: T) => string,
-    private readonly now: () => Date,
-    private readonly notices: string[],
-    /** What of the damaged bytes is kept aside (config.json's copy holds no key ciphertexts). */
-    private readonly asideBytes: (raw: Buffer) => Buffer = (raw) => raw
-  ) {}
-
-  get path(): string {
-    return this.conf.path
-  }
-
-  /**
-   * The document on disk now (a damaged one read as far as it goes). When the file cannot be read
-   * at all (it became a directory, or unreadable, while a process runs) this is the document as
-   * last read, and the user is told once: reading settings must not crash a running app.
-   */
-  read(): T {
-    try {
-      const doc = this.interpret(readSettingsFile(this.path)).doc
-      this.last = doc
-      this.toldFailure = null
-      return doc
-    } catch (error) {
-      if (!(error instanceof SettingsFileError) || this.last === null) throw error
-      if (this.toldFailure !== error.message) {
-        this.toldFailure = error.message
-        this.notices.push(
-          `${error.message.replace(/; nothing was changed\.$/, '.')} Until it can be read again, what was last read from it is in use.`
-        )
-      }
-      return structuredClone(this.last)
-    }
-  }
-
-  /** Under the lock: re-read, repair if needed, apply `mutate` (if any), write when anything changed. */
-  async update(mutate?: (doc: T) => void | boolean): Promise<T> {
-    return withFileLock(this.path, () => {
-      const raw = readSettingsFile(this.path)
-      const found = this.interpret(raw)
-      // The damaged bytes are safe aside before anything is written over them.
-      const aside = found.damage && raw ? this.keepAside(raw, found.damage) : null
-      const doc = found.doc
-      const changed = mutate ? mutate(doc) !== false : false
-      if (changed || found.rewrite) onFile(this.path, 'write', () => (this.conf.store = this.serialize(doc)))
-      if (aside && found.damage) this.notices.push(this.describe(found.damage, this.path, aside, doc))
-      this.last = doc
-      return doc
-    })
-  }
-
-  private keepAside(raw: Buffer, damage: Damage): string {
-    const dir = path.dirname(this.path)
-    const base = path.basename(this.path)
-    const label = damage.kind === 'newer-version' ? 'newer' : 'corrupt'
-    let aside = path.join(dir, `${base}.${label}-${stamp(this.now())}`)
-    for (let n = 2; fs.existsSync(aside); n++) aside = path.join(dir, `${base}.${label}-${stamp(this.now())}-${n}`)
-    onFile(aside, 'keep a copy of', () =>
-      fs.writeFileSync(aside, this.asideBytes(raw), { mode: PRIVATE_FILE_MODE, flag: 'wx' })
-    )
-    return aside
-  }
-}
-
-function clone<T>(value: T): T {
-  return structuredClone(value)
 }
 
 /** Opens (and if needed repairs or migrates) the settings and state files. */
@@ -207,20 +97,21 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
   const notices: string[] = []
   const config = new DocumentFile<ConfigDocument>(
     conf,
-    (raw) => interpretConfig(raw, now()),
+    (value) => interpretConfig(value, now()),
     serializeConfig,
-    (damage, file, aside, doc) => describeDamage(damage, file, aside, describeRecovered(doc.settings)),
+    describeConfigFinding,
     now,
     notices,
-    withoutCiphertexts
+    { asideBytes: withoutCiphertexts, keepLastGood: true }
   )
   const state = new DocumentFile<StateDocument>(
     stateConf,
     interpretState,
     (doc) => ({ ...doc }),
-    describeStateDamage,
+    describeStateFinding,
     now,
-    notices
+    notices,
+    { keepLastGood: true }
   )
   await config.update()
   await state.update()
@@ -252,7 +143,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     read: () => config.read().settings,
     async update(mutate) {
       const doc = await config.update((current) => {
-        const draft = clone(current.settings)
+        const draft = structuredClone(current.settings)
         mutate(draft)
         const checked = settingsSchemaAt(now()).safeParse(draft)
         if (!checked.success) {
@@ -265,7 +156,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
         }
         current.settings = checked.data
       })
-      return clone(doc.settings)
+      return structuredClone(doc.settings)
     },
     takeNotices: () => notices.splice(0, notices.length),
     readLastSeen: () => state.read().lastSeen,
@@ -279,7 +170,7 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
         }
       }
       await state.update((doc) => {
-        doc.lastSeen[connectionId] = clone(snapshots)
+        doc.lastSeen[connectionId] = structuredClone(snapshots)
       })
     },
     readBudgetsNotified: () => state.read().budgetsNotified,
@@ -290,10 +181,10 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
         else forConnection[projectId] = budgetUsd
       })
     },
-    readBudgetMemory: () => clone(state.read().budgets),
+    readBudgetMemory: () => structuredClone(state.read().budgets),
     async writeBudgetMemory(parts) {
       await state.update((doc) => {
-        doc.budgets = { ...doc.budgets, ...clone(parts) }
+        doc.budgets = { ...doc.budgets, ...structuredClone(parts) }
       })
     },
     ciphertexts,

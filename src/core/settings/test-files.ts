@@ -1,6 +1,5 @@
 // For tests: real settings files, written by the store itself (connections, watched projects with
-// awkward names, preferences, keys, and last seen state per project), and a map from each line of
-// such a file to the JSON path it belongs to, so a test can tell which entries a damage left whole.
+// awkward names, preferences, keys, and last seen state per project).
 import fs from 'node:fs'
 import path from 'node:path'
 import type { FullProjectSnapshot, ProjectSnapshot } from '../../shared/monitor'
@@ -101,62 +100,4 @@ export async function writeFixture(dir: string): Promise<Fixture> {
     config: fs.readFileSync(configPath),
     state: fs.readFileSync(path.join(dir, 'state.json'))
   }
-}
-
-export type JsonPath = (string | number)[]
-
-export interface LineInfo {
-  /** Byte offsets of the line in the file: [start, end], end at its line break (or the file's end). */
-  start: number
-  end: number
-  /** The value the line opens, holds or closes. */
-  path: JsonPath
-  /** The line opens a container (`"key": {`, `[`, …). */
-  opens: boolean
-}
-
-/** The path of every line of a file as the store writes it (valid, one member or element per line). */
-export function linePaths(file: Buffer): LineInfo[] {
-  const out: LineInfo[] = []
-  const stack: { path: JsonPath; kind: 'object' | 'array'; next: number }[] = []
-  let start = 0
-  while (start <= file.length) {
-    let end = file.indexOf(0x0a, start)
-    if (end === -1) end = file.length
-    const content = file.subarray(start, end).toString('utf8').trim()
-    const top = stack.at(-1)
-    const closer = /^[}\]],?$/.test(content)
-    // A string value ends in a quote: a line that ends in a bracket opens a container.
-    const opener = /[{[]$/.test(content)
-    let here: JsonPath
-    if (closer) {
-      here = stack.pop()!.path
-    } else {
-      const key =
-        top?.kind === 'object'
-          ? (JSON.parse(/^"(?:[^"\\]|\\.)*"/.exec(content)![0]) as string)
-          : top
-            ? top.next++
-            : undefined
-      here = key === undefined ? [] : [...top!.path, key]
-      if (opener) stack.push({ path: here, kind: content.endsWith('{') ? 'object' : 'array', next: 0 })
-    }
-    out.push({ start, end, path: here, opens: opener && !closer })
-    start = end + 1
-  }
-  return out
-}
-
-const startsWith = (path: JsonPath, prefix: JsonPath) => prefix.every((segment, i) => path[i] === segment)
-
-/**
- * The lines a reader needs whole to keep the value at `at`: its own lines, and the line that opens
- * each container around it (which says where it belongs).
- */
-export function linesOf(lines: LineInfo[], at: JsonPath): LineInfo[] {
-  return lines.filter(
-    (line) =>
-      startsWith(line.path, at) ||
-      (line.opens && line.path.length < at.length && line.path.length > 0 && startsWith(at, line.path))
-  )
 }
