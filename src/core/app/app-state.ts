@@ -22,10 +22,10 @@ export function buildAppState(ctx: AppContext): AppState {
         project: open?.projects.get(w.projectId) ?? null,
         summary: monitor?.getSummary(w.projectId) ?? null,
         health: monitor?.getHealth(w.projectId) ?? { state: 'unknown' },
-        ...(open ? { attention: open.attention.view(w.projectId) } : {}),
+        attention: open?.attention.view(w.projectId),
         now,
         tz: ctx.tz,
-        ...(usages ? { usagesByTask: usages } : {})
+        usagesByTask: usages
       })
     )
   })

@@ -6,6 +6,7 @@ import path from 'node:path'
 import type { DesktopNote } from '../../shared/desktop'
 import type { AppState, EventChannel, EventContract, Handlers } from '../../shared/ipc'
 import type { MonitorEvent } from '../../shared/monitor'
+import type { Settings } from '../../shared/settings'
 import { projectDisplayName } from '../../shared/watched-project'
 import type { InvalidRecordIssue } from '../client/parse'
 import { isAway } from '../forward/away'
@@ -31,7 +32,6 @@ import { buildAppState } from './app-state'
 import { createAppBudgets } from './budgets'
 import { createCoalescer } from './coalesce'
 import type { AppContext } from './context'
-import { DEMO_CONNECTION_ID, forgetLeftoverDemo } from './demo-connection'
 import { AppError, invalidArgument } from './errors'
 import { attentionHandlers } from './handlers/attention'
 import { budgetHandlers } from './handlers/budgets'
@@ -48,8 +48,8 @@ import { createLatestWriter } from './latest-writer'
 import { Notices } from './notices'
 import type { ControllerPorts } from './ports'
 import { localTz } from './project-view'
-import { restoreLostConnections } from './restore-connections'
 import { createSession, type OpenConnection } from './session'
+import { beforeOpening } from './startup'
 
 export { DEMO_CONNECTION_ID } from './handlers/connections'
 
@@ -97,6 +97,7 @@ export function createAppController(ports: ControllerPorts): AppController {
   const clock = ports.clock ?? systemClock
   const random = ports.random ?? Math.random
   const tz = ports.tz ?? localTz
+  const settings = (): Settings => ports.settings.read()
   // The key store, learning each key that passes so the log can take it out of every line.
   const known = rememberKeys(ports.secrets)
   // The one redaction (core/secrets/redact.ts): the key as sent, JSON-escaped or URL-encoded.
@@ -120,7 +121,7 @@ export function createAppController(ports: ControllerPorts): AppController {
   const updater = createUpdater({
     updater: ports.updater ?? null,
     unavailable: ports.updatesUnavailable,
-    enabled: ports.settings.read().checkForUpdates,
+    enabled: settings().checkForUpdates,
     clock,
     onChange: changed,
     log
@@ -168,16 +169,16 @@ export function createAppController(ports: ControllerPorts): AppController {
 
   const pauses = createPauseTimers(clock, changed)
   const projectName = (connectionId: string, projectId: string): string => {
-    const watched = ports.settings.read().watched[connectionId]?.find((w) => w.projectId === projectId)
+    const watched = settings().watched[connectionId]?.find((w) => w.projectId === projectId)
     return projectDisplayName(watched ?? { projectId, name: '' }, session.get(connectionId)?.projects.get(projectId))
   }
   const gate = createNotificationGate({
     clock,
     tz,
-    settings: () => ports.settings.read(),
+    settings,
     projectName,
     connectionLabel: (connectionId) => {
-      const connections = ports.settings.read().connections
+      const connections = settings().connections
       return connections.length > 1 ? (connections.find((c) => c.id === connectionId)?.name ?? null) : null
     },
     unusualNow: (event) => {
@@ -211,27 +212,26 @@ export function createAppController(ports: ControllerPorts): AppController {
     file: path.join(path.dirname(ports.settings.statePath), OUTBOX_FILE),
     clock,
     secrets: known.store.forwarding,
-    settings: () => ports.settings.read(),
+    settings,
     names: {
       projectName,
-      accountName: (connectionId) =>
-        ports.settings.read().connections.find((c) => c.id === connectionId)?.name ?? connectionId
+      accountName: (connectionId) => settings().connections.find((c) => c.id === connectionId)?.name ?? connectionId
     },
     moment: () => {
-      const settings = ports.settings.read()
+      const current = settings()
       const at = new Date(clock.now())
       return {
-        away: isAway(presence.now(), settings.forwarding.awayAfterMs),
-        quiet: inQuietHours(settings.notifications.quietHours, at, typeof tz === 'number' ? tz : tz(at))
+        away: isAway(presence.now(), current.forwarding.awayAfterMs),
+        quiet: inQuietHours(current.notifications.quietHours, at, typeof tz === 'number' ? tz : tz(at))
       }
     },
     onGiveUp: (targetId, reason) => {
-      const name = ports.settings.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
+      const name = settings().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
       notices.add([`Forwarding to '${name}' is losing notifications: ${reason}`])
       changed()
     },
     onKeyStoreFailure: (targetId, reason) => {
-      const name = ports.settings.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
+      const name = settings().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
       notices.add([`Forwarding to '${name}' is waiting for the keychain: ${reason} It is tried again.`])
       changed()
     },
@@ -248,7 +248,7 @@ export function createAppController(ports: ControllerPorts): AppController {
     clock,
     tz,
     session,
-    settings: () => ports.settings.read(),
+    settings,
     reportError
   })
 
@@ -289,7 +289,7 @@ export function createAppController(ports: ControllerPorts): AppController {
     log,
     redact,
     demo: { active: false },
-    settings: () => ports.settings.read(),
+    settings,
     update,
     changed,
     reportError,
@@ -320,34 +320,7 @@ export function createAppController(ports: ControllerPorts): AppController {
     stateChanged: changed,
     async start() {
       if (stopped) return
-      notices.add(ports.settings.takeNotices())
-      // A pause stored by an earlier run still ends on time: the window is told then.
-      const stored = ports.settings.read()
-      pauses.paused({ all: true }, stored.notifications.pausedUntil)
-      for (const [connectionId, prefs] of Object.entries(stored.connectionNotifications))
-        pauses.paused({ connectionId }, prefs.pausedUntil)
-      // Before anything is opened: a demo an earlier run left is not polled, a connection config.json lost is back.
-      await forgetLeftoverDemo(
-        keys,
-        () => ports.settings.read(),
-        update,
-        (id) => ports.settings.writeLastSeen(id, {})
-      ).catch((e: unknown) => reportError('forgetting the last demo', e))
-      notices.add(
-        await restoreLostConnections(keys, () => ports.settings.read(), update, new Set([DEMO_CONNECTION_ID])).catch(
-          (e: unknown) => {
-            reportError('restoring connections from the keychain', e)
-            return []
-          }
-        )
-      )
-      // The log learns the targets' tokens before a line can quote one. Not without targets: forwarding's
-      // first use of the key store moves the entries an earlier version kept among the keys.
-      if (ports.settings.read().forwarding.targets.length > 0) {
-        await known.store.forwarding
-          .list?.()
-          .catch((e: unknown) => reportError('reading the forwarding targets from the key store', e))
-      }
+      await beforeOpening(ctx)
       await session.start()
       updater.start()
     },
