@@ -365,7 +365,7 @@ describe('errors: one line on stderr and the exit code of its class', () => {
       { args: ['login', '--base-url', 'http://agents.example.com'], stdin: 'some-key\n' },
       { args: ['watch-list', 'add', '--base-url', 'http://agents.example.com', 'p1'] }
     ]) {
-      const r = await run(o.args, { ...(o.env ? { env: o.env } : {}), ...(o.stdin ? { stdin: o.stdin } : {}), deps })
+      const r = await run(o.args, { env: o.env, stdin: o.stdin, deps })
       expect(r.code, o.args.join(' ')).toBe(EXIT.usage)
       expect(oneErrorLine(r)).toMatch(/must use https: plain http would send the API key in clear text/)
     }

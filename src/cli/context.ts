@@ -134,10 +134,7 @@ export async function storeConnection(
   const after = await store.update((draft) => {
     const existing = findConnectionByUrl(draft, connection.baseUrl)
     if (existing) {
-      updateConnection(draft, existing.id, {
-        ...(name !== undefined ? { name } : {}),
-        ...(publishingDomain !== undefined ? { publishingDomain } : {})
-      })
+      updateConnection(draft, existing.id, { name, publishingDomain })
       return
     }
     addConnection(

@@ -44,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
       stdin: process.stdin,
       isTTY: process.stdin.isTTY === true,
       env: process.env,
-      ...(process.stderr.isTTY === true ? { progress: process.stderr } : {})
+      progress: process.stderr.isTTY === true ? process.stderr : undefined
     }
     return await runCli(argv, io, deps)
   } finally {

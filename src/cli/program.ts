@@ -265,7 +265,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     .option('--csv', 'print CSV (RFC 4180 quoting, one line per row)')
     .action(
       run((flags: CostsFlags) =>
-        costsCommand(ctx, { ...flags, ...(flags.project ? { project: checkIds(flags.project, 'project') } : {}) })
+        costsCommand(ctx, { ...flags, project: flags.project ? checkIds(flags.project, 'project') : undefined })
       )
     )
   program

@@ -31,6 +31,6 @@ export function realDeps(o: RealDepsOptions): CliDeps {
     openUsages: () => openUsageStore({ dir: settingsDir(o.env) }),
     newId: () => randomUUID(),
     openLink: (url) => openLink(url, { platform: process.platform, env: o.env }),
-    ...(o.signal ? { signal: o.signal } : {})
+    signal: o.signal
   }
 }

@@ -24,7 +24,7 @@ function usage(
       input_tokens: tokens.in,
       output_tokens: tokens.out,
       total_tokens: tokens.in + tokens.out,
-      ...(tokens.cache !== undefined ? { cache_read_tokens: tokens.cache } : {})
+      cache_read_tokens: tokens.cache
     },
     price: {},
     final_price: finalPrice,

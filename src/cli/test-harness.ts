@@ -81,7 +81,7 @@ export function makeRunner(base: {
 }) {
   return async (args: string[], o: RunOptions = {}): Promise<RunResult> => {
     const env = { AGENT_TRAY_CONFIG_DIR: base.configDir, ...base.env, ...o.env }
-    const io = captureIo({ env, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), isTTY: o.isTTY ?? false })
+    const io = captureIo({ env, stdin: o.stdin, isTTY: o.isTTY ?? false })
     if (o.progress) io.progress = { write: o.progress }
     if (o.onStdout) {
       const write = io.stdout.write
@@ -90,7 +90,7 @@ export function makeRunner(base: {
     const deps: CliDeps = {
       ...realDeps({
         env,
-        ...(o.signal ? { signal: o.signal } : {}),
+        signal: o.signal,
         promptHidden: async () => {
           throw new Error('no terminal in tests')
         },

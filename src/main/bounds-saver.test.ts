@@ -40,7 +40,7 @@ function rig(saved?: WindowState) {
       written.push(s)
       return slow ? new Promise<void>((r) => (release = r)) : Promise.resolve()
     },
-    ...(saved ? { saved } : {}),
+    saved,
     timers,
     log: (m) => logs.push(m)
   })

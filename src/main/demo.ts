@@ -1,7 +1,7 @@
 // Demo mode: a reference service on loopback with a fresh random key and seeded projects, so
 // tasks run, notifications fire and costs grow within the first minute. Plain Node.
 import { randomBytes } from 'node:crypto'
-import type { DemoService } from '../core/app/deps'
+import type { DemoService } from '../core/app/ports'
 import type { ReferenceService } from '../reference-service'
 import { startReferenceService } from '../reference-service'
 

@@ -37,8 +37,8 @@ export function createNotifier(deps: {
     const note = new Notification({
       ...desktop.options,
       icon: deps.iconPath,
-      ...(extras.urgency ? { urgency: extras.urgency } : {}),
-      ...(extras.actions ? { actions: extras.actions } : {})
+      urgency: extras.urgency,
+      actions: extras.actions
     })
     live.add(note)
     const forget = (): void => void live.delete(note)

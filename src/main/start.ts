@@ -186,7 +186,7 @@ export async function start({
       saveFileWithDialog(BrowserWindow.getFocusedWindow(), suggestedName, contents),
     changeShortcut: (accelerator) => shortcut.change(accelerator),
     updater: updates.updater,
-    ...(updates.unavailable !== undefined ? { updatesUnavailable: updates.unavailable } : {}),
+    updatesUnavailable: updates.unavailable,
     about: () => aboutFacts(app, dir, mainLog.file),
     openLogs: async () => shell.showItemInFolder(mainLog.file),
     onError: (context, error) => mainLog.error(context, error),

@@ -61,7 +61,7 @@ export function createWindowManager(deps: WindowDeps): WindowManager {
       return w ? captureWindowState(w.getNormalBounds(), w.isMaximized()) : null
     },
     save: deps.saveWindowState,
-    ...(savedAtStart ? { saved: savedAtStart } : {}),
+    saved: savedAtStart ?? undefined,
     timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
     log: deps.log
   })

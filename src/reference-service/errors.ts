@@ -34,7 +34,7 @@ export class ApiError extends Error {
 
   body(): WireError {
     return {
-      error: { code: this.code, message: this.message, ...(this.field !== undefined ? { field: this.field } : {}) }
+      error: { code: this.code, message: this.message, field: this.field }
     }
   }
 }

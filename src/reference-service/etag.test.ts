@@ -19,13 +19,13 @@ async function start(etags?: boolean): Promise<ReferenceService> {
     apiKey: KEY,
     manualClock: true,
     seed: 3,
-    ...(etags === undefined ? {} : { etags })
+    etags
   })
   return service
 }
 
 const get = (s: ReferenceService, path: string, etag?: string) =>
-  call(s.url, 'GET', path, { key: KEY, ...(etag ? { headers: { 'if-none-match': etag } } : {}) })
+  call(s.url, 'GET', path, { key: KEY, headers: etag ? { 'if-none-match': etag } : undefined })
 
 describe('ETags', () => {
   it('answers 304 with no body to a matching If-None-Match, 200 with a new tag once the list changes', async () => {
@@ -102,7 +102,7 @@ describe('nextChangeAt', () => {
         script: scripts[n % 4]!,
         durationScale: n % 3 === 0 ? 0.2 : 1,
         cachePlan: true,
-        ...(n === 5 ? { override: { status: 'failed' as const, at: 1_030_000 } } : {})
+        override: n === 5 ? { status: 'failed' as const, at: 1_030_000 } : undefined
       }
       const plan = planTask({
         seed: n,

@@ -96,8 +96,10 @@ export function send(
   timers: Set<NodeJS.Timeout>,
   coding?: Coding
 ): number {
+  // Node refuses a header whose value is undefined: the tag only when there is one.
+  const tagged = reply.etag ? { ...reply.headers, etag: reply.etag } : reply.headers
   if (reply.status === 304) {
-    res.writeHead(304, { ...reply.headers, ...(reply.etag ? { etag: reply.etag } : {}) })
+    res.writeHead(304, tagged)
     res.end()
     return 0
   }
@@ -111,8 +113,7 @@ export function send(
   const meant = body.length
   const headers: Record<string, string> = {
     'content-type': reply.contentType ?? 'application/json; charset=utf-8',
-    ...reply.headers,
-    ...(reply.etag ? { etag: reply.etag } : {})
+    ...tagged
   }
   if (coding && body.length >= MIN_COMPRESSED_BYTES) {
     body = compress(body, coding)

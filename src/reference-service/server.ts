@@ -150,7 +150,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
       const ifNoneMatch = etags && fault?.kind !== 'corrupt_record' ? header(req, 'if-none-match') : undefined
       const reply = await run(store, id, body, {
         query: requestUrl.searchParams,
-        ...(ifNoneMatch === undefined ? {} : { ifNoneMatch })
+        ifNoneMatch
       })
       if (fault?.kind === 'corrupt_record' && reply.status === 200) {
         reply.body = corruptRecord(reply.body, fault.all ? 'all' : (fault.index ?? 0))

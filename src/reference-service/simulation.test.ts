@@ -44,7 +44,10 @@ describe('simulated agent', () => {
     const ids: string[] = []
     const files_requirement = [{ file_type: 'image', url: 'https://img.example.com/mock.png' }]
     for (let i = 0; i < 8; i++)
-      ids.push(s.control.addTask(project.id, { script: 'complete', ...(i % 2 ? { files_requirement } : {}) }).id)
+      ids.push(
+        s.control.addTask(project.id, { script: 'complete', files_requirement: i % 2 ? files_requirement : undefined })
+          .id
+      )
     s.control.advance(3_600_000)
     const steps: WireStep[] = []
     for (const id of ids) steps.push(...(await get<WireStep[]>(s, `/tasks/${id}/steps`)))

@@ -22,7 +22,7 @@ function usage(
       input_tokens: tokens.input,
       output_tokens: tokens.output,
       total_tokens: tokens.input + tokens.output,
-      ...(tokens.cache !== undefined ? { cache_read_tokens: tokens.cache } : {})
+      cache_read_tokens: tokens.cache
     }
   }
 }
@@ -214,7 +214,7 @@ describe('CSV', () => {
         input_tokens: 100,
         output_tokens: 10,
         total_tokens: 110,
-        ...(cache !== undefined ? { cache_read_tokens: cache } : {})
+        cache_read_tokens: cache
       }
     })
     // t1 cost $1 of which the records itemize $0.75: $0.25 is an estimate.

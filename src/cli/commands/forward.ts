@@ -87,8 +87,8 @@ export async function forwardAdd(ctx: Context, arg: string | undefined, flags: F
       on,
       when,
       quietHours: flags.quietHours === true,
-      ...(flags.name !== undefined ? { name: flags.name } : {}),
-      ...(secret !== undefined ? { secret } : {})
+      name: flags.name,
+      secret
     },
     randomUUID()
   )

@@ -33,7 +33,7 @@ export async function taskCreateCommand(ctx: Context, flags: TaskCreateFlags): P
   return watchCommand(ctx, [], {
     task: task.id,
     project: task.project_id,
-    ...(flags.exitStatus ? { exitStatus: true } : {}),
-    ...(flags.intervalMs !== undefined ? { intervalMs: flags.intervalMs } : {})
+    exitStatus: flags.exitStatus,
+    intervalMs: flags.intervalMs
   })
 }

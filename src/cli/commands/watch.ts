@@ -246,7 +246,7 @@ async function watchTask(ctx: Context, taskId: string, flags: WatchFlags & { int
         connectionId: c.connection.id,
         projectIds: [projectId],
         intervalMs: flags.intervalMs,
-        ...(ctx.deps.signal ? { signal: ctx.deps.signal } : {}),
+        signal: ctx.deps.signal,
         sleep: ctx.deps.sleep,
         now: ctx.deps.now,
         onEvent: (e) => {

@@ -22,10 +22,10 @@ export function buildAppState(ctx: AppContext): AppState {
         project: open?.projects.get(w.projectId) ?? null,
         summary: monitor?.getSummary(w.projectId) ?? null,
         health: monitor?.getHealth(w.projectId) ?? { state: 'unknown' },
-        ...(open ? { attention: open.attention.view(w.projectId) } : {}),
+        attention: open?.attention.view(w.projectId),
         now,
         tz: ctx.tz,
-        ...(usages ? { usagesByTask: usages } : {})
+        usagesByTask: usages
       })
     )
   })
@@ -38,11 +38,11 @@ export function buildAppState(ctx: AppContext): AppState {
       paused: open.length === 0 || open.every((o) => o.monitor.isPaused),
       notificationsPausedUntil: pauseShown(settings.notifications.pausedUntil, now)
     },
-    secrets: { backend: ctx.deps.secrets.backend, detail: ctx.deps.secrets.detail },
+    secrets: { backend: ctx.ports.secrets.backend, detail: ctx.ports.secrets.detail },
     notices: ctx.notices.list(),
     demo: ctx.demo.active,
-    update: ctx.desktop.updater.state,
-    desktopNotes: ctx.desktop.notes(),
+    update: ctx.updater.state,
+    desktopNotes: ctx.notes(),
     budgets: ctx.budgets.statuses()
   }
 }

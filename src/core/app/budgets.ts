@@ -34,8 +34,7 @@ export interface AppBudgetsDeps {
 export function createAppBudgets(ctx: AppBudgetsDeps): AppBudgets {
   const tracker = createBudgetTracker({
     read: () => ctx.memory.readBudgetMemory(),
-    write: ({ told, unusualTold }) =>
-      ctx.memory.writeBudgetMemory({ ...(told ? { told } : {}), ...(unusualTold ? { unusualTold } : {}) }),
+    write: (parts) => ctx.memory.writeBudgetMemory(parts),
     onError: ctx.reportError
   })
 

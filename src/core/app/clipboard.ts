@@ -8,12 +8,12 @@ export const CLIPBOARD_FAILED = 'Nothing was copied: the clipboard could not be 
 
 /** Writes `text`; `missing` is the error where this platform has no clipboard. */
 export async function copyText(ctx: AppContext, text: string, missing: () => AppError): Promise<void> {
-  const write = ctx.deps.writeClipboardText
+  const write = ctx.ports.writeClipboardText
   if (!write) throw missing()
   try {
     await write(text)
   } catch (error) {
-    ctx.deps.onError?.('clipboard write', error)
+    ctx.ports.onError?.('clipboard write', error)
     throw new AppError('internal', CLIPBOARD_FAILED)
   }
 }

@@ -3,87 +3,20 @@
 // the tray's view, the IPC transport, power and network events), and everything that decides
 // is built here from core. Only the ports differ between the app and its end-to-end tests.
 import { parseDeepLink } from '../../shared/deep-link'
-import type { AboutInfo, DesktopNote } from '../../shared/desktop'
-import type { EventChannel, EventContract } from '../../shared/ipc'
-import type { Settings } from '../../shared/settings'
+import type { DesktopNote } from '../../shared/desktop'
 import { isSafeExternalUrl } from '../../shared/url'
-import { createServiceClient } from '../client'
 import type { InterfaceRef } from '../desktop/notification-extras'
-import { type PresenceSource, watchPresence } from '../forward/presence'
-import { rememberKeys } from '../log/known-keys'
-import type { Notification } from '../notify/policy'
-import { redactSecrets } from '../secrets/redact'
-import { firstLine, type SecretStore } from '../secrets/types'
-import type { SettingsStore } from '../settings/store'
-import { createTrayModel, type TrayModel, type TrayView } from '../tray/model'
+import { firstLine } from '../secrets/types'
+import { createTrayModel, type TrayModel } from '../tray/model'
 import type { DesktopNotification } from '../tray/notification'
-import { type AppUpdaterLike, createUpdater } from '../update/updater'
-import type { Clock } from '../util/clock'
-import { systemClock } from '../util/clock'
 import { type AppController, createAppController } from './controller'
-import type { AppControllerDeps, DemoService } from './deps'
 import { dispatch } from './dispatch'
-import { forwardEvents, type FrameLike, type IpcMainLike, registerIpcHandlers } from './ipc'
-import { type PowerEvents, type StartOnlineWatcher, wireLifecycle } from './lifecycle'
-
-/** The window, as the app drives it: shown on demand, sent the contract's events. */
-export interface WindowPort {
-  show(): void
-  send<E extends EventChannel>(channel: E, payload: EventContract[E]): void
-}
+import { forwardEvents, registerIpcHandlers } from './ipc'
+import { wireLifecycle } from './lifecycle'
+import type { AppPorts } from './ports'
 
 /** Where a notification click leads. */
 export type NotificationClick = DesktopNotification['click']
-
-export interface AppPorts {
-  settings: SettingsStore
-  secrets: SecretStore
-  window: WindowPort
-  /** Shows a desktop notification (the click comes back through ComposedApp.notificationClicked). */
-  notify(notification: Notification): void
-  /** Draws the tray (icon, tooltip, menu); absent where there is none. */
-  renderTray?(view: TrayView): void
-  /** Opens an http(s) URL already checked by the app. */
-  openExternal(url: string): Promise<void>
-  ipc: { ipcMain: IpcMainLike; isTrusted(frame: FrameLike | null): boolean }
-  power: PowerEvents
-  /** Who is at this computer (lock events, idle time: powerMonitor); absent: the user counts as at the desk. */
-  presence?: PresenceSource
-  /** The forwarding sender's fetch (tests); default the global one. */
-  forwardFetch?: typeof globalThis.fetch
-  watchOnline: StartOnlineWatcher
-  /** Starts a reference service for the demo; absent where there is no demo. */
-  startDemo?(): Promise<DemoService>
-  /** The tray's Quit. */
-  quit(): void
-  /** After the settings changed (theme, launch at login, the pin, the Dock: what only the platform applies). */
-  onSettingsChanged?(settings: Settings): void
-  /** Puts text on the system clipboard (the window's Copy, and Copy diagnostics). */
-  writeClipboardText?(text: string): Promise<void>
-  /**
-   * Asks where to save a file (a save dialog, `suggestedName` offered) and writes `contents` there:
-   * the path, or null when the user cancelled. Absent where files cannot be saved.
-   */
-  saveFile?(suggestedName: string, contents: string): Promise<string | null>
-  /** Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is kept). */
-  changeShortcut?(accelerator: string): string | null
-  log(message: string): void
-  /** The app's own failures (a write that failed, a handler that threw); default: log them. */
-  onError?(context: string, error: unknown): void
-  /** Defaults: the real service client, the system clock, Math.random, this machine's zone. */
-  createClient?: AppControllerDeps['createClient']
-  clock?: Clock
-  random?: () => number
-  tz?: AppControllerDeps['tz']
-  stateIntervalMs?: number
-  /** electron-updater's autoUpdater; null or absent where this build cannot update itself (`updatesUnavailable` says why). */
-  updater?: AppUpdaterLike | null
-  updatesUnavailable?: string
-  /** Versions, platform and directories for About. */
-  about?: () => Omit<AboutInfo, 'keyStore' | 'update'>
-  /** Shows the log file in the file manager. */
-  openLogs?(): Promise<void>
-}
 
 export interface ComposedApp {
   readonly controller: AppController
@@ -107,74 +40,8 @@ export interface ComposedApp {
 }
 
 export function composeApp(ports: AppPorts): ComposedApp {
-  const keys = rememberKeys(ports.secrets)
-  // The one redaction (core/secrets/redact.ts): the key as sent, JSON-escaped or URL-encoded.
-  const redactKeys = (text: string): string => redactSecrets(text, keys.list())
-  const log = (message: string): void => ports.log(redactKeys(message))
-  const onError = ports.onError ?? ((context: string, error: unknown) => log(`${context}: ${firstLine(error)}`))
-  let notes: DesktopNote[] = []
-  let changed = (): void => {}
-  // A lock or unlock changes what Settings → Forwarding shows.
-  const presence = ports.presence ? watchPresence(ports.presence, () => changed()) : undefined
-  const updater = createUpdater({
-    updater: ports.updater ?? null,
-    ...(ports.updatesUnavailable !== undefined ? { unavailable: ports.updatesUnavailable } : {}),
-    enabled: ports.settings.read().checkForUpdates,
-    clock: ports.clock ?? systemClock,
-    onChange: () => changed(),
-    log
-  })
-  const controller = createAppController({
-    settings: ports.settings,
-    secrets: keys.store,
-    createClient:
-      ports.createClient ??
-      ((connection, apiKey, options) => createServiceClient({ ...options, baseUrl: connection.baseUrl, apiKey })),
-    openExternal: ports.openExternal,
-    // The demo's key is held in memory, not stored (demo-connection.ts): the log learns it here.
-    ...(ports.startDemo
-      ? { startDemo: async () => ports.startDemo!().then((demo) => (keys.add(demo.apiKey), demo)) }
-      : {}),
-    notify: ports.notify,
-    onError,
-    onSettingsChanged: () => {
-      const current = ports.settings.read()
-      updater.setEnabled(current.checkForUpdates)
-      ports.onSettingsChanged?.(current)
-    },
-    ...(ports.writeClipboardText
-      ? { writeClipboardText: async (text: string) => ports.writeClipboardText?.(text) }
-      : {}),
-    ...(ports.saveFile ? { saveFile: ports.saveFile } : {}),
-    ...(ports.changeShortcut
-      ? { changeShortcut: (accelerator: string) => ports.changeShortcut?.(accelerator) ?? null }
-      : {}),
-    ...(ports.clock ? { clock: ports.clock } : {}),
-    ...(ports.random ? { random: ports.random } : {}),
-    ...(ports.tz !== undefined ? { tz: ports.tz } : {}),
-    ...(ports.stateIntervalMs !== undefined ? { stateIntervalMs: ports.stateIntervalMs } : {}),
-    ...(presence ? { presence } : {}),
-    ...(ports.forwardFetch ? { forwardFetch: ports.forwardFetch } : {}),
-    desktop: {
-      updater,
-      about:
-        ports.about ??
-        (() => ({
-          version: '0.0.0',
-          electron: null,
-          chrome: null,
-          node: process.versions.node,
-          platform: `${process.platform} ${process.arch}`,
-          settingsDir: '',
-          logFile: null
-        })),
-      openLogs: () => ports.openLogs?.() ?? Promise.reject(new Error('no log file')),
-      notes: () => notes,
-      log,
-      redact: redactKeys
-    }
-  })
-  changed = () => controller.stateChanged()
+  const controller = createAppController(ports)
+  const { updater, log, reportError: onError } = controller
 
   const tray = createTrayModel({
     initial: controller.getState(),
@@ -237,7 +104,6 @@ export function composeApp(ports: AppPorts): ComposedApp {
     tray,
     async start(options = {}) {
       await controller.start()
-      updater.start()
       if (options.demo) await controller.startDemo().catch((e: unknown) => log(`demo: ${firstLine(e)}`))
       // First run, or the demo: open the window so there is something to see.
       if (options.demo || controller.getState().connections.length === 0) ports.window.show()
@@ -258,7 +124,7 @@ export function composeApp(ports: AppPorts): ComposedApp {
       else if (parsed.link.kind === 'project') controller.openProject(parsed.link.projectId)
       else ports.window.show()
     },
-    redact: redactKeys,
+    redact: (text) => controller.redact(text),
     hasInterface: (project) => interfaceUrl(project) !== null,
     openInterface(project) {
       const url = interfaceUrl(project)
@@ -266,17 +132,11 @@ export function composeApp(ports: AppPorts): ComposedApp {
         return void ports.openExternal(url).catch((e: unknown) => onError('opening the agent interface', e))
       controller.openProject(project.projectId)
     },
-    setDesktopNote(note, shown) {
-      const others = notes.filter((n) => n.id !== note.id)
-      notes = shown ? [...others, note] : others
-      controller.stateChanged()
-    },
+    setDesktopNote: (note, shown) => controller.setDesktopNote(note, shown),
     async stop() {
       if (stopped) return
       stopped = true
-      updater.stop()
       disposeLifecycle()
-      presence?.dispose()
       unregister()
       for (const off of unsubscribe) off()
       await controller.stop()

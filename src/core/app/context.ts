@@ -1,30 +1,25 @@
-// What the controller's parts share: the deps it was given, the open connections (session), the
-// notification gate, the notices, the window's events, and safe settings writes. Built once by
-// createAppController; each handler group (handlers/*.ts) receives it.
+// What the controller's parts share: what the session is given (the ports, the keys, time, safe
+// settings writes, the window's events), the open connections (session), the notification gate
+// and the notices. Built once by createAppController; each handler group (handlers/*.ts) receives it.
 import type { TzOffset } from '../../shared/cost'
-import type { EventContract } from '../../shared/ipc'
+import type { DesktopNote } from '../../shared/desktop'
 import type { Settings } from '../../shared/settings'
 import type { Forwarding } from '../forward/forwarding'
 import type { PresenceWatch } from '../forward/presence'
+import type { KnownKeys } from '../log/known-keys'
 import type { NotificationGate } from '../notify/gate'
 import type { PauseTimers } from '../notify/pause'
-import type { KeyCustody } from '../secrets/custody'
-import type { Clock } from '../util/clock'
-import type { Emitter } from '../util/emitter'
+import type { Updater } from '../update/updater'
 import type { AppBudgets } from './budgets'
-import type { AppControllerDeps } from './deps'
-import type { DesktopDeps } from './desktop'
 import type { Notices } from './notices'
+import type { SessionContext } from './open-connection'
 import type { OpenConnection as OpenSession, Session } from './session'
 
-export interface AppContext {
-  readonly deps: AppControllerDeps
-  readonly clock: Clock
-  readonly random: () => number
+export interface AppContext extends SessionContext {
+  /** Every key this run has held, for the log's redaction; `known.store` is the key store that learns them. */
+  readonly known: KnownKeys
   readonly tz: TzOffset
   readonly session: Session
-  /** The keys, each sent only to the origin it was given for. */
-  readonly keys: KeyCustody
   readonly gate: NotificationGate
   /** Tell the window when a pause of notifications ends (one timer per pause). */
   readonly pauses: PauseTimers
@@ -35,15 +30,15 @@ export interface AppContext {
   readonly forwarding: Forwarding
   readonly presence: PresenceWatch
   readonly notices: Notices
-  readonly events: Emitter<EventContract>
-  readonly desktop: DesktopDeps
+  readonly updater: Updater
+  /** What this desktop needs explained, for Settings. */
+  notes(): DesktopNote[]
+  /** Writes one line to the app's log, every known key taken out. */
+  log(message: string): void
+  /** Takes every known key out of a text (the log's redaction). */
+  redact(text: string): string
   /** The app runs its demo (the 'demo' connection was set up in this run). */
   readonly demo: { active: boolean }
   settings(): Settings
-  /** A locked settings write; a change the rules refuse becomes the app's invalid_argument. */
-  update(mutate: (draft: Settings) => void): Promise<Settings>
-  /** Something the window shows changed: an 'app:state' push follows (coalesced). */
-  changed(): void
-  reportError(context: string, error: unknown): void
   readonly stopped: boolean
 }

@@ -11,7 +11,7 @@ import { summariseTray } from '../tray/state'
 import { ManualClock } from '../util/clock'
 import { type AppController, createAppController } from './controller'
 import { dispatch } from './dispatch'
-import { referenceControllerDeps } from './test-controller'
+import { referenceControllerPorts } from './test-controller'
 
 const API_KEY = 'test-key-attention'
 
@@ -27,7 +27,7 @@ async function open(): Promise<void> {
   settings = await openSettings({ dir })
   clock = new ManualClock(Date.parse(MANUAL_START_TIME))
   controller = createAppController(
-    referenceControllerDeps({
+    referenceControllerPorts({
       settings,
       secrets,
       clock

@@ -12,7 +12,7 @@ import { openSettings, type SettingsStore } from '../settings/store'
 import { summariseTray } from '../tray/state'
 import { ManualClock } from '../util/clock'
 import { type AppController, createAppController } from './controller'
-import { referenceControllerDeps } from './test-controller'
+import { referenceControllerPorts } from './test-controller'
 
 const API_KEY = 'test-key-budgets'
 
@@ -29,7 +29,7 @@ async function open(at = Date.parse(MANUAL_START_TIME)): Promise<void> {
   clock = new ManualClock(at)
   told = []
   controller = createAppController(
-    referenceControllerDeps({
+    referenceControllerPorts({
       settings,
       secrets,
       clock,

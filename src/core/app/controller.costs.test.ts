@@ -10,7 +10,7 @@ import { createSessionSecretStore, type SecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
 import { type AppController, createAppController } from './controller'
-import { referenceControllerDeps } from './test-controller'
+import { referenceControllerPorts } from './test-controller'
 
 const API_KEY = 'test-key-costs'
 const DETAILS = 'GET /tasks/{id}/steps-and-usages'
@@ -23,7 +23,7 @@ const saved: { name: string; contents: string }[] = []
 async function open(): Promise<void> {
   const settings = await openSettings({ dir })
   controller = createAppController(
-    referenceControllerDeps({
+    referenceControllerPorts({
       settings,
       secrets,
       saveFile: async (name, contents) => (saved.push({ name, contents }), `/saved/${name}`),

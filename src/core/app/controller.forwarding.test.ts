@@ -14,7 +14,7 @@ import { createSessionSecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
 import { type AppController, createAppController } from './controller'
-import { referenceControllerDeps } from './test-controller'
+import { referenceControllerPorts } from './test-controller'
 
 const API_KEY = 'test-key-forwarding'
 
@@ -33,11 +33,17 @@ beforeEach(async () => {
   presence.idleMs = 0
   told = []
   controller = createAppController(
-    referenceControllerDeps({
+    referenceControllerPorts({
       settings: await openSettings({ dir }),
       secrets: createSessionSecretStore('Kept in memory for this test.'),
       clock: new ManualClock(Date.parse(MANUAL_START_TIME)),
-      presence: { now: () => ({ ...presence }), dispose: () => {} }
+      // powerMonitor's stand-in: the lock as its idle state, the idle time in seconds.
+      presence: {
+        on: () => undefined,
+        off: () => undefined,
+        getSystemIdleTime: () => presence.idleMs / 1000,
+        getSystemIdleState: () => (presence.locked ? 'locked' : 'active')
+      }
     })
   )
   controller.on('notification:shown', (n) => told.push(n))

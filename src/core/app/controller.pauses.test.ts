@@ -11,7 +11,7 @@ import { createSessionSecretStore } from '../secrets'
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
 import { type AppController, createAppController } from './controller'
-import { referenceControllerDeps } from './test-controller'
+import { referenceControllerPorts } from './test-controller'
 
 const API_KEY = 'test-key-pauses-51c2'
 const MINUTE = 60_000
@@ -33,7 +33,7 @@ beforeEach(async () => {
 /** The app on the test's settings directory, as a start reads it. */
 async function startController(): Promise<void> {
   controller = createAppController(
-    referenceControllerDeps({
+    referenceControllerPorts({
       settings: await openSettings({ dir }),
       secrets: createSessionSecretStore('Kept in memory for this test.'),
       clock

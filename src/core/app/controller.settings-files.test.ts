@@ -14,7 +14,7 @@ import { openSettings, type SettingsStore } from '../settings/store'
 import { ManualClock } from '../util/clock'
 import { type AppController, createAppController } from './controller'
 import { dispatch } from './dispatch'
-import { referenceControllerDeps } from './test-controller'
+import { referenceControllerPorts } from './test-controller'
 
 const API_KEY = 'settings-files-app-key'
 let service: ReferenceService
@@ -32,7 +32,7 @@ beforeEach(async () => {
   clock = new ManualClock(Date.parse(MANUAL_START_TIME))
   failures = []
   controller = createAppController(
-    referenceControllerDeps({
+    referenceControllerPorts({
       settings,
       secrets: createSessionSecretStore('Kept in memory for this test.'),
       clock,

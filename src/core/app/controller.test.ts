@@ -10,9 +10,9 @@ import { createSessionSecretStore, decodeBoundKey, type SecretStore } from '../s
 import { openSettings, type SettingsStore } from '../settings/store'
 import { ManualClock } from '../util/clock'
 import { type AppController, createAppController, DEMO_CONNECTION_ID } from './controller'
-import type { AppControllerDeps } from './deps'
 import { dispatch } from './dispatch'
-import { referenceControllerDeps } from './test-controller'
+import type { ControllerPorts } from './ports'
+import { referenceControllerPorts } from './test-controller'
 
 const API_KEY = 'test-key-7f3a9c'
 
@@ -35,14 +35,14 @@ async function makeController(
   dir: string,
   service: ReferenceService,
   secrets: SecretStore,
-  extra: Partial<AppControllerDeps> = {}
+  extra: Partial<ControllerPorts> = {}
 ) {
   const settings = await openSettings({ dir })
   const clock = new ManualClock(Date.parse(MANUAL_START_TIME))
   const opened: string[] = []
   const notified: Notification[] = []
   const controller = createAppController(
-    referenceControllerDeps({
+    referenceControllerPorts({
       settings,
       secrets,
       openExternal: async (url) => {

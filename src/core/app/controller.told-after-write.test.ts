@@ -12,7 +12,7 @@ import { createSessionSecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { ManualClock } from '../util/clock'
 import { type AppController, createAppController } from './controller'
-import { referenceControllerDeps } from './test-controller'
+import { referenceControllerPorts } from './test-controller'
 
 const API_KEY = 'told-after-write-key'
 let service: ReferenceService
@@ -47,7 +47,7 @@ beforeEach(async () => {
   held = []
   holding = true
   controller = createAppController(
-    referenceControllerDeps({
+    referenceControllerPorts({
       settings: holdingWrites(await openSettings({ dir })),
       secrets: createSessionSecretStore('Kept in memory for this test.'),
       notify: (n) => notified.push(n),

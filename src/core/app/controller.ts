@@ -3,33 +3,35 @@
 // puts together the open connections (session.ts), the notification gate (core/notify/gate.ts),
 // the notices, and one handler group per capability (handlers/*.ts), and pushes AppState.
 import path from 'node:path'
+import type { DesktopNote } from '../../shared/desktop'
 import type { AppState, EventChannel, EventContract, Handlers } from '../../shared/ipc'
 import type { MonitorEvent } from '../../shared/monitor'
+import type { Settings } from '../../shared/settings'
 import { projectDisplayName } from '../../shared/watched-project'
 import type { InvalidRecordIssue } from '../client/parse'
-import { openUsageStore } from '../costs/usage-store'
 import { isAway } from '../forward/away'
 import { createForwarding } from '../forward/forwarding'
 import { OUTBOX_FILE } from '../forward/outbox-file'
 import { OUTBOX_LOCK_RETRY_MS } from '../forward/outbox-lock'
-import { AT_THE_DESK } from '../forward/presence'
+import { AT_THE_DESK, watchPresence } from '../forward/presence'
+import { rememberKeys } from '../log/known-keys'
 import type { Monitor } from '../monitor/monitor'
 import { createNotificationGate } from '../notify/gate'
 import { createPauseTimers } from '../notify/pause'
 import { inQuietHours } from '../notify/policy'
 import { keyCustody } from '../secrets/custody'
+import { redactSecrets } from '../secrets/redact'
+import { firstLine } from '../secrets/types'
 import { SettingsEditError } from '../settings/edit'
 import { SettingsFileError } from '../settings/file-error'
 import { SettingsValidationError } from '../settings/store'
+import { createUpdater, type Updater } from '../update/updater'
 import { systemClock } from '../util/clock'
 import { Emitter } from '../util/emitter'
 import { buildAppState } from './app-state'
 import { createAppBudgets } from './budgets'
 import { createCoalescer } from './coalesce'
 import type { AppContext } from './context'
-import { DEMO_CONNECTION_ID, forgetLeftoverDemo } from './demo-connection'
-import type { AppControllerDeps } from './deps'
-import { noDesktop } from './desktop'
 import { AppError, invalidArgument } from './errors'
 import { attentionHandlers } from './handlers/attention'
 import { budgetHandlers } from './handlers/budgets'
@@ -44,9 +46,10 @@ import { systemHandlers } from './handlers/system'
 import { taskHandlers } from './handlers/tasks'
 import { createLatestWriter } from './latest-writer'
 import { Notices } from './notices'
+import type { ControllerPorts } from './ports'
 import { localTz } from './project-view'
-import { restoreLostConnections } from './restore-connections'
 import { createSession, type OpenConnection } from './session'
+import { beforeOpening } from './startup'
 
 export { DEMO_CONNECTION_ID } from './handlers/connections'
 
@@ -79,28 +82,56 @@ export interface AppController {
   reportInvalidRecord(issue: InvalidRecordIssue): void
   /** The monitor of the active connection, for tests and diagnostics. */
   readonly monitor: Monitor | null
+  readonly updater: Updater
+  /** Writes one line to the app's log, every key this run has held taken out. */
+  log(message: string): void
+  /** The app's own failures: the ports' onError, else the log. */
+  reportError(context: string, error: unknown): void
+  /** Takes every key this run has held out of a text: the log's redaction. */
+  redact(text: string): string
+  /** Notes this desktop needs explained (Linux tray, Wayland shortcut, sound), shown in Settings. */
+  setDesktopNote(note: DesktopNote, shown: boolean): void
 }
 
-export function createAppController(deps: AppControllerDeps): AppController {
-  const clock = deps.clock ?? systemClock
-  const reportError = (context: string, error: unknown): void => deps.onError?.(context, error)
+export function createAppController(ports: ControllerPorts): AppController {
+  const clock = ports.clock ?? systemClock
+  const random = ports.random ?? Math.random
+  const tz = ports.tz ?? localTz
+  const settings = (): Settings => ports.settings.read()
+  // The key store, learning each key that passes so the log can take it out of every line.
+  const known = rememberKeys(ports.secrets)
+  // The one redaction (core/secrets/redact.ts): the key as sent, JSON-escaped or URL-encoded.
+  const redact = (text: string): string => redactSecrets(text, known.list())
+  const log = (message: string): void => ports.log?.(redact(message))
+  const reportError = ports.onError ?? ((context: string, error: unknown) => log(`${context}: ${firstLine(error)}`))
   const events = new Emitter<EventContract>((e) => reportError('event listener', e))
   // A settings file repaired (or found unusable) while the app runs is told with the next push.
   const statePush = createCoalescer(
     () => {
-      notices.add(deps.settings.takeNotices())
+      notices.add(ports.settings.takeNotices())
       events.emit('app:state', buildAppState(ctx))
     },
-    deps.stateIntervalMs ?? 100,
+    ports.stateIntervalMs ?? 100,
     clock
   )
   const changed = (): void => statePush.request()
   const notices = new Notices()
+  let notes: DesktopNote[] = []
   let stopped = false
+  const updater = createUpdater({
+    updater: ports.updater ?? null,
+    unavailable: ports.updatesUnavailable,
+    enabled: settings().checkForUpdates,
+    clock,
+    onChange: changed,
+    log
+  })
+  // A lock or unlock changes what Settings → Forwarding shows.
+  const presence = ports.presence ? watchPresence(ports.presence, changed) : AT_THE_DESK
 
   async function update(mutate: Parameters<AppContext['update']>[0]) {
     try {
-      return await deps.settings.update(mutate)
+      return await ports.settings.update(mutate)
     } catch (error) {
       if (error instanceof SettingsValidationError || error instanceof SettingsEditError)
         throw invalidArgument(error.message)
@@ -114,56 +145,40 @@ export function createAppController(deps: AppControllerDeps): AppController {
     if (notices.reportInvalidRecord(issue, clock.now())) changed()
   }
 
-  const keys = keyCustody(deps.secrets, [deps.settings.ciphertexts])
-  const session = createSession({
-    store: deps.settings,
-    update,
-    secrets: keys,
-    createClient: deps.createClient,
-    clock,
-    random: deps.random ?? Math.random,
-    // Every account at once: each connection with a key is open.
-    wanted: (settings) => settings.connections.map((c) => c.id),
-    onEvent: (_open, event) => events.emit('monitor:event', event),
-    onCycle: (open, cycle) => {
-      // The round's budget news goes with it: to the attention book, the window, and the gate.
-      const news = announceBudgets(open)
-      const round = news.length === 0 ? cycle : { ...cycle, events: [...cycle.events, ...news] }
-      gate.announce(open.connection.id, round)
-      forwarding.forward(open.connection.id, round.events)
-    },
-    onInvalidRecord: reportInvalidRecord,
-    changed,
-    onError: reportError,
-    // Next to state.json; a damaged or unusable cache is rebuilt or kept in memory, told to the log only.
-    openUsages: () =>
-      openUsageStore({
-        dir: path.dirname(deps.settings.statePath),
-        now: () => new Date(clock.now()),
-        onNotice: (message) => reportError('usage records', new Error(message))
-      })
-  })
+  const keys = keyCustody(known.store, [ports.settings.ciphertexts])
+  const session = createSession(
+    { ports, keys, clock, random, update, changed, reportError, events },
+    {
+      onCycle: (open, cycle) => {
+        // The round's budget news goes with it: to the attention book, the window, and the gate.
+        const news = announceBudgets(open)
+        const round = news.length === 0 ? cycle : { ...cycle, events: [...cycle.events, ...news] }
+        gate.announce(open.connection.id, round)
+        forwarding.forward(open.connection.id, round.events)
+      },
+      onInvalidRecord: reportInvalidRecord
+    }
+  )
 
   // What the gate holds is saved whole at each change; only the newest set is written.
   const heldWriter = createLatestWriter(
-    (held: Parameters<typeof deps.settings.writeBudgetMemory>[0]['held'] & object) =>
-      deps.settings.writeBudgetMemory({ held }),
+    (held: Parameters<typeof ports.settings.writeBudgetMemory>[0]['held'] & object) =>
+      ports.settings.writeBudgetMemory({ held }),
     (e) => reportError('saving held notifications', e)
   )
 
   const pauses = createPauseTimers(clock, changed)
-  const tz = deps.tz ?? localTz
   const projectName = (connectionId: string, projectId: string): string => {
-    const watched = deps.settings.read().watched[connectionId]?.find((w) => w.projectId === projectId)
+    const watched = settings().watched[connectionId]?.find((w) => w.projectId === projectId)
     return projectDisplayName(watched ?? { projectId, name: '' }, session.get(connectionId)?.projects.get(projectId))
   }
   const gate = createNotificationGate({
     clock,
     tz,
-    settings: () => deps.settings.read(),
+    settings,
     projectName,
     connectionLabel: (connectionId) => {
-      const connections = deps.settings.read().connections
+      const connections = settings().connections
       return connections.length > 1 ? (connections.find((c) => c.id === connectionId)?.name ?? null) : null
     },
     unusualNow: (event) => {
@@ -173,12 +188,12 @@ export function createAppController(deps: AppControllerDeps): AppController {
       return budgets.unusual(open).get(event.taskId) ?? null
     },
     held: {
-      read: () => deps.settings.readBudgetMemory().held,
+      read: () => ports.settings.readBudgetMemory().held,
       write: (held) => heldWriter.write(held)
     },
     deliver: (n) => {
       try {
-        deps.notify?.(n)
+        ports.notify?.(n)
       } catch (error) {
         reportError('showing a notification', error)
       }
@@ -193,49 +208,47 @@ export function createAppController(deps: AppControllerDeps): AppController {
 
   // What the gate lets through (muted stays muted) also goes to the targets that want it now: away
   // by the presence the platform reports; quiet hours only for a target that asks for them.
-  const presence = deps.presence ?? AT_THE_DESK
   const forwarding = createForwarding({
-    file: path.join(path.dirname(deps.settings.statePath), OUTBOX_FILE),
+    file: path.join(path.dirname(ports.settings.statePath), OUTBOX_FILE),
     clock,
-    secrets: deps.secrets.forwarding,
-    settings: () => deps.settings.read(),
+    secrets: known.store.forwarding,
+    settings,
     names: {
       projectName,
-      accountName: (connectionId) =>
-        deps.settings.read().connections.find((c) => c.id === connectionId)?.name ?? connectionId
+      accountName: (connectionId) => settings().connections.find((c) => c.id === connectionId)?.name ?? connectionId
     },
     moment: () => {
-      const settings = deps.settings.read()
+      const current = settings()
       const at = new Date(clock.now())
       return {
-        away: isAway(presence.now(), settings.forwarding.awayAfterMs),
-        quiet: inQuietHours(settings.notifications.quietHours, at, typeof tz === 'number' ? tz : tz(at))
+        away: isAway(presence.now(), current.forwarding.awayAfterMs),
+        quiet: inQuietHours(current.notifications.quietHours, at, typeof tz === 'number' ? tz : tz(at))
       }
     },
     onGiveUp: (targetId, reason) => {
-      const name = deps.settings.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
+      const name = settings().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
       notices.add([`Forwarding to '${name}' is losing notifications: ${reason}`])
       changed()
     },
     onKeyStoreFailure: (targetId, reason) => {
-      const name = deps.settings.read().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
+      const name = settings().forwarding.targets.find((t) => t.id === targetId)?.name ?? 'a removed target'
       notices.add([`Forwarding to '${name}' is waiting for the keychain: ${reason} It is tried again.`])
       changed()
     },
     onError: (error) => reportError('forwarding', error),
     onChange: changed,
-    random: deps.random ?? Math.random,
+    random,
     // Beside `agent-tray watch --forward` the app waits, taking forwarding over once the command stops.
     lockRetryMs: OUTBOX_LOCK_RETRY_MS,
-    ...(deps.forwardFetch ? { fetch: deps.forwardFetch } : {})
+    fetch: ports.forwardFetch
   })
 
   const budgets = createAppBudgets({
-    memory: deps.settings,
+    memory: ports.settings,
     clock,
-    tz: deps.tz ?? localTz,
+    tz,
     session,
-    settings: () => deps.settings.read(),
+    settings,
     reportError
   })
 
@@ -251,10 +264,11 @@ export function createAppController(deps: AppControllerDeps): AppController {
   }
 
   const ctx: AppContext = {
-    deps,
+    ports,
+    known,
     keys,
     clock,
-    random: deps.random ?? Math.random,
+    random,
     tz,
     session,
     gate,
@@ -270,9 +284,12 @@ export function createAppController(deps: AppControllerDeps): AppController {
     presence,
     notices,
     events,
-    desktop: deps.desktop ?? noDesktop(),
+    updater,
+    notes: () => notes,
+    log,
+    redact,
     demo: { active: false },
-    settings: () => deps.settings.read(),
+    settings,
     update,
     changed,
     reportError,
@@ -303,39 +320,15 @@ export function createAppController(deps: AppControllerDeps): AppController {
     stateChanged: changed,
     async start() {
       if (stopped) return
-      notices.add(deps.settings.takeNotices())
-      // A pause stored by an earlier run still ends on time: the window is told then.
-      const stored = deps.settings.read()
-      pauses.paused({ all: true }, stored.notifications.pausedUntil)
-      for (const [connectionId, prefs] of Object.entries(stored.connectionNotifications))
-        pauses.paused({ connectionId }, prefs.pausedUntil)
-      // Before anything is opened: a demo an earlier run left is not polled, a connection config.json lost is back.
-      await forgetLeftoverDemo(
-        keys,
-        () => deps.settings.read(),
-        update,
-        (id) => deps.settings.writeLastSeen(id, {})
-      ).catch((e: unknown) => reportError('forgetting the last demo', e))
-      notices.add(
-        await restoreLostConnections(keys, () => deps.settings.read(), update, new Set([DEMO_CONNECTION_ID])).catch(
-          (e: unknown) => {
-            reportError('restoring connections from the keychain', e)
-            return []
-          }
-        )
-      )
-      // The log learns the targets' tokens before a line can quote one. Not without targets: forwarding's
-      // first use of the key store moves the entries an earlier version kept among the keys.
-      if (deps.settings.read().forwarding.targets.length > 0) {
-        await deps.secrets.forwarding
-          .list?.()
-          .catch((e: unknown) => reportError('reading the forwarding targets from the key store', e))
-      }
+      await beforeOpening(ctx)
       await session.start()
+      updater.start()
     },
     async stop() {
       if (stopped) return
       stopped = true
+      updater.stop()
+      presence.dispose()
       pauses.dispose()
       gate.dispose()
       // A send under way has a moment to be answered (else it is sent again at the next start, with the same key).
@@ -378,6 +371,15 @@ export function createAppController(deps: AppControllerDeps): AppController {
     },
     get monitor() {
       return session.active()?.monitor ?? null
+    },
+    updater,
+    log,
+    reportError,
+    redact,
+    setDesktopNote(note, shown) {
+      const others = notes.filter((n) => n.id !== note.id)
+      notes = shown ? [...others, note] : others
+      changed()
     }
   }
 }

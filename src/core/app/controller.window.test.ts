@@ -10,8 +10,8 @@ import { createSessionSecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
 import { CLIPBOARD_FAILED } from './clipboard'
 import { type AppController, createAppController } from './controller'
-import type { AppControllerDeps } from './deps'
 import { dispatch } from './dispatch'
+import type { ControllerPorts } from './ports'
 
 let dir: string
 let settings: SettingsStore
@@ -20,7 +20,7 @@ let taken: string[]
 let copied: string[]
 let applied: number
 
-async function start(extra: Partial<AppControllerDeps> = {}): Promise<void> {
+async function start(extra: Partial<ControllerPorts> = {}): Promise<void> {
   settings = await openSettings({ dir })
   controller = createAppController({
     settings,

@@ -21,8 +21,8 @@ import { FORWARDING_KEYCHAIN_SERVICE, KEYCHAIN_SERVICE, type SecretStore } from 
 import { openSettings } from '../settings/store'
 import { ManualClock } from '../util/clock'
 import { createAppController, DEMO_CONNECTION_ID } from './controller'
-import type { AppControllerDeps } from './deps'
-import { referenceControllerDeps } from './test-controller'
+import type { ControllerPorts } from './ports'
+import { referenceControllerPorts } from './test-controller'
 
 const KEY = 'sk-live-custody-5c1e9a7b'
 let keyring: TestKeyring
@@ -58,11 +58,11 @@ function tempDir(): string {
 }
 
 /** A controller over the settings in `dir` and the real keychain, started. */
-async function app(dir: string, extra: Partial<AppControllerDeps> = {}) {
+async function app(dir: string, extra: Partial<ControllerPorts> = {}) {
   const settings = await openSettings({ dir })
   const controller = createAppController(
     // Wrapped as the app wraps it: main's store while the keychain is asked, the log's key memory.
-    referenceControllerDeps({
+    referenceControllerPorts({
       settings,
       secrets: rememberKeys(createPendingSecretStore(Promise.resolve(keychain))).store,
       clock: new ManualClock(Date.parse(MANUAL_START_TIME)),

@@ -1,7 +1,6 @@
 // Sleep, wake and the network: polling pauses while the machine sleeps or is offline, and polls
 // everything once right after waking (controller.resume does that). Electron's powerMonitor and
 // the online watcher come in as plain emitters, so the wiring is tested without Electron.
-import type { AppController } from './controller'
 import type { OnlineWatcher } from './online'
 
 export type PowerEvent = 'suspend' | 'resume' | 'lock-screen' | 'unlock-screen'
@@ -18,7 +17,8 @@ export type StartOnlineWatcher = (onChange: (online: boolean) => void) => Online
 export function wireLifecycle(deps: {
   powerMonitor: PowerEvents
   watchOnline: StartOnlineWatcher
-  controller: Pick<AppController, 'suspend' | 'resume' | 'setOnline'>
+  /** The controller's (ports.ts imports this file's types: no import of the controller back). */
+  controller: { suspend(): void; resume(): void; setOnline(online: boolean): void }
   onOnlineChange: (online: boolean) => void
   log: (message: string) => void
 }): () => void {

@@ -103,6 +103,7 @@ export function compactUsage(usage: CostUsage): CostUsage {
       input_tokens: finiteOrZero(m?.input_tokens),
       output_tokens: finiteOrZero(m?.output_tokens),
       total_tokens: finiteOrZero(m?.total_tokens),
+      // Left out, not undefined: a compact record equals what JSON gives back of it.
       ...(cacheRead !== null ? { cache_read_tokens: cacheRead } : {})
     }
   }

@@ -60,7 +60,7 @@ async function open(maxTasks?: number) {
   // On the service's clock, as the app's store is on the app's: which tasks are recent depends on it.
   const store = await openUsageStore({
     dir,
-    ...(maxTasks ? { maxTasks } : {}),
+    maxTasks,
     now: () => new Date(service.control.now()),
     onNotice: (n) => notices.push(n)
   })

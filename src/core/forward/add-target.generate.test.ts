@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { planTarget } from './add-target'
 
-const plan = (url: string, secret?: string) =>
-  planTarget([], { url, ...(secret !== undefined ? { secret } : {}) }, 'id-1')
+const plan = (url: string, secret?: string) => planTarget([], { url, secret }, 'id-1')
 
 describe('planTarget: a generated signing secret', () => {
   it('gives a JSON webhook with no secret a random one (32 bytes, base64url), stored with its URL and returned once', () => {

@@ -73,7 +73,7 @@ export const NOT_IN_KEY_STORE = 'Its URL is not in the key store: remove the tar
 
 export function createForwarding(deps: ForwardingDeps): Forwarding {
   const now = (): number => deps.clock.now()
-  const send = createSender({ now, ...(deps.fetch ? { fetch: deps.fetch } : {}) })
+  const send = createSender({ now, fetch: deps.fetch })
   const load = async (targetId: string) => {
     const loaded = await loadTargetSecret(deps.secrets as TargetSecretStore, targetId)
     if (loaded !== null) deps.learnSecrets?.(loaded.secrets)
@@ -100,18 +100,18 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
       },
       send,
       onGiveUp: (targetId, _event, reason) => deps.onGiveUp(targetId, reason),
-      ...(deps.onKeyStoreFailure ? { onKeyStoreFailure: deps.onKeyStoreFailure } : {}),
-      ...(deps.onError ? { onError: deps.onError } : {}),
-      ...(deps.random ? { random: deps.random } : {}),
-      ...(deps.onChange ? { onChange: deps.onChange } : {})
+      onKeyStoreFailure: deps.onKeyStoreFailure,
+      onError: deps.onError,
+      random: deps.random,
+      onChange: deps.onChange
     })
   const outbox = createStandbyOutbox({
     clock: deps.clock,
-    ...(file !== undefined ? { take: (onLost: (error: Error) => void) => lockOutbox(file, onLost) } : {}),
-    ...(deps.lockRetryMs !== undefined ? { retryMs: deps.lockRetryMs } : {}),
+    take: file === undefined ? undefined : (onLost) => lockOutbox(file, onLost),
+    retryMs: deps.lockRetryMs,
     onError: (error) => deps.onError?.(error),
-    ...(deps.onChange ? { onChange: deps.onChange } : {}),
-    ...(deps.onLockLost ? { onLost: deps.onLockLost } : {}),
+    onChange: deps.onChange,
+    onLost: deps.onLockLost,
     open: openOutbox
   })
   const forwardEvents = createForwarder({

@@ -41,7 +41,7 @@ async function setup() {
 
 function open(file: string, url: string, clock: ManualClock, onError?: (error: unknown) => void) {
   const forwarding = createForwarding({
-    ...(onError ? { onError } : {}),
+    onError,
     file,
     clock,
     secrets: { get: () => Promise.resolve(JSON.stringify({ url })) },

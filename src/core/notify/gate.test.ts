@@ -53,7 +53,7 @@ function rig(tz: number | ((at: Date) => number) = 0, labelled = false, saved: H
     deliver: (n) => told.push(n),
     onError: (_c, e) => errors.push(e),
     unusualNow: (e) => costlyNow.get(e.taskId) ?? null,
-    ...(saved === null ? {} : { held: { read: () => saved, write: (events: HeldEvent[]) => void held.push(events) } })
+    held: saved === null ? undefined : { read: () => saved, write: (events: HeldEvent[]) => void held.push(events) }
   })
   return { clock, settings, told, errors, gate, held, costlyNow }
 }

@@ -87,8 +87,8 @@ function storeWithout(store: SecretStore, ...missing: ('has' | 'list')[]): Param
     get,
     set,
     delete: del,
-    ...(missing.includes('has') ? {} : { has }),
-    ...(missing.includes('list') ? {} : { list })
+    has: missing.includes('has') ? undefined : has,
+    list: missing.includes('list') ? undefined : list
   }
 }
 

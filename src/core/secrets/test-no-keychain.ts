@@ -11,7 +11,7 @@ function fakeSafeStorage(backend: string | undefined, available = true): SafeSto
   const key = crypto.randomBytes(32)
   return {
     isAsyncEncryptionAvailable: async () => available,
-    ...(backend ? { getSelectedStorageBackend: () => backend } : {}),
+    getSelectedStorageBackend: backend ? () => backend : undefined,
     async encryptStringAsync(text) {
       const iv = crypto.randomBytes(12)
       const cipher = crypto.createCipheriv('aes-256-gcm', key, iv)

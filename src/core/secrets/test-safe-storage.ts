@@ -15,7 +15,7 @@ export function fakeSafeStorage(backend: string | undefined, available = true): 
   let encrypted = 0
   return {
     isAsyncEncryptionAvailable: async () => available,
-    ...(backend ? { getSelectedStorageBackend: () => backend } : {}),
+    getSelectedStorageBackend: backend ? () => backend : undefined,
     async encryptStringAsync(text) {
       if (!available) throw new Error('Encryption is not available.')
       const generation = keys.length - 1

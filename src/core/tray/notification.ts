@@ -39,12 +39,7 @@ export function toDesktopNotification(
   const body = clip(escapeUnsafeCharacters(n.body.trim(), { keepNewlines: true }), MAX_BODY)
   const click: DesktopNotification['click'] =
     n.projectId && n.taskId
-      ? {
-          type: 'task',
-          projectId: n.projectId,
-          taskId: n.taskId,
-          ...(n.connectionId !== undefined ? { connectionId: n.connectionId } : {})
-        }
+      ? { type: 'task', projectId: n.projectId, taskId: n.taskId, connectionId: n.connectionId }
       : { type: 'window' }
   return { options: { title, body: bodyIsMarkup(platform) ? escapeMarkup(body) : body, silent: !prefs.sound }, click }
 }

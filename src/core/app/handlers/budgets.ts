@@ -13,10 +13,7 @@ export function newBudgetId(random: () => number): string {
 export function budgetHandlers(ctx: AppContext): Pick<Handlers, 'budget:save' | 'budget:remove'> {
   return {
     'budget:save': async ({ connectionId, budget }) => {
-      const open = ctx.session.resolve({
-        connectionId,
-        ...(budget.projectId !== null ? { projectId: budget.projectId } : {})
-      })
+      const open = ctx.session.resolve({ connectionId, projectId: budget.projectId ?? undefined })
       let saved: ReturnType<typeof saveBudget> | undefined
       await ctx.update((draft) => {
         saved = saveBudget(draft, open.connection.id, budget, () => newBudgetId(ctx.random))

@@ -10,6 +10,7 @@ import { addConnection, SettingsEditError, updateConnection } from '../../settin
 import type { AppContext } from '../context'
 import { DEMO_CONNECTION_ID } from '../demo-connection'
 import { forbidden, invalidArgument } from '../errors'
+import { newClient } from '../open-connection'
 
 export { DEMO_CONNECTION_ID }
 
@@ -58,12 +59,12 @@ function editConnection(draft: Settings, id: string, fields: Omit<Connection, 'i
 }
 
 export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
-  const { session, deps } = ctx
+  const { session, ports } = ctx
 
   // A key is stored only once the service has accepted it, so a typo shows up on the setup
   // screen instead of as a broken connection later. Unreachable services fail the save too.
   async function checkKeyBeforeSaving(connection: Connection, apiKey: string): Promise<void> {
-    const client = deps.createClient(connection, apiKey)
+    const client = newClient(ports, connection, apiKey)
     try {
       if (!(await client.checkKey())) {
         throw new ServiceError(
@@ -113,7 +114,7 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     await ctx.keys.delete(connectionId)
     session.keyStored(connectionId, false)
     await session.sync()
-    await deps.settings
+    await ports.settings
       .writeLastSeen(connectionId, {})
       .catch((e: unknown) => ctx.reportError('forgetting the last seen state', e))
     if (connectionId === DEMO_CONNECTION_ID) {
@@ -151,15 +152,17 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
 
   let demoStart: Promise<void> | null = null
   function startDemo(): Promise<void> {
-    const start = deps.startDemo
+    const start = ports.startDemo
     if (!start) return Promise.reject(forbidden('The demo is not available in this build.'))
     demoStart ??= (async () => {
       const service = await start()
       // A fresh service has fresh ids: last run's demo projects and what was seen of them are gone.
       // Held for this run only: the demo's key and loopback port mean nothing after it (demo-connection.ts).
+      // Held in memory, not stored: the log learns it here.
+      ctx.known.add(service.apiKey)
       ctx.keys.holdForSession(DEMO_CONNECTION_ID, service.baseUrl, service.apiKey)
       session.keyStored(DEMO_CONNECTION_ID, true)
-      await deps.settings.writeLastSeen(DEMO_CONNECTION_ID, {})
+      await ports.settings.writeLastSeen(DEMO_CONNECTION_ID, {})
       const addedAt = new Date(ctx.clock.now())
       await ctx.update((draft) => {
         const connection: Connection = {

@@ -67,7 +67,7 @@ export function costHandlers(ctx: AppContext): CostHandlers {
       }
     },
     'costs:export-csv': async (request) => {
-      const save = ctx.deps.saveFile
+      const save = ctx.ports.saveFile
       if (!save) throw forbidden('Files cannot be saved here.')
       const { range, items } = await gather(request, true)
       const report = costReport(items, range, request.grouping, ctx.tz)

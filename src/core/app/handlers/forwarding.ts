@@ -39,13 +39,13 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
     'forward:add': async (input) => {
       const plan = planTarget(ctx.settings().forwarding.targets, input, randomUUID())
       if (!plan.ok) throw invalidArgument(plan.problem)
-      await saveTargetSecret(ctx.deps.secrets.forwarding, plan.target.id, plan.stored)
+      await saveTargetSecret(ctx.known.store.forwarding, plan.target.id, plan.stored)
       try {
         await ctx.update((draft) => {
           draft.forwarding.targets.push(plan.target)
         })
       } catch (error) {
-        await deleteTargetSecret(ctx.deps.secrets.forwarding, plan.target.id).catch((e: unknown) =>
+        await deleteTargetSecret(ctx.known.store.forwarding, plan.target.id).catch((e: unknown) =>
           ctx.reportError('forgetting a target not added', e)
         )
         throw error
@@ -69,7 +69,7 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
       // one made here is answered once, as on add.
       const secret = generateSecret ? generateSigningSecret() : given
       if (secret !== undefined) {
-        const rotated = await replaceSigningSecret(ctx.deps.secrets.forwarding, targetId, secret)
+        const rotated = await replaceSigningSecret(ctx.known.store.forwarding, targetId, secret)
         if (!rotated.ok) throw invalidArgument(rotated.problem)
       }
       const saved = await ctx.update((draft) => {
@@ -88,7 +88,7 @@ export function forwardingHandlers(ctx: AppContext): Pick<Handlers, Channels> {
         draft.forwarding.targets = draft.forwarding.targets.filter((t) => t.id !== targetId)
       })
       ctx.forwarding.forget(targetId)
-      await deleteTargetSecret(ctx.deps.secrets.forwarding, targetId)
+      await deleteTargetSecret(ctx.known.store.forwarding, targetId)
       ctx.changed()
     },
     'forward:presence': async () => {

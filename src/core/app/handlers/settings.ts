@@ -16,19 +16,21 @@ export function settingsHandlers(
       const newShortcut = update.shortcut !== undefined && update.shortcut !== before ? update.shortcut : null
       if (newShortcut !== null) {
         // Taken first, saved after: a shortcut the system refuses is never stored, the old one stays.
-        const problem = ctx.deps.changeShortcut?.(newShortcut) ?? null
+        const problem = ctx.ports.changeShortcut?.(newShortcut) ?? null
         if (problem !== null) throw invalidArgument(problem)
       }
       let saved
       try {
         saved = await ctx.update((draft) => applySettingsUpdate(draft, update))
       } catch (error) {
-        if (newShortcut !== null) ctx.deps.changeShortcut?.(before)
+        if (newShortcut !== null) ctx.ports.changeShortcut?.(before)
         throw error
       }
       if (update.polling !== undefined) ctx.session.setPolling(saved.polling)
       try {
-        ctx.deps.onSettingsChanged?.()
+        const current = ctx.settings()
+        ctx.updater.setEnabled(current.checkForUpdates)
+        ctx.ports.onSettingsChanged?.(current)
       } catch (error) {
         ctx.reportError('applying settings', error)
       }

@@ -10,7 +10,7 @@ export function systemHandlers(ctx: AppContext): Pick<Handlers, 'shell:open-exte
   return {
     'shell:open-external': async ({ url }) => {
       if (!isSafeExternalUrl(url)) throw forbidden('Only http and https links can be opened.')
-      await ctx.deps.openExternal(url)
+      await ctx.ports.openExternal(url)
     },
     'clipboard:write-text': async ({ text }) => {
       await copyText(ctx, text, () => invalidArgument('There is no clipboard to copy to here.'))

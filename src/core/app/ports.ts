@@ -1,0 +1,102 @@
+// What whoever runs the app passes in (the Electron main process, the e2e host, the soak, tests):
+// storage, the service, time, and the effects only the platform can perform. One type, handed as
+// is to the composition (compose.ts) and on to the controller, which takes all but the shell's.
+import type { TzOffset } from '../../shared/cost'
+import type { AboutInfo } from '../../shared/desktop'
+import type { EventChannel, EventContract } from '../../shared/ipc'
+import type { Connection, Settings } from '../../shared/settings'
+import type { ServiceClient } from '../client/client'
+import type { InvalidRecordIssue } from '../client/parse'
+import type { PresenceSource } from '../forward/presence'
+import type { Notification } from '../notify/policy'
+import type { SecretStore } from '../secrets/types'
+import type { SettingsStore } from '../settings/store'
+import type { TrayView } from '../tray/model'
+import type { AppUpdaterLike } from '../update/updater'
+import type { Clock } from '../util/clock'
+import type { FrameLike, IpcMainLike } from './ipc'
+import type { PowerEvents, StartOnlineWatcher } from './lifecycle'
+
+/** Where API keys live, by connection id (core/secrets); the key never leaves it but to a client. */
+export type AppSecrets = SecretStore
+
+export interface AppClientOptions {
+  onInvalidRecord?: (issue: InvalidRecordIssue) => void
+}
+
+/** A running demo service, as `startDemo` reports it. */
+export interface DemoService {
+  baseUrl: string
+  apiKey: string
+  publishingDomain: string
+  projectIds: string[]
+}
+
+/** The window, as the app drives it: shown on demand, sent the contract's events. */
+export interface WindowPort {
+  show(): void
+  send<E extends EventChannel>(channel: E, payload: EventContract[E]): void
+}
+
+export interface AppPorts {
+  settings: SettingsStore
+  secrets: AppSecrets
+  /** Default: the real service client. `options` carries what the app wants told; pass it on to the client. */
+  createClient?(connection: Connection, apiKey: string, options?: AppClientOptions): ServiceClient
+  /** Opens an http(s) URL the app has already checked. */
+  openExternal(url: string): Promise<void>
+  /** Starts a reference service for the demo; absent where there is no demo. */
+  startDemo?(): Promise<DemoService>
+  /** Shows a desktop notification (the click comes back through ComposedApp.notificationClicked); 'notification:shown' is emitted either way. */
+  notify?(notification: Notification): void
+  /** Default: the system clock. */
+  clock?: Clock
+  /** [0, 1): connection ids and the monitor's jitter; default Math.random. */
+  random?: () => number
+  /** For "today" in costs; defaults to this machine's zone. */
+  tz?: TzOffset
+  /** Least time between two 'app:state' pushes; default 100 ms. */
+  stateIntervalMs?: number
+  /** Writes one line to the app's log (redacted before it gets here); absent: nothing is logged. */
+  log?(message: string): void
+  /** The app's own failures (a write that failed, a listener that threw); default: logged, never shown raw. */
+  onError?(context: string, error: unknown): void
+  /** After the settings changed (theme, launch at login, the pin, the Dock: what only the platform applies). */
+  onSettingsChanged?(settings: Settings): void
+  /** Puts text on the system clipboard; Electron's is asynchronous (since 44): a failed write rejects. */
+  writeClipboardText?(text: string): Promise<void>
+  /**
+   * Asks where to save a file (a save dialog, `suggestedName` offered) and writes `contents` there:
+   * the path, or null when the user cancelled. Absent where files cannot be saved.
+   */
+  saveFile?(suggestedName: string, contents: string): Promise<string | null>
+  /**
+   * Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is
+   * kept). Absent where there is no global shortcut; the setting is then only stored.
+   */
+  changeShortcut?(accelerator: string): string | null
+  /** Who is at this computer (lock events, idle time: powerMonitor); absent: the user counts as at the desk. */
+  presence?: PresenceSource
+  /** The forwarding sender's fetch (tests); default the global one. */
+  forwardFetch?: typeof globalThis.fetch
+  /** electron-updater's autoUpdater; null or absent where this build cannot update itself (`updatesUnavailable` says why). */
+  updater?: AppUpdaterLike | null
+  updatesUnavailable?: string
+  /** Versions, platform and directories for About. */
+  about?: () => Omit<AboutInfo, 'keyStore' | 'update'>
+  /** Shows the log file in the file manager; absent: there is none. */
+  openLogs?(): Promise<void>
+
+  // The shell's, used by the composition only: the controller's own tests run without them.
+  window: WindowPort
+  /** Draws the tray (icon, tooltip, menu); absent where there is none. */
+  renderTray?(view: TrayView): void
+  ipc: { ipcMain: IpcMainLike; isTrusted(frame: FrameLike | null): boolean }
+  power: PowerEvents
+  watchOnline: StartOnlineWatcher
+  /** The tray's Quit. */
+  quit(): void
+}
+
+/** The ports the controller uses: all but the shell's (window, tray, IPC, power and network events, Quit). */
+export type ControllerPorts = Omit<AppPorts, 'window' | 'renderTray' | 'ipc' | 'power' | 'watchOnline' | 'quit'>
