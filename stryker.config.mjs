@@ -13,7 +13,7 @@ export const folders = {
   shared: { path: 'src/shared', mutate: ['src/shared/**/*.ts'], tests: ['src/shared/**/*.test.ts'] },
   client: {
     path: 'src/core/client',
-    mutate: ['src/core/client/{client,http,fast,parse,errors,retry,number-text,key-check,digest,schemas}.ts'],
+    mutate: ['src/core/client/{client,http,fast,parse,service-error,retry,number-text,key-check,digest,schemas}.ts'],
     tests: ['src/core/client/**/*.test.ts']
   },
   'reference-service': {
@@ -46,7 +46,7 @@ export const folders = {
     // outbox.rules state the lock and the restart in process), nor apprise.test.ts (needs the apprise
     // binary; render.exact.test.ts states the requests).
     tests: [
-      'src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,forwarder,forwarding,forwarding.rules,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-file,outbox-lock,outbox-standby,outbox-standby.edges,presence,render,render.exact,response,select,send,sign,target,target.rules,target.secrets,targets}.test.ts'
+      'src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,queue-events,forwarding,forwarding.rules,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-file,outbox-lock,outbox-standby,outbox-standby.edges,presence-watch,render,render.exact,response,select,send,sign,target-url,target-url.rules,target-url.secrets,target-secrets}.test.ts'
     ]
   },
   settings: {

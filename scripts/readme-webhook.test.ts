@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { renderRequest } from '../src/core/forward/render'
 import { createSender } from '../src/core/forward/send'
-import type { ParsedTarget } from '../src/core/forward/target'
+import type { ParsedTarget } from '../src/core/forward/target-url'
 import { forwardEvent } from '../src/core/forward/test-events'
 import { ANSWERS, type Receiver, startReceiver } from '../src/core/forward/test-receivers'
 

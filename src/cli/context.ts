@@ -11,8 +11,8 @@ import {
 } from '../core/settings/edit'
 import { defaultConnectionName, keyTransportProblem, sameOrigin } from '../shared/base-url'
 import type { Connection } from '../shared/settings'
+import { authError, keychainError, usageError } from './cli-error'
 import type { CliClient, CliDeps, SecretPort } from './deps'
-import { authError, keychainError, usageError } from './errors'
 import { type CliIo, readAll } from './io'
 import { invalidRecordWarner } from './warnings'
 

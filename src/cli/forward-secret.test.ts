@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SIGNATURE_HEADER, verifySignature } from '../core/forward/sign'
 import { ANSWERS, type Receiver, startReceiver } from '../core/forward/test-receivers'
-import { forwardSecretAccount } from '../shared/forwarding'
+import { forwardSecretAccount } from '../shared/forward-target'
 import { EXIT } from './exit-codes'
 import { makeRunner, memorySecrets, tempDir } from './test-harness'
 

@@ -1,7 +1,7 @@
 // Project and task ids go into URL paths. What could never be one (src/shared/ids.ts) is refused
 // here, as a usage error, before anything is sent.
 import { idProblem } from '../shared/ids'
-import { usageError } from './errors'
+import { usageError } from './cli-error'
 
 /** Returns the id, or throws a usage error naming it (escaped and shortened, so it prints safely). */
 export function checkId(value: string, what: 'project' | 'task' | 'product'): string {

@@ -8,7 +8,7 @@ import { FORWARDING_ELSEWHERE } from '../core/forward/outbox-lock'
 import { startForwardingProcess } from '../core/forward/test-forwarding-process'
 import { ANSWERS, type Receiver, startReceiver } from '../core/forward/test-receivers'
 import { type ReferenceService, startReferenceService } from '../reference-service'
-import { forwardSecretAccount } from '../shared/forwarding'
+import { forwardSecretAccount } from '../shared/forward-target'
 import { EXIT } from './exit-codes'
 import { makeRunner, memorySecrets, tempDir } from './test-harness'
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { PowerMonitor } from 'electron'
 import { expect, it } from 'vitest'
-import { watchPresence } from '../core/forward/presence'
+import { watchPresence } from '../core/forward/presence-watch'
 import { presenceFrom } from './presence'
 
 it("powerMonitor's lock events, idle time and idle state reach core's presence as they are", () => {

@@ -1,8 +1,8 @@
-// powerMonitor as the presence source core reads (core/forward/presence.ts): the lock events
+// powerMonitor as the presence source core reads (core/forward/presence-watch.ts): the lock events
 // (macOS, Windows), the idle state ('locked' where the OS knows it, e.g. Linux's screensaver) and
 // the idle time in seconds. Only translation: whether that is away is core's decision (away.ts).
 import type { PowerMonitor } from 'electron'
-import type { PresenceSource } from '../core/forward/presence'
+import type { PresenceSource } from '../core/forward/presence-watch'
 
 export function presenceFrom(
   powerMonitor: Pick<PowerMonitor, 'on' | 'off' | 'getSystemIdleTime' | 'getSystemIdleState'>

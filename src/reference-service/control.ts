@@ -1,8 +1,8 @@
 // The control surface, clearly outside the interface: the programmatic ServiceControl and its
 // HTTP twin under /__control/ (same API key, no faults, not counted in stats).
 import { type ProjectCreate, TASK_STATUSES, type TaskStatus } from '../shared/service'
+import { ApiError, badRequest, notFound } from './api-error'
 import type { SimClock } from './clock'
-import { ApiError, badRequest, notFound } from './errors'
 import { faultPlanProblem, type Faults } from './faults'
 import { json, type Reply } from './http'
 import type { ReferenceState } from './state'

@@ -1,8 +1,8 @@
 // Reading requests and writing answers: body limits, JSON, and the ways a faulty server answers.
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ApiError } from './api-error'
 import { type Coding, compress, MIN_COMPRESSED_BYTES } from './compression'
-import { ApiError } from './errors'
 import type { DecisiveFault } from './faults'
 
 export const MAX_BODY_BYTES = 1024 * 1024

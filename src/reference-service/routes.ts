@@ -1,6 +1,6 @@
 // The seven endpoints of docs/service-interface.md §4, plus the prebuilt page that `prebuilt_url`
 // points at (a browser page: no API key).
-import { type ApiError, notFound } from './errors'
+import { type ApiError, notFound } from './api-error'
 import { etagMatches, json, notModified, type Reply, weakEtag } from './http'
 import type { ReferenceState } from './state'
 import {

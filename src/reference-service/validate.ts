@@ -3,7 +3,7 @@
 import { isImageUrl } from '../shared/image-url'
 import { isReturnUrl } from '../shared/project-fields'
 import { type FileRequirement, PROJECT_UPDATE_FIELDS, type ProjectCreate, type ProjectUpdate } from '../shared/service'
-import { badRequest } from './errors'
+import { badRequest } from './api-error'
 import type { TaskCreate } from './types'
 
 type Body = Record<string, unknown>

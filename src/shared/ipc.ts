@@ -14,7 +14,7 @@ import type {
   ForwardWhen,
   PresenceView,
   SavedTargetView
-} from './forwarding'
+} from './forward-target'
 import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from './monitor'
 import type { Project, ProjectCreate, ProjectUpdate, PublishResult, StepsAndUsages, Task } from './service'
 import type {

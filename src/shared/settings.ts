@@ -1,6 +1,6 @@
 // What the app and the command remember between runs (one file, shared by both).
 import type { Budget } from './budgets'
-import type { ForwardingPrefs } from './forwarding'
+import type { ForwardingPrefs } from './forward-target'
 
 export interface Connection {
   id: string
@@ -89,7 +89,7 @@ export interface Settings {
   connectionNotifications: Record<string, ConnectionNotifications>
   /** Spending limits per connection id (shared/budgets.ts). */
   budgets: Record<string, Budget[]>
-  /** Where notifications are forwarded (shared/forwarding.ts); the targets' URLs are in the key store. */
+  /** Where notifications are forwarded (shared/forward-target.ts); the targets' URLs are in the key store. */
   forwarding: ForwardingPrefs
 }
 

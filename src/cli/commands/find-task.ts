@@ -1,8 +1,8 @@
 // The service has no "get task" endpoint: a task is found through its project's task list, the
 // project given by --project or else looked for among the watched projects.
 import type { Task } from '../../shared/service'
+import { CliError, notFoundError } from '../cli-error'
 import type { Connected, Context } from '../context'
-import { CliError, notFoundError } from '../errors'
 import { EXIT } from '../exit-codes'
 import { watchedProjects } from './watch-list'
 

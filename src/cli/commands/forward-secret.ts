@@ -1,10 +1,10 @@
 // `forward secret NAME`: a JSON webhook's new signing secret, typed without echo or stdin's first line
 // (never an argument: `ps` shows those), or made with --generate and printed once. The target keeps its id,
-// so its queued events and delivery history stay (core/forward/targets.ts replaceSigningSecret).
+// so its queued events and delivery history stay (core/forward/target-secrets.ts replaceSigningSecret).
 import { generateSigningSecret } from '../../core/forward/add-target'
-import { replaceSigningSecret } from '../../core/forward/targets'
+import { replaceSigningSecret } from '../../core/forward/target-secrets'
+import { usageError } from '../cli-error'
 import { type Context, printJson, readSecrets, remember, withKeychain } from '../context'
-import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { oneLine } from '../table'
 import { findTarget } from './forward'

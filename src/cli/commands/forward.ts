@@ -4,17 +4,17 @@ import { randomUUID } from 'node:crypto'
 import { planTarget } from '../../core/forward/add-target'
 import { testEvent } from '../../core/forward/event'
 import { createSender } from '../../core/forward/send'
-import { parseTarget, targetSecrets } from '../../core/forward/target'
-import { deleteTargetSecret, loadTargetSecret, saveTargetSecret } from '../../core/forward/targets'
+import { deleteTargetSecret, loadTargetSecret, saveTargetSecret } from '../../core/forward/target-secrets'
+import { parseTarget, targetSecrets } from '../../core/forward/target-url'
 import {
   DEFAULT_FORWARD_EVENTS,
   FORWARD_EVENTS,
   type ForwardEventKind,
   type ForwardTarget,
   type ForwardWhen
-} from '../../shared/forwarding'
+} from '../../shared/forward-target'
+import { CliError, notFoundError, usageError } from '../cli-error'
 import { type Context, printJson, readSecrets, remember, withKeychain } from '../context'
-import { CliError, notFoundError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { oneLine, renderTable } from '../table'
 

@@ -5,6 +5,7 @@ import { keyCustody } from '../../core/secrets/custody'
 import { setActiveConnection } from '../../core/settings/edit'
 import { DEFAULT_SERVICE_URL } from '../../shared/base-url'
 import type { Connection } from '../../shared/settings'
+import { authError, usageError } from '../cli-error'
 import {
   type Context,
   openSecrets,
@@ -16,7 +17,6 @@ import {
   storeConnection,
   withKeychain
 } from '../context'
-import { authError, usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 
 export interface LoginFlags {

@@ -2,8 +2,8 @@
 // handler of agent-tray:// links), or with --print the link is only printed (for a desktop
 // shortcut or another tool's link back).
 import { deepLinkUrl } from '../../shared/deep-link'
+import { CliError } from '../cli-error'
 import type { Context } from '../context'
-import { CliError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 
 export async function openCommand(

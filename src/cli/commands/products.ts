@@ -2,8 +2,8 @@
 // projects, where the service offers that listing (outside the interface document).
 import { findProjectId } from '../../shared/project-id'
 import type { Project } from '../../shared/service'
+import { usageError } from '../cli-error'
 import { type Context, printJson, withClient } from '../context'
-import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { checkId } from '../ids'
 import { renderTable } from '../table'

@@ -1,8 +1,8 @@
 // `publish <projectId> <hostname>`: checked against the connection's publishing domain when it is
 // known, so a bad hostname is explained before anything is sent.
 import { checkPublishHostname } from '../../shared/hostname'
+import { CliError } from '../cli-error'
 import { type Context, printJson, withClient } from '../context'
-import { CliError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { renderPublish } from '../render'
 import { oneLine } from '../table'

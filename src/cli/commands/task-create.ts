@@ -1,8 +1,8 @@
 // `task create --project ID --name N --text T [--watch]`: starts a task where the service offers it
 // (POST /tasks, outside the interface document); --watch then follows it to its end.
 import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
+import { usageError } from '../cli-error'
 import { type Context, printJson, withClient } from '../context'
-import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { watchCommand } from './watch'
 

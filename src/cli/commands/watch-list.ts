@@ -3,8 +3,8 @@
 import { unwatchProject, watchProject } from '../../core/settings/edit'
 import { findProjectId } from '../../shared/project-id'
 import type { WatchedProject } from '../../shared/settings'
+import { usageError } from '../cli-error'
 import { type Context, printJson, resolveConnection, storeConnection, withClient } from '../context'
-import { usageError } from '../errors'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { oneLine, renderTable } from '../table'
 

@@ -1,8 +1,8 @@
 // Putting text on the clipboard for the window ('clipboard:write-text', Copy diagnostics).
 // Electron's clipboard writes asynchronously since 44; a write that failed is logged and told to
 // the window in words ("nothing was copied"), not as a bug in the app and never as copied.
+import { AppError } from './app-error'
 import type { AppContext } from './context'
-import { AppError } from './errors'
 
 export const CLIPBOARD_FAILED = 'Nothing was copied: the clipboard could not be written. Please try again.'
 

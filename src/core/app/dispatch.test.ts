@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { type Handlers, INVOKE_CHANNELS } from '../../shared/ipc'
-import { ServiceError } from '../client/errors'
+import { ServiceError } from '../client/service-error'
+import { invalidArgument } from './app-error'
 import { dispatch } from './dispatch'
-import { invalidArgument } from './errors'
 
 /** Handlers that record their calls and answer with `answer(channel, request)`. */
 function recordingHandlers(answer: (channel: string, request: unknown) => Promise<unknown>) {

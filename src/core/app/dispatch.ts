@@ -1,8 +1,8 @@
 // The one entry point of every invoke channel, for Electron's ipcMain and the test host alike:
 // validate, call the handler, and turn every outcome into an IpcResult.
 import type { Handlers, IpcError, IpcFailure, IpcResult } from '../../shared/ipc'
-import { isServiceError } from '../client/errors'
-import { isAppError } from './errors'
+import { isServiceError } from '../client/service-error'
+import { isAppError } from './app-error'
 import { describeIssues, isInvokeChannel, requestSchemas } from './requests'
 
 export interface DispatchOptions {

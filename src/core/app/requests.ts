@@ -10,7 +10,7 @@ import { LINE_CONTROL, TEXT_CONTROL } from '../../shared/controls'
 import { costRangeProblem } from '../../shared/cost-range'
 import { COST_GROUPINGS, COST_STACKS } from '../../shared/cost-report'
 import { MAX_WINDOW_ERROR_MESSAGE, MAX_WINDOW_ERROR_STACK } from '../../shared/desktop'
-import { FORWARD_EVENTS, MAX_TARGET_NAME } from '../../shared/forwarding'
+import { FORWARD_EVENTS, MAX_TARGET_NAME } from '../../shared/forward-target'
 import { publishingDomainProblem } from '../../shared/hostname'
 import { idProblem } from '../../shared/ids'
 import { isImageUrl } from '../../shared/image-url'
@@ -316,7 +316,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     .superRefine(checkCostRange),
   'costs:export-csv': z.strictObject(costsRequest).superRefine(checkCostRange),
   'forward:list': noRequest,
-  // The URL is recognised by the handler (core/forward/target.ts), whose problems never repeat it.
+  // The URL is recognised by the handler (core/forward/target-url.ts), whose problems never repeat it.
   'forward:add': z.strictObject({
     url: z
       .string()

@@ -10,7 +10,7 @@ import { createUsageFetcher } from '../costs/usage-fetcher'
 import { openUsageStore } from '../costs/usage-store'
 import { KeyNotSentError } from '../secrets/custody'
 import { createLimiter, type Limiter } from '../util/limiter'
-import { invalidArgument } from './errors'
+import { invalidArgument } from './app-error'
 import {
   closeConnection,
   type OpenConnection,

@@ -9,9 +9,9 @@ import {
   type ServiceClientOptions,
   USER_AGENT
 } from './client'
-import { ServiceError } from './errors'
 import type * as http from './http'
 import { ACCEPT_ENCODING, type Exchange, exchange, type RawResponse } from './http'
+import { ServiceError } from './service-error'
 import { failure } from './test-failure'
 
 vi.mock('./http', async (original) => ({ ...(await original<typeof http>()), exchange: vi.fn() }))

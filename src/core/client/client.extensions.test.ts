@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ReferenceService, startReferenceService } from '../../reference-service'
 import { createServiceClient } from './client'
-import { isServiceError, type ServiceError } from './errors'
+import { isServiceError, type ServiceError } from './service-error'
 
 const KEY = 'client-extensions-key'
 let full: ReferenceService

@@ -3,8 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type ReferenceService, startReferenceService } from '../../reference-service'
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client'
-import type { ServiceError } from './errors'
 import type { InvalidRecordIssue } from './parse'
+import type { ServiceError } from './service-error'
 import { failure } from './test-failure'
 
 const KEY = 'ref-key-9c1e44d2b7a0f318'

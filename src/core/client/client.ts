@@ -12,8 +12,8 @@ import type {
   TaskStep
 } from '../../shared/service'
 import { PROJECT_UPDATE_FIELDS } from '../../shared/service'
-import { errorForStatus, isServiceError, ServiceError, type ServiceErrorDetails } from './errors'
 import { ACCEPT_ENCODING, countAttempts, exchange, type RawResponse } from './http'
+import { errorForStatus, isServiceError, ServiceError, type ServiceErrorDetails } from './service-error'
 
 type RawHeaders = RawResponse['headers']
 import { secretRedactor } from '../secrets/redact'

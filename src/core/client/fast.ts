@@ -2,6 +2,7 @@
 // the types say (strings where strings go, known statuses, a numeric or null price), building the
 // same objects the zod schemas would. Anything else returns undefined and goes the schemas' way,
 // with their tolerance and their messages (parse.fast.test.ts checks both paths agree).
+import { isJsonObject } from '../../shared/json-object'
 import {
   type FileRequirement,
   STEP_STATUSES,
@@ -10,7 +11,7 @@ import {
   TASK_STATUSES,
   type TaskStep
 } from '../../shared/service'
-import { isPlainObject, rawString } from './schemas'
+import { rawString } from './schemas'
 
 const TASK_STATUS = new Set<string>(TASK_STATUSES)
 const STEP_STATUS = new Set<string>(STEP_STATUSES)
@@ -37,7 +38,7 @@ function files(v: unknown): FileRequirement[] {
   if (!Array.isArray(v)) return []
   const out: FileRequirement[] = []
   for (const f of v as unknown[]) {
-    if (isPlainObject(f)) out.push({ file_type: rawString(f.file_type) ?? '', url: rawString(f.url) ?? '' })
+    if (isJsonObject(f)) out.push({ file_type: rawString(f.file_type) ?? '', url: rawString(f.url) ?? '' })
   }
   return out
 }

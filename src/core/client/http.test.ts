@@ -4,8 +4,8 @@ import { Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import type { Dispatcher, Pool } from 'undici'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ServiceError } from './errors'
 import { type Attempt, countAttempts, type Exchange, exchange } from './http'
+import { ServiceError } from './service-error'
 import { failure } from './test-failure'
 
 const X: Exchange = {

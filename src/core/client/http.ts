@@ -3,7 +3,7 @@
 // invalid_response/too_large or bad_encoding); a caller's abort comes out as the signal's own reason.
 import zlib from 'node:zlib'
 import type { Dispatcher } from 'undici'
-import { ServiceError } from './errors'
+import { ServiceError } from './service-error'
 
 /**
  * The codings we read, by their Content-Encoding names: node:zlib's one-shot decoders, each told

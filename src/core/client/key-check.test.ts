@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type ReferenceService, startReferenceService } from '../../reference-service'
 import { createServiceClient } from './client'
-import { ServiceError } from './errors'
 import { decideKeyCheck, KEY_CHECK_PROJECT_ID, madeUpKeyLike } from './key-check'
+import { ServiceError } from './service-error'
 
 const KEY = 'sk-live-4f9A1c77E0d24b5e'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -1,8 +1,8 @@
 // Whatever a server sends, the parser answers with a result or a ServiceError, nothing else.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ServiceError } from './errors'
 import { decodeJson, parseProject, parsePublishResult, parseSteps, parseStepsAndUsages, parseTasks } from './parse'
+import { ServiceError } from './service-error'
 
 const parsers: [string, (body: unknown) => unknown][] = [
   ['project', parseProject],

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { ServiceError } from './errors'
 import {
   decodeJson,
   type InvalidRecordIssue,
@@ -12,6 +11,7 @@ import {
   parseTaskDigests,
   parseTasks
 } from './parse'
+import { ServiceError } from './service-error'
 
 const project = {
   id: 'p1',

@@ -1,20 +1,13 @@
 // Turns response bodies into the shared service types. Pure: no I/O, and whatever comes in,
 // the only thing that leaves besides a result is a ServiceError.
 import type { z } from 'zod'
+import { isJsonObject } from '../../shared/json-object'
 import type { Project, PublishResult, StepsAndUsages, Task, TaskStep, UsageRecord } from '../../shared/service'
 import { isActive } from '../../shared/status'
 import { digestOf, StepsFold, type TaskDigest } from './digest'
-import { ServiceError, shorten } from './errors'
 import { fastStep, fastTask, isFastStep, type TaskHead } from './fast'
-import {
-  isPlainObject,
-  projectSchema,
-  publishSchema,
-  stepsAndUsagesSchema,
-  stepSchema,
-  taskSchema,
-  usageSchema
-} from './schemas'
+import { projectSchema, publishSchema, stepsAndUsagesSchema, stepSchema, taskSchema, usageSchema } from './schemas'
+import { ServiceError, shorten } from './service-error'
 
 /** One record of a list that could not be read; it was dropped, its siblings were kept. */
 export interface InvalidRecordIssue {
@@ -81,7 +74,7 @@ export function decodeJson(body: string, what: string): unknown {
 }
 
 function recordId(v: unknown): string | undefined {
-  if (!isPlainObject(v)) return undefined
+  if (!isJsonObject(v)) return undefined
   const id = v.id
   return typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : undefined
 }
@@ -175,7 +168,7 @@ function describe(v: unknown): string {
 function parseOne<T>(body: unknown, schema: z.ZodType<T>, what: string): T {
   const r = schema.safeParse(body)
   if (r.success) return r.data
-  if (!isPlainObject(body)) {
+  if (!isJsonObject(body)) {
     throw invalid(`The service sent ${describe(body)} where ${what} was expected.`, {
       reason: 'wrong_shape',
       record: what,
@@ -293,7 +286,7 @@ export function parseStepsAndUsages(body: unknown, report: ReportInvalidRecord =
     if (!top.success) {
       const { path, message } = firstIssue(top.error, '')
       throw invalid(
-        isPlainObject(body)
+        isJsonObject(body)
           ? `The service sent steps and usages we cannot read: ${path}: ${message}.`
           : `The service sent ${describe(body)} where steps and usages were expected.`,
         { reason: 'wrong_shape', record: 'steps and usages', path }

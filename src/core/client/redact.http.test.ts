@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { secretForms } from '../secrets/redact'
 import { createServiceClient } from './client'
-import { ServiceError } from './errors'
+import { ServiceError } from './service-error'
 
 /** Visible ASCII, as a key must be, with every character JSON or a URL escapes. */
 const KEY = 'Zq9"Xv\\Lm/Rt<Wp>&Kd%Yh+Jc?Nf=Bs'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ServiceError } from './errors'
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay } from './retry'
+import { ServiceError } from './service-error'
 
 const NOW = Date.parse('2025-01-01T00:00:00.000Z')
 

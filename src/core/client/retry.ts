@@ -1,5 +1,5 @@
 // When to try a request again and how long to wait first: pure, so the math is tested alone.
-import type { ServiceError } from './errors'
+import type { ServiceError } from './service-error'
 
 export interface RetryPolicy {
   retries: number

@@ -3,6 +3,7 @@
 // string. What a record cannot do without (its id, a list that is not a list, token counts,
 // a price) fails the record, and parse.ts drops it and reports it.
 import { z } from 'zod'
+import { isJsonObject } from '../../shared/json-object'
 import {
   type FileRequirement,
   STEP_STATUSES,
@@ -17,10 +18,6 @@ import {
 import { numberFromText } from './number-text'
 
 type Json = Record<string, unknown>
-
-export function isPlainObject(v: unknown): v is Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
-}
 
 export function rawString(v: unknown): string | undefined {
   if (typeof v === 'string') return v
@@ -43,7 +40,7 @@ const id = z.union([z.string().min(1, 'empty'), z.number().transform((n) => Stri
 const freeObject = z
   .unknown()
   .optional()
-  .transform((v): Json => (isPlainObject(v) ? v : {}))
+  .transform((v): Json => (isJsonObject(v) ? v : {}))
 
 /** A list field: absent or null is []; anything else that is not a list fails the record. */
 const list = z
@@ -87,7 +84,7 @@ const fileRequirements = z
   .optional()
   .transform((v): FileRequirement[] =>
     Array.isArray(v)
-      ? v.filter(isPlainObject).map((f) => ({ file_type: rawString(f.file_type) ?? '', url: rawString(f.url) ?? '' }))
+      ? v.filter(isJsonObject).map((f) => ({ file_type: rawString(f.file_type) ?? '', url: rawString(f.url) ?? '' }))
       : []
   )
 
@@ -197,7 +194,7 @@ const tokenDetails = z
   .unknown()
   .optional()
   .transform((v): Record<string, number> | undefined => {
-    if (!isPlainObject(v)) return undefined
+    if (!isJsonObject(v)) return undefined
     const out: Record<string, number> = {}
     for (const [k, n] of Object.entries(v)) {
       if (Number.isFinite(n)) out[k] = n as number
@@ -230,7 +227,7 @@ const price = z
   .unknown()
   .optional()
   .transform((v): UsagePrice => {
-    if (!isPlainObject(v)) return {}
+    if (!isJsonObject(v)) return {}
     const out: UsagePrice = {}
     for (const key of ['input_price', 'output_price', 'cache_read_price', 'total_price'] as const) {
       const n = numberOf(v[key])

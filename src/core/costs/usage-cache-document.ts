@@ -3,7 +3,7 @@
 // (its entries that read whole are kept), never an error the user has to act on.
 import { z } from 'zod'
 import { cacheReadTokensOf, type CostUsage } from '../../shared/cost'
-import { isPlainObject } from '../client/schemas'
+import { isJsonObject } from '../../shared/json-object'
 import type { Interpreted } from '../settings/document-file'
 
 export const USAGE_CACHE_FILE = 'usage-cache.json'
@@ -66,7 +66,7 @@ export function interpretUsageCache(value: Record<string, unknown>): Interpreted
   // Anything not kept makes the file damaged: it is kept aside and written anew.
   let dropped = version !== USAGE_CACHE_VERSION
   const members = (value: unknown): [string, unknown][] => {
-    if (isPlainObject(value)) return Object.entries(value)
+    if (isJsonObject(value)) return Object.entries(value)
     dropped = true
     return []
   }

@@ -1,7 +1,7 @@
 // planTarget's rules one by one: the URL, the secret's kind, the name (given or made, trimmed,
 // bounded, plain, unique), the number of targets, and what a new target starts with.
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_FORWARD_EVENTS, type ForwardTarget, MAX_TARGET_NAME, MAX_TARGETS } from '../../shared/forwarding'
+import { DEFAULT_FORWARD_EVENTS, type ForwardTarget, MAX_TARGET_NAME, MAX_TARGETS } from '../../shared/forward-target'
 import { planTarget } from './add-target'
 
 const HOOK = 'https://hooks.example.com/in/abc123'

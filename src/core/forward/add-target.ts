@@ -10,10 +10,10 @@ import {
   type ForwardTargetInput,
   MAX_TARGET_NAME,
   MAX_TARGETS
-} from '../../shared/forwarding'
+} from '../../shared/forward-target'
 import { signingSecretProblem } from './sign'
-import { defaultTargetName, parseTarget, shownHost } from './target'
-import type { StoredTargetSecret } from './targets'
+import type { StoredTargetSecret } from './target-secrets'
+import { defaultTargetName, parseTarget, shownHost } from './target-url'
 
 export type TargetPlan =
   | {

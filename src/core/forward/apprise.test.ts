@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../util/clock'
 import { createSender } from './send'
-import { type ParsedTarget, parseTarget } from './target'
+import { type ParsedTarget, parseTarget } from './target-url'
 import { forwardEvent } from './test-events'
 import { ANSWERS, type Receiver, startReceiver } from './test-receivers'
 

@@ -1,6 +1,6 @@
 // Whether the user is away from this computer: the screen is locked, or the system has been idle
 // longer than the set time. Pure; the main process reads the two facts from powerMonitor.
-import { DEFAULT_AWAY_AFTER_MS } from '../../shared/forwarding'
+import { DEFAULT_AWAY_AFTER_MS } from '../../shared/forward-target'
 
 export { DEFAULT_AWAY_AFTER_MS }
 

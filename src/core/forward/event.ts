@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 import { knownTotalPrice } from '../../shared/cost'
 import { deepLinkUrl } from '../../shared/deep-link'
 import { formatUsd } from '../../shared/format'
-import type { ForwardEventKind } from '../../shared/forwarding'
+import type { ForwardEventKind } from '../../shared/forward-target'
 import type { MonitorEvent } from '../../shared/monitor'
 import { budgetNotification, notifiableTransition, taskSentence } from '../notify/policy'
 

@@ -2,7 +2,7 @@
 // once, given up after 24 h), a target whose entry is gone says so and gives its events up with
 // one notice, and only a target removed from the settings loses its queue without a word.
 import { afterEach, expect, it } from 'vitest'
-import type { ForwardTarget } from '../../shared/forwarding'
+import type { ForwardTarget } from '../../shared/forward-target'
 import { flushMicrotasks, ManualClock } from '../util/clock'
 import { createForwarding, NOT_IN_KEY_STORE } from './forwarding'
 import { BACKOFF, GIVE_UP_AFTER_MS, KEY_STORE_UNREADABLE } from './outbox'

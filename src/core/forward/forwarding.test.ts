@@ -4,7 +4,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import type { ForwardTarget } from '../../shared/forwarding'
+import type { ForwardTarget } from '../../shared/forward-target'
 import { ManualClock } from '../util/clock'
 import { createForwarding } from './forwarding'
 import { memoryOutboxStorage } from './outbox-file'

@@ -6,15 +6,15 @@ import { randomUUID } from 'node:crypto'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { Clock } from '../util/clock'
 import { type EventNames, testEvent } from './event'
-import { createForwarder, type ForwarderDeps } from './forwarder'
 import { createOutbox, type Outbox } from './outbox'
 import { fileOutboxStorage, type OutboxStorage } from './outbox-file'
 import { lockOutbox } from './outbox-lock'
 import { createStandbyOutbox, type Held } from './outbox-standby'
+import { createForwarder, type ForwarderDeps } from './queue-events'
 import type { Outcome } from './response'
 import type { Moment } from './select'
 import { createSender } from './send'
-import { loadTargetSecret, type TargetSecretStore } from './targets'
+import { loadTargetSecret, type TargetSecretStore } from './target-secrets'
 
 export interface ForwardingDeps {
   /** The outbox's file (OUTBOX_FILE in the state directory); `storage` instead, in tests. */

@@ -13,7 +13,7 @@ import {
 } from './outbox'
 import { memoryOutboxStorage } from './outbox-file'
 import type { Outcome } from './response'
-import type { ParsedTarget } from './target'
+import type { ParsedTarget } from './target-url'
 import { forwardEvent } from './test-events'
 
 const cleanup: Array<() => unknown> = []

@@ -16,7 +16,7 @@ import {
 } from './outbox'
 import { DELIVERED_MEMORY, emptyOutbox, memoryOutboxStorage, type OutboxDocument } from './outbox-file'
 import type { Outcome } from './response'
-import type { ParsedTarget } from './target'
+import type { ParsedTarget } from './target-url'
 import { forwardEvent } from './test-events'
 
 const cleanup: Array<() => unknown> = []

@@ -6,7 +6,7 @@ import { flushMicrotasks, ManualClock } from '../util/clock'
 import { createOutbox, type Outbox, retryWaitMs } from './outbox'
 import { fileOutboxStorage, memoryOutboxStorage, OUTBOX_FILE, type OutboxStorage } from './outbox-file'
 import { createSender } from './send'
-import type { ParsedTarget } from './target'
+import type { ParsedTarget } from './target-url'
 import { forwardEvent } from './test-events'
 import { ANSWERS, deliveredKeys, type Receiver, startReceiver } from './test-receivers'
 

@@ -15,7 +15,7 @@ import {
   type TargetStatus
 } from './outbox-file'
 import type { Outcome } from './response'
-import type { ParsedTarget } from './target'
+import type { ParsedTarget } from './target-url'
 
 export const GIVE_UP_AFTER_MS = 24 * 3_600_000
 export const BACKOFF = { firstMs: 5_000, maxMs: 15 * 60_000 }

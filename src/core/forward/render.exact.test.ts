@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { ForwardEvent } from './event'
 import { renderRequest, USER_AGENT } from './render'
 import { signBody } from './sign'
-import type { ParsedTarget } from './target'
+import type { ParsedTarget } from './target-url'
 import { forwardEvent } from './test-events'
 import { webhookBody } from './webhook-body'
 

@@ -12,7 +12,7 @@ import {
 import type { ForwardEvent } from './event'
 import { renderRequest } from './render'
 import { SIGNATURE_HEADER, verifySignature } from './sign'
-import type { ParsedTarget } from './target'
+import type { ParsedTarget } from './target-url'
 import { forwardEvent } from './test-events'
 
 // A task name with a terminal escape sequence (a window title), a bidi override, and each format's markup.

@@ -13,7 +13,7 @@ import {
 } from './escape'
 import type { ForwardEvent } from './event'
 import { SIGNATURE_HEADER, signBody } from './sign'
-import type { ParsedTarget } from './target'
+import type { ParsedTarget } from './target-url'
 import { webhookBody } from './webhook-body'
 
 export interface ForwardRequest {

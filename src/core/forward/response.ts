@@ -4,7 +4,7 @@
 // followed, and access can come back: the outbox gives up after 24 h); any other 4xx is a refusal
 // (a removed webhook, a malformed request, a wrong chat).
 import { parseRetryAfter } from '../client/retry'
-import type { TargetKind } from './target'
+import type { TargetKind } from './target-url'
 
 export type Outcome =
   { kind: 'delivered' } | { kind: 'retry'; reason: string; retryAfterMs?: number } | { kind: 'refused'; reason: string }

@@ -2,7 +2,7 @@
 // the user is away), its pause, and quiet hours only for a target that asks to keep them (they are
 // the desktop's otherwise). Muted projects and accounts never get here: the forwarder takes the
 // events the gate's mute filter keeps (notify/gate.ts, unmutedEvents).
-import type { ForwardTarget } from '../../shared/forwarding'
+import type { ForwardTarget } from '../../shared/forward-target'
 import type { ForwardEvent } from './event'
 
 export type TargetRules = Pick<ForwardTarget, 'id' | 'on' | 'when' | 'paused' | 'quietHours'>

@@ -2,7 +2,7 @@
 // mutation run (seconds and hundreds of MiB a run); send.test.ts states the read cap with a fake fetch.
 import { describe, expect, it } from 'vitest'
 import { createSender, MAX_ANSWER_BYTES } from './send'
-import type { ParsedTarget } from './target'
+import type { ParsedTarget } from './target-url'
 import { forwardEvent } from './test-events'
 import { receiverForTest } from './test-receiver-for-test'
 import { endless, gzipBomb, type Receiver } from './test-receivers'

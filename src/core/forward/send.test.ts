@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createSender, MAX_ANSWER_BYTES } from './send'
-import type { ParsedTarget } from './target'
+import type { ParsedTarget } from './target-url'
 import { forwardEvent } from './test-events'
 import { receiverForTest } from './test-receiver-for-test'
 import { ANSWERS, type Receiver } from './test-receivers'

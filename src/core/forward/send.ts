@@ -5,7 +5,7 @@ import { redactSecrets } from '../secrets/redact'
 import type { ForwardEvent } from './event'
 import { renderRequest } from './render'
 import { classifyResponse, type Outcome } from './response'
-import { type ParsedTarget, targetSecrets } from './target'
+import { type ParsedTarget, targetSecrets } from './target-url'
 
 export const SEND_TIMEOUT_MS = 15_000
 /** The most of an answer that is read (after any decoding fetch does); the rest is cancelled unread. */

@@ -2,7 +2,7 @@
 // of one writer (outbox.writers.test.ts, the command's watch-forward.test.ts). argv: the outbox
 // file, the receiver's URL. It says `ready=<whether it holds the outbox>`; when its stdin ends it
 // stops (releasing the outbox), says `closed` and exits.
-import type { ForwardTarget } from '../../shared/forwarding'
+import type { ForwardTarget } from '../../shared/forward-target'
 import { systemClock } from '../util/clock'
 import { createForwarding } from './forwarding'
 import { NAMES } from './test-events'

@@ -1,7 +1,7 @@
 // The keys (and forwarding targets' tokens) this process has held, so the log can take them out of
 // every line: the key store wrapped to remember each key that goes in or comes out. A key passes
 // through here before any client or log line can see it (the controller gets its keys only from the store).
-import { storedTargetSecrets } from '../forward/targets'
+import { storedTargetSecrets } from '../forward/target-secrets'
 import { decodeBoundKey } from '../secrets/custody'
 import type { SecretStore } from '../secrets/types'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProjectHealth } from '../../shared/monitor'
-import { ServiceError } from '../client/errors'
+import { ServiceError } from '../client/service-error'
 import { type ErrorReading, nextHealth, readError } from './health'
 
 const T0 = Date.UTC(2025, 0, 1, 9, 0, 0)

@@ -1,7 +1,7 @@
 // The API key in the OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service
 // on Linux) through keytar: service `agent-tray`, account = connection id. Forwarding targets'
 // secrets: service `forwarding.agent-tray`, account `forward:<target id>`.
-import { isForwardSecretAccount } from '../../shared/forwarding'
+import { isForwardSecretAccount } from '../../shared/forward-target'
 import {
   firstLine,
   FORWARDING_KEYCHAIN_SERVICE,

@@ -2,7 +2,7 @@
 // was allowed) move into the store chosen now (the keychain that is back, or memory once basic_text
 // is turned off), and the ciphertexts are wiped: a basic_text one is as good as plain text.
 // Forwarding targets' ciphertexts go to the chosen store's forwarding entries, never among the keys.
-import { isForwardSecretAccount } from '../../shared/forwarding'
+import { isForwardSecretAccount } from '../../shared/forward-target'
 import type { CiphertextStore, SafeStorageLike, SecretStore } from './types'
 
 interface Destination {

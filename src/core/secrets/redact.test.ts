@@ -113,7 +113,7 @@ describe('redactSecrets', () => {
   })
 
   it('catches a secret with a control character or one just past ASCII, every character percent-encoded (UTF-8 past ASCII), in either case of hex', () => {
-    // A webhook URL's password (forward/target.ts) is any text once decoded, not only visible ASCII.
+    // A webhook URL's password (forward/target-url.ts) is any text once decoded, not only visible ASCII.
     const key = 'pw\t\u0080\u00eb-2'
     const upper = 'pw%09%C2%80%C3%AB%2D2'
     for (const every of [upper, upper.toLowerCase()]) {

@@ -3,7 +3,7 @@
 // key as it was sent, or JSON-escaped or URL-encoded inside its own text, so each form is caught.
 
 /** Shorter secrets would blank out ordinary words; no real key is that short. A URL part that may be a
- * word (an ntfy topic) comes with its URL text around it instead (forward/target.ts targetSecrets). */
+ * word (an ntfy topic) comes with its URL text around it instead (forward/target-url.ts targetSecrets). */
 export const MIN_SECRET_LENGTH = 4
 
 /** What a secret becomes in the command's output (the client's own errors say '[api key]'). */

@@ -1,6 +1,6 @@
 // The API key encrypted by Electron's safeStorage, the ciphertext kept in the settings file.
 // Forwarding targets' secrets the same way, in a map of their own in that file.
-import { isForwardSecretAccount } from '../../shared/forwarding'
+import { isForwardSecretAccount } from '../../shared/forward-target'
 import {
   type CiphertextStore,
   firstLine,

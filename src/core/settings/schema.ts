@@ -14,7 +14,7 @@ import {
   MAX_TARGET_NAME,
   MAX_TARGETS,
   TARGET_KINDS
-} from '../../shared/forwarding'
+} from '../../shared/forward-target'
 import { connectionIdProblem } from '../../shared/ids'
 import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
 import {

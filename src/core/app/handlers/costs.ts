@@ -8,8 +8,8 @@ import { costReportCsv } from '../../../shared/cost-report-csv'
 import type { CostsRequest, Handlers } from '../../../shared/ipc'
 import { projectDisplayName } from '../../../shared/watched-project'
 import { type ProjectTasks, reportTasks, tasksInRange } from '../../costs/report-data'
+import { forbidden, invalidArgument } from '../app-error'
 import type { AppContext } from '../context'
-import { forbidden, invalidArgument } from '../errors'
 
 type CostHandlers = Pick<Handlers, 'costs:report' | 'costs:export-csv'>
 

@@ -2,11 +2,11 @@
 // log file, and reporting its own unexpected errors (a typed entry, not a logging channel).
 import type { AboutInfo } from '../../../shared/desktop'
 import type { Handlers } from '../../../shared/ipc'
+import { forbidden } from '../app-error'
 import { buildAppState } from '../app-state'
 import { copyText } from '../clipboard'
 import type { AppContext } from '../context'
 import { diagnosticsText } from '../diagnostics'
-import { forbidden } from '../errors'
 import { createWindowErrorLog } from '../window-errors'
 
 type DesktopChannels =

@@ -3,13 +3,13 @@
 // store before the target is in config.json (a listed target always has its URL), and no answer
 // carries it back; a signing secret made for a JSON webhook is in add's answer only, to be shown once.
 import { randomUUID } from 'node:crypto'
-import type { ForwardTarget, ForwardTargetView } from '../../../shared/forwarding'
+import type { ForwardTarget, ForwardTargetView } from '../../../shared/forward-target'
 import type { Handlers } from '../../../shared/ipc'
 import { generateSigningSecret, planTarget } from '../../forward/add-target'
 import { isAway } from '../../forward/away'
-import { deleteTargetSecret, replaceSigningSecret, saveTargetSecret } from '../../forward/targets'
+import { deleteTargetSecret, replaceSigningSecret, saveTargetSecret } from '../../forward/target-secrets'
+import { invalidArgument } from '../app-error'
 import type { AppContext } from '../context'
-import { invalidArgument } from '../errors'
 
 type Channels =
   'forward:list' | 'forward:add' | 'forward:test' | 'forward:update' | 'forward:remove' | 'forward:presence'

@@ -1,8 +1,8 @@
 // The app's state as the window draws it, and the part of the settings the window may change.
 import type { Handlers, SettingsView } from '../../../shared/ipc'
+import { invalidArgument } from '../app-error'
 import { buildAppState } from '../app-state'
 import type { AppContext } from '../context'
-import { invalidArgument } from '../errors'
 import { applySettingsUpdate, toSettingsView } from '../settings-view'
 
 export function settingsHandlers(

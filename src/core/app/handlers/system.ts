@@ -2,9 +2,9 @@
 // putting a line of text on the clipboard (the renderer has no clipboard permission of its own).
 import type { Handlers } from '../../../shared/ipc'
 import { isSafeExternalUrl } from '../../../shared/url'
+import { forbidden, invalidArgument } from '../app-error'
 import { copyText } from '../clipboard'
 import type { AppContext } from '../context'
-import { forbidden, invalidArgument } from '../errors'
 
 export function systemHandlers(ctx: AppContext): Pick<Handlers, 'shell:open-external' | 'clipboard:write-text'> {
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { ForwardTarget } from '../../shared/forwarding'
+import type { ForwardTarget } from '../../shared/forward-target'
 import type { ForwardEvent } from './event'
-import { createForwarder } from './forwarder'
+import { createForwarder } from './queue-events'
 import { NAMES, taskEnded } from './test-events'
 
 const target = (id: string, over: Partial<ForwardTarget> = {}): ForwardTarget => ({

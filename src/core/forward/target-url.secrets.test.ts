@@ -1,7 +1,7 @@
 // targetSecrets' boundaries (a part of exactly 16 characters, a path ending in slashes, an encoded
 // long value) and a parsed target handed in whose URLs do not parse: no throw, its own parts only.
 import { describe, expect, it } from 'vitest'
-import { parseTarget, targetSecrets } from './target'
+import { parseTarget, targetSecrets } from './target-url'
 
 describe('targetSecrets at its boundaries', () => {
   it('a path part of exactly 16 characters is known alone, not the path whole', () => {

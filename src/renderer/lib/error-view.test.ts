@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { IpcError } from '../../shared/ipc'
-import { describeError, formatWait, isOffline } from './errors'
+import { describeError, formatWait, isOffline } from './error-view'
 
 describe('describeError', () => {
   it('tells offline apart and offers a retry', () => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { isAway } from './away'
-import { AT_THE_DESK, type IdleState, watchPresence } from './presence'
+import { AT_THE_DESK, type IdleState, watchPresence } from './presence-watch'
 
 /** powerMonitor as a test drives it: lock events, the idle time, the idle state's 'locked'. */
 function fakeSource() {

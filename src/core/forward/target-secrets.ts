@@ -1,8 +1,8 @@
 // A target's secret part in the key store (its URL, and the webhook's signing secret), in the
 // store's forwarding entries, apart from the API keys (core/secrets/types.ts): config.json keeps the rest.
-import { forwardSecretAccount } from '../../shared/forwarding'
+import { forwardSecretAccount } from '../../shared/forward-target'
 import { signingSecretProblem } from './sign'
-import { type ParsedTarget, parseTarget, targetSecrets } from './target'
+import { type ParsedTarget, parseTarget, targetSecrets } from './target-url'
 
 export interface TargetSecretStore {
   get(account: string): Promise<string | null>

@@ -6,7 +6,7 @@
 import { isIP } from 'node:net'
 import { isLoopbackHost, keyTransportProblem, MAX_BASE_URL_LENGTH } from '../../shared/base-url'
 import { LINE_CONTROL } from '../../shared/controls'
-import { KIND_TITLES, type TargetKind, targetKindOf } from '../../shared/forwarding'
+import { KIND_TITLES, type TargetKind, targetKindOf } from '../../shared/forward-target'
 import { MIN_SECRET_LENGTH } from '../secrets/redact'
 
 export { KIND_TITLES, type TargetKind }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { redactSecrets } from '../secrets/redact'
-import { defaultTargetName, type ParsedTarget, parseTarget, targetSecrets } from './target'
+import { defaultTargetName, type ParsedTarget, parseTarget, targetSecrets } from './target-url'
 
 const SLACK = 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'
 const DISCORD = 'https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz_ABCDEFG-123'

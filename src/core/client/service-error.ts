@@ -1,5 +1,6 @@
 // The client's one error type: a kind a caller can act on, a message a person can read, and
 // never the API key (messages are redacted before an error is built, see client.ts).
+import { isJsonObject } from '../../shared/json-object'
 import type { ServiceErrorInfo, ServiceErrorKind } from '../../shared/monitor'
 
 /** What exactly was wrong, mainly for invalid_response. */
@@ -61,17 +62,13 @@ export function shorten(text: string, max = MAX_SERVER_TEXT): string {
 /** A list of messages reads as one sentence per entry. */
 const LIST_SEPARATOR = '; '
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
-}
-
 const nonBlank = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined)
 
 /** A message field's text: a non-blank string, or a list's strings (or its entries' `message`/`msg`) joined. Never recursive. */
 function textOf(v: unknown): string | undefined {
   if (!Array.isArray(v)) return nonBlank(v)
   const parts = v
-    .map((item) => (isRecord(item) ? (nonBlank(item.message) ?? nonBlank(item.msg)) : nonBlank(item)))
+    .map((item) => (isJsonObject(item) ? (nonBlank(item.message) ?? nonBlank(item.msg)) : nonBlank(item)))
     .filter((s) => s !== undefined)
   return parts.length > 0 ? parts.join(LIST_SEPARATOR) : undefined
 }
@@ -88,9 +85,9 @@ const messageIn = (o: Record<string, unknown>): string | undefined =>
 function wordsOf(parsed: unknown): { text: string; field?: string | undefined } | undefined {
   const bare = textOf(parsed)
   if (bare !== undefined) return { text: bare }
-  if (!isRecord(parsed)) return undefined
+  if (!isJsonObject(parsed)) return undefined
   const err = parsed.error
-  if (isRecord(err)) {
+  if (isJsonObject(err)) {
     const text = messageIn(err)
     if (text !== undefined) return { text, field: nonBlank(err.field) }
   }

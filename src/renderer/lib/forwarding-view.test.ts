@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ForwardTargetView } from '../../shared/forwarding'
-import { presenceSentence, targetState, targetSummary } from './forwarding'
+import type { ForwardTargetView } from '../../shared/forward-target'
+import { presenceSentence, targetState, targetSummary } from './forwarding-view'
 
 const base: ForwardTargetView = {
   id: 't1',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { errorForStatus, isServiceError, serverText, ServiceError, shorten } from './errors'
+import { errorForStatus, isServiceError, serverText, ServiceError, shorten } from './service-error'
 
 describe('errorForStatus', () => {
   it.each([

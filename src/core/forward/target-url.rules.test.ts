@@ -2,7 +2,7 @@
 // and the exact list of secrets each kind of URL gives redaction.
 import { describe, expect, it } from 'vitest'
 import { MAX_BASE_URL_LENGTH } from '../../shared/base-url'
-import { defaultTargetName, type ParsedTarget, parseTarget, targetSecrets } from './target'
+import { defaultTargetName, type ParsedTarget, parseTarget, targetSecrets } from './target-url'
 
 const problem = (url: string): string => {
   const check = parseTarget(url)

@@ -1,6 +1,6 @@
 // What Settings → Forwarding says of a target and of the user's presence: pure, so it is tested
 // without a DOM. The rules themselves (what is away, what a target gets) are the app's.
-import { FORWARD_EVENTS, type ForwardTargetView, KIND_TITLES, type PresenceView } from '../../shared/forwarding'
+import { FORWARD_EVENTS, type ForwardTargetView, KIND_TITLES, type PresenceView } from '../../shared/forward-target'
 import type { StatusKind } from './status-kind'
 
 /** The target's icon and its name: paused, its last send failed, delivered, or nothing sent yet. */

@@ -1,7 +1,7 @@
 // From a round of the monitor's events to the outbox: muted projects and accounts dropped (the
 // gate's own filter), each event made a forward event, and queued for the targets that want it now
 // (select.ts). The app and `agent-tray watch --forward` both forward through this.
-import type { ForwardTarget } from '../../shared/forwarding'
+import type { ForwardTarget } from '../../shared/forward-target'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
 import { unmutedEvents } from '../notify/gate'

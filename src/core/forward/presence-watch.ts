@@ -21,7 +21,7 @@ export interface PresenceWatch {
   dispose(): void
 }
 
-/** Nobody reads presence: the user counts as at the desk (a headless run is always away instead: cli/forwarding.ts). */
+/** Nobody reads presence: the user counts as at the desk (a headless run is always away instead: cli/watch-forward.ts). */
 export const AT_THE_DESK: PresenceWatch = { now: () => ({ locked: false, idleMs: 0 }), dispose: () => {} }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { forwardSecretAccount, isForwardSecretAccount, targetKindOf } from './forwarding'
+import { forwardSecretAccount, isForwardSecretAccount, targetKindOf } from './forward-target'
 
 describe('targetKindOf', () => {
   it('names a pasted URL by its scheme and host alone', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { forwardSecretAccount } from '../../shared/forwarding'
+import { forwardSecretAccount } from '../../shared/forward-target'
 import {
   deleteTargetSecret,
   loadTargetSecret,
@@ -7,7 +7,7 @@ import {
   saveTargetSecret,
   storedTargetSecrets,
   type TargetSecretStore
-} from './targets'
+} from './target-secrets'
 
 function memoryStore(): TargetSecretStore & { entries: Map<string, string> } {
   const entries = new Map<string, string>()
