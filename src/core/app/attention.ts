@@ -1,10 +1,5 @@
-// What of a watched project the user has not seen yet: tasks the monitor saw fail or complete, and
-// budgets it saw crossed, since the user last looked. Each is an item of its own, keyed by
-// connection, project and task (a budget crossing has no task), so the Now screen can let the user
-// acknowledge one, all, or the one whose task they open. Old failures (there at the baseline, or
-// acknowledged) do not count, so one failure does not pin the tray on "attention" for good. The
-// book is kept in settings, so a restart neither forgets what is unseen nor brings back what was
-// acknowledged.
+// What the user has not seen yet: failures, completions and budget crossings, one item each so the Now screen can ack
+// them one by one. Baseline failures never count (or the tray stays on "attention"); kept in settings across restarts.
 import type { AttentionItem, ProjectView } from '../../shared/ipc'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { ProjectAttention } from '../../shared/settings'

@@ -1,7 +1,5 @@
-// The app's budgets: after each round of a connection's polls (and after a budget is edited) the
-// tracker says what is news; each crossing goes to the attention book and the window like a
-// monitor event, and to the notification gate with the round. Also where every budget stands for
-// the window (AppState.budgets) and which running tasks cost more than usual.
+// Budgets after each round (or edit): crossings go to attention, the window and the notification gate like a monitor
+// event, so a crossing is held or told by the same rules as a failed task.
 import type { BudgetStatus } from '../../shared/budgets'
 import type { TzOffset } from '../../shared/cost'
 import type { MonitorEvent } from '../../shared/monitor'

@@ -1,6 +1,5 @@
-// Putting text on the clipboard for the window ('clipboard:write-text', Copy diagnostics).
-// Electron's clipboard writes asynchronously since 44; a write that failed is logged and told to
-// the window in words ("nothing was copied"), not as a bug in the app and never as copied.
+// Electron's clipboard writes asynchronously since 44: a failed write is told to the window as "nothing was copied",
+// never as copied.
 import { AppError } from './app-error'
 import type { AppContext } from './context'
 

@@ -1,7 +1,5 @@
-// The app's one composition, run by the Electron main process (src/main/start.ts) and by the e2e
-// test host alike: each passes its own platform ports (the key store, the notifier, the window,
-// the tray's view, the IPC transport, power and network events), and everything that decides
-// is built here from core. Only the ports differ between the app and its end-to-end tests.
+// The one composition, shared by the Electron main process and the e2e host: only the platform ports differ, so the
+// end-to-end tests run the app's real logic.
 import { parseDeepLink } from '../../shared/deep-link'
 import type { DesktopNote } from '../../shared/desktop'
 import { isSafeExternalUrl } from '../../shared/url'

@@ -1,6 +1,4 @@
-// What the controller's parts share: what the session is given (the ports, the keys, time, safe
-// settings writes, the window's events), the open connections (session), the notification gate
-// and the notices. Built once by createAppController; each handler group (handlers/*.ts) receives it.
+// What the controller's handler groups share, built once by createAppController so each group reads one object.
 import type { TzOffset } from '../../shared/cost'
 import type { DesktopNote } from '../../shared/desktop'
 import type { Settings } from '../../shared/settings'

@@ -1,7 +1,4 @@
-// The app's logic behind every IPC channel, in plain Node: the composition (compose.ts) runs it in
-// the Electron main process and in the e2e test host alike, and only the transport differs. It
-// puts together the open connections (session.ts), the notification gate (core/notify/gate.ts),
-// the notices, and one handler group per capability (handlers/*.ts), and pushes AppState.
+// The logic behind every IPC channel, in plain Node so the e2e host runs it as the app does (only transport differs).
 import path from 'node:path'
 import type { DesktopNote } from '../../shared/desktop'
 import type { AppState, EventChannel, EventContract, Handlers } from '../../shared/ipc'

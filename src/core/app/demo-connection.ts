@@ -1,6 +1,5 @@
-// The demo's connection lives for the demo's run only: its key is held in memory (never stored),
-// and the connection a run left in config.json (its loopback port, free once, may belong to
-// someone else by now) is removed at the next start, before anything is polled.
+// The demo's key is never stored, and its loopback port may belong to someone else after the run, so the connection
+// a run left in config.json is removed at the next start, before anything is polled.
 import type { Settings } from '../../shared/settings'
 import type { KeyCustody } from '../secrets/custody'
 

@@ -1,6 +1,4 @@
-// The text 'Copy diagnostics' puts on the clipboard: what a bug report needs (versions, platform,
-// directories, key store, update state, how the connection and projects fare), never a key, a base
-// URL or a project's name. Pure.
+// What a bug report needs for 'Copy diagnostics', and never a key, a base URL or a project's name (it gets pasted).
 import type { AboutInfo } from '../../shared/desktop'
 import type { AppState } from '../../shared/ipc'
 import { describeUpdate } from '../../shared/update'

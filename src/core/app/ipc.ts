@@ -1,6 +1,5 @@
-// One handler per invoke channel: check who is asking, then hand the raw request to the
-// controller's dispatch, which validates it. Takes an ipcMain-like object: Electron's in the app,
-// the e2e host's HTTP stand-in in tests, so both run this same registration.
+// One handler per invoke channel: check the sender, then hand the raw request to dispatch, which validates it. Takes
+// an ipcMain-like object so the e2e host runs this same registration.
 import type { EventChannel, EventContract, InvokeChannel, IpcResult } from '../../shared/ipc'
 import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../../shared/ipc'
 

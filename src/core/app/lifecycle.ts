@@ -1,6 +1,5 @@
-// Sleep, wake and the network: polling pauses while the machine sleeps or is offline, and polls
-// everything once right after waking (controller.resume does that). Electron's powerMonitor and
-// the online watcher come in as plain emitters, so the wiring is tested without Electron.
+// Polling pauses while asleep or offline and polls once on waking. The power and network sources come in as plain
+// emitters, so this wiring is tested without Electron.
 import type { OnlineWatcher } from './online'
 
 export type PowerEvent = 'suspend' | 'resume' | 'lock-screen' | 'unlock-screen'

@@ -36,11 +36,8 @@ export class Notices {
     this.#texts.push(...texts)
   }
 
-  /**
-   * One notice per kind, replaced (not added to) at most once a minute: a record broken on every
-   * poll neither floods the list nor repeats a text the window already dismissed until it changes.
-   * Returns whether the list changed.
-   */
+  /** One notice per kind, replaced at most once a minute: a record broken on every poll neither floods the list nor
+   * brings back a text the user dismissed. Returns whether the list changed. */
   reportInvalidRecord(issue: InvalidRecordIssue, now: number): boolean {
     const shown = this.#recordNotices.get(issue.resource)
     if (shown && now - shown.at < INVALID_RECORD_NOTICE_MS) return false

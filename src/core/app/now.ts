@@ -23,10 +23,7 @@ export function newestFirst<T extends { at: string; projectId: string; taskId?: 
   )
 }
 
-/**
- * The step a running task is on, with its 1-based number in start order: the running step (the
- * newest when several run), else the one updated last. null before the first step.
- */
+/** The running step (newest when several run), else the last updated, with its 1-based number in start order. */
 export function currentStep(steps: readonly TaskStep[]): RunningTaskView['currentStep'] {
   const ordered = inStartOrder(steps)
   let index = -1
@@ -42,10 +39,7 @@ export function currentStep(steps: readonly TaskStep[]): RunningTaskView['curren
   return step === undefined ? null : { name: step.name, number: index + 1, startedAt: step.created_at }
 }
 
-/**
- * The step a failed task broke at, with its 1-based number in start order: the failed step (the
- * last one when several failed), else the last step it started. null when it has no steps.
- */
+/** The failed step (last when several failed), else the last started, with its 1-based number in start order. */
 export function failedStep(steps: readonly TaskStep[]): { name: string; number: number } | null {
   const ordered = inStartOrder(steps)
   let index = -1

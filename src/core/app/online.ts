@@ -1,7 +1,5 @@
-// Whether we are online, without the window: the renderer (and its navigator.onLine) is gone
-// while the window is closed, so main polls Electron's net.isOnline() and reports changes only.
-// net.isOnline() false is a strong signal; true is not a promise that the service answers, which
-// the monitor's own errors cover.
+// Main polls net.isOnline() because the renderer's navigator.onLine is gone while the window is closed. Only "offline"
+// is trusted; the monitor's own errors cover a service that does not answer.
 
 export interface Timers {
   setInterval(fn: () => void, ms: number): unknown

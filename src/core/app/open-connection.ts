@@ -1,6 +1,4 @@
-// One open connection, as the session opens and closes it: the service client, its monitor (each
-// request inside the session's shared concurrency limit), what was seen last (written before a
-// round is told), what the user has not seen yet (attention), its spend and its projects as fetched.
+// One open connection: client, monitor, last seen state (written before a round is told), attention, spend, projects.
 import type { EventContract } from '../../shared/ipc'
 import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Project, Task } from '../../shared/service'

@@ -1,6 +1,5 @@
-// What whoever runs the app passes in (the Electron main process, the e2e host, the soak, tests):
-// storage, the service, time, and the effects only the platform can perform. One type, handed as
-// is to the composition (compose.ts) and on to the controller, which takes all but the shell's.
+// What whoever runs the app (main process, e2e host, soak, tests) passes in: storage, the service, time, and the
+// effects only the platform can perform. One type, so the composition copies nothing.
 import type { TzOffset } from '../../shared/cost'
 import type { AboutInfo } from '../../shared/desktop'
 import type { EventChannel, EventContract } from '../../shared/ipc'
@@ -65,15 +64,9 @@ export interface AppPorts {
   onSettingsChanged?(settings: Settings): void
   /** Puts text on the system clipboard; Electron's is asynchronous (since 44): a failed write rejects. */
   writeClipboardText?(text: string): Promise<void>
-  /**
-   * Asks where to save a file (a save dialog, `suggestedName` offered) and writes `contents` there:
-   * the path, or null when the user cancelled. Absent where files cannot be saved.
-   */
+  /** Asks where to save (a save dialog) and writes `contents` there: the path, or null when cancelled. */
   saveFile?(suggestedName: string, contents: string): Promise<string | null>
-  /**
-   * Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is
-   * kept). Absent where there is no global shortcut; the setting is then only stored.
-   */
+  /** Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is kept). */
   changeShortcut?(accelerator: string): string | null
   /** Who is at this computer (lock events, idle time: powerMonitor); absent: the user counts as at the desk. */
   presence?: PresenceSource

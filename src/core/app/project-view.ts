@@ -1,6 +1,4 @@
-// What the window shows of one watched project: the monitor's per-project summary (or a task
-// list, summarised) boiled down to counts, latest activity and cost. The figures equal shared/cost's
-// for the full list, so every screen agrees.
+// One watched project as the window shows it. Figures equal shared/cost's for the full list, so every screen agrees.
 import type { TzOffset, UsagesByTask } from '../../shared/cost'
 import type { ProjectView } from '../../shared/ipc'
 import type { ProjectHealth } from '../../shared/monitor'

@@ -1,6 +1,5 @@
-// The request of every invoke channel, checked before a handler runs: the window is not trusted
-// to send well-formed input (ARCHITECTURE.md, "Layers"). Strict objects reject unknown keys; every string has
-// bounds. A missing channel fails the build through the mapped type of `requestSchemas`.
+// Every invoke request is checked before a handler runs: the window is not trusted. Strict objects and bounded
+// strings; a missing channel fails the build through the mapped type of `requestSchemas`.
 import { z } from 'zod'
 import { checkAccelerator } from '../../shared/accelerator'
 import { checkBaseUrl, MAX_BASE_URL_LENGTH } from '../../shared/base-url'

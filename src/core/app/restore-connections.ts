@@ -1,6 +1,5 @@
-// A damaged config.json loses connections; their keys stay in the keychain with the origin and
-// address they were given for (core/secrets/custody.ts). At start each lost one is stored again:
-// its id, its address, its host as its name. Said in the window's notices.
+// A damaged config.json loses connections but their keys stay in the keychain with their address, so at start each
+// lost one is stored again (named after its host) and said in the notices.
 import { defaultConnectionName } from '../../shared/base-url'
 import type { Settings } from '../../shared/settings'
 import type { KeyCustody } from '../secrets/custody'

@@ -1,7 +1,5 @@
-// The open connections, keyed by connection id: every connection with a key is open at once, each
-// with its own key (open-connection.ts says what one holds), and all their requests share one
-// concurrency limit. Everything that outlives a connection (settings, keys, the last seen state)
-// is stored, never kept here alone.
+// Every connection with a key is open at once, all sharing one concurrency limit. Whatever outlives a connection is
+// stored, never kept here alone.
 import path from 'node:path'
 import { keyTransportProblem } from '../../shared/base-url'
 import type { Project } from '../../shared/service'
@@ -40,10 +38,8 @@ export interface Session {
   active(): OpenConnection | null
   /** The active connection, or an invalid_argument saying what is missing. */
   requireActive(): OpenConnection
-  /**
-   * The open connection a request is about: the one named, else the one watching the project (or
-   * knowing the task), else the active one; an invalid_argument saying why when it is not open.
-   */
+  /** The connection a request is about: the one named, else the one watching the project (or knowing the task), else
+   * the active one; invalid_argument when it is not open. */
   resolve(target: {
     connectionId?: string | undefined
     projectId?: string | undefined

@@ -1,6 +1,5 @@
-// The list the window gets for 'project:tasks'. The monitor replaces a project's task list on each
-// poll and never changes one in place, so summaries are made once per list, not once per call:
-// opening a project of 10,000 tasks again costs a lookup.
+// The monitor replaces a task list on each poll and never edits one in place, so summaries are cached per list:
+// reopening a project of 10,000 tasks costs a lookup.
 import type { Task } from '../../shared/service'
 import { summarizeTask, type TaskSummary } from '../../shared/task-summary'
 

@@ -1,6 +1,5 @@
-// The total_price of each running task as the monitor saw it over time: the pace where no usage
-// records are known. Bounded: a few samples per task, only while it runs, only as far back as the
-// burn window needs.
+// Task prices as the monitor saw them over time: the pace where no usage records are known. Bounded to a few samples
+// per running task, as far back as the burn window needs.
 import { BURN_WINDOW_MS, type PriceSample } from './pace'
 
 /** A 5 s poll over the whole window would be 180 samples; what the rate needs is its ends. */

@@ -1,7 +1,5 @@
-// Whether a budget's warning or limit was crossed in its current period and not told yet. Each
-// level is told once per period: a new day or month starts with nothing told, and so does a
-// changed limit or warning share (what was told was about another budget). A level that spending
-// (or a raised limit) falls back below may be told again when it is crossed again.
+// Each level is told once per period; a new period or a changed limit or warning share starts afresh (what was told was
+// about another budget), and a level fallen back below may be told again when crossed again.
 import { type Budget, budgetLevel } from '../../shared/budgets'
 import { budgetCrossing, type BudgetLevel } from '../../shared/cost'
 import type { ToldCrossing } from '../settings/state-document'

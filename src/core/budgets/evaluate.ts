@@ -1,6 +1,4 @@
-// Where each budget of one connection stands now: the spending in its current period (usage
-// records where known, else the estimate of shared/cost-period), its state against warning and
-// limit, the pace of the running tasks in its scope and where the period ends at that pace.
+// Where each budget stands now: spending from usage records where known, else shared/cost-period's estimate.
 import { type Budget, budgetLevel, budgetPeriodKey, type BudgetStatus } from '../../shared/budgets'
 import { roundUsd, type TzOffset, type UsagesByTask } from '../../shared/cost'
 import { projectedSpend } from './pace'

@@ -1,6 +1,5 @@
-// Budgets beside a bare monitor (the command's `watch`): the same book, checks and words as the
-// app's, told as events after each round, remembered for this run only (the app keeps them in
-// state.json; a terminal watch starts afresh, so a crossing already past is said once at start).
+// Budgets for the command's `watch`: the app's checks and words, remembered for this run only, so a crossing already
+// past is said once at start.
 import type { Budget } from '../../shared/budgets'
 import type { TzOffset } from '../../shared/cost'
 import type { MonitorEvent } from '../../shared/monitor'

@@ -1,8 +1,5 @@
-// How fast money goes and where a period ends at that pace. A rate is USD per hour over the last
-// 15 minutes: from the usage records created in that window where they are known (each call is
-// billed when it is made), else from the task's total_price as the monitor saw it grow (a small
-// ring of samples per running task, kept by burn-samples.ts). Pure, with the clock and time zone
-// given, so every period boundary is tested without waiting.
+// A rate is USD per hour over the last 15 minutes: from usage records where known (each call is billed when made),
+// else from the task's growing total_price. Pure, clock and time zone given, so period bounds test without waiting.
 import type { BudgetPeriod } from '../../shared/budgets'
 import { type CostUsage, roundUsd, type TzOffset, usagePriceUsd } from '../../shared/cost'
 

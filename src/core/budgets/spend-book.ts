@@ -1,8 +1,5 @@
-// What one connection's budgets read of its projects: for each watched project, the tasks that can
-// still count in a day or a month (changed in the last 40 days, or running), what all of them cost
-// together, what the completed ones cost (the "usual"), and the price of each running task over
-// time (the pace where no usage records are known). Fed by the monitor's task lists; the monitor
-// itself keeps only compact summaries of projects nobody looks at.
+// What budgets read of one connection's projects: tasks that can still count (changed in the last 40 days, or
+// running) and their costs. Kept here because the monitor keeps only compact summaries of projects nobody looks at.
 import type { BudgetPeriod } from '../../shared/budgets'
 import {
   hasKnownCost,

@@ -1,7 +1,5 @@
-// The app's budgets at work: after each round of a connection's polls, where each of its budgets
-// stands (evaluate.ts), which crossings are news (crossing.ts) and which running tasks cost more
-// than usual (unusual.ts). What was told is remembered in state.json, so a restart tells nothing
-// twice; whether and when a crossing is told is the notification gate's decision, not this one's.
+// What was told is remembered in state.json, so a restart tells nothing twice; whether and when a crossing is told
+// is the notification gate's decision.
 import type { BudgetStatus } from '../../shared/budgets'
 import { taskCostUsd } from '../../shared/cost'
 import type { MonitorEvent } from '../../shared/monitor'

@@ -1,6 +1,5 @@
-// "Costing more than usual": a running task that has already cost more than 3 × the median of
-// what the project's completed tasks cost. Below 3 completed tasks with a price there is no
-// "usual" to compare with, and nothing is flagged.
+// "Costing more than usual": over 3 × the median of the project's completed tasks. Below 3 priced completed tasks
+// there is no "usual", and nothing is flagged.
 import { roundUsd } from '../../shared/cost'
 
 export const UNUSUAL_COST_FACTOR = 3
@@ -15,10 +14,7 @@ export function median(values: readonly number[]): number | null {
   return n % 2 === 1 ? (sorted[mid] as number) : roundUsd(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2)
 }
 
-/**
- * What a running task is compared with: the median of the completed tasks' costs, or null when too
- * few. Only tasks whose cost is known are given (spend-book.ts leaves the others out).
- */
+/** The median of the completed tasks' known costs, or null when too few to call usual. */
 export function usualCost(completedCostsUsd: readonly number[]): number | null {
   return completedCostsUsd.length < MIN_COMPLETED_FOR_USUAL ? null : median(completedCostsUsd)
 }

@@ -56,35 +56,21 @@ export interface ServiceClient {
   getProject(projectId: string, signal?: AbortSignal): Promise<Project>
   updateProject(projectId: string, body: ProjectUpdate, signal?: AbortSignal): Promise<Project>
   listTasks(projectId: string, signal?: AbortSignal): Promise<Task[]>
-  /**
-   * The task list only if it changed since the answer that carried `etag` (sent as If-None-Match;
-   * null asks unconditionally). A server without ETags always gives the list, with `etag: null`.
-   */
+  /** The task list only if it changed since `etag` (If-None-Match; null asks unconditionally). */
   listTasksIfChanged(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TasksIfChanged>
-  /**
-   * As listTasksIfChanged, as digests (digest.ts): an ended task's steps are checked, counted and
-   * fingerprinted but not built. For the monitor, which keeps no more of them.
-   */
+  /** As listTasksIfChanged, as digests: an ended task's steps are not built, as the monitor keeps no more of them. */
   listTaskDigestsIfChanged(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TaskDigestsIfChanged>
   /** A `{status:'failed'}` answer is returned, not thrown: the caller decides. */
   publish(projectId: string, hostname: string, signal?: AbortSignal): Promise<PublishResult>
   listSteps(taskId: string, signal?: AbortSignal): Promise<TaskStep[]>
   getStepsAndUsages(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages>
-  /**
-   * Accepted key → true; rejected → false; an answer that does not depend on the key throws
-   * (not_found for 404, else bad_request), as do network failures and busy or failing answers.
-   * Asks for a project that cannot exist with our key and a made-up one (key-check.ts).
-   */
+  /** Accepted → true; rejected → false; an answer that does not depend on the key throws (not_found for 404, else
+   * bad_request), as do network failures and busy or failing answers. */
   checkKey(signal?: AbortSignal): Promise<boolean>
-  /**
-   * A software product's projects (GET /projects?software_product_id=…&order_by=…): outside the
-   * interface document, so a server that answers 404 or 405 gives an `unsupported` error.
-   */
+  /** Outside the interface document, so a server answering 404 or 405 gives `unsupported`. */
   listProductProjects(productId: string, order: 'asc' | 'desc', signal?: AbortSignal): Promise<Project[]>
-  /**
-   * Starts a task (POST /tasks with flow "new_task"): outside the interface document. A 405, or a
-   * 404 for a project that exists, is `unsupported`; a 404 for a missing project is not_found.
-   */
+  /** Outside the interface document: a 405, or a 404 for a project that exists, is `unsupported`; a 404 for a
+   * missing project is not_found. */
   createTask(input: TaskCreate, signal?: AbortSignal): Promise<Task>
   close(): Promise<void>
 }
@@ -111,10 +97,8 @@ interface Conditional<T> {
   unchanged: () => T
 }
 
-/**
- * The base URL, checked by the one rule (src/shared/base-url.ts), transport included: a client is
- * never made that would send the key in clear text to another machine. Path prefix kept.
- */
+/** The base URL checked by shared/base-url.ts's one rule, so no client ever sends the key in clear to another
+ * machine. Path prefix kept. */
 export function checkBaseUrl(baseUrl: string): { origin: string; prefix: string } {
   const checked = checkSharedBaseUrl(baseUrl)
   if (!checked.ok) throw new ServiceError('bad_request', checked.problem)

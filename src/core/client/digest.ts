@@ -1,8 +1,5 @@
-// A task list as the monitor reads it: each task's own fields, and of its steps only what the
-// monitor compares and shows when nobody is looking (their count, their fingerprint, their latest
-// activity). The steps themselves are built only for tasks still todo or in progress; an ended
-// task's steps stay as JSON.parse left them, to be parsed if a change ever needs them (stepsOf).
-// The same digest comes from a full Task (digestTask), so the monitor has one way to read both.
+// Steps are built only for tasks still todo or in progress; an ended task's stay as JSON.parse left them (stepsOf
+// parses them if a change needs them), since the monitor only compares their count, fingerprint and latest activity.
 import type { Task, TaskStep } from '../../shared/service'
 import { FINGERPRINT_START, foldStep } from '../monitor/fingerprint'
 import { isoMs } from '../util/iso-time'

@@ -1,7 +1,5 @@
-// The fast path of parsing task lists: a plain check of records that are already exactly what
-// the types say (strings where strings go, known statuses, a numeric or null price), building the
-// same objects the zod schemas would. Anything else returns undefined and goes the schemas' way,
-// with their tolerance and their messages (parse.fast.test.ts checks both paths agree).
+// Records already exactly as typed skip zod and build the same objects; anything else goes the schemas' way, for their
+// tolerance and messages (parse.fast.test.ts checks both paths agree).
 import { isJsonObject } from '../../shared/json-object'
 import {
   type FileRequirement,
@@ -93,10 +91,7 @@ export function fastTask(v: unknown): { task: TaskHead; rawSteps: unknown[] } | 
   }
 }
 
-/**
- * Whether a step is one the fast path takes as it is: the one rule for fastStep and for the task
- * list digest (digest.ts), which reads such a step's id, status and updated_at without copying it.
- */
+/** The one rule for fastStep and for the digest, which reads such a step's fields without copying it. */
 export function isFastStep(v: unknown): v is Json {
   if (!plain(v)) return false
   const id = v.id

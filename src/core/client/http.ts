@@ -1,15 +1,11 @@
-// One HTTP exchange over the shared agent, with the three timeouts, the size cap (on the wire and
-// once decompressed) and gzip/br decoding. Failures come out as ServiceError (network, timeout,
-// invalid_response/too_large or bad_encoding); a caller's abort comes out as the signal's own reason.
+// One HTTP exchange with the three timeouts, the size cap (on the wire and decompressed) and gzip/br decoding; failures
+// come out as ServiceError, a caller's abort as the signal's own reason.
 import zlib from 'node:zlib'
 import type { Dispatcher } from 'undici'
 import { ServiceError } from './service-error'
 
-/**
- * The codings we read, by their Content-Encoding names: node:zlib's one-shot decoders, each told
- * to stop at the response cap (maxOutputLength) so a bomb is cut there, never inflated whole.
- * zstd only where this Node has it (22.15+); Node 20 does not.
- */
+// node:zlib's one-shot decoders, each stopped at the response cap (maxOutputLength) so a bomb is never inflated whole.
+// zstd only where this Node has it (22.15+).
 type Decoder = (
   input: Buffer,
   options: { maxOutputLength: number },
@@ -77,10 +73,7 @@ function codingOf(header: string | undefined): string {
   throw unreadable(JSON.stringify(coding.slice(0, 40)), 'a content coding this client did not ask for')
 }
 
-/**
- * The body decompressed into one buffer and decoded once; at most `maxBytes` are ever inflated
- * (zlib stops there), so a small bomb costs no more memory than an honest answer at the cap.
- */
+/** At most `maxBytes` are ever inflated, so a small bomb costs no more memory than an honest answer at the cap. */
 export async function decodeCompressed(
   coding: string,
   chunks: readonly Uint8Array[],
@@ -131,11 +124,8 @@ function translate(e: unknown, x: Exchange): ServiceError {
   return new ServiceError('network', `Could not talk to the service (${code ? `${code}: ` : ''}${why}).`)
 }
 
-/**
- * One buffer reused for every body: a list of 750 KB arrives in many chunks, and joining them in a
- * fresh buffer each time cost more than decoding them (new pages to fault in, then to collect).
- * The copy and the decode are one synchronous step, so no other body can use it in between.
- */
+// One buffer reused for every body: joining a 750 KB list's chunks in a fresh buffer cost more than decoding them. The
+// copy and decode are one synchronous step, so no other body can use it in between.
 let scratch = Buffer.allocUnsafeSlow(0)
 /** Larger bodies get a buffer of their own rather than keeping one that large for good. */
 const SCRATCH_MAX = 4 * 1024 * 1024

@@ -1,7 +1,5 @@
-// Whether a service accepts a key, without a project to ask about: ask for a project that cannot
-// exist, with our key and with a made-up one shaped like it, and compare the two answers. A service
-// may check an id's shape, or a key's, before anything else, and a wrong URL answers 404 to anyone;
-// only the difference between the two answers says something about our key.
+// A key check without a project: ask for one that cannot exist, with our key and a made-up one. A service may check
+// shapes first and a wrong URL 404s anyone, so only a difference between the two answers says something about our key.
 import { randomInt } from 'node:crypto'
 
 /** A well-formed id no service issues (the nil UUID, RFC 9562 §5.9): real ids are UUIDs. */
@@ -12,12 +10,8 @@ const FALLBACK_MADE_UP_KEY = 'agent-tray-made-up-key'
 
 const CLASSES = ['abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', '0123456789'] as const
 
-/**
- * A key no service issued, shaped like `key`: every letter and digit replaced by a random one of
- * its kind (node:crypto, fresh on every call), the rest (separators such as '-' or '_', which say
- * the format and hold no secret) kept. Nothing of the key's letters and digits is in it, so a
- * service or proxy that logs rejected keys logs nothing that leads back to ours.
- */
+/** A key no service issued, shaped like `key`: each letter and digit randomised, separators kept, so a proxy that logs
+ * rejected keys logs nothing that leads back to ours. */
 export function madeUpKeyLike(key: string, pick: (size: number) => number = randomInt): string {
   for (;;) {
     let out = ''
@@ -41,18 +35,8 @@ export type KeyVerdict = 'accepted' | 'rejected' | 'inconclusive'
 
 const refuses = (status: number): boolean => status === 401 || status === 403
 
-/**
- * The verdict from the HTTP statuses our key and the made-up key got at the same URL:
- *
- * | our key         | made-up key     | verdict                                                 |
- * |-----------------|-----------------|---------------------------------------------------------|
- * | 401/403         | anything        | rejected: our key was refused in so many words          |
- * | anything else   | 401/403         | accepted: this URL checks keys, and ours passed         |
- * | s               | t, t ≠ s        | accepted: the service tells our key from a made-up one  |
- * | s               | s               | inconclusive: the answer does not depend on the key     |
- *
- * (Busy or failing answers, 429 and 5xx, and network failures never get here: they are errors.)
- */
+/** 401/403 for ours → rejected; 401/403 only for the made-up one, or any other difference → accepted; the same answer
+ * → inconclusive. 429, 5xx and network failures are errors and never get here. */
 export function decideKeyCheck(ours: number, madeUp: number): KeyVerdict {
   if (refuses(ours)) return 'rejected'
   // A refused made-up key (row two) differs from ours, which was not refused: row three covers it.

@@ -1,6 +1,5 @@
-// Numbers the service sends as strings ("0.012", " 12 ", "-.5", "1e-6"). Read by a single pass
-// over at most MAX_NUMBER_TEXT characters: a pattern with nested repetition took quadratic time on
-// a long run of digits, and polling runs in the main process.
+// Numbers sent as strings, read in one pass over at most MAX_NUMBER_TEXT characters: a pattern with nested repetition
+// took quadratic time on a long run of digits, and polling runs in the main process.
 
 /** The longest text read as a number; anything longer is not one (no price or count needs 100 characters). */
 export const MAX_NUMBER_TEXT = 100
@@ -23,10 +22,7 @@ function skipDigits(text: string, i: number): number {
   return i
 }
 
-/**
- * The finite number a string spells, or undefined: an optional minus, digits with an optional
- * decimal point (at least one digit in all), an optional exponent; surrounding whitespace ignored.
- */
+/** The finite number a string spells (sign, digits, optional point and exponent, whitespace around), or undefined. */
 export function numberFromText(raw: string): number | undefined {
   if (raw.length > MAX_NUMBER_TEXT) return undefined
   const text = raw.trim()

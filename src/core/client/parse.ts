@@ -24,11 +24,8 @@ export type ReportInvalidRecord = (issue: InvalidRecordIssue) => void
 
 const ignore: ReportInvalidRecord = () => {}
 
-/**
- * Where in the body: the record's place in its list (`base`, e.g. '[3].steps[1]') and the keys of
- * the issue's path. Keys only: no schema checks a list's items (parseList reads them one by one,
- * so one bad record drops alone), so a list's index is always in `base`.
- */
+// Where in the body: the record's place (`base`) and the issue's path keys. Lists are read item by item so one bad
+// record drops alone; a list's index is therefore always in `base`.
 function formatPath(base: string, keys: readonly PropertyKey[]): string {
   let out = base
   for (const key of keys) out += out === '' ? String(key) : `.${String(key)}`
@@ -233,11 +230,8 @@ export function parseTasks(body: unknown, report: ReportInvalidRecord = ignore):
   })
 }
 
-/**
- * A task list as digests (digest.ts): what parseTasks reads, reporting the same records in the same
- * order, but an ended task's steps are only checked and folded, not built. Parsed later with
- * stepsOf, they are the steps parseTasks would have given.
- */
+/** What parseTasks reads, with the same reports, but an ended task's steps only checked; stepsOf later gives the steps
+ * parseTasks would have. */
 export function parseTaskDigests(body: unknown, report: ReportInvalidRecord = ignore): TaskDigest[] {
   return guard('tasks', () => {
     const heads = taskHeads(expectList(body, 'tasks'), report)

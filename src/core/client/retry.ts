@@ -9,10 +9,7 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 30_000 }
 
-/**
- * Retry-After as milliseconds from `now`: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
- * Undefined when absent or unreadable; a date in the past means 0.
- */
+/** Retry-After (seconds or an HTTP date) as milliseconds from `now`; undefined when absent or unreadable. */
 export function parseRetryAfter(header: string | undefined, now: number): number | undefined {
   if (header === undefined) return undefined
   const value = header.trim()
@@ -27,11 +24,8 @@ export function parseRetryAfter(header: string | undefined, now: number): number
   return Math.max(0, at - now)
 }
 
-/**
- * The wait before retry number `attempt + 1` (attempt counts from 0): the server's Retry-After
- * when it gave one, else exponential backoff with full jitter. null when the wait would exceed
- * the policy's maximum: then give up now and let the caller schedule the next try.
- */
+/** The wait before the next retry: Retry-After, else exponential backoff with full jitter. null past the policy's
+ * maximum: give up now and let the caller schedule the next try. */
 export function retryDelay(
   attempt: number,
   retryAfterMs: number | undefined,

@@ -1,7 +1,5 @@
-// zod schemas for the service's records, tolerant as ARCHITECTURE.md says ("What the client relies on"): unknown keys never
-// fail, optional fields get defaults, unknown enum values are kept as 'unknown' with the raw
-// string. What a record cannot do without (its id, a list that is not a list, token counts,
-// a price) fails the record, and parse.ts drops it and reports it.
+// Tolerant schemas (ARCHITECTURE.md, "What the client relies on"): unknown keys and enum values never fail. What a
+// record cannot do without fails it, and parse.ts drops and reports it.
 import { z } from 'zod'
 import { isJsonObject } from '../../shared/json-object'
 import {

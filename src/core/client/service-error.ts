@@ -77,11 +77,7 @@ function textOf(v: unknown): string | undefined {
 const messageIn = (o: Record<string, unknown>): string | undefined =>
   textOf(o.message) ?? textOf(o.detail) ?? textOf(o.errors) ?? textOf(o.title)
 
-/**
- * The words of a parsed error body: the reference service's `{"error":{"message","field"}}`, the
- * `{"message": "..." | ["...", ...]}` of this family of services (whose `error` is then only the
- * status phrase), `detail` and `errors` lists, `{"error": "..."}`, or a bare string or list.
- */
+/** The words of a parsed error body, in the shapes services of this family use (message, detail, errors, error). */
 function wordsOf(parsed: unknown): { text: string; field?: string | undefined } | undefined {
   const bare = textOf(parsed)
   if (bare !== undefined) return { text: bare }
@@ -95,11 +91,8 @@ function wordsOf(parsed: unknown): { text: string; field?: string | undefined } 
   return text === undefined ? undefined : { text }
 }
 
-/**
- * The server's own words from an error body, as plain text on one line: the message of a JSON
- * error body (see wordsOf), else the body itself (plain text, or JSON of a shape we do not know).
- * `redact` runs on the words before they are shortened, so a secret is never cut in two and half kept.
- */
+/** The server's words from an error body on one line. `redact` runs before shortening, so a secret is never cut in
+ * two and half kept. */
 export function serverText(
   body: string,
   redact: (text: string) => string = (t) => t

@@ -13,10 +13,7 @@ export interface ProjectTasks {
   tasks: readonly Task[]
 }
 
-/**
- * Whether a task can have cost in the range: its calls fall between its creation and its last
- * change, so one created after the range or last changed before it has none there.
- */
+/** A task's calls fall between its creation and its last change, so outside that it has no cost in the range. */
 export function touchesRange(task: Pick<Task, 'created_at' | 'updated_at'>, range: CostRange, tz: TzOffset): boolean {
   // A time that cannot be read excludes nothing: the task's cost is not dropped unseen.
   const created = periodKey(task.created_at, tz, 'day') ?? range.until

@@ -1,6 +1,5 @@
-// usage-cache.json: the usage records fetched for cost reports, kept next to state.json so a
-// restart does not download them again. It is a cache: a damaged file is kept aside and rebuilt
-// (its entries that read whole are kept), never an error the user has to act on.
+// usage-cache.json is a cache: a damaged file is kept aside and rebuilt from its entries that read whole, never an
+// error the user has to act on.
 import { z } from 'zod'
 import { cacheReadTokensOf, type CostUsage } from '../../shared/cost'
 import { isJsonObject } from '../../shared/json-object'
@@ -86,11 +85,8 @@ export function interpretUsageCache(value: Record<string, unknown>): Interpreted
   }
 }
 
-/**
- * The compact copy kept of a record: what the cost model reads (cost.ts), without the provider's
- * request and response. A number it would not read (not finite) is kept as 0, as it counts there,
- * so the copy always reads back.
- */
+/** What the cost model reads of a record, without the provider's request and response. A non-finite number is kept as
+ * 0, as it counts there, so the copy always reads back. */
 export function compactUsage(usage: CostUsage): CostUsage {
   const m = usage.usage_metadata
   const cacheRead = cacheReadTokensOf(m)

@@ -1,7 +1,5 @@
-// Fetches the usage records a cost report is missing, politely: a few at a time (each also inside
-// the shared polling limit the caller's `fetch` goes through, so polls are never starved), never
-// twice at once for a task, never again for a task whose records are current (an ended task's are
-// current for good), and not again in this run for a task that failed unchanged.
+// Fetches politely: a few at a time inside the shared polling limit (polls never starve), never twice at once for a
+// task, never again for current records, and not again this run for a task that failed unchanged.
 import type { CostUsage } from '../../shared/cost'
 import { createLimiter } from '../util/limiter'
 import type { UsageStore, UsageTask } from './usage-store'

@@ -1,8 +1,5 @@
-// The usage records known per task, for attributing cost to the days it was spent: fed by what the
-// monitor fetches anyway and by the background fetcher (usage-fetcher.ts), kept in
-// usage-cache.json next to state.json so a restart downloads nothing again. An ended task's
-// records are complete and kept for good; an active task's are current only while the task has
-// not changed since (same updated_at and total_price).
+// Usage records per task, kept so a restart downloads nothing again. An ended task's records are complete for good; an
+// active task's only while its updated_at and total_price are unchanged.
 import path from 'node:path'
 import Conf from 'conf'
 import type { CostUsage } from '../../shared/cost'
@@ -20,11 +17,7 @@ import {
   type UsageCacheDocument
 } from './usage-cache-document'
 
-/**
- * At most this many tasks' records are kept (the most recently updated ones): about 250 bytes a
- * record, so some tens of MB at worst. A task dropped from the cache is fetched again if a report
- * needs it, and counted as an estimate until then.
- */
+/** About 250 bytes a record, so some tens of MB at worst; a dropped task is fetched again when a report needs it. */
 export const MAX_CACHED_TASKS = 5_000
 
 /** How often remembered tasks that have left the background window are forgotten (one no longer listed, e.g. its project unwatched, ages out). */
@@ -70,10 +63,8 @@ export function hasEnded(status: string): boolean {
   return ENDED.has(status)
 }
 
-/**
- * The records account for the task's whole cost (none of it would be an estimate in a report), so
- * they are current whatever else changed. Without a total_price nothing says they are all.
- */
+/** Records that add up to the task's whole cost are current whatever else changed; without a total_price nothing
+ * says they are all. */
 function accountsFor(task: UsageTask, usages: readonly CostUsage[]): boolean {
   return task.total_price !== null && unaccountedUsd(task, usages) === 0
 }
@@ -116,10 +107,8 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
   // Entries changed since the last write, merged into what is on disk then (another process may
   // have written its own).
   const dirty = new Map<string, Change>()
-  // The last listed state of a task, for details the monitor offers after the list (the task the
-  // window looks at): only of tasks changed within the background window (usage-fetcher.ts) whose
-  // records are not kept for good yet, so the running tasks and those still to fetch, not every
-  // task ever listed. An older task's offer waits for its next list (a report lists what it needs).
+  // Kept only for tasks in the background window whose records are not final yet, not every task ever listed; an older
+  // task waits for its next list.
   const lastListed = new Map<string, UsageTask>()
   let sweptAt = Number.NEGATIVE_INFINITY
   const offered = new Map<string, CostUsage[]>()

@@ -1,9 +1,5 @@
-// Ubuntu 24.04 and later let AppArmor stop unprivileged user namespaces, which Chromium's sandbox
-// needs unless its `chrome-sandbox` helper is setuid root. Electron then dies at launch with a
-// line about the SUID sandbox before any of our code runs, so the check is made before launching
-// (scripts/linux-sandbox.ts, run by `npm run dev` and `npm run demo`), with what to do. It warns
-// and lets the launch go on: an AppArmor profile that allows Electron's namespaces cannot be seen
-// without root (the loaded profiles are root's to read), so the restriction alone proves nothing.
+// Ubuntu 24.04+ AppArmor can make Electron die at launch before our code runs, so scripts check first. Only a warning:
+// a profile allowing Electron's namespaces is root's to read, so the restriction alone proves nothing.
 
 export interface LinuxSandboxFacts {
   platform: string

@@ -1,6 +1,4 @@
-// What each platform adds to a notification, decided here so main only passes it on: on Linux a
-// failure is critical (it stays until dismissed); on macOS a completed task offers 'Open the agent
-// interface' (Electron shows actions only there, and only for a signed app).
+// On Linux a failure is critical (it stays until dismissed); macOS shows actions only for a signed app.
 import type { Notification } from '../notify/policy'
 
 export const OPEN_INTERFACE_ACTION = 'Open the agent interface'

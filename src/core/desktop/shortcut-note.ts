@@ -1,6 +1,4 @@
-// Why the show/hide shortcut may be missing, in words for Settings. Under Wayland an app cannot
-// grab keys for the whole desktop: the compositor owns them, and Electron's global shortcuts work
-// there only through the desktop's GlobalShortcuts portal (KDE, GNOME 48 and later) when enabled.
+// Under Wayland the compositor owns global keys; Electron gets them only via the GlobalShortcuts portal where enabled.
 import type { DesktopNote } from '../../shared/desktop'
 
 export function isWayland(env: Record<string, string | undefined>): boolean {

@@ -1,7 +1,5 @@
-// Whether a notification's sound is ours to play. Many Linux notification servers ignore the
-// `silent` hint, so there the app keeps the notification silent and plays the sound itself with
-// the freedesktop theme's message sound, through canberra-gtk-play or paplay when one is installed;
-// with neither, the desktop decides and Settings says so. Elsewhere the OS plays it. Pure.
+// Many Linux notification servers ignore `silent`, so there the app plays the theme's sound itself (canberra-gtk-play
+// or paplay); with neither, the desktop decides and Settings says so. Pure.
 import type { DesktopNote } from '../../shared/desktop'
 
 /** The freedesktop sound theme's file for a new message, as Debian, Fedora and Arch install it. */

@@ -1,7 +1,5 @@
-// Linux: Electron's tray icon is a StatusNotifierItem, shown only where a StatusNotifier host runs
-// (KDE, XFCE, Cinnamon, most panels; GNOME only with the AppIndicator extension). Without one the
-// icon is invisible and the app seems gone. The decision is pure; the D-Bus query (gdbus, from
-// GLib, on every desktop that has D-Bus) is the thin adapter below.
+// On Linux the tray icon shows only where a StatusNotifier host runs (GNOME needs an extension); without one the app
+// seems gone. Pure decision; the D-Bus query via gdbus is the thin adapter below.
 import { execFile } from 'node:child_process'
 import type { DesktopNote } from '../../shared/desktop'
 
@@ -31,10 +29,8 @@ export function trayHostFromReplies(replies: { watcherOwned: string | null; host
   return host === false ? 'missing' : host === true ? 'present' : 'unknown'
 }
 
-/**
- * Whether to tell the user: the note in Settings while the host is missing, a notification once
- * (remembered), and told again should it go missing after a host was seen.
- */
+/** Tell once by notification (remembered) and keep the Settings note while the host is missing; tell again if it goes
+ * missing after a host was seen. */
 export function shouldTellTrayHidden(
   platform: string,
   host: TrayHost,

@@ -1,6 +1,4 @@
-// Under Wayland the compositor places windows: the popover's position at the tray icon is
-// ignored (it opens where the desktop puts it) and skipTaskbar does nothing (it shows in the task
-// bar). Said once in Settings, with what still works, rather than leaving the user to wonder.
+// Under Wayland the popover's position and skipTaskbar are ignored; said once in Settings so the user does not wonder.
 import type { DesktopNote } from '../../shared/desktop'
 import { isWayland } from './shortcut-note'
 

@@ -1,7 +1,5 @@
-// A new target from what the user gave (the window's form, `agent-tray forward add`): its URL
-// recognised (target.ts), its name (given, else kind and host) unique and plain, at most
-// MAX_TARGETS, a signing secret for a JSON webhook only (one is made when none is given, for the
-// caller to show once). Problems never repeat the URL.
+// A new target from the window or `forward add`: name unique and plain, at most MAX_TARGETS, a signing secret for a
+// JSON webhook only (made when none is given, shown once). Problems never repeat the URL, which holds the token.
 import { randomBytes } from 'node:crypto'
 import { hasUnsafeCharacters } from '../../shared/controls'
 import {

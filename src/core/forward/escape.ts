@@ -1,14 +1,8 @@
-// Service text made safe for each target's format. First, for every format, the characters that
-// do something other than show themselves (escape sequences, bidi overrides) are written out, as
-// everywhere else (shared/controls.ts); then the format's own markup is neutralised. A format
-// with a limit gets the text cut before escaping, so what is sent fits once escaped.
+// Control characters are written out for every format (as shared/controls.ts does), then its markup neutralised. Text
+// is cut before escaping so what is sent fits the format's limit once escaped.
 import { escapeUnsafeCharacters } from '../../shared/controls'
 
-/**
- * The most text each format takes, as its service counts it: over it Discord (2,000 characters)
- * and Telegram (4,096, after its HTML is parsed) refuse the message, Slack cuts it (40,000), and
- * ntfy makes the message (4,096 bytes) an attachment.
- */
+/** Over these Discord and Telegram refuse the message, Slack cuts it and ntfy makes it an attachment. */
 export const TEXT_LIMITS = {
   discord: { max: 2_000, unit: 'characters' },
   telegram: { max: 4_096, unit: 'characters' },
@@ -26,11 +20,8 @@ export function textSize(format: LimitedFormat, text: string): number {
 /** What ends a text that was cut. */
 export const ELLIPSIS = '…'
 
-/**
- * `escape(raw)`, or, when that is over `max` by `size`, the escape of the longest start of `raw`
- * that fits with an ellipsis after it. The raw text is cut, at a code point, before escaping, so
- * no escape sequence or surrogate pair is ever split.
- */
+/** `escape(raw)`, or the escape of the longest start of `raw` that fits with an ellipsis. Cut at a code point before
+ * escaping, so no escape sequence or surrogate pair is ever split. */
 export function escapeWithin(
   raw: string,
   escape: (text: string) => string,
@@ -57,10 +48,8 @@ export function plain(text: string, keepNewlines = false): string {
   return escapeUnsafeCharacters(text, { keepNewlines })
 }
 
-/**
- * Slack mrkdwn: &, < and > as Slack asks (so no <!channel>, <@user> or <url|link> can be made),
- * and a zero-width space after each of * _ ~ ` so no run of text turns bold, italic, struck or code.
- */
+/** Slack mrkdwn: &, < and > escaped so no <!channel> or <@user> can be made, and a zero-width space after each
+ * mark of * _ ~ ` so no text turns bold, italic, struck or code. */
 export function slackText(text: string): string {
   return plain(text)
     .replaceAll('&', '&amp;')

@@ -1,6 +1,5 @@
-// What is forwarded: one event with its identity, built from the monitor's events (the same ones
-// the notification gate lets through). The identity is the idempotency key: the same task ending
-// the same way, or the same budget level in the same period, is the same event across restarts.
+// The identity is the idempotency key: the same task ending the same way, or the same budget level in the same period,
+// is the same event across restarts.
 import { createHash } from 'node:crypto'
 import { knownTotalPrice } from '../../shared/cost'
 import { deepLinkUrl } from '../../shared/deep-link'

@@ -1,7 +1,5 @@
-// Forwarding as the app and `agent-tray watch --forward` both run it: one outbox in the state
-// directory (forward-outbox.json), the forwarder that feeds it, the sender, and the targets' URLs
-// read from the key store when a send needs them. Who runs it says what `away` and quiet hours are
-// now (the app: powerMonitor and the settings; the command: always away) and what a give-up tells.
+// Forwarding as the app and `watch --forward` both run it. URLs are read from the key store only when a send needs
+// them; the runner says what `away` and quiet hours are (the command: always away).
 import { randomUUID } from 'node:crypto'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { Clock } from '../util/clock'
@@ -37,10 +35,7 @@ export interface ForwardingDeps {
   onChange?: () => void
   fetch?: typeof globalThis.fetch
   random?: () => number
-  /**
-   * With `file`: while another process forwards from it, try to take it over this often (the
-   * app); absent, one try (the command, which refuses: see `ready`).
-   */
+  /** How often to try taking over the file from another process (the app); absent, one try (the command refuses). */
   lockRetryMs?: number
   /** The outbox's lock was lost while held (another process took it): the command stops on it. */
   onLockLost?: (error: Error) => void
@@ -58,11 +53,8 @@ export interface Forwarding {
   forget(targetId: string): void
   /** Settles once nothing is in flight. */
   idle(): Promise<void>
-  /**
-   * Stops: a send under way is given up to `graceMs` (real time) to be answered and recorded, so a
-   * quit or restart does not send it again; one that takes longer stays in the outbox, sent again
-   * at the next start with the same Idempotency-Key.
-   */
+  /** Gives a send under way `graceMs` to be answered and recorded, so a quit does not send it twice; a slower one is
+   * sent again at the next start with the same Idempotency-Key. */
   close(graceMs?: number): Promise<void>
   dispose(): void
 }

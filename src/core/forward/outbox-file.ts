@@ -1,6 +1,4 @@
-// The outbox's file in the state directory (forward-outbox.json), written atomically like
-// state.json (write to a temporary file, fsync, rename: `atomically`, which conf uses for it).
-// It holds events and target ids, never a target's URL or token.
+// Written atomically like state.json (`atomically`). Holds events and target ids, never a target's URL or token.
 import fs from 'node:fs'
 import { writeFileSync } from 'atomically'
 import { z } from 'zod'

@@ -1,6 +1,5 @@
-// One writer of the outbox at a time: the app and `agent-tray watch --forward` on the same state
-// directory would each send the same queue and overwrite each other's file. proper-lockfile holds
-// `<file>.lock` while forwarding runs (kept fresh; a holder that died frees it once STALE_MS old).
+// One writer at a time: the app and `watch --forward` on one state directory would send the same queue twice. A holder
+// that died frees the lock once STALE_MS old.
 import fs from 'node:fs'
 import path from 'node:path'
 import lockfile from 'proper-lockfile'

@@ -1,6 +1,5 @@
-// The outbox as one of two processes runs it (outbox-lock.ts): it is opened (its file read) only
-// once this process holds the lock. Until then what is queued waits in memory, then goes to the
-// outbox, which skips what the other process delivered meanwhile (that memory is in the file).
+// The file is opened only once this process holds the lock; queued events wait in memory until then, and the outbox
+// skips what the other process delivered meanwhile.
 import type { Clock, TimerHandle } from '../util/clock'
 import type { ForwardEvent } from './event'
 import { MAX_PENDING_PER_TARGET, type Outbox } from './outbox'

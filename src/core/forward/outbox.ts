@@ -1,10 +1,5 @@
-// The outbox: every forward is written to the state directory before it is sent, so a crash, a
-// restart or an hour offline loses nothing. Per target, one event at a time in the order they came
-// (a failing target holds up only itself); an event is queued at most once per target (its id is
-// remembered once delivered); a failed try (a locked key store too) waits (backoff, or the target's
-// Retry-After, within retryWaitMs's bounds) and the event is given up after 24 h with one notice;
-// at most MAX_PENDING_PER_TARGET wait. A send cut short by a kill is sent again on the next start
-// with the same Idempotency-Key, so a webhook that honours the key sees it once.
+// Written before sent, so a crash or an hour offline loses nothing; one event at a time per target, so a failing one
+// holds up only itself. A killed send goes again with the same Idempotency-Key; given up after 24 h, told once.
 import type { Clock, TimerHandle } from '../util/clock'
 import type { ForwardEvent } from './event'
 import {
@@ -21,10 +16,7 @@ export const GIVE_UP_AFTER_MS = 24 * 3_600_000
 export const BACKOFF = { firstMs: 5_000, maxMs: 15 * 60_000 }
 /** A Retry-After longer than this is read as this: a target cannot park its queue for days. */
 export const MAX_RETRY_AFTER_MS = 3_600_000
-/**
- * At most this many events wait per target (a day of failures at a busy desk; the file stays
- * small): beyond it the oldest are given up, told once as any give-up.
- */
+/** A day of failures at a busy desk, with the file kept small; beyond it the oldest are given up, told once. */
 export const MAX_PENDING_PER_TARGET = 200
 
 export interface ResolvedTarget {
@@ -35,11 +27,8 @@ export interface ResolvedTarget {
 export interface OutboxDeps {
   clock: Clock
   storage: OutboxStorage
-  /**
-   * The target's URL and secret from the key store; null when the target left the settings (its
-   * events go without a word); `missing` when its entry is gone or unreadable (each event is given
-   * up, told once). A throw (a locked or denied key store) is a failed try, retried with backoff.
-   */
+  /** null when the target left the settings (its events go silently); `missing` when its entry is gone (each event is
+   * given up, told once). A throw (a locked key store) is a failed try, retried with backoff. */
   resolve: (targetId: string) => Promise<ResolvedTarget | { missing: string } | null>
   send: (target: ParsedTarget, event: ForwardEvent, secret?: string) => Promise<Outcome>
   /** Once when a target starts losing events (refused, or 24 h of failures), not again until it delivers. */
@@ -78,10 +67,8 @@ export function backoffMs(attempts: number, random: () => number): number {
   return Math.floor(ceiling / 2 + (ceiling / 2) * Math.min(Math.max(random(), 0), 1))
 }
 
-/**
- * How long a failed try waits: the receiver's Retry-After, else backoff; never less than the first
- * step (a `Retry-After: 0` must not loop hot for 24 h) nor more than MAX_RETRY_AFTER_MS.
- */
+/** Retry-After, else backoff; never under the first step (a `Retry-After: 0` must not loop hot for 24 h) nor over
+ * MAX_RETRY_AFTER_MS. */
 export function retryWaitMs(attempts: number, random: () => number, retryAfterMs?: number): number {
   return Math.min(Math.max(retryAfterMs ?? backoffMs(attempts, random), BACKOFF.firstMs), MAX_RETRY_AFTER_MS)
 }

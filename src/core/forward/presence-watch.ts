@@ -1,7 +1,5 @@
-// Whether someone is at this computer, read from the platform (Electron's powerMonitor, adapted by
-// src/main/presence.ts; the e2e host's emitter): the lock events where the OS sends them (macOS,
-// Windows), the idle state's 'locked' where it knows it (Linux's screensaver), and the idle time.
-// What counts as away is away.ts's pure rule; this only gathers its two facts.
+// Gathers the two facts away.ts's rule needs: lock state (events where the OS sends them, the idle state's 'locked'
+// on Linux) and idle time.
 import type { Presence } from './away'
 
 export type IdleState = 'active' | 'idle' | 'locked' | 'unknown'
@@ -24,11 +22,7 @@ export interface PresenceWatch {
 /** Nobody reads presence: the user counts as at the desk (a headless run is always away instead: cli/watch-forward.ts). */
 export const AT_THE_DESK: PresenceWatch = { now: () => ({ locked: false, idleMs: 0 }), dispose: () => {} }
 
-/**
- * Watches the lock events and reads the idle time on demand. `onChange` is told on a lock or an
- * unlock (the window shows whether you are away). A source that throws counts as present: a
- * notification then shows on the desktop rather than nowhere.
- */
+/** A source that throws counts as present, so a notification shows on the desktop rather than nowhere. */
 export function watchPresence(source: PresenceSource, onChange: () => void = () => {}): PresenceWatch {
   let lockedByEvent = false
   const lock = (): void => {

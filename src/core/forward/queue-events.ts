@@ -1,6 +1,4 @@
-// From a round of the monitor's events to the outbox: muted projects and accounts dropped (the
-// gate's own filter), each event made a forward event, and queued for the targets that want it now
-// (select.ts). The app and `agent-tray watch --forward` both forward through this.
+// Drops muted projects and accounts with the gate's own filter, so forwarding and notifications agree on what is muted.
 import type { ForwardTarget } from '../../shared/forward-target'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'

@@ -1,6 +1,4 @@
-// One request per target kind, from one forwarded event. Each format escapes the service's text
-// its own way, cut first so it fits the format's limit once escaped (escape.ts); the generic
-// webhook gets the documented body (webhook-body.ts).
+// One request per target kind; the generic webhook gets the documented body (webhook-body.ts).
 import {
   discordText,
   escapeWithin,
@@ -35,10 +33,7 @@ function ntfyPriority(e: ForwardEvent): number {
   return e.kind === 'failed' || (e.kind === 'budget' && e.budget?.level === 'over') ? 4 : 3
 }
 
-/**
- * `frame(title, text)` with both escaped and cut to fit `format`'s limit: the title (ours, short
- * but for a name) in at most half the room, the text in the rest.
- */
+/** The title (ours, short but for a name) gets at most half the format's room, so the text always has room too. */
 function fitted(
   format: LimitedFormat,
   escape: (text: string) => string,

@@ -1,8 +1,5 @@
-// What a target's answer means, as each service answers: 2xx delivered, except Telegram's
-// {ok:false}; 429 and 5xx (and 408) try again, honouring Retry-After (or Discord's and Telegram's
-// retry_after in the body); a redirect, 401 and 403 try again with backoff (a redirect is never
-// followed, and access can come back: the outbox gives up after 24 h); any other 4xx is a refusal
-// (a removed webhook, a malformed request, a wrong chat).
+// 429, 5xx and 408 retry honouring Retry-After (or the body's retry_after); a redirect, 401 and 403 retry with backoff
+// since access can come back (given up after 24 h); other 4xx are refusals. Telegram's {ok:false} is not delivered.
 import { parseRetryAfter } from '../client/retry'
 import type { TargetKind } from './target-url'
 

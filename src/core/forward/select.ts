@@ -1,7 +1,5 @@
-// Which targets get a forwarded event: the target's events, its `when` (always, or only while
-// the user is away), its pause, and quiet hours only for a target that asks to keep them (they are
-// the desktop's otherwise). Muted projects and accounts never get here: the forwarder takes the
-// events the gate's mute filter keeps (notify/gate.ts, unmutedEvents).
+// Quiet hours apply only to a target that asks to keep them (they are the desktop's otherwise). Muted projects never
+// get here: the forwarder keeps only what the gate's mute filter keeps.
 import type { ForwardTarget } from '../../shared/forward-target'
 import type { ForwardEvent } from './event'
 

@@ -1,6 +1,5 @@
-// Sends one rendered request and reads the answer (response.ts). Redirects are not followed (a
-// redirect could lead a token to plain http); every reason is redacted of the target's secrets.
-// Of the answer only the first MAX_ANSWER_BYTES are read, decoded, whatever the receiver sends.
+// Redirects are not followed (one could lead a token to plain http); every reason is redacted of the target's secrets;
+// at most MAX_ANSWER_BYTES of an answer are read.
 import { redactSecrets } from '../secrets/redact'
 import type { ForwardEvent } from './event'
 import { renderRequest } from './render'
@@ -19,10 +18,8 @@ export interface SendDeps {
 
 export type Send = (target: ParsedTarget, event: ForwardEvent, secret?: string) => Promise<Outcome>
 
-/**
- * The answer's first MAX_ANSWER_BYTES as text. Read as a stream and cancelled at the cap: fetch
- * decodes as it is read (even with identity asked for), so a gzip bomb is inflated no further.
- */
+// Streamed and cancelled at the cap: fetch decodes as it reads (even when identity is asked), so a gzip bomb is
+// inflated no further.
 async function readCapped(res: Response): Promise<string> {
   if (!res.body) return ''
   const reader = res.body.getReader()

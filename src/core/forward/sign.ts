@@ -1,6 +1,5 @@
-// The generic webhook's signature, as Stripe and Slack sign: HMAC-SHA256 over "<unix seconds>.<body>",
-// sent as `t=<seconds>,v1=<hex>`. The time dates the request, so a receiver can refuse a replay
-// outside the freshness window; the body's `id` (also Idempotency-Key) tells a repeat inside it.
+// Signed as Stripe and Slack do, HMAC-SHA256 over "<unix seconds>.<body>": the time lets a receiver refuse a replay
+// outside its window, and the body's `id` (the Idempotency-Key) tells a repeat inside it.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 export const SIGNATURE_HEADER = 'X-Agent-Tray-Signature'

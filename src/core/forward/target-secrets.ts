@@ -73,10 +73,7 @@ function storedUrl(raw: string | null): string | null {
   }
 }
 
-/**
- * A JSON webhook's new signing secret in place of its old one. The target keeps its id, so what the
- * outbox holds for it (queued events, delivered ids, last delivery) stays; the next send signs with it.
- */
+/** The target keeps its id, so what the outbox holds for it stays; the next send signs with the new secret. */
 export async function replaceSigningSecret(
   store: TargetSecretStore,
   targetId: string,

@@ -1,8 +1,5 @@
-// A forwarding target, written as a URL in the forms people already use (Apprise's syntax):
-// ntfy://host[:port]/topic and ntfys://host/topic, a Slack or Discord incoming-webhook URL,
-// tgram://BOT_TOKEN/CHAT_ID, and any other https URL (or http to this machine) as a generic JSON
-// webhook. Recognising one gives its kind, the host the settings may show, and where it is sent.
-// The URL itself carries the token, so it lives in the key store and never in a message here.
+// Targets are URLs in Apprise's syntax, the form people already use (ntfy, Slack, Discord, tgram, else a JSON webhook).
+// The URL carries the token, so it lives in the key store and never in a message here.
 import { isIP } from 'node:net'
 import { isLoopbackHost, keyTransportProblem, MAX_BASE_URL_LENGTH } from '../../shared/base-url'
 import { LINE_CONTROL } from '../../shared/controls'
@@ -164,11 +161,8 @@ function addQuery(out: Set<string>, search: string): void {
   }
 }
 
-/**
- * The secrets a target's URL holds, for redaction: the URL itself and every part that carries its
- * identity (tokens, ids, an ntfy topic and user), and nothing else. A short part is given with the
- * URL text it stands in ('ntfy.sh/alerts', 'key=abc', '/T0123'), so the topic 'alerts' leaves "3 alerts" alone.
- */
+/** The URL and every part that carries identity, for redaction. A short part comes with its URL context
+ * ('ntfy.sh/alerts'), so the topic 'alerts' leaves "3 alerts" alone. */
 export function targetSecrets(input: string, parsed?: ParsedTarget): string[] {
   const raw = input.trim()
   const out = new Set<string>([raw])
@@ -203,10 +197,7 @@ export function targetSecrets(input: string, parsed?: ParsedTarget): string[] {
   return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH)
 }
 
-/**
- * The host as config.json, the list and a default name show it: a label that carries an id (what
- * redaction takes out of logs) is shown as '…', e.g. '….webhook.office.com'.
- */
+/** A label that carries an id (what redaction takes out of logs) is shown as '…', e.g. '….webhook.office.com'. */
 export function shownHost(target: Pick<ParsedTarget, 'host'>): string {
   const [hostname = '', port] = target.host.startsWith('[') ? [target.host] : target.host.split(/:(?=\d+$)/)
   if (!hostCarriesId(hostname)) return target.host

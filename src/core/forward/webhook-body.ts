@@ -1,6 +1,5 @@
-// The generic JSON webhook's body, documented in the README ("Forwarding"): version 1. Fields are
-// added, never renamed or removed, within a version. Text fields are the service's text with
-// control characters written out; a receiver must still treat them as untrusted.
+// Version 1 of the body the README documents: fields are added, never renamed or removed, within a version. Text is
+// control-character safe but still untrusted for a receiver.
 import { plain } from './escape'
 import type { ForwardEvent } from './event'
 

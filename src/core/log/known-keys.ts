@@ -1,6 +1,5 @@
-// The keys (and forwarding targets' tokens) this process has held, so the log can take them out of
-// every line: the key store wrapped to remember each key that goes in or comes out. A key passes
-// through here before any client or log line can see it (the controller gets its keys only from the store).
+// Every key and target token this process holds passes through the wrapped store first, so the log can take each out
+// of every line before any client or log line sees it.
 import { storedTargetSecrets } from '../forward/target-secrets'
 import { decodeBoundKey } from '../secrets/custody'
 import type { SecretStore } from '../secrets/types'
@@ -39,10 +38,7 @@ export function rememberKeys(inner: SecretStore): KnownKeys {
   return { store, list: () => [...keys], add: (key) => void keys.add(key) }
 }
 
-/**
- * A store's reads, writes and listing, each telling `learn` the entry it passes. Listed entries
- * hold keys too (restoring connections reads them): remembered like any read.
- */
+// Listed entries hold keys too (restoring connections reads them), so they are remembered like any read.
 function learning<E extends { secret: string }>(
   inner: {
     get(id: string): Promise<string | null>

@@ -1,6 +1,4 @@
-// The app's log: electron-log's file transport (main passes electron-log/main, the tests
-// electron-log/node), one file in the platform's log directory, rotated at a size, and every
-// entry turned into text and passed through the key's redaction before any transport sees it.
+// Every entry is turned into text and passed through redaction before any electron-log transport sees it.
 import path from 'node:path'
 import { inspect } from 'node:util'
 import type { LogFunctions } from 'electron-log'

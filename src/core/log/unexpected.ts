@@ -1,6 +1,5 @@
-// The main process's unexpected errors: logged with their stack, and the app keeps running (a tray
-// app that exits on one bad callback loses the user's notifications). Node exits on an uncaught
-// exception only while no listener is registered; this registers one.
+// Unexpected errors are logged and the app keeps running: a tray app that exits on one bad callback loses the user's
+// notifications. Node exits on an uncaught exception only while no listener is registered.
 
 export interface ProcessLike {
   on(event: 'uncaughtException' | 'unhandledRejection', listener: (error: unknown) => void): unknown

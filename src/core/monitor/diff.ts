@@ -1,11 +1,5 @@
-// What changed in a project between two polls. Pure: the previous snapshot and the fresh task
-// list in, the events and the next (compact) snapshot out.
-//
-// Trade-off of the compact snapshot: each step's status is kept only for tasks that are active
-// (todo, in progress) or looked at in detail, so their step events are exact. An ended task keeps
-// only its step count and fingerprint (see fingerprint.ts). Should its steps change after it ended
-// (rare), the event is coarser: the steps beyond the old count are reported as added, or, when the
-// count did not grow, the last step as changed from 'unknown'. Either way the task is re-baselined.
+// Pure diff of two polls. Trade-off of the compact snapshot: an ended task keeps only its step count and fingerprint,
+// so should its steps change later (rare) the event is coarser (steps past the old count as added) and it re-baselines.
 import type { CompactProjectSnapshot, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import {
   type StepStatus,
@@ -43,10 +37,7 @@ export interface DiffOptions {
 
 type StepRecord = Record<string, StepStatus | Unknown>
 
-/**
- * A record keyed by ids: without a prototype, so an id like "constructor" or "__proto__" is an
- * ordinary key, and (in V8) a hash table from the start rather than one hidden class per id set.
- */
+// No prototype, so an id like "__proto__" is an ordinary key, and V8 makes a hash table rather than a class per id set.
 function idRecord<V>(): Record<string, V> {
   return Object.create(null) as Record<string, V>
 }
@@ -59,10 +50,7 @@ export function isCompact(snapshot: ProjectSnapshot): snapshot is CompactProject
   return (snapshot as Partial<CompactProjectSnapshot>).form === 'compact'
 }
 
-/**
- * The full form as the compact one, every task keeping its steps one by one: the first poll after
- * an upgrade still reports exact step changes; ended tasks lose their steps then.
- */
+/** Every task keeps its steps here, so the first poll after an upgrade still reports exact step changes. */
 export function compactSnapshot(snapshot: ProjectSnapshot): CompactProjectSnapshot {
   if (isCompact(snapshot)) return snapshot
   const out = emptySnapshot(snapshot.polledAt)
@@ -138,10 +126,8 @@ class PreviousTasks {
   }
 }
 
-/**
- * Without a previous snapshot this is the baseline: no events, only the snapshot. A task gone from
- * the list is dropped from the snapshot silently (the interface has no "deleted" to report).
- */
+/** Without a previous snapshot this is the baseline: no events. A task gone from the list is dropped silently (the
+ * interface has no "deleted" to report). */
 export function diffProject(
   previousSnapshot: ProjectSnapshot | undefined,
   tasks: readonly ListedTask[],

@@ -1,6 +1,5 @@
-// How a poll asks for a project's list: conditionally when the source can (a 304 skips parse and
-// diff), in full only when someone needs the list itself, else as digests where the source has
-// them (an ended task's steps checked and fingerprinted, not built).
+// Asks conditionally where it can (a 304 skips parse and diff), in full only when someone needs the list itself, else
+// as digests.
 import type { Task } from '../../shared/service'
 import type { ListedTask } from './diff'
 import type { TaskSource } from './types'

@@ -1,6 +1,5 @@
-// A task's steps in one 32-bit number, so an ended task's last seen state needs no per-step entry.
-// The value is persisted (state.json): changing this function makes every ended task look changed
-// once after an upgrade, so keep it stable.
+// A task's steps in one 32-bit number, so an ended task needs no per-step entry. Persisted in state.json: changing it
+// makes every ended task look changed once after an upgrade, so keep it stable.
 import { STEP_STATUSES, type StepStatus, type Unknown } from '../../shared/service'
 
 const STEP_CODE: ReadonlyMap<string, number> = new Map(STEP_STATUSES.map((s, i) => [s, i + 1]))
@@ -18,11 +17,8 @@ export function foldStep(h: number, id: string, status: StepStatus | Unknown | s
   return Math.imul(h ^ (STEP_CODE.get(status) ?? 0), FNV_PRIME) | 0
 }
 
-/**
- * FNV-1a over the ordered (id, status) pairs: each id's length, its UTF-16 code units, then a code
- * for the status (the length prefix keeps "ab"+"c" apart from "a"+"bc"). Signed 32-bit, so V8
- * stores it as a small integer.
- */
+/** FNV-1a over (id length, id, status) in order; the length keeps "ab"+"c" apart from "a"+"bc". Signed 32-bit, so V8
+ * stores it as a small integer. */
 export function stepsFingerprint(steps: ReadonlyArray<{ id: string; status: StepStatus | Unknown }>): number {
   let h = FINGERPRINT_START
   for (let i = 0; i < steps.length; i++) {

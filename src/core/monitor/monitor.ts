@@ -1,6 +1,5 @@
-// Watches the projects of one connection: polls their tasks on the scheduler's timetable, turns
-// the differences into events, keeps one record per watched project (project-record.ts) for the UI,
-// and hands the caller the last seen state to persist so a restart neither repeats nor misses a change.
+// Polls one connection's projects and hands the caller the last seen state to persist, so a restart neither repeats
+// nor misses a change.
 import type { UsagesByTask } from '../../shared/cost'
 import type { CompactProjectSnapshot, ProjectHealth, ProjectSnapshot } from '../../shared/monitor'
 import type { StepsAndUsages, Task } from '../../shared/service'
@@ -134,10 +133,7 @@ export class Monitor {
     if (!this.paused) this.tick()
   }
 
-  /**
-   * Stops watching and forgets the project: its record goes whole, its persisted snapshot with it.
-   * A poll in flight is aborted and tells nothing; changes it told before stay in the round.
-   */
+  /** Forgets the project whole. A poll in flight is aborted and tells nothing; changes it told before stay. */
   unwatch(projectId: string): void {
     const record = this.records.get(projectId)
     if (!record) return
@@ -174,10 +170,7 @@ export class Monitor {
     return this.focusedTaskId
   }
 
-  /**
-   * The project someone is looking at: its full task list is kept (getTasks) and refreshed on every
-   * poll. Other projects keep only their summary once their lists drop out of the small LRU.
-   */
+  /** The looked-at project keeps its full list, refreshed each poll; others keep only a summary once out of the LRU. */
   focusProject(projectId: string | null): void {
     this.focusedProjectId = projectId
   }
@@ -203,10 +196,7 @@ export class Monitor {
 
   // --- what the UI reads ---
 
-  /**
-   * The latest task list of a focused or lately loaded project; undefined for the others (see
-   * getSummary) and before the first successful poll. Use loadTasks to get any project's list.
-   */
+  /** The list of a focused or lately loaded project, else undefined: use loadTasks to get any project's list. */
   getTasks(projectId: string): Task[] | undefined {
     return this.records.get(projectId)?.list?.tasks
   }

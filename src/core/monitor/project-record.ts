@@ -1,6 +1,4 @@
-// Everything the monitor holds for one watched project, in one record: unwatching drops the record,
-// and with it the project's schedule, last seen state, summary, ETag, health, kept task list, poll in
-// flight and pollNow waiters. What is not in a record, and so outlives an unwatch, is listed in
+// One record per watched project, so unwatching drops all its state at once; what outlives an unwatch is listed in
 // ARCHITECTURE.md ("The monitor's state").
 import type { CompactProjectSnapshot, ProjectHealth } from '../../shared/monitor'
 import type { Task } from '../../shared/service'
@@ -13,10 +11,7 @@ export interface PollWaiter {
   resolve: () => void
 }
 
-/**
- * Its ScheduleEntry fields are the scheduler's: the records themselves are the timetable it reads,
- * so polling a thousand projects walks one map, not a record and an entry per project.
- */
+/** The records are the scheduler's timetable, so polling a thousand projects walks one map, not two. */
 export interface ProjectRecord extends ScheduleEntry {
   /** The last seen state, persisted; none until the first successful poll of a project new to this run. */
   snapshot: CompactProjectSnapshot | undefined
@@ -60,10 +55,7 @@ export function releaseWaiters(record: ProjectRecord, seq: number): void {
   for (const w of done) w.resolve()
 }
 
-/**
- * Full task lists are big (every step of every task), so at most `capacity` records hold one: the
- * least recently used list is dropped when another is kept. The others keep their summary.
- */
+/** Full task lists are big, so at most `capacity` records keep one (LRU); the others keep their summary. */
 export class KeptLists {
   private uses = 0
 

@@ -14,10 +14,7 @@ export class Rounds {
     this.since ??= now
   }
 
-  /**
-   * The rounds to report: when no poll is in flight, or the round has gone on for `maxMs` (or with
-   * force). Away changes come first.
-   */
+  /** Rounds close when no poll is in flight, after `maxMs`, or when forced. Away changes come first. */
   close(now: number, options: { inFlight: number; maxMs: number; force: boolean }): MonitorCycle[] {
     if (this.since === null) return []
     const longEnough = now - this.since >= options.maxMs

@@ -44,10 +44,8 @@ export interface ScheduleEntry {
   active: boolean
   dueAt: number
   inFlight: boolean
-  /**
-   * Asked for by pollNow/resume: goes first, and even while paused. Asked while a poll is in flight,
-   * it outlasts that poll (only a poll starting clears it): the project polls again right after.
-   */
+  /** From pollNow/resume: first, even while paused. Only a poll starting clears it, so one asked mid-poll polls again
+   * right after. */
   forced: boolean
   consecutiveErrors: number
 }
@@ -61,11 +59,8 @@ function urgency(a: ScheduleEntry, b: ScheduleEntry): number {
   )
 }
 
-/**
- * The projects to start polling now, most urgent first, within the free concurrency slots. One pass
- * keeping the few most urgent (slots are few): it runs after every poll, and sorting a thousand
- * due projects each time made a full cycle quadratic.
- */
+/** One pass keeping the few most urgent (slots are few): it runs after every poll, and sorting a thousand due
+ * projects each time made a full cycle quadratic. */
 export function dueProjects(
   entries: Iterable<ScheduleEntry>,
   now: number,
@@ -110,10 +105,7 @@ export function newScheduleEntry(projectId: string, now: number): ScheduleEntry 
   return { projectId, active: false, dueAt: now, inFlight: false, forced: false, consecutiveErrors: 0 }
 }
 
-/**
- * When each project polls next. The entries are the caller's (the monitor keeps each inside its
- * project's record, so forgetting a project forgets its schedule); the scheduler reads and writes them.
- */
+/** The entries live in the monitor's project records, so forgetting a project forgets its schedule. */
 export class Scheduler {
   /** Counted as polls start and finish: asked after every poll. */
   private inFlight = 0

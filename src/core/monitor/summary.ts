@@ -1,6 +1,5 @@
-// What a watched project's task list boils down to when nobody is looking at it: counts, latest
-// activity, and each task's price, creation time and activity in flat arrays. The figures it gives
-// equal what shared/cost gives for the full list (tested), without keeping the tasks and steps.
+// A task list boiled down for when nobody looks, in flat arrays instead of tasks and steps. Its figures equal
+// shared/cost's for the full list (tested).
 import {
   knownTotalPrice,
   localDateKey,

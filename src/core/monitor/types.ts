@@ -14,10 +14,7 @@ export interface TaskSource {
   listTasks(projectId: string, signal?: AbortSignal): Promise<Task[]>
   /** Optional: the list only if it changed since `etag` (null: unconditionally, asking for an ETag). */
   listTasksIfChanged?(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TasksIfChanged>
-  /**
-   * Optional: as listTasksIfChanged, as digests (client/digest.ts), for the projects whose full list
-   * nobody needs: ended tasks' steps are fingerprinted, not built.
-   */
+  /** Optional: digests for projects whose full list nobody needs (ended tasks' steps fingerprinted, not built). */
   listTaskDigestsIfChanged?(projectId: string, etag: string | null, signal?: AbortSignal): Promise<TaskDigestsIfChanged>
   getStepsAndUsages(taskId: string, signal?: AbortSignal): Promise<StepsAndUsages>
 }

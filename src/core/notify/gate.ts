@@ -1,9 +1,5 @@
-// The notification gate: the one place that decides whether a round of changes may be told now.
-// It owns pause, quiet hours and mute (app-wide, per account and per project), keeps budget
-// crossings and tasks costing more than usual that arrive while notifications are held back
-// (hold.ts, saved across restarts), tells each once they are not if it still holds, and looks
-// again once a minute while any wait. What a notification says is the policy's (policy.ts); what
-// the OS shows is the notifier's.
+// The one place that decides whether a round may be told now (pause, quiet hours, mute). Budget crossings and costly
+// tasks that arrive while held back wait (hold.ts) and are told when let out, if still true; wording is policy.ts's.
 import type { TzOffset } from '../../shared/cost'
 import type { Settings } from '../../shared/settings'
 import type { Clock, TimerHandle } from '../util/clock'
@@ -26,11 +22,7 @@ export interface NotificationGateDeps {
   connectionLabel: (connectionId: string) => string | null
   deliver: (notification: Notification) => void
   onError: (context: string, error: unknown) => void
-  /**
-   * Whether a task held as costing more than usual still does: its cost and usual cost now; null
-   * when no longer (it ended, or its cost is usual again); 'wait' while that cannot be told yet
-   * (its project not listed since the start).
-   */
+  /** Current cost and usual cost, null when no longer unusual, 'wait' while its project is not listed since start. */
   unusualNow: (event: UnusualEvent) => { costUsd: number; usualUsd: number } | null | 'wait'
   /** Where held events are kept across restarts (state.json); in memory only without it. */
   held?: { read(): HeldEvent[]; write(events: HeldEvent[]): void }
@@ -44,10 +36,7 @@ export interface NotificationGate {
   dispose(): void
 }
 
-/**
- * A round's events without those of muted projects and of a muted account: not wanted at all,
- * held or not, on the desktop or forwarded (core/forward).
- */
+/** Muted events are not wanted at all, held or not, on the desktop or forwarded. */
 export function unmutedEvents<E extends { projectId: string | null }>(
   settings: Settings,
   connectionId: string,
@@ -80,12 +69,8 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
     }, HELD_RECHECK_MS)
   }
 
-  /**
-   * A held event is told only if it still holds: its account not muted, its project still watched
-   * and not muted; a budget still there with the same limit; a task still costing more than usual
-   * (told with what it costs now). A costly task that ended or came back to usual meanwhile is
-   * dropped: the notification would urge a look at a task there is no longer reason to look at.
-   */
+  // A held event is told only if it still holds (same budget and limit, task still costly, nothing muted): it would
+  // otherwise urge a look at something there is no longer reason to look at.
   function stillHolds(e: HeldEvent, settings: Settings): HeldVerdict {
     if (settings.connectionNotifications[e.connectionId]?.muted === true) return null
     if (e.projectId !== null) {

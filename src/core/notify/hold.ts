@@ -1,10 +1,5 @@
-// What outlasts quiet hours and pauses: budget crossings and tasks costing more than usual. The
-// budget tracker counts each as told as soon as it sees it (so it is never told twice); one seen
-// while notifications are held back waits here instead of being lost, the latest per budget and
-// period or per task, until the gate lets it out: with the next round of changes, or at its next
-// check (once a minute while anything waits). What waits is saved with every change (state.json)
-// and read back at start, so a restart during quiet hours loses nothing. Whether a held event
-// still holds when let out is the gate's rule (gate.ts); this only keeps them. The gate is its one user.
+// The tracker counts a crossing told when seen, so one seen while notifications are held waits here rather than lost,
+// latest per budget and period or task; saved in state.json so a restart in quiet hours loses nothing.
 import type { MonitorEvent } from '../../shared/monitor'
 import type { HeldEvent } from '../settings/state-document'
 

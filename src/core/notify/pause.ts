@@ -1,7 +1,5 @@
-// A pause of notifications, of every account or of one: the one rule for when it ends and whether
-// it is in effect, and the timers that tell the window when one is over (the window shows a pause
-// until it ends, and nothing else would make it look again). Whether a round is told meanwhile is
-// the gate's decision (gate.ts).
+// When a pause ends, and timers to tell the window: it shows a pause until it ends, and nothing else would make it
+// look again.
 import type { Clock, TimerHandle } from '../util/clock'
 
 /** The longest pause one asks for: a day. Longer is muting. */
@@ -27,10 +25,7 @@ export function pauseShown(until: string | null | undefined, now: number): strin
 /** Every account's pause (the app-wide one), or one account's by its connection id. */
 export type PauseScope = { all: true } | { connectionId: string }
 
-/**
- * One timer per pause: a new pause replaces its scope's timer, a resume or the account's removal
- * clears it, dispose clears them all. `ended` is called once a pause is over.
- */
+/** One timer per pause scope, replaced by a new pause and cleared by a resume or the account's removal. */
 export interface PauseTimers {
   /** After a pause lasting until `until` (ISO, as stored; null: none) was stored or read at start. */
   paused(scope: PauseScope, until: string | null): void

@@ -1,7 +1,4 @@
-// Which changes the user wants told (the transition toggles), and how a round of changes is
-// worded: one specific notification for one change, one summary for several, one "while you were
-// away" after a restart. Pure. Whether a round may be told now (pause, quiet hours, mute) is the
-// gate's decision (gate.ts), made before this is called.
+// Which changes the user wants told and how a round is worded. Pure; whether to tell now was the gate's decision.
 import { periodTitle } from '../../shared/budgets'
 import { knownTotalPrice } from '../../shared/cost'
 import { formatRunTime, formatUsd } from '../../shared/format'
@@ -62,10 +59,7 @@ interface TaskChange {
   totalPrice?: number | null
 }
 
-/**
- * One task's change as a sentence: "Recipe Box: 'Add a contact form' completed in 4 min · $0.57";
- * an ended task says how long it ran and what it cost, when the service said.
- */
+/** One change as a sentence; an ended task says how long it ran and what it cost, when the service said. */
 export function taskSentence(
   change: Pick<TaskChange, 'transition' | 'taskName' | 'createdAt' | 'updatedAt' | 'totalPrice'>,
   projectName: string

@@ -1,5 +1,4 @@
-// Which store keeps the API key in the tray app: the keychain when one answers, else Electron's
-// safeStorage (but not its `basic_text` backend, a fixed public password, unless the user
+// The keychain when one answers, else safeStorage (but not `basic_text`, a fixed public password, unless the user
 // accepted it), else memory for this session only. The chosen store says which, and why.
 import { createKeytarSecretStore, probeKeychain } from './keytar-store'
 import { moveCiphertexts } from './move-ciphertexts'

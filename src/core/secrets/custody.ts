@@ -1,8 +1,5 @@
-// Where a key may go: only to the origin it was given for. Each stored entry holds the key with
-// that origin (and the base URL, to restore a connection config.json lost), so whoever can write
-// config.json cannot point a connection elsewhere and have the key sent there. The entry is a small
-// JSON text in whatever store keeps keys (keychain, safeStorage ciphertext, memory): the origin is
-// as protected as the key, and one write keeps both, so they cannot part.
+// A key may go only to the origin it was given for: each entry holds the key with its origin in one write, so whoever
+// can write config.json cannot point a connection elsewhere and have the key sent there.
 import { parseBaseUrl } from '../../shared/base-url'
 import { connectionIdProblem } from '../../shared/ids'
 import type { SecretStore } from './types'
@@ -20,10 +17,8 @@ export function encodeBoundKey(bound: BoundKey): string {
   return JSON.stringify({ format: FORMAT, origin: bound.origin, baseUrl: bound.baseUrl, key: bound.key })
 }
 
-/**
- * An entry as stored: bound, or a plain key an earlier version stored (origin unknown); null when
- * it is JSON-shaped (an object, a list or a string) but not ours, a forwarding target's entry say: no key at all.
- */
+/** Bound, or a plain key an earlier version stored (origin unknown); null for JSON that is not ours (a forwarding
+ * target's entry, say). */
 export function decodeBoundKey(stored: string): BoundKey | { origin: null; key: string } | null {
   let v: unknown
   try {
@@ -103,10 +98,8 @@ export interface StoredEntry {
 }
 
 export interface KeyCustody {
-  /**
-   * The key for the connection at `baseUrl`; null when none is kept; KeyOriginChangedError when it
-   * was given for another origin, NotAnApiKeyError when the entry is no key; ConnectionIdError for an id no connection may have.
-   */
+  /** null when none is kept; KeyOriginChangedError for another origin, NotAnApiKeyError when the entry is no key,
+   * ConnectionIdError for an id no connection may have. */
   get(connectionId: string, baseUrl: string): Promise<string | null>
   set(connectionId: string, baseUrl: string, apiKey: string): Promise<void>
   /** Keeps a key in memory for this run only, stored nowhere (the demo's); `delete` forgets it. */
@@ -119,10 +112,8 @@ export interface KeyCustody {
   deleteOrigin(baseUrl: string): Promise<string[]>
 }
 
-/**
- * The custody over a store. An entry an earlier version stored (a plain key) is bound, on its first
- * read, to the origin its connection then has: config.json is trusted that once, as before.
- */
+/** A plain key an earlier version stored is bound on first read to its connection's origin then: config.json is
+ * trusted that once. */
 export function keyCustody(
   store: Pick<SecretStore, 'get' | 'set' | 'delete' | 'list'> & Partial<Pick<SecretStore, 'has'>>,
   /** Other places a key may have been left (safeStorage ciphertexts in config.json): a removed key goes from these too. */

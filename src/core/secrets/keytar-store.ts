@@ -1,6 +1,5 @@
-// The API key in the OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service
-// on Linux) through keytar: service `agent-tray`, account = connection id. Forwarding targets'
-// secrets: service `forwarding.agent-tray`, account `forward:<target id>`.
+// Keys under service `agent-tray`, account = connection id; forwarding secrets under `forwarding.agent-tray`, account
+// `forward:<target id>`.
 import { isForwardSecretAccount } from '../../shared/forward-target'
 import {
   firstLine,
@@ -66,10 +65,8 @@ export function createKeytarSecretStore(keytar?: KeytarLike | (() => Promise<Key
 
 type KeychainCall = <T>(run: (k: KeytarLike) => Promise<T>, secret?: string) => Promise<T>
 
-/**
- * Forwarding's own service. Its first use in a process moves the entries an earlier version kept
- * under the API keys' service; a start that never forwards never lists the keychain for them.
- */
+/** First use moves entries an earlier version kept under the API keys' service, so a start that never forwards never
+ * lists the keychain. */
 function forwardingEntries(call: KeychainCall): ForwardingSecretStore {
   const service = FORWARDING_KEYCHAIN_SERVICE
   let moved: Promise<void> | undefined
@@ -101,11 +98,8 @@ function forwardingEntries(call: KeychainCall): ForwardingSecretStore {
 /** An account no connection has (ids are generated), asked for only to see that the keychain answers. */
 export const KEYCHAIN_PROBE_ACCOUNT = '__agent-tray-probe__'
 
-/**
- * Checks that a keychain answers by asking for one account that holds nothing: null (or anything)
- * back means it answers. Not findCredentials: that loads every stored key, and on macOS may ask
- * the user once per item.
- */
+/** Asks for one empty account: any answer means the keychain answers. Not findCredentials, which loads every key and
+ * on macOS may prompt once per item. */
 export async function probeKeychain(keytar: KeytarLike, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {

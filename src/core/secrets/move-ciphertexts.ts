@@ -1,7 +1,5 @@
-// Keys kept as safeStorage ciphertexts in config.json (no keychain answered then, or basic_text
-// was allowed) move into the store chosen now (the keychain that is back, or memory once basic_text
-// is turned off), and the ciphertexts are wiped: a basic_text one is as good as plain text.
-// Forwarding targets' ciphertexts go to the chosen store's forwarding entries, never among the keys.
+// safeStorage ciphertexts in config.json move to the store chosen now and are wiped, as a basic_text one is as good as
+// plain text. Forwarding ciphertexts go to the forwarding entries, never among the keys.
 import { isForwardSecretAccount } from '../../shared/forward-target'
 import type { CiphertextStore, SafeStorageLike, SecretStore } from './types'
 

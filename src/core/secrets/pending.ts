@@ -1,6 +1,5 @@
-// The key store while the keychain is still being asked (chooseSecretStore probes it, and a locked
-// keychain may take 30 s to answer an unlock prompt): the app starts at once with this, and every
-// key read or write waits for the store that was chosen. Until then it says it is checking.
+// A locked keychain may take 30 s to answer its unlock prompt, so the app starts at once with this store, and every
+// read or write waits for the chosen one.
 import type { SecretStore } from './types'
 
 export const CHECKING_DETAIL = 'Checking the system keychain…'

@@ -1,6 +1,4 @@
-// Reading the API key in a terminal: a prompt without echo when standard input is a terminal,
-// else the first line of standard input (`echo "$KEY" | agent-tray login`), so the key never
-// has to be a command-line argument.
+// No-echo prompt on a terminal, else the first line of stdin, so the key never has to be a command-line argument.
 import type { Readable, Writable } from 'node:stream'
 
 export class PromptCancelledError extends Error {

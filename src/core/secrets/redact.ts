@@ -1,6 +1,5 @@
-// The one redaction of secrets (the API key) from text meant for a person or a log: the client's
-// errors, the command's output and main's log lines all go through here. A server may echo the
-// key as it was sent, or JSON-escaped or URL-encoded inside its own text, so each form is caught.
+// The one redaction of secrets for people and logs. A server may echo a key as sent, JSON-escaped or URL-encoded
+// inside its own text, so each form is caught.
 
 /** Shorter secrets would blank out ordinary words; no real key is that short. A URL part that may be a
  * word (an ntfy topic) comes with its URL text around it instead (forward/target-url.ts targetSecrets). */
@@ -37,11 +36,8 @@ function unicodeEscape(c: string, upper: boolean): string {
 const htmlSafe = (json: string): string =>
   json.replaceAll('<', '\\u003c').replaceAll('>', '\\u003e').replaceAll('&', '\\u0026')
 
-/**
- * The ways a secret can appear in another program's text: as is; JSON-escaped (plainly, with '\/',
- * HTML-safe, or every other character as \uXXXX); URL-encoded (as encodeURIComponent does, or every
- * other character, upper- or lower-case hex). Longest first, so no form is left half replaced.
- */
+/** A secret as is, JSON-escaped and URL-encoded in each common variant. Longest first, so no form is left half
+ * replaced. */
 export function secretForms(secret: string): string[] {
   const units = secret.split('')
   const json = JSON.stringify(secret).slice(1, -1)

@@ -1,23 +1,16 @@
-// The API key's stores, behind one interface: the OS keychain (keytar), Electron's safeStorage
-// (adapted in src/main), or memory for this session only. The key goes in and out of these and
-// nowhere else: never into an error message, a log, the settings object or the renderer.
+// The key goes in and out of these stores and nowhere else: never into an error message, a log, the settings object or
+// the renderer.
 import { escapeUnsafeCharacters } from '../../shared/controls'
 import type { SecretBackend } from '../../shared/settings'
 import { redactSecrets } from './redact'
 
 /** The keychain service of API keys; the account is the connection id. */
 export const KEYCHAIN_SERVICE = 'agent-tray'
-/**
- * The keychain service of forwarding targets' secrets (account `forward:<target id>`), apart from the
- * API keys'. Not prefixed by KEYCHAIN_SERVICE: Windows' credential search matches by prefix.
- */
+/** Not prefixed by KEYCHAIN_SERVICE: Windows' credential search matches by prefix. */
 export const FORWARDING_KEYCHAIN_SERVICE = 'forwarding.agent-tray'
 
-/**
- * Forwarding targets' secrets (a URL with its token, a signing secret), by account: kept by the
- * same store as the API keys but apart from them (another keychain service, another ciphertext map,
- * another map in memory), so no connection's key is ever read from a target's entry, or written over it.
- */
+/** Forwarding secrets, kept by the same store as the API keys but apart from them, so no connection's key is ever
+ * read from a target's entry or written over it. */
 export interface ForwardingSecretStore {
   get(account: string): Promise<string | null>
   set(account: string, secret: string): Promise<void>
@@ -48,10 +41,7 @@ export interface KeytarLike {
   findCredentials(service: string): Promise<Array<{ account: string; password: string }>>
 }
 
-/**
- * The part of Electron's safeStorage we use; src/main passes `safeStorage` itself. Its asynchronous
- * calls: the synchronous isEncryptionAvailable/encryptString/decryptString are deprecated in 45.
- */
+/** The asynchronous safeStorage calls: the synchronous ones are deprecated in Electron 45. */
 export interface SafeStorageLike {
   isAsyncEncryptionAvailable(): Promise<boolean>
   /** Linux only: 'basic_text' | 'gnome_libsecret' | 'kwallet' | ... | 'unknown'. */

@@ -1,6 +1,4 @@
-// Which tray icon file to show. Files live in resources/tray (made by scripts/icons.ts); Electron
-// picks the @2x file beside each on high-DPI screens, and treats `*Template.png` as a macOS
-// template image (drawn black or white to match the menu bar).
+// Electron picks the @2x file on high-DPI screens and draws `*Template.png` black or white to match the macOS menu bar.
 import type { TrayState } from './state'
 
 export interface PanelInfo {
@@ -14,11 +12,8 @@ export function trayIconFile(state: TrayState, panel: PanelInfo): string {
   return `${state}-${panel.darkPanel ? 'darkpanel' : 'lightpanel'}.png`
 }
 
-/**
- * Windows tells us the taskbar's theme; Linux only the app theme, which most desktops also use
- * for the panel (GNOME's always-dark top bar is the known exception: there the light ink of the
- * dark theme is right, and with a light GTK theme the dark ink still reads on its grey).
- */
+/** Linux tells only the app theme, which most panels follow; GNOME's always-dark bar is the exception, where the
+ * dark theme's light ink is right and the dark ink still reads on grey. */
 export function panelIsDark(
   platform: string,
   theme: { shouldUseDarkColors: boolean; systemUiDark?: boolean }

@@ -1,6 +1,4 @@
-// The tray as a model: what the icon, tooltip and menu show (from the app's state, the network and
-// the tasks the monitor reported), and what each menu action does. The Electron adapter
-// (src/main/tray.ts) only renders a TrayView and forwards clicks to perform().
+// The tray as a model, so the Electron adapter (src/main/tray.ts) only renders a TrayView and forwards clicks.
 import type { AppState } from '../../shared/ipc'
 import type { MonitorEvent } from '../../shared/monitor'
 import { firstLine } from '../secrets/types'
@@ -16,10 +14,7 @@ export interface TrayView {
 
 export const STARTING_TOOLTIP = 'Agent Tray — starting…'
 
-/**
- * The tray while the app starts, before the key store has answered (a locked keychain may take
- * 30 s): the icon is there at once and says so; the window and Quit already work.
- */
+/** A locked keychain may take 30 s, so the icon is there at once and says so; the window and Quit already work. */
 export function startingTrayView(): TrayView {
   return {
     state: 'idle',

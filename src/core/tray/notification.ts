@@ -1,6 +1,5 @@
-// A core notification as the desktop shows it: the OS options and what a click opens. Task and
-// project names come from the service, so what could act rather than show is made inert here, for
-// every platform, and main only hands the result to Electron.
+// Task and project names come from the service, so what could act rather than show is made inert here, for every
+// platform.
 import { escapeUnsafeCharacters } from '../../shared/controls'
 import type { Notification } from '../notify/policy'
 
@@ -15,12 +14,8 @@ export interface DesktopNotification {
 const MAX_TITLE = 120
 const MAX_BODY = 400
 
-/**
- * Whether the body is read as markup. On Linux, Electron hands the body to libnotify as is, and
- * servers with the "body-markup" capability (GNOME, KDE, dunst, mako, xfce) parse it: a name with
- * '<' breaks or styles it, or adds a link. The summary (title) is plain text by the specification
- * and shown literally (escaping it would show "&amp;"), so it is left alone.
- */
+/** On Linux many notification servers parse the body as markup, so a name with '<' could break it or add a link. The
+ * title is plain by the specification (escaping it would show "&amp;"), so it is left alone. */
 export function bodyIsMarkup(platform: string): boolean {
   return platform === 'linux'
 }

@@ -1,8 +1,5 @@
-// Where the popover window opens: at the tray icon, on the display the icon is on, on the side of
-// its panel (top, bottom, left or right), inside that display's work area. Electron gives every
-// rectangle in device-independent pixels, whatever the scale factor, so the result is too; it is
-// rounded to whole pixels. Some Linux panels report no tray bounds (all zero): the popover then
-// opens in the panel's corner of the primary display.
+// At the tray icon, inside its display's work area, in device-independent pixels as Electron gives them. Some Linux
+// panels report no tray bounds: the popover then opens in the panel's corner of the primary display.
 
 export interface Rect {
   x: number
@@ -89,11 +86,7 @@ export function panelEdge(display: DisplayArea, near?: { x: number; y: number })
   return widest?.[0] ?? 'top'
 }
 
-/**
- * Where a window of `size` opens for a tray icon at `tray` (null or zero when unknown). `primary`
- * is the index of the primary display in `displays`. The window never leaves the work area; one
- * larger than it is made to fit.
- */
+/** `tray` null or zero when unknown; `primary` indexes `displays`. The window never leaves the work area. */
 export function popoverPlacement(input: {
   tray: Rect | null | undefined
   displays: readonly DisplayArea[]

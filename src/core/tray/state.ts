@@ -5,11 +5,8 @@ import type { AppState } from '../../shared/ipc'
 
 export type TrayState = 'idle' | 'running' | 'attention' | 'offline' | 'error'
 
-/**
- * Highest first. Offline explains any errors behind it, so it wins; an error means what we
- * know is stale, so it beats what that stale knowledge says; a new failure or a newly crossed
- * budget needs the user, a running task only needs patience.
- */
+/** Highest first: offline explains errors behind it, an error makes what we know stale, and what needs the user beats a
+ * running task, which only needs patience. */
 export const TRAY_STATE_PRIORITY: readonly TrayState[] = ['offline', 'error', 'attention', 'running', 'idle']
 
 export interface TraySummary {

@@ -1,7 +1,5 @@
-// When the app checks for updates, what it shows, and what it does on an error or offline: a small
-// state machine, pure (the time comes in), driven by updater.ts. It never restarts the app: an update
-// is downloaded in the background and installed when the user asks ('install') or, by electron-updater
-// (updater.ts sets autoInstallOnAppQuit), when the app next quits.
+// Pure (the time comes in), driven by updater.ts. It never restarts the app: a download is installed when the user
+// asks or, through electron-updater, when the app next quits.
 import type { UpdateState } from '../../shared/update'
 
 /** The first check waits for the app to settle after start. */

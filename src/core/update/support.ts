@@ -1,6 +1,5 @@
-// Whether this copy of the app can update itself, and if not, why (shown in About and Settings).
-// electron-updater updates an installed build that carries app-update.yml (written by
-// electron-builder from `publish`): on Linux the AppImage, or the deb it was told it came from.
+// electron-updater updates only an installed build carrying app-update.yml: on Linux the AppImage, or the deb it was
+// told it came from. Why not is shown in About and Settings.
 
 export function updateSupport(facts: {
   packaged: boolean

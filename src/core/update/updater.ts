@@ -1,7 +1,5 @@
-// The updater: the machine's decisions (machine.ts) carried out through electron-updater's
-// AppUpdater (src/main passes `autoUpdater`; the tests pass a real one built for plain Node), with
-// the clock for the planned checks. Downloads happen in the background; installing waits for the
-// user's 'Restart to update' (or a quit, where electron-updater installs on exit).
+// Carries out machine.ts's decisions through electron-updater (tests pass a real one built for plain Node). Installing
+// waits for 'Restart to update' or a quit.
 import type { UpdateState } from '../../shared/update'
 import type { Clock, TimerHandle } from '../util/clock'
 import { initialUpdateModel, stepUpdate, type UpdateInput, type UpdateModel } from './machine'

@@ -65,10 +65,7 @@ export class ManualClock implements Clock {
     return this.timers.reduce<number | null>((min, t) => (min === null || t.at < min ? t.at : min), null)
   }
 
-  /**
-   * Moves time forward by `ms`, firing due timers in order; after each, lets async work started
-   * by it settle (a timer may await a promise and set another timer).
-   */
+  /** Fires due timers in order, letting each one's async work settle, since a timer may await and set another. */
   async advance(ms: number): Promise<void> {
     const target = this.current + ms
     for (;;) {

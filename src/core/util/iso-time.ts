@@ -1,7 +1,5 @@
-// Date.parse for the one form the service writes times in ("2026-11-23T14:20:15.123Z"), read
-// digit by digit: a summary reads one per task and step, and Date.parse was a tenth of a cold
-// poll's CPU. Any other form, and any value out of range, goes to Date.parse itself, so the answer
-// is always Date.parse's (iso-time.test.ts checks both agree).
+// Date.parse was a tenth of a cold poll's CPU, so the service's one time form is read digit by digit; anything else
+// goes to Date.parse itself, so the answer is always Date.parse's (iso-time.test.ts checks both agree).
 
 const DIGIT_0 = 48
 

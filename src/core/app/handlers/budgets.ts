@@ -1,6 +1,4 @@
-// Budgets, on the connection a request names (else the one watching the budget's project, else
-// the active one): add or replace one, remove one. Each edit is checked at once, so a budget set
-// below what was already spent is told now, not at the next change.
+// Each budget edit is checked at once, so a budget set below what was already spent is told now, not later.
 import type { Handlers } from '../../../shared/ipc'
 import { removeBudget, saveBudget } from '../../settings/budget-edit'
 import type { AppContext } from '../context'

@@ -156,9 +156,8 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     if (!start) return Promise.reject(forbidden('The demo is not available in this build.'))
     demoStart ??= (async () => {
       const service = await start()
-      // A fresh service has fresh ids: last run's demo projects and what was seen of them are gone.
-      // Held for this run only: the demo's key and loopback port mean nothing after it (demo-connection.ts).
-      // Held in memory, not stored: the log learns it here.
+      // The demo's key lives in memory for this run only (demo-connection.ts), so the log learns it here; a fresh
+      // service has fresh ids, so last run's seen state is cleared.
       ctx.known.add(service.apiKey)
       ctx.keys.holdForSession(DEMO_CONNECTION_ID, service.baseUrl, service.apiKey)
       session.keyStored(DEMO_CONNECTION_ID, true)

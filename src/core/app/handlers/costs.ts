@@ -1,6 +1,4 @@
-// The Costs screen: a report over every open connection's watched projects, each call counted on
-// its local day (core/costs, shared/cost-report), and the same report saved as CSV where the user
-// chooses. Missing usage records are fetched politely by the session's fetcher.
+// The Costs screen: each call counted on its local day; missing usage records come via the session's polite fetcher.
 import { periodKey } from '../../../shared/cost-period'
 import { rangeDays, resolveRange, WINDOW_RANGE_NAMES } from '../../../shared/cost-range'
 import { costChart, costReport, type CostReportTask } from '../../../shared/cost-report'

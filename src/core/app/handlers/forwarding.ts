@@ -1,7 +1,5 @@
-// Forwarding targets from the window: list (with each one's last delivery), add from a pasted URL,
-// test, pause or change, remove; and whether the user is seen as away now. The URL goes to the key
-// store before the target is in config.json (a listed target always has its URL), and no answer
-// carries it back; a signing secret made for a JSON webhook is in add's answer only, to be shown once.
+// The URL goes to the key store before the target is in config.json, so a listed target always has its URL; no answer
+// carries it back, and a generated signing secret is in add's answer only, to be shown once.
 import { randomUUID } from 'node:crypto'
 import type { ForwardTarget, ForwardTargetView } from '../../../shared/forward-target'
 import type { Handlers } from '../../../shared/ipc'

@@ -1,6 +1,4 @@
-// Pausing notifications for a while: the pause is a setting (so the command and a restart see it);
-// whether a round is told meanwhile is the gate's decision (core/notify/gate.ts), and the window is
-// told when it ends by the pause timers (core/notify/pause.ts).
+// The pause is a setting so the command and a restart see it; the gate decides what a round tells meanwhile.
 import type { Handlers } from '../../../shared/ipc'
 import { pauseEnd } from '../../notify/pause'
 import type { AppContext } from '../context'

@@ -1,6 +1,4 @@
-// Projects, on the connection a request names (else the one watching the project, else the active
-// one): read, create, update, watch and unwatch, watch options, publishing under the connection's
-// publishing domain, and a software product's projects where the service offers that.
+// Projects, on the connection a request names, else the one watching the project, else the active one.
 import { deepLinkUrl } from '../../../shared/deep-link'
 import { checkPublishHostname, publishingDomainProblem } from '../../../shared/hostname'
 import type { Handlers } from '../../../shared/ipc'

@@ -1,6 +1,4 @@
-// Tasks of a watched project: the list as summaries, one task, its steps and usage records (which
-// also keeps it fresh while looked at), starting one where the service offers it, and a poll of
-// everything on demand.
+// Reading a task's usage also keeps it fresh while the user looks at it.
 import type { Handlers } from '../../../shared/ipc'
 import type { AppContext } from '../context'
 import { summariesOf } from '../task-summaries'
