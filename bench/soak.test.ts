@@ -70,7 +70,8 @@ const SHORT_DAY = {
 
 it(
   'a short day with a restart after a down time and a kill mid-write: every end told once, the files readable',
-  { timeout: 60_000 },
+  // A safety net, not a measure: after the kill the next writer waits out the lock's stale time (lock.ts).
+  { timeout: 120_000 },
   async () => {
     const day = await runSoakDay(SHORT_DAY)
     const count = countSoak(
