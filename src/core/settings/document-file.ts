@@ -114,6 +114,15 @@ export class DocumentFile<T> {
     }
   }
 
+  /** The document at open. Read without the lock, so a killed holder's lock delays nothing; locked only to write. */
+  async open(): Promise<T> {
+    const { doc, rewrite, finding } = this.load()
+    if (rewrite || finding) return this.update()
+    // Writes are atomic renames: a copy made without the lock is of a whole file.
+    if (!fs.existsSync(this.lastGoodPath)) this.keepLastGood()
+    return (this.last = doc)
+  }
+
   /** Under the lock: re-read, keep aside and repair if needed, apply `mutate` (if any), write when anything changed. */
   async update(mutate?: (doc: T) => void | boolean): Promise<T> {
     return withFileLock(this.path, () => {

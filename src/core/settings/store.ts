@@ -113,8 +113,8 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     notices,
     { keepLastGood: true }
   )
-  await config.update()
-  await state.update()
+  await config.open()
+  await state.open()
 
   const ciphertextsIn = (field: 'safeStorageKeys' | 'forwardingSafeStorageKeys'): CiphertextStore => ({
     ids: async () => Object.keys(config.read()[field]),
