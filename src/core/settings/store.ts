@@ -143,12 +143,11 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     readLastSeen: () => state.read().lastSeen,
     async writeLastSeen(connectionId, snapshots) {
       for (const [projectId, snapshot] of Object.entries(snapshots)) {
-        const checked = projectSnapshotSchema.safeParse(snapshot)
-        if (!checked.success) {
+        const { error } = projectSnapshotSchema.safeParse(snapshot)
+        if (error)
           throw new SettingsValidationError(
-            `The last seen state of project ${projectId} is not valid: ${checked.error.issues[0]?.message}`
+            `The last seen state of project ${projectId} is not valid: ${error.issues[0]?.message}`
           )
-        }
       }
       await state.update((doc) => void (doc.lastSeen[connectionId] = structuredClone(snapshots)))
     },
