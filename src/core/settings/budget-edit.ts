@@ -4,14 +4,13 @@
 import { type Budget, budgetListProblem, budgetProblems, DEFAULT_WARN_RATIO, sameSlot } from '../../shared/budgets'
 import type { BudgetInput } from '../../shared/ipc'
 import type { Settings } from '../../shared/settings'
-import { SettingsEditError } from './edit'
+import { requireConnection, SettingsEditError } from './edit'
 
 export type { BudgetInput }
 
 /** Adds or replaces a budget; returns it as saved. `newId` names a new one. */
 export function saveBudget(draft: Settings, connectionId: string, input: BudgetInput, newId: () => string): Budget {
-  if (!draft.connections.some((c) => c.id === connectionId))
-    throw new SettingsEditError(`No connection ${connectionId}`)
+  requireConnection(draft, connectionId)
   const problems = Object.values(budgetProblems(input))
   if (problems.length > 0) throw new SettingsEditError(problems.join(' '))
   if (input.projectId !== null && !(draft.watched[connectionId] ?? []).some((w) => w.projectId === input.projectId)) {
@@ -56,16 +55,6 @@ export function setProjectTotalBudget(
     if (existing) removeBudget(draft, connectionId, existing.id)
     return
   }
-  saveBudget(
-    draft,
-    connectionId,
-    {
-      projectId,
-      period: 'total',
-      limitUsd,
-      warnRatio: existing?.warnRatio ?? DEFAULT_WARN_RATIO,
-      ...(existing ? { id: existing.id } : {})
-    },
-    newId
-  )
+  const warnRatio = existing?.warnRatio ?? DEFAULT_WARN_RATIO
+  saveBudget(draft, connectionId, { id: existing?.id, projectId, period: 'total', limitUsd, warnRatio }, newId)
 }

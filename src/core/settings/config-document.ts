@@ -18,6 +18,7 @@ const SAFE_STORAGE_KEYS = 'safeStorageKeys'
 const FORWARDING_SAFE_STORAGE_KEYS = 'forwardingSafeStorageKeys'
 /** Ciphertexts of keys under Electron's safeStorage, by id (base64); one that is not text is dropped. */
 const ciphertextMap = forgiving.map(z.string())
+const strictMap = z.record(z.string(), z.string())
 
 export function serializeConfig(doc: ConfigDocument): JsonObject {
   const out: JsonObject = { ...doc.settings, [SAFE_STORAGE_KEYS]: doc.safeStorageKeys }
@@ -37,12 +38,9 @@ export function interpretConfig(value: JsonObject, now: Date): Interpreted<Confi
     // Its other settings may mean something else by now; the connections, watched projects and
     // budgets are what the user would lose.
     const { activeConnectionId, connections, watched, budgets } = settings
+    const kept = { ...defaultSettings(), activeConnectionId, connections, watched, budgets }
     return {
-      doc: {
-        settings: { ...defaultSettings(), activeConnectionId, connections, watched, budgets },
-        safeStorageKeys,
-        forwardingSafeStorageKeys
-      },
+      doc: { settings: kept, safeStorageKeys, forwardingSafeStorageKeys },
       rewrite: true,
       finding: { kind: 'newer-version', version: migrated.from }
     }
@@ -50,8 +48,8 @@ export function interpretConfig(value: JsonObject, now: Date): Interpreted<Confi
   const strict = settingsSchemaAt(now).safeParse(migrated.doc)
   const wrong = [
     ...(strict.success ? [] : issuePaths(strict.error.issues)),
-    ...(z.record(z.string(), z.string()).safeParse(keys).success ? [] : [SAFE_STORAGE_KEYS]),
-    ...(z.record(z.string(), z.string()).safeParse(forwarding).success ? [] : [FORWARDING_SAFE_STORAGE_KEYS])
+    ...(strictMap.safeParse(keys).success ? [] : [SAFE_STORAGE_KEYS]),
+    ...(strictMap.safeParse(forwarding).success ? [] : [FORWARDING_SAFE_STORAGE_KEYS])
   ]
   return {
     doc: { settings, safeStorageKeys, forwardingSafeStorageKeys },
@@ -84,11 +82,8 @@ export function describeConfigFinding(finding: Finding, file: string, aside: str
   }
 }
 
-/**
- * A damaged config.json as kept aside: its key ciphertexts blanked ("[removed]"), so the copy holds
- * nothing of a key (basic_text ciphertexts are as good as plain text). Works on text cut anywhere:
- * the ciphertexts are base64, so no '}' or '"' inside them ends the search early.
- */
+/** A damaged config.json as kept aside, its key ciphertexts "[removed]" (basic_text ones are as good as plain
+ *  text). Works on text cut anywhere: base64 holds no '}' or '"' to end the search early. */
 export function withoutCiphertexts(raw: Buffer): Buffer {
   // latin1: byte for byte, so the rest of a damaged file (invalid UTF-8 too) is kept exactly.
   const text = raw.toString('latin1')

@@ -1,6 +1,5 @@
-// Changes to settings as pure functions on a draft, for the app and the command alike:
-// `store.update((draft) => watchProject(draft, ...))`. Each one throws SettingsEditError with a
-// message fit for the user when the change makes no sense, before anything is written.
+// Changes to settings as pure functions on a draft (`store.update((draft) => watchProject(draft, ...))`),
+// for the app and the command; one that makes no sense throws SettingsEditError, in the user's words.
 import { checkBaseUrl, defaultConnectionName, parseBaseUrl, sameOrigin } from '../../shared/base-url'
 import { idProblem } from '../../shared/ids'
 import type { Connection, Settings, WatchedProject } from '../../shared/settings'
@@ -16,10 +15,7 @@ export interface NewConnection {
   publishingDomain?: string
 }
 
-/**
- * A base URL for a new or changed connection, normalised (src/shared/base-url.ts): refused with
- * the reason when it is malformed or would send the key in clear text to another machine.
- */
+/** Normalised (src/shared/base-url.ts), or refused: malformed, or the key in clear text to another machine. */
 export function normalizeBaseUrl(input: string): string {
   const checked = checkBaseUrl(input)
   if (!checked.ok) throw new SettingsEditError(checked.problem)
@@ -53,11 +49,7 @@ export function addConnection(draft: Settings, input: NewConnection, id: string)
   return connection
 }
 
-/**
- * Changes a connection. A stored key belongs to the origin it was checked against: moving the
- * connection to another origin is refused unless the caller replaces the key too (`keyReplaced`),
- * so a key is never sent to a host the user did not give it for.
- */
+/** A key belongs to the origin it was checked against: another origin is refused unless the key is replaced too. */
 export function updateConnection(
   draft: Settings,
   id: string,
@@ -69,7 +61,9 @@ export function updateConnection(
   if (changes.baseUrl !== undefined) {
     const baseUrl = normalizeBaseUrl(changes.baseUrl)
     if (!sameOrigin(connection.baseUrl, baseUrl) && options.keyReplaced !== true) {
-      throw new SettingsEditError(KEY_FOR_NEW_ORIGIN)
+      throw new SettingsEditError(
+        'The service address now points to another host: enter the API key again, so it is only ever sent where you gave it.'
+      )
     }
     connection.baseUrl = baseUrl
   }
@@ -77,9 +71,6 @@ export function updateConnection(
   if (changes.publishingDomain !== undefined) connection.publishingDomain = changes.publishingDomain.trim()
   return connection
 }
-
-export const KEY_FOR_NEW_ORIGIN =
-  'The service address now points to another host: enter the API key again, so it is only ever sent where you gave it.'
 
 /** Removes a connection and its watched projects; the caller deletes its key. Returns whether it existed. */
 export function removeConnection(draft: Settings, id: string): boolean {
@@ -91,8 +82,12 @@ export function removeConnection(draft: Settings, id: string): boolean {
   return draft.connections.length < before
 }
 
-export function setActiveConnection(draft: Settings, id: string): void {
+export function requireConnection(draft: Settings, id: string): void {
   if (!draft.connections.some((c) => c.id === id)) throw new SettingsEditError(`No connection ${id}`)
+}
+
+export function setActiveConnection(draft: Settings, id: string): void {
+  requireConnection(draft, id)
   draft.activeConnectionId = id
 }
 
@@ -112,9 +107,7 @@ export function watchProject(
   const id = projectId.trim()
   const problem = idProblem(id)
   if (problem !== null) throw new SettingsEditError(`The project id ${problem}.`)
-  if (!draft.connections.some((c) => c.id === connectionId)) {
-    throw new SettingsEditError(`No connection ${connectionId}`)
-  }
+  requireConnection(draft, connectionId)
   const list = (draft.watched[connectionId] ??= [])
   const existing = list.find((p) => p.projectId === id)
   if (existing) return setWatchOptions(draft, connectionId, id, options)

@@ -63,10 +63,7 @@ export function onFile<T>(file: string, doing: FileOperation, run: () => T): T {
   }
 }
 
-/**
- * Refuses what is not a regular file before conf reads it: reading a named pipe would wait forever,
- * a device would never end. A directory is refused as reading one would be.
- */
+/** Refuses what is not a regular file before conf reads it: a named pipe or a device would never end. */
 export function checkSettingsFile(file: string): void {
   onFile(file, 'read', () => {
     const stat = fs.statSync(file, { throwIfNoEntry: false })

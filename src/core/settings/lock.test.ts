@@ -93,6 +93,24 @@ describe('a holder that was killed', () => {
     expect(fs.existsSync(`${config}.lock`)).toBe(false)
   }, 30_000)
 
+  it('while holding the lock of the settings: the next start opens at once, without waiting for the lock or touching it', async () => {
+    const store = await openSettings({ dir })
+    await store.update((draft) => void addConnection(draft, { baseUrl: 'https://api.example.com' }, 'c1'))
+    const config = path.join(dir, 'config.json')
+    const lastGood = path.join(dir, 'config.last-good.json')
+    const child = await holder(config, path.join(dir, 'log'))
+    child.kill('SIGKILL')
+    expect(await exited(child)).toEqual({ code: null, signal: 'SIGKILL' })
+    const left = fs.statSync(`${config}.lock`).mtimeMs
+    fs.rmSync(lastGood)
+
+    const reopened = await openSettings({ dir })
+    // Had it waited for the lock to go stale and taken it, its release would have removed the directory.
+    expect(fs.statSync(`${config}.lock`).mtimeMs).toBe(left)
+    expect(reopened.read().connections.map((c) => c.id)).toEqual(['c1'])
+    expect(fs.readFileSync(lastGood).equals(fs.readFileSync(config))).toBe(true)
+  }, 30_000)
+
   it('its lock is waited on while fresh, and taken at once once older than the stale time', async () => {
     fs.mkdirSync(lockDir)
     const error = await withFileLock(file, () => undefined, { waits: 0 }).catch((e: unknown) => e)
@@ -117,6 +135,23 @@ describe('a holder that is alive', () => {
     expect((error as Error).cause).toMatchObject({ code: 'ELOCKED', message: 'Lock file is already being held' })
     expect(ran).toBe(false)
     expect(fs.existsSync(lockDir)).toBe(true)
+  })
+
+  it('a damaged file at open is kept aside and repaired under the lock, once the holder has left', async () => {
+    const config = path.join(dir, 'config.json')
+    fs.writeFileSync(config, '{"theme": ')
+    const child = await holder(config, path.join(dir, 'log'))
+    const found = nextLookAt(`${config}.lock`)
+    const opening = openSettings({ dir })
+    const first = await Promise.race([found.then(() => 'found the lock held'), opening.then(() => 'opened')])
+    expect(first).toBe('found the lock held')
+    expect(fs.readFileSync(config, 'utf8')).toBe('{"theme": ')
+    expect(fs.readdirSync(dir).sort()).toEqual(['config.json', 'config.json.lock', 'log'])
+    child.stdin!.write('release\n')
+    const store = await opening
+    expect(store.takeNotices()).toHaveLength(1)
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith('config.json.corrupt-'))).toHaveLength(1)
+    expect(fs.existsSync(`${config}.lock`)).toBe(false)
   })
 
   it('the next taker comes in only after the holder has left', async () => {

@@ -10,10 +10,8 @@ export class SettingsLockError extends SettingsFileError {
   override name = 'SettingsLockError'
 }
 
-export interface LockOptions {
-  /** Tries again this many times (pauses growing from 5 to 250 ms) before giving up on a held lock. */
-  waits?: number
-}
+/** `waits`: tries again this many times (pauses growing from 5 to 250 ms) before giving up on a held lock. */
+export type LockOptions = { waits?: number }
 
 /** A lock not refreshed this long is a dead holder's: the minimum proper-lockfile's README allows (it refreshes every half of it). */
 export const STALE_MS = 5_000

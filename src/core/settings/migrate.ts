@@ -1,17 +1,5 @@
-// Settings file versions and how each moves to the next. Migrations work on plain JSON (the file
-// as read), run in order, and leave validation to the schema of the current version.
-//
-// Version 1 (the first release) kept one service and a flat list:
-//   { "version": 1, "apiBaseUrl": "https://…", "publishingDomain"?: "…",
-//     "watchedProjects": ["<project id>", …], "pollIntervalMs"?: 5000,
-//     "notifyOnComplete"?: true, "notifyOnFailure"?: true,
-//     "theme"?: "system", "launchAtLogin"?: false }
-// Version 2 has several connections, each with its own watched projects and per-project options.
-// The v1 service becomes the connection with id "default" (a fixed id, so two processes migrating
-// the same file agree), and its projects are watched there. Nothing of v1 is dropped.
-// Version 3 (current, the Settings type of src/shared/settings.ts) keeps budgets apart from the
-// watched projects, per connection: a v2 project's `budgetUsd` becomes that project's total budget
-// (id "total-<project id>", warning at the default share), so nothing of v2 is dropped either.
+// Settings file versions and how each moves to the next: on plain JSON (the file as read), in
+// order, leaving validation to the current schema. Nothing of an older version is dropped.
 import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
 import { DEFAULT_WARN_RATIO } from '../../shared/budgets'
 import { newWatchedProject } from '../../shared/watched-project'
@@ -21,6 +9,8 @@ export type JsonObject = Record<string, unknown>
 
 export const MIGRATED_CONNECTION_ID = 'default'
 
+/** v1 kept one service (apiBaseUrl, publishingDomain) and a flat watchedProjects list; it becomes the
+ *  connection "default" (fixed, so two processes migrating the same file agree), its projects watched there. */
 export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
   const { apiBaseUrl, publishingDomain, watchedProjects, pollIntervalMs, notifyOnComplete, notifyOnFailure, ...rest } =
     v1
@@ -30,6 +20,7 @@ export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
   const id = MIGRATED_CONNECTION_ID
   const given = typeof apiBaseUrl === 'string' ? apiBaseUrl : ''
   const hasService = given !== ''
+  const domain = typeof publishingDomain === 'string' ? publishingDomain : ''
   // Stored as every connection is (shared/base-url.ts); one the rule refuses is left to the schema, which says so.
   const parsed = parseBaseUrl(given)
   const baseUrl = parsed.ok ? parsed.baseUrl : given
@@ -42,21 +33,8 @@ export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
     ...rest,
     version: 2,
     activeConnectionId: hasService ? id : null,
-    connections: hasService
-      ? [
-          {
-            id,
-            name: defaultConnectionName(baseUrl),
-            baseUrl,
-            publishingDomain: typeof publishingDomain === 'string' ? publishingDomain : ''
-          }
-        ]
-      : [],
-    watched: ids.length
-      ? {
-          [id]: ids.map((projectId) => newWatchedProject(projectId.trim(), now))
-        }
-      : {},
+    connections: hasService ? [{ id, name: defaultConnectionName(baseUrl), baseUrl, publishingDomain: domain }] : [],
+    watched: ids.length ? { [id]: ids.map((projectId) => newWatchedProject(projectId.trim(), now)) } : {},
     polling: {
       ...defaults.polling,
       activeIntervalMs: typeof pollIntervalMs === 'number' ? pollIntervalMs : defaults.polling.activeIntervalMs
@@ -69,6 +47,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** v3 keeps budgets per connection: a v2 project's budgetUsd becomes its total budget ("total-<project id>"). */
 export function migrateV2toV3(v2: JsonObject): JsonObject {
   return { ...liftProjectBudgets(v2), version: 3 }
 }

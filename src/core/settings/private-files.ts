@@ -5,10 +5,7 @@ import fs from 'node:fs'
 export const PRIVATE_FILE_MODE = 0o600
 export const PRIVATE_DIR_MODE = 0o700
 
-/**
- * Creates `dir` (parents too) as this user's only, and takes an existing one back to that (earlier
- * versions made it 0755). On Windows modes mean nothing; the profile's ACLs do this job there.
- */
+/** Also takes an existing one back to this user's only (earlier versions made it 0755); on Windows, the ACLs do this. */
 export function makePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
   if (process.platform === 'win32') return

@@ -1,8 +1,6 @@
-// The settings file's schema (version 3), defined once and built two ways: strict says whether
-// settings are valid (a change is checked with it); forgiving never fails on a file that is an
-// object: a wrong value takes its default (zod's `.catch`), a wrong entry of a list or map is dropped.
-// In both, a key that is ABSENT takes its default: a file from an older build (or a hand edit)
-// that lacks a newer optional key is valid, not damaged. Only a present, wrong value is damage.
+// The settings file's schema, built two ways: strict checks a change; forgiving reads any object,
+// a wrong value at its default (zod's `.catch`), a wrong list or map entry dropped. In both an
+// ABSENT key takes its default (an older file is valid): only a present, wrong value is damage.
 import { z } from 'zod'
 import { checkAccelerator, DEFAULT_SHORTCUT } from '../../shared/accelerator'
 import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
@@ -32,8 +30,6 @@ export const SETTINGS_VERSION = 3
 
 export const DEFAULT_WINDOW = { width: 420, height: 640, maximized: false } as const
 
-type Output<T extends z.ZodType> = z.output<T>
-
 /** How a schema reads what it is given: a strict one refuses a wrong value, a forgiving one drops it. */
 function kit(forgiving: boolean) {
   const keep = <T>(item: z.ZodType<T>, value: unknown): [T] | [] => {
@@ -42,7 +38,7 @@ function kit(forgiving: boolean) {
   }
   return {
     /** A value, its default when absent (and, forgiving, when wrong). */
-    or: <T extends z.ZodType>(schema: T, fallback: Output<T>): z.ZodType<Output<T>> =>
+    or: <T extends z.ZodType>(schema: T, fallback: z.output<T>): z.ZodType<z.output<T>> =>
       (forgiving
         ? schema.catch(() => structuredClone(fallback))
         : schema.default(() => structuredClone(fallback as never))) as never,
@@ -69,6 +65,12 @@ function kit(forgiving: boolean) {
 export const strict = kit(false)
 export const forgiving = kit(true)
 export type Kit = typeof strict
+
+/** Toggles, each at its default when absent (and, forgiving, when wrong). */
+function toggles<T extends Record<string, boolean>>({ or }: Kit, defaults: T) {
+  const entries = Object.entries(defaults).map(([key, on]) => [key, or(z.boolean(), on)])
+  return Object.fromEntries(entries) as { [K in keyof T]: z.ZodType<boolean> }
+}
 
 const forwardTargetSchema = z.object({
   id: z.string().min(1).max(64),
@@ -110,12 +112,6 @@ const budgetSchema: z.ZodType<Budget> = z
       ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
   })
 
-/** A connection without a name is called by its host, as addConnection does. */
-function named(connection: { id: string; name?: string | undefined; baseUrl: string; publishingDomain: string }) {
-  const { id, name, baseUrl, publishingDomain } = connection
-  return { id, name: name ?? defaultConnectionName(baseUrl), baseUrl, publishingDomain } satisfies Connection
-}
-
 /** A connection is kept whenever its id and base URL are; forgiving, its name and domain fall back. */
 const connectionSchemaOf = ({ or }: Kit) =>
   z
@@ -125,11 +121,14 @@ const connectionSchemaOf = ({ or }: Kit) =>
       baseUrl: httpUrl,
       publishingDomain: or(z.string(), '')
     })
-    .transform(named)
+    // A connection without a name is called by its host, as addConnection does.
+    .transform(({ id, name, baseUrl, publishingDomain }): Connection => {
+      return { id, name: name ?? defaultConnectionName(baseUrl), baseUrl, publishingDomain }
+    })
 export const connectionSchema = connectionSchemaOf(strict)
 
 /** A watched project is kept whenever its id is; `addedAt` is the only default that depends on the time of reading. */
-export function watchedProjectSchemaAt(now: Date, { or }: Kit = strict): z.ZodType<WatchedProject> {
+function watchedProjectSchemaAt(now: Date, { or }: Kit = strict): z.ZodType<WatchedProject> {
   return z.object({
     projectId: z.string().trim().min(1),
     name: or(z.string(), ''),
@@ -192,15 +191,7 @@ function shapeOf(k: Kit, isForgiving: boolean) {
     connections: list(connectionSchemaOf(k)).transform(firstOfEach((c) => c.id)),
     notifications: or(
       z.object({
-        transitions: or(
-          z.object({
-            started: or(z.boolean(), N.transitions.started),
-            completed: or(z.boolean(), N.transitions.completed),
-            failed: or(z.boolean(), N.transitions.failed),
-            cancelled: or(z.boolean(), N.transitions.cancelled)
-          }),
-          N.transitions
-        ),
+        transitions: or(z.object(toggles(k, N.transitions)), N.transitions),
         quietHours: or(
           z.object({
             enabled: or(z.boolean(), N.quietHours.enabled),
@@ -238,13 +229,9 @@ function shapeOf(k: Kit, isForgiving: boolean) {
       }),
       DEFAULT_WINDOW
     ),
-    allowBasicTextSecrets: or(z.boolean(), false),
-    shortcutNoticeShown: or(z.boolean(), false),
+    ...toggles(k, { allowBasicTextSecrets: false, shortcutNoticeShown: false }),
     shortcut: or(shortcutSchema, DEFAULT_SHORTCUT),
-    pinned: or(z.boolean(), false),
-    hideDockIcon: or(z.boolean(), true),
-    checkForUpdates: or(z.boolean(), true),
-    trayNoticeShown: or(z.boolean(), false),
+    ...toggles(k, { pinned: false, hideDockIcon: true, checkForUpdates: true, trayNoticeShown: false }),
     // Per connection id, then per project id: losing what was unseen only costs a missed "attention".
     attention: map(map(projectAttentionSchema)),
     connectionNotifications: map(connectionNotificationsSchema),
@@ -305,7 +292,4 @@ export function issuePaths(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyK
 
 // Compile-time check that the schema and the shared type agree (the schema pins the version).
 type Parsed = z.infer<typeof settingsSchema>
-const _parsedIsSettings = (parsed: Parsed): Settings => parsed
-const _settingsIsParsed = (settings: Settings): Omit<Parsed, 'version'> => settings
-void _parsedIsSettings
-void _settingsIsParsed
+void [(parsed: Parsed): Settings => parsed, (settings: Settings): Omit<Parsed, 'version'> => settings]

@@ -2,13 +2,7 @@
 // written after every poll. It is handled as config.json is: never a crash, never silent.
 import { z } from 'zod'
 import { BUDGET_PERIODS, type BudgetPeriod } from '../../shared/budgets'
-import type {
-  CompactProjectSnapshot,
-  FullProjectSnapshot,
-  LastSeenState,
-  MonitorEvent,
-  ProjectSnapshot
-} from '../../shared/monitor'
+import type { CompactProjectSnapshot, FullProjectSnapshot, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
 import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
 import type { Finding, Interpreted } from './document-file'
 import type { JsonObject } from './migrate'
@@ -17,46 +11,16 @@ import { forgiving, issuePaths, type Kit, strict } from './schema'
 /** 2: project snapshots may be compact (version 1 files, with full ones only, still read as they are). */
 export const STATE_VERSION = 2
 
-/** Budgets already notified: connection id → project id → the budget (USD) that was crossed. */
-export type BudgetsNotified = Record<string, Record<string, number>>
-
-/** What was told of one budget in its current period (core/budgets/crossing.ts). */
-export interface ToldCrossing {
-  periodKey: string
-  level: 'near' | 'over'
-  limitUsd: number
-  warnRatio: number
-}
-
 export type HeldBudgetEvent = Extract<MonitorEvent, { kind: 'budget' }>
 export type HeldUnusualEvent = Extract<MonitorEvent, { kind: 'task-cost-unusual' }>
 /** What the notification gate holds back until it opens (core/notify/hold.ts). */
 export type HeldEvent = HeldBudgetEvent | HeldUnusualEvent
 
-/** What the budgets remember between runs, so each crossing is told once, held ones included. */
-export interface BudgetMemory {
-  /** Connection id → budget id → what was told of it. */
-  told: Record<string, Record<string, ToldCrossing>>
-  /** Crossings and tasks costing more than usual that the notification gate holds back (quiet hours, a pause) until it opens. */
-  held: HeldEvent[]
-  /** Connection id → the tasks told as costing more than usual, latest last (bounded by core/budgets). */
-  unusualTold: Record<string, string[]>
-}
-
-export interface StateDocument {
-  version: number
-  lastSeen: LastSeenState
-  budgetsNotified: BudgetsNotified
-  budgets: BudgetMemory
-}
-
+const level = z.enum(['near', 'over'])
 const taskStatus = z.enum([...TASK_STATUSES, 'unknown'])
 const stepStatus = z.enum([...STEP_STATUSES, 'unknown'])
 
-const budgetNotified = z
-  .object({ budgetUsd: z.number(), level: z.enum(['near', 'over']) })
-  .nullable()
-  .optional()
+const budgetNotified = z.object({ budgetUsd: z.number(), level }).nullable().optional()
 
 const fullSnapshotSchema: z.ZodType<FullProjectSnapshot> = z.object({
   polledAt: z.string(),
@@ -91,12 +55,8 @@ const compactSnapshotSchema: z.ZodType<CompactProjectSnapshot> = z
     'the task columns differ in length'
   )
 
-const toldSchema = z.object({
-  periodKey: z.string(),
-  level: z.enum(['near', 'over']),
-  limitUsd: z.number(),
-  warnRatio: z.number()
-})
+/** What was told of one budget in its current period (core/budgets/crossing.ts). */
+const toldSchema = z.object({ periodKey: z.string(), level, limitUsd: z.number(), warnRatio: z.number() })
 
 const heldBudgetSchema: z.ZodType<HeldBudgetEvent> = z.object({
   kind: z.literal('budget'),
@@ -106,7 +66,7 @@ const heldBudgetSchema: z.ZodType<HeldBudgetEvent> = z.object({
   budgetId: z.string(),
   period: z.enum(BUDGET_PERIODS as [BudgetPeriod, ...BudgetPeriod[]]),
   periodKey: z.string(),
-  level: z.enum(['near', 'over']),
+  level,
   spentUsd: z.number(),
   budgetUsd: z.number()
 })
@@ -124,10 +84,6 @@ const heldUnusualSchema: z.ZodType<HeldUnusualEvent> = z.object({
 
 const heldSchema: z.ZodType<HeldEvent> = z.union([heldBudgetSchema, heldUnusualSchema])
 
-export function emptyBudgetMemory(): BudgetMemory {
-  return { told: {}, held: [], unusualTold: {} }
-}
-
 /** Either form, told apart by its shape (`form: 'compact'`); the full one is what version 1 wrote. */
 export const projectSnapshotSchema: z.ZodType<ProjectSnapshot> = z.union([compactSnapshotSchema, fullSnapshotSchema])
 
@@ -136,19 +92,28 @@ const stateSchemaOf = ({ or, list, map }: Kit) =>
   z.object({
     version: or(z.union([z.literal(1), z.literal(STATE_VERSION)]), STATE_VERSION).transform(() => STATE_VERSION),
     lastSeen: map(map(projectSnapshotSchema)),
+    // Connection id → project id → the budget (USD) that was crossed.
     budgetsNotified: map(map(z.number())),
-    // Absent in files from before budgets had periods: nothing told, nothing held.
+    // What the budgets remember between runs, so each crossing is told once, held ones included;
+    // absent in files from before budgets had periods: nothing told, nothing held.
     budgets: or(
-      z.object({ told: map(map(toldSchema)), held: list(heldSchema), unusualTold: map(z.array(z.string())) }),
-      emptyBudgetMemory()
+      z.object({
+        told: map(map(toldSchema)), // connection id → budget id → what was told of it
+        held: list(heldSchema), // held back by the notification gate (quiet hours, a pause) until it opens
+        unusualTold: map(z.array(z.string())) // connection id → tasks told as costing more than usual, latest last
+      }),
+      { told: {}, held: [], unusualTold: {} }
     )
   })
 const stateSchema = stateSchemaOf(strict)
 const forgivingStateSchema = stateSchemaOf(forgiving)
 
-export function freshState(): StateDocument {
-  return { version: STATE_VERSION, lastSeen: {}, budgetsNotified: {}, budgets: emptyBudgetMemory() }
-}
+export type StateDocument = z.infer<typeof stateSchema>
+export type BudgetsNotified = StateDocument['budgetsNotified']
+export type BudgetMemory = StateDocument['budgets']
+export type ToldCrossing = z.infer<typeof toldSchema>
+
+export const emptyBudgetMemory = (): BudgetMemory => stateSchema.shape.budgets.parse(undefined)
 
 export function interpretState(value: JsonObject): Interpreted<StateDocument> {
   const { version } = value
@@ -165,22 +130,19 @@ export function interpretState(value: JsonObject): Interpreted<StateDocument> {
   }
 }
 
-export function describeRecoveredState(state: StateDocument): string {
-  const projects = Object.values(state.lastSeen).reduce((sum, p) => sum + Object.keys(p).length, 0)
-  return `kept the last seen state of ${projects} project${projects === 1 ? '' : 's'} (the others start afresh without repeating notifications)`
-}
-
 /** The notice for a state.json kept aside: it names the monitor's saved state, never "settings". */
 export function describeStateFinding(finding: Finding, file: string, aside: string, state: StateDocument): string {
   const kept = ` The original was kept as ${aside}.`
+  const projects = Object.values(state.lastSeen).reduce((sum, p) => sum + Object.keys(p).length, 0)
+  const recovered = `kept the last seen state of ${projects} project${projects === 1 ? '' : 's'} (the others start afresh without repeating notifications)`
   switch (finding.kind) {
     case 'not-json':
       return finding.lastGood
         ? `${file} ${finding.why}: the saved monitor state from ${finding.lastGood} is in use.${kept}`
         : `${file} ${finding.why}: the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline.${kept}`
     case 'newer-version':
-      return `${file} was written by a newer Agent Tray (file version ${finding.version}): this version ${describeRecoveredState(state)}.${kept}`
+      return `${file} was written by a newer Agent Tray (file version ${finding.version}): this version ${recovered}.${kept}`
     case 'invalid':
-      return `Some entries of ${file} were invalid (${finding.wrong.join(', ')}): this version ${describeRecoveredState(state)}.${kept}`
+      return `Some entries of ${file} were invalid (${finding.wrong.join(', ')}): this version ${recovered}.${kept}`
   }
 }

@@ -31,23 +31,21 @@ export { type ConfLike, settingsConfOptions }
 export interface SettingsStore {
   readonly path: string
   readonly statePath: string
-  /** The settings as on disk now (repaired in memory if someone damaged the file since opening). */
   read(): Settings
-  /** Locked read-modify-write; `mutate` edits a draft. Throws SettingsValidationError and writes nothing when the result is invalid. */
+  /** `mutate` edits a draft; an invalid result throws SettingsValidationError, and nothing is written. */
   update(mutate: (draft: Settings) => void): Promise<Settings>
-  /** Messages for the user about repaired files; each is returned once. */
+  /** Messages for the user about repaired files, each returned once. */
   takeNotices(): string[]
   readLastSeen(): LastSeenState
   writeLastSeen(connectionId: string, state: Record<string, ProjectSnapshot>): Promise<void>
   readBudgetsNotified(): BudgetsNotified
-  /** Records (or with null, forgets) that a project's budget was notified. */
+  /** null forgets it. */
   setBudgetNotified(connectionId: string, projectId: string, budgetUsd: number | null): Promise<void>
   readBudgetMemory(): BudgetMemory
-  /** Replaces the parts given (each part has one writer: the budget tracker, the notification gate). */
+  /** Replaces the parts given (each has one writer: the budget tracker, the notification gate). */
   writeBudgetMemory(parts: Partial<BudgetMemory>): Promise<void>
-  /** safeStorage ciphertexts (base64), kept in config.json but out of `Settings`. */
+  /** safeStorage ciphertexts (base64) in config.json, out of `Settings`: the API keys', the forwarding targets'. */
   readonly ciphertexts: CiphertextStore
-  /** Forwarding targets' safeStorage ciphertexts: a map of their own, apart from the API keys'. */
   readonly forwardingCiphertexts: CiphertextStore
 }
 
@@ -56,22 +54,19 @@ export class SettingsValidationError extends Error {
 }
 
 export interface OpenSettingsOptions {
-  /** Defaults to settingsDir(). Ignored for config.json when `conf` is given (conf knows its path). */
+  /** Defaults to settingsDir(); a `conf` given knows its own path. */
   dir?: string
-  /**
-   * e.g. `() => new Conf(settingsConfOptions(dir))`; a Conf is made when absent.
-   * A function is better than a made store: the file is checked before the store's constructor
-   * reads it, and what it throws becomes a SettingsFileError.
-   */
+  /** Better a function than a made store: the file is checked before the store reads it. */
   conf?: ConfLike | (() => ConfLike)
   stateConf?: ConfLike | (() => ConfLike)
   now?: () => Date
 }
 
-function makeConf(given: ConfLike | (() => ConfLike) | undefined, file: string, make: () => ConfLike): ConfLike {
+function makeConf(given: ConfLike | (() => ConfLike) | undefined, dir: string, configName: string): ConfLike {
   if (given !== undefined && typeof given !== 'function') return given
+  const file = path.join(dir, `${configName}.json`)
   checkSettingsFile(file)
-  return onFile(file, 'read', given ?? make)
+  return onFile(file, 'read', given ?? (() => new Conf({ ...settingsConfOptions(dir), configName })))
 }
 
 /** Opens (and if needed repairs or migrates) the settings and state files. */
@@ -83,12 +78,8 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
   } catch {
     // A directory that cannot be made is reported by the file checks below, in their words.
   }
-  const conf = makeConf(options.conf, path.join(dir, CONFIG_FILE), () => new Conf(settingsConfOptions(dir)))
-  const stateConf = makeConf(
-    options.stateConf,
-    path.join(dir, STATE_FILE),
-    () => new Conf({ ...settingsConfOptions(dir), configName: 'state' })
-  )
+  const conf = makeConf(options.conf, dir, 'config')
+  const stateConf = makeConf(options.stateConf, dir, 'state')
   if (path.basename(conf.path) !== CONFIG_FILE || path.basename(stateConf.path) !== STATE_FILE) {
     throw new Error(
       `The settings store expects ${CONFIG_FILE} and ${STATE_FILE}, got ${conf.path} and ${stateConf.path}`
@@ -113,29 +104,19 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     notices,
     { keepLastGood: true }
   )
-  await config.update()
-  await state.update()
+  await config.open()
+  await state.open()
 
   const ciphertextsIn = (field: 'safeStorageKeys' | 'forwardingSafeStorageKeys'): CiphertextStore => ({
     ids: async () => Object.keys(config.read()[field]),
     get: async (id) => config.read()[field][id] ?? null,
-    set: async (id, ciphertext) => {
-      await config.update((doc) => {
-        doc[field][id] = ciphertext
-      })
-    },
+    set: (id, ciphertext) => config.update((doc) => void (doc[field][id] = ciphertext)).then(() => undefined),
     delete: async (id) => {
       let existed = false
-      await config.update((doc) => {
-        existed = id in doc[field]
-        delete doc[field][id]
-        return existed
-      })
+      await config.update((doc) => (existed = id in doc[field]) && delete doc[field][id])
       return existed
     }
   })
-  const ciphertexts = ciphertextsIn('safeStorageKeys')
-  const forwardingCiphertexts = ciphertextsIn('forwardingSafeStorageKeys')
 
   return {
     path: conf.path,
@@ -162,16 +143,13 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     readLastSeen: () => state.read().lastSeen,
     async writeLastSeen(connectionId, snapshots) {
       for (const [projectId, snapshot] of Object.entries(snapshots)) {
-        const checked = projectSnapshotSchema.safeParse(snapshot)
-        if (!checked.success) {
+        const { error } = projectSnapshotSchema.safeParse(snapshot)
+        if (error)
           throw new SettingsValidationError(
-            `The last seen state of project ${projectId} is not valid: ${checked.error.issues[0]?.message}`
+            `The last seen state of project ${projectId} is not valid: ${error.issues[0]?.message}`
           )
-        }
       }
-      await state.update((doc) => {
-        doc.lastSeen[connectionId] = structuredClone(snapshots)
-      })
+      await state.update((doc) => void (doc.lastSeen[connectionId] = structuredClone(snapshots)))
     },
     readBudgetsNotified: () => state.read().budgetsNotified,
     async setBudgetNotified(connectionId, projectId, budgetUsd) {
@@ -183,11 +161,9 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     },
     readBudgetMemory: () => structuredClone(state.read().budgets),
     async writeBudgetMemory(parts) {
-      await state.update((doc) => {
-        doc.budgets = { ...doc.budgets, ...structuredClone(parts) }
-      })
+      await state.update((doc) => void (doc.budgets = { ...doc.budgets, ...structuredClone(parts) }))
     },
-    ciphertexts,
-    forwardingCiphertexts
+    ciphertexts: ciphertextsIn('safeStorageKeys'),
+    forwardingCiphertexts: ciphertextsIn('forwardingSafeStorageKeys')
   }
 }
