@@ -97,7 +97,7 @@ export async function openUsageStore(options: UsageStoreOptions): Promise<UsageS
       now,
       notices
     )
-    doc = await disk.update()
+    doc = await disk.open()
   } catch (error) {
     disk = null
     tell(`Usage records are kept in memory only: ${error instanceof Error ? error.message : String(error)}`)
