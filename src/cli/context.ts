@@ -58,11 +58,8 @@ export function requestedBaseUrl(ctx: Context): string | undefined {
   return raw !== undefined && raw.trim() !== '' ? normalizeBaseUrl(raw) : undefined
 }
 
-/**
- * The connection a command talks to: --base-url, else AGENT_TRAY_BASE_URL, else the active one.
- * A base URL is matched against the stored connections; one that none has is used as it is
- * (`stored: false`) — only `login` and `watch-list add` save it.
- */
+/** --base-url, else AGENT_TRAY_BASE_URL, else the active connection; an unknown base URL is used unstored, since only
+ *  `login` and `watch-list add` save one. */
 export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string, restore = true): Promise<Resolved> {
   const baseUrl = requestedBaseUrl(ctx) ?? fallbackBaseUrl
   const settings = (await ctx.deps.settings()).read()
@@ -96,10 +93,7 @@ export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string, 
   return { connection: active, stored: true }
 }
 
-/**
- * A connection config.json lost (a damaged file) whose key the keychain still keeps for this
- * origin: stored again under its id, its address from the keychain entry, its name its host.
- */
+/** A connection lost with a damaged config.json whose key the keychain still keeps for this origin: stored again. */
 async function restoreFromKeychain(ctx: Context, baseUrl: string): Promise<Connection | undefined> {
   let entries: StoredEntry[]
   try {
@@ -187,12 +181,8 @@ export async function readKeyFromStdin(ctx: Context): Promise<string> {
   return key!
 }
 
-/**
- * What the user gives that is never an argument (the shell's history and the process list keep
- * those): login's API key, forward add's URL and signing secret. Each is typed at a prompt without
- * echo, or with `fromStdin` read from standard input, one a line in the order asked (blank lines
- * skipped). Each is remembered, so no output shows it; '' is one not given.
- */
+/** Secrets are never arguments (shell history and the process list keep those): typed without echo or read from
+ *  stdin one a line, and remembered so no output shows them; '' is one not given. */
 export async function readSecrets(
   ctx: Context,
   prompts: readonly string[],

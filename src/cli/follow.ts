@@ -1,6 +1,5 @@
-// The polling loop behind `watch`: list each project's tasks every interval, report what changed
-// (the core's diffProject), until stopped or until a condition holds. Errors that may pass (network,
-// busy service, a garbled answer) are reported and retried; after several in a row the loop gives up.
+// `watch`'s loop: errors that may pass (network, a busy service, a garbled answer) are retried, until several in a
+// row make it give up.
 import { isServiceError } from '../core/client'
 import { diffProject } from '../core/monitor/diff'
 import type { MonitorEvent, ProjectSnapshot } from '../shared/monitor'

@@ -14,10 +14,7 @@ export interface CliIo {
   /** Whether stdin is a terminal (then the key is prompted for without echo). */
   isTTY: boolean
   env: Record<string, string | undefined>
-  /**
-   * The terminal behind stderr, for a progress bar (carriage returns and erase-line): set only when
-   * stderr is a terminal. Only our own words go here, never text from the service.
-   */
+  /** stderr when it is a terminal, for a progress bar; only our own words go here, never text from the service. */
   progress?: Writable
 }
 
@@ -30,13 +27,8 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-/**
- * Wraps the output streams, the command's one way out, so that whatever a command or an error path
- * writes: no listed secret reaches them (a safety net: the code is written never to print the key),
- * and no character from the service acts on the terminal (escape sequences, C1 controls, bidi
- * overrides: shared/controls.ts writes them out as \uXXXX; inside a JSON string that is the same
- * string). Only line feeds pass: the output is made of lines, and renderers keep service text on one.
- */
+/** The command's one way out: no listed secret passes (a safety net) and no service character acts on the terminal;
+ *  only line feeds pass, as the output is made of lines. */
 export function guardedIo(io: CliIo, secrets: () => readonly string[]): CliIo {
   const wrap = (w: Writable): Writable => ({
     write: (text: string) => w.write(escapeUnsafeCharacters(redact(text, secrets()), { keepNewlines: true }))

@@ -1,6 +1,4 @@
-// Handing a link to the desktop: the OS's own opener, which gives agent-tray:// links to the app
-// registered for them (the running app gets it through its single-instance handoff on Windows and
-// Linux, through open-url on macOS; a closed app is started with it).
+// The OS's own opener, which hands agent-tray:// links to the registered app, running or not, on every platform.
 import { spawn } from 'node:child_process'
 
 export function linkOpener(platform: string, url: string): { command: string; args: string[] } {

@@ -46,11 +46,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value]
 }
 
-/**
- * Commander's own message ("error: unknown option '--x'\n(Did you mean --y?)") in the one-line
- * style of every other error. It quotes the offending argument: `--x=value` must not echo a value
- * (control characters in it are escaped on the way out, by guardedIo).
- */
+/** Commander's message in our one-line style; it quotes only the argument, so `--x=value` never echoes a value. */
 function parseErrorLine(message: string): string {
   return oneLineMessage(message.replace(/^\s*error:\s*/i, '').replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'"))
 }
@@ -71,9 +67,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo, deps: CliDep
   const envKey = rawIo.env[API_KEY_ENV]
   if (envKey && envKey.trim() !== '') secrets.push(envKey.trim())
   const io = guardedIo(rawIo, () => secrets)
-  // Settings are opened on first use and once: commands that need none never touch the file. What
-  // the store has to say (a damaged file kept aside and repaired) is said at once, and again at the
-  // end for anything new, whether the command succeeds or fails: it is said only this once.
+  // Settings open once, on first use; the store's notices are said at once and at the end for anything new, whether
+  // the command succeeds or fails, since they are said only this once.
   let settings: Promise<SettingsPort> | undefined
   const tell = (store: SettingsPort): void => {
     for (const notice of store.takeNotices()) io.stderr.write(`agent-tray: ${notice}\n`)

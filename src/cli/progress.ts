@@ -1,7 +1,5 @@
-// A one-line progress bar on the terminal behind stderr: a few lines of our own rather than a
-// library (cli-progress and the like redraw on timers and take over the stream), because it is one
-// line, redrawn only when a count changes, and must be nothing at all when stderr is not a terminal
-// or the output is for a program (--json, --csv). See CliIo.progress.
+// Our own few lines rather than a library (they redraw on timers and take over the stream): redrawn only when a count
+// changes, and nothing at all when stderr is not a terminal or the output is for a program.
 import type { Writable } from './io'
 
 const WIDTH = 24

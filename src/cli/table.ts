@@ -1,6 +1,4 @@
-// Aligned columns for people: each column as wide as its widest cell, the last one left ragged.
-// Every cell and value is kept on its line (a line break from the service becomes a space) and
-// written out where it could act on the terminal, before widths are measured (shared/controls.ts).
+// Cells are kept on one line and made safe to print before widths are measured, so the columns stay aligned.
 import { escapeUnsafeCharacters } from '../shared/controls'
 
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {

@@ -1,6 +1,5 @@
-// Records the client had to skip (a broken task, step or usage record) are said on stderr, one
-// line each, so a list that looks short is never silently short, and the command then exits 6
-// (program.ts). Once per record per run: `watch` would otherwise repeat the same line every poll.
+// Skipped records are said on stderr, so a short list is never silently short, and the run exits 6; once per record
+// per run, or `watch` would repeat them every poll.
 import type { InvalidRecordIssue } from '../core/client'
 import type { CliIo } from './io'
 import { oneLine } from './table'
@@ -12,19 +11,13 @@ export function skippedOf(skipped: readonly InvalidRecordIssue[], resource: Inva
   return skipped.filter((i) => i.resource === resource).length
 }
 
-/**
- * "skipped task #3 (id x): [3].steps[2].id: expected a string": #n is the record's place in its list,
- * from 0, as in the path. On one line; control characters are escaped on the way out (guardedIo).
- */
+/** One line naming the record's place in its list, from 0 as in the path. */
 export function describeInvalidRecord(issue: InvalidRecordIssue): string {
   const id = issue.id === undefined ? '' : ` (id ${oneLine(issue.id, MAX_ID + 1)})`
   return `skipped ${issue.resource} #${issue.index}${id}: ${oneLine(issue.path, 200)}: ${oneLine(issue.message, 200)}`
 }
 
-/**
- * The client's onInvalidRecord for this run: a line on stderr (a JSON line with --json) per skipped
- * record, each also added to `skipped` (the run's list, which decides its exit code).
- */
+/** A line per skipped record on stderr, each also added to `skipped`, which decides the run's exit code. */
 export function invalidRecordWarner(
   stderr: CliIo['stderr'],
   json: boolean,

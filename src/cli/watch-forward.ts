@@ -1,6 +1,4 @@
-// `watch --forward`: what the watch tells also goes to the forwarding targets, through the same
-// outbox as the app (forward-outbox.json beside state.json). A headless machine has nobody at it,
-// so it is always away; quiet hours apply only to targets that ask for them.
+// `watch --forward` uses the app's outbox; a headless machine has nobody at it, so it is always away.
 import path from 'node:path'
 import { createForwarding } from '../core/forward/forwarding'
 import { OUTBOX_FILE } from '../core/forward/outbox-file'

@@ -1,6 +1,5 @@
-// The renderer is served from app://agent-tray/, a privileged custom scheme, never from file://
-// (Electron's security checklist, item 18): a page there is one origin of its own, with no access
-// to other local files. Plain Node (types only from electron), so what is served is tested here.
+// The page is served from app://agent-tray/, never file:// (Electron's checklist, item 18), so it is an origin of its
+// own with no reach into other local files. Plain Node (types only from electron), so it is tested here.
 import { readFile as fsReadFile } from 'node:fs/promises'
 import { extname, isAbsolute, join, relative, sep } from 'node:path'
 import type { CustomScheme } from 'electron'
@@ -11,10 +10,7 @@ export const APP_HOST = 'agent-tray'
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`
 export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`
 
-/**
- * For protocol.registerSchemesAsPrivileged (before 'ready'): standard (relative URLs, an origin,
- * web storage), secure (like https, no mixed content), fetch. No bypassCSP, no service workers.
- */
+/** Standard (an origin, relative URLs, storage), secure and fetch; no bypassCSP, no service workers. */
 export const APP_SCHEME_PRIVILEGES: CustomScheme = {
   scheme: APP_SCHEME,
   privileges: { standard: true, secure: true, supportFetchAPI: true }
@@ -46,11 +42,8 @@ export function contentTypeOf(file: string): string | null {
 
 export type Resolved = { ok: true; file: string; contentType: string } | { ok: false; reason: string }
 
-/**
- * A URL path (as in the URL, percent-encoded) to a file under `root`. Refuses, whatever the
- * encoding: `.` and `..` segments, empty segments (`//x`), slashes or backslashes inside a
- * segment, drive letters and other colons, NUL, and any file type we do not serve.
- */
+/** A percent-encoded URL path to a file under `root`; refuses, whatever the encoding, anything that could leave it
+ *  (dot, empty or slashed segments, drive letters, colons, NUL) and any file type we do not serve. */
 export function resolveAppPath(pathname: string, root: string): Resolved {
   if (!pathname.startsWith('/')) return { ok: false, reason: 'not an absolute URL path' }
   const raw = pathname === '/' ? ['index.html'] : pathname.slice(1).split('/')

@@ -1,6 +1,5 @@
-// Remembering where the window is: a write shortly after the user stops moving or resizing it,
-// one right away when it closes or the app quits, never one for bounds already written, and
-// writes one after another so an older one can never land last.
+// Bounds are written shortly after a move or resize stops and at once on close or quit; writes follow one another,
+// so an older one can never land last.
 import type { WindowState } from '../shared/settings'
 
 export interface TimeoutTimers {

@@ -1,6 +1,4 @@
-// The Content-Security-Policy header of our page (the policy itself is in src/shared/csp.ts).
-// The app:// handler sends it on every answer, the session on anything else; the build also puts
-// it in index.html's <meta>.
+// The app:// handler sends the header on every answer and the session on anything else, so no response lacks it.
 import { CONTENT_SECURITY_POLICY } from '../shared/csp'
 
 export { CONTENT_SECURITY_POLICY }

@@ -1,7 +1,5 @@
-// Switches that let another program on the machine drive or inspect the packaged app, which holds
-// the API key in its main process: Chromium's remote debugging (no Electron fuse covers it), Node's
-// inspector (the fuse covers it; refused here too, for builds without fuses) and V8 flags. The
-// packaged app refuses to start with any of them; main calls this first thing, before 'ready'.
+// The packaged app holds the API key in its main process, so it refuses to start with any switch that lets another
+// program drive or inspect it (Chromium debugging has no fuse; Node's inspector is refused too, for unfused builds).
 
 /** Names are compared as Chromium and Node read them: any case, '_' as '-'. */
 function isDebuggingSwitch(name: string): boolean {
@@ -10,11 +8,8 @@ function isDebuggingSwitch(name: string): boolean {
   )
 }
 
-/**
- * The first argument that is such a switch (as written up to any '='), or undefined. Chromium reads
- * '--x' and '-x' as the same switch ('/x' too on Windows), so every form counts, and so does
- * anything after a '--' (refusing too much is harmless here).
- */
+/** The first such switch, or undefined. Chromium reads '--x', '-x' (and '/x' on Windows) alike and so do we, even
+ *  after '--': refusing too much is harmless here. */
 export function debuggingSwitch(argv: readonly string[], platform: string): string | undefined {
   const prefixes = platform === 'win32' ? ['--', '-', '/'] : ['--', '-']
   for (const arg of argv) {

@@ -1,7 +1,4 @@
-// The desktop around the app, as Electron gives it: the log file (electron-log), the updater
-// (electron-updater, only where this copy can update itself), About's facts, the agent-tray://
-// scheme, and the Linux checks (tray host, sound tools). Decisions are core's (core/update,
-// core/log, core/desktop); this file only reads the platform and hands over.
+// The desktop as Electron gives it; the decisions are core's, this file only reads the platform and hands over.
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { App } from 'electron'

@@ -1,6 +1,5 @@
-// macOS: whether the app shows a Dock icon. With "hide the Dock icon" on (the default), the app
-// lives in the tray and has none, except while the user keeps the window pinned open, where the
-// Dock and Cmd-Tab reach it like any window. Other platforms have no Dock: null, nothing to do.
+// macOS: with "hide the Dock icon" on, the app has none, except while the window is pinned open, so the Dock and
+// Cmd-Tab reach it like any window.
 
 export function dockIconVisible(input: {
   platform: NodeJS.Platform

@@ -1,7 +1,5 @@
-// The Electron main process's entry: refuses debugging switches, holds the single-instance lock,
-// and routes the app's events (second launch, links, activate) to the composed app. Once Electron
-// is ready, start.ts builds the platform's adapters and the one composition (core/app/compose.ts),
-// which the e2e host runs with its own adapters. Nothing here decides.
+// The main process's entry: refuses debugging switches, holds the single-instance lock and routes the app's events
+// to the composition. Nothing here decides.
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, dialog, protocol, shell } from 'electron'
@@ -28,9 +26,8 @@ if (app.isPackaged)
     (code, why) => (process.stderr.write(why), process.exit(code))
   )
 
-// The lock and the log's directory live in userData, so it is set first: the settings directory,
-// shared with the CLI. Then the log file: everything after it, unexpected errors included, is
-// written there (redacted).
+// userData is set first, as the lock and the log live there (the settings directory, shared with the CLI); then the
+// log, so everything after it, unexpected errors included, is written there redacted.
 app.setPath('userData', settingsDir())
 const mainLog = startMainLog(app)
 const log = mainLog.log

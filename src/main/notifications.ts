@@ -1,6 +1,5 @@
-// Desktop notifications. The policy (what to notify, coalescing bursts) is core/notify's; the
-// mapping to OS options (escaping included) is core/tray's; what each platform adds (urgency, actions) and who plays
-// the sound are core/desktop's; this file shows them and routes clicks.
+// Desktop notifications: the policy, the mapping and each platform's additions are core's; this file shows them and
+// routes clicks.
 import { execFile } from 'node:child_process'
 import { Notification } from 'electron'
 import { type InterfaceRef, notificationExtras } from '../core/desktop/notification-extras'

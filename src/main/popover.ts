@@ -1,7 +1,5 @@
-// The window as a popover: it hides when it loses focus or on Escape, unless the user pinned it,
-// and a click on the tray icon toggles it. A click on the icon while the popover is open first
-// takes its focus away (so it hides), then arrives as a click: that click must not open it again.
-// Kept apart from Electron so it is tested with a fake window (popover.test.ts).
+// A click on the tray icon while the popover is open first takes its focus away (hiding it), then arrives as a
+// click that must not open it again. Kept apart from Electron so it is tested with a fake window.
 
 /** The parts of a BrowserWindow the popover listens to. */
 export interface PopoverWindowLike {

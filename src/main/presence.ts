@@ -1,6 +1,4 @@
-// powerMonitor as the presence source core reads (core/forward/presence-watch.ts): the lock events
-// (macOS, Windows), the idle state ('locked' where the OS knows it, e.g. Linux's screensaver) and
-// the idle time in seconds. Only translation: whether that is away is core's decision (away.ts).
+// powerMonitor translated for core's presence source; whether that is away is core's decision.
 import type { PowerMonitor } from 'electron'
 import type { PresenceSource } from '../core/forward/presence-watch'
 

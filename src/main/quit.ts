@@ -1,6 +1,5 @@
-// The way out: on the first before-quit we hold the quit, run every shutdown step in order (the
-// window's bounds first, so they are written while the window still exists), then quit for real.
-// A second Quit while that runs waits too; a step that hangs is given up after a time limit.
+// The quit is held while every shutdown step runs in order, bounds first while the window exists; a second Quit waits
+// too, and a step that hangs is given up after a time limit.
 import type { TimeoutTimers } from './bounds-saver'
 
 export interface ShutdownStep {

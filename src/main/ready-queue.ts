@@ -1,6 +1,4 @@
-// Things asked of the app before it is ready (a second launch, a dock click while starting): kept
-// in order and done once it is ready; after that, done at once. A keyed action asked twice while
-// waiting is done once.
+// What is asked before the app is ready is done in order once it is, and a keyed action asked twice only once.
 
 export interface ReadyQueue<T> {
   run(key: string, action: (ready: T) => void): void

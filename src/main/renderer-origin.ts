@@ -12,11 +12,7 @@ export function rendererUrl(loc: RendererLocation): string {
   return loc.devServerUrl ?? APP_INDEX_URL
 }
 
-/**
- * True only for our own page: in development the exact dev-server origin, otherwise
- * app://agent-tray/index.html (or /, any query or fragment, never another path). file://,
- * about:blank, data:, other origins and other paths are all refused.
- */
+/** True only for our own page: the exact dev-server origin, else app://agent-tray/index.html (or /); nothing else. */
 export function isOurRendererUrl(url: string, loc: RendererLocation): boolean {
   const parsed = parse(url)
   if (!parsed) return false

@@ -1,6 +1,4 @@
-// Saving a file the window asked for (Export CSV): the platform's save dialog, in the Downloads
-// folder by default; the contents are written only where the user chose. Electron-only, so kept
-// to translation (ARCHITECTURE.md, "What only a real Electron run can confirm").
+// Export CSV: written only where the user chose in the save dialog. Electron-only, so kept to translation.
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { app, type BrowserWindow, dialog } from 'electron'

@@ -10,10 +10,7 @@ export function isTrustedSender(frameUrl: string, loc: RendererLocation): boolea
   return isOurRendererUrl(frameUrl, loc)
 }
 
-/**
- * The full check for an IPC event: the sending frame must be the main frame of one of our
- * windows (no sub-frame, no other window, no destroyed frame) and show our page.
- */
+/** An IPC event is trusted only from the main frame of one of our windows, showing our page. */
 export function isTrustedFrame(
   sender: FrameLike | null | undefined,
   ourMainFrames: readonly (FrameLike | null | undefined)[],

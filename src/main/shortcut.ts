@@ -1,7 +1,5 @@
-// The global show/hide shortcut. Another app may own the keys: then registration fails, we log it
-// every launch but tell the user once (remembered in settings, not every launch), and the app
-// carries on without it. Once the keys are ours again, a later conflict is told again. Changing it
-// in Settings takes the new keys before the old are let go, so a refused change keeps the old one.
+// A conflict is logged every launch but told once, until the keys are ours again; a change takes the new keys before
+// letting the old go, so a refused change keeps the old one.
 import { acceleratorLabel, DEFAULT_SHORTCUT } from '../shared/accelerator'
 
 export const SHOW_HIDE_ACCELERATOR = DEFAULT_SHORTCUT

@@ -1,6 +1,4 @@
-// The app's start once Electron is ready: builds the platform's adapters (window, tray,
-// notifications, the key store, IPC, power and network events, the shortcut) and hands them to the
-// app's one composition (core/app/compose.ts). Nothing here decides.
+// Once Electron is ready: builds the platform's adapters and hands them to the one composition. Nothing here decides.
 import { join } from 'node:path'
 import {
   app,

@@ -1,7 +1,5 @@
-// The tray icon: draws core/tray's TrayView (state, tooltip, menu) with Electron and forwards
-// clicks to the model's perform(). Which state, which text, which items: core/tray/model.ts.
-// A click opens the popover at the icon; the menu is on right-click (and on Linux, where a panel
-// may send no click at all, on click too: its first item opens the window).
+// Draws core/tray's view with Electron. The menu is on right-click, and on click too on Linux, where a panel may send
+// no click at all (its first item opens the window).
 import { join } from 'node:path'
 import type { Menu as ElectronMenu, MenuItemConstructorOptions, Rectangle } from 'electron'
 import { Menu, nativeImage, nativeTheme, Tray } from 'electron'
@@ -27,9 +25,8 @@ export function createTray(deps: {
   /** nativeTheme.shouldUseDarkColors read before the app set its own theme (see below). */
   systemDarkAtStart: boolean
 }): TrayAdapter {
-  // The panel follows the system, not the theme the user picked for our window: once themeSource
-  // is 'light' or 'dark', shouldUseDarkColors stops telling us about the system, so keep the last
-  // value seen while it was 'system'.
+  // The panel follows the system, not our window's theme; once themeSource is set, shouldUseDarkColors stops telling
+  // the system's, so keep the last value seen under 'system'.
   let systemDark = deps.systemDarkAtStart
   let state: TrayState = 'idle'
   let iconFile = ''

@@ -1,7 +1,5 @@
-// The one window. Closing it (or hiding it from the tray or the shortcut) destroys it, so a
-// closed window costs no renderer memory; showing it builds a fresh one. Unpinned, it is a popover
-// at the tray icon (core/tray/popover-placement.ts) that hides on blur and Escape (popover.ts);
-// pinned, it stays open where the user put it. Frameless either way: the header is its title bar.
+// Closing or hiding the window destroys it, so a closed window costs no renderer memory. Unpinned it is a popover;
+// pinned it stays where the user put it. Frameless: the header is its title bar.
 import { BrowserWindow, nativeTheme, screen } from 'electron'
 import { popoverPlacement, type Rect } from '../core/tray/popover-placement'
 import type { EventChannel, EventContract } from '../shared/ipc'

@@ -1,6 +1,5 @@
-// window.agentTray: one function per invoke channel, generated from the contract's channel list,
-// and `on` for the event channels. Each function only invokes its own channel; the page never
-// gets ipcRenderer, the IPC event object, or a way to name an arbitrary channel.
+// One function per invoke channel, each invoking only its own: the page never gets ipcRenderer, the event object or a
+// way to name an arbitrary channel.
 import type { Bridge, EventChannel, EventContract } from '../shared/ipc'
 import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../shared/ipc'
 

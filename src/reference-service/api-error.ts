@@ -1,12 +1,5 @@
-// Every non-2xx answer of the service (interface and control routes alike) has this one body:
-//
-//   {"error": {"code": "unauthorized" | "not_found" | "bad_request" | "payload_too_large" |
-//              "method_not_allowed" | "rate_limited" | "internal" | "misdirected",
-//              "message": "a sentence for a person",
-//              "field": "the offending field, only for bad_request"}}
-//
-// `field` names the request field (e.g. `user_email`, `files_requirement[1].url`, or `body`
-// when the body itself is not a JSON object).
+// Every non-2xx answer, interface and control routes alike, has the one body `{"error": {code, message, field?}}`, so
+// a client parses one shape; `field` names the offending request field of a bad_request.
 import type { ErrorCode, WireError } from './types'
 
 const STATUS: Record<ErrorCode, number> = {

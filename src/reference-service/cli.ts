@@ -1,7 +1,5 @@
-// `AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- --port 4010 [--seed N] [--speed X]
-//   [--host H] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions] [--no-etags] [--no-compression]`
-// The key comes from the environment only: a process's arguments are readable by every local user
-// (`ps`), so `--api-key` is refused, as `agent-tray` refuses it.
+// The key comes from AGENT_TRAY_SERVICE_API_KEY only: every local user can read a process's arguments (`ps`), so
+// `--api-key` is refused, as `agent-tray` refuses it.
 import { parseArgs } from 'node:util'
 import { startReferenceService } from './server'
 

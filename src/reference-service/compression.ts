@@ -10,10 +10,7 @@ const BROTLI_QUALITY = 4
 /** Smaller bodies go as they are: the coding's own framing would outweigh the saving. */
 export const MIN_COMPRESSED_BYTES = 256
 
-/**
- * The coding to answer with, br before gzip, or undefined for none. Reads q-values
- * (RFC 9110 §12.5.3): `q=0` refuses a coding, and `*` stands for any coding not named.
- */
+/** br before gzip, or undefined; reads q-values (RFC 9110 §12.5.3): `q=0` refuses a coding, `*` is any not named. */
 export function chooseCoding(acceptEncoding: string | undefined): Coding | undefined {
   if (!acceptEncoding) return undefined
   const q = new Map<string, number>()

@@ -113,11 +113,7 @@ export class Faults {
   }
 }
 
-/**
- * A JSON body with one record's id broken (null): the record at `index` of a bare array, or of
- * the `steps` of an object (steps-and-usages); every record of it when `index` is 'all'. Anything
- * else is returned as it was.
- */
+/** A JSON body with the id of the record at `index` (or of all) set to null; anything else is returned as it was. */
 export function corruptRecord(body: string, index: number | 'all'): string {
   let value: unknown
   try {

@@ -1,7 +1,5 @@
-// Whether a request to one of our loopback servers (the reference service, the test host) names
-// that server in its Host header. A web page can reach a loopback server through DNS rebinding: its
-// own host name, pointed at 127.0.0.1, makes the browser treat the server as same-origin, but the
-// browser still sends that name as Host. Refusing any other name closes the door.
+// DNS rebinding lets a web page reach a loopback server as same-origin under its own host name, which the browser
+// still sends as Host: refusing any name but the server's closes that door.
 
 /** The host part and port of a Host header, lowercase; undefined when it cannot be read. */
 function splitHost(header: string): { name: string; port: number | undefined } | undefined {
@@ -30,11 +28,8 @@ const WILDCARDS = ['0.0.0.0', '[::]']
 // A name in brackets always ends with the ']' splitHost cut it at.
 const isIpLiteral = (name: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith('[')
 
-/**
- * Whether `header` names the server listening on `host`:`port`: its own address, or localhost and
- * the loopback addresses when it listens on loopback or on every address; on every address, any IP
- * address too (an address cannot be rebound: only names can). Always with its port (or none, on 80).
- */
+/** The server's own address, or loopback names when it listens there; on every address any IP too, since only names
+ *  can be rebound. Always with its port (or none, on 80). */
 export function isOwnHost(header: string | undefined, server: { host: string; port: number }): boolean {
   if (header === undefined) return false
   const parsed = splitHost(header)

@@ -84,11 +84,8 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/**
- * Writes the reply, or a corrupted version of it, compressed with `coding` when given; returns the
- * body bytes meant for the client, before compression. A malformed body is broken before it is
- * compressed (the server made it so); a truncated or slow one is cut or trickled on the wire.
- */
+/** Returns the body bytes meant for the client, before compression; a malformed body is broken before it is
+ *  compressed (the server made it so), a truncated or slow one is cut or trickled on the wire. */
 export function send(
   res: ServerResponse,
   reply: Reply,

@@ -1,6 +1,5 @@
-// A task's whole future, drawn once from its seeded stream: when it leaves `todo`, each step's
-// content and times, each step's model calls, and how it ends. What a client sees at a moment
-// is this plan read at that moment (timeline.ts), so results do not depend on how time was advanced.
+// A task's whole future is drawn once from its seeded stream and read at a moment (timeline.ts), so results do not
+// depend on how time was advanced.
 import type { StepType, TaskStatus } from '../shared/service'
 import { type ModelRate, MODELS, type Price, priceFor } from './pricing'
 import { intBetween, pick, type Random, shuffle, streamFor, uuidFrom } from './random'

@@ -161,10 +161,7 @@ export const ROUTES: Route[] = [
   }
 ]
 
-/**
- * The route for a path and method, and every method the path allows: several routes may share a
- * path (GET /projects is an extension, POST /projects is not).
- */
+/** The route for a path and method, and every method the path allows (GET /projects is an extension, POST not). */
 export function matchRoute(
   path: string,
   method: string,
@@ -182,10 +179,8 @@ export function matchRoute(
   }
 }
 
-/**
- * The prebuilt page is static HTML with one link: it may load, run, embed and submit nothing, and
- * nothing may frame it. Its text is escaped too; the policy holds if escaping ever slips.
- */
+/** The prebuilt page may load, run, embed, submit and be framed by nothing; its text is escaped too, and the policy
+ *  holds if escaping ever slips. */
 export const PREBUILT_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 const PREBUILT_PAGE_HEADERS: Record<string, string> = {

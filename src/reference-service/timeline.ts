@@ -120,11 +120,8 @@ export function taskAt(record: TaskRecord, plan: TaskPlan, t: number): WireTask 
   }
 }
 
-/**
- * The first moment after t at which taskAt(record, plan, ·) can read differently: a step appearing,
- * starting or ending, a usage record, the task starting or ending, a pending manual status.
- * Infinity once nothing more will happen (a manual status freezes the task).
- */
+/** The first moment after t at which the task can read differently; Infinity once nothing more will happen (a manual
+ *  status freezes it). */
 export function nextChangeAt(record: TaskRecord, plan: TaskPlan, t: number): number {
   if (record.override && record.override.at <= t) return Number.POSITIVE_INFINITY
   let next = Number.POSITIVE_INFINITY

@@ -77,10 +77,7 @@ export interface WirePublishResult {
   message: string[]
 }
 
-/**
- * The one error body of every non-2xx answer:
- * `{"error": {"code": ErrorCode, "message": "...", "field": "name (400 only)"}}`.
- */
+/** The one error body of every non-2xx answer: `{"error": {"code": ErrorCode, "message", "field" (400 only)}}`. */
 export type ErrorCode =
   | 'unauthorized'
   | 'not_found'
@@ -95,12 +92,8 @@ export interface WireError {
   error: { code: ErrorCode; message: string; field?: string }
 }
 
-/**
- * One injected fault. A rule matches a request of the interface (never `/__control/`) when its
- * `method` and `pathPrefix` (if given) match; `times` limits it to the next N matching requests,
- * `probability` (0..1, seeded) to a share of them. Latency rules add up and hold rules hold;
- * of the others, the first matching rule decides the answer.
- */
+/** One injected fault, never on `/__control/`; `times` and `probability` (seeded) limit it. Latency rules add up and
+ *  hold rules hold; of the others, the first match decides the answer. */
 export type FaultRule = FaultScope &
   (
     | { kind: 'latency'; ms: number }
@@ -219,10 +212,7 @@ export interface ReferenceServiceOptions {
   etags?: boolean
   /** Default true: answers are compressed (br, else gzip) when the request's Accept-Encoding allows. False: never. */
   compression?: boolean
-  /**
-   * Default true: the real service's two endpoints outside the interface document, GET /projects
-   * (a product's projects) and POST /tasks. False: a server without them (405 and 404).
-   */
+  /** The real service's endpoints outside the interface document (GET /projects, POST /tasks); false: 405 and 404. */
   extensions?: boolean
 }
 

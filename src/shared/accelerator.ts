@@ -1,7 +1,5 @@
-// The one rule for the show/hide shortcut as typed in Settings and stored: an Electron accelerator
-// (modifiers joined by '+', then one key). A global shortcut needs a modifier other than Shift,
-// except a function key, or it would fire while the user types anywhere. Whether the system lets us
-// have it is another matter: only registering it tells (src/main/shortcut.ts).
+// The show/hide shortcut as an Electron accelerator. It needs a modifier other than Shift (or a function key), or it
+// would fire while the user types anywhere; only registering it tells whether the system grants it.
 
 export const DEFAULT_SHORTCUT = 'CommandOrControl+Shift+A'
 

@@ -1,10 +1,5 @@
-// The one rule for a service's base URL, used by the client, the settings, the window and the
-// command. Two checks, kept apart on purpose:
-// - its shape (parseBaseUrl): an absolute http(s) URL with a host, no credentials, query or
-//   fragment, stored without trailing slashes so one service is never stored twice;
-// - its transport (keyTransportProblem): the API key travels in a header, so https, or plain
-//   http to this machine only. A stored connection that breaks only this rule is kept (the user
-//   fixes it), but no key is ever sent to it.
+// A base URL's shape and its transport are checked apart: a stored connection that breaks only the transport rule
+// (the key goes in a header, so https or local http) is kept for the user to fix, but never gets the key.
 
 export const MAX_BASE_URL_LENGTH = 2048
 

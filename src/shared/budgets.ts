@@ -1,6 +1,4 @@
-// Budgets: what one is, the rule every surface checks it with (the window, the settings schema,
-// the request validation), which period a moment falls in, and where spending stands against it.
-// An amount's bounds are budget.ts's; the warning share defaults to cost.ts's BUDGET_NEAR_RATIO.
+// One budget rule for the window, the settings schema and the request validation, so none accepts what another refuses.
 import { BUDGET_MAX_USD, budgetProblem } from './budget'
 import { BUDGET_NEAR_RATIO, type BudgetLevel, type BudgetState, budgetState, type TzOffset } from './cost'
 import { periodKey } from './cost-period'
@@ -8,10 +6,7 @@ import { periodKey } from './cost-period'
 export type BudgetPeriod = 'day' | 'month' | 'total'
 export const BUDGET_PERIODS: readonly BudgetPeriod[] = ['day', 'month', 'total']
 
-/**
- * A spending limit of one account (a connection: each key is billed on its own), for one watched
- * project or, with projectId null, for every project the account watches together.
- */
+/** A spending limit per account (each key is billed on its own), for one project or, with projectId null, for all. */
 export interface Budget {
   id: string
   /** A watched project's id; null for all of the account's watched projects together. */

@@ -1,9 +1,5 @@
-// Characters that do something other than show themselves when printed, and the one way text from
-// the service is made safe to show: each is written out as \uXXXX. They are the C0 controls (ESC
-// starts a terminal's escape sequences: window titles, OSC 8 links, OSC 52 clipboard writes,
-// screen clears; BEL rings), DEL, the C1 controls (U+009B is a CSI by itself), the line and
-// paragraph separators, and the bidirectional embeddings, overrides and isolates, which reorder
-// what is shown around them (a name can then read as something else).
+// Text from the service is printed only with these characters written out as \uXXXX: controls can drive a terminal
+// (escape sequences, OSC 52 clipboard writes) and bidi overrides can make a name read as something else.
 
 /** A control character, where a value must be one line (names, ids, titles). */
 // eslint-disable-next-line no-control-regex
@@ -32,10 +28,7 @@ export function hasUnsafeCharacters(text: string): boolean {
   return false
 }
 
-/**
- * `text` with every character that isUnsafeToShow written out as \uXXXX, except line feeds when
- * `keepNewlines` (output that is already made of lines). One pass.
- */
+/** `text` with each unsafe character written out as \uXXXX; `keepNewlines` for output already made of lines. */
 export function escapeUnsafeCharacters(text: string, options: { keepNewlines?: boolean } = {}): string {
   const keep = options.keepNewlines === true
   let out = ''

@@ -1,8 +1,5 @@
-// Which day or month a cost belongs to. A task is billed call by call, so its cost is spread over
-// the local days (or months) its usage records were created on, not counted whole on the day the
-// task was created. The task's total_price stays the authority for how much: what its known
-// records do not account for (none fetched yet, or a running task's latest calls) is put on the
-// day the task last changed and marked as an estimate.
+// A task is billed call by call, so its cost goes on the local days its usage records were created on; what they do
+// not account for of total_price (the authority) goes on the day it last changed, marked as an estimate.
 import {
   type CostUsage,
   knownTotalPrice,
@@ -34,11 +31,7 @@ export interface PeriodShare {
 /** What the attribution reads of a task: the list's summary will do. */
 export type AttributedTask = Pick<Task, 'id' | 'total_price' | 'updated_at'>
 
-/**
- * What a task's known records do not account for, in USD, to be put on its updated_at period as an
- * estimate: total_price minus the records' sum; all of total_price when no records are known; 0
- * when the gap is rounding only, or when there is no total_price (the records alone are then the cost).
- */
+/** What a task's known records do not account for of total_price, in USD (0 when the gap is only rounding). */
 export function unaccountedUsd(
   task: Pick<AttributedTask, 'total_price'>,
   usages: readonly CostUsage[] | undefined

@@ -1,7 +1,4 @@
-// A cost report's range of local days, and the one rule every surface checks it with: the command's
-// --since/--until, the window's request (core/app/requests.ts, then the handler, which knows today)
-// and the Costs screen's custom range. Each day is a calendar date as YYYY-MM-DD, the first is not
-// after the last, neither is after today, and a range covers at most MAX_RANGE_DAYS.
+// One rule for a cost report's range of local days, so the command, the window's request and the Costs screen agree.
 
 /** The default range: the last 30 days, today included. */
 export const DEFAULT_RANGE_DAYS = 30
@@ -55,11 +52,7 @@ export function rangeDays(range: CostRange): number {
   return Math.round((Date.parse(`${range.until}T00:00:00Z`) - Date.parse(`${range.since}T00:00:00Z`)) / 86_400_000) + 1
 }
 
-/**
- * What is wrong with the range asked for, or null. An omitted until is today and an omitted since
- * is DEFAULT_RANGE_DAYS before until; `today` null (a check that does not know the clock, such as
- * the request schema) checks only what the given days say on their own and together.
- */
+/** What is wrong with the range, or null; `today` null checks only what the days say on their own (no clock). */
 export function costRangeProblem(
   asked: { since?: string | undefined; until?: string | undefined },
   today: string | null,

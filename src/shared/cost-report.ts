@@ -1,9 +1,5 @@
-// A cost report over a range of local days: rows by day, month, project, model or task, with
-// totals, estimate marks and where a task's records disagree with its total_price. One function
-// for the command, the window and the CSV, so they agree to the cent. Each task is cut into pieces
-// by cost-period's rule (records on their local day, what they do not account for on the task's
-// updated_at day as an estimate), and every grouping sums the pieces that fall in the range
-// (its rule: cost-range.ts).
+// One cost report for the command, the window and the CSV, so they agree to the cent; tasks are cut by day with
+// cost-period's rule before any grouping.
 import { cacheReadTokensOf, type CostUsage, roundUsd, taskCost, type TzOffset } from './cost'
 import { periodKey, unaccountedUsd } from './cost-period'
 import { addDays, type CostRange } from './cost-range'

@@ -1,7 +1,5 @@
-// The cost model: what a task, a project and a day cost, and where a budget stands. Pure, so the
-// tray, the window and the command agree to the cent. The task's total_price is the authority
-// for a task and final_price for a usage record (ARCHITECTURE.md, "What the client relies on"); their sums are compared, never
-// silently reconciled.
+// Pure, so the tray, the window and the command agree to the cent. total_price and final_price are the authorities;
+// their sums are compared, never silently reconciled.
 import type { Task, UsageMetadata, UsageRecord } from './service'
 import { isActive } from './status'
 
@@ -44,10 +42,7 @@ export interface TaskCost extends TokenTotals {
   mismatch: CostMismatch | null
 }
 
-/**
- * What the cost model reads of a usage record: a full record will do, and so does the compact copy
- * the usage store keeps (core/costs), which leaves out the provider's request and response.
- */
+/** A usage record as the cost model reads it: the usage store's compact copy (no request or response) will do. */
 export type CostUsage = Pick<UsageRecord, 'provider' | 'model' | 'usage_metadata' | 'final_price' | 'created_at'>
 
 /** Minutes east of UTC (e.g. 120 for UTC+2), fixed or as a function of the instant (for DST). */
@@ -221,10 +216,7 @@ export interface DayCost {
 /** What the per-day figures read of a task: a full task or the list's summary will do. */
 export type DatedPrice = Pick<Task, 'id' | 'total_price' | 'created_at'>
 
-/**
- * Cost per local day, oldest first. A task counts on the day it was created: its total_price is
- * one figure, not a time series. Tasks with an unreadable created_at are left out.
- */
+/** Cost per local day, oldest first, on the day each task was created: total_price is one figure, not a series. */
 export function costByDay(tasks: readonly DatedPrice[], tz: TzOffset, usagesByTask?: UsagesByTask): DayCost[] {
   const days = new Map<string, DayCost>()
   for (const task of tasks) {
@@ -269,11 +261,8 @@ function levelRank(level: BudgetState | null): number {
   return level === 'over' ? 2 : level === 'near' ? 1 : 0
 }
 
-/**
- * Whether a budget level was crossed since the last announced one. `notified` is what to remember:
- * it falls back when spending or the budget moves the project back down, so a later crossing is
- * announced again, and never announces the same level twice.
- */
+/** Whether a budget level was crossed since the last announced one; `notified` falls back as spending drops, so a
+ *  later crossing is announced again and no level twice. */
 export function budgetCrossing(
   previouslyNotified: BudgetLevel | null,
   current: BudgetState

@@ -27,10 +27,7 @@ export const META_CONTENT_SECURITY_POLICY = serialize(
   Object.fromEntries(Object.entries(POLICY).filter(([directive]) => directive !== 'frame-ancestors'))
 )
 
-/**
- * Development only (`npm run dev`): Vite's dev server injects <style> elements and keeps a
- * websocket open for hot reload. Never used by a build.
- */
+/** Development only: Vite's dev server injects <style> elements and keeps a hot-reload websocket open. */
 export function devContentSecurityPolicy(devServerUrl: string): string {
   const url = new URL(devServerUrl)
   const websocket = `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`

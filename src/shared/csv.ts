@@ -1,7 +1,5 @@
-// CSV as RFC 4180 has it (comma-separated, CRLF line ends, a field quoted when it holds a comma,
-// a quote or a line break, quotes doubled), safe to open in a spreadsheet: text from the service
-// that starts like a formula (= + - @, a tab or a carriage return) gets a leading apostrophe, so
-// it is shown, never run (OWASP's "CSV injection").
+// RFC 4180 CSV; a field that starts like a formula gets a leading apostrophe, so a spreadsheet shows it, never runs it
+// (OWASP's "CSV injection").
 export type CsvCell = string | number | null
 
 const FORMULA_START = /^[=+\-@\t\r]/

@@ -1,9 +1,5 @@
-// The app's own links, agent-tray://projects (the window), agent-tray://projects/ID and
-// agent-tray://projects/ID/tasks/ID: the one
-// rule for building them (the command's `open`, the return URL offered when a project is created)
-// and for reading one that arrives from outside (first launch, a second launch, macOS open-url).
-// Strict on purpose: a link is a request from any program on the machine, so anything but these
-// two forms, with ids by the one id rule, is refused and the caller logs it.
+// Strict on purpose: any program on the machine can send a link, so anything but our two forms, with ids by the one
+// id rule, is refused.
 import { idProblem } from './ids'
 
 export const DEEP_LINK_SCHEME = 'agent-tray'
@@ -26,10 +22,7 @@ export function deepLinkUrl(projectId?: string, taskId?: string): string {
   return taskId === undefined ? project : `${project}/tasks/${taskId}`
 }
 
-/**
- * Reads one of our links. Refused: another scheme, a host other than `projects`, user info, a
- * port, a query or fragment, percent-escapes, empty or extra path segments, ids the id rule refuses.
- */
+/** Reads one of our links; any port, user info, query, fragment, percent-escape or extra segment is refused. */
 export function parseDeepLink(text: string): DeepLinkParse {
   const fail = (problem: string): DeepLinkParse => ({ ok: false, problem })
   if (text.length > MAX_LINK_LENGTH) return fail('is too long to be a link of ours')

@@ -1,6 +1,4 @@
-// The desktop around the app, as the window shows it: the About facts, the notes a platform
-// needs explained (an invisible tray icon, a shortcut Wayland will not give), and what the window
-// reports of its own unexpected errors.
+// The desktop around the app as the window shows it: About, the notes a platform needs explained, the window's errors.
 import type { SecretBackend } from './settings'
 import type { UpdateState } from './update'
 

@@ -1,16 +1,12 @@
-// Short human forms of money, token counts, durations and times, shared by the window and the
-// command so both print the same thing. Locale-independent on purpose: tests and screenshots
-// must not depend on the machine.
+// Shared by the window and the command so both print the same; locale-independent so tests and screenshots do not
+// depend on the machine.
 
-/**
- * USD. Amounts of a dollar or more get cents ("$1,234.50"); smaller ones keep up to 6 decimals,
- * the service's rounding, so a cheap call still shows ("$0.000123", "$0.50").
- */
 /** A figure that can be shown: not absent, NaN or infinite (Number.isFinite is false for null and undefined). */
 function shown(value: number | null | undefined): value is number {
   return Number.isFinite(value)
 }
 
+/** USD: cents from a dollar up; below, up to the service's 6 decimals, so a cheap call still shows. */
 export function formatUsd(value: number | null | undefined): string {
   if (!shown(value)) return '–'
   const sign = value < 0 ? '-' : ''
@@ -28,12 +24,7 @@ export function formatUsd(value: number | null | undefined): string {
   return `${sign}$${text}`
 }
 
-/**
- * How many decimals one column (or one group of figures shown side by side) needs so that every
- * amount in it gets the same precision: cents when the smallest non-zero amount is a dollar or
- * more, 4 decimals down to $0.0001, else 6 (the service's rounding). Zeros and missing values do
- * not decide.
- */
+/** Decimals one column needs so every amount in it has the same precision, decided by its smallest non-zero amount. */
 export function usdColumnDecimals(values: readonly (number | null | undefined)[]): 2 | 4 | 6 {
   let smallest = Number.POSITIVE_INFINITY
   for (const v of values) {
@@ -128,10 +119,7 @@ export function formatDuration(ms: number | null | undefined): string {
 /** Under this, a moment ago (or an elapsed time) reads "just now": the one threshold of both. */
 export const JUST_NOW_MS = 10_000
 
-/**
- * How long something has been running, up to now: "just now" for the first moments (a task that
- * started "0ms" ago reads as what it is), then as formatDuration ("42s", "3m 05s", "1h 02m").
- */
+/** How long something has run: "just now" at first (not "0ms"), then as formatDuration. */
 export function formatElapsed(ms: number | null | undefined): string {
   if (!shown(ms)) return '–'
   return ms < JUST_NOW_MS ? 'just now' : formatDuration(ms)
@@ -154,10 +142,7 @@ function pad(n: number): string {
   return String(n).padStart(2, '0')
 }
 
-/**
- * How long ago (or how soon) `then` is from `now`: "just now", "5 min ago", "in 2 h", and past a
- * week the UTC date. Invalid input gives a dash rather than "NaN".
- */
+/** "5 min ago", "in 2 h", past a week the UTC date; a dash rather than "NaN" for invalid input. */
 export function formatRelativeTime(then: Date | string | number, now: Date | number): string {
   const t = new Date(then).getTime()
   const n = new Date(now).getTime()
@@ -174,10 +159,7 @@ export function formatRelativeTime(then: Date | string | number, now: Date | num
   return new Date(t).toISOString().slice(0, 10)
 }
 
-/**
- * Money in summaries and lists: always cents, "<$0.01" when a non-zero amount is smaller, a dash
- * when absent. Only records and the CSV show 4 or 6 decimals (formatUsd, formatUsdColumn).
- */
+/** Money in summaries and lists: always cents, "<$0.01" so a non-zero amount never reads as nothing. */
 export function formatMoney(value: number | null | undefined): string {
   return formatUsdFixed(value, 2)
 }
@@ -186,11 +168,7 @@ export function formatMoney(value: number | null | undefined): string {
 const dateFormats = new Map<string | undefined, Intl.DateTimeFormat>()
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
 
-/**
- * The one date form of the window: "Nov 26", "Nov 26, 2025" in another year, and the time of day
- * ("14:30") when it is today. Local time unless a time zone is given (tests give one). The raw
- * text when it is not a date.
- */
+/** The window's one date form: the time of day when it is today, the year only when it is another one. */
 export function formatDate(iso: string | null | undefined, now: Date | number, timeZone?: string): string {
   if (!iso) return '–'
   const t = Date.parse(iso)
@@ -219,11 +197,7 @@ export function formatDate(iso: string | null | undefined, now: Date | number, t
   return then.year === today.year ? day : `${day}, ${then.year}`
 }
 
-/**
- * A calendar day ("YYYY-MM-DD", a local day as the cost report keys it) in the one date form:
- * "Nov 26", "Nov 26, 2025" in another year than `today`'s. A whole day has no time of day. The
- * raw text when it is not such a day.
- */
+/** A local calendar day in the one date form, without a time of day; the raw text when it is not such a day. */
 export function formatDay(day: string, today: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
   const month = m ? MONTHS[Number(m[2]) - 1] : undefined

@@ -1,6 +1,4 @@
-// Forwarding targets as the settings keep them (config.json): a name, the kind, the host and the
-// rules, never the URL (it holds the token, so it is in the key store). One owner for the kinds,
-// the events a target may get, and the away time's bounds.
+// Forwarding targets as the settings keep them: never the URL, which holds the token and so lives in the key store.
 export const TARGET_KINDS = ['ntfy', 'slack', 'discord', 'telegram', 'webhook'] as const
 export type TargetKind = (typeof TARGET_KINDS)[number]
 
@@ -20,11 +18,7 @@ const KIND_HOSTS: Record<string, TargetKind> = {
   'discordapp.com': 'discord'
 }
 
-/**
- * The kind a pasted target URL is, from its scheme and host alone, so the window can name it while
- * it is typed; null when it is none. Whether the rest of it is right is core's parseTarget, which
- * branches on this.
- */
+/** The kind a pasted target URL is, from its scheme and host alone, so the window can name it while it is typed. */
 export function targetKindOf(text: string): TargetKind | null {
   const t = text.trim()
   if (/^tgram:/i.test(t)) return 'telegram'

@@ -29,10 +29,7 @@ export function checkSubdomainLabel(label: string): string[] {
   return reasons
 }
 
-/**
- * Why `hostname` cannot be published under `publishingDomain`, in words for a person; empty
- * when it can. Custom domains are not accepted (the interface announces them as coming later).
- */
+/** Why `hostname` cannot be published under `publishingDomain`, for a person; custom domains are not accepted yet. */
 export function checkPublishHostname(hostname: string, publishingDomain: string): string[] {
   const domain = publishingDomain.toLowerCase()
   if (hostname.trim() === '') return ['The hostname is empty.']

@@ -1,7 +1,5 @@
-// The one rule for ids of projects, tasks and connections, checked wherever one comes from outside
-// (the window's requests, the command's arguments): an id goes into a URL path and a settings key.
-// Real ids are UUIDs; the rule is wider so a server with other ids still works, and never lets
-// through what could change a path ('/', '.', '..') or what is unsafe to echo (control characters).
+// An id goes into a URL path and a settings key: the rule is wider than UUIDs so other servers work, but never lets
+// through a path changer ('/', '.', '..') or a control character.
 
 export const MAX_ID_LENGTH = 200
 
@@ -22,10 +20,7 @@ export function isId(value: unknown): value is string {
   return typeof value === 'string' && idProblem(value) === null
 }
 
-/**
- * Why `value` cannot be a connection's id, or null when it can: the id rule, and no ':'. A
- * connection's id is its key store account; ':' is how other accounts (`forward:<target>`) are named.
- */
+/** Why `value` cannot be a connection's id: it is a key store account, and ':' names other accounts (`forward:x`). */
 export function connectionIdProblem(value: string): string | null {
   return idProblem(value) ?? (value.includes(':') ? "must not contain ':'" : null)
 }

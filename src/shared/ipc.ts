@@ -1,8 +1,5 @@
-// The one IPC contract between the window and the app. Every invoke channel maps a request to a
-// response; every event channel maps to its payload. The main process must register a handler
-// for each invoke channel and the preload must expose a function for each (checked at compile
-// time with `Handlers` and `Bridge`). The API key only ever travels renderer -> main, inside
-// `connection:save`; nothing main sends back carries it.
+// The one IPC contract; `Handlers` and `Bridge` make main and the preload cover every channel at compile time. The
+// API key only travels renderer -> main, inside `connection:save`.
 import type { Budget, BudgetStatus } from './budgets'
 import type { CostChart, CostGrouping, CostReport, CostStack } from './cost-report'
 import type { AboutInfo, DesktopNote, WindowErrorReport } from './desktop'
@@ -116,11 +113,7 @@ export interface RunningTaskView {
   taskId: string
   name: string
   status: TaskSummary['status']
-  /**
-   * The step it is on: the running step (the newest one when several run), else the one updated
-   * last; null before the first step. A task's step list grows as it runs, so there is no total to
-   * show a fraction of: the window shows this step, its number and how long it has run.
-   */
+  /** The running (or last updated) step; null before the first. Steps grow as a task runs, so there is no total. */
   currentStep: { name: string; number: number; startedAt: string } | null
   /** total_price so far (USD); null when the service sent none. */
   costUsd: number | null
@@ -174,10 +167,7 @@ export interface IpcFailure {
 export type IpcError = ServiceErrorInfo | { kind: 'invalid_argument' | 'forbidden' | 'internal'; message: string }
 export type IpcResult<T> = { ok: true; value: T } | IpcFailure
 
-/**
- * Which connection a request is about. Absent: the one watching the project (or knowing the
- * task), else the active one.
- */
+/** Which connection a request is about; absent, the one watching the project, else the active one. */
 export interface OnConnection {
   connectionId?: string
 }
@@ -252,11 +242,7 @@ export interface InvokeContract {
   'logs:open': { request: void; response: void }
   /** The window's own unexpected error, for the log (no generic logging channel exists). */
   'app:report-error': { request: WindowErrorReport; response: void }
-  /**
-   * A cost report over every open connection's watched projects. Without `complete`, answers at
-   * once (records still missing are fetched in the background, their cost estimated meanwhile);
-   * with it, once the missing records are in.
-   */
+  /** Over every open connection: answers at once with missing records estimated; with `complete`, once fetched. */
   'costs:report': { request: CostsRequest & { stackBy: CostStack; complete?: boolean }; response: CostsView }
   /** Saves the report as CSV where the user chooses (a save dialog); the file's path, or null when cancelled. */
   'costs:export-csv': { request: CostsRequest; response: { path: string | null } }

@@ -68,10 +68,7 @@ export type MonitorEvent =
     })
   | (EventBase & { kind: 'task-price'; taskId: string; taskName: string; from: number | null; to: number | null })
   | (EventBase & { kind: 'project-health'; health: ProjectHealth })
-  /**
-   * Spending crossed a budget's warning ('near') or limit ('over') in its period, told once per
-   * level and period (core/budgets). projectId is null for a budget of the whole account.
-   */
+  /** Spending crossed a budget's 'near' or 'over' level, told once per level and period; projectId null: account. */
   | (Omit<EventBase, 'projectId'> & {
       kind: 'budget'
       projectId: string | null
@@ -107,12 +104,8 @@ export interface FullProjectSnapshot {
   budgetNotified?: BudgetNotified
 }
 
-/**
- * The compact form the monitor keeps and persists: the tasks in list order, field by field (the
- * arrays are indexed alike). Each step's status is kept only for tasks that were active (todo or
- * in progress) or looked at in detail; every task has a step count and a 32-bit fingerprint of its
- * ordered (step id, status) pairs, which tells that an ended task's steps changed, but not how.
- */
+/** The compact, persisted form: arrays indexed alike. Step statuses only for active or opened tasks; the others keep
+ *  a step count and a 32-bit fingerprint, enough to tell their steps changed. */
 export interface CompactProjectSnapshot {
   form: 'compact'
   polledAt: string

@@ -1,7 +1,5 @@
-// The one set of bounds for polling, checked by the settings file, the window's requests, the
-// Settings form and the command (`watch --interval-ms`) alike, and the floor of the monitor's error
-// backoff. Below a second, a tray app would hammer the service (its rate limits are not published);
-// above the maxima, it would look broken.
+// One set of polling bounds for every surface: below a second a tray app would hammer the service (its rate limits
+// are not published); above the maxima it would look broken.
 import type { PollingPrefs } from './settings'
 
 export const POLLING_BOUNDS = {
@@ -12,11 +10,7 @@ export const POLLING_BOUNDS = {
 
 export type PollingField = keyof typeof POLLING_BOUNDS
 
-/**
- * One interval for every poll, active or idle (the command's --interval-ms): held to the active
- * interval's bounds, the most often the app itself ever polls a project. Its minimum is also the
- * floor of the scheduler's error backoff.
- */
+/** The command's single interval, held to the active interval's bounds; its minimum also floors the error backoff. */
 export const SINGLE_INTERVAL_BOUNDS = POLLING_BOUNDS.activeIntervalMs
 
 /** What is wrong with a value for these bounds, or null: the one wording for every polling field. */

@@ -13,10 +13,7 @@ export function isEmail(text: string): boolean {
   return text.length <= MAX_EMAIL_LENGTH && EMAIL.test(text)
 }
 
-/**
- * Where the prebuilt interface sends the user back: any absolute URL (an https page, or an app's
- * own link such as agent-tray://projects/ID) but the script and file schemes.
- */
+/** Where the prebuilt interface sends the user back: any absolute URL but the script and file schemes. */
 export function isReturnUrl(text: string): boolean {
   if (text.length > 2048 || CONTROL_OR_SPACE.test(text)) return false
   const url = URL.parse(text)

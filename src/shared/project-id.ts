@@ -1,6 +1,4 @@
-// "Watch a project" takes whatever the user has at hand: the id itself, the project's
-// prebuilt_url, or any link or text that holds the project's UUID. This finds the id and says
-// where it was found; when the text holds several UUIDs it prefers one that follows a
+// "Watch a project" takes whatever the user has at hand; with several UUIDs in the text it prefers one after a
 // project-like path segment, and otherwise asks rather than guess.
 import { idProblem } from './ids'
 

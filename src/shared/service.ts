@@ -1,7 +1,5 @@
-// The service's resources, in its own words (docs/service-interface.md §2). These are the shapes the
-// client works with after parsing: tolerant of what servers add or leave out (ARCHITECTURE.md, "What the client relies on").
-// Values the interface enumerates but a server may extend are kept as `'unknown'` with the raw
-// string beside them, so a new status never fails a list.
+// The service's resources as the client parses them, tolerant of what servers add or leave out; a value outside an
+// enumeration is kept as 'unknown' beside the raw string, so a new status never fails a list.
 
 export const TASK_STATUSES = ['todo', 'in_progress', 'completed', 'failed', 'cancelled'] as const
 export type TaskStatus = (typeof TASK_STATUSES)[number]

@@ -100,10 +100,7 @@ export interface ConnectionNotifications {
   pausedUntil: string | null
 }
 
-/**
- * Failures and budget crossings the monitor saw since the user last looked at a project. Kept
- * across restarts, so what was acknowledged stays acknowledged and what was not still asks.
- */
+/** Failures and budget crossings not yet looked at; kept across restarts, so what was acknowledged stays so. */
 export interface ProjectAttention {
   /** When the user last saw what was new of the project (ISO); null when never. */
   acknowledgedAt: string | null

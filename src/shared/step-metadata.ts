@@ -1,6 +1,5 @@
-// A step's free-form `metadata` (docs/service-interface.md §2.3), read into what a person needs to see
-// for each known tool. Unknown tools, and known tools whose keys have the wrong types, fall back
-// to a generic key/value view: a new or odd server never breaks the timeline.
+// A step's metadata read per known tool; anything unknown or mistyped falls back to a key/value view, so an odd server
+// never breaks the timeline.
 
 export type StepMetadataView =
   | { kind: 'file'; tool: 'read_file_from_sandbox' | 'write_file_to_sandbox'; path: string }

@@ -1,6 +1,5 @@
-// A task as a project's task list needs it: what the rows show, filter, search and sort by, and
-// nothing else. A project of 10,000 tasks crosses to the window as summaries; one task's full
-// record comes on its own ('project:task') and its steps with 'task:details'.
+// Only what a task list shows, filters, searches and sorts by: 10,000 tasks cross to the window as summaries, and a
+// full task comes on its own.
 import type { StepStatus, Task, TaskStatus, Unknown } from './service'
 
 /** How many steps have each status; a status no step has is left out. */

@@ -1,7 +1,5 @@
-// `costs`: what the watched projects (or those given) cost over a range of local days, by day,
-// month, project, model or task. A cost is counted on the day its usage records were created;
-// records not yet known are fetched (a progress bar on a terminal), and kept in usage-cache.json
-// so the next run and the tray app do not fetch them again.
+// `costs`: records not yet known are fetched and kept in usage-cache.json, so the next run and the tray app do not
+// fetch them again.
 import { type ProjectTasks, reportTasks, tasksInRange } from '../../core/costs/report-data'
 import { createUsageFetcher } from '../../core/costs/usage-fetcher'
 import { periodKey } from '../../shared/cost-period'

@@ -17,10 +17,7 @@ export async function findTask(ctx: Context, c: Connected, taskId: string, proje
   throw missingTask(ctx, taskId, `Task ${taskId} is not in any watched project: give its project with --project ID.`)
 }
 
-/**
- * The error for a task that was not found: not found (4), unless a task record was skipped as
- * unreadable, when it may be that one: then an invalid response (6), saying so.
- */
+/** Not found (4), unless a task record was skipped as unreadable and may be this one: then invalid response (6). */
 export function missingTask(ctx: Context, taskId: string, notFound: string): CliError {
   const skipped = ctx.skipped.filter((i) => i.resource === 'task')
   if (skipped.some((i) => i.id === taskId)) {

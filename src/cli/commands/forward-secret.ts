@@ -1,6 +1,4 @@
-// `forward secret NAME`: a JSON webhook's new signing secret, typed without echo or stdin's first line
-// (never an argument: `ps` shows those), or made with --generate and printed once. The target keeps its id,
-// so its queued events and delivery history stay (core/forward/target-secrets.ts replaceSigningSecret).
+// A signing secret is never an argument (`ps` shows those); the target keeps its id, so its queue and history stay.
 import { generateSigningSecret } from '../../core/forward/add-target'
 import { replaceSigningSecret } from '../../core/forward/target-secrets'
 import { usageError } from '../cli-error'

@@ -1,6 +1,4 @@
-// `login` and `logout`: the API key of a connection, kept in the system keychain. The key is read
-// from a prompt without echo (on a terminal) or from stdin, checked against the service before
-// anything is stored, and never printed.
+// `login` and `logout`: the key is checked against the service before anything is stored, and never printed.
 import { keyCustody } from '../../core/secrets/custody'
 import { setActiveConnection } from '../../core/settings/edit'
 import { DEFAULT_SERVICE_URL } from '../../shared/base-url'

@@ -1,6 +1,5 @@
-// `agent-tray open [PROJECT [TASK]]`: the running app opens its window there (through the OS's
-// handler of agent-tray:// links), or with --print the link is only printed (for a desktop
-// shortcut or another tool's link back).
+// `open` goes through the OS's handler of agent-tray:// links, so the running app (or a new one) opens the window;
+// --print only prints the link, for a shortcut or another tool.
 import { deepLinkUrl } from '../../shared/deep-link'
 import { CliError } from '../cli-error'
 import type { Context } from '../context'

@@ -115,11 +115,8 @@ async function watchedConnections(ctx: Context): Promise<Connection[]> {
   return settings.connections.filter((c) => (settings.watched[c.id] ?? []).length > 0)
 }
 
-/**
- * `watch` with no ids and several accounts: every stored connection's watch list at once, each
- * with its own key, each line prefixed with the connection's name (`connection` in --json). A key
- * rejected by one service stops that connection only; when none is left, exit 3.
- */
+/** Every stored connection's watch list, each with its own key: a rejected key stops that connection only, and exit
+ *  3 only when none is left. */
 async function watchEveryConnection(ctx: Context, connections: Connection[], flags: WatchFlags): Promise<ExitCode> {
   const settings = (await ctx.deps.settings()).read()
   const polling = { ...settings.polling }

@@ -26,8 +26,7 @@ export class AppModel {
   activeConnection = $derived(this.state?.connections.find((c) => c.id === this.state?.activeConnectionId) ?? null)
   needsSetup = $derived(this.state !== null && this.state.connections.length === 0 && !this.state.demo)
 
-  /** Tasks last fetched per project, so a task opens with its header at once. */
-  // Deliberately not reactive: a cache read when a screen opens, never watched.
+  /** Tasks last fetched per project, so a task opens with its header at once; a cache read on open, never watched. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly taskCache = new Map<string, TaskSummary[]>()
 

@@ -1,7 +1,4 @@
-// A bar chart's data and geometry, so the Svelte component only draws: a run of consecutive days
-// (missing days are 0), and for any categories (days, months) and any series of values per
-// category, stacked bars on real axes: a y scale with round ticks (d3-scale), a band per category,
-// and which category labels fit.
+// A bar chart's data and geometry, so the Svelte component only draws.
 import { scaleBand, scaleLinear } from 'd3-scale'
 import type { DayCost } from '../../shared/cost'
 
@@ -50,10 +47,7 @@ export interface ChartLayout {
 
 const finite = (v: number | undefined): number => (v !== undefined && Number.isFinite(v) && v > 0 ? v : 0)
 
-/**
- * Lays out `series` over `count` categories in a `width` x `height` chart. `labelWidth` is how wide
- * a y tick label may be (the plot starts after it); x labels are thinned so each has `minLabelGap` px.
- */
+/** `labelWidth` bounds a y tick label (the plot starts after it); x labels are thinned to `minLabelGap` px apart. */
 export function chartLayout(input: {
   count: number
   series: readonly ChartSeries[]
@@ -111,11 +105,7 @@ export function chartLayout(input: {
   }
 }
 
-/**
- * Drops the leading categories where every series is zero (days before anything was spent), so
- * the bars fill the chart. With nothing spent at all it keeps every category: an empty range
- * shows as one. The range's words still say its days.
- */
+/** Drops leading all-zero categories so the bars fill the chart; with nothing spent it keeps all, so a range shows. */
 export function trimLeadingEmpty<C>(
   categories: readonly C[],
   series: readonly ChartSeries[]

@@ -1,6 +1,4 @@
-// The Costs screen's ranges, as local days ending today: the last 7, 30 or 90 days, this month
-// (the chips 7d · 30d · 90d · Month); or a custom range of any days, checked by the one rule
-// (shared/cost-range.ts) the command's --since/--until and the window's request are checked by.
+// The Costs screen's ranges end today; a custom one is checked by the same rule as the command's and the request's.
 import { addDays, type CostRange, type CostRangeField, resolveRange, WINDOW_RANGE_NAMES } from '../../shared/cost-range'
 import type { FieldErrors } from './forms'
 
@@ -36,10 +34,7 @@ export function chosenRange(choice: CostRangeChoice, today: string): CostRange {
   return choice.id === 'custom' ? choice.range : costRange(choice.id, today)
 }
 
-/**
- * The custom range's two date fields as the form holds them ('' while a field is empty or not a
- * whole date: what a date input's value is then), checked by the one rule; each problem on its field.
- */
+/** The custom range's fields as the form holds them ('' while not a whole date), each problem on its field. */
 export function checkCustomRange(
   typed: CostRange,
   today: string

@@ -120,10 +120,7 @@ export interface ConnectionValue {
   apiKey?: string
 }
 
-/**
- * Whether saving needs the key typed again: a new connection, one without a key, or one moved to
- * another origin (its stored key stays with the origin it was given for).
- */
+/** A new connection, one without a key, or one moved to another origin (its key stays with its origin) needs a key. */
 export function keyRequiredFor(existing: { baseUrl: string; hasKey: boolean } | null, typedBaseUrl: string): boolean {
   if (existing === null || !existing.hasKey) return true
   const checked = parseBaseUrl(typedBaseUrl)
@@ -157,10 +154,7 @@ export function connectionValue(
   }
 }
 
-/**
- * Whether a new connection's form shows its service fields (name, base URL): when the user asked
- * to change the service, and whenever one of them has a problem, so a message is never hidden.
- */
+/** A new connection's service fields show when asked for, and whenever one has a problem, so no message is hidden. */
 export function serviceFieldsShown(changeRequested: boolean, errors: FieldErrors<keyof ConnectionForm>): boolean {
   return changeRequested || errors.name !== undefined || errors.baseUrl !== undefined
 }

@@ -1,6 +1,4 @@
-// What a project's row and its screen say at a glance: red only for failures the user has not
-// seen (as the tray badge counts them: a muted project asks for nothing), the worst of its
-// budgets, and one meta line of words. The lifetime counts belong to the project's own screen.
+// Red only for failures not yet seen, as the tray badge counts them (a muted project asks for nothing).
 import type { BudgetStatus } from '../../shared/budgets'
 import { formatDate, formatMoney } from '../../shared/format'
 import type { ProjectView } from '../../shared/ipc'

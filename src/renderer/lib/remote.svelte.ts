@@ -3,11 +3,8 @@
 import type { Bridge, IpcError, IpcResult } from '../../shared/ipc'
 import { call } from './bridge'
 
-/**
- * Something a screen fetched: the last value (kept on a failed refetch, shown as stale) and the last
- * error. The latest load wins: an answer that comes back after a later load was asked for is dropped,
- * so a slow answer to an old request never replaces a newer one.
- */
+/** Something a screen fetched; the last value stays (as stale) on a failed refetch, and the latest load wins, so a
+ *  slow answer to an old request never replaces a newer one. */
 export class Remote<T> {
   value = $state.raw<T | null>(null)
   error = $state.raw<IpcError | null>(null)

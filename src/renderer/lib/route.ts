@@ -1,7 +1,4 @@
-// Hash routes of the window: #/now (the first screen, also ''), #/projects, #/projects/:id,
-// #/projects/:id/tasks/:taskId, #/costs, #/settings, #/settings/accounts/:id (that account's edit
-// form open: where a rejected key is fixed), #/setup. Parsing never throws: a hash we do
-// not know is its own route.
+// Hash routes of the window. Parsing never throws: a hash we do not know is its own route.
 
 export type Route =
   | { name: 'now' }

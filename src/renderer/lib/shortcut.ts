@@ -1,6 +1,4 @@
-// A key press in the shortcut field, as the accelerator it stands for (src/shared/accelerator.ts
-// checks and spells it): Ctrl (Cmd on macOS) is CommandOrControl, so a shortcut recorded on one
-// platform means the same on the others.
+// Ctrl (Cmd on macOS) is recorded as CommandOrControl, so a shortcut recorded on one platform means the same on others.
 
 export interface KeyPress {
   key: string

@@ -1,6 +1,4 @@
-// A project's task list as the window shows it: newest activity first, filtered by a chip (all,
-// running, failed) and a search. Indexed once per fetched list so typing in the search stays fast
-// with 10,000 tasks.
+// Indexed once per fetched list, so typing in the search stays fast with 10,000 tasks.
 import { isActive } from '../../shared/status'
 import type { TaskSummary } from '../../shared/task-summary'
 

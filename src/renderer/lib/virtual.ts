@@ -82,11 +82,8 @@ export function moveIndex(index: number, key: string, count: number, pageRows: n
 /** Lists up to this many rows are drawn whole and grow the page instead of scrolling inside it. */
 export const VIRTUALIZE_ABOVE = 50
 
-/**
- * How a list sits on its page: a short list is exactly as tall as its rows (no box scrolling
- * inside a scrolling page); a long one is windowed in a box of `maxHeight` (CSS), or less when
- * its rows need less. `border` is the box's own border, top and bottom together.
- */
+/** A short list is as tall as its rows (no box scrolling inside a scrolling page); a long one is windowed in a box.
+ *  `border` is the box's top and bottom border together. */
 export function listLayout(input: {
   count: number
   rowHeight: number
