@@ -1,9 +1,10 @@
 // One JSON file through conf (or electron-store): every change a locked read-modify-write, atomic,
 // then copied beside as the last good copy. Damage is kept aside and repaired, never thrown.
 import fs from 'node:fs'
+import { isJsonObject } from '../../shared/json-object'
 import { checkSettingsFile, onFile, SettingsFileError } from './file-error'
 import { withFileLock } from './lock'
-import { isJsonObject, type JsonObject } from './migrate'
+import type { JsonObject } from './migrate'
 import { PRIVATE_FILE_MODE } from './private-files'
 
 export type ConfLike = { readonly path: string; store: Record<string, unknown> }

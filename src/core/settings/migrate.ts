@@ -2,6 +2,7 @@
 // order, leaving validation to the current schema. Nothing of an older version is dropped.
 import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
 import { DEFAULT_WARN_RATIO } from '../../shared/budgets'
+import { isJsonObject } from '../../shared/json-object'
 import { newWatchedProject } from '../../shared/watched-project'
 import { defaultSettings, SETTINGS_VERSION } from './schema'
 
@@ -41,10 +42,6 @@ export function migrateV1toV2(v1: JsonObject, now: Date): JsonObject {
     },
     notifications: { ...defaults.notifications, transitions }
   }
-}
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** v3 keeps budgets per connection: a v2 project's budgetUsd becomes its total budget ("total-<project id>"). */
