@@ -4,6 +4,7 @@ import { type ProjectCreate, TASK_STATUSES, type TaskStatus } from '../shared/se
 import { ApiError, badRequest, notFound } from './api-error'
 import type { SimClock } from './clock'
 import { faultPlanProblem, type Faults } from './faults'
+import { bulkCreate, seedDemo } from './fixtures'
 import { json, type Reply } from './http'
 import type { ReferenceState } from './state'
 import type { Stats } from './stats'
@@ -39,8 +40,8 @@ export function createControl(store: ReferenceState, clock: SimClock, faults: Fa
     },
     getTask: (taskId) => store.getTask(taskId),
     listProjects: () => store.listProjects(),
-    seedDemo: () => store.seedDemo(),
-    bulkCreate: (input) => store.bulkCreate(input),
+    seedDemo: () => seedDemo(store),
+    bulkCreate: (input) => bulkCreate(store, input),
     setFaults: (plan) => {
       const problem = faultPlanProblem(plan)
       if (problem) throw new Error(problem)

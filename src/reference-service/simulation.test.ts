@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { KNOWN_TOOLS, STEP_TYPES } from '../shared/service'
 import { createSimClock } from './clock'
+import { DEMO_FIRST_FAILURE_MS, seedDemo } from './fixtures'
 import { type ReferenceService, startReferenceService, type WireStep, type WireTask, type WireUsage } from './index'
 import { round6 } from './pricing'
-import { DEMO_FIRST_FAILURE_MS, ReferenceState } from './state'
+import { ReferenceState } from './state'
 import { call } from './test-client'
 
 const KEY = 'sim-key'
@@ -256,7 +257,7 @@ describe('control', () => {
     for (let seed = 0; seed < 100_000; seed += 97) {
       const clock = createSimClock({ startMs: Date.UTC(2026, 10, 27), manual: true, speed: 1 })
       const state = new ReferenceState(seed, clock, 'example.test', () => 'http://127.0.0.1:1')
-      const failId = state.seedDemo().projectIds[2]!
+      const failId = seedDemo(state).projectIds[2]!
       const status = () => state.listTasks(failId)?.[0]?.status
       clock.advance(DEMO_FIRST_FAILURE_MS - 1)
       expect(status(), `seed ${seed}`).toBe('in_progress')

@@ -4,11 +4,10 @@ import { checkPublishHostname, subdomainOf } from '../shared/hostname'
 import type { FileRequirement, ProjectCreate, ProjectUpdate, TaskStatus } from '../shared/service'
 import type { SimClock } from './clock'
 import { planDuration, planTask, type TaskPlan } from './plan'
-import { hexFrom, intBetween, pick, streamFor, uuidFrom } from './random'
+import { hexFrom, pick, streamFor, uuidFrom } from './random'
 import { nextChangeAt, stepsAt, taskAt, usagesAt } from './timeline'
 import type {
   AddTaskInput,
-  BulkCreateInput,
   TaskCreate,
   TaskRecord,
   TaskScript,
@@ -21,7 +20,7 @@ import type {
 
 const TEMPLATES = ['react-vite', 'react-vite', 'react-vite', 'vue-vite', 'svelte-vite'] as const
 
-const TASK_NAMES = [
+export const TASK_NAMES = [
   'Build a recipe box with search',
   'Add a dark mode toggle',
   'Create a landing page with pricing',
@@ -31,9 +30,6 @@ const TASK_NAMES = [
   'Replace the logo and colours',
   'Add a settings page'
 ] as const
-
-/** When the demo's failing task fails, after the demo is seeded. */
-export const DEMO_FIRST_FAILURE_MS = 10_000
 
 export class ReferenceState {
   readonly projects = new Map<string, WireProject>()
@@ -50,8 +46,8 @@ export class ReferenceState {
   private readonly listEtags = new Map<string, { etag: string; changes: number; until: number }>()
 
   constructor(
-    private readonly seed: number,
-    private readonly clock: SimClock,
+    readonly seed: number,
+    readonly clock: SimClock,
     readonly publishingDomain: string,
     private readonly baseUrl: () => string
   ) {}
@@ -150,7 +146,8 @@ export class ReferenceState {
 
   // --- tasks --------------------------------------------------------------------------------
 
-  private newTask(
+  /** A task record of a script (fixtures use it directly). */
+  newTask(
     projectId: string,
     input: {
       name?: string
@@ -330,95 +327,12 @@ export class ReferenceState {
     return { steps: stepsAt(record, plan, now), usages: usagesAt(record, plan, now) }
   }
 
-  // --- fixtures -----------------------------------------------------------------------------
-
-  seedDemo(): { projectIds: string[] } {
+  /** Sets a task back by its drawn length so that it fails `ms` from now, whatever the seed. */
+  failAfter(record: TaskRecord, ms: number): void {
     const now = this.clock.now()
-    const running = this.createProject({
-      name: 'Recipe Box',
-      description: 'A small app to collect and search family recipes',
-      user_email: 'dana@example.com',
-      return_url: 'https://example.com/projects/recipe-box',
-      ref_id: 'demo-1'
-    })
-    // Started 20 s ago, steps short enough that it finishes within the first minute.
-    this.newTask(running.id, {
-      name: 'Build a recipe box with search',
-      text_requirement: 'Build a recipe box where I can add recipes with photos and search them by ingredient.',
-      script: 'complete',
-      createdAt: now - 20_000,
-      durationScale: 0.55
-    })
-
-    const idle = this.createProject(
-      {
-        name: 'Portfolio site',
-        description: 'Personal portfolio with case studies',
-        user_email: 'sam@example.com',
-        ref_id: 'demo-2'
-      },
-      { createdAt: now - 3 * 86_400_000 }
-    )
-    const history: [string, TaskScript, number][] = [
-      ['Create the portfolio layout', 'complete', 3 * 86_400_000 - 600_000],
-      ['Add a case study page', 'fail', 2 * 86_400_000],
-      ['Add a case study page (second try)', 'complete', 2 * 86_400_000 - 1_800_000],
-      ['Change the accent colour', 'cancel', 86_400_000],
-      ['Add a contact form', 'complete', 5 * 3_600_000]
-    ]
-    for (const [name, script, ago] of history) this.newTask(idle.id, { name, script, createdAt: now - ago })
-
-    const failing = this.createProject(
-      {
-        name: 'Team standup board',
-        description: 'A board for daily standup notes',
-        user_email: 'lee@example.com',
-        ref_id: 'demo-3'
-      },
-      { createdAt: now - 600_000 }
-    )
-    const doomed = this.newTask(failing.id, {
-      name: 'Add drag and drop between columns',
-      text_requirement: 'Let me drag cards between the Yesterday, Today and Blocked columns.',
-      script: 'fail',
-      createdAt: now,
-      durationScale: 0.35
-    })
-    // Set back by its own length (the seed draws it), so whatever the seed it fails DEMO_FIRST_FAILURE_MS
-    // after the demo opens: the first notice a new user sees, soon, yet after the app's first look.
-    const length = (this.planOf(doomed).end?.at ?? now) - now
-    doomed.createdAt = now - Math.max(0, length - DEMO_FIRST_FAILURE_MS)
-    this.plans.delete(doomed.id)
-    return { projectIds: [running.id, idle.id, failing.id] }
-  }
-
-  bulkCreate(input: BulkCreateInput): { projectIds: string[] } {
-    const now = this.clock.now()
-    const active = Math.min(input.activeProjects ?? 0, input.projects)
-    const projectIds: string[] = []
-    const spacing = 15 * 60_000
-    for (let p = 0; p < input.projects; p++) {
-      const start = now - (input.tasksPerProject + 1) * spacing
-      const project = this.createProject(
-        { name: `Bulk project ${p + 1}`, description: 'Benchmark fixture' },
-        { createdAt: start }
-      )
-      projectIds.push(project.id)
-      for (let t = 0; t < input.tasksPerProject; t++) {
-        const isActive = p < active && t === input.tasksPerProject - 1
-        const r = streamFor(this.seed, `bulk:${p}:${t}`)
-        this.newTask(project.id, {
-          name: pick(r, TASK_NAMES),
-          script: isActive ? 'run-forever' : r() < 0.85 ? 'complete' : 'fail',
-          createdAt: isActive ? now - intBetween(r, 5_000, 30_000) : start + t * spacing,
-          stepCount: input.stepsPerTask,
-          // Fit a task of any length into its slot.
-          durationScale: isActive ? 1 : Math.min(1, 12 / Math.max(1, input.stepsPerTask)),
-          cachePlan: false
-        })
-      }
-    }
-    return { projectIds }
+    const length = (this.planOf(record).end?.at ?? now) - now
+    record.createdAt = now - Math.max(0, length - ms)
+    this.plans.delete(record.id)
   }
 }
 
