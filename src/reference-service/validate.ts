@@ -24,15 +24,6 @@ function optionalString(body: Body, field: string): string | undefined {
   return value
 }
 
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
-  } catch {
-    return false
-  }
-}
-
 function checkEmail(value: string | undefined, field: string): void {
   if (value !== undefined && value !== '' && !EMAIL.test(value))
     throw badRequest(field, `"${field}" is not a valid e-mail address.`)

@@ -83,8 +83,6 @@ export type MonitorEvent =
   /** A running task has cost more than 3 × the median of the project's completed tasks (told once per task). */
   | (EventBase & { kind: 'task-cost-unusual'; taskId: string; taskName: string; costUsd: number; usualUsd: number })
 
-export type MonitorEventKind = MonitorEvent['kind']
-
 /** The last seen state of one task in the full form (every step), as builds before the compact form wrote it. */
 export interface TaskSnapshot {
   status: TaskStatus | Unknown

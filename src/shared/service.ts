@@ -17,7 +17,6 @@ export const KNOWN_TOOLS = [
   'run_command_in_sandbox',
   'replace_text_in_files_sandbox'
 ] as const
-export type KnownTool = (typeof KNOWN_TOOLS)[number]
 
 export type Unknown = 'unknown'
 

@@ -6,21 +6,6 @@ import { describeStepMetadata } from './step-metadata'
 export type StepIconName =
   'read' | 'write' | 'list' | 'command' | 'replace' | 'message' | 'look' | 'research' | 'draw' | 'tool' | 'step'
 
-/** What the icon stands for, for a tooltip or a screen reader. */
-export const STEP_ICON_LABEL: Record<StepIconName, string> = {
-  read: 'Read a file',
-  write: 'Wrote a file',
-  list: 'Listed files',
-  command: 'Ran a command',
-  replace: 'Replaced text',
-  message: 'Agent message',
-  look: 'Image understanding',
-  research: 'Research',
-  draw: 'Image generation',
-  tool: 'Tool',
-  step: 'Step'
-}
-
 export function stepIcon(step: Pick<TaskStep, 'type' | 'metadata'>): StepIconName {
   const view = describeStepMetadata(step.metadata)
   switch (view.kind) {

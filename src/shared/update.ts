@@ -14,8 +14,6 @@ export type UpdateState =
   | { phase: 'ready'; version: string }
   | { phase: 'error'; message: string; at: string; nextCheckAt: string | null }
 
-export type UpdatePhase = UpdateState['phase']
-
 /** One line for a person: the tray's status item, the window's update line, the diagnostics. */
 export function describeUpdate(state: UpdateState): string {
   switch (state.phase) {
