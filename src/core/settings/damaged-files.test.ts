@@ -135,6 +135,18 @@ describe('config.json', () => {
     expect(fs.statSync(file('config.last-good.json')).mode & 0o777).toBe(0o600)
   })
 
+  it('the last good copy is private even when the file is not, and an older copy goes when a new one cannot be made', async () => {
+    fs.rmSync(file('config.last-good.json'))
+    fs.chmodSync(file('config.json'), 0o644)
+    const store = await openSettings({ dir, now })
+    expect(fs.statSync(file('config.last-good.json')).mode & 0o777).toBe(0o600)
+    // A directory where the temporary copy goes stands for a copy that cannot be written.
+    fs.mkdirSync(`${file('config.last-good.json')}.${process.pid}.tmp/x`, { recursive: true })
+    await store.update((draft) => void (draft.theme = 'dark'))
+    expect(fs.existsSync(file('config.last-good.json'))).toBe(false)
+    expect(store.read().theme).toBe('dark')
+  })
+
   it('not JSON, and no last good copy: the defaults, and the damaged bytes kept aside; the next change writes the file anew', async () => {
     fs.rmSync(file('config.last-good.json'))
     const { store, notice } = await openDamaged('config.json', config().slice(0, 900))

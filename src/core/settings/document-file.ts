@@ -92,7 +92,7 @@ export class DocumentFile<T> {
   async open(): Promise<T> {
     const { doc, rewrite, finding } = this.load()
     if (rewrite || finding) return this.update()
-    // Writes are atomic renames: a copy made without the lock is of a whole file.
+    // The copy is of a whole file (conf writes by rename), and itself written by rename.
     if (!fs.existsSync(this.lastGoodPath)) this.keepLastGood()
     return (this.last = doc)
   }
@@ -143,10 +143,21 @@ export class DocumentFile<T> {
 
   private keepLastGood(): void {
     if (!this.options.keepLastGood) return
+    // It holds key ciphertexts: private whatever the file's mode, and through a rename so never half written.
+    const temporary = `${this.lastGoodPath}.${process.pid}.tmp`
     try {
-      fs.copyFileSync(this.path, this.lastGoodPath)
+      fs.rmSync(temporary, { force: true })
+      fs.writeFileSync(temporary, fs.readFileSync(this.path), { mode: PRIVATE_FILE_MODE, flag: 'wx' })
+      fs.renameSync(temporary, this.lastGoodPath)
     } catch {
-      // No file yet, or no room: the copy is only a spare.
+      // No room, say: no copy rather than an older one, which may hold keys removed since.
+      for (const leftover of [temporary, this.lastGoodPath]) {
+        try {
+          fs.rmSync(leftover, { force: true, recursive: true })
+        } catch {
+          // A name too long to exist has nothing to remove.
+        }
+      }
     }
   }
 
