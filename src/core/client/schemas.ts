@@ -136,6 +136,7 @@ export const stepSchema = z
     created_at: text,
     updated_at: text
   })
+  // The `_raw` keys stay absent, not undefined: the fast path (fast.ts) must build equal objects (toStrictEqual).
   .transform((s) => ({
     id: s.id,
     task_id: s.task_id,
@@ -166,6 +167,7 @@ export const taskSchema = z
     branch: text,
     total_price: optionalNumber
   })
+  // Optional keys absent, not undefined, as the fast path builds them.
   .transform((t) => ({
     id: t.id,
     project_id: t.project_id,
@@ -212,6 +214,7 @@ const usageMetadata = z
     },
     { error: (issue) => (issue.input === undefined ? 'missing' : 'not an object') }
   )
+  // Optional keys absent, not undefined, as the fast path builds them.
   .transform((m) => ({
     input_tokens: m.input_tokens,
     output_tokens: m.output_tokens,

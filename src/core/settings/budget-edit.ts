@@ -1,6 +1,5 @@
-// Budget edits on a settings draft, by the one rule (src/shared/budgets.ts). A budget belongs to
-// one connection; a project budget needs the project watched there. Saving a budget for a scope
-// and period that already has one replaces it (one budget per slot), keeping its id.
+// A project budget needs the project watched on its connection; one budget per scope and period, so saving
+// into a taken slot replaces that budget and keeps its id.
 import { type Budget, budgetListProblem, budgetProblems, DEFAULT_WARN_RATIO, sameSlot } from '../../shared/budgets'
 import type { BudgetInput } from '../../shared/ipc'
 import type { Settings } from '../../shared/settings'

@@ -1,6 +1,5 @@
-// What to tell the user when a settings file cannot be used at all: a directory or a FIFO in its
-// place, a file this user may not read, a directory that cannot be written. Damaged *contents* are
-// never an error (document-file.ts); these are: nothing can be kept aside there, nor repaired.
+// A settings file that cannot be used at all (not a file, unreadable, an unwritable directory) is an error, as
+// nothing can be kept aside there; damaged contents never are (document-file.ts).
 import fs from 'node:fs'
 
 export class SettingsFileError extends Error {

@@ -49,10 +49,7 @@ export function migrateV2toV3(v2: JsonObject): JsonObject {
   return { ...liftProjectBudgets(v2), version: 3 }
 }
 
-/**
- * Moves every watched project's `budgetUsd` into the connection's budgets. Also run on a file
- * taken as current whose version is missing or damaged: a v2 file's budgets are kept even then.
- */
+/** Moves projects' `budgetUsd` into their connection's budgets; also run on a current file of unsure version. */
 function liftProjectBudgets(v2: JsonObject): JsonObject {
   const watched = isJsonObject(v2.watched) ? v2.watched : {}
   // Budgets already there are kept (a file taken as current may have both).
@@ -92,11 +89,8 @@ const MIGRATIONS: Record<number, (doc: JsonObject, now: Date) => JsonObject> = {
   2: migrateV2toV3
 }
 
-/**
- * The version of a file. Without a usable version number (none, damaged, edited by hand) the keys
- * decide: v1's keys make it v1, else it is taken as current. A "version 1" with only later keys
- * is a damaged later file: migrating it as v1 would drop its connections and watched projects.
- */
+// Without a usable version number the keys decide (v1's keys make it v1, else current): a "version 1" with
+// only later keys is a damaged later file, and migrating it as v1 would drop its connections.
 export function versionOf(doc: JsonObject): number {
   const has = (key: string) => Object.hasOwn(doc, key)
   const v1Keys = has('watchedProjects') || has('apiBaseUrl')

@@ -1,6 +1,5 @@
-// The settings file's schema, built two ways: strict checks a change; forgiving reads any object,
-// a wrong value at its default (zod's `.catch`), a wrong list or map entry dropped. In both an
-// ABSENT key takes its default (an older file is valid): only a present, wrong value is damage.
+// One schema built two ways: strict checks a change; forgiving reads a file, a wrong value at its default (`.catch`),
+// a wrong list entry dropped. An absent key takes its default in both: only a present, wrong value is damage.
 import { z } from 'zod'
 import { checkAccelerator, DEFAULT_SHORTCUT } from '../../shared/accelerator'
 import { defaultConnectionName, parseBaseUrl } from '../../shared/base-url'
