@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { Settings } from '../../shared/settings'
 import {
   addConnection,
   findConnection,
@@ -87,8 +88,12 @@ describe('connections', () => {
     expect(s.activeConnectionId).toBe('b')
     expect(() => setActiveConnection(s, 'zz')).toThrow(/No connection zz/)
     watchProject(s, 'b', 'p1', NOW)
+    s.budgets.b = []
+    s.attention.b = {}
+    s.connectionNotifications.b = {} as Settings['connectionNotifications'][string]
     expect(removeConnection(s, 'b')).toBe(true)
-    expect(s.watched.b).toBeUndefined()
+    // Nothing of it stays behind: its watched projects, budgets, what was seen and its notification settings.
+    for (const part of [s.watched, s.budgets, s.attention, s.connectionNotifications]) expect(part.b).toBeUndefined()
     expect(s.activeConnectionId).toBe('a')
     expect(removeConnection(s, 'b')).toBe(false)
     removeConnection(s, 'a')

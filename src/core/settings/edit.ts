@@ -78,6 +78,8 @@ export function removeConnection(draft: Settings, id: string): boolean {
   draft.connections = draft.connections.filter((c) => c.id !== id)
   delete draft.watched[id]
   delete draft.budgets[id]
+  delete draft.attention[id]
+  delete draft.connectionNotifications[id]
   if (draft.activeConnectionId === id) draft.activeConnectionId = draft.connections[0]?.id ?? null
   return draft.connections.length < before
 }

@@ -6,7 +6,7 @@ import type { Connection, Settings } from '../../../shared/settings'
 import { newWatchedProject } from '../../../shared/watched-project'
 import { ServiceError } from '../../client/service-error'
 import { pauseEnd, pauseShown } from '../../notify/pause'
-import { addConnection, SettingsEditError, updateConnection } from '../../settings/edit'
+import { addConnection, removeConnection, SettingsEditError, updateConnection } from '../../settings/edit'
 import { forbidden, invalidArgument } from '../app-error'
 import type { AppContext } from '../context'
 import { DEMO_CONNECTION_ID } from '../demo-connection'
@@ -103,13 +103,7 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
 
   async function remove(connectionId: string): Promise<void> {
     requireConnection(ctx.settings(), connectionId)
-    await ctx.update((draft) => {
-      draft.connections = draft.connections.filter((c) => c.id !== connectionId)
-      delete draft.watched[connectionId]
-      delete draft.attention[connectionId]
-      delete draft.connectionNotifications[connectionId]
-      if (draft.activeConnectionId === connectionId) draft.activeConnectionId = draft.connections[0]?.id ?? null
-    })
+    await ctx.update((draft) => void removeConnection(draft, connectionId))
     ctx.pauses.forget(connectionId)
     await ctx.keys.delete(connectionId)
     session.keyStored(connectionId, false)
