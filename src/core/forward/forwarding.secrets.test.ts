@@ -7,25 +7,15 @@ import { flushMicrotasks, ManualClock } from '../util/clock'
 import { createForwarding, NOT_IN_KEY_STORE } from './forwarding'
 import { BACKOFF, GIVE_UP_AFTER_MS, KEY_STORE_UNREADABLE } from './outbox'
 import { memoryOutboxStorage } from './outbox-file'
-import { NAMES, taskEnded } from './test-events'
+import { NAMES, taskEnded, WEBHOOK_TARGET } from './test-events'
 
-const TARGET: ForwardTarget = {
-  id: 'f1',
-  name: 'hook',
-  kind: 'webhook',
-  host: '127.0.0.1',
-  on: ['failed'],
-  when: 'always',
-  paused: false,
-  quietHours: false
-}
 const cleanup: Array<() => unknown> = []
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
 })
 
 /** Forwarding whose key store answers with `get`; every send is recorded and delivered. */
-function open(get: () => Promise<string | null>, targets: ForwardTarget[] = [TARGET]) {
+function open(get: () => Promise<string | null>, targets: ForwardTarget[] = [WEBHOOK_TARGET]) {
   const clock = new ManualClock(Date.UTC(2026, 10, 27, 9))
   const told = { giveUps: [] as string[], keyStore: [] as string[], reads: 0, sent: 0 }
   const settings = { forwarding: { targets }, watched: {}, connectionNotifications: {} }

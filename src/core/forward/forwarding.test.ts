@@ -4,22 +4,10 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import type { ForwardTarget } from '../../shared/forward-target'
 import { ManualClock } from '../util/clock'
 import { createForwarding } from './forwarding'
 import { memoryOutboxStorage } from './outbox-file'
-import { forwardEvent, NAMES, taskEnded } from './test-events'
-
-const TARGET: ForwardTarget = {
-  id: 'f1',
-  name: 'hook',
-  kind: 'webhook',
-  host: '127.0.0.1',
-  on: ['failed'],
-  when: 'always',
-  paused: false,
-  quietHours: false
-}
+import { forwardEvent, NAMES, taskEnded, WEBHOOK_TARGET } from './test-events'
 
 let server: http.Server
 let url: string
@@ -53,7 +41,7 @@ function open(storage: ReturnType<typeof memoryOutboxStorage>) {
     storage,
     clock: new ManualClock(Date.UTC(2026, 10, 27, 9)),
     secrets: { get: async () => JSON.stringify({ url }) },
-    settings: () => ({ forwarding: { targets: [TARGET] }, watched: {}, connectionNotifications: {} }),
+    settings: () => ({ forwarding: { targets: [WEBHOOK_TARGET] }, watched: {}, connectionNotifications: {} }),
     names: NAMES,
     moment: () => ({ away: true, quiet: false }),
     onGiveUp: () => {}
@@ -106,7 +94,7 @@ it('what belongs to targets no longer in the settings goes, at start and when th
     delivered: { gone: ['x'], f1: ['y'] },
     status: { gone: { lastError: 'HTTP 500' }, f1: { lastDeliveredAt: 1 } }
   })
-  const settings = { forwarding: { targets: [TARGET] }, watched: {}, connectionNotifications: {} }
+  const settings = { forwarding: { targets: [WEBHOOK_TARGET] }, watched: {}, connectionNotifications: {} }
   const forwarding = createForwarding({
     storage,
     clock: new ManualClock(Date.UTC(2026, 10, 27, 9)),

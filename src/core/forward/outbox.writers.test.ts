@@ -5,13 +5,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import type { ForwardTarget } from '../../shared/forward-target'
 import { ManualClock } from '../util/clock'
 import { createForwarding } from './forwarding'
 import { MAX_PENDING_PER_TARGET } from './outbox'
 import { OUTBOX_FILE } from './outbox-file'
 import { FORWARDING_ELSEWHERE_APP, lockOutbox, OUTBOX_LOCK_RETRY_MS } from './outbox-lock'
-import { NAMES, taskEnded } from './test-events'
+import { NAMES, taskEnded, WEBHOOK_TARGET } from './test-events'
 import { startForwardingProcess } from './test-forwarding-process'
 import { ANSWERS, startReceiver } from './test-receivers'
 
@@ -19,17 +18,6 @@ const cleanup: Array<() => unknown> = []
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn()
 })
-
-const TARGET: ForwardTarget = {
-  id: 'f1',
-  name: 'hook',
-  kind: 'webhook',
-  host: '127.0.0.1',
-  on: ['failed'],
-  when: 'always',
-  paused: false,
-  quietHours: false
-}
 
 async function setup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-writers-'))
@@ -45,7 +33,7 @@ function open(file: string, url: string, clock: ManualClock, onError?: (error: u
     file,
     clock,
     secrets: { get: () => Promise.resolve(JSON.stringify({ url })) },
-    settings: () => ({ forwarding: { targets: [TARGET] }, watched: {}, connectionNotifications: {} }),
+    settings: () => ({ forwarding: { targets: [WEBHOOK_TARGET] }, watched: {}, connectionNotifications: {} }),
     names: NAMES,
     moment: () => ({ away: true, quiet: false }),
     onGiveUp: () => undefined,

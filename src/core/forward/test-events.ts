@@ -1,6 +1,19 @@
 // Forward events for tests.
+import type { ForwardTarget } from '../../shared/forward-target'
 import type { MonitorEvent } from '../../shared/monitor'
 import { type ForwardEvent, toForwardEvent } from './event'
+
+/** A loopback webhook that forwards failures, always. */
+export const WEBHOOK_TARGET: ForwardTarget = {
+  id: 'f1',
+  name: 'hook',
+  kind: 'webhook',
+  host: '127.0.0.1',
+  on: ['failed'],
+  when: 'always',
+  paused: false,
+  quietHours: false
+}
 
 export const NAMES = { projectName: () => 'Recipe Box', accountName: () => 'Work' }
 
