@@ -1,0 +1,125 @@
+// One exchange with a provider's service over the client's HTTP layer (client/http.ts): the shared undici Agent, the
+// timeouts, the response cap, decoding. The key travels only in the adapter's headers, to the checked origin, and is
+// redacted from every error; retries and waits are each adapter's etiquette, not this file's.
+import { checkBaseUrl, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS, USER_AGENT } from '../client/client'
+import { ACCEPT_ENCODING, exchange, type RawResponse } from '../client/http'
+import { leaseAgent } from '../client/pool'
+import { isServiceError, ServiceError } from '../client/service-error'
+import { secretRedactor } from '../secrets/redact'
+
+export interface TransportOptions {
+  baseUrl: string
+  /** The key as sent: checked before any request, redacted from every error. */
+  secret: string
+  /** The headers that carry the key (never a URL). */
+  authHeaders: (secret: string) => Record<string, string>
+  /** Sent with every request (Accept, an API version). */
+  headers?: Record<string, string>
+  /** "GitHub", "Jules": for the words of a key that cannot be sent. */
+  serviceName: string
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number }
+  maxResponseBytes?: number
+}
+
+export interface Request {
+  method: 'GET' | 'POST'
+  /** Below the base URL, with its query: '/agents/tasks?per_page=100'. */
+  path: string
+  headers?: Record<string, string>
+  /** JSON, sent as application/json. */
+  body?: unknown
+  signal?: AbortSignal
+}
+
+export interface Transport {
+  /** The response whatever its status; network failures, timeouts and oversize answers throw ServiceError. */
+  send(request: Request): Promise<RawResponse>
+  /** A path below the base URL for an absolute URL the service sent (a Link), only if it is on the same origin and
+   * below the base URL: the key is never sent anywhere else. */
+  relativePath(url: string): string | null
+  redact(text: string): string
+  close(): Promise<void>
+}
+
+/** One path segment: encoded, and never '.' or '..'. */
+export function pathSegment(value: string, what: string): string {
+  if (value === '' || value === '.' || value === '..') {
+    throw new ServiceError('bad_request', `A ${what} is required and cannot be "${value}".`)
+  }
+  return encodeURIComponent(value)
+}
+
+export function createTransport(options: TransportOptions): Transport {
+  const { origin, prefix } = checkBaseUrl(options.baseUrl)
+  const secret = options.secret.trim()
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+  const redact = secretRedactor([secret], '[api key]')
+  const lease = leaseAgent(timeouts.connectMs)
+  let closed = false
+
+  function keyProblem(): ServiceError | undefined {
+    if (secret === '') return new ServiceError('auth', `No ${options.serviceName} key is set: add one.`)
+    if (!/^[\x21-\x7e]+$/.test(secret)) {
+      return new ServiceError(
+        'auth',
+        `The ${options.serviceName} key contains characters that cannot be sent (spaces, line breaks or non-ASCII): check it.`
+      )
+    }
+    return undefined
+  }
+
+  return {
+    async send(request) {
+      if (closed) throw new ServiceError('network', 'The service client was closed.')
+      const problem = keyProblem()
+      if (problem) throw problem
+      if (!request.path.startsWith('/')) throw new ServiceError('bad_request', 'A request path must start with "/".')
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        'accept-encoding': ACCEPT_ENCODING,
+        'user-agent': USER_AGENT,
+        ...options.headers,
+        ...request.headers,
+        ...options.authHeaders(secret)
+      }
+      const body = request.body === undefined ? undefined : JSON.stringify(request.body)
+      if (body !== undefined) headers['content-type'] = 'application/json'
+      try {
+        return await exchange(lease.agent, {
+          origin,
+          method: request.method,
+          path: prefix + request.path,
+          headers,
+          body,
+          signal: request.signal,
+          ...timeouts,
+          maxBytes
+        })
+      } catch (e) {
+        if (!isServiceError(e)) throw e
+        const message = redact(e.message)
+        return Promise.reject(
+          message === e.message ? e : new ServiceError(e.kind, message, { status: e.status, details: e.details })
+        )
+      }
+    },
+    relativePath(url) {
+      let parsed: URL
+      try {
+        parsed = new URL(url)
+      } catch {
+        return null
+      }
+      if (parsed.origin !== origin || parsed.username !== '' || parsed.password !== '') return null
+      if (!parsed.pathname.startsWith(prefix + '/')) return null
+      return parsed.pathname.slice(prefix.length) + parsed.search
+    },
+    redact,
+    async close() {
+      if (closed) return
+      closed = true
+      await lease.release()
+    }
+  }
+}
