@@ -2,6 +2,9 @@
 import { defineConfig } from '@playwright/test'
 import { chromiumLaunchOptions } from './support/browser'
 
+// One time zone for the host's and the page's "today", whatever the machine's (the demo clock is frozen in the spec).
+process.env.TZ = 'UTC'
+
 export default defineConfig({
   testDir: '.',
   testMatch: 'screenshots.spec.ts',
@@ -13,6 +16,8 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     launchOptions: chromiumLaunchOptions(),
+    timezoneId: 'UTC',
+    locale: 'en-US',
     viewport: { width: 420, height: 640 }
   }
 })

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
 import { ANSWERS, startReceiver } from '../src/core/forward/test-receivers'
+import type { TestHost } from './host'
 import { expect, test } from './support/fixtures'
 import {
   chooseFromMenu,
@@ -19,6 +20,15 @@ import {
 const OUT = fileURLToPath(new URL('./screenshots/', import.meta.url))
 mkdirSync(OUT, { recursive: true })
 
+// The frozen demo clock: the page's time stands at FROZEN, the service's clock moves only when advanced (to FROZEN, after
+// SETTLE_MS of work), and the app's "today" is FROZEN's; light and dark, narrow and wide show the same data and totals.
+const FROZEN = '2026-11-26T14:05:00.000Z'
+const SETTLE_MS = 10 * 60_000
+const FROZEN_HOST = {
+  clockStart: FROZEN,
+  service: { manualClock: true, startTime: new Date(Date.parse(FROZEN) - SETTLE_MS).toISOString() }
+}
+
 const SIZES = [
   { suffix: '', viewport: DEFAULT_WINDOW, fullPage: false },
   { suffix: '-wide', viewport: WIDE_WINDOW, fullPage: true }
@@ -27,7 +37,7 @@ const SIZES = [
 for (const colorScheme of ['light', 'dark'] as const) {
   for (const size of SIZES) {
     test.describe(`${colorScheme} theme, ${size.viewport.width}×${size.viewport.height}`, () => {
-      test.use({ colorScheme, viewport: size.viewport })
+      test.use({ colorScheme, viewport: size.viewport, hostOptions: FROZEN_HOST })
 
       async function shoot(page: Page, name: string, options: { top?: boolean } = {}): Promise<void> {
         // From the top, unless the screen was scrolled to what it shows on purpose. The screenshot
@@ -40,6 +50,40 @@ for (const colorScheme of ['light', 'dark'] as const) {
           fullPage: size.fullPage,
           animations: 'disabled'
         })
+      }
+
+      /** Opens the menu of the button named `label`, shoots it open, and closes it again with Escape. */
+      async function shootMenu(page: Page, label: string | RegExp, name: string): Promise<void> {
+        await page
+          .getByRole('button', { name: label, exact: typeof label === 'string' })
+          .first()
+          .click()
+        const menu = page.getByRole('menu')
+        await expect(menu).toBeVisible()
+        await shoot(page, name, { top: false })
+        await page.keyboard.press('Escape')
+        await expect(menu).toBeHidden()
+      }
+
+      /** The demo at the frozen clock: its own tasks ended, a failure and two tasks running for SETTLE_MS. */
+      async function settledDemo(app: Page, host: TestHost): Promise<{ projectId: string; recipe: string }> {
+        const projectId = await projectIdByName(app, 'Portfolio site')
+        const recipe = await projectIdByName(app, 'Recipe Box')
+        const broken = host.service.control.addTask(recipe, {
+          name: 'Add the print stylesheet',
+          status: 'in_progress',
+          script: 'run-forever'
+        })
+        host.service.control.addTask(projectId, {
+          name: 'Add a contact form',
+          status: 'in_progress',
+          script: 'run-forever'
+        })
+        host.service.control.advance(SETTLE_MS)
+        await invoke(app, 'monitor:poll-now')
+        host.service.control.setTaskStatus(broken.id, 'failed')
+        await invoke(app, 'monitor:poll-now')
+        return { projectId, recipe }
       }
 
       test('first run', async ({ app }) => {
@@ -97,26 +141,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
       }
 
       test.describe('demo', () => {
-        test.use({ hostOptions: { demo: true } })
+        test.use({ hostOptions: { ...FROZEN_HOST, demo: true } })
 
         test('every screen', async ({ app, host }) => {
-          // Something for the Now screen to tell: a failure and a running task beside the demo's completions.
-          const projectId = await projectIdByName(app, 'Portfolio site')
-          const recipe = await projectIdByName(app, 'Recipe Box')
-          const broken = host.service.control.addTask(recipe, {
-            name: 'Add the print stylesheet',
-            status: 'in_progress',
-            script: 'run-forever'
-          })
-          // And one that keeps running whatever the demo's own tasks have reached by now.
-          host.service.control.addTask(projectId, {
-            name: 'Add a contact form',
-            status: 'in_progress',
-            script: 'run-forever'
-          })
-          await invoke(app, 'monitor:poll-now')
-          host.service.control.setTaskStatus(broken.id, 'failed')
-          await invoke(app, 'monitor:poll-now')
+          // Something for the Now screen to tell: a failure and running tasks beside the demo's completions.
+          const { projectId } = await settledDemo(app, host)
           await openHash(app, '#/now')
           await expect(app.locator('[data-kind="failed"]').first()).toBeVisible()
           await expect(app.locator('li.running').first()).toBeVisible()
@@ -125,10 +154,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await openHash(app, '#/projects')
           await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
           await shoot(app, 'projects')
+          await shootMenu(app, 'Add an existing project', 'menu-projects-add')
 
           await openHash(app, `#/projects/${projectId}`)
           await expect(app.locator('[data-task-id]').first()).toBeVisible()
           await shoot(app, 'project')
+          await shootMenu(app, 'More actions', 'menu-project')
 
           await chooseFromMenu(app, 'More actions', 'Publish')
           await app.getByLabel('Sub-domain').fill('portfolio')
@@ -152,10 +183,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await openHash(app, '#/costs')
           await expect(app.getByRole('img', { name: /Cost per day/ })).toBeVisible()
           await shoot(app, 'costs')
+          await shootMenu(app, /^By /, 'menu-costs-group')
 
           await openHash(app, '#/settings')
           await expect(app.getByRole('heading', { name: 'Notifications' })).toBeVisible()
           await shoot(app, 'settings')
+          await shootMenu(app, /^Actions for /, 'menu-account')
           // The rest of Settings: the accounts, and Advanced opened (closed on every visit); wide, the whole page.
           await app.getByRole('button', { name: 'Advanced' }).click()
           await app.getByRole('heading', { name: 'Accounts' }).evaluate((el) => el.scrollIntoView({ block: 'start' }))
@@ -167,6 +200,75 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await openHash(app, `#/projects/${projectId}`)
           await expect(app.locator('[data-error-kind="auth"]').first()).toBeVisible()
           await shoot(app, 'error')
+        })
+
+        test('nothing new, then budgets with meters', async ({ app, host }) => {
+          const { projectId } = await settledDemo(app, host)
+          await openHash(app, '#/now')
+          await app.getByRole('button', { name: 'Mark all seen' }).click()
+          await expect(app.getByText('All caught up')).toBeVisible()
+          // The pointer off the buttons, so no tooltip is left where the clicked one was.
+          await app.mouse.move(0, 0)
+          await shoot(app, 'now-empty')
+
+          // One meter well under its limit, one near it: the limits follow what the frozen demo spent.
+          const spent = await invoke(app, 'costs:report', {
+            since: '2026-11-01',
+            until: FROZEN.slice(0, 10),
+            grouping: 'project',
+            stackBy: 'project',
+            complete: true
+          })
+          const total = spent.report.totals.costUsd
+          const portfolio = spent.report.rows.find((r) => r.key === projectId)?.costUsd ?? 0
+          await invoke(app, 'budget:save', {
+            budget: { projectId: null, period: 'month', limitUsd: Math.max(1, Math.ceil(total * 3)), warnRatio: 0.8 }
+          })
+          await invoke(app, 'budget:save', {
+            budget: {
+              projectId,
+              period: 'total',
+              limitUsd: Math.max(0.5, Math.ceil(portfolio * 1.1 * 100) / 100),
+              warnRatio: 0.8
+            }
+          })
+          await invoke(app, 'monitor:poll-now')
+          await expect(app.getByRole('list', { name: 'Budgets' }).locator('li')).toHaveCount(2)
+          await shoot(app, 'now-budgets')
+          await openHash(app, '#/costs')
+          await expect(app.getByRole('meter').first()).toBeVisible()
+          // Budgets head the Costs screen: from the top.
+          await shoot(app, 'budgets')
+        })
+
+        test('a waiting task', async ({ app, host }) => {
+          const { projectId } = await settledDemo(app, host)
+          const queued = host.service.control.addTask(projectId, { name: 'Write the README', status: 'todo' })
+          await invoke(app, 'monitor:poll-now')
+          await openHash(app, `#/projects/${projectId}`)
+          await expect(app.locator(`[data-task-id="${queued.id}"]`)).toBeVisible()
+          await shoot(app, 'project-waiting')
+          await openHash(app, `#/projects/${projectId}/tasks/${queued.id}`)
+          await expect(app.getByRole('heading', { name: 'Write the README' }).first()).toBeAttached()
+          await shoot(app, 'task-waiting')
+        })
+
+        // Against what holds once every form is a sheet (a modal dialog) and account errors are a banner.
+        test('a sheet', async ({ app, host }) => {
+          const { projectId } = await settledDemo(app, host)
+          await openHash(app, `#/projects/${projectId}`)
+          await chooseFromMenu(app, 'More actions', 'Publish')
+          await expect(app.getByRole('dialog')).toBeVisible()
+          await shoot(app, 'sheet', { top: false })
+        })
+
+        test('the error banner', async ({ app, host }) => {
+          await settledDemo(app, host)
+          host.service.control.setFaults({ rules: [{ kind: 'error', status: 401, pathPrefix: '/' }] })
+          await invoke(app, 'monitor:poll-now')
+          await openHash(app, '#/now')
+          await expect(app.getByRole('alert').first()).toBeVisible()
+          await shoot(app, 'error-banner')
         })
       })
     })

@@ -84,9 +84,11 @@ test('an update error is said in a few words with the next try; up to date says 
     message: 'net::ERR_CONNECTION_REFUSED\n    at SimpleURLLoaderWrapper'
   })
   await expect(status.getByRole('status')).toHaveText('Update failed: the update server could not be reached')
-  // In the window's one date form: the time of day ("14:30"), or the day when not today.
+  // In the window's one date form: today's time of day in the system's hour cycle ("today 2:30 PM", "today 14:30"),
+  // or the day when not today.
+  const time = String.raw`today \d{1,2}:\d{2}(\s?[AP]M)?`
   await expect(
-    status.getByText(/^Tried at \d{2}:\d{2}; the next try is at (\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2})\.$/)
+    status.getByText(new RegExp(String.raw`^Tried at ${time}; the next try is at (${time}|[A-Z][a-z]{2} \d{1,2})\.$`))
   ).toBeVisible()
   // Installing is refused while nothing is ready.
   await expect(invoke(app, 'update:install')).rejects.toThrow(/forbidden: No update has been downloaded yet/)

@@ -290,10 +290,10 @@ test('a step of an unknown tool shows its tool and every key and value; a step s
     entries.map(([, value]) => (typeof value === 'string' ? value : JSON.stringify(value)))
   )
   await expect(definitionOf(panel.locator('dl.details').last(), 'Duration')).toHaveText(expectedDuration)
-  // The step's status in words, and its times in the window's one date form ("Nov 26", or 14:05 today).
+  // The step's status in words, and its times in the window's one date form ("Nov 26", or "today 2:05 PM").
   await expect(panel.getByTestId('step-status')).toHaveText(stepStatusLabel(step.status, step.status_raw))
   await expect(panel.locator('dl.details').last().locator('dd').first()).toHaveText(
-    /^(\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2})$/
+    /^(today \d{1,2}:\d{2}(\s?[AP]M)?|[A-Z][a-z]{2} \d{1,2})$/
   )
 })
 

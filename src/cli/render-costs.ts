@@ -1,7 +1,7 @@
 // `costs` for people: one table per grouping with the totals last; an estimate is marked "~" and
 // explained under the table; a task whose records disagree with its total_price shows both.
 import type { CostReport, CostReportRow } from '../shared/cost-report'
-import { formatTokens, formatUsdFixed, SERVICE_PRICE_DECIMALS, usdColumnDecimals } from '../shared/format'
+import { formatMoney, formatTokens, formatUsdFixed, SERVICE_PRICE_DECIMALS } from '../shared/format'
 import { alignRight, oneLine, renderTable } from './table'
 
 const GROUP_TITLE: Record<CostReport['grouping'], string> = {
@@ -13,9 +13,9 @@ const GROUP_TITLE: Record<CostReport['grouping'], string> = {
 }
 
 export function renderCostReport(report: CostReport, projectCount: number): string {
-  const decimals = usdColumnDecimals([...report.rows.map((r) => r.costUsd), report.totals.costUsd])
+  // Cents, as the window's Costs; only the records and total_price a mismatch compares keep the service's decimals.
   const cost = (r: Pick<CostReportRow, 'costUsd' | 'estimatedUsd'>): string =>
-    `${r.estimatedUsd !== 0 ? '~' : ''}${formatUsdFixed(r.costUsd, decimals)}`
+    `${r.estimatedUsd !== 0 ? '~' : ''}${formatMoney(r.costUsd)}`
   const head = `Costs of ${projectCount} project${projectCount === 1 ? '' : 's'}, ${report.since} to ${report.until} (local time), by ${GROUP_TITLE[report.grouping]}\n`
   if (report.rows.length === 0) return `${head}No cost in this range.\n`
   const t = report.totals
@@ -74,7 +74,7 @@ export function renderCostReport(report: CostReport, projectCount: number): stri
   const notes: string[] = []
   if (t.estimatedUsd !== 0) {
     notes.push(
-      `~ includes ${formatUsdFixed(t.estimatedUsd, decimals)} estimated: tasks' total_price not itemized by usage records, counted on the day the task last changed` +
+      `~ includes ${formatMoney(t.estimatedUsd)} estimated: tasks' total_price not itemized by usage records, counted on the day the task last changed` +
         (report.unfetchedTasks > 0
           ? ` (${report.unfetchedTasks} task${report.unfetchedTasks === 1 ? '' : 's'} without records)`
           : '') +

@@ -1,8 +1,9 @@
 // The human forms: aligned tables, and the usage report's mismatch flag when records don't add up.
 import { describe, expect, it } from 'vitest'
 import { taskCost } from '../shared/cost'
-import type { UsageRecord } from '../shared/service'
-import { describeMetadata, renderUsage } from './render'
+import type { Task, UsageRecord } from '../shared/service'
+import { describeMetadata, renderEvent, renderTasks, renderUsage } from './render'
+import { renderCostReport } from './render-costs'
 import { renderTable } from './table'
 
 function usage(
@@ -41,8 +42,8 @@ describe('renderUsage', () => {
 
   it('shows calls, models and totals, and no flag when the sum matches total_price', () => {
     const text = renderUsage({ taskId: 't1', usages, cost: taskCost(usages, 0.512) })
-    expect(text).toMatch(/openai\/gpt-a\s+call\s+1\.2k\s+300\s+100\s+\$0\.012000/)
-    expect(text).toMatch(/openai\/gpt-b\s+1\s+20k\s+900\s+–\s+\$0\.5000/)
+    expect(text).toMatch(/openai\/gpt-a\s+call\s+1\.2K\s+300\s+100\s+\$0\.012000/)
+    expect(text).toMatch(/openai\/gpt-b\s+1\s+20K\s+900\s+–\s+\$0\.5000/)
     expect(text).toMatch(/Sum of calls:\s+\$0\.512000\n/)
     expect(text).toMatch(/Task total_price:\s+\$0\.512000\n/)
     expect(text).not.toContain('MISMATCH')
@@ -51,7 +52,7 @@ describe('renderUsage', () => {
   it('flags a mismatch, showing both figures', () => {
     const text = renderUsage({ taskId: 't1', usages, cost: taskCost(usages, 0.75) })
     expect(text).toContain(
-      "MISMATCH: the calls add up to $0.512 but the task's total_price is $0.75 (difference -$0.238)."
+      "MISMATCH: the calls add up to $0.5120 but the task's total_price is $0.7500 (difference -$0.2380)."
     )
     // One under the other, in one precision: not $0.512 above $0.75.
     expect(text).toMatch(/Sum of calls:\s+\$0\.512000\n/)
@@ -96,5 +97,65 @@ describe('describeMetadata', () => {
     expect(describeMetadata({ tool: 'write_file_to_sandbox', path: 'src/a.ts' })).toBe('write src/a.ts')
     expect(describeMetadata({ tool: 'search_web', query: 'vite' })).toBe('search_web: query=vite')
     expect(describeMetadata({})).toBe('')
+  })
+})
+
+describe('money in the human forms: cents, as the window shows it', () => {
+  const base = { connectionId: 'c1', projectId: 'p1', at: '2026-01-05T09:00:00.000Z' }
+
+  it('says events in cents, never the service’s 6 decimals', () => {
+    expect(renderEvent({ ...base, kind: 'task-price', taskId: 't1', taskName: 'X', from: 0.1, to: 0.333118 })).toMatch(
+      /cost \$0\.10 → \$0\.33$/
+    )
+    expect(
+      renderEvent({
+        ...base,
+        kind: 'budget',
+        budgetId: 'b1',
+        period: 'month',
+        periodKey: '2026-01',
+        level: 'near',
+        spentUsd: 8,
+        budgetUsd: 10
+      })
+    ).toMatch(/budget nearly reached: \$8\.00 of \$10\.00$/)
+    expect(
+      renderEvent({ ...base, kind: 'task-cost-unusual', taskId: 't1', taskName: 'X', costUsd: 4.2, usualUsd: 0.0049 })
+    ).toMatch(/costs more than usual: \$4\.20 \(usual <\$0\.01\)$/)
+  })
+
+  it('lists tasks with their cost in cents', () => {
+    const task = (id: string, price: number | null) =>
+      ({ id, status: 'completed', name: id, steps: [], total_price: price, updated_at: base.at }) as unknown as Task
+    const text = renderTasks([task('a', 0.333118), task('b', 12), task('c', null)])
+    expect(text).toMatch(/\$0\.33 /)
+    expect(text).toMatch(/\$12\.00 /)
+    expect(text).not.toMatch(/\$0\.3331/)
+  })
+
+  it('gives a cost report in cents, with only a mismatch at the service’s precision', () => {
+    const figures = {
+      costUsd: 0.333118,
+      estimatedUsd: 0,
+      taskCount: 1,
+      calls: 1,
+      inputTokens: 1200,
+      outputTokens: 300,
+      cacheReadTokens: null
+    }
+    const text = renderCostReport(
+      {
+        since: '2026-01-01',
+        until: '2026-01-05',
+        grouping: 'day',
+        rows: [{ key: '2026-01-05', label: '2026-01-05', ...figures }],
+        totals: figures,
+        unfetchedTasks: 0,
+        mismatchedTasks: 0
+      },
+      1
+    )
+    expect(text).toMatch(/2026-01-05\s+\$0\.33\s+1/)
+    expect(text).toMatch(/TOTAL\s+\$0\.33\s+1/)
   })
 })

@@ -2,7 +2,14 @@
 // them (shared/format.ts). Pure: a result in, text out.
 import type { TaskCost } from '../shared/cost'
 import { cacheReadTokensOf } from '../shared/cost'
-import { formatTokens, formatUsd, formatUsdColumn, formatUsdFixed, SERVICE_PRICE_DECIMALS } from '../shared/format'
+import {
+  formatMoney,
+  formatTokens,
+  formatUsdColumn,
+  formatUsdFixed,
+  SERVICE_PRICE_DECIMALS,
+  usdColumnDecimals
+} from '../shared/format'
 import type { MonitorEvent } from '../shared/monitor'
 import type { Project, PublishResult, Task, TaskStep, UsageRecord } from '../shared/service'
 import { isStepActive, stepStatusLabel, taskStatusLabel } from '../shared/status'
@@ -39,15 +46,13 @@ function emptyList(what: string, unreadable: number, none: string): string {
 
 export function renderTasks(tasks: readonly Task[], unreadable = 0): string {
   if (tasks.length === 0) return emptyList('task', unreadable, 'No tasks yet.\n')
-  // One precision for the whole COST column (shared/format.ts), so amounts line up and compare.
-  const costs = formatUsdColumn(tasks.map((t) => t.total_price))
-  const rows = tasks.map((t, i) => {
+  const rows = tasks.map((t) => {
     const done = t.steps.filter((s) => !isStepActive(s.status)).length
     return [
       t.id,
       taskStatusLabel(t.status, t.status_raw),
       `${done}/${t.steps.length}`,
-      costs[i]!,
+      formatMoney(t.total_price),
       t.updated_at,
       oneLine(t.name)
     ]
@@ -102,7 +107,7 @@ export function renderUsage(r: UsageReport): string {
   if (r.usages.length === 0) {
     return (
       emptyList('usage record', r.unreadable ?? 0, `No usage records for task ${id(r.taskId)}.\n`) +
-      (r.cost.totalPriceUsd !== null ? `Task total_price: ${formatUsd(r.cost.totalPriceUsd)}\n` : '')
+      (r.cost.totalPriceUsd !== null ? `Task total_price: ${formatMoney(r.cost.totalPriceUsd)}\n` : '')
     )
   }
   // A record's price as the service rounds it (6 decimals), every row alike; the sums per model in one precision.
@@ -147,8 +152,11 @@ export function renderUsage(r: UsageReport): string {
     ])
   ]
   if (c.mismatch) {
+    // The three figures compared in one precision, fine enough that the difference shows (as the task screen does).
+    const { sum, total, difference } = c.mismatch
+    const usd = (v: number): string => formatUsdFixed(v, usdColumnDecimals([sum, total, difference]))
     out.push(
-      `MISMATCH: the calls add up to ${formatUsd(c.mismatch.sum)} but the task's total_price is ${formatUsd(c.mismatch.total)} (difference ${formatUsd(c.mismatch.difference)}).\n`
+      `MISMATCH: the calls add up to ${usd(sum)} but the task's total_price is ${usd(total)} (difference ${usd(difference)}).\n`
     )
   }
   return out.join('\n')
@@ -172,7 +180,7 @@ export function renderEvent(e: MonitorEvent): string {
     case 'step-status':
       return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} step ${id(e.stepId)} ${oneLine(e.stepName)}: ${stepStatusLabel(e.from)} → ${stepStatusLabel(e.to)}`
     case 'task-price':
-      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} cost ${formatUsd(e.from)} → ${formatUsd(e.to)}`
+      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} cost ${formatMoney(e.from)} → ${formatMoney(e.to)}`
     case 'project-health': {
       const h = e.health
       if (h.state === 'error')
@@ -180,9 +188,9 @@ export function renderEvent(e: MonitorEvent): string {
       return `${at}  ${id(e.projectId)}  ${h.state === 'ok' ? 'reachable' : 'unknown'}`
     }
     case 'budget':
-      return `${at}  ${e.projectId === null ? 'all projects' : id(e.projectId)}  ${e.period === 'total' ? 'total' : e.periodKey} budget ${e.level === 'over' ? 'reached' : 'nearly reached'}: ${formatUsd(e.spentUsd)} of ${formatUsd(e.budgetUsd)}`
+      return `${at}  ${e.projectId === null ? 'all projects' : id(e.projectId)}  ${e.period === 'total' ? 'total' : e.periodKey} budget ${e.level === 'over' ? 'reached' : 'nearly reached'}: ${formatMoney(e.spentUsd)} of ${formatMoney(e.budgetUsd)}`
     case 'task-cost-unusual':
-      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} ${oneLine(e.taskName)} costs more than usual: ${formatUsd(e.costUsd)} (usual ${formatUsd(e.usualUsd)})`
+      return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} ${oneLine(e.taskName)} costs more than usual: ${formatMoney(e.costUsd)} (usual ${formatMoney(e.usualUsd)})`
     default:
       return `${at}  ${id((e as { projectId: string }).projectId)}  ${(e as { kind: string }).kind}`
   }

@@ -1,6 +1,6 @@
 // A budget in USD as typed: the form's reading of it, at the edges rules.test.ts does not reach.
 import { describe, expect, it } from 'vitest'
-import { parseBudgetText } from './budget'
+import { BUDGET_MAX_USD, budgetProblem, parseBudgetText } from './budget'
 
 describe('parseBudgetText', () => {
   it('takes a leading point and any number of decimals', () => {
@@ -17,7 +17,13 @@ describe('parseBudgetText', () => {
   it('says how to type it', () => {
     expect(parseBudgetText('abc')).toEqual({
       ok: false,
-      error: 'Enter an amount in USD up to 1,000,000, like 25 or 2.50, or leave it empty.'
+      error: 'Enter an amount in USD up to $1,000,000.00, like 25 or 2.50, or leave it empty.'
     })
+  })
+})
+
+describe('budgetProblem', () => {
+  it('says the bound as money, with cents', () => {
+    expect(budgetProblem(BUDGET_MAX_USD + 1)).toBe('must be at most $1,000,000.00')
   })
 })

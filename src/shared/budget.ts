@@ -1,11 +1,12 @@
 // The one rule for a budget in USD: none (null), or an amount from 0 to BUDGET_MAX_USD.
+import { formatMoney } from './format'
 
 export const BUDGET_MAX_USD = 1_000_000
 
 export function budgetProblem(value: number | null): string | null {
   if (value === null) return null
   if (!Number.isFinite(value) || value < 0) return 'must be an amount in USD, not negative'
-  if (value > BUDGET_MAX_USD) return `must be at most ${BUDGET_MAX_USD}`
+  if (value > BUDGET_MAX_USD) return `must be at most ${formatMoney(BUDGET_MAX_USD)}`
   return null
 }
 
@@ -17,7 +18,7 @@ export function parseBudgetText(text: string): { ok: true; value: number | null 
   if (budgetProblem(value) !== null) {
     return {
       ok: false,
-      error: `Enter an amount in USD up to ${BUDGET_MAX_USD.toLocaleString('en-US')}, like 25 or 2.50, or leave it empty.`
+      error: `Enter an amount in USD up to ${formatMoney(BUDGET_MAX_USD)}, like 25 or 2.50, or leave it empty.`
     }
   }
   return { ok: true, value }

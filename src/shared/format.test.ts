@@ -9,34 +9,14 @@ import {
   formatRelativeTime,
   formatRunTime,
   formatTokens,
-  formatUsd
+  MONEY_TICK_STEP
 } from './format'
 
-describe('formatUsd', () => {
-  it('keeps up to 6 decimals for small amounts and cents for large ones', () => {
-    expect(formatUsd(0.000123)).toBe('$0.000123')
-    expect(formatUsd(0.5)).toBe('$0.50')
-    expect(formatUsd(0.123456)).toBe('$0.123456')
-    expect(formatUsd(0.0123)).toBe('$0.0123')
-    expect(formatUsd(12.3456)).toBe('$12.35')
-    expect(formatUsd(1234.5)).toBe('$1,234.50')
-    expect(formatUsd(0.9999999)).toBe('$1.00')
-  })
-
-  it('handles zero, negatives, tiny and missing amounts', () => {
-    expect(formatUsd(0)).toBe('$0.00')
-    expect(formatUsd(-0.25)).toBe('-$0.25')
-    expect(formatUsd(0.0000001)).toBe('<$0.000001')
-    expect(formatUsd(null)).toBe('–')
-    expect(formatUsd(Number.NaN)).toBe('–')
-  })
-})
-
-describe('formatTokens', () => {
-  it('abbreviates thousands and millions', () => {
+describe('formatTokens, the one token form', () => {
+  it('abbreviates thousands, millions and billions with one decimal at most', () => {
     expect(formatTokens(950)).toBe('950')
-    expect(formatTokens(12_345)).toBe('12.3k')
-    expect(formatTokens(12_000)).toBe('12k')
+    expect(formatTokens(12_345)).toBe('12.3K')
+    expect(formatTokens(12_000)).toBe('12K')
     expect(formatTokens(4_560_000)).toBe('4.6M')
     expect(formatTokens(999_960)).toBe('1M')
   })
@@ -47,63 +27,123 @@ describe('formatTokens', () => {
   })
 })
 
-describe('formatDuration', () => {
-  it('picks the two largest units', () => {
-    expect(formatDuration(850)).toBe('850ms')
-    expect(formatDuration(42_000)).toBe('42s')
-    expect(formatDuration(185_000)).toBe('3m 05s')
-    expect(formatDuration(3_720_000)).toBe('1h 02m')
-    expect(formatDuration(2 * 86_400_000 + 3 * 3_600_000)).toBe('2d 3h')
+describe('durations: one form for a step, a running task and a sentence', () => {
+  it('formatDuration says a span in two units, the smaller padded, and under a second as <1 s', () => {
+    expect(formatDuration(850)).toBe('<1 s')
+    expect(formatDuration(0)).toBe('0 s')
+    expect(formatDuration(42_000)).toBe('42 s')
+    expect(formatDuration(252_000)).toBe('4 m 12 s')
+    expect(formatDuration(185_000)).toBe('3 m 05 s')
+    expect(formatDuration(3_720_000)).toBe('1 h 02 m')
+    expect(formatDuration(2 * 86_400_000 + 3 * 3_600_000)).toBe('2 d 3 h')
     expect(formatDuration(-1)).toBe('–')
   })
-})
 
-describe('formatRelativeTime', () => {
-  const now = new Date('2025-03-10T12:00:00.000Z')
-  it('says how long ago or how soon', () => {
-    expect(formatRelativeTime('2025-03-10T11:59:55.000Z', now)).toBe('just now')
-    expect(formatRelativeTime('2025-03-10T11:59:30.000Z', now)).toBe('30s ago')
-    expect(formatRelativeTime('2025-03-10T11:55:00.000Z', now)).toBe('5 min ago')
-    expect(formatRelativeTime('2025-03-10T09:00:00.000Z', now)).toBe('3 h ago')
-    expect(formatRelativeTime('2025-03-08T12:00:00.000Z', now)).toBe('2 d ago')
-    expect(formatRelativeTime('2025-03-10T12:05:00.000Z', now)).toBe('in 5 min')
-    expect(formatRelativeTime('2025-03-10T12:00:30.000Z', now)).toBe('just now')
-    expect(formatRelativeTime('2025-01-01T00:00:00.000Z', now)).toBe('2025-01-01')
-    expect(formatRelativeTime('not a date', now)).toBe('–')
+  it('formatElapsed ticks in whole seconds from 0 s, never ms and never "just now"', () => {
+    expect(formatElapsed(0)).toBe('0 s')
+    expect(formatElapsed(999)).toBe('0 s')
+    expect(formatElapsed(9_999)).toBe('9 s')
+    expect(formatElapsed(252_400)).toBe('4 m 12 s')
+    expect(formatElapsed(Number.NaN)).toBe('–')
   })
-})
 
-describe('formatRunTime', () => {
-  it('says a run time in words for a sentence', () => {
+  it('formatElapsed takes a start just ahead of our clock as 0 s, not a dash', () => {
+    expect(formatElapsed(-500)).toBe('0 s')
+  })
+
+  it('formatRunTime says a run time for a sentence in the same form, to the nearest second', () => {
     expect(
-      [0, 44_600, 59_400, 60_000, 240_000, 3_570_000, 3_600_000, 3_900_000, 86_400_000, 93_600_000].map(formatRunTime)
-    ).toEqual(['0 s', '45 s', '59 s', '1 min', '4 min', '1 h', '1 h', '1 h 5 min', '1 d', '1 d 2 h'])
+      [0, 44_600, 59_400, 60_000, 252_000, 3_570_000, 3_600_000, 3_900_000, 86_400_000, 93_600_000].map(formatRunTime)
+    ).toEqual([
+      '0 s',
+      '45 s',
+      '59 s',
+      '1 m 00 s',
+      '4 m 12 s',
+      '59 m 30 s',
+      '1 h 00 m',
+      '1 h 05 m',
+      '1 d 0 h',
+      '1 d 2 h'
+    ])
     expect(formatRunTime(-1)).toBeNull()
     expect(formatRunTime(Number.NaN)).toBeNull()
   })
+
+  it('every duration names its units: none reads like a clock time ("05:56")', () => {
+    for (const ms of [5_000, 356_000, 21_360_000, 200_000_000]) {
+      for (const text of [formatDuration(ms), formatElapsed(ms), formatRunTime(ms)]) expect(text).not.toMatch(/\d:\d/)
+    }
+  })
 })
 
-describe('formatMoney', () => {
-  it('shows cents in summaries, and a tiny amount as <$0.01, never $0.00', () => {
+describe('formatRelativeTime, an age', () => {
+  const now = new Date('2025-03-10T12:00:00.000Z')
+  it('says how long ago or how soon, in the duration units', () => {
+    expect(formatRelativeTime('2025-03-10T11:59:55.000Z', now)).toBe('just now')
+    expect(formatRelativeTime('2025-03-10T11:59:30.000Z', now)).toBe('30 s ago')
+    expect(formatRelativeTime('2025-03-10T11:57:00.000Z', now)).toBe('3 m ago')
+    expect(formatRelativeTime('2025-03-10T09:00:00.000Z', now)).toBe('3 h ago')
+    expect(formatRelativeTime('2025-03-08T12:00:00.000Z', now)).toBe('2 d ago')
+    expect(formatRelativeTime('2025-03-10T12:05:00.000Z', now)).toBe('in 5 m')
+    expect(formatRelativeTime('2025-03-10T12:00:30.000Z', now)).toBe('just now')
+    expect(formatRelativeTime('not a date', now)).toBe('–')
+  })
+
+  it('from a week on, says the day in the one date form', () => {
+    expect(formatRelativeTime('2025-03-01T08:00:00.000Z', now, 'UTC')).toBe('Mar 1')
+    expect(formatRelativeTime('2024-12-31T08:00:00.000Z', now, 'UTC')).toBe('Dec 31, 2024')
+  })
+})
+
+describe('formatMoney, the one money form', () => {
+  it('always shows cents, and a tiny amount as <$0.01, never $0.00', () => {
     expect(formatMoney(1.3149)).toBe('$1.31')
     expect(formatMoney(1234.5)).toBe('$1,234.50')
+    expect(formatMoney(100)).toBe('$100.00')
+    expect(formatMoney(0.5)).toBe('$0.50')
     expect(formatMoney(0.000123)).toBe('<$0.01')
     expect(formatMoney(0)).toBe('$0.00')
     expect(formatMoney(null)).toBe('–')
+  })
+
+  it('writes what a notification said with 6 decimals in cents', () => {
+    expect(formatMoney(0.333118)).toBe('$0.33')
+    expect(formatMoney(0.996)).toBe('$1.00')
+    expect(formatMoney(-0.25)).toBe('-$0.25')
+  })
+
+  it('has an axis step that every tick can be written in exactly', () => {
+    for (let i = 0; i <= 10; i++) expect(Number(formatMoney(i * MONEY_TICK_STEP).slice(1))).toBeCloseTo(i / 100, 10)
+    expect(MONEY_TICK_STEP).toBe(0.01)
   })
 })
 
 describe('formatDate', () => {
   const now = Date.UTC(2026, 10, 26, 15, 0)
-  it('says "Nov 26" for another day, adds the year only for another year, and the time when today', () => {
+  it('says "Nov 26" for another day, adds the year only for another year', () => {
     expect(formatDate('2026-11-20T09:05:00Z', now, 'UTC')).toBe('Nov 20')
     expect(formatDate('2025-11-20T09:05:00Z', now, 'UTC')).toBe('Nov 20, 2025')
-    expect(formatDate('2026-11-26T09:05:00Z', now, 'UTC')).toBe('09:05')
+  })
+  it("says the time of day today in the locale's own hour cycle, never a fixed 24-hour clock", () => {
+    expect(formatDate('2026-11-26T14:05:00Z', now, 'UTC', 'en-US')).toBe('today 2:05 PM')
+    expect(formatDate('2026-11-26T14:05:00Z', now, 'UTC', 'de-DE')).toBe('today 14:05')
+    // The user's own choice of clock rides on the locale (the -u-hc- extension).
+    expect(formatDate('2026-11-26T14:05:00Z', now, 'UTC', 'en-US-u-hc-h23')).toBe('today 14:05')
+    expect(formatDate('2026-11-26T14:05:00Z', now, 'UTC', 'de-DE-u-hc-h12')).toMatch(/^today 2:05\sPM$/)
+  })
+  it("uses the default locale when given none (the system's in the command, the window's in Chromium)", () => {
+    const clock = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', hour: 'numeric', minute: '2-digit' })
+    expect(formatDate('2026-11-26T14:05:00Z', now, 'UTC')).toBe(`today ${clock.format(Date.UTC(2026, 10, 26, 14, 5))}`)
+  })
+  it('never gives a bare time that reads as a duration', () => {
+    for (const locale of ['en-US', 'en-GB', 'de-DE', 'ja-JP'])
+      expect(formatDate('2026-11-26T05:56:00Z', now, 'UTC', locale)).toMatch(/^today /)
   })
   it('decides "today" in the given time zone', () => {
     // 23:30 UTC on the 25th is 08:30 on the 26th in Tokyo, where 10:00 UTC is still the 26th.
     const morning = Date.UTC(2026, 10, 26, 10, 0)
-    expect(formatDate('2026-11-25T23:30:00Z', morning, 'Asia/Tokyo')).toBe('08:30')
+    expect(formatDate('2026-11-25T23:30:00Z', morning, 'Asia/Tokyo', 'en-GB')).toMatch(/^today 0?8:30$/)
     expect(formatDate('2026-11-25T23:30:00Z', morning, 'UTC')).toBe('Nov 25')
   })
   it('keeps what is not a date', () => {
@@ -125,20 +165,5 @@ describe('formatDay and formatMonth', () => {
     expect(formatDay('2026-13-01', '2026-11-27')).toBe('2026-13-01')
     expect(formatDay('not a day', '2026-11-27')).toBe('not a day')
     expect(formatMonth('2026-00', '2026-11-27')).toBe('2026-00')
-  })
-})
-
-describe('formatElapsed', () => {
-  it('says "just now" for the first moments, never "0ms", then the duration', () => {
-    expect(formatElapsed(0)).toBe('just now')
-    expect(formatElapsed(850)).toBe('just now')
-    expect(formatElapsed(9_999)).toBe('just now')
-    expect(formatElapsed(10_000)).toBe('10s')
-    expect(formatElapsed(185_000)).toBe('3m 05s')
-    expect(formatElapsed(Number.NaN)).toBe('–')
-  })
-
-  it('a clock a little behind (a start just ahead of now) is just now too, not a dash', () => {
-    expect(formatElapsed(-500)).toBe('just now')
   })
 })

@@ -1,27 +1,9 @@
-// Shared by the window and the command so both print the same; locale-independent so tests and screenshots do not
-// depend on the machine.
+// Shared by the window, the command, notifications and forwarded messages, so all say the same. Money, tokens and
+// durations are locale-independent; a clock time follows the system's 12- or 24-hour setting (formatDate).
 
 /** A figure that can be shown: not absent, NaN or infinite (Number.isFinite is false for null and undefined). */
 function shown(value: number | null | undefined): value is number {
   return Number.isFinite(value)
-}
-
-/** USD: cents from a dollar up; below, up to the service's 6 decimals, so a cheap call still shows. */
-export function formatUsd(value: number | null | undefined): string {
-  if (!shown(value)) return '–'
-  const sign = value < 0 ? '-' : ''
-  const abs = Math.abs(value)
-  if (abs === 0) return '$0.00'
-  // A dollar or more once rounded to cents ($0.996 is $1.00).
-  if (Math.round(abs * 100) / 100 >= 1) {
-    return `${sign}$${group(abs.toFixed(2))}`
-  }
-  let text = abs.toFixed(6)
-  // A non-zero amount too small for the service's 6 decimals must not read as nothing.
-  if (Number(text) === 0) return `${sign}<$0.000001`
-  // Trim trailing zeros, but keep at least cents.
-  while (text.endsWith('0') && text.length > '0.00'.length) text = text.slice(0, -1)
-  return `${sign}$${text}`
 }
 
 /** Decimals one column needs so every amount in it has the same precision, decided by its smallest non-zero amount. */
@@ -73,77 +55,54 @@ function group(fixed: string): string {
   return decimals === undefined ? grouped : `${grouped}.${decimals}`
 }
 
-/** Token counts: 950, 12.3k, 4.5M. null (absent) is shown as a dash, not as 0. */
+/** Made once: Intl's compact notation is the one token form (950, 12.3K, 4.6M), the same on every machine. */
+const tokenFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 })
+
+/** Token counts, the one form everywhere: 950, 12.3K, 4.6M. null (absent) is shown as a dash, not as 0. */
 export function formatTokens(value: number | null | undefined): string {
   if (!shown(value)) return '–'
-  const sign = value < 0 ? '-' : ''
-  const abs = Math.abs(value)
-  const units: [number, string][] = [
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'k']
-  ]
-  for (let i = 0; i < units.length; i++) {
-    const [size, suffix] = units[i]!
-    if (abs >= size) {
-      const scaled = Math.round((abs / size) * 10) / 10
-      // 999,960 rounds to "1000.0k": say "1M" instead.
-      if (scaled >= 1000 && i > 0) {
-        const [bigger, biggerSuffix] = units[i - 1]!
-        return `${sign}${trimZero(Math.round((abs / bigger) * 10) / 10)}${biggerSuffix}`
-      }
-      return `${sign}${trimZero(scaled)}${suffix}`
-    }
-  }
-  // Under a thousand: the count itself.
-  return `${sign}${Math.round(abs)}`
+  return tokenFormat.format(Math.round(value))
 }
 
-function trimZero(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(1)
+/** One duration form for every span: "42 s", "4 m 05 s", "1 h 02 m", "2 d 3 h" (the smaller unit padded, so a ticking
+ * duration keeps its width). */
+function durationText(totalSeconds: number): string {
+  if (totalSeconds < 60) return `${totalSeconds} s`
+  const totalMinutes = Math.floor(totalSeconds / 60)
+  if (totalMinutes < 60) return `${totalMinutes} m ${pad(totalSeconds % 60)} s`
+  const totalHours = Math.floor(totalMinutes / 60)
+  if (totalHours < 24) return `${totalHours} h ${pad(totalMinutes % 60)} m`
+  return `${Math.floor(totalHours / 24)} d ${totalHours % 24} h`
 }
 
-/** A span of time: 850ms, 42s, 3m 05s, 1h 02m, 2d 3h. */
+/** How long something took (a step, a task): "<1 s" under a second, then the one duration form. */
 export function formatDuration(ms: number | null | undefined): string {
   if (!shown(ms) || ms < 0) return '–'
-  if (ms < 1000) return `${Math.round(ms)}ms`
-  const totalSeconds = Math.floor(ms / 1000)
-  if (totalSeconds < 60) return `${totalSeconds}s`
-  const totalMinutes = Math.floor(totalSeconds / 60)
-  if (totalMinutes < 60) return `${totalMinutes}m ${pad(totalSeconds % 60)}s`
-  const totalHours = Math.floor(totalMinutes / 60)
-  if (totalHours < 24) return `${totalHours}h ${pad(totalMinutes % 60)}m`
-  return `${Math.floor(totalHours / 24)}d ${totalHours % 24}h`
+  if (ms > 0 && ms < 1000) return '<1 s'
+  return durationText(Math.floor(ms / 1000))
 }
 
-/** Under this, a moment ago (or an elapsed time) reads "just now": the one threshold of both. */
+/** Under this, a moment ago reads "just now" (formatRelativeTime). */
 export const JUST_NOW_MS = 10_000
 
-/** How long something has run: "just now" at first (not "0ms"), then as formatDuration. */
+/** Running work as a ticking duration: whole seconds from "0 s"; a start just ahead of our clock is 0 s, not a dash. */
 export function formatElapsed(ms: number | null | undefined): string {
   if (!shown(ms)) return '–'
-  return ms < JUST_NOW_MS ? 'just now' : formatDuration(ms)
+  return durationText(Math.floor(Math.max(0, ms) / 1000))
 }
 
-/** How long something ran, in words for a sentence: "45 s", "4 min", "1 h 5 min", "2 d 3 h". */
+/** How long something ran, for a sentence ("completed in 51 s"): the one duration form, to the nearest second. */
 export function formatRunTime(ms: number): string | null {
   if (!Number.isFinite(ms) || ms < 0) return null
-  const seconds = Math.round(ms / 1000)
-  if (seconds < 60) return `${seconds} s`
-  const minutes = Math.round(ms / 60_000)
-  if (minutes < 60) return `${minutes} min`
-  const hours = Math.floor(minutes / 60)
-  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`
-  const days = Math.floor(hours / 24)
-  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`
+  return durationText(Math.round(ms / 1000))
 }
 
 function pad(n: number): string {
   return String(n).padStart(2, '0')
 }
 
-/** "5 min ago", "in 2 h", past a week the UTC date; a dash rather than "NaN" for invalid input. */
-export function formatRelativeTime(then: Date | string | number, now: Date | number): string {
+/** An age: "just now", "30 s ago", "3 m ago", "in 2 h"; from a week on, the day in the one date form (formatDate). */
+export function formatRelativeTime(then: Date | string | number, now: Date | number, timeZone?: string): string {
   const t = new Date(then).getTime()
   const n = new Date(now).getTime()
   if (!Number.isFinite(t) || !Number.isFinite(n)) return '–'
@@ -152,47 +111,75 @@ export function formatRelativeTime(then: Date | string | number, now: Date | num
   const wrap = (s: string): string => (diff >= 0 ? `${s} ago` : `in ${s}`)
   // A server clock a little ahead of ours is skew, not the future.
   if (abs < JUST_NOW_MS || (diff < 0 && abs < 60_000)) return 'just now'
-  if (abs < 60_000) return wrap(`${Math.floor(abs / 1000)}s`)
-  if (abs < 3_600_000) return wrap(`${Math.floor(abs / 60_000)} min`)
+  if (abs < 60_000) return wrap(`${Math.floor(abs / 1000)} s`)
+  if (abs < 3_600_000) return wrap(`${Math.floor(abs / 60_000)} m`)
   if (abs < 86_400_000) return wrap(`${Math.floor(abs / 3_600_000)} h`)
   if (abs < 7 * 86_400_000) return wrap(`${Math.floor(abs / 86_400_000)} d`)
-  return new Date(t).toISOString().slice(0, 10)
+  return formatDate(new Date(t).toISOString(), n, timeZone)
 }
 
-/** Money in summaries and lists: always cents, "<$0.01" so a non-zero amount never reads as nothing. */
+/**
+ * Money, the one form everywhere: always cents ("$0.33", "$100.00", an axis tick, a budget, a notification, a
+ * forwarded message), "<$0.01" so a non-zero amount never reads as nothing. More decimals only where a column of
+ * tiny prices needs them: usage records and the sums compared with them (usdColumnDecimals, SERVICE_PRICE_DECIMALS),
+ * and the CSV.
+ */
 export function formatMoney(value: number | null | undefined): string {
   return formatUsdFixed(value, 2)
 }
 
-/** Per time zone; undefined is local time. */
-const dateFormats = new Map<string | undefined, Intl.DateTimeFormat>()
+/** The step of money's axis ticks: a cent, so every tick can be written with two decimals. */
+export const MONEY_TICK_STEP = 0.01
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
 
-/** The window's one date form: the time of day when it is today, the year only when it is another one. */
-export function formatDate(iso: string | null | undefined, now: Date | number, timeZone?: string): string {
+// Made once per zone and locale: a formatter costs far more to build than to use, and lists format many dates.
+const dayFormats = new Map<string | undefined, Intl.DateTimeFormat>()
+const clockFormats = new Map<string, Intl.DateTimeFormat>()
+
+function dayFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  let format = dayFormats.get(timeZone)
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' })
+    dayFormats.set(timeZone, format)
+  }
+  return format
+}
+
+/**
+ * A time of day in the locale's own hour cycle, never a fixed h23. Undefined is the default locale: the system's in
+ * the command (ICU reads LC_ALL/LC_TIME/LANG), Chromium's in the window.
+ */
+function clockFormat(timeZone: string | undefined, locale: string | undefined): Intl.DateTimeFormat {
+  const key = `${timeZone ?? ''}|${locale ?? ''}`
+  let format = clockFormats.get(key)
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' })
+    clockFormats.set(key, format)
+  }
+  return format
+}
+
+/**
+ * The one date form: "today 9:05 AM" (or "today 09:05" on a 24-hour clock: never a bare time that reads as a
+ * duration), "Nov 26" another day, "Nov 26, 2025" another year.
+ */
+export function formatDate(
+  iso: string | null | undefined,
+  now: Date | number,
+  timeZone?: string,
+  locale?: string
+): string {
   if (!iso) return '–'
   const t = Date.parse(iso)
   if (Number.isNaN(t)) return iso
-  let format = dateFormats.get(timeZone)
-  if (format === undefined) {
-    // Made once per zone: a formatter costs far more to build than to use, and lists format many dates.
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23'
-    })
-    dateFormats.set(timeZone, format)
-  }
+  const format = dayFormat(timeZone)
   const parts = (at: number): Record<string, string> =>
     Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]))
   const then = parts(t)
   const today = parts(new Date(now).getTime())
   if (then.year === today.year && then.month === today.month && then.day === today.day)
-    return `${then.hour}:${then.minute}`
+    return `today ${clockFormat(timeZone, locale).format(t)}`
   const day = `${MONTHS[Number(then.month) - 1]} ${then.day}`
   return then.year === today.year ? day : `${day}, ${then.year}`
 }

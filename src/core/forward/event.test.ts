@@ -64,7 +64,7 @@ describe('a task event', () => {
       kind: 'completed',
       at: '2026-11-27T09:05:00.000Z',
       title: 'Task completed',
-      text: "Recipe Box: 'Add a contact form' completed in 4 min · $0.57",
+      text: "Recipe Box: 'Add a contact form' completed in 4 m 00 s · $0.57",
       account: { id: 'c1', name: 'Work' },
       project: { id: 'p1', name: 'Recipe Box' },
       task: { id: 't1', name: 'Add a contact form', status: 'completed', costUsd: 0.57, durationMs: 240_000 },

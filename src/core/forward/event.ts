@@ -3,10 +3,9 @@
 import { createHash } from 'node:crypto'
 import { knownTotalPrice } from '../../shared/cost'
 import { deepLinkUrl } from '../../shared/deep-link'
-import { formatUsd } from '../../shared/format'
 import type { ForwardEventKind } from '../../shared/forward-target'
 import type { MonitorEvent } from '../../shared/monitor'
-import { budgetNotification, notifiableTransition, taskSentence } from '../notify/policy'
+import { budgetNotification, notifiableTransition, taskSentence, unusualCostSentence } from '../notify/policy'
 
 export interface ForwardEvent {
   /** The idempotency key: a digest of the event's identity (header-safe, the same on every run). */
@@ -77,7 +76,7 @@ export function toForwardEvent(event: MonitorEvent, names: EventNames, at: numbe
       kind: 'unusual',
       at: iso,
       title: 'Costing more than usual',
-      text: `${project.name}: '${event.taskName}' has cost ${formatUsd(event.costUsd)} so far; its completed tasks cost ${formatUsd(event.usualUsd)} (median).`,
+      text: unusualCostSentence(event, project.name),
       account,
       project,
       task: { id: event.taskId, name: event.taskName, status: 'in_progress', costUsd: event.costUsd, durationMs: null },

@@ -9,7 +9,7 @@ import { forwardEvent } from './test-events'
 import { webhookBody } from './webhook-body'
 
 const e = forwardEvent('t1', 'failed')
-const text = "Recipe Box: 'Add a contact form' failed after 4 min · $0.57"
+const text = "Recipe Box: 'Add a contact form' failed after 4 m 00 s · $0.57"
 const t = (kind: ParsedTarget['kind'], extra: Partial<ParsedTarget> = {}): ParsedTarget => ({
   kind,
   host: 'h',

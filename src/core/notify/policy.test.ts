@@ -62,29 +62,29 @@ describe('decideNotifications', () => {
       )[0]
     expect(one('completed')).toMatchObject({
       title: 'Task completed',
-      body: "Recipe Box: 'Add a contact form' completed in 4 min · $0.57",
+      body: "Recipe Box: 'Add a contact form' completed in 4 m 10 s · $0.57",
       outcome: 'completed'
     })
     expect(one('failed')).toMatchObject({
       title: 'Task failed',
-      body: "Recipe Box: 'Add a contact form' failed after 4 min · $0.57",
+      body: "Recipe Box: 'Add a contact form' failed after 4 m 10 s · $0.57",
       outcome: 'failed'
     })
     expect(one('cancelled')).toMatchObject({
-      body: "Recipe Box: 'Add a contact form' was cancelled after 4 min · $0.57"
+      body: "Recipe Box: 'Add a contact form' was cancelled after 4 m 10 s · $0.57"
     })
     // What the service did not say is left out, never guessed.
     expect(one('completed', { totalPrice: null } as Partial<MonitorEvent>)!.body).toBe(
-      "Recipe Box: 'Add a contact form' completed in 4 min"
+      "Recipe Box: 'Add a contact form' completed in 4 m 10 s"
     )
     expect(one('completed', { updatedAt: 'not a date' } as Partial<MonitorEvent>)!.body).toBe(
       "Recipe Box: 'Add a contact form' completed · $0.57"
     )
     expect(
       one('completed', { createdAt: '2025-03-10T12:00:00.000Z', totalPrice: 0.000123 } as Partial<MonitorEvent>)!.body
-    ).toBe("Recipe Box: 'Add a contact form' completed in 10 s · $0.000123")
+    ).toBe("Recipe Box: 'Add a contact form' completed in 10 s · <$0.01")
     expect(one('completed', { createdAt: '2025-03-10T09:55:00.000Z' } as Partial<MonitorEvent>)!.body).toMatch(
-      /completed in 2 h 5 min · /
+      /completed in 2 h 05 m · /
     )
     const away = decideNotifications(
       { events: [{ ...status('shop', 'a', 'in_progress', 'failed', 'X'), ...facts } as MonitorEvent], away: true },
@@ -94,7 +94,7 @@ describe('decideNotifications', () => {
     expect(away[0]).toMatchObject({
       kind: 'away',
       title: 'While you were away: task failed',
-      body: "Shop: 'X' failed after 4 min · $0.57"
+      body: "Shop: 'X' failed after 4 m 10 s · $0.57"
     })
   })
 
@@ -382,7 +382,7 @@ describe('what a notification says', () => {
     }
     expect(taskSentence({ ...change, transition: 'started' }, 'Shop')).toBe("Shop: 'Add login' started")
     expect(taskSentence({ ...change, transition: 'completed' }, 'Shop')).toBe(
-      "Shop: 'Add login' completed in 5 min · $0.50"
+      "Shop: 'Add login' completed in 5 m 00 s · $0.50"
     )
   })
 

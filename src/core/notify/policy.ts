@@ -1,7 +1,7 @@
 // Which changes the user wants told and how a round is worded. Pure; whether to tell now was the gate's decision.
 import { periodTitle } from '../../shared/budgets'
 import { knownTotalPrice } from '../../shared/cost'
-import { formatRunTime, formatUsd } from '../../shared/format'
+import { formatMoney, formatRunTime } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { NotifiableTransition, NotificationPrefs, QuietHours } from '../../shared/settings'
 import { minutesOfDay } from '../../shared/time-of-day'
@@ -42,7 +42,7 @@ export function budgetNotification(event: BudgetEvent, projectName: string | nul
     kind: 'budget',
     connectionId: event.connectionId,
     title: event.level === 'over' ? `Budget reached: ${scope}, ${period}` : `Nearing the ${period} budget of ${scope}`,
-    body: `${formatUsd(event.spentUsd)} spent ${when} of a ${formatUsd(event.budgetUsd)} budget.`
+    body: `${formatMoney(event.spentUsd)} spent ${when} of a ${formatMoney(event.budgetUsd)} budget.`
   }
   if (event.projectId !== null) n.projectId = event.projectId
   return n
@@ -74,8 +74,16 @@ export function taskSentence(
     change.transition === 'completed' ? 'completed' : change.transition === 'failed' ? 'failed' : 'was cancelled'
   const when = ran === null ? '' : change.transition === 'completed' ? ` in ${ran}` : ` after ${ran}`
   const price = knownTotalPrice(change.totalPrice)
-  const cost = price === null ? '' : ` · ${formatUsd(price)}`
+  const cost = price === null ? '' : ` · ${formatMoney(price)}`
   return `${head} ${verb}${when}${cost}`
+}
+
+/** "Shop: 'Checkout' has cost $4.20 so far; its completed tasks cost $1.10 (median)." */
+export function unusualCostSentence(
+  event: Pick<Extract<MonitorEvent, { kind: 'task-cost-unusual' }>, 'taskName' | 'costUsd' | 'usualUsd'>,
+  projectName: string
+): string {
+  return `${projectName}: '${event.taskName}' has cost ${formatMoney(event.costUsd)} so far; its completed tasks cost ${formatMoney(event.usualUsd)} (median).`
 }
 
 /** The transition an event stands for, if it is one the user can be told about. */
@@ -135,7 +143,7 @@ export function decideNotifications(
         projectId: event.projectId,
         taskId: event.taskId,
         title: 'Costing more than usual',
-        body: `${name(event)}: '${event.taskName}' has cost ${formatUsd(event.costUsd)} so far; its completed tasks cost ${formatUsd(event.usualUsd)} (median).`
+        body: unusualCostSentence(event, name(event))
       })
       continue
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { formatDate } from '../../shared/format'
 import { accountMeta } from './account-meta'
 
 const NOW = Date.parse('2026-11-27T10:00:00Z')
@@ -27,7 +28,11 @@ describe('accountMeta', () => {
       NOW,
       'UTC'
     )
-    expect(meta).toBe('api.workser.ai · key stored · sites on apps.example.com · muted · paused until 11:00')
+    // The time of day in the system's hour cycle (shared/format's rule), said as today's.
+    expect(meta).toBe(
+      `api.workser.ai · key stored · sites on apps.example.com · muted · paused until ${formatDate('2026-11-27T11:00:00Z', NOW, 'UTC')}`
+    )
+    expect(meta).toMatch(/paused until today \S/)
   })
 
   it('keeps an address that is not a URL as it is', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { chartLayout, lastDays, trimLeadingEmpty } from './chart'
+import { formatMoney, MONEY_TICK_STEP } from '../../shared/format'
+import { chartLayout, lastDays } from './chart'
 
 describe('lastDays', () => {
   it('fills the days without cost, across a month end', () => {
@@ -72,29 +73,26 @@ describe('chartLayout', () => {
     expect(wide.xLabels.every((l) => l.shown)).toBe(true)
   })
 
+  it('with a cent as the least step, every money tick is a whole number of cents, however small the bars', () => {
+    for (const top of [0.0004, 0.003, 0.012, 0.02, 0.37, 7.3, 1234]) {
+      const layout = chartLayout({
+        ...base,
+        count: 2,
+        series: [{ name: 'cost', values: [top, top / 3] }],
+        minTickStep: MONEY_TICK_STEP
+      })
+      expect(layout.yTicks.length, `ticks for ${top}`).toBeGreaterThan(1)
+      for (const { value } of layout.yTicks) {
+        expect(Math.abs(value * 100 - Math.round(value * 100)), `${value} for ${top}`).toBeLessThan(1e-6)
+        expect(formatMoney(value)).toMatch(/^\$[\d,]+\.\d{2}$/)
+      }
+      expect(new Set(layout.yTicks.map((t) => formatMoney(t.value))).size).toBe(layout.yTicks.length)
+    }
+  })
+
   it('nothing to draw: one axis from 0 to 1, no bars', () => {
     const layout = chartLayout({ ...base, count: 0, series: [] })
     expect(layout.bars).toEqual([])
     expect(layout.yMax).toBe(1)
-  })
-})
-
-describe('trimLeadingEmpty', () => {
-  it('drops the days before anything was spent in any series, and keeps the zero days after', () => {
-    const out = trimLeadingEmpty(
-      ['d1', 'd2', 'd3', 'd4'],
-      [
-        { name: 'a', values: [0, 0, 1, 0] },
-        { name: 'b', values: [0, 0, 0, 2] }
-      ]
-    )
-    expect(out.categories).toEqual(['d3', 'd4'])
-    expect(out.series.map((s) => s.values)).toEqual([
-      [1, 0],
-      [0, 2]
-    ])
-  })
-  it('keeps every category when nothing was spent at all', () => {
-    expect(trimLeadingEmpty(['d1', 'd2'], [{ name: 'a', values: [0, 0] }]).categories).toEqual(['d1', 'd2'])
   })
 })

@@ -47,7 +47,10 @@ export interface ChartLayout {
 
 const finite = (v: number | undefined): number => (v !== undefined && Number.isFinite(v) && v > 0 ? v : 0)
 
-/** `labelWidth` bounds a y tick label (the plot starts after it); x labels are thinned to `minLabelGap` px apart. */
+/**
+ * `labelWidth` bounds a y tick label (the plot starts after it); x labels are thinned to `minLabelGap` px apart.
+ * `minTickStep` (a power of ten: money's cent) keeps the ticks on its multiples, so each can be written exactly.
+ */
 export function chartLayout(input: {
   count: number
   series: readonly ChartSeries[]
@@ -57,6 +60,7 @@ export function chartLayout(input: {
   xAxisHeight?: number
   minLabelGap?: number
   ticks?: number
+  minTickStep?: number
 }): ChartLayout {
   const count = Math.max(0, Math.floor(input.count))
   const plot = {
@@ -69,10 +73,10 @@ export function chartLayout(input: {
     input.series.reduce((s, serie) => s + finite(serie.values[i]), 0)
   )
   const maxTotal = Math.max(0, ...totals)
-  const y = scaleLinear()
-    .domain([0, maxTotal > 0 ? maxTotal : 1])
-    .nice(input.ticks ?? 4)
-    .range([plot.bottom, plot.top])
+  const tickCount = input.ticks ?? 4
+  // A top of at least `tickCount` steps makes d3's tick step at least one step (it rounds to 1, 2 or 5 × 10ⁿ).
+  const top = Math.max(maxTotal > 0 ? maxTotal : 1, (input.minTickStep ?? 0) * tickCount)
+  const y = scaleLinear().domain([0, top]).nice(tickCount).range([plot.bottom, plot.top])
   const yMax = y.domain()[1] ?? 1
   const x = scaleBand<number>()
     .domain(Array.from({ length: count }, (_, i) => i))
@@ -93,7 +97,7 @@ export function chartLayout(input: {
   const every = Math.max(1, Math.ceil((input.minLabelGap ?? 44) / Math.max(1, x.step())))
   return {
     plot,
-    yTicks: y.ticks(input.ticks ?? 4).map((value) => ({ value, y: y(value) })),
+    yTicks: y.ticks(tickCount).map((value) => ({ value, y: y(value) })),
     yMax,
     bars,
     // The newest category always has its label; the others every `every`, counted back from it.
@@ -103,15 +107,4 @@ export function chartLayout(input: {
     })),
     maxTotal
   }
-}
-
-/** Drops leading all-zero categories so the bars fill the chart; with nothing spent it keeps all, so a range shows. */
-export function trimLeadingEmpty<C>(
-  categories: readonly C[],
-  series: readonly ChartSeries[]
-): { categories: C[]; series: ChartSeries[] } {
-  let first = 0
-  while (first < categories.length && series.every((s) => !((s.values[first] ?? 0) > 0))) first++
-  if (first === categories.length) first = 0
-  return { categories: categories.slice(first), series: series.map((s) => ({ ...s, values: s.values.slice(first) })) }
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { formatTokens } from '../../shared/format'
 import { durationMs, formatCount, formatDateTime, formatTime, stepTypeLabel } from './format'
 
 describe('formatCount', () => {
-  it('separates thousands and keeps absent apart from zero', () => {
-    expect(formatCount(1234567)).toBe('1,234,567')
-    expect(formatCount(0)).toBe('0')
+  it('is the one token form (shared formatTokens), absent kept apart from zero', () => {
+    for (const n of [0, 950, 12_345, 1_234_567, null, undefined]) expect(formatCount(n)).toBe(formatTokens(n))
+    expect(formatCount(1234567)).toBe('1.2M')
     expect(formatCount(undefined)).toBe('–')
   })
 })

@@ -1,11 +1,9 @@
 // What the window formats beyond src/shared/format (money, tokens, durations and relative
 // times live there, shared with the command).
+import { formatTokens } from '../../shared/format'
 
-/** Token counts with thousands separators; absent is shown as a dash, never as 0. */
-export function formatCount(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '–'
-  return Math.round(value).toLocaleString('en-US')
-}
+/** Token counts: the one form, shared/format's formatTokens, under the name the task screen knows. */
+export const formatCount: (value: number | null | undefined) => string = formatTokens
 
 /** Milliseconds between two ISO times, or null when either is unreadable or time runs back. */
 export function durationMs(fromIso: string, toIso: string): number | null {

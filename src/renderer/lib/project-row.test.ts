@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { BudgetStatus } from '../../shared/budgets'
+import { formatDate } from '../../shared/format'
 import type { ProjectView } from '../../shared/ipc'
 import { projectBudgetLevel, projectMetaLine, projectRowMeta, projectSignals, unseenFailures } from './project-row'
 
@@ -71,7 +72,10 @@ describe('projectBudgetLevel', () => {
 describe('projectRowMeta', () => {
   const now = Date.parse('2026-11-27T12:00:00Z')
   it('says muted, then when the project last moved, in the one date form', () => {
-    expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), now, 'UTC')).toBe('active 09:05')
+    expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), now, 'UTC')).toBe(
+      `active ${formatDate('2026-11-27T09:05:00Z', now, 'UTC')}`
+    )
+    expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), now, 'UTC')).toMatch(/^active today \S/)
     expect(projectRowMeta(view({ lastActivityAt: '2026-11-20T09:05:00Z' }, { muted: true }), now, 'UTC')).toBe(
       'Muted · active Nov 20'
     )

@@ -19,7 +19,7 @@ describe('taskMetaLine', () => {
         branch: 'feature/search',
         total_price: 0.30123
       })
-    ).toBe('4m 05s · feature/search · $0.30')
+    ).toBe('4 m 05 s · feature/search · $0.30')
     expect(taskMetaLine({ created_at: 'x', updated_at: 'y', branch: '', total_price: null })).toBe('')
   })
 })
