@@ -161,16 +161,14 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await shoot(app, 'project')
           await shootMenu(app, 'More actions', 'menu-project')
 
+          // The Publish sheet over the list, then the published site as the screen's row.
           await chooseFromMenu(app, 'More actions', 'Publish')
-          await app.getByLabel('Sub-domain').fill('portfolio')
-          await app
-            .locator('form')
-            .filter({ has: app.getByLabel('Sub-domain') })
-            .getByRole('button', { name: 'Publish' })
-            .click()
+          const sheet = app.getByRole('dialog', { name: 'Publish' })
+          await sheet.getByLabel('Sub-domain').fill('portfolio')
+          await shoot(app, 'publish')
+          await sheet.getByRole('button', { name: 'Publish', exact: true }).click()
           await expect(app.getByTestId('published-url')).toBeVisible()
-          await app.getByTestId('published-url').scrollIntoViewIfNeeded()
-          await shoot(app, 'publish', { top: false })
+          await shoot(app, 'published')
 
           const tasks = await invoke(app, 'project:tasks', { projectId })
           const task = tasks.find((t) => t.status === 'completed') ?? tasks[0]!

@@ -22,6 +22,24 @@ async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
   throw new Error(`Tab never reached ${target}`)
 }
 
+/** Waits for a sheet's slide-in to end: axe reads colours, and half-way they are half-faded. */
+async function settled(sheet: Locator): Promise<void> {
+  await sheet.evaluate((el) =>
+    Promise.all(
+      (el as unknown as { getAnimations(): { finished: Promise<unknown> }[] }).getAnimations().map((a) => a.finished)
+    )
+  )
+}
+
+/** Presses ArrowDown in an open menu until `item` has focus; fails after `max` presses. */
+async function arrowTo(page: Page, item: Locator, max = 12): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await item.evaluate((el) => el === el.ownerDocument.activeElement).catch(() => false)) return
+    await page.keyboard.press('ArrowDown')
+  }
+  throw new Error(`ArrowDown never reached ${item}`)
+}
+
 async function expectVisibleFocus(page: Page): Promise<void> {
   const focused = page.locator(':focus')
   await expect(focused).toHaveCount(1)
@@ -101,7 +119,7 @@ test.describe('every screen', () => {
 
     // The projects and a project in a test of their own: with their menus and forms, one test for
     // every screen ran past the timeout on a loaded machine.
-    test('projects and a project: the add menu, the create form, the project menu, details, search, edit and publish', async ({
+    test('projects and a project: the add menu, the create form, the project menu, search, and each sheet (details, new task, edit, publish)', async ({
       app
     }) => {
       const projectId = await projectIdByName(app, 'Portfolio site')
@@ -118,26 +136,36 @@ test.describe('every screen', () => {
 
       await openHash(app, `#/projects/${projectId}`)
       await expect(app.locator('[data-task-id]').first()).toBeVisible()
-      await app.getByText('Details', { exact: true }).click()
       await app.getByRole('button', { name: 'Search tasks' }).click()
       await app.keyboard.type('a')
-      await chooseFromMenu(app, 'More actions', 'Edit')
       await app.getByRole('button', { name: 'More actions' }).click()
-      await check(
-        app,
-        'project with its details, the search, the edit form and the menu open',
-        app.locator('[data-task-id]').first()
-      )
+      await check(app, 'project with the search and the menu open', app.locator('[data-task-id]').first())
+      await app.keyboard.press('Escape')
+      // Each sheet, one at a time (a sheet is modal): the details, a new task, the edit form.
+      for (const [opens, sheet] of [
+        ['Details', 'Details'],
+        ['Edit', 'Edit the project']
+      ] as const) {
+        await chooseFromMenu(app, 'More actions', opens)
+        const dialog = app.getByRole('dialog', { name: sheet })
+        await settled(dialog)
+        await check(app, `project, the ${sheet} sheet`, dialog.getByRole('button', { name: /^(Done|Cancel)$/ }))
+        await app.keyboard.press('Escape')
+        await expect(dialog).toHaveCount(0)
+      }
+      await app.getByRole('button', { name: 'New task' }).click()
+      await app.getByRole('dialog', { name: 'New task' }).getByRole('button', { name: 'Start the task' }).click()
+      await expect(app.getByText('Give the task a short name.')).toBeVisible()
+      await settled(app.getByRole('dialog', { name: 'New task' }))
+      await check(app, 'project, the new task sheet with a problem', app.getByLabel('Name', { exact: true }))
       await app.keyboard.press('Escape')
       await chooseFromMenu(app, 'More actions', 'Publish')
-      await app.getByLabel('Sub-domain').fill('Not_Valid')
-      await check(app, 'project with the publish form', app.getByLabel('Sub-domain'))
-      await app.getByLabel('Sub-domain').fill('a-long-sub-domain-for-this-site')
-      await app
-        .locator('form')
-        .filter({ has: app.getByLabel('Sub-domain') })
-        .getByRole('button', { name: 'Publish' })
-        .click()
+      const publish = app.getByRole('dialog', { name: 'Publish' })
+      await publish.getByLabel('Sub-domain').fill('Not_Valid')
+      await settled(publish)
+      await check(app, 'project with the publish sheet', publish.getByLabel('Sub-domain'))
+      await publish.getByLabel('Sub-domain').fill('a-long-sub-domain-for-this-site')
+      await publish.getByRole('button', { name: 'Publish', exact: true }).click()
       await expect(app.getByTestId('published-url')).toBeVisible()
       await check(app, 'project published', app.getByTestId('published-url'))
     })
@@ -156,12 +184,12 @@ test.describe('every screen', () => {
       await expect(app.locator('[data-error-kind="not_found"]').first()).toBeVisible()
       await expect(app.getByTestId('stale-note')).toBeVisible()
       await expect(app.getByTestId('project-meta')).toContainText(/\d+ running · \d+ failed/)
-      // At 420 px the project's long meta line keeps its Details toggle beside it, on its first
-      // line, not on a line of its own.
-      const meta = await app.getByTestId('project-meta').boundingBox()
-      const toggle = await app.locator('details.about > summary .more').boundingBox()
-      expect(toggle!.x).toBeGreaterThan(meta!.x + meta!.width - 1)
-      expect(Math.abs(toggle!.y - meta!.y)).toBeLessThan(4)
+      // At 420 px the project's figures, as long as they get, stay one line (an ellipsis, no wrap).
+      const meta = app.getByTestId('project-meta')
+      const lineHeight = await meta.evaluate((el) =>
+        parseFloat(el.ownerDocument.defaultView!.getComputedStyle(el).lineHeight)
+      )
+      expect((await meta.boundingBox())!.height).toBeLessThan(2 * lineHeight)
       await check(app, 'project gone', app.locator('[data-error-kind="not_found"]').first())
     })
   })
@@ -217,11 +245,39 @@ test.describe('keyboard only', () => {
     await tabTo(app, app.getByRole('button', { name: 'More actions' }))
     await expectVisibleFocus(app)
     await app.keyboard.press('Enter')
-    await expect(app.getByRole('menuitem', { name: 'Edit' })).toBeFocused()
+    await expect(app.getByRole('menuitem', { name: 'Open the agent interface' })).toBeFocused()
     await app.keyboard.press('ArrowDown')
     await expect(app.getByRole('menuitem', { name: 'Publish' })).toBeFocused()
     await app.keyboard.press('Escape')
     await expect(app.getByRole('button', { name: 'More actions' })).toBeFocused()
+    // Every sheet of the menu opens from the keyboard with focus inside it; Escape closes it and
+    // gives focus back to the menu's button. At the window's size, where Details is a sheet too.
+    const walkSize = app.viewportSize()!
+    await app.setViewportSize(DEFAULT_WINDOW)
+    for (const [item, sheet] of [
+      ['Publish', 'Publish'],
+      ['Edit', 'Edit the project'],
+      ['Details', 'Details']
+    ] as const) {
+      await app.keyboard.press('Enter')
+      await arrowTo(app, app.getByRole('menuitem', { name: item, exact: true }))
+      await app.keyboard.press('Enter')
+      const dialog = app.getByRole('dialog', { name: sheet })
+      await expect(dialog).toBeVisible()
+      await expect(dialog.locator(':focus')).toHaveCount(1)
+      await expectVisibleFocus(app)
+      await app.keyboard.press('Escape')
+      await expect(dialog).toHaveCount(0)
+      await expect(app.getByRole('button', { name: 'More actions' })).toBeFocused()
+    }
+    // The bar's one action: New task, a sheet with focus in its first field.
+    await app.keyboard.press('Shift+Tab')
+    await expect(app.getByRole('button', { name: 'New task' })).toBeFocused()
+    await app.keyboard.press('Enter')
+    await expect(app.getByLabel('Name', { exact: true })).toBeFocused()
+    await app.keyboard.press('Escape')
+    await expect(app.getByRole('button', { name: 'New task' })).toBeFocused()
+    await app.setViewportSize(walkSize)
 
     const rows = app.locator('[data-task-id]')
     await tabTo(app, rows.first())
@@ -241,8 +297,17 @@ test.describe('keyboard only', () => {
     await expectVisibleFocus(app)
     await app.keyboard.press('Enter')
     await expect(app.getByRole('heading', { name: /Usage records/ })).toBeVisible()
-
-    await tabTo(app, app.getByRole('link', { name: 'Projects' }).first())
+    // The task's "…" menu, then back up the stack with the bar's chevron: the project, then Projects.
+    await tabTo(app, app.getByRole('button', { name: 'More actions' }))
+    await expectVisibleFocus(app)
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('menuitem', { name: 'Refresh' })).toBeFocused()
+    await app.keyboard.press('Escape')
+    await tabTo(app, app.getByRole('link', { name: 'Back to Portfolio site' }))
+    await expectVisibleFocus(app)
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('heading', { name: 'Portfolio site', level: 1 })).toBeVisible()
+    await tabTo(app, app.getByRole('link', { name: 'Back to Projects' }))
     await app.keyboard.press('Enter')
     // The "+" menu beside New project: watching opens with focus in its field.
     await tabTo(app, app.getByRole('button', { name: 'Add an existing project' }))

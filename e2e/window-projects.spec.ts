@@ -1,6 +1,14 @@
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
-import { chooseFromMenu, connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
+import {
+  chooseFromMenu,
+  connect,
+  DEFAULT_WINDOW,
+  expectNoSeriousViolations,
+  invoke,
+  openHash,
+  WIDE_WINDOW
+} from './window.helpers'
 
 interface Styled {
   style: { color: string }
@@ -157,6 +165,27 @@ test('a row is red only for failures not yet seen; the lifetime counts are on th
   await expect(red).toHaveCount(0)
 })
 
+test('Project’s first row starts in the top third at 420 × 640', async ({ app, host }) => {
+  await app.setViewportSize(DEFAULT_WINDOW)
+  const control = host.service.control
+  // Everything the top of the screen can hold: a description, running and failed tasks, costs.
+  const project = control.createProject({
+    name: 'A project with a long name that does not fit on one line of the window',
+    description: 'A description of two lines or more, which used to sit above the actions and the tasks.'
+  })
+  control.addTask(project.id, { name: 'Broke', status: 'failed' })
+  control.addTask(project.id, { name: 'Typing', status: 'in_progress', script: 'run-forever' })
+  control.addTask(project.id, { name: 'Shipped', status: 'completed' })
+  await invoke(app, 'project:watch', { projectId: project.id })
+  await invoke(app, 'monitor:poll-now')
+  await openHash(app, `#/projects/${project.id}`)
+  const first = app.locator('[data-task-id]').first()
+  await expect(first).toBeVisible()
+  await expect(app.getByTestId('project-meta')).toContainText('1 running · 1 failed')
+  const box = (await first.boundingBox())!
+  expect(box.y).toBeLessThan(DEFAULT_WINDOW.height / 3)
+})
+
 test('tasks: chips for all, running and failed, and a search that opens from its button', async ({ app, host }) => {
   const control = host.service.control
   const project = control.createProject({ name: 'Many tasks' })
@@ -204,7 +233,7 @@ test('edit the five updatable fields', async ({ app, host }) => {
   await expect(app.getByRole('heading', { name: 'Before', level: 1 })).toBeVisible()
 
   await chooseFromMenu(app, 'More actions', 'Edit')
-  const form = app.locator('form[aria-labelledby="edit-heading"]')
+  const form = app.getByRole('dialog', { name: 'Edit the project' })
   await form.getByLabel('User e-mail').fill('not-an-email')
   await form.getByRole('button', { name: 'Save changes' }).click()
   await expect(form.getByText('Enter an e-mail address like name@example.com.')).toBeVisible()
@@ -227,7 +256,7 @@ test('edit the five updatable fields', async ({ app, host }) => {
   })
 })
 
-test('a project opens its agent interface through the shell, its one primary action; its id copies from the menu', async ({
+test('the bar has one icon action, New task, and "…"; the agent interface opens through the shell from it, and the id copies', async ({
   app,
   host,
   request
@@ -236,9 +265,10 @@ test('a project opens its agent interface through the shell, its one primary act
   await invoke(app, 'project:watch', { projectId: project.id })
   await openHash(app, `#/projects/${project.id}`)
   const actions = app.getByTestId('project-actions')
-  await expect(actions.locator('.primary')).toHaveCount(1)
-  await expect(actions.locator('.primary')).toHaveText('Open the agent interface')
-  await app.getByRole('button', { name: 'Open the agent interface' }).click()
+  await expect(actions.getByRole('button')).toHaveCount(2)
+  await expect(actions.getByRole('button', { name: 'New task' })).toBeVisible()
+  await expect(actions.getByRole('button', { name: 'More actions' })).toBeVisible()
+  await chooseFromMenu(app, 'More actions', 'Open the agent interface')
   await expect.poll(() => host.records.opened).toEqual([project.prebuilt_url])
   await chooseFromMenu(app, 'More actions', 'Copy the project ID')
   await expect
@@ -250,11 +280,12 @@ test('the return URL opens through the shell; one that is not http(s) is only sh
   const url = 'https://client.example.com/projects/back?from=agent'
   const project = host.service.control.createProject({ name: 'Comes back', return_url: url })
   await invoke(app, 'project:watch', { projectId: project.id })
+  // At the window's size the details are a sheet, opened from "…".
+  await app.setViewportSize(DEFAULT_WINDOW)
   await openHash(app, `#/projects/${project.id}`)
-  // The details sit below the fold, folded.
   await expect(app.getByRole('button', { name: url })).toBeHidden()
-  await app.getByText('Details', { exact: true }).click()
-  await app.getByRole('button', { name: url }).click()
+  await chooseFromMenu(app, 'More actions', 'Details')
+  await app.getByRole('dialog', { name: 'Details' }).getByRole('button', { name: url }).click()
   await expect.poll(() => host.records.opened).toEqual([url])
   await expect(app.getByTestId('announcer')).toContainText('Opened the return URL')
 
@@ -262,10 +293,24 @@ test('the return URL opens through the shell; one that is not http(s) is only sh
   await invoke(app, 'project:watch', { projectId: odd.id })
   await openHash(app, `#/projects/${odd.id}`)
   await expect(app.getByRole('heading', { name: 'Odd return', level: 1 })).toBeVisible()
+  await chooseFromMenu(app, 'More actions', 'Details')
   await expect(app.locator('dl.details')).toContainText('ftp://files.example.com/drop')
   await expect(app.getByTestId('return-url-note')).toContainText('not an http or https address')
   await expect(app.getByRole('button', { name: 'ftp://files.example.com/drop' })).toHaveCount(0)
   expect(host.records.opened).toEqual([url])
+  await app.keyboard.press('Escape')
+
+  // Wide, the details sit beside the tasks, level with their top, and "…" has no Details.
+  await app.setViewportSize(WIDE_WINDOW)
+  const side = app.getByRole('complementary', { name: 'Details' })
+  await expect(side).toContainText('ftp://files.example.com/drop')
+  const tasks = (await app.getByRole('region', { name: 'Tasks' }).boundingBox())!
+  const beside = (await side.boundingBox())!
+  expect(beside.x).toBeGreaterThanOrEqual(tasks.x + tasks.width)
+  expect(beside.y).toBeLessThan(tasks.y + tasks.height)
+  await app.getByRole('button', { name: 'More actions', exact: true }).click()
+  await expect(app.getByRole('menuitem', { name: 'Edit' })).toBeVisible()
+  await expect(app.getByRole('menuitem', { name: 'Details' })).toHaveCount(0)
 })
 
 test('publish: the sub-domain is checked as it is typed, one Publish button, and success gives the address once with Copy', async ({
@@ -278,7 +323,8 @@ test('publish: the sub-domain is checked as it is typed, one Publish button, and
   await openHash(app, `#/projects/${project.id}`)
   await chooseFromMenu(app, 'More actions', 'Publish')
   await expect(app.getByText(`.${host.service.publishingDomain}`, { exact: true })).toBeVisible()
-  // One Publish button: the form's (the menu that opened it has closed).
+  // A sheet, with one Publish button: its own (the menu that opened it has closed).
+  await expect(app.getByRole('dialog', { name: 'Publish' })).toBeVisible()
   const publish = app.getByRole('button', { name: 'Publish', exact: true })
   await expect(publish).toHaveCount(1)
 
@@ -296,6 +342,8 @@ test('publish: the sub-domain is checked as it is typed, one Publish button, and
   await publish.click()
   const result = app.locator('[data-publish-status="success"]')
   await expect(result).toContainText('Published')
+  // Done: the sheet closed, and the address is the screen's row.
+  await expect(app.getByRole('dialog')).toHaveCount(0)
   // The site's address, once on the screen: the service's message only repeated it.
   const site = `https://my-shop.${host.service.publishingDomain}`
   await expect(app.getByTestId('published-url')).toContainText(site)
@@ -306,9 +354,16 @@ test('publish: the sub-domain is checked as it is typed, one Publish button, and
   await expect
     .poll(async () => (await (await request.get(`${host.url}__host/control/clipboard`)).json()) as string[])
     .toEqual([site])
-  await app.getByRole('button', { name: site }).click()
+  await app.getByRole('button', { name: 'Open the site' }).click()
   await expect.poll(() => host.records.opened).toEqual([site])
   await expectNoSeriousViolations(app, 'publish succeeded')
+
+  // Published, the action becomes Update, on the same sub-domain.
+  await chooseFromMenu(app, 'More actions', 'Update the site')
+  const update = app.getByRole('dialog', { name: 'Update the site' })
+  await expect(update.getByLabel('Sub-domain')).toHaveValue('my-shop')
+  await expect(update.getByRole('button', { name: 'Update', exact: true })).toBeVisible()
+  await expect(update.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0)
 })
 
 test('publish: a sub-domain another project holds fails with the service’s message', async ({ app, host }) => {

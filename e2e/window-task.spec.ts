@@ -138,7 +138,8 @@ test('the steps are a timeline: each tool its icon, the failed step standing out
   const done = details.steps.find((s) => s.status === 'completed')
   if (!failed || !done) throw new Error('the failed task has no failed and completed steps')
   await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
-  await expect(app.getByRole('heading', { level: 1 }).getByRole('img', { name: 'Failed' })).toBeVisible()
+  // The task's status is the bar's icon.
+  await expect(app.getByRole('banner').getByRole('img', { name: 'Failed' })).toBeVisible()
 
   const failedRow = app.locator(`[data-step-id="${failed.id}"]`)
   await expect(failedRow.locator('.state')).toHaveText('Failed')
@@ -188,7 +189,7 @@ test('a running task updates live when its status changes', async ({ app, host }
     script: 'run-forever'
   })
   await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
-  const status = app.getByRole('heading', { level: 1 }).getByRole('img')
+  const status = app.getByRole('banner').getByRole('img')
   await expect(status).toHaveAccessibleName('In progress')
 
   host.service.control.setTaskStatus(task.id, 'failed')
@@ -338,7 +339,7 @@ test('steps: a short list is drawn whole with no box scrolling inside; the detai
   await expect(detail).toBeInViewport()
 })
 
-test('the breadcrumb names the task’s project as everywhere else: a project the service gives no name is shown by its id', async ({
+test('the way back names the task’s project as everywhere else: a project the service gives no name is shown by its id', async ({
   app,
   host
 }) => {
@@ -351,8 +352,6 @@ test('the breadcrumb names the task’s project as everywhere else: a project th
     .toBe(project.id)
   await openHash(app, `#/projects/${project.id}/tasks/${task.id}`)
   await expect(app.getByRole('heading', { name: 'In a nameless project', level: 1 })).toBeVisible()
-  await expect(app.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link')).toHaveText([
-    'Projects',
-    project.id
-  ])
+  const back = app.getByRole('banner').getByRole('link', { name: `Back to ${project.id}`, exact: true })
+  await expect(back).toHaveAttribute('href', `#/projects/${project.id}`)
 })

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest'
 import type { BudgetStatus } from '../../shared/budgets'
 import { formatDate } from '../../shared/format'
 import type { ProjectView } from '../../shared/ipc'
-import { projectBudgetLevel, projectMetaLine, projectRowMeta, projectSignals, unseenFailures } from './project-row'
+import {
+  projectBudgetLevel,
+  projectFigures,
+  projectMetaLine,
+  projectRowMeta,
+  projectSignals,
+  projectStatus,
+  unseenFailures
+} from './project-row'
 
 function view(over: Partial<ProjectView> = {}, watched: Partial<ProjectView['watched']> = {}): ProjectView {
   return {
@@ -94,5 +102,38 @@ describe('projectMetaLine', () => {
     expect(
       projectMetaLine(view({ counts: { running: 0, failed: 0, total: 1 }, costTodayUsd: 0.004 }, { muted: true }))
     ).toBe('1 task · <$0.01 today · $0.00 total · muted')
+  })
+})
+
+describe('projectFigures', () => {
+  it('gives each figure its number and its word, the same as the meta line', () => {
+    const v = view({ counts: { running: 1, failed: 0, total: 2 }, costTodayUsd: 0.5, costTotalUsd: 1 })
+    expect(projectFigures(v)).toEqual([
+      { value: '2', word: 'tasks' },
+      { value: '1', word: 'running' },
+      { value: '$0.50', word: 'today' },
+      { value: '$1.00', word: 'total' }
+    ])
+  })
+})
+
+describe('projectStatus', () => {
+  const signals = (over: Partial<ReturnType<typeof projectSignals>> = {}) => ({
+    unseenFailed: 0,
+    running: 0,
+    budget: 'none' as const,
+    ...over
+  })
+  it('is the worst state: a new failure, then a budget over its limit, then running work', () => {
+    expect(projectStatus(signals({ unseenFailed: 2, running: 1, budget: 'over' }), 5)).toEqual({
+      kind: 'failed',
+      label: '2 new failures'
+    })
+    expect(projectStatus(signals({ running: 1, budget: 'over' }), 5).kind).toBe('budget')
+    expect(projectStatus(signals({ running: 1, budget: 'near' }), 5)).toEqual({ kind: 'running', label: '1 running' })
+  })
+  it('is quiet otherwise, and says when there is nothing yet', () => {
+    expect(projectStatus(signals(), 3).kind).toBe('completed')
+    expect(projectStatus(signals(), 0)).toEqual({ kind: 'todo', label: 'No tasks yet' })
   })
 })

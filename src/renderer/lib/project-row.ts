@@ -2,6 +2,7 @@
 import type { BudgetStatus } from '../../shared/budgets'
 import { formatDate, formatMoney } from '../../shared/format'
 import type { ProjectView } from '../../shared/ipc'
+import type { StatusKind } from './status-kind'
 
 export type ProjectBudgetLevel = 'none' | 'near' | 'over'
 
@@ -54,15 +55,47 @@ export function projectRowMeta(
   return parts.join(' · ')
 }
 
-/** The project screen's one meta line: its lifetime counts and costs (money to cents). */
+/** One figure of the project's strip: its number (or money) and its word. */
+export interface ProjectFigure {
+  value: string
+  word: string
+}
+
+/** The project screen's one line of figures: its lifetime counts and costs (money to cents). */
+export function projectFigures(
+  view: Pick<ProjectView, 'watched' | 'counts' | 'costTodayUsd' | 'costTotalUsd'>
+): ProjectFigure[] {
+  const { total, running, failed } = view.counts
+  const figures: ProjectFigure[] = [{ value: String(total), word: total === 1 ? 'task' : 'tasks' }]
+  if (running > 0) figures.push({ value: String(running), word: 'running' })
+  if (failed > 0) figures.push({ value: String(failed), word: 'failed' })
+  figures.push(
+    { value: formatMoney(view.costTodayUsd), word: 'today' },
+    { value: formatMoney(view.costTotalUsd), word: 'total' }
+  )
+  if (view.watched.muted) figures.push({ value: '', word: 'muted' })
+  return figures
+}
+
+/** The same figures as words: "6 tasks · 1 running · $0.37 today · $12.50 total". */
 export function projectMetaLine(
   view: Pick<ProjectView, 'watched' | 'counts' | 'costTodayUsd' | 'costTotalUsd'>
 ): string {
-  const { total, running, failed } = view.counts
-  const parts = [total === 1 ? '1 task' : `${total} tasks`]
-  if (running > 0) parts.push(`${running} running`)
-  if (failed > 0) parts.push(`${failed} failed`)
-  parts.push(`${formatMoney(view.costTodayUsd)} today`, `${formatMoney(view.costTotalUsd)} total`)
-  if (view.watched.muted) parts.push('muted')
-  return parts.join(' · ')
+  return projectFigures(view)
+    .map((f) => (f.value ? `${f.value} ${f.word}` : f.word))
+    .join(' · ')
+}
+
+/**
+ * The project's one status icon (its bar): the worst of its tasks, in the row's order of red,
+ * then a budget over its limit, then running work; otherwise quiet.
+ */
+export function projectStatus(signals: ProjectSignals, total: number): { kind: StatusKind; label: string } {
+  const { unseenFailed, running, budget } = signals
+  if (unseenFailed > 0)
+    return { kind: 'failed', label: unseenFailed === 1 ? '1 new failure' : `${unseenFailed} new failures` }
+  if (budget === 'over') return { kind: 'budget', label: 'Over budget' }
+  if (running > 0) return { kind: 'running', label: `${running} running` }
+  if (total === 0) return { kind: 'todo', label: 'No tasks yet' }
+  return { kind: 'completed', label: 'Nothing running' }
 }
