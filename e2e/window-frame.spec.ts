@@ -285,8 +285,13 @@ test.describe('an account-wide error', () => {
     await expect(dot).toHaveCSS('background-color', await tokenColour(app, '--warn'))
     const banner = app.getByTestId('error-banner')
     await expect(banner).toContainText('Offline')
-    host.service.control.clearFaults()
+    // Try again asks for a poll now (while the service is still away, so no background poll can end it first).
+    const polled = app.waitForRequest((r) => decodeURIComponent(r.url()).endsWith('/__ipc/invoke/monitor:poll-now'))
     await banner.getByRole('button', { name: 'Try again' }).click()
+    await polled
+    await expect(dot).toHaveCSS('background-color', await tokenColour(app, '--warn'))
+    host.service.control.clearFaults()
+    await invoke(app, 'monitor:poll-now')
     await expect(banner).toHaveCount(0)
     await expect(dot).toHaveCSS('background-color', await tokenColour(app, '--ok'))
   })
