@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { IpcError } from '../../shared/ipc'
-import { describeError, formatWait, isOffline } from './error-view'
+import { accountProblems, describeError, formatWait, isOffline } from './error-view'
 
 describe('describeError', () => {
   it('tells offline apart and offers a retry', () => {
@@ -79,5 +79,43 @@ describe('formatWait', () => {
     expect(formatWait(90_000)).toBe('2 minutes')
     expect(formatWait(3_600_000)).toBe('1 hour')
     expect(formatWait(3_900_000)).toBe('1 hour 5 minutes')
+  })
+})
+
+describe('accountProblems', () => {
+  const ok = (connectionId: string) => ({
+    connectionId,
+    health: { state: 'ok' as const, polledAt: '2026-01-01T07:00:00Z' }
+  })
+  const failing = (connectionId: string, kind: 'auth' | 'network' | 'not_found', since: string) => ({
+    connectionId,
+    health: { state: 'error' as const, error: { kind, message: '' }, since, nextPollAt: since }
+  })
+
+  it('a rejected key is the account’s, whichever project met it: red', () => {
+    const problems = accountProblems([ok('a'), failing('a', 'auth', '2026-01-01T07:20:00Z')])
+    expect(problems).toEqual([
+      { connectionId: 'a', health: 'error', error: { kind: 'auth', message: '' }, since: '2026-01-01T07:20:00Z' }
+    ])
+  })
+
+  it('an unreachable service is the account’s once none of its checked projects answers: amber', () => {
+    expect(accountProblems([ok('a'), failing('a', 'network', '2026-01-01T07:20:00Z')])).toEqual([])
+    const unchecked = { connectionId: 'a', health: { state: 'unknown' as const } }
+    const problems = accountProblems([
+      unchecked,
+      failing('a', 'network', '2026-01-01T07:21:00Z'),
+      failing('a', 'network', '2026-01-01T07:20:00Z')
+    ])
+    expect(problems.map((p) => [p.health, p.since])).toEqual([['retrying', '2026-01-01T07:20:00Z']])
+  })
+
+  it('one project’s own error is not the account’s; the worst account comes first', () => {
+    expect(accountProblems([failing('a', 'not_found', '2026-01-01T07:20:00Z')])).toEqual([])
+    const problems = accountProblems([
+      failing('a', 'network', '2026-01-01T07:00:00Z'),
+      failing('b', 'auth', '2026-01-01T07:30:00Z')
+    ])
+    expect(problems.map((p) => p.connectionId)).toEqual(['b', 'a'])
   })
 })

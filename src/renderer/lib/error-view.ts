@@ -1,6 +1,7 @@
 // Every failure the window can meet, in plain words with a way forward. Screens render the view;
 // they never word an error themselves.
-import type { IpcError } from '../../shared/ipc'
+import type { IpcError, ProjectView } from '../../shared/ipc'
+import type { ServiceErrorInfo } from '../../shared/monitor'
 
 /** What the user can do about an error; a screen offers the ones it can carry out. */
 export type ErrorAction = 'retry' | 'fix-key' | 'open-settings' | 'unwatch' | 'back-to-project'
@@ -105,6 +106,46 @@ export function describeError(error: IpcError, subject: ErrorSubject = 'action',
 /** Whether the error means the service could not be reached at all. */
 export function isOffline(error: IpcError): boolean {
   return error.kind === 'network' || error.kind === 'timeout'
+}
+
+/** The header's health dot: red when only the user can fix it, amber while Agent Tray keeps trying. */
+export type AccountHealth = 'ok' | 'retrying' | 'error'
+
+/** An error of a whole account, not of one project: its banner sits under the bar on every screen. */
+export interface AccountProblem {
+  connectionId: string
+  health: Exclude<AccountHealth, 'ok'>
+  error: ServiceErrorInfo
+  /** When its projects stopped answering: what the window shows of the account is as of then. */
+  since: string
+}
+
+/**
+ * A rejected key is the account's, whichever project met it; an unreachable service is the
+ * account's once none of its checked projects answers. Worst first (a rejected key), then oldest.
+ */
+export function accountProblems(projects: readonly Pick<ProjectView, 'connectionId' | 'health'>[]): AccountProblem[] {
+  const accounts = [...new Set(projects.map((p) => p.connectionId))]
+  const problems: AccountProblem[] = []
+  for (const connectionId of accounts) {
+    const own = projects.filter((p) => p.connectionId === connectionId)
+    const failing = own.flatMap((p) => (p.health.state === 'error' ? [p.health] : []))
+    const checked = own.filter((p) => p.health.state !== 'unknown').length
+    const rejected = failing.filter((h) => h.error.kind === 'auth')
+    const unreachable = failing.filter((h) => isOffline(h.error))
+    const found =
+      rejected.length > 0
+        ? { health: 'error' as const, seen: rejected }
+        : unreachable.length > 0 && unreachable.length === checked
+          ? { health: 'retrying' as const, seen: unreachable }
+          : null
+    if (found === null) continue
+    const first = found.seen.reduce((a, b) => (Date.parse(b.since) < Date.parse(a.since) ? b : a))
+    problems.push({ connectionId, health: found.health, error: first.error, since: first.since })
+  }
+  return problems.sort(
+    (a, b) => Number(b.health === 'error') - Number(a.health === 'error') || Date.parse(a.since) - Date.parse(b.since)
+  )
 }
 
 /** "45 seconds", "2 minutes", "1 hour 5 minutes". */
