@@ -125,6 +125,10 @@ class StandInApp extends EventEmitter {
   getName(): string {
     return standInLaunch.name
   }
+  // Chromium's i18n reads the regional format from the environment on Linux, as Node's ICU does.
+  getSystemLocale(): string {
+    return Intl.DateTimeFormat().resolvedOptions().locale
+  }
   getPath(name: Parameters<Electron.App['getPath']>[0]): string {
     const set = paths.get(name)
     if (set) return set
@@ -591,6 +595,11 @@ export const BrowserWindow = StandInWindow
 // ---- the rest of the main process's API ---------------------------------------------------------
 
 let themeSource: 'system' | 'light' | 'dark' = 'system'
+// Read on macOS only (its forced 12/24-hour clock); this stand-in is a Linux desktop.
+export const systemPreferences = {
+  getUserDefault: () => refuse('systemPreferences.getUserDefault is read on macOS only')
+} satisfies Api<Electron.SystemPreferences>
+
 export const nativeTheme = Object.assign(new EventEmitter(), {
   shouldUseDarkColors: false,
   shouldUseDarkColorsForSystemIntegratedUI: false,

@@ -12,7 +12,8 @@ import {
   protocol,
   safeStorage,
   session,
-  shell
+  shell,
+  systemPreferences
 } from 'electron'
 import ElectronStore from 'electron-store'
 import { composeApp, type ComposedApp } from '../core/app/compose'
@@ -30,6 +31,7 @@ import { acceleratorLabel } from '../shared/accelerator'
 import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../shared/csp'
 import type { Settings } from '../shared/settings'
 import { APP_SCHEME, createAppProtocolHandler } from './app-protocol'
+import { systemClockLocale } from './clock-locale'
 import { createDemoRunner } from './demo'
 import { aboutFacts, loadUpdater, type MainLog } from './desktop'
 import { createDockSync, dockIconVisible } from './dock'
@@ -168,6 +170,7 @@ export async function start({
       if (!starting) tray?.render(view)
     },
     openExternal,
+    clockLocale: systemClockLocale(app, systemPreferences, process.platform),
     ipc: { ipcMain, isTrusted: (frame) => isTrustedFrame(frame, windows.mainFrames(), loc) },
     power: powerMonitor,
     presence: presenceFrom(powerMonitor),

@@ -146,9 +146,28 @@ function dayFormat(timeZone: string | undefined): Intl.DateTimeFormat {
   return format
 }
 
+// The window's clock follows the OS's regional format, which main reads (Chromium's own locale is its UI language).
+let systemClockLocale: string | undefined
+
+/** Sets the locale clock times use when none is given; null or unreadable: the default locale. */
+export function setClockLocale(locale: string | null | undefined): void {
+  systemClockLocale = locale ? clockLocaleTag(locale, null) : undefined
+}
+
+/** A system locale ("en_GB", "de-DE") as a BCP 47 tag, with the hour cycle the OS forces (macOS keeps it apart). */
+export function clockLocaleTag(locale: string, hourCycle: 'h12' | 'h23' | null): string | undefined {
+  try {
+    const [tag] = Intl.getCanonicalLocales(locale.replace(/\..*$/, '').replace(/_/g, '-'))
+    if (tag === undefined) return undefined
+    return hourCycle === null ? tag : new Intl.Locale(tag, { hourCycle }).toString()
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * A time of day in the locale's own hour cycle, never a fixed h23. Undefined is the default locale: the system's in
- * the command (ICU reads LC_ALL/LC_TIME/LANG), Chromium's in the window.
+ * the command (ICU reads LC_ALL/LC_TIME/LANG), the OS's regional format in the window (setClockLocale).
  */
 function clockFormat(timeZone: string | undefined, locale: string | undefined): Intl.DateTimeFormat {
   const key = `${timeZone ?? ''}|${locale ?? ''}`
@@ -179,7 +198,7 @@ export function formatDate(
   const then = parts(t)
   const today = parts(new Date(now).getTime())
   if (then.year === today.year && then.month === today.month && then.day === today.day)
-    return `today ${clockFormat(timeZone, locale).format(t)}`
+    return `today ${clockFormat(timeZone, locale ?? systemClockLocale).format(t)}`
   const day = `${MONTHS[Number(then.month) - 1]} ${then.day}`
   return then.year === today.year ? day : `${day}, ${then.year}`
 }

@@ -39,6 +39,8 @@ export interface AppState {
   /** A one-time notice, e.g. "settings file was corrupt and was repaired". */
   notices: string[]
   demo: boolean
+  /** The OS's regional format for clock times (BCP 47, its forced 12/24-hour cycle included), or null: the default. */
+  clockLocale: string | null
   /** The app's own updates (core/update). */
   update: UpdateState
   /** What this desktop needs explained (Linux tray, Wayland shortcut, sound), for Settings. */

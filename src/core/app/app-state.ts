@@ -41,6 +41,7 @@ export function buildAppState(ctx: AppContext): AppState {
     secrets: { backend: ctx.ports.secrets.backend, detail: ctx.ports.secrets.detail },
     notices: ctx.notices.list(),
     demo: ctx.demo.active,
+    clockLocale: ctx.ports.clockLocale ?? null,
     update: ctx.updater.state,
     desktopNotes: ctx.notes(),
     budgets: ctx.budgets.statuses()

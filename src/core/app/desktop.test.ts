@@ -279,6 +279,7 @@ describe('diagnostics', () => {
         secrets: { backend: 'keychain', detail: 'd' },
         notices: [],
         demo: false,
+        clockLocale: null,
         update: { phase: 'unavailable', reason: 'a development build' },
         desktopNotes: [{ id: 'tray-hidden', title: 'No tray', text: 't' }],
         budgets: []

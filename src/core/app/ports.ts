@@ -52,6 +52,8 @@ export interface AppPorts {
   clock?: Clock
   /** [0, 1): connection ids and the monitor's jitter; default Math.random. */
   random?: () => number
+  /** The OS's regional format for the window's clock times; absent: the window's default locale. */
+  clockLocale?: string
   /** For "today" in costs; defaults to this machine's zone. */
   tz?: TzOffset
   /** Least time between two 'app:state' pushes; default 100 ms. */

@@ -56,6 +56,7 @@ export function appState(projects: ProjectView[], over: Partial<AppState> = {}):
     secrets: { backend: 'keychain', detail: '' },
     notices: [],
     demo: false,
+    clockLocale: null,
     update: { phase: 'idle', checks: true, lastCheckedAt: null, nextCheckAt: null, offline: false },
     desktopNotes: [],
     // A project's budgetUsd stands for its total budget, with the state its total cost gives.

@@ -1,6 +1,7 @@
 // The window's shared state: the app's pushed state, settings, the route and announcements.
 // One instance for the page; screens read it and call the bridge for their own data.
 import { SvelteSet } from 'svelte/reactivity'
+import { setClockLocale } from '../../shared/format'
 import type { AppState, SettingsView } from '../../shared/ipc'
 import type { IpcError } from '../../shared/ipc'
 import type { TaskSummary } from '../../shared/task-summary'
@@ -30,11 +31,17 @@ export class AppModel {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly taskCache = new Map<string, TaskSummary[]>()
 
+  private receive(state: AppState): void {
+    // Before the state is drawn, so no clock time is first drawn in Chromium's locale.
+    setClockLocale(state.clockLocale)
+    this.state = state
+    this.loadError = null
+  }
+
   async load(): Promise<void> {
     const [state, settings] = await Promise.all([call((b) => b['app:get-state']()), call((b) => b['settings:get']())])
     if (state.ok) {
-      this.state = state.value
-      this.loadError = null
+      this.receive(state.value)
     } else if (!this.state) {
       this.loadError = state.error
     }
@@ -47,10 +54,7 @@ export class AppModel {
     try {
       const b = bridge()
       cleanups.push(
-        b.on('app:state', (state) => {
-          this.state = state
-          this.loadError = null
-        }),
+        b.on('app:state', (state) => this.receive(state)),
         b.on('navigate:task', ({ projectId, taskId }) => this.go({ name: 'task', projectId, taskId })),
         b.on('navigate:settings', () => this.go({ name: 'settings' })),
         b.on('navigate:project', ({ projectId }) => this.go({ name: 'project', projectId })),
