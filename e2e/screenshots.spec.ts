@@ -130,7 +130,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
               const e = el as unknown as { getBoundingClientRect(): { top: number } }
               ;(globalThis as unknown as { scrollBy(x: number, y: number): void }).scrollBy(
                 0,
-                e.getBoundingClientRect().top - 110
+                e.getBoundingClientRect().top - 56
               )
             })
             await shoot(app, 'settings-forwarding', { top: false })
@@ -191,6 +191,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await app.getByRole('button', { name: 'Advanced' }).click()
           await app.getByRole('heading', { name: 'Accounts' }).evaluate((el) => el.scrollIntoView({ block: 'start' }))
           await shoot(app, 'settings-advanced', { top: size.fullPage })
+          // A sheet: adding an account (Cancel and the action at its foot).
+          await app.getByRole('button', { name: 'Add account…' }).click()
+          await expect(app.getByRole('dialog', { name: 'Add an account' })).toBeVisible()
+          await shoot(app, 'settings-sheet', { top: false })
+          await app.keyboard.press('Escape')
 
           host.service.control.setFaults({
             rules: [{ kind: 'error', status: 401, pathPrefix: `/projects/${projectId}` }]

@@ -61,8 +61,12 @@ test.describe('every screen', () => {
 
   test('the first-run screen', async ({ app }) => {
     await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
+    // Connect waits for a key: a field's refusal is reached with one typed and the service's name emptied.
+    await app.getByLabel('API key').fill('a key')
+    await app.getByRole('button', { name: 'Change the service' }).click()
+    await app.getByLabel('Name', { exact: true }).fill('')
     await app.getByRole('button', { name: 'Connect' }).click()
-    await expect(app.getByText('Enter the API key.')).toBeVisible()
+    await expect(app.getByText('Give the connection a name.')).toBeVisible()
     await check(app, 'setup', app.getByRole('button', { name: 'Connect' }))
   })
 
@@ -101,20 +105,25 @@ test.describe('every screen', () => {
       await check(app, 'costs', app.getByRole('img', { name: /Cost per day/ }))
 
       await openHash(app, '#/settings')
-      // Every part open at once: the add form, an account's edit form, Advanced, the account menu.
-      await app.getByRole('button', { name: 'Add an account' }).click()
-      await app
-        .getByRole('button', { name: /^Actions for / })
-        .first()
-        .click()
-      await app.getByRole('menuitem', { name: 'Edit' }).click()
+      // Every part open: Advanced and the account menu at once; the add and edit forms are sheets, one at a time.
       await app.getByRole('button', { name: 'Advanced' }).click()
       await app
         .getByRole('button', { name: /^Actions for / })
         .first()
         .click()
       await expect(app.getByRole('menu')).toBeVisible()
-      await check(app, 'settings', app.getByRole('heading', { name: 'Settings', level: 1 }))
+      await check(app, 'settings', app.getByTestId('bar-title'))
+      await app.keyboard.press('Escape')
+      await app.getByRole('button', { name: 'Add account…' }).click()
+      const add = app.getByRole('dialog', { name: 'Add an account' })
+      await check(app, 'settings, adding an account', add.getByLabel('API key'))
+      await add.getByRole('button', { name: 'Cancel' }).click()
+      await app
+        .getByRole('button', { name: /^Actions for / })
+        .first()
+        .click()
+      await app.getByRole('menuitem', { name: 'Edit' }).click()
+      await check(app, 'settings, editing an account', app.getByRole('dialog').getByLabel('Publishing domain'))
     })
 
     // The projects and a project in a test of their own: with their menus and forms, one test for

@@ -66,14 +66,17 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   await app.getByRole('checkbox', { name: 'Completed tasks' }).check()
   await app.getByRole('radio', { name: 'Always' }).check()
   await expectScreenAccessible(app, 'forwarding form', app.getByLabel('Target URL'))
-  await app.locator('#forward-form').getByRole('button', { name: 'Add target' }).click()
+  await app.getByRole('dialog').getByRole('button', { name: 'Add target', exact: true }).click()
+  await expect(app.getByRole('dialog')).toHaveCount(0)
 
-  // The kind is recognised and named; the row says kind, host, events and when; no token anywhere.
+  // The kind is recognised and named; the row says kind and host (its name, by default), events and when; no token
+  // anywhere.
   const host127 = `127.0.0.1:${receiver.port}`
   const row = section(app)
     .locator('li.list-row')
     .filter({ hasText: `JSON webhook ${host127}` })
-  await expect(row).toContainText(`JSON webhook · ${host127} · failed, completed, budget · always`)
+  await expect(row.locator('.title')).toHaveText(`JSON webhook ${host127}`)
+  await expect(row.locator('.meta')).toHaveText('failed, completed, budget · always')
   await expect(row.getByTestId('last-delivery')).toHaveCount(0)
   await expect(row.getByRole('img', { name: 'Nothing sent yet' })).toBeVisible()
   await expect(app.locator('body')).not.toContainText(TOKEN)
@@ -91,9 +94,9 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   await rowAction(app, 'JSON webhook', `Send a test to JSON webhook ${host127}`)
   await expect(row.getByTestId('last-delivery')).toContainText('Delivered')
   await expect(row.getByRole('img', { name: 'Delivered' })).toBeVisible()
-  // Beside "Delivered 05:29" at 420 px the summary is shown whole, not cut off.
+  // Beside the delivery's time at 420 px the summary is shown whole on its one line, not cut off.
   const summary = row.locator('.meta')
-  await expect(summary).toHaveText(`JSON webhook · ${host127} · failed, completed, budget · always`)
+  await expect(summary).toHaveText('failed, completed, budget · always')
   await expectShownWhole(summary)
   expect(receiver.received).toHaveLength(1)
   expect(receiver.received[0]!.path).toBe(`/hooks/${TOKEN}`)
@@ -145,8 +148,21 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   await row.getByRole('button', { name: `More for JSON webhook ${host127}` }).click()
   await app.getByRole('menuitem', { name: 'Pause' }).click()
   await expect(row.getByRole('img', { name: 'Paused' })).toBeVisible()
-  await expect(row).toContainText('Paused · JSON webhook')
+  await expect(row).toContainText('Paused · failed, completed, budget')
   expect((await invoke(app, 'forward:list'))[0]).toMatchObject({ paused: true, lastError: 'HTTP 404: no_service' })
+
+  // Edit is a sheet: what it gets and when, Cancel and Save at its foot.
+  await row.hover()
+  await row.getByRole('button', { name: `More for JSON webhook ${host127}` }).click()
+  await app.getByRole('menuitem', { name: 'Edit…' }).click()
+  const sheet = app.getByRole('dialog', { name: `Edit JSON webhook ${host127}` })
+  await expect(sheet.getByRole('checkbox', { name: 'Completed tasks' })).toBeChecked()
+  await sheet.getByRole('checkbox', { name: 'Completed tasks' }).uncheck()
+  await sheet.getByRole('radio', { name: /Only when I am away/ }).check()
+  await sheet.getByRole('button', { name: 'Save' }).click()
+  await expect(sheet).toHaveCount(0)
+  await expect(row.locator('.meta')).toHaveText('Paused · failed, budget · when away')
+  expect((await invoke(app, 'forward:list'))[0]).toMatchObject({ on: ['failed', 'budget'], when: 'away' })
 
   await row.hover()
   await row.getByRole('button', { name: `More for JSON webhook ${host127}` }).click()
@@ -164,7 +180,7 @@ test('a URL the app refuses is said why, and the form keeps it', async ({ app, h
   await app.getByLabel('Target URL').fill('ftp://example.com/in')
   await expect(app.locator('#forward-url-kind')).toHaveText('Not a target URL')
   await app.getByLabel('Target URL').fill(`http://example.com/hooks/${TOKEN}`)
-  await app.locator('#forward-form').getByRole('button', { name: 'Add target' }).click()
+  await app.getByRole('dialog').getByRole('button', { name: 'Add target', exact: true }).click()
   await expect(section(app).locator('.alert.error')).toContainText('must use https')
   await expect(section(app).locator('.alert.error')).not.toContainText(TOKEN)
   await expect(app.getByLabel('Target URL')).toHaveValue(`http://example.com/hooks/${TOKEN}`)

@@ -1,7 +1,7 @@
 // The settings screen: every field saves itself on change (read back through settings:get, and
 // after a reload), invalid values are refused inline and leave the saved value alone, and the
 // theme really changes the page. What people change comes first; the plumbing waits, closed,
-// under Advanced; settings that apply at once are switches.
+// under Advanced; every setting is a switch, an interval a menu, the shortcut key caps recorded by pressing them.
 import type { Locator, Page } from '@playwright/test'
 import type { NotifiableTransition } from '../src/shared/settings'
 import { expect, test } from './support/fixtures'
@@ -12,7 +12,7 @@ test.use({ colorScheme: 'light' })
 test.beforeEach(async ({ app, host }) => {
   await connect(app, host)
   await openHash(app, '#/settings')
-  await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
+  await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeAttached()
 })
 
 const settings = (app: Page) => invoke(app, 'settings:get')
@@ -129,38 +129,34 @@ test('sound and start at login are saved as toggled', async ({ app }) => {
   await expect.poll(async () => (await settings(app)).launchAtLogin).toBe(false)
 })
 
-test('polling intervals: within bounds saved, outside them refused inline', async ({ app }) => {
+test('polling intervals: chosen from a menu within the bounds and saved; none shorter than while a task runs is offered for when all have ended', async ({
+  app
+}) => {
   await openAdvanced(app)
-  const active = app.getByLabel('While a task runs (seconds)')
-  const idle = app.getByLabel('When all tasks have ended (seconds)')
+  const active = app.getByRole('group', { name: 'While a task runs' }).getByRole('button')
+  const idle = app.getByRole('group', { name: 'When all tasks have ended' }).getByRole('button')
   const before = (await settings(app)).polling
+  await expect(active).toHaveText(`Every ${before.activeIntervalMs / 1000} s`)
 
-  for (const value of ['4', '86401', '']) {
-    await enter(idle, value)
-    await expect(app.locator('#poll-idle-error')).toContainText('from 5 to 86400')
-    await expect(idle).toHaveAttribute('aria-invalid', 'true')
-    await expect(app.getByTestId('settings-status')).toContainText('Not saved')
-  }
-  expect((await settings(app)).polling).toEqual(before)
-  await enter(idle, '120')
-  await expect(app.locator('#poll-idle-error')).toHaveCount(0)
-  await expect.poll(async () => (await settings(app)).polling.idleIntervalMs).toBe(120_000)
+  await idle.click()
+  // The menu's choices are the shared bounds' (5 s to 24 h), the current one marked.
+  const choice = (name: string) => app.getByRole('menuitemradio', { name, exact: true })
+  await expect(choice('Every 5 s')).toBeVisible()
+  await expect(choice('Every 1 s')).toHaveCount(0)
+  await choice('Every 1 min').click()
+  await expect(idle).toHaveText('Every 1 min')
+  await expect.poll(async () => (await settings(app)).polling.idleIntervalMs).toBe(60_000)
   await expectSaved(app)
 
-  for (const value of ['3601', '0.5', '']) {
-    await enter(active, value)
-    await expect(app.locator('#poll-active-error')).toContainText('from 1 to 3600')
-  }
-  // Longer than when all tasks have ended: refused too.
-  await enter(active, '200')
-  await expect(app.locator('#poll-active-error')).toContainText('cannot be shorter')
-  expect((await settings(app)).polling).toEqual({ ...before, idleIntervalMs: 120_000 })
-
-  await enter(active, '10')
-  await expect(app.locator('#poll-active-error')).toHaveCount(0)
+  await active.click()
+  await expect(choice('Every 1 s')).toBeVisible()
+  // Longer than when all tasks have ended: not offered.
+  await expect(choice('Every 5 min')).toHaveAttribute('aria-disabled', 'true')
+  await choice('Every 10 s').click()
   await expect
     .poll(async () => (await settings(app)).polling)
-    .toEqual({ ...before, activeIntervalMs: 10_000, idleIntervalMs: 120_000 })
+    .toEqual({ ...before, activeIntervalMs: 10_000, idleIntervalMs: 60_000 })
+  await expect(active).toHaveText('Every 10 s')
 })
 
 test('theme: light and dark set data-theme and the background; system follows the OS', async ({ app }) => {
@@ -189,15 +185,19 @@ test('theme: light and dark set data-theme and the background; system follows th
   expect((await settings(app)).theme).toBe('system')
 })
 
-test('the basic_text key store is allowed only when ticked, with its warning beside it', async ({ app }) => {
+test('the basic_text key store is allowed only when switched on, its warning on its info button', async ({ app }) => {
   await openAdvanced(app)
   await expect(app.getByTestId('secrets-backend')).toContainText('Memory only, for this session')
-  const allow = app.getByRole('checkbox', { name: /Allow the weak file store/ })
+  const allow = app.getByRole('switch', { name: /Allow the weak file store/ })
   await expect(allow).not.toBeChecked()
   expect((await settings(app)).allowBasicTextSecrets).toBe(false)
-  await expect(app.locator('#basic-text-warning')).toContainText('anyone with your files can read it')
-  await expect(app.locator('#basic-text-warning')).toContainText('Takes effect at the next start')
-  await expect(allow).toHaveAttribute('aria-describedby', 'basic-text-warning')
+  // The warning is the switch's description, and shows from its (i) button.
+  await expect(allow).toHaveAccessibleDescription(/anyone with your files can read it.*Takes effect at the next start/)
+  await app.getByRole('button', { name: 'About Allow the weak file store' }).click()
+  await expect(app.locator('#allow-basic-text-info')).toBeVisible()
+  await expect(app.locator('#allow-basic-text-info')).toContainText('anyone with your files can read it')
+  await app.keyboard.press('Escape')
+  await expect(app.locator('#allow-basic-text-info')).toBeHidden()
 
   await allow.check()
   await expectSaved(app)
@@ -205,44 +205,56 @@ test('the basic_text key store is allowed only when ticked, with its warning bes
   await app.reload()
   await openHash(app, '#/settings')
   await openAdvanced(app)
-  await expect(app.getByRole('checkbox', { name: /Allow the weak file store/ })).toBeChecked()
+  await expect(app.getByRole('switch', { name: /Allow the weak file store/ })).toBeChecked()
 
-  await app.getByRole('checkbox', { name: /Allow the weak file store/ }).uncheck()
+  await app.getByRole('switch', { name: /Allow the weak file store/ }).uncheck()
   await expect.poll(async () => (await settings(app)).allowBasicTextSecrets).toBe(false)
 })
 
 test.describe('the window', () => {
-  test.use({ hostOptions: { shortcutsTaken: ['Control+Alt+T'] } })
+  test.use({ hostOptions: { shortcutsTaken: ['CommandOrControl+Alt+T'] } })
 
   test('the shortcut: a key press is recorded and taken; one another application holds is refused with the reason, the old one kept', async ({
     app,
     host
   }) => {
-    const field = app.getByLabel('Show and hide shortcut')
-    await expect(field).toHaveValue('CommandOrControl+Shift+A')
+    const field = app.getByRole('button', { name: /^Show and hide shortcut/ })
+    // Key caps, never the accelerator's spelling.
+    await expect(field).toHaveText('Ctrl Shift A')
+    await expect(field).toHaveAccessibleName('Show and hide shortcut: Ctrl Shift A')
+    await expect(field.locator('kbd')).toHaveText(['Ctrl', 'Shift', 'A'])
+    await expect(app.getByRole('main')).not.toContainText('CommandOrControl')
     await field.focus()
     await app.keyboard.press('Control+Shift+K')
-    await expect(field).toHaveValue('CommandOrControl+Shift+K')
+    await expect(field.locator('kbd')).toHaveText(['Ctrl', 'Shift', 'K'])
     await expect.poll(async () => (await settings(app)).shortcut).toBe('CommandOrControl+Shift+K')
     expect(host.records.shortcut).toBe('CommandOrControl+Shift+K')
 
-    await field.fill('ctrl+alt+t')
-    await field.press('Enter')
+    // Recording: a click, then the keys.
+    await field.click()
+    await expect(field).toHaveText('Press the keys…')
+    await app.keyboard.press('Control+Alt+T')
     await expect(app.locator('#shortcut-error')).toContainText('another application has it')
-    await expect(field).toHaveValue('CommandOrControl+Shift+K')
+    await expect(field.locator('kbd')).toHaveText(['Ctrl', 'Shift', 'K'])
     expect((await settings(app)).shortcut).toBe('CommandOrControl+Shift+K')
     expect(host.records.shortcut).toBe('CommandOrControl+Shift+K')
 
     // Not a shortcut at all: said inline, nothing asked of the platform.
-    await field.fill('Shift+A')
-    await field.press('Enter')
+    await field.click()
+    await app.keyboard.press('Shift+A')
     await expect(app.locator('#shortcut-error')).toContainText('would fire while you type')
+    expect(host.records.shortcut).toBe('CommandOrControl+Shift+K')
+    // Escape stops recording and keeps the shortcut.
+    await app.keyboard.press('Escape')
+    await expect(field.locator('kbd')).toHaveText(['Ctrl', 'Shift', 'K'])
     await expectNoSeriousViolations(app, 'settings with a refused shortcut')
   })
 
   test('the pin in the header keeps the window open, remembered across a reload; no second pin, and no Dock option off macOS', async ({
     app
   }) => {
+    // The pin is in the top level's bar (Settings, one level down, has its own).
+    await openHash(app, '#/now')
     const pin = app.getByRole('button', { name: 'Pin' })
     await expect(pin).toHaveAttribute('aria-pressed', 'false')
     await pin.click()
@@ -250,6 +262,7 @@ test.describe('the window', () => {
     await expect.poll(async () => (await settings(app)).pinned).toBe(true)
     await app.reload()
     await expect(app.getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'true')
+    await openHash(app, '#/settings')
     // The header's pin is the only one: Settings repeats neither it nor the header's pause.
     await expect(app.getByRole('main').getByRole('button', { name: /Pin|Pause/ })).toHaveCount(0)
     await expect(app.getByRole('main').getByRole('checkbox', { name: /Keep the window open/ })).toHaveCount(0)
@@ -293,7 +306,7 @@ test('the order: General, Notifications, Forwarding, Accounts, Advanced (closed)
   await expect(toggle).toHaveAttribute('aria-expanded', 'false')
   const region = app.locator(`#${await toggle.getAttribute('aria-controls')}`)
   await expect(region).toBeHidden()
-  await expect(app.getByLabel('While a task runs (seconds)')).toBeHidden()
+  await expect(app.getByRole('group', { name: 'While a task runs' })).toBeHidden()
   await expectNoSeriousViolations(app, 'settings with Advanced closed')
 })
 
@@ -306,17 +319,20 @@ test('keyboard only: Advanced opens and closes from the keyboard, its fields com
   await expect(toggle).toHaveAttribute('aria-expanded', 'true')
   await expect(app.getByRole('region', { name: 'Advanced' })).toBeVisible()
   await app.keyboard.press('Tab')
-  await expect(app.getByLabel('While a task runs (seconds)')).toBeFocused()
+  await expect(app.getByRole('group', { name: 'While a task runs' }).getByRole('button')).toBeFocused()
   await toggle.focus()
   await app.keyboard.press('Space')
   await expect(toggle).toHaveAttribute('aria-expanded', 'false')
-  await expect(app.getByLabel('While a task runs (seconds)')).toBeHidden()
+  await expect(app.getByRole('group', { name: 'While a task runs' })).toBeHidden()
 
   const menu = app.getByRole('button', { name: 'Actions for Reference' })
   await menu.focus()
   await app.keyboard.press('ArrowDown')
   await expect(app.getByRole('menuitem', { name: 'Edit' })).toBeFocused()
   await app.keyboard.press('Enter')
-  await expect(app.getByLabel('Publishing domain')).toBeVisible()
+  // Edit is a sheet: Escape closes it, and focus comes back to the menu.
+  await expect(app.getByRole('dialog', { name: 'Edit Reference' }).getByLabel('Publishing domain')).toBeVisible()
+  await app.keyboard.press('Escape')
+  await expect(app.getByRole('dialog')).toHaveCount(0)
   await expect(menu).toBeFocused()
 })

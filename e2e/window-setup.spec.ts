@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { openSettings } from '../src/core/settings/store'
-import { DEFAULT_SERVICE_URL } from '../src/shared/base-url'
+import { DEFAULT_SERVICE_KEYS_URL, DEFAULT_SERVICE_URL } from '../src/shared/base-url'
 import { expect, test } from './support/fixtures'
 import { openHash } from './window.helpers'
 
@@ -20,16 +20,50 @@ test('first run: the key first, the service as one line, the demo under Connect;
   await expect(app.getByTestId('setup-service')).toHaveText(/Service\s*Workser\s*·\s*Change/)
   await expect(app.getByLabel('Service address (base URL)')).toHaveCount(0)
   await expect(app.getByLabel('Publishing domain')).toHaveCount(0)
-  // Tab order: key, Change, Connect, then Try the demo, right under it.
+  // The key field says what goes in it; Get a key goes to the service's own page.
+  await expect(app.getByLabel('API key')).toHaveAttribute('placeholder', 'Paste your API key')
+  await expect(app.getByRole('link', { name: 'Get a key' })).toHaveAttribute('href', DEFAULT_SERVICE_KEYS_URL)
+  // Tab order: key, its Paste button and Get a key, Change, Connect, then Try the demo, right under it.
   await app.getByLabel('API key').focus()
-  for (const name of ['Change the service', 'Connect', 'Try the demo']) {
+  for (const [role, name] of [
+    ['button', 'Paste the key'],
+    ['link', 'Get a key'],
+    ['button', 'Change the service'],
+    ['button', 'Try the demo']
+  ] as const) {
     await app.keyboard.press('Tab')
-    await expect(app.getByRole('button', { name })).toBeFocused()
+    await expect(app.getByRole(role, { name })).toBeFocused()
   }
+  // Connect waits for a key (disabled, so out of the tab order until then).
+  await expect(app.getByRole('button', { name: 'Connect' })).toBeDisabled()
   const connect = await app.getByRole('button', { name: 'Connect' }).boundingBox()
   const demo = await app.getByRole('button', { name: 'Try the demo' }).boundingBox()
   expect(demo!.y).toBeGreaterThan(connect!.y)
   expect(demo!.y - (connect!.y + connect!.height)).toBeLessThan(40)
+  // No card floating in an empty window: the first run fills it, Connect and the demo at its foot.
+  const window = app.viewportSize()!
+  expect(demo!.y + demo!.height).toBeGreaterThan(window.height * 0.75)
+  await expect(app.locator('.card')).toHaveCount(0)
+})
+
+test('first run: Paste puts the clipboard’s key in the field (read by the app: the window has no clipboard), Connect then takes it', async ({
+  app,
+  host
+}) => {
+  const key = app.getByLabel('API key')
+  const connect = app.getByRole('button', { name: 'Connect' })
+  await expect(connect).toBeDisabled()
+  host.records.clipboard.push(`  ${host.serviceApiKey}\n`)
+  await app.getByRole('button', { name: 'Paste the key' }).click()
+  await expect(key).toHaveValue(host.serviceApiKey)
+  await expect(key).toBeFocused()
+  await expect(connect).toBeEnabled()
+  // More than a key: refused with the reason, the field left as it was.
+  host.records.clipboard.push('two\nlines')
+  await app.getByRole('button', { name: 'Paste the key' }).click()
+  await expect(app.getByText('more than one line of text')).toBeVisible()
+  await expect(key).toHaveValue(host.serviceApiKey)
+  expect(host.log.join('\n')).not.toContain(host.serviceApiKey)
 })
 
 test('first run: the form checks what is typed, saves the connection and never keeps the key', async ({
@@ -37,10 +71,10 @@ test('first run: the form checks what is typed, saves the connection and never k
   host
 }) => {
   await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
-  // Only the key missing: said beside it, and the service stays one line.
-  await app.getByRole('button', { name: 'Connect' }).click()
-  await expect(app.getByText('Enter the API key.')).toBeVisible()
-  await expect(app.getByLabel('API key')).toHaveAttribute('aria-invalid', 'true')
+  // Only the key missing: Connect waits for it, and the service stays one line.
+  await expect(app.getByRole('button', { name: 'Connect' })).toBeDisabled()
+  await app.getByLabel('API key').fill('   ')
+  await expect(app.getByRole('button', { name: 'Connect' })).toBeDisabled()
   await expect(app.getByLabel('Service address (base URL)')).toHaveCount(0)
 
   // The real service is offered, prefilled and editable.
@@ -75,11 +109,12 @@ test('first run: the form checks what is typed, saves the connection and never k
   await account.getByRole('button', { name: 'Actions for Reference' }).click()
   await app.getByRole('menuitem', { name: 'Edit' }).click()
   await app.getByLabel('Publishing domain').fill('Not a domain')
-  await app.getByRole('button', { name: 'Save connection' }).click()
+  await app.getByRole('dialog').getByRole('button', { name: 'Save connection' }).click()
   await expect(app.getByText('Enter a domain like apps.example.com, without https://.')).toBeVisible()
   await expect(app.getByLabel('Publishing domain')).toHaveValue('Not a domain')
   await app.getByLabel('Publishing domain').fill(host.service.publishingDomain)
-  await app.getByRole('button', { name: 'Save connection' }).click()
+  await app.getByRole('dialog').getByRole('button', { name: 'Save connection' }).click()
+  await expect(app.getByRole('dialog')).toHaveCount(0)
   await expect(account).toContainText(`sites on ${host.service.publishingDomain}`)
   expect(host.controller.getState().connections[0]?.publishingDomain).toBe(host.service.publishingDomain)
 })

@@ -19,7 +19,7 @@ export interface HostRecords {
   /** How often the app asked to show its window. */
   windowShown: number
   quit: number
-  /** What the app put on the clipboard: what the window copied, and 'Copy diagnostics'. */
+  /** What the app put on the clipboard: what the window copied, and 'Copy diagnostics'; a Paste reads the last. */
   clipboard: string[]
   /** The shortcut last taken from the (stand-in) platform; null until changed. */
   shortcut: string | null

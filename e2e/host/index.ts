@@ -198,6 +198,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     }),
     quit: () => void records.quit++,
     writeClipboardText: async (text) => void records.clipboard.push(text),
+    // The clipboard holds what was put on it last (a test puts a key there to paste it).
+    readClipboardText: () => records.clipboard.at(-1) ?? '',
     // The save dialog's stand-in: the file goes under the settings directory, where the test reads it.
     saveFile: async (suggestedName, contents) => {
       const path = join(settingsDir, 'saved', `${records.saved.length + 1}-${suggestedName}`)

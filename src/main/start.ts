@@ -183,6 +183,7 @@ export async function start({
     startDemo: () => demo.start(),
     quit: () => app.quit(),
     writeClipboardText: (text) => clipboard.writeText(text),
+    readClipboardText: () => clipboard.readText(),
     saveFile: (suggestedName, contents) =>
       saveFileWithDialog(BrowserWindow.getFocusedWindow(), suggestedName, contents),
     changeShortcut: (accelerator) => shortcut.change(accelerator),

@@ -233,6 +233,8 @@ export interface InvokeContract {
   'shell:open-external': { request: { url: string }; response: void }
   /** Puts one line of text (e.g. a published site's URL) on the system clipboard. */
   'clipboard:write-text': { request: { text: string }; response: void }
+  /** The clipboard's text, for a field's Paste button (an API key: the window has no clipboard permission of its own). */
+  'clipboard:read-text': { request: void; response: { text: string } }
   /** Checks for an update now; the outcome arrives as AppState.update. */
   'update:check': { request: void; response: void }
   /** Quits and installs the downloaded update ('Restart to update'); refused when none is ready. */
@@ -321,6 +323,7 @@ export const INVOKE_CHANNELS = [
   'now:get',
   'shell:open-external',
   'clipboard:write-text',
+  'clipboard:read-text',
   'update:check',
   'update:install',
   'app:about',

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEFAULT_SHORTCUT } from '../../shared/accelerator'
 import { createSessionSecretStore } from '../secrets'
 import { openSettings, type SettingsStore } from '../settings/store'
-import { CLIPBOARD_FAILED } from './clipboard'
+import { CLIPBOARD_FAILED, MAX_PASTED } from './clipboard'
 import { type AppController, createAppController } from './controller'
 import { dispatch } from './dispatch'
 import type { ControllerPorts } from './ports'
@@ -113,6 +113,36 @@ describe('the clipboard', () => {
     expect(await dispatch(controller.handlers, 'clipboard:write-text', { text: 'x' })).toMatchObject({
       ok: false,
       error: { kind: 'invalid_argument', message: expect.stringMatching(/no clipboard/) }
+    })
+  })
+
+  it('reads one line of text for a Paste button, and refuses more than a line or nothing', async () => {
+    await controller.stop()
+    let clipboard = '  sk-pasted-key-0123456789\n'
+    await start({ readClipboardText: () => clipboard })
+    expect(await dispatch(controller.handlers, 'clipboard:read-text', undefined)).toEqual({
+      ok: true,
+      value: { text: 'sk-pasted-key-0123456789' }
+    })
+    for (const [text, problem] of [
+      ['sk-first\nsk-second', /more than one line/],
+      ['sk-' + 'x'.repeat(MAX_PASTED), /more than one line/],
+      ['   ', /no text/]
+    ] as const) {
+      clipboard = text
+      const result = await dispatch(controller.handlers, 'clipboard:read-text', undefined)
+      expect(result).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid_argument', message: expect.stringMatching(problem) }
+      })
+      // The refusal never repeats what the clipboard holds.
+      expect(JSON.stringify(result)).not.toContain('sk-')
+    }
+    await controller.stop()
+    await start({ readClipboardText: undefined })
+    expect(await dispatch(controller.handlers, 'clipboard:read-text', undefined)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/no clipboard/) }
     })
   })
 

@@ -66,6 +66,8 @@ export interface AppPorts {
   onSettingsChanged?(settings: Settings): void
   /** Puts text on the system clipboard; Electron's is asynchronous (since 44): a failed write rejects. */
   writeClipboardText?(text: string): Promise<void>
+  /** The clipboard's text (a Paste button's); absent: there is no clipboard here. */
+  readClipboardText?(): string | Promise<string>
   /** Asks where to save (a save dialog) and writes `contents` there: the path, or null when cancelled. */
   saveFile?(suggestedName: string, contents: string): Promise<string | null>
   /** Makes `accelerator` the show/hide shortcut: null once it is ours, else why not (the old one is kept). */

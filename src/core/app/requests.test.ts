@@ -341,6 +341,7 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ text: 'x', more: 1 }, /Unrecognized key/]
     ]
   },
+  'clipboard:read-text': { good: [undefined, null], bad: [[{}, /takes no request/]] },
   'shell:open-external': {
     good: [{ url: 'https://example.com/x' }],
     bad: [

@@ -299,6 +299,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   'now:get': noRequest,
   'shell:open-external': z.strictObject({ url: webUrl }),
   'clipboard:write-text': z.strictObject({ text: nonBlankLine(2048) }),
+  'clipboard:read-text': noRequest,
   'update:check': noRequest,
   'update:install': noRequest,
   'app:about': noRequest,

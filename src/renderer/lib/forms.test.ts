@@ -6,7 +6,7 @@ import {
   emptyProjectForm,
   keyRequiredFor,
   newTaskValue,
-  parseSeconds,
+  pollingChoices,
   productIdValue,
   projectCreateBody,
   projectUpdateBody,
@@ -172,19 +172,16 @@ describe('connectionValue', () => {
   })
 })
 
-describe('small parsers', () => {
-  it('reads seconds within the shared polling bounds', () => {
-    expect(parseSeconds('5', 'activeIntervalMs')).toEqual({ ok: true, ms: 5000 })
-    expect(parseSeconds('1.5', 'activeIntervalMs')).toEqual({ ok: true, ms: 1500 })
-    expect(parseSeconds('0.5', 'activeIntervalMs')).toEqual({
-      ok: false,
-      error: 'Enter a number of seconds from 1 to 3600.'
-    })
-    expect(parseSeconds('4', 'idleIntervalMs')).toEqual({
-      ok: false,
-      error: 'Enter a number of seconds from 5 to 86400.'
-    })
-    expect(parseSeconds('', 'idleIntervalMs').ok).toBe(false)
+describe('pollingChoices', () => {
+  it('offers steps within the shared polling bounds, the current value among them', () => {
+    expect(pollingChoices('activeIntervalMs', 1_000)).toEqual([1_000, 2_000, 5_000, 10_000, 30_000, 60_000, 300_000])
+    expect(pollingChoices('activeIntervalMs', 7_000)).toContain(7_000)
+    expect(pollingChoices('idleIntervalMs', 60_000)[0]).toBe(5_000)
+    expect(pollingChoices('idleIntervalMs', 120_000)).toEqual([
+      5_000, 15_000, 30_000, 60_000, 120_000, 300_000, 900_000, 3_600_000
+    ])
+    // Out of bounds (a damaged file's value): not offered.
+    expect(pollingChoices('idleIntervalMs', 1_000)).not.toContain(1_000)
   })
 })
 

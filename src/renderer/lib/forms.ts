@@ -159,18 +159,19 @@ export function serviceFieldsShown(changeRequested: boolean, errors: FieldErrors
   return changeRequested || errors.name !== undefined || errors.baseUrl !== undefined
 }
 
-/** A polling interval typed in seconds, within the one set of bounds (src/shared/polling.ts). */
-export function parseSeconds(
-  text: string,
-  field: 'activeIntervalMs' | 'idleIntervalMs'
-): { ok: true; ms: number } | { ok: false; error: string } {
+// The polling intervals offered in Settings' menus: a few steps across each field's bounds.
+const POLLING_STEPS_MS = {
+  activeIntervalMs: [1_000, 2_000, 5_000, 10_000, 30_000, 60_000, 300_000],
+  idleIntervalMs: [5_000, 15_000, 30_000, 60_000, 300_000, 900_000, 3_600_000]
+} as const
+
+/** A polling field's choices, within the one set of bounds (src/shared/polling.ts), with the current value among them
+ * (one set elsewhere, e.g. by editing config.json, stays choosable). */
+export function pollingChoices(field: 'activeIntervalMs' | 'idleIntervalMs', current: number): number[] {
   const { min, max } = POLLING_BOUNDS[field]
-  const value = Number(text.trim())
-  const ms = Math.round(value * 1000)
-  if (text.trim() === '' || !Number.isFinite(value) || ms < min || ms > max) {
-    return { ok: false, error: `Enter a number of seconds from ${min / 1000} to ${max / 1000}.` }
-  }
-  return { ok: true, ms }
+  const steps = new Set<number>(POLLING_STEPS_MS[field].filter((ms) => ms >= min && ms <= max))
+  if (current >= min && current <= max) steps.add(current)
+  return [...steps].sort((a, b) => a - b)
 }
 
 export interface NewTaskForm {

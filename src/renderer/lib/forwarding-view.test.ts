@@ -39,8 +39,8 @@ describe('Settings → Forwarding words', () => {
       }).status
     ).toBe('completed')
     expect(
-      targetState({ ...base, paused: true, lastError: 'HTTP 500', lastErrorAt: '2026-11-27T10:00:00.000Z' }).label
-    ).toBe('Paused')
+      targetState({ ...base, paused: true, lastError: 'HTTP 500', lastErrorAt: '2026-11-27T10:00:00.000Z' })
+    ).toEqual({ status: 'paused', label: 'Paused' })
   })
 
   it('says kind, host, events in their order, and when', () => {
@@ -49,6 +49,14 @@ describe('Settings → Forwarding words', () => {
       'JSON webhook · 127.0.0.1:8080 · failed, budget · always, not in quiet hours'
     )
     expect(targetSummary({ ...base, paused: true })).toBe('Paused · ntfy · ntfy.sh · failed, budget · when away')
+  })
+
+  it('leaves out the kind and host a name already says (a default name is both), so the line fits', () => {
+    const named = { ...base, kind: 'webhook' as const, host: '127.0.0.1:8080', name: 'JSON webhook 127.0.0.1:8080' }
+    expect(targetSummary(named)).toBe('failed, budget · when away')
+    expect(targetSummary({ ...named, name: 'Alerts on 127.0.0.1:8080' })).toBe(
+      'JSON webhook · failed, budget · when away'
+    )
   })
 
   it('says why the user is seen as away, or what away means', () => {

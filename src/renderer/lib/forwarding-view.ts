@@ -3,20 +3,31 @@
 import { FORWARD_EVENTS, type ForwardTargetView, KIND_TITLES, type PresenceView } from '../../shared/forward-target'
 import type { StatusKind } from './status-kind'
 
-/** The target's icon and its name: paused, its last send failed, delivered, or nothing sent yet. */
-export function targetState(t: ForwardTargetView): { status: StatusKind; label: string } {
-  if (t.paused) return { status: 'cancelled', label: 'Paused' }
+/** The target's icon and its name: paused (its own icon, not a task's status), its last send failed, delivered, or
+ * nothing sent yet. */
+export function targetState(t: ForwardTargetView): { status: StatusKind | 'paused'; label: string } {
+  if (t.paused) return { status: 'paused', label: 'Paused' }
   if (t.lastError !== null && (t.lastDeliveredAt === null || (t.lastErrorAt ?? '') >= t.lastDeliveredAt))
     return { status: 'failed', label: 'Last send failed' }
   if (t.lastDeliveredAt !== null) return { status: 'completed', label: 'Delivered' }
   return { status: 'todo', label: 'Nothing sent yet' }
 }
 
-/** One line: kind, host, what it gets and when, e.g. "Slack · hooks.slack.com · failed, budget · when away" ("Paused · …" first when paused). */
+/** One line: kind and host unless its name says them already (a name given by default is both), what it gets and
+ * when, e.g. "Slack · hooks.slack.com · failed, budget · when away" ("Paused · …" first when paused). */
 export function targetSummary(t: ForwardTargetView): string {
   const on = FORWARD_EVENTS.filter((e) => t.on.includes(e)).join(', ')
   const when = t.when === 'away' ? 'when away' : 'always'
-  return `${t.paused ? 'Paused · ' : ''}${KIND_TITLES[t.kind]} · ${t.host} · ${on} · ${when}${t.quietHours ? ', not in quiet hours' : ''}`
+  const kind = KIND_TITLES[t.kind]
+  return [
+    t.paused ? 'Paused' : null,
+    t.name.includes(kind) ? null : kind,
+    t.name.includes(t.host) ? null : t.host,
+    on,
+    `${when}${t.quietHours ? ', not in quiet hours' : ''}`
+  ]
+    .filter((part) => part !== null)
+    .join(' · ')
 }
 
 const minutes = (ms: number): string => {
