@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { BudgetStatus } from '../../shared/budgets'
 import type { ProjectView } from '../../shared/ipc'
-import { projectBudgetLevel, projectMetaLine, projectRowMeta, projectSignals, unseenFailures } from './project-row'
+import {
+  projectBudgetLevel,
+  projectMetaLine,
+  projectRowMeta,
+  projectSignals,
+  projectStatus,
+  unseenFailures
+} from './project-row'
 
 function view(over: Partial<ProjectView> = {}, watched: Partial<ProjectView['watched']> = {}): ProjectView {
   return {
@@ -69,16 +76,43 @@ describe('projectBudgetLevel', () => {
 })
 
 describe('projectRowMeta', () => {
-  const now = Date.parse('2026-11-27T12:00:00Z')
-  it('says muted, then when the project last moved, in the one date form', () => {
-    expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), now, 'UTC')).toBe('active 09:05')
-    expect(projectRowMeta(view({ lastActivityAt: '2026-11-20T09:05:00Z' }, { muted: true }), now, 'UTC')).toBe(
-      'Muted · active Nov 20'
-    )
-    expect(projectRowMeta(view(), now, 'UTC')).toBe('no activity yet')
-    expect(projectRowMeta(view({ health: { state: 'unknown' } as ProjectView['health'] }), now, 'UTC')).toBe(
-      'Not checked yet'
-    )
+  const quiet = { unseenFailed: 0, running: 0, budget: 'none' } as const
+  it('says its states worst first, muted, then when the project last moved', () => {
+    const busy = { unseenFailed: 2, running: 1, budget: 'over' } as const
+    expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), busy)).toEqual([
+      { text: '2 new failures', tone: 'danger' },
+      { text: 'over budget', tone: 'warn' },
+      { text: '1 running' },
+      { activeAt: '2026-11-27T09:05:00Z' }
+    ])
+    expect(projectRowMeta(view({ lastActivityAt: '2026-11-20T09:05:00Z' }, { muted: true }), quiet)).toEqual([
+      { text: 'Muted' },
+      { activeAt: '2026-11-20T09:05:00Z' }
+    ])
+    expect(projectRowMeta(view(), quiet)).toEqual([{ text: 'no activity yet' }])
+    expect(projectRowMeta(view({ health: { state: 'unknown' } as ProjectView['health'] }), quiet)).toEqual([
+      { text: 'Not checked yet' }
+    ])
+  })
+})
+
+describe('projectStatus', () => {
+  it('shows the worst state and names them all: a new failure, then the budget, then running work', () => {
+    const v = view({ counts: { running: 1, failed: 1, total: 3 } })
+    expect(projectStatus(v, { unseenFailed: 1, running: 1, budget: 'near' })).toEqual({
+      kind: 'failed',
+      label: '1 new failure, near its budget, 1 running'
+    })
+    expect(projectStatus(v, { unseenFailed: 0, running: 1, budget: 'over' }).kind).toBe('budget')
+    expect(projectStatus(v, { unseenFailed: 0, running: 2, budget: 'none' })).toEqual({
+      kind: 'running',
+      label: '2 running'
+    })
+    expect(projectStatus(v, { unseenFailed: 0, running: 0, budget: 'none' })).toEqual({
+      kind: 'completed',
+      label: 'Idle'
+    })
+    expect(projectStatus(view(), { unseenFailed: 0, running: 0, budget: 'none' }).label).toBe('No tasks yet')
   })
 })
 
