@@ -101,15 +101,17 @@ async function groupBy(app: Page, rows: 'Day' | 'Month' | 'Project' | 'Model' | 
 const rangeChip = (app: Page, name: string) =>
   app.getByRole('group', { name: 'Range' }).getByRole('button', { name, exact: true })
 
+/** Each row's key and figures, in the order the table had them: label, (calls, tokens,) cost, (tasks). */
 const rowCells = (app: Page) =>
-  app
-    .locator('table.cost-rows tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => [
-        tr.getAttribute('data-key') ?? '',
-        ...[...tr.children].map((c) => c.textContent!.replace(/\s+/g, ' ').trim())
-      ])
-    )
+  app.locator('.cost-rows li[data-key]').evaluateAll((rows) =>
+    rows.map((row) => [
+      row.getAttribute('data-key') ?? '',
+      ...['label', 'calls', 'tokens', 'cost', 'tasks']
+        .map((cell) => row.querySelector(`[data-cell="${cell}"]`))
+        .filter((el) => el !== null)
+        .map((el) => el.textContent!.replace(/\s+/g, ' ').trim())
+    ])
+  )
 
 test.describe('the report', () => {
   // Today is the test's own (the app's and the page's clock), not the machine's; the service's
@@ -159,19 +161,19 @@ test.describe('the report', () => {
 
     await groupBy(app, 'Model')
     await expect(app.getByRole('img', { name: 'Cost per day by model' })).toBeVisible()
-    await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'model')
+    await expect(app.locator('.cost-rows')).toHaveAttribute('data-grouping', 'model')
     const models = (await rowCells(app)).filter(([key]) => key !== '')
     expect(Object.fromEntries(models.map(([, label, callCount]) => [label, Number(callCount)]))).toEqual(
       Object.fromEntries(want.calls)
     )
     // The skewed task's total_price beyond its records is cost no record itemizes: its own row.
-    await expect(app.locator('table.cost-rows tbody tr[data-key=""]')).toContainText('not itemized (estimate)')
+    await expect(app.locator('.cost-rows li[data-key=""]')).toContainText('not itemized (estimate)')
     await expectNoHorizontalOverflow(app, 'costs by model')
     await expectWideLayout(app, 'costs by model', app.getByRole('img', { name: 'Cost per day by model' }))
 
     await groupBy(app, 'Task')
     await expect(app.getByRole('img', { name: 'Cost per day by project' })).toBeVisible()
-    const row = app.locator(`table.cost-rows tbody tr[data-key="${skewed}"]`)
+    const row = app.locator(`.cost-rows li[data-key="${skewed}"]`)
     await expect(row).toContainText('Plant list')
     await expect(row).toContainText(/records \$\d+\.\d{6} · total_price \$7\.250000/)
     await expectNoSeriousViolations(app, 'costs by task')
@@ -278,14 +280,14 @@ test.describe('a custom range', () => {
 
     // Grouping works on the same days.
     await groupBy(app, 'Project')
-    await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'project')
+    await expect(app.locator('.cost-rows')).toHaveAttribute('data-grouping', 'project')
     expect(await rowCells(app)).toEqual([
       [project.id, 'Recipe Box', formatMoney(insideUsd), expect.stringMatching(/^[1-9]\d*$/)]
     ])
 
     // Export CSV holds the rows shown: the same days, the same cents.
     await groupBy(app, 'Day')
-    await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'day')
+    await expect(app.locator('.cost-rows')).toHaveAttribute('data-grouping', 'day')
     await app.getByRole('button', { name: 'Export CSV' }).click()
     await expect.poll(() => host.records.saved.length).toBe(1)
     expect(host.records.saved[0]!.path).toContain(`agent-tray-costs-${from}-to-${to}-by-day.csv`)
@@ -395,5 +397,5 @@ test('a slow answer for an earlier choice never replaces the report of a later o
     return new Promise<void>((resolve) => frame(() => frame(resolve)))
   })
   expect(await projectRows()).toEqual([...projectIds].sort())
-  await expect(app.locator('table.cost-rows')).toHaveAttribute('data-grouping', 'project')
+  await expect(app.locator('.cost-rows')).toHaveAttribute('data-grouping', 'project')
 })

@@ -152,7 +152,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await shoot(app, 'now')
 
           await openHash(app, '#/projects')
-          await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+          await expect(app.getByRole('link', { name: 'Recipe Box', exact: true })).toBeVisible()
           await shoot(app, 'projects')
           await shootMenu(app, 'Add an existing project', 'menu-projects-add')
 

@@ -133,15 +133,14 @@ test.describe('every screen', () => {
     }) => {
       const projectId = await projectIdByName(app, 'Portfolio site')
       await openHash(app, '#/projects')
-      await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+      await expect(app.getByRole('link', { name: 'Recipe Box', exact: true })).toBeVisible()
+      // The create form is a sheet (the page behind it inert): checked on its own, then the add menu.
       await app.getByRole('button', { name: 'New project' }).click()
+      await check(app, 'projects with the create sheet open', app.getByLabel('Name (required)'))
+      await app.keyboard.press('Escape')
       await app.getByRole('button', { name: 'Add an existing project' }).click()
       await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
-      await check(
-        app,
-        'projects with the create form and the add menu open',
-        app.getByRole('link', { name: 'Recipe Box' })
-      )
+      await check(app, 'projects with the add menu open', app.getByRole('link', { name: 'Recipe Box', exact: true }))
 
       await openHash(app, `#/projects/${projectId}`)
       await expect(app.locator('[data-task-id]').first()).toBeVisible()
@@ -211,13 +210,14 @@ test.describe('keyboard only', () => {
 
   test('set a budget, open a project, a task and a step, create a project', async ({ app, host }) => {
     await openHash(app, '#/projects')
-    await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+    await expect(app.getByRole('link', { name: 'Recipe Box', exact: true })).toBeVisible()
 
     await tabTo(app, app.getByRole('link', { name: 'Costs' }))
     await expectVisibleFocus(app)
     await app.keyboard.press('Enter')
     await expect(app.getByRole('heading', { name: 'Costs', level: 1 })).toBeVisible()
-    await tabTo(app, app.getByRole('button', { name: 'Add budget' }))
+    // No budget yet: its one quiet row opens the sheet.
+    await tabTo(app, app.getByRole('button', { name: 'Set a monthly budget' }))
     await expectVisibleFocus(app)
     await app.keyboard.press('Enter')
     const budget = app.getByLabel('Limit (USD)')
@@ -325,11 +325,10 @@ test.describe('keyboard only', () => {
     await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
     await app.keyboard.press('Enter')
     await expect(app.getByLabel('Project ID or link')).toBeFocused()
-    // Back past the panel's Close and the "+" to New project.
-    for (const back of ['Close', 'Add an existing project', 'New project']) {
-      await app.keyboard.press('Shift+Tab')
-      await expect(app.getByRole('button', { name: back, exact: true })).toBeFocused()
-    }
+    // Escape closes the sheet; on to New project.
+    await app.keyboard.press('Escape')
+    await tabTo(app, app.getByRole('button', { name: 'New project', exact: true }))
+    await expectVisibleFocus(app)
     await app.keyboard.press('Enter')
     await tabTo(app, app.getByLabel('Name (required)'))
     await app.keyboard.type('Typed by keyboard')

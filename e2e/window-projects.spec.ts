@@ -44,7 +44,8 @@ test.beforeEach(async ({ app, host }) => {
 
 test('create a project with every field of the create body', async ({ app }) => {
   await app.getByRole('button', { name: 'New project' }).click()
-  const form = app.locator('form[aria-labelledby="create-heading"]')
+  // A sheet: its fields and, at its foot, Create project.
+  const form = app.getByRole('dialog', { name: 'Create a project' })
   await form.getByRole('button', { name: 'Create project' }).click()
   await expect(form.getByText('Give the project a name.')).toBeVisible()
 
@@ -106,10 +107,13 @@ test('watch an existing project by ID, then stop watching it', async ({ app, hos
   await expect(card.getByRole('link', { name: 'Made elsewhere' })).toBeVisible()
   await expect(app.getByTestId('announcer')).toContainText('Now watching')
 
+  // The sheet closed once watching worked: it opens again for the second try.
+  await chooseFromMenu(app, 'Add an existing project', 'Watch an existing project')
   await app.getByLabel('Project ID').fill(outside.id)
   await app.getByRole('button', { name: 'Watch', exact: true }).click()
   await expect(app.getByText('This project is already watched.')).toBeVisible()
   await expectNoSeriousViolations(app, 'projects, the watch panel with a problem')
+  await app.keyboard.press('Escape')
 
   // Less prominent than the main action: behind the project's "…" menu.
   await card.getByRole('link', { name: 'Made elsewhere' }).click()
@@ -144,7 +148,8 @@ test('a row is red only for failures not yet seen; the lifetime counts are on th
   const row = app.locator(`[data-project-id="${project.id}"]`)
   const red = row.getByTestId('unseen-failed')
   await expect(red).toContainText('1')
-  await expect(red.getByRole('img', { name: '1 new failure' })).toBeVisible()
+  // The row's leading icon shows the worst state and names them all.
+  await expect(row.getByRole('img', { name: '1 new failure' })).toBeVisible()
   await expect(row.getByRole('img', { name: '1 running' })).toBeVisible()
   expect(await colorOf(red)).toBe(await cssColor(app, '--danger'))
   await expect(app.locator(`[data-project-id="${quiet.id}"]`).getByTestId('unseen-failed')).toHaveCount(0)

@@ -224,7 +224,7 @@ test('every screen runs under the strict CSP (no inline style or script refused)
     '#/settings'
   ]) {
     await openHash(page, hash)
-    await expect(page.locator('main h1')).toBeVisible()
+    await expect(page.locator('main h1').first()).toBeVisible()
   }
   expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(
     META_CONTENT_SECURITY_POLICY

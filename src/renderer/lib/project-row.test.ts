@@ -78,19 +78,43 @@ describe('projectBudgetLevel', () => {
 })
 
 describe('projectRowMeta', () => {
-  const now = Date.parse('2026-11-27T12:00:00Z')
-  it('says muted, then when the project last moved, in the one date form', () => {
-    expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), now, 'UTC')).toBe(
-      `active ${formatDate('2026-11-27T09:05:00Z', now, 'UTC')}`
-    )
-    expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), now, 'UTC')).toMatch(/^active today \S/)
-    expect(projectRowMeta(view({ lastActivityAt: '2026-11-20T09:05:00Z' }, { muted: true }), now, 'UTC')).toBe(
-      'Muted · active Nov 20'
-    )
-    expect(projectRowMeta(view(), now, 'UTC')).toBe('no activity yet')
-    expect(projectRowMeta(view({ health: { state: 'unknown' } as ProjectView['health'] }), now, 'UTC')).toBe(
-      'Not checked yet'
-    )
+  const quiet = { unseenFailed: 0, running: 0, budget: 'none' } as const
+  it('says its states worst first, muted, then when the project last moved', () => {
+    const busy = { unseenFailed: 2, running: 1, budget: 'over' } as const
+    expect(projectRowMeta(view({ lastActivityAt: '2026-11-27T09:05:00Z' }), busy)).toEqual([
+      { text: '2 new failures', tone: 'danger' },
+      { text: 'over budget', tone: 'warn' },
+      { text: '1 running' },
+      { activeAt: '2026-11-27T09:05:00Z' }
+    ])
+    expect(projectRowMeta(view({ lastActivityAt: '2026-11-20T09:05:00Z' }, { muted: true }), quiet)).toEqual([
+      { text: 'Muted' },
+      { activeAt: '2026-11-20T09:05:00Z' }
+    ])
+    expect(projectRowMeta(view(), quiet)).toEqual([{ text: 'no activity yet' }])
+    expect(projectRowMeta(view({ health: { state: 'unknown' } as ProjectView['health'] }), quiet)).toEqual([
+      { text: 'Not checked yet' }
+    ])
+  })
+})
+
+describe('projectStatus', () => {
+  it('shows the worst state and names them all: a new failure, then the budget, then running work', () => {
+    const v = view({ counts: { running: 1, failed: 1, total: 3 } })
+    expect(projectStatus(v, { unseenFailed: 1, running: 1, budget: 'near' })).toEqual({
+      kind: 'failed',
+      label: '1 new failure, near its budget, 1 running'
+    })
+    expect(projectStatus(v, { unseenFailed: 0, running: 1, budget: 'over' }).kind).toBe('budget')
+    expect(projectStatus(v, { unseenFailed: 0, running: 2, budget: 'none' })).toEqual({
+      kind: 'running',
+      label: '2 running'
+    })
+    expect(projectStatus(v, { unseenFailed: 0, running: 0, budget: 'none' })).toEqual({
+      kind: 'completed',
+      label: 'Idle'
+    })
+    expect(projectStatus(view(), { unseenFailed: 0, running: 0, budget: 'none' }).label).toBe('No tasks yet')
   })
 })
 
@@ -114,26 +138,5 @@ describe('projectFigures', () => {
       { value: '$0.50', word: 'today' },
       { value: '$1.00', word: 'total' }
     ])
-  })
-})
-
-describe('projectStatus', () => {
-  const signals = (over: Partial<ReturnType<typeof projectSignals>> = {}) => ({
-    unseenFailed: 0,
-    running: 0,
-    budget: 'none' as const,
-    ...over
-  })
-  it('is the worst state: a new failure, then a budget over its limit, then running work', () => {
-    expect(projectStatus(signals({ unseenFailed: 2, running: 1, budget: 'over' }), 5)).toEqual({
-      kind: 'failed',
-      label: '2 new failures'
-    })
-    expect(projectStatus(signals({ running: 1, budget: 'over' }), 5).kind).toBe('budget')
-    expect(projectStatus(signals({ running: 1, budget: 'near' }), 5)).toEqual({ kind: 'running', label: '1 running' })
-  })
-  it('is quiet otherwise, and says when there is nothing yet', () => {
-    expect(projectStatus(signals(), 3).kind).toBe('completed')
-    expect(projectStatus(signals(), 0)).toEqual({ kind: 'todo', label: 'No tasks yet' })
   })
 })

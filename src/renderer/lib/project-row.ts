@@ -1,6 +1,6 @@
 // Red only for failures not yet seen, as the tray badge counts them (a muted project asks for nothing).
 import type { BudgetStatus } from '../../shared/budgets'
-import { formatDate, formatMoney } from '../../shared/format'
+import { formatMoney } from '../../shared/format'
 import type { ProjectView } from '../../shared/ipc'
 import type { StatusKind } from './status-kind'
 
@@ -42,17 +42,43 @@ export function unseenFailures(view: Pick<ProjectView, 'watched' | 'attention'> 
   return new Set(view === null || view.watched.muted ? [] : view.attention.failedTaskIds)
 }
 
-/** The row's meta line: muted, then when it last moved (the one date form). */
+/** What the project's states say, worst first: the words of its leading icon and of its meta line. */
+function stateWords(signals: ProjectSignals): { text: string; tone?: 'danger' | 'warn' }[] {
+  const words: { text: string; tone?: 'danger' | 'warn' }[] = []
+  const n = signals.unseenFailed
+  if (n > 0) words.push({ text: `${n} new ${n === 1 ? 'failure' : 'failures'}`, tone: 'danger' })
+  if (signals.budget !== 'none')
+    words.push({ text: signals.budget === 'over' ? 'over budget' : 'near its budget', tone: 'warn' })
+  if (signals.running > 0) words.push({ text: `${signals.running} running` })
+  return words
+}
+
+/** The row's leading icon: the worst of its states (a new failure, then its budget, then running work), named by all of them. */
+export function projectStatus(
+  view: Pick<ProjectView, 'health' | 'counts'>,
+  signals: ProjectSignals
+): { kind: StatusKind; label: string } {
+  const words = stateWords(signals).map((w) => w.text)
+  const label = words.join(', ')
+  if (signals.unseenFailed > 0) return { kind: 'failed', label }
+  if (signals.budget !== 'none') return { kind: 'budget', label }
+  if (signals.running > 0) return { kind: 'running', label }
+  if (view.health.state === 'unknown') return { kind: 'todo', label: 'Not checked yet' }
+  return view.counts.total > 0 ? { kind: 'completed', label: 'Idle' } : { kind: 'todo', label: 'No tasks yet' }
+}
+
+export type RowMetaPart = { text: string; tone?: 'danger' | 'warn' } | { activeAt: string }
+
+/** The row's meta line: its states worst first, muted, then when it last moved (an age, drawn by the row). */
 export function projectRowMeta(
   view: Pick<ProjectView, 'watched' | 'health' | 'lastActivityAt'>,
-  now: number,
-  timeZone?: string
-): string {
-  const parts: string[] = []
-  if (view.watched.muted) parts.push('Muted')
-  if (view.health.state === 'unknown') parts.push('Not checked yet')
-  else parts.push(view.lastActivityAt ? `active ${formatDate(view.lastActivityAt, now, timeZone)}` : 'no activity yet')
-  return parts.join(' · ')
+  signals: ProjectSignals
+): RowMetaPart[] {
+  const parts: RowMetaPart[] = stateWords(signals)
+  if (view.watched.muted) parts.push({ text: 'Muted' })
+  if (view.health.state === 'unknown') parts.push({ text: 'Not checked yet' })
+  else parts.push(view.lastActivityAt ? { activeAt: view.lastActivityAt } : { text: 'no activity yet' })
+  return parts
 }
 
 /** One figure of the project's strip: its number (or money) and its word. */
@@ -84,18 +110,4 @@ export function projectMetaLine(
   return projectFigures(view)
     .map((f) => (f.value ? `${f.value} ${f.word}` : f.word))
     .join(' · ')
-}
-
-/**
- * The project's one status icon (its bar): the worst of its tasks, in the row's order of red,
- * then a budget over its limit, then running work; otherwise quiet.
- */
-export function projectStatus(signals: ProjectSignals, total: number): { kind: StatusKind; label: string } {
-  const { unseenFailed, running, budget } = signals
-  if (unseenFailed > 0)
-    return { kind: 'failed', label: unseenFailed === 1 ? '1 new failure' : `${unseenFailed} new failures` }
-  if (budget === 'over') return { kind: 'budget', label: 'Over budget' }
-  if (running > 0) return { kind: 'running', label: `${running} running` }
-  if (total === 0) return { kind: 'todo', label: 'No tasks yet' }
-  return { kind: 'completed', label: 'Nothing running' }
 }

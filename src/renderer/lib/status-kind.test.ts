@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { STATUS_LABEL, statusKind } from './status-kind'
+import { seenAware, STATUS_LABEL, statusKind } from './status-kind'
 
 describe('statusKind', () => {
   it('maps the service statuses of tasks and steps, and anything new to unknown', () => {
@@ -9,5 +9,15 @@ describe('statusKind', () => {
     expect(statusKind('failed')).toBe('failed')
     expect(statusKind('paused_by_admin')).toBe('unknown')
     expect(STATUS_LABEL[statusKind('in_progress')]).toBe('Running')
+  })
+})
+
+describe('seenAware', () => {
+  it('quietens a failure once seen, keeping it apart from done and cancelled', () => {
+    expect(seenAware('failed', true)).toBe('failed')
+    expect(seenAware('failed', false)).toBe('failed-seen')
+    expect(seenAware('completed', false)).toBe('completed')
+    expect(STATUS_LABEL['failed-seen']).toBe('Failed')
+    expect(new Set([seenAware('failed', false), 'completed', 'cancelled']).size).toBe(3)
   })
 })

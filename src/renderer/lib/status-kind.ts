@@ -1,9 +1,13 @@
-// Which StatusIcon a task or step status gets, and its name: one owner for the mapping.
+// Which StatusIcon a task or step status gets, and its name: one owner for the mapping. Each kind
+// is one glyph with one meaning (components/ui/StatusIcon.svelte).
 
-export type StatusKind = 'failed' | 'completed' | 'running' | 'todo' | 'cancelled' | 'budget' | 'unknown'
+export type StatusKind =
+  'failed' | 'failed-seen' | 'waiting' | 'completed' | 'running' | 'todo' | 'cancelled' | 'budget' | 'unknown'
 
 export const STATUS_LABEL: Record<StatusKind, string> = {
   failed: 'Failed',
+  'failed-seen': 'Failed',
+  waiting: 'Waiting for you',
   completed: 'Completed',
   running: 'Running',
   todo: 'To do',
@@ -29,4 +33,9 @@ export function statusKind(status: string): StatusKind {
     default:
       return 'unknown'
   }
+}
+
+/** A failure already seen keeps its glyph (never done's or cancelled's) but no longer asks, so it is quiet. */
+export function seenAware(kind: StatusKind, unseen: boolean): StatusKind {
+  return kind === 'failed' && !unseen ? 'failed-seen' : kind
 }
