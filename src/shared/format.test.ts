@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import {
+  clockLocaleTag,
   formatDate,
   formatDay,
   formatDuration,
@@ -9,7 +10,8 @@ import {
   formatRelativeTime,
   formatRunTime,
   formatTokens,
-  MONEY_TICK_STEP
+  MONEY_TICK_STEP,
+  setClockLocale
 } from './format'
 
 describe('formatTokens, the one token form', () => {
@@ -165,5 +167,24 @@ describe('formatDay and formatMonth', () => {
     expect(formatDay('2026-13-01', '2026-11-27')).toBe('2026-13-01')
     expect(formatDay('not a day', '2026-11-27')).toBe('not a day')
     expect(formatMonth('2026-00', '2026-11-27')).toBe('2026-00')
+  })
+})
+
+describe('the clock locale', () => {
+  const now = Date.parse('2026-11-27T14:05:00Z')
+  afterEach(() => setClockLocale(null))
+
+  it("is the OS's locale as a tag, with a forced hour cycle kept", () => {
+    expect(clockLocaleTag('en_GB.UTF-8', null)).toBe('en-GB')
+    expect(clockLocaleTag('en-US', 'h23')).toBe('en-US-u-hc-h23')
+    expect(clockLocaleTag('not a locale!', null)).toBeUndefined()
+  })
+
+  it('sets what clock times use when no locale is given', () => {
+    setClockLocale('en-GB')
+    expect(formatDate('2026-11-27T14:05:00Z', now, 'UTC')).toBe('today 14:05')
+    setClockLocale('en-US')
+    expect(formatDate('2026-11-27T14:05:00Z', now, 'UTC')).toBe('today 2:05 PM')
+    expect(formatDate('2026-11-27T14:05:00Z', now, 'UTC', 'en-GB')).toBe('today 14:05')
   })
 })

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import type { BudgetStatus } from '../../shared/budgets'
-import { formatDate } from '../../shared/format'
 import type { ProjectView } from '../../shared/ipc'
 import {
   projectBudgetLevel,
