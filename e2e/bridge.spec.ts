@@ -70,8 +70,8 @@ test('a demo task changes status on screen without a reload, and its notificatio
     [projectId, running.id] as const
   )
   await expect(app.getByRole('heading', { name: running.name, level: 1 })).toBeVisible()
-  // The task's status is the header's icon, named for assistive technology.
-  const status = app.getByRole('heading', { level: 1 }).getByRole('img')
+  // The task's status is the bar's icon, named for assistive technology.
+  const status = app.getByRole('banner').locator('.lead').getByRole('img')
   await expect(status).toHaveAccessibleName('In progress')
 
   // Two simulated minutes later the agent has finished; the monitor sees it on the poll asked for.

@@ -185,7 +185,7 @@ test.describe('with a damaged settings file', () => {
     await dismiss.click()
     await expect(notices).toHaveCount(0)
     await app.getByRole('button', { name: 'Try the demo' }).click()
-    await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+    await expect(app.getByRole('link', { name: 'Recipe Box', exact: true })).toBeVisible()
     await expect(app.getByRole('region', { name: 'Notices' })).toHaveCount(0)
   })
 })

@@ -44,7 +44,7 @@ test('a muted project raises no notification while another project’s does', as
   expect(watchedQuiet()?.muted).toBe(true)
   await openHash(app, '#/projects')
   // The list says so on the row's meta line.
-  await expect(app.locator(`[data-project-id="${quiet.id}"] .meta`)).toHaveText(/^Muted · /)
+  await expect(app.locator(`[data-project-id="${quiet.id}"] .meta`)).toHaveText(/(^|· )Muted · /)
   await expect(app.locator(`[data-project-id="${loud.id}"] .meta`)).not.toContainText('Muted')
 
   control.setTaskStatus(quietTask.id, 'completed')
@@ -126,7 +126,7 @@ test.describe('accessibility', () => {
     await openHash(app, '#/projects')
     const paused = app.getByRole('button', { name: 'Resume notifications' })
     await expect(paused).toBeVisible()
-    await expect(app.locator(`[data-project-id="${project.id}"] .meta`)).toHaveText(/^Muted · /)
+    await expect(app.locator(`[data-project-id="${project.id}"] .meta`)).toHaveText(/(^|· )Muted · /)
     await expectScreenAccessible(app, 'projects, muted and paused', paused)
   })
 })

@@ -143,15 +143,15 @@ test('polling intervals: chosen from a menu within the bounds and saved; none sh
   const choice = (name: string) => app.getByRole('menuitemradio', { name, exact: true })
   await expect(choice('Every 5 s')).toBeVisible()
   await expect(choice('Every 1 s')).toHaveCount(0)
-  await choice('Every 1 min').click()
-  await expect(idle).toHaveText('Every 1 min')
+  await choice('Every 1 m').click()
+  await expect(idle).toHaveText('Every 1 m')
   await expect.poll(async () => (await settings(app)).polling.idleIntervalMs).toBe(60_000)
   await expectSaved(app)
 
   await active.click()
   await expect(choice('Every 1 s')).toBeVisible()
   // Longer than when all tasks have ended: not offered.
-  await expect(choice('Every 5 min')).toHaveAttribute('aria-disabled', 'true')
+  await expect(choice('Every 5 m')).toHaveAttribute('aria-disabled', 'true')
   await choice('Every 10 s').click()
   await expect
     .poll(async () => (await settings(app)).polling)

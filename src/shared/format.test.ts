@@ -5,6 +5,7 @@ import {
   formatDay,
   formatDuration,
   formatElapsed,
+  formatInterval,
   formatMoney,
   formatMonth,
   formatRelativeTime,
@@ -186,5 +187,16 @@ describe('the clock locale', () => {
     setClockLocale('en-US')
     expect(formatDate('2026-11-27T14:05:00Z', now, 'UTC')).toBe('today 2:05 PM')
     expect(formatDate('2026-11-27T14:05:00Z', now, 'UTC', 'en-GB')).toBe('today 14:05')
+  })
+})
+
+describe('formatInterval', () => {
+  it('says a period in its whole unit', () => {
+    expect(formatInterval(5_000)).toBe('5 s')
+    expect(formatInterval(60_000)).toBe('1 m')
+    expect(formatInterval(300_000)).toBe('5 m')
+    expect(formatInterval(3_600_000)).toBe('1 h')
+    expect(formatInterval(86_400_000)).toBe('24 h')
+    expect(formatInterval(90_000)).toBe('1 m 30 s')
   })
 })

@@ -97,6 +97,13 @@ export function formatRunTime(ms: number): string | null {
   return durationText(Math.round(ms / 1000))
 }
 
+/** A period chosen in a setting ("Every 1 m"): its whole unit, never a ticking form like "1 m 00 s". */
+export function formatInterval(ms: number): string {
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} m`
+  return formatDuration(ms)
+}
+
 function pad(n: number): string {
   return String(n).padStart(2, '0')
 }
