@@ -145,14 +145,7 @@ export async function storeConnection(
 }
 
 /** Opens the keychain, turning "no keychain here" into its one-line error. */
-export async function openSecrets(ctx: Context): Promise<SecretPort> {
-  try {
-    return await ctx.deps.secrets()
-  } catch (e) {
-    if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable(e)
-    throw e
-  }
-}
+export const openSecrets = (ctx: Context): Promise<SecretPort> => withKeychain(ctx, async (secrets) => secrets)
 
 /** The keychain's own one-line reason, and what to do instead. */
 export function keychainUnavailable(cause: unknown): Error {
@@ -163,11 +156,10 @@ export function keychainUnavailable(cause: unknown): Error {
   return keychainError(`${reason} Use ${API_KEY_ENV} or --api-key-stdin instead.`)
 }
 
-/** Runs a keychain call, turning "no keychain here" into its one-line error. */
+/** Opens the keychain and runs a call on it, turning "no keychain here" into its one-line error. */
 export async function withKeychain<T>(ctx: Context, run: (secrets: SecretPort) => Promise<T>): Promise<T> {
-  const secrets = await openSecrets(ctx)
   try {
-    return await run(secrets)
+    return await run(await ctx.deps.secrets())
   } catch (e) {
     if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable(e)
     throw e
