@@ -9,7 +9,7 @@ import {
   SettingsEditError,
   updateConnection
 } from '../core/settings/edit'
-import { defaultConnectionName, keyTransportProblem, sameOrigin } from '../shared/base-url'
+import { connectionAt, keyTransportProblem, sameOrigin } from '../shared/base-url'
 import type { Connection } from '../shared/settings'
 import { authError, keychainError, usageError } from './cli-error'
 import type { CliClient, CliDeps, SecretPort } from './deps'
@@ -67,13 +67,7 @@ export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string, 
     const found =
       findConnectionByUrl(settings, baseUrl) ?? (restore ? await restoreFromKeychain(ctx, baseUrl) : undefined)
     if (found) return { connection: found, stored: true }
-    const connection: Connection = {
-      id: ctx.deps.newId(),
-      name: defaultConnectionName(baseUrl),
-      baseUrl,
-      publishingDomain: ''
-    }
-    return { connection, stored: false }
+    return { connection: connectionAt(ctx.deps.newId(), baseUrl), stored: false }
   }
   const active =
     settings.connections.find((c) => c.id === settings.activeConnectionId) ??
@@ -106,13 +100,7 @@ async function restoreFromKeychain(ctx: Context, baseUrl: string): Promise<Conne
     (e) => sameOrigin(e.baseUrl, baseUrl) && !settings.connections.some((c) => c.id === e.connectionId)
   )
   if (!lost) return undefined
-  const connection: Connection = {
-    id: lost.connectionId,
-    name: defaultConnectionName(lost.baseUrl),
-    baseUrl: lost.baseUrl,
-    publishingDomain: ''
-  }
-  const stored = await storeConnection(ctx, connection)
+  const stored = await storeConnection(ctx, connectionAt(lost.connectionId, lost.baseUrl))
   ctx.io.stderr.write(`Restored the connection to ${stored.baseUrl} from the keychain: config.json had lost it.\n`)
   return stored
 }
