@@ -9,7 +9,7 @@ import {
   SettingsEditError,
   updateConnection
 } from '../core/settings/edit'
-import { defaultConnectionName, keyTransportProblem, sameOrigin } from '../shared/base-url'
+import { connectionAt, keyTransportProblem, sameOrigin } from '../shared/base-url'
 import type { Connection } from '../shared/settings'
 import { authError, keychainError, usageError } from './cli-error'
 import type { CliClient, CliDeps, SecretPort } from './deps'
@@ -67,13 +67,7 @@ export async function resolveConnection(ctx: Context, fallbackBaseUrl?: string, 
     const found =
       findConnectionByUrl(settings, baseUrl) ?? (restore ? await restoreFromKeychain(ctx, baseUrl) : undefined)
     if (found) return { connection: found, stored: true }
-    const connection: Connection = {
-      id: ctx.deps.newId(),
-      name: defaultConnectionName(baseUrl),
-      baseUrl,
-      publishingDomain: ''
-    }
-    return { connection, stored: false }
+    return { connection: connectionAt(ctx.deps.newId(), baseUrl), stored: false }
   }
   const active =
     settings.connections.find((c) => c.id === settings.activeConnectionId) ??
@@ -106,13 +100,7 @@ async function restoreFromKeychain(ctx: Context, baseUrl: string): Promise<Conne
     (e) => sameOrigin(e.baseUrl, baseUrl) && !settings.connections.some((c) => c.id === e.connectionId)
   )
   if (!lost) return undefined
-  const connection: Connection = {
-    id: lost.connectionId,
-    name: defaultConnectionName(lost.baseUrl),
-    baseUrl: lost.baseUrl,
-    publishingDomain: ''
-  }
-  const stored = await storeConnection(ctx, connection)
+  const stored = await storeConnection(ctx, connectionAt(lost.connectionId, lost.baseUrl))
   ctx.io.stderr.write(`Restored the connection to ${stored.baseUrl} from the keychain: config.json had lost it.\n`)
   return stored
 }
@@ -145,14 +133,7 @@ export async function storeConnection(
 }
 
 /** Opens the keychain, turning "no keychain here" into its one-line error. */
-export async function openSecrets(ctx: Context): Promise<SecretPort> {
-  try {
-    return await ctx.deps.secrets()
-  } catch (e) {
-    if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable(e)
-    throw e
-  }
-}
+export const openSecrets = (ctx: Context): Promise<SecretPort> => withKeychain(ctx, async (secrets) => secrets)
 
 /** The keychain's own one-line reason, and what to do instead. */
 export function keychainUnavailable(cause: unknown): Error {
@@ -163,11 +144,10 @@ export function keychainUnavailable(cause: unknown): Error {
   return keychainError(`${reason} Use ${API_KEY_ENV} or --api-key-stdin instead.`)
 }
 
-/** Runs a keychain call, turning "no keychain here" into its one-line error. */
+/** Opens the keychain and runs a call on it, turning "no keychain here" into its one-line error. */
 export async function withKeychain<T>(ctx: Context, run: (secrets: SecretPort) => Promise<T>): Promise<T> {
-  const secrets = await openSecrets(ctx)
   try {
-    return await run(secrets)
+    return await run(await ctx.deps.secrets())
   } catch (e) {
     if (ctx.deps.isKeychainUnavailable(e)) throw keychainUnavailable(e)
     throw e

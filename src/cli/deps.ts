@@ -2,7 +2,7 @@
 // tests may wire the same real parts against a temp dir and a test keyring.
 import type { InvalidRecordIssue, ServiceClient } from '../core/client'
 import type { UsageStore } from '../core/costs/usage-store'
-import type { ForwardingSecretStore } from '../core/secrets/types'
+import type { SecretStore } from '../core/secrets/types'
 import type { TzOffset } from '../shared/cost'
 import type { Settings } from '../shared/settings'
 
@@ -24,15 +24,8 @@ export interface SettingsPort {
   ciphertexts?: { delete(connectionId: string): Promise<boolean> }
 }
 
-export interface SecretPort {
-  get(connectionId: string): Promise<string | null>
-  set(connectionId: string, apiKey: string): Promise<void>
-  delete(connectionId: string): Promise<boolean>
-  /** Every entry, where the keychain can list them (to restore a connection config.json lost, and logout by origin). */
-  list?(): Promise<Array<{ connectionId: string; secret: string }>>
-  /** Forwarding targets' entries, apart from the keys (core/secrets/types.ts). */
-  forwarding: ForwardingSecretStore
-}
+/** The keychain as the commands use it: `list` restores a connection config.json lost, and logs out by origin. */
+export type SecretPort = Pick<SecretStore, 'get' | 'set' | 'delete' | 'list' | 'forwarding'>
 
 export interface CliDeps {
   createClient(options: ClientOptions): CliClient

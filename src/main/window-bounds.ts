@@ -9,19 +9,8 @@ export const MIN_WINDOW = { width: 360, height: 400 }
 /** How much of the window must lie on one display for its saved position to be kept. */
 const MIN_VISIBLE = 64
 
-export interface RestoredWindow {
-  x?: number
-  y?: number
-  width: number
-  height: number
-  maximized: boolean
-}
-
 /** Saved state checked against the current displays' work areas (primary first). */
-export function restoreWindowBounds(
-  saved: Partial<WindowState> | undefined,
-  workAreas: readonly Rect[]
-): RestoredWindow {
+export function restoreWindowBounds(saved: Partial<WindowState> | undefined, workAreas: readonly Rect[]): WindowState {
   const primary = workAreas[0]
   const maxW = primary ? Math.max(MIN_WINDOW.width, ...workAreas.map((a) => a.width)) : Infinity
   const maxH = primary ? Math.max(MIN_WINDOW.height, ...workAreas.map((a) => a.height)) : Infinity

@@ -1,6 +1,8 @@
 // A base URL's shape and its transport are checked apart: a stored connection that breaks only the transport rule
 // (the key goes in a header, so https or local http) is kept for the user to fix, but never gets the key.
 
+import type { Connection } from './settings'
+
 export const MAX_BASE_URL_LENGTH = 2048
 
 export type BaseUrlCheck = { ok: true; baseUrl: string; origin: string } | { ok: false; problem: string }
@@ -64,6 +66,11 @@ export function checkBaseUrl(input: string): BaseUrlCheck {
 /** What a connection is called when the user gave no name: its host. */
 export function defaultConnectionName(baseUrl: string): string {
   return URL.parse(baseUrl)?.host || baseUrl
+}
+
+/** A connection known by its address alone (found by it, or restored from the keychain): named after its host. */
+export function connectionAt(id: string, baseUrl: string): Connection {
+  return { id, name: defaultConnectionName(baseUrl), baseUrl, publishingDomain: '' }
 }
 
 /** Whether two base URLs reach the same origin (scheme, host, port): a key stays with its origin. */

@@ -7,7 +7,6 @@ import {
   costOnDay,
   localDateKey,
   projectCost,
-  runningCost,
   taskCost
 } from './cost'
 import type { Task, UsageRecord } from './service'
@@ -207,7 +206,7 @@ describe('project and day costs', () => {
     expect(cost.totalUsd).toBe(2)
     expect(cost.runningUsd).toBe(0.75)
     expect(cost.unpricedTaskIds).toEqual(['d'])
-    expect(runningCost(tasks)).toBe(0.5)
+    expect(projectCost(tasks).runningUsd).toBe(0.5)
   })
 
   it('groups by local day with the given offset', () => {

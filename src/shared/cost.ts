@@ -190,11 +190,6 @@ export function projectCost(
   }
 }
 
-/** The running cost of tasks in progress (todo or in_progress). */
-export function runningCost(tasks: readonly Task[], usagesByTask?: UsagesByTask): number {
-  return projectCost(tasks, usagesByTask).runningUsd
-}
-
 function offsetAt(tz: TzOffset, at: Date): number {
   return typeof tz === 'function' ? tz(at) : tz
 }

@@ -16,10 +16,6 @@ export function idProblem(value: string): string | null {
   return null
 }
 
-export function isId(value: unknown): value is string {
-  return typeof value === 'string' && idProblem(value) === null
-}
-
 /** Why `value` cannot be a connection's id: it is a key store account, and ':' names other accounts (`forward:x`). */
 export function connectionIdProblem(value: string): string | null {
   return idProblem(value) ?? (value.includes(':') ? "must not contain ':'" : null)

@@ -36,16 +36,9 @@ export function isStepActive(status: StepStatus | Unknown): boolean {
   return status === 'pending' || status === 'in_progress'
 }
 
-const TASK_LABELS: Record<TaskStatus | Unknown, string> = {
+/** Tasks and steps share every status but their first (todo, pending), and its word. */
+const LABELS: Record<TaskStatus | StepStatus | Unknown, string> = {
   todo: 'To do',
-  in_progress: 'In progress',
-  completed: 'Completed',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  unknown: 'Unknown'
-}
-
-const STEP_LABELS: Record<StepStatus | Unknown, string> = {
   pending: 'Pending',
   in_progress: 'In progress',
   completed: 'Completed',
@@ -54,13 +47,10 @@ const STEP_LABELS: Record<StepStatus | Unknown, string> = {
   unknown: 'Unknown'
 }
 
-/** The label of a task status; for an unknown status, the server's own word when there is one. */
-export function taskStatusLabel(status: TaskStatus | Unknown, raw?: string): string {
+/** The label of a task's or step's status; for an unknown status, the server's own word when there is one. */
+function statusLabel(status: TaskStatus | StepStatus | Unknown, raw?: string): string {
   if (status === 'unknown' && raw) return raw
-  return TASK_LABELS[status] ?? TASK_LABELS.unknown
+  return LABELS[status] ?? LABELS.unknown
 }
-
-export function stepStatusLabel(status: StepStatus | Unknown, raw?: string): string {
-  if (status === 'unknown' && raw) return raw
-  return STEP_LABELS[status] ?? STEP_LABELS.unknown
-}
+export const taskStatusLabel: (status: TaskStatus | Unknown, raw?: string) => string = statusLabel
+export const stepStatusLabel: (status: StepStatus | Unknown, raw?: string) => string = statusLabel

@@ -84,13 +84,7 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
     })
     monitor.start()
     // The monitor's timers never keep a process alive on their own: this wait does, until Ctrl-C.
-    await untilAborted(
-      AbortSignal.any([
-        stop.signal,
-        ...(ctx.deps.signal ? [ctx.deps.signal] : []),
-        ...(forwarding ? [forwarding.lost] : [])
-      ])
-    )
+    await untilAborted(stop.signal, ctx.deps.signal, forwarding?.lost)
     monitor.dispose()
     await forwarding?.close()
     if (rejected) throw authError(rejected.message)
@@ -190,13 +184,7 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
     if (live === 0) throw authError('No connection could be watched: log in again with `agent-tray login`.')
     if (!ctx.opts.json) ctx.io.stderr.write('Ctrl-C to stop.\n')
     for (const { monitor } of running) monitor.start()
-    await untilAborted(
-      AbortSignal.any([
-        stop.signal,
-        ...(ctx.deps.signal ? [ctx.deps.signal] : []),
-        ...(forwarding ? [forwarding.lost] : [])
-      ])
-    )
+    await untilAborted(stop.signal, ctx.deps.signal, forwarding?.lost)
   } finally {
     for (const { monitor, close } of running) {
       monitor.dispose()
@@ -210,7 +198,8 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
   return EXIT.ok
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
+function untilAborted(...given: (AbortSignal | undefined)[]): Promise<void> {
+  const signal = AbortSignal.any(given.filter((s) => s !== undefined))
   return new Promise((resolve) => {
     const keepAlive = setInterval(() => {}, 1 << 30)
     const done = () => {

@@ -1,6 +1,6 @@
 // A damaged config.json loses connections but their keys stay in the keychain with their address, so at start each
 // lost one is stored again (named after its host) and said in the notices.
-import { defaultConnectionName } from '../../shared/base-url'
+import { connectionAt } from '../../shared/base-url'
 import type { Settings } from '../../shared/settings'
 import type { KeyCustody } from '../secrets/custody'
 
@@ -18,12 +18,7 @@ export async function restoreLostConnections(
   await update((draft) => {
     for (const entry of lost) {
       if (draft.connections.some((c) => c.id === entry.connectionId)) continue
-      draft.connections.push({
-        id: entry.connectionId,
-        name: defaultConnectionName(entry.baseUrl),
-        baseUrl: entry.baseUrl,
-        publishingDomain: ''
-      })
+      draft.connections.push(connectionAt(entry.connectionId, entry.baseUrl))
       draft.watched[entry.connectionId] ??= []
     }
     draft.activeConnectionId ??= draft.connections[0]?.id ?? null

@@ -148,7 +148,12 @@ const taskHeadSchema = taskSchema.transform(({ rawSteps, ...task }): { task: Tas
 
 function expectList(body: unknown, what: string): unknown[] {
   if (Array.isArray(body)) return body
-  throw invalid(`The service sent ${describe(body)} where a list of ${what} was expected.`, {
+  throw wrongShape(body, `a list of ${what}`, what)
+}
+
+/** A body that is not the list or object expected, named by what it is. */
+function wrongShape(body: unknown, expected: string, what: string): ServiceError {
+  return invalid(`The service sent ${describe(body)} where ${expected} was expected.`, {
     reason: 'wrong_shape',
     record: what,
     path: '(body)'
@@ -165,13 +170,7 @@ function describe(v: unknown): string {
 function parseOne<T>(body: unknown, schema: z.ZodType<T>, what: string): T {
   const r = schema.safeParse(body)
   if (r.success) return r.data
-  if (!isJsonObject(body)) {
-    throw invalid(`The service sent ${describe(body)} where ${what} was expected.`, {
-      reason: 'wrong_shape',
-      record: what,
-      path: '(body)'
-    })
-  }
+  if (!isJsonObject(body)) throw wrongShape(body, what, what)
   const { path, message } = firstIssue(r.error, '')
   throw invalid(`The service sent ${what} we cannot read: ${path}: ${message}.`, {
     reason: 'invalid_record',

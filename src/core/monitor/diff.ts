@@ -206,61 +206,46 @@ function taskFacts(task: ListedTask): { createdAt: string; updatedAt: string; to
 
 /** Exact: every step added or changed. True when there was any. */
 function stepEvents(before: StepRecord, task: ListedTask, base: Base, events: MonitorEvent[]): boolean {
-  let any = false
+  const told = events.length
   for (const step of stepsOfTask(task)) {
     const was = Object.hasOwn(before, step.id) ? before[step.id] : undefined
-    if (was === undefined) {
-      events.push({
-        ...base,
-        kind: 'step-added',
-        taskId: task.id,
-        stepId: step.id,
-        stepName: step.name,
-        status: step.status
-      })
-      any = true
-    } else if (was !== step.status) {
-      events.push({
-        ...base,
-        kind: 'step-status',
-        taskId: task.id,
-        stepId: step.id,
-        stepName: step.name,
-        from: was,
-        to: step.status
-      })
-      any = true
-    }
+    if (was === undefined) events.push(stepAdded(base, task, step))
+    else if (was !== step.status) events.push(stepChanged(base, task, step, was))
   }
-  return any
+  return events.length > told
 }
 
 /** From a fingerprint alone: the steps past the old count as added, else the last step as changed. */
 function coarseStepEvents(countBefore: number, task: ListedTask, base: Base, events: MonitorEvent[]): void {
   const steps = stepsOfTask(task)
   if (steps.length > countBefore) {
-    for (const step of steps.slice(countBefore)) {
-      events.push({
-        ...base,
-        kind: 'step-added',
-        taskId: task.id,
-        stepId: step.id,
-        stepName: step.name,
-        status: step.status
-      })
-    }
+    for (const step of steps.slice(countBefore)) events.push(stepAdded(base, task, step))
     return
   }
   const last = steps[steps.length - 1]
-  if (last) {
-    events.push({
-      ...base,
-      kind: 'step-status',
-      taskId: task.id,
-      stepId: last.id,
-      stepName: last.name,
-      from: 'unknown',
-      to: last.status
-    })
+  if (last) events.push(stepChanged(base, task, last, 'unknown'))
+}
+
+/** The two step events, built once for the exact diff and the coarse one. */
+function stepAdded(base: Base, task: ListedTask, step: TaskStep): MonitorEvent {
+  return {
+    ...base,
+    kind: 'step-added',
+    taskId: task.id,
+    stepId: step.id,
+    stepName: step.name,
+    status: step.status
+  }
+}
+
+function stepChanged(base: Base, task: ListedTask, step: TaskStep, from: StepStatus | Unknown): MonitorEvent {
+  return {
+    ...base,
+    kind: 'step-status',
+    taskId: task.id,
+    stepId: step.id,
+    stepName: step.name,
+    from,
+    to: step.status
   }
 }

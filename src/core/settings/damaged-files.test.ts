@@ -135,6 +135,17 @@ describe('config.json', () => {
     expect(fs.statSync(file('config.last-good.json')).mode & 0o777).toBe(0o600)
   })
 
+  it('not JSON, with a last good copy from a newer version: that copy is kept aside as .newer before it is cut to this version', async () => {
+    const newer = config().replace('"version": 3', '"version": 4')
+    fs.writeFileSync(file('config.last-good.json'), newer)
+    const { store, notice } = await openDamaged('config.json', config().slice(0, 900))
+    expect(asides('config.last-good.json')).toEqual(['config.last-good.json.newer-2025-03-04T05-06-07-089Z'])
+    const kept = file('config.last-good.json.newer-2025-03-04T05-06-07-089Z')
+    expect(fs.readFileSync(kept).equals(withoutCiphertexts(Buffer.from(newer)))).toBe(true)
+    expect(notice).toContain(`from ${kept}, are in use`)
+    expect(store.read().connections).toEqual(fixture.settings.connections)
+  })
+
   it('the last good copy is private even when the file is not, and an older copy goes when a new one cannot be made', async () => {
     fs.rmSync(file('config.last-good.json'))
     fs.chmodSync(file('config.json'), 0o644)

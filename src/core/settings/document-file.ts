@@ -11,7 +11,7 @@ export type ConfLike = { readonly path: string; store: Record<string, unknown> }
 
 /** Why a file is kept aside: not a JSON object, wrong values (at these paths), or a newer version's. */
 export type Finding =
-  | { kind: 'not-json'; why: string; lastGood: string | null }
+  | { kind: 'not-json'; why: string; lastGood: string | null; lastGoodNewer?: boolean }
   | { kind: 'invalid'; wrong: string[] }
   | { kind: 'newer-version'; version: number }
 
@@ -101,9 +101,12 @@ export class DocumentFile<T> {
   async update(mutate?: (doc: T) => void | boolean): Promise<T> {
     return withFileLock(this.path, () => {
       const { doc, rewrite, finding } = this.load()
-      // The file as found is safe aside before anything is written over it.
-      const aside = finding ? this.keepAside(finding) : null
+      // A refused change (it throws) writes nothing, so keeps nothing aside: the repair that follows keeps one copy.
       const changed = mutate ? mutate(doc) !== false : false
+      // The file as found is safe aside before anything is written over it; a newer version's last good copy too.
+      const aside = finding ? this.keepAside(this.path, finding.kind === 'newer-version' ? 'newer' : 'corrupt') : null
+      if (finding?.kind === 'not-json' && finding.lastGoodNewer)
+        finding.lastGood = this.keepAside(this.lastGoodPath, 'newer')
       if (changed || rewrite) this.write(doc)
       // Not JSON, no last good copy: moved aside; the defaults stay in memory until a change.
       else if (finding) onFile(this.path, 'write', () => fs.rmSync(this.path))
@@ -120,17 +123,18 @@ export class DocumentFile<T> {
     const why = (value as { [UNREADABLE]?: string })[UNREADABLE]
     if (typeof why !== 'string') return this.interpret(value)
     const lastGood = this.options.keepLastGood ? this.readLastGood() : null
+    const lastGoodNewer = lastGood?.finding?.kind === 'newer-version'
     return {
-      doc: lastGood ?? this.interpret({}).doc,
+      doc: lastGood?.doc ?? this.interpret({}).doc,
       rewrite: lastGood !== null,
-      finding: { kind: 'not-json', why, lastGood: lastGood === null ? null : this.lastGoodPath }
+      finding: { kind: 'not-json', why, lastGood: lastGood === null ? null : this.lastGoodPath, lastGoodNewer }
     }
   }
 
-  private readLastGood(): T | null {
+  private readLastGood(): Interpreted<T> | null {
     try {
       const value = readObject(fs.readFileSync(this.lastGoodPath, 'utf8'))
-      return UNREADABLE in value ? null : this.interpret(value).doc
+      return UNREADABLE in value ? null : this.interpret(value)
     } catch {
       return null
     }
@@ -161,10 +165,9 @@ export class DocumentFile<T> {
     }
   }
 
-  private keepAside(finding: Finding): string {
-    const raw = onFile(this.path, 'read', () => fs.readFileSync(this.path))
-    const stamp = this.now().toISOString().replace(/[:.]/g, '-')
-    const name = `${this.path}.${finding.kind === 'newer-version' ? 'newer' : 'corrupt'}-${stamp}`
+  private keepAside(file: string, kind: 'newer' | 'corrupt'): string {
+    const raw = onFile(file, 'read', () => fs.readFileSync(file))
+    const name = `${file}.${kind}-${this.now().toISOString().replace(/[:.]/g, '-')}`
     let aside = name
     for (let n = 2; fs.existsSync(aside); n++) aside = `${name}-${n}`
     const bytes = this.options.asideBytes?.(raw) ?? raw

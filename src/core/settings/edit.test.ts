@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import type { Settings } from '../../shared/settings'
 import {
   addConnection,
-  findConnection,
   findConnectionByUrl,
   normalizeBaseUrl,
   removeConnection,
@@ -128,14 +127,8 @@ describe('watched projects', () => {
 })
 
 describe('finding a connection', () => {
-  it('by id first, then by name; by base URL as stored, trailing slashes aside', () => {
+  it('by base URL as stored, trailing slashes aside', () => {
     const s = withTwoConnections()
-    // A connection named like another's id: the id wins.
-    addConnection(s, { name: 'a', baseUrl: 'https://c.example' }, 'c')
-    expect(findConnection(s, 'a')?.id).toBe('a')
-    expect(findConnection(s, 'B')?.id).toBe('b')
-    expect(findConnection(s, 'c')?.id).toBe('c')
-    expect(findConnection(s, 'nobody')).toBeUndefined()
     expect(findConnectionByUrl(s, 'http://localhost:8080/api/')?.id).toBe('b')
     expect(findConnectionByUrl(s, 'https://a.example')?.id).toBe('a')
     expect(findConnectionByUrl(s, 'https://elsewhere.example')).toBeUndefined()

@@ -22,10 +22,6 @@ export function normalizeBaseUrl(input: string): string {
   return checked.baseUrl
 }
 
-export function findConnection(settings: Settings, idOrName: string): Connection | undefined {
-  return settings.connections.find((c) => c.id === idOrName) ?? settings.connections.find((c) => c.name === idOrName)
-}
-
 /** The stored connection for a base URL, matched as stored (trailing slashes aside). */
 export function findConnectionByUrl(settings: Settings, baseUrl: string): Connection | undefined {
   const parsed = parseBaseUrl(baseUrl)

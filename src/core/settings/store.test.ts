@@ -597,6 +597,20 @@ describe('damaged settings files', () => {
     expect(asides()).toHaveLength(1)
     expect(onDisk()).toMatchObject({ theme: 'system', launchAtLogin: true })
   })
+
+  it('a refused update after damage writes nothing and keeps nothing aside: the next update keeps exactly one copy', async () => {
+    fs.writeFileSync(configPath(), JSON.stringify(goodFile()))
+    const store = await openSettings({ dir, now })
+    fs.writeFileSync(configPath(), 'damage {')
+    await expect(store.update((draft) => void (draft.polling.activeIntervalMs = -1))).rejects.toThrow(
+      SettingsValidationError
+    )
+    expect(fs.readFileSync(configPath(), 'utf8')).toBe('damage {')
+    expect(asides()).toEqual([])
+    await store.update((draft) => void (draft.launchAtLogin = true))
+    expect(asides()).toEqual(['config.json.corrupt-2025-03-04T05-06-07-089Z'])
+    expect(store.takeNotices()).toHaveLength(1)
+  })
 })
 
 describe('a settings file that cannot be read while the app runs', () => {
