@@ -9,6 +9,7 @@ import {
   formatMonth,
   formatRelativeTime,
   formatRunTime,
+  formatTimeOfDay,
   formatTokens,
   MONEY_TICK_STEP,
   setClockLocale
@@ -186,5 +187,22 @@ describe('the clock locale', () => {
     setClockLocale('en-US')
     expect(formatDate('2026-11-27T14:05:00Z', now, 'UTC')).toBe('today 2:05 PM')
     expect(formatDate('2026-11-27T14:05:00Z', now, 'UTC', 'en-GB')).toBe('today 14:05')
+  })
+})
+
+describe('formatTimeOfDay, a quiet hour', () => {
+  afterEach(() => setClockLocale(null))
+
+  it("reads on the locale's own clock, never a fixed 24-hour one", () => {
+    expect(formatTimeOfDay('22:30', 'en-US')).toBe('10:30 PM')
+    expect(formatTimeOfDay('00:00', 'en-US')).toBe('12:00 AM')
+    expect(formatTimeOfDay('22:30', 'de-DE')).toBe('22:30')
+    expect(formatTimeOfDay('07:00', 'en-US-u-hc-h23')).toMatch(/^0?7:00$/)
+    setClockLocale('en-GB')
+    expect(formatTimeOfDay('06:30')).toMatch(/^0?6:30$/)
+  })
+
+  it('leaves what is not a time as it is', () => {
+    expect(formatTimeOfDay('soon', 'en-US')).toBe('soon')
   })
 })
