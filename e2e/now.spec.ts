@@ -118,7 +118,10 @@ test('each item can be seen on its own, by opening its task, or all at once; the
 
   // Opening an item's task sees that item only.
   await app.locator(`li[data-task-id="${a.id}"]`).getByRole('link', { name: 'Will fail A', exact: true }).click()
-  await expect(app.getByRole('heading', { name: 'Will fail A', level: 1 })).toBeVisible()
+  // Wide (this window), the task opens beside the list: its title a heading under Now's one H1.
+  await expect(
+    app.getByRole('region', { name: 'Task' }).getByRole('heading', { name: 'Will fail A', level: 2 })
+  ).toBeVisible()
   await expect.poll(async () => (await trayOf(request, host.url)).state).not.toBe('attention')
   await openHash(app, '#/now')
   await expect(items).toHaveCount(1)

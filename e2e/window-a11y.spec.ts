@@ -5,12 +5,15 @@
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
 import {
+  atSize,
   chooseFromMenu,
   DEFAULT_WINDOW,
+  expectOneHeading,
   expectScreenAccessible,
   invoke,
   openHash,
-  projectIdByName
+  projectIdByName,
+  WIDE_WINDOW
 } from './window.helpers'
 
 /** Presses Tab until `target` has focus; fails after `max` presses. */
@@ -89,6 +92,12 @@ test.describe('every screen', () => {
       await expect(app.locator('[data-kind="failed"]').first()).toBeVisible()
       await expect(app.locator('li.running').first()).toBeVisible()
       await check(app, 'now', app.locator('[data-kind="failed"]').first())
+      // Wide, a task chosen from its row shows beside the list, and the page keeps its one H1.
+      await atSize(app, WIDE_WINDOW, async () => {
+        await app.locator('li.running a').first().click()
+        await expect(app.getByRole('region', { name: 'Task' }).getByRole('heading', { name: /^Steps/ })).toBeVisible()
+        await expectOneHeading(app, 'now with a task beside it')
+      })
 
       const tasks = await invoke(app, 'project:tasks', { projectId })
       const task = tasks.find((t) => t.status === 'completed')!
@@ -245,6 +254,10 @@ test.describe('keyboard only', () => {
 
     await tabTo(app, app.getByRole('link', { name: 'Projects' }))
     await app.keyboard.press('Enter')
+    // At the window's size the row opens the project itself (wide, it would show beside the list, and go when the
+    // window narrows), and Details is a sheet of its "…" menu too.
+    const walkSize = app.viewportSize()!
+    await app.setViewportSize(DEFAULT_WINDOW)
     await tabTo(app, app.getByRole('link', { name: 'Portfolio site' }))
     await expectVisibleFocus(app)
     await app.keyboard.press('Enter')
@@ -260,9 +273,7 @@ test.describe('keyboard only', () => {
     await app.keyboard.press('Escape')
     await expect(app.getByRole('button', { name: 'More actions' })).toBeFocused()
     // Every sheet of the menu opens from the keyboard with focus inside it; Escape closes it and
-    // gives focus back to the menu's button. At the window's size, where Details is a sheet too.
-    const walkSize = app.viewportSize()!
-    await app.setViewportSize(DEFAULT_WINDOW)
+    // gives focus back to the menu's button.
     for (const [item, sheet] of [
       ['Publish', 'Publish'],
       ['Edit', 'Edit the project'],

@@ -117,7 +117,10 @@ test('watch an existing project by ID, then stop watching it', async ({ app, hos
 
   // Less prominent than the main action: behind the project's "…" menu.
   await card.getByRole('link', { name: 'Made elsewhere' }).click()
-  await expect(app.getByRole('heading', { name: 'Made elsewhere', level: 1 })).toBeVisible()
+  // Wide (this window), the project opens beside the list: its title a heading under Projects' one H1.
+  await expect(
+    app.getByRole('region', { name: 'Project' }).getByRole('heading', { name: 'Made elsewhere', level: 2 })
+  ).toBeVisible()
   await expect(app.getByRole('menuitem', { name: 'Stop watching' })).toHaveCount(0)
   await chooseFromMenu(app, 'More actions', 'Stop watching')
   await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { openSettings } from '../src/core/settings/store'
 import { DEFAULT_SERVICE_KEYS_URL, DEFAULT_SERVICE_URL } from '../src/shared/base-url'
 import { expect, test } from './support/fixtures'
-import { openHash } from './window.helpers'
+import { atSize, DEFAULT_WINDOW, openHash, WIDE_WINDOW } from './window.helpers'
 
 /** The service line of the first run ("Workser · Change"): Change shows its name and address. */
 async function changeService(app: Page): Promise<void> {
@@ -13,6 +13,8 @@ async function changeService(app: Page): Promise<void> {
 test('first run: the key first, the service as one line, the demo under Connect; no publishing domain asked', async ({
   app
 }) => {
+  // The tray window's own size: wide, the first run is laid out as a pane (checked at the end).
+  await app.setViewportSize(DEFAULT_WINDOW)
   await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
   const form = app.locator('form')
   // The key is the first field; the service is one line until changed.
@@ -44,6 +46,14 @@ test('first run: the key first, the service as one line, the demo under Connect;
   const window = app.viewportSize()!
   expect(demo!.y + demo!.height).toBeGreaterThan(window.height * 0.75)
   await expect(app.locator('.card')).toHaveCount(0)
+  // Wide, a first-run pane: what it is beside the key, and Connect right under the form, not at the window's foot.
+  await atSize(app, WIDE_WINDOW, async () => {
+    const intro = (await app.getByRole('heading', { name: 'Welcome to Agent Tray' }).boundingBox())!
+    const key = (await app.getByLabel('API key').boundingBox())!
+    const wideConnect = (await app.getByRole('button', { name: 'Connect' }).boundingBox())!
+    expect(key.x).toBeGreaterThan(intro.x + intro.width)
+    expect(wideConnect.y + wideConnect.height).toBeLessThan(WIDE_WINDOW.height / 2)
+  })
 })
 
 test('first run: Paste puts the clipboard’s key in the field (read by the app: the window has no clipboard), Connect then takes it', async ({

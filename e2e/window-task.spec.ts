@@ -8,7 +8,7 @@ import { stepIcon } from '../src/shared/step-icon'
 import { describeStepMetadata } from '../src/shared/step-metadata'
 import type { TaskSummary } from '../src/shared/task-summary'
 import { expect, test } from './support/fixtures'
-import { definitionOf, invoke, openHash, projectIdByName } from './window.helpers'
+import { DEFAULT_WINDOW, definitionOf, invoke, openHash, projectIdByName } from './window.helpers'
 
 test.use({ hostOptions: { demo: true } })
 
@@ -103,7 +103,8 @@ test('a task shows its steps, each tool its own way, and its usage and costs', a
   await expect(definitionOf(totals, 'Task total')).toHaveText(formatMoney(task.total_price))
   await expect(totals).not.toContainText('Sum of records')
   await expect(definitionOf(totals, 'Calls')).toHaveText(String(details.usages.length))
-  await expect(app.locator('table tbody tr')).toHaveCount(cost.byModel.length)
+  // A row per model (ui/ListRow), not a table.
+  await expect(app.getByRole('list', { name: 'By model' }).getByRole('listitem')).toHaveCount(cost.byModel.length)
   await expect(app.getByTestId('cost-mismatch')).toHaveCount(0)
 
   // The records are one click away, each to the service's decimals.
@@ -121,6 +122,28 @@ test('a task shows its steps, each tool its own way, and its usage and costs', a
   )
   await app.getByRole('button', { name: 'Hide the calls' }).click()
   await expect(app.locator('[data-usage-id]')).toHaveCount(0)
+})
+
+test('what a task was asked is one closed line, so at the window’s size the first step starts near the top', async ({
+  app,
+  host
+}) => {
+  const projectId = await projectIdByName(app, 'Portfolio site')
+  const requirement = 'Add a contact form.\nIt sends to the studio’s address and says thanks.\nNo captcha.'
+  const task = host.service.control.addTask(projectId, {
+    name: 'Contact form',
+    text_requirement: requirement,
+    status: 'completed'
+  }) as Task
+  await app.setViewportSize(DEFAULT_WINDOW)
+  await openHash(app, `#/projects/${projectId}/tasks/${task.id}`)
+  const asked = app.getByRole('button', { name: 'What it was asked' })
+  await expect(asked).toHaveAttribute('aria-expanded', 'false')
+  await expect(app.getByTestId('task-requirement')).toBeHidden()
+  const first = (await app.locator('[data-step-id]').first().boundingBox())!
+  expect(first.y).toBeLessThan(DEFAULT_WINDOW.height / 3)
+  await asked.click()
+  await expect(app.getByTestId('task-requirement')).toHaveText(requirement)
 })
 
 test('the steps are a timeline: each tool its icon, the failed step standing out and done steps quiet', async ({

@@ -192,6 +192,7 @@ export async function expectScreenAccessible(page: Page, screen: string, key: Lo
   expect(page.viewportSize(), "the full check runs at the window's default size").toEqual(DEFAULT_WINDOW)
   await expectNoSeriousViolations(page, screen)
   await expectNoHorizontalOverflow(page, screen)
+  await expectOneHeading(page, screen)
   await inOtherTheme(page, (scheme) => expectNoSeriousViolations(page, `${screen}, ${scheme} theme`, THEME_RULES))
   await expectWideLayout(page, screen, key)
 }
@@ -205,5 +206,11 @@ export async function expectWideLayout(page: Page, screen: string, key: Locator)
   await atSize(page, WIDE_WINDOW, async () => {
     await expectNoHorizontalOverflow(page, `${screen}, ${WIDE_WINDOW.width}×${WIDE_WINDOW.height}`)
     await expect(key, `${screen}: shown when wide`).toBeVisible()
+    await expectOneHeading(page, `${screen}, wide`)
   })
+}
+
+/** One H1 per page: a screen shown beside a list (wide) leaves its own out. */
+export async function expectOneHeading(page: Page, screen: string): Promise<void> {
+  await expect(page.locator('h1'), `${screen}: exactly one h1`).toHaveCount(1)
 }

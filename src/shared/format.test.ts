@@ -10,6 +10,7 @@ import {
   formatMonth,
   formatRelativeTime,
   formatRunTime,
+  formatTimeOfDay,
   formatTokens,
   MONEY_TICK_STEP,
   setClockLocale
@@ -198,5 +199,22 @@ describe('formatInterval', () => {
     expect(formatInterval(3_600_000)).toBe('1 h')
     expect(formatInterval(86_400_000)).toBe('24 h')
     expect(formatInterval(90_000)).toBe('1 m 30 s')
+  })
+})
+
+describe('formatTimeOfDay, a quiet hour', () => {
+  afterEach(() => setClockLocale(null))
+
+  it("reads on the locale's own clock, never a fixed 24-hour one", () => {
+    expect(formatTimeOfDay('22:30', 'en-US')).toBe('10:30 PM')
+    expect(formatTimeOfDay('00:00', 'en-US')).toBe('12:00 AM')
+    expect(formatTimeOfDay('22:30', 'de-DE')).toBe('22:30')
+    expect(formatTimeOfDay('07:00', 'en-US-u-hc-h23')).toMatch(/^0?7:00$/)
+    setClockLocale('en-GB')
+    expect(formatTimeOfDay('06:30')).toMatch(/^0?6:30$/)
+  })
+
+  it('leaves what is not a time as it is', () => {
+    expect(formatTimeOfDay('soon', 'en-US')).toBe('soon')
   })
 })

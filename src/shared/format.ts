@@ -210,6 +210,13 @@ export function formatDate(
   return then.year === today.year ? day : `${day}, ${then.year}`
 }
 
+/** A time of day ("HH:MM", as quiet hours keep it) on the locale's own clock: "10:30 PM", or "22:30". */
+export function formatTimeOfDay(time: string, locale?: string): string {
+  const m = /^(\d{2}):(\d{2})$/.exec(time)
+  if (!m) return time
+  return clockFormat('UTC', locale ?? systemClockLocale).format(Date.UTC(2000, 0, 1, Number(m[1]), Number(m[2])))
+}
+
 /** A local calendar day in the one date form, without a time of day; the raw text when it is not such a day. */
 export function formatDay(day: string, today: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)

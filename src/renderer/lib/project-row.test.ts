@@ -8,6 +8,7 @@ import {
   projectRowMeta,
   projectSignals,
   projectStatus,
+  projectsWorstFirst,
   unseenFailures
 } from './project-row'
 
@@ -137,5 +138,35 @@ describe('projectFigures', () => {
       { value: '$0.50', word: 'today' },
       { value: '$1.00', word: 'total' }
     ])
+  })
+})
+
+describe('projectsWorstFirst', () => {
+  const named = (id: string, over: Partial<ProjectView> = {}, watched: Partial<ProjectView['watched']> = {}) =>
+    view(over, { projectId: id, ...watched })
+  const ids = (views: ProjectView[]) => views.map((v) => v.watched.projectId)
+
+  it('puts a new failure first, then a budget, then running work, then the rest in the order given', () => {
+    const views = [
+      named('idle-a', { counts: { running: 0, failed: 0, total: 3 } }),
+      named('running', { counts: { running: 1, failed: 0, total: 2 } }),
+      named('near', {}),
+      named('failed', { attention: { failedTaskIds: ['t1'], budgetCrossed: false } }),
+      named('idle-b', { counts: { running: 0, failed: 2, total: 5 } }),
+      named('over', { counts: { running: 1, failed: 0, total: 1 } })
+    ]
+    const budgets = [budget('near', 'near'), budget('over', 'over')]
+    expect(ids(projectsWorstFirst(views, budgets))).toEqual(['failed', 'near', 'over', 'running', 'idle-a', 'idle-b'])
+  })
+
+  it('a failure already seen or a muted project does not move up; the list given is left as it was', () => {
+    const views = [
+      named('idle', {}),
+      named('seen', { counts: { running: 0, failed: 3, total: 3 } }),
+      named('muted', { attention: { failedTaskIds: ['t1'], budgetCrossed: false } }, { muted: true }),
+      named('running', { counts: { running: 2, failed: 0, total: 2 } })
+    ]
+    expect(ids(projectsWorstFirst(views, []))).toEqual(['running', 'idle', 'seen', 'muted'])
+    expect(ids(views)).toEqual(['idle', 'seen', 'muted', 'running'])
   })
 })

@@ -67,6 +67,24 @@ export function projectStatus(
   return view.counts.total > 0 ? { kind: 'completed', label: 'Idle' } : { kind: 'todo', label: 'No tasks yet' }
 }
 
+// The list's order follows the leading icon: a new failure, then a budget, then running work; the rest as listed.
+const WORST_FIRST: readonly StatusKind[] = ['failed', 'budget', 'running']
+
+/** The projects worst state first (projectStatus's), each state's projects in the order given. */
+export function projectsWorstFirst<V extends RowView & Pick<ProjectView, 'health'>>(
+  views: readonly V[],
+  budgets: readonly BudgetStatus[]
+): V[] {
+  const rank = (view: V): number => {
+    const at = WORST_FIRST.indexOf(projectStatus(view, projectSignals(view, budgets)).kind)
+    return at === -1 ? WORST_FIRST.length : at
+  }
+  return views
+    .map((view, index) => ({ view, index, rank: rank(view) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map((r) => r.view)
+}
+
 export type RowMetaPart = { text: string; tone?: 'danger' | 'warn' } | { activeAt: string }
 
 /** The row's meta line: its states worst first, muted, then when it last moved (an age, drawn by the row). */
