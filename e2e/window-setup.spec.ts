@@ -131,9 +131,9 @@ test('first run: the form checks what is typed, saves the connection and never k
 
 test('first run: the demo opens the demo projects', async ({ app }) => {
   await app.getByRole('button', { name: 'Try the demo' }).click()
-  await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
-  await expect(app.getByRole('link', { name: 'Portfolio site' })).toBeVisible()
-  await expect(app.getByRole('link', { name: 'Team standup board' })).toBeVisible()
+  await expect(app.getByRole('link', { name: 'Recipe Box', exact: true })).toBeVisible()
+  await expect(app.getByRole('link', { name: 'Portfolio site', exact: true })).toBeVisible()
+  await expect(app.getByRole('link', { name: 'Team standup board', exact: true })).toBeVisible()
   await expect(app.locator('header')).toContainText('Demo')
 })
 
