@@ -89,8 +89,14 @@ test('offline: a plain message, and a retry that works once the service is back'
   await expect(app.locator('header')).toContainText('Offline')
   await expect(app.locator('main [role="alert"]')).toHaveCount(0)
   await expectNoSeriousViolations(app, 'offline')
-  host.service.control.clearFaults()
+  // Try again asks for a poll now (while the service is still away, so no background poll can end it first).
+  const polled = app.waitForRequest((r) => decodeURIComponent(r.url()).endsWith('/__ipc/invoke/monitor:poll-now'))
   await alert.getByRole('button', { name: 'Try again' }).click()
+  await polled
+  // Once the service is back, the banner goes and the screen is live again.
+  host.service.control.clearFaults()
+  await invoke(app, 'monitor:poll-now')
+  await expect(alert).toHaveCount(0)
   await expect(app.getByRole('heading', { name: 'Far away', level: 1 })).toBeVisible()
 })
 
@@ -196,7 +202,7 @@ test.describe('with a damaged settings file', () => {
     await dismiss.click()
     await expect(notices).toHaveCount(0)
     await app.getByRole('button', { name: 'Try the demo' }).click()
-    await expect(app.getByRole('link', { name: 'Recipe Box' })).toBeVisible()
+    await expect(app.getByRole('link', { name: 'Recipe Box', exact: true })).toBeVisible()
     await expect(app.getByRole('region', { name: 'Notices' })).toHaveCount(0)
   })
 })

@@ -32,7 +32,8 @@ test("watching by link says which id it found; a product's projects are listed a
   await chooseFromMenu(app, 'Add an existing project', 'Watch an existing project')
   await app.getByLabel('Project ID or link').fill(first.prebuilt_url)
   await app.getByRole('button', { name: 'Watch', exact: true }).click()
-  await expect(app.getByTestId('watch-found')).toHaveText(`Found project ID ${first.id} in the link.`)
+  // The sheet closes on success: what it found is said as it closes.
+  await expect(app.getByTestId('announcer')).toContainText(`Found project ID ${first.id} in the link.`)
   await expect(app.getByRole('link', { name: 'Storefront' })).toBeVisible()
 
   // Its product is offered; the list marks what is watched and watches the rest at once.
