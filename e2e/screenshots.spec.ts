@@ -196,13 +196,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await expect(app.getByRole('dialog', { name: 'Add an account' })).toBeVisible()
           await shoot(app, 'settings-sheet', { top: false })
           await app.keyboard.press('Escape')
-
-          host.service.control.setFaults({
-            rules: [{ kind: 'error', status: 401, pathPrefix: `/projects/${projectId}` }]
-          })
-          await openHash(app, `#/projects/${projectId}`)
-          await expect(app.locator('[data-error-kind="auth"]').first()).toBeVisible()
-          await shoot(app, 'error')
         })
 
         test('nothing new, then budgets with meters', async ({ app, host }) => {
@@ -263,6 +256,21 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await chooseFromMenu(app, 'More actions', 'Publish')
           await expect(app.getByRole('dialog')).toBeVisible()
           await shoot(app, 'sheet', { top: false })
+        })
+
+        // A rejected key is the banner's; what is one project's own (it is gone) is a line on it and its row's meta.
+        test("a project's own error, on the project and in its row", async ({ app, host }) => {
+          const { projectId } = await settledDemo(app, host)
+          host.service.control.setFaults({
+            rules: [{ kind: 'error', status: 404, pathPrefix: `/projects/${projectId}` }]
+          })
+          await invoke(app, 'monitor:poll-now')
+          await openHash(app, `#/projects/${projectId}`)
+          await expect(app.getByTestId('error-line').first()).toBeVisible()
+          await shoot(app, 'error')
+          await openHash(app, '#/projects')
+          await expect(app.locator(`[data-project-id="${projectId}"] [data-error-kind="not_found"]`)).toBeVisible()
+          await shoot(app, 'error-row')
         })
 
         test('the error banner', async ({ app, host }) => {

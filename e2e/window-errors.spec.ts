@@ -18,7 +18,7 @@ async function watchedProject(app: Page, host: TestHost, name: string): Promise<
 
 /**
  * A project the service refuses: its actions are off, its details folded and marked as last
- * seen, and the server's own words wait behind a disclosure.
+ * seen, and the server's own words wait behind a details button.
  */
 async function expectProjectRefused(app: Page): Promise<void> {
   const actions = app.getByTestId('project-actions')
@@ -33,11 +33,11 @@ async function expectProjectRefused(app: Page): Promise<void> {
   // The details beside the tasks (the window is wide here) are marked as last seen, and no sheet is open.
   await expect(app.getByTestId('project-details')).toHaveClass(/\bstale\b/)
   await expect(app.getByRole('dialog')).toHaveCount(0)
-  const disclosure = app.locator('[role="alert"] details.detail').first()
-  await expect(disclosure.locator('summary')).toHaveText('Details from the server')
-  const raw = disclosure.locator('p')
+  // The server's words wait behind the error line's (or the banner's) details button.
+  const alert = app.locator('[role="alert"]', { has: app.getByRole('button', { name: 'Details from the server' }) })
+  const raw = alert.first().locator('.detail')
   await expect(raw).toBeHidden()
-  await disclosure.locator('summary').click()
+  await alert.first().getByRole('button', { name: 'Details from the server' }).click()
   await expect(raw).toBeVisible()
   await expect(raw).toContainText('Server said:')
   await expect(raw).toHaveCSS(
@@ -83,24 +83,36 @@ test('offline: a plain message, and a retry that works once the service is back'
   // The header learns it from a poll: one asked for, not the next idle one.
   await invoke(app, 'monitor:poll-now')
   await openHash(app, `#/projects/${id}`)
-  const alert = app.locator('[data-error-kind="network"]').first()
+  // Account-wide: the banner under the bar says it, and the screen does not say it again.
+  const alert = app.getByTestId('error-banner')
   await expect(alert).toContainText('Offline: the service cannot be reached')
   await expect(app.locator('header')).toContainText('Offline')
+  await expect(app.locator('main [role="alert"]')).toHaveCount(0)
   await expectNoSeriousViolations(app, 'offline')
-  host.service.control.clearFaults()
+  // Try again asks for a poll now (while the service is still away, so no background poll can end it first).
+  const polled = app.waitForRequest((r) => decodeURIComponent(r.url()).endsWith('/__ipc/invoke/monitor:poll-now'))
   await alert.getByRole('button', { name: 'Try again' }).click()
+  await polled
+  // Once the service is back, the banner goes and the screen is live again.
+  host.service.control.clearFaults()
+  await invoke(app, 'monitor:poll-now')
+  await expect(alert).toHaveCount(0)
   await expect(app.getByRole('heading', { name: 'Far away', level: 1 })).toBeVisible()
 })
 
 test('rejected key: the way forward is fixing the key in Settings', async ({ app, host }) => {
   const id = await watchedProject(app, host, 'Locked')
   faultOn(host, id, { kind: 'error', status: 401 })
+  // The account's banner learns it from a poll: one asked for, not the next idle one.
+  await invoke(app, 'monitor:poll-now')
   await openHash(app, `#/projects/${id}`)
-  const alert = app.locator('[data-error-kind="auth"]').first()
+  // Account-wide: the banner under the bar says it, and the screen does not say it again.
+  const alert = app.getByTestId('error-banner')
   await expect(alert).toContainText('The API key was rejected')
+  await expect(app.locator('main [role="alert"]')).toHaveCount(0)
   await expectProjectRefused(app)
   await expectNoSeriousViolations(app, 'key rejected')
-  await alert.getByRole('button', { name: 'Fix the key in Settings' }).click()
+  await alert.getByRole('button', { name: /^Fix/ }).click()
   await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
   // Straight to the account's edit form, its key field focused, however far down Settings it sits.
   const account = (await invoke(app, 'app:get-state')).projects.find((p) => p.watched.projectId === id)!.connectionId
@@ -142,7 +154,12 @@ test('rate limited: says how long to wait', async ({ app, host }) => {
   const alert = app.locator('[data-error-kind="rate_limited"]').first()
   await expect(alert).toContainText('Too many requests')
   await expect(alert).toContainText('wait 2 minutes')
-  await expect(alert).toContainText('You can try again after')
+  // The time to try again after is behind the line's details button.
+  await alert.getByRole('button', { name: /^Details/ }).click()
+  await expect(alert.getByRole('note')).toBeVisible()
+  await expect(alert.getByRole('note')).toContainText('You can try again after')
+  await app.keyboard.press('Escape')
+  await expect(alert.getByRole('note')).toBeHidden()
   await expectNoSeriousViolations(app, 'rate limited')
   host.service.control.clearFaults()
   await alert.getByRole('button', { name: 'Try again' }).click()

@@ -4,7 +4,16 @@
 import type { Page } from '@playwright/test'
 import type { TestHost } from './host'
 import { expect, test } from './support/fixtures'
-import { atSize, connect, DEFAULT_WINDOW, inOtherTheme, invoke, openHash, WIDE_WINDOW } from './window.helpers'
+import {
+  atSize,
+  connect,
+  DEFAULT_WINDOW,
+  inOtherTheme,
+  invoke,
+  openHash,
+  projectIdByName,
+  WIDE_WINDOW
+} from './window.helpers'
 
 /** The page's DOM as these checks read it (the e2e code compiles without the DOM lib). */
 interface El {
@@ -12,6 +21,7 @@ interface El {
   textContent: string | null
   childNodes: Iterable<{ nodeType: number; textContent: string | null }>
   closest(selector: string): El | null
+  matches(selector: string): boolean
   getBoundingClientRect(): { width: number; height: number; left: number; right: number }
 }
 interface Style {
@@ -144,26 +154,57 @@ test.describe('the segmented control', () => {
   })
 })
 
+/** A screen to check: its name, and how to reach it (resolved once the demo's ids are known). */
+type Screen = readonly [name: string, open: (app: Page) => Promise<void>]
+
+const topLevel = (name: string, hash: string): Screen => [name, (app) => openTopLevel(app, name, hash)]
+const TOP_LEVEL_SCREENS: readonly Screen[] = TOP_LEVEL.map(([name, hash]) => topLevel(name, hash))
+
+/** One level down (a project, a task, Settings) and an open sheet over a project, in the demo. */
+async function levelDownScreens(app: Page): Promise<Screen[]> {
+  const projectId = await projectIdByName(app, 'Recipe Box')
+  const taskId = (await invoke(app, 'project:tasks', { projectId }))[0]!.id
+  const level = (hash: string) => async (page: Page) => {
+    await openHash(page, hash)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    await expect(page.getByTestId('bar-title')).not.toBeEmpty()
+  }
+  const project = level(`#/projects/${projectId}`)
+  return [
+    ['Settings', level('#/settings')],
+    ['a project', project],
+    ['a task', level(`#/projects/${projectId}/tasks/${taskId}`)],
+    [
+      'an open sheet',
+      async (page) => {
+        await project(page)
+        await page.getByTestId('project-actions').getByRole('button', { name: 'New task' }).click()
+        await expect(page.getByRole('dialog')).toBeVisible()
+      }
+    ]
+  ]
+}
+
 /** Each screen's findings, so one run names every screen's. */
 async function onEachScreen(
   app: Page,
-  screens: readonly (readonly [string, string])[],
+  screens: readonly Screen[],
   find: () => string[]
 ): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {}
-  for (const [name, hash] of screens) {
-    if (name === 'Settings') {
-      await openHash(app, hash)
-      await expect(app.getByRole('heading', { name, level: 1 })).toBeVisible()
-    } else {
-      await openTopLevel(app, name, hash)
-    }
+  for (const [name, open] of screens) {
+    await open(app)
     found[name] = await app.evaluate(find)
+    // A sheet left open would hold the next screen behind it.
+    if (await app.getByRole('dialog').isVisible()) {
+      await app.keyboard.press('Escape')
+      await expect(app.getByRole('dialog')).toHaveCount(0)
+    }
   }
   return found
 }
 
-const nothingOn = (screens: readonly (readonly [string, string])[]): Record<string, string[]> =>
+const nothingOn = (screens: readonly Screen[]): Record<string, string[]> =>
   Object.fromEntries(screens.map(([name]) => [name, []]))
 
 /** What a screen shows of controls neither 24 nor 28 px tall (run in the page). */
@@ -180,6 +221,8 @@ const controlsOffHeight = (): string[] => {
     const style = w.getComputedStyle(el)
     if (box.width <= 1 || box.height <= 1 || style.visibility === 'hidden') continue
     if (el.closest('.sr-only, dialog:not([open])')) continue
+    // A row is not a control, even one drawn as a button (a step of the task's timeline).
+    if (el.matches('.list-row, [data-step-id]')) continue
     if (Math.abs(box.height - 24) > 0.5 && Math.abs(box.height - 28) > 0.5) {
       out.push(`${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" ${box.height} px`)
     }
@@ -190,9 +233,11 @@ const controlsOffHeight = (): string[] => {
 test.describe('tokens, on every top-level screen', () => {
   test.use({ hostOptions: { demo: true }, viewport: DEFAULT_WINDOW })
 
-  test('every visible control is 24 or 28 px tall', async ({ app }) => {
+  test('every visible control is 24 or 28 px tall, at the top level, one level down and in a sheet', async ({
+    app
+  }) => {
     // Settings too: it holds the text fields.
-    const screens = [...TOP_LEVEL, ['Settings', '#/settings']] as const
+    const screens = [...TOP_LEVEL_SCREENS, ...(await levelDownScreens(app))]
     const off = await onEachScreen(app, screens, controlsOffHeight)
     expect(off, 'controls of another height').toEqual(nothingOn(screens))
   })
@@ -207,7 +252,9 @@ test.describe('tokens, on every top-level screen', () => {
     })
   })
 
-  test("every visible text's size is one of the type scale's", async ({ app }) => {
+  test("every visible text's size is one of the type scale's, at the top level, one level down and in a sheet", async ({
+    app
+  }) => {
     const scale = await app.evaluate(() => {
       const w = globalThis as unknown as Win
       const root = w.getComputedStyle(w.document.documentElement)
@@ -215,7 +262,8 @@ test.describe('tokens, on every top-level screen', () => {
         parseFloat(root.getPropertyValue(t))
       )
     })
-    const off = await onEachScreen(app, TOP_LEVEL, () => {
+    const screens = [...TOP_LEVEL_SCREENS, ...(await levelDownScreens(app))]
+    const off = await onEachScreen(app, screens, () => {
       const w = globalThis as unknown as Win
       const root = w.getComputedStyle(w.document.documentElement)
       const sizes = ['--text-xs', '--text-sm', '--text-md', '--text-body', '--text-lg'].map((t) =>
@@ -235,7 +283,7 @@ test.describe('tokens, on every top-level screen', () => {
       }
       return out
     })
-    expect(off, `text off the scale (${scale.join(', ')} px)`).toEqual(nothingOn(TOP_LEVEL))
+    expect(off, `text off the scale (${scale.join(', ')} px)`).toEqual(nothingOn(screens))
     expect(scale.every(Number.isFinite), `the scale's tokens: ${scale.join(', ')}`).toBe(true)
   })
 })
@@ -257,7 +305,7 @@ test.describe('an account-wide error', () => {
     for (const [name, hash] of TOP_LEVEL) {
       await openTopLevel(app, name, hash)
       await expect(banner, `on ${name}`).toContainText('The API key was rejected')
-      await expect(banner, `on ${name}: what is shown is as of a time`).toContainText(/as of (today )?\d/)
+      await expect(banner, `on ${name}: what is shown is as of a time`).toContainText(/as of (today \d|\w{3} \d)/)
       await expect(app.locator('main'), `on ${name}: what was last seen is dimmed`).toHaveAttribute('data-stale', '')
     }
     // One line, under the bar.

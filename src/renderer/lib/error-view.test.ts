@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { IpcError } from '../../shared/ipc'
-import { accountProblems, describeError, formatWait, isOffline } from './error-view'
+import { accountProblems, describeError, formatWait, isOffline, saidByBanner } from './error-view'
 
 describe('describeError', () => {
   it('tells offline apart and offers a retry', () => {
@@ -117,5 +117,27 @@ describe('accountProblems', () => {
       failing('b', 'auth', '2026-01-01T07:30:00Z')
     ])
     expect(problems.map((p) => p.connectionId)).toEqual(['b', 'a'])
+  })
+})
+
+describe('saidByBanner', () => {
+  const failing = (connectionId: string, kind: 'auth' | 'network', since = '2026-01-01T07:20:00Z') => ({
+    connectionId,
+    health: { state: 'error' as const, error: { kind, message: '' }, since, nextPollAt: since }
+  })
+  const ok = { connectionId: 'a', health: { state: 'ok' as const, polledAt: '2026-01-01T07:00:00Z' } }
+
+  it('leaves to the banner a rejected key or an unreachable service of the same account', () => {
+    expect(saidByBanner({ kind: 'auth', message: '' }, 'a', [failing('a', 'auth')])).toBe(true)
+    expect(saidByBanner({ kind: 'timeout', message: '' }, 'a', [failing('a', 'network')])).toBe(true)
+    expect(saidByBanner({ kind: 'network', message: '' }, undefined, [failing('a', 'network')])).toBe(true)
+  })
+
+  it('keeps on the screen what the banner does not say: another account’s, one project’s, another kind', () => {
+    expect(saidByBanner({ kind: 'auth', message: '' }, 'b', [failing('a', 'auth')])).toBe(false)
+    // One project unreachable while another answers: not the account's, so no banner.
+    expect(saidByBanner({ kind: 'network', message: '' }, 'a', [ok, failing('a', 'network')])).toBe(false)
+    expect(saidByBanner({ kind: 'not_found', message: '' }, 'a', [failing('a', 'auth')])).toBe(false)
+    expect(saidByBanner({ kind: 'network', message: '' }, 'a', [failing('a', 'auth')])).toBe(false)
   })
 })

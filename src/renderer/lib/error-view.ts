@@ -148,6 +148,22 @@ export function accountProblems(projects: readonly Pick<ProjectView, 'connection
   )
 }
 
+/**
+ * Whether the banner already says this error: a rejected key, or an unreachable service, of the
+ * account it was met on. A screen then shows what it last saw, not the error again.
+ */
+export function saidByBanner(
+  error: IpcError,
+  connectionId: string | undefined,
+  projects: readonly Pick<ProjectView, 'connectionId' | 'health'>[]
+): boolean {
+  return accountProblems(projects).some(
+    (p) =>
+      (connectionId === undefined || p.connectionId === connectionId) &&
+      (error.kind === 'auth' ? p.error.kind === 'auth' : isOffline(error) && isOffline(p.error))
+  )
+}
+
 /** "45 seconds", "2 minutes", "1 hour 5 minutes". */
 export function formatWait(ms: number): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000))

@@ -2,7 +2,17 @@
 // is one glyph with one meaning (components/ui/StatusIcon.svelte).
 
 export type StatusKind =
-  'failed' | 'failed-seen' | 'waiting' | 'completed' | 'running' | 'todo' | 'cancelled' | 'budget' | 'unknown'
+  | 'failed'
+  | 'failed-seen'
+  | 'waiting'
+  | 'completed'
+  | 'running'
+  | 'todo'
+  | 'cancelled'
+  | 'budget'
+  | 'unknown'
+  /** The service refused or failed to answer about this one thing (a project gone, forbidden): not a task's status. */
+  | 'error'
 
 export const STATUS_LABEL: Record<StatusKind, string> = {
   failed: 'Failed',
@@ -13,7 +23,8 @@ export const STATUS_LABEL: Record<StatusKind, string> = {
   todo: 'To do',
   cancelled: 'Cancelled',
   budget: 'Over budget',
-  unknown: 'Unknown status'
+  unknown: 'Unknown status',
+  error: 'Error'
 }
 
 /** A task's or step's status (the service's words) as an icon kind; anything new is 'unknown'. */
