@@ -305,7 +305,7 @@ test.describe('an account-wide error', () => {
     for (const [name, hash] of TOP_LEVEL) {
       await openTopLevel(app, name, hash)
       await expect(banner, `on ${name}`).toContainText('The API key was rejected')
-      await expect(banner, `on ${name}: what is shown is as of a time`).toContainText(/as of (today \d|\w{3} \d)/)
+      await expect(banner, `on ${name}: what is shown is as of a time`).toContainText(/as of (\d|\w{3} \d)/)
       await expect(app.locator('main'), `on ${name}: what was last seen is dimmed`).toHaveAttribute('data-stale', '')
     }
     // One line, under the bar.

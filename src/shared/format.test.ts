@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   clockLocaleTag,
+  formatAsOf,
   formatDate,
   formatDay,
   formatDuration,
@@ -216,5 +217,13 @@ describe('formatTimeOfDay, a quiet hour', () => {
 
   it('leaves what is not a time as it is', () => {
     expect(formatTimeOfDay('soon', 'en-US')).toBe('soon')
+  })
+})
+
+describe('formatAsOf', () => {
+  const now = Date.parse('2026-11-27T14:05:00Z')
+  it('is the clock alone today, the day otherwise', () => {
+    expect(formatAsOf('2026-11-27T07:20:00Z', now, 'UTC', 'en-GB')).toMatch(/^0?7:20$/)
+    expect(formatAsOf('2026-11-26T07:20:00Z', now, 'UTC', 'en-GB')).toBe('Nov 26')
   })
 })

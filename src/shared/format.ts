@@ -217,6 +217,11 @@ export function formatTimeOfDay(time: string, locale?: string): string {
   return clockFormat('UTC', locale ?? systemClockLocale).format(Date.UTC(2000, 0, 1, Number(m[1]), Number(m[2])))
 }
 
+/** "as of" a time: the clock alone today (the words before it say it is a time), else the one date form. */
+export function formatAsOf(iso: string, now: Date | number, timeZone?: string, locale?: string): string {
+  return formatDate(iso, now, timeZone, locale).replace(/^today /, '')
+}
+
 /** A local calendar day in the one date form, without a time of day; the raw text when it is not such a day. */
 export function formatDay(day: string, today: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
