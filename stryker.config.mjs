@@ -56,7 +56,7 @@ export const folders = {
     // updating the store, where in its own process it only opens, updates and reads as the store
     // tests do; its rule (no update lost between processes) is the lock's, judged by lock.test.ts.
     tests: [
-      'src/core/settings/{budget-edit,config-document,damaged-files,edit,file-error,lock,migrate,paths,private-files,state-document,store}.test.ts'
+      'src/core/settings/{budget-edit,config-document,damaged-files,edit,file-error,lock,migrate,paths,private-files,schema,state-document,store}.test.ts'
     ]
   }
 }

@@ -127,4 +127,17 @@ describe('a damaged key store in config.json', () => {
     expect(store.read()).toEqual(settings)
     expect(await store.ciphertexts.ids()).toEqual([])
   })
+
+  it("a forwarding target's key that is not text is dropped and told, the other target's kept", async () => {
+    fs.writeFileSync(
+      path.join(dir, 'config.json'),
+      writeIndentedJson({ ...defaultSettings(), forwardingSafeStorageKeys: { 'forward:t1': 'QUJD', 'forward:t2': 5 } })
+    )
+    const store = await openSettings({ dir, now: () => NOW })
+    expect(store.takeNotices()).toEqual([
+      expect.stringContaining('were invalid and were dropped or reset to defaults (forwardingSafeStorageKeys);')
+    ])
+    expect(await store.forwardingCiphertexts.ids()).toEqual(['forward:t1'])
+    expect((await openSettings({ dir, now: () => NOW })).takeNotices()).toEqual([])
+  })
 })

@@ -156,6 +156,44 @@ describe('config.json', () => {
     await store.update((draft) => void (draft.theme = 'dark'))
     expect(fs.existsSync(file('config.last-good.json'))).toBe(false)
     expect(store.read().theme).toBe('dark')
+    // What was in the way is cleared, so the next change keeps a copy again.
+    await store.update((draft) => void (draft.theme = 'light'))
+    expect(fs.readFileSync(file('config.last-good.json')).equals(fs.readFileSync(file('config.json')))).toBe(true)
+  })
+
+  it('opening a file that is fine writes nothing, not even its last good copy again', async () => {
+    const inode = (name: string) => fs.statSync(file(name)).ino
+    const before = [inode('config.json'), inode('config.last-good.json')]
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([])
+    expect([inode('config.json'), inode('config.last-good.json')]).toEqual(before)
+  })
+
+  it('a change that changes nothing writes nothing; a last good copy that is missing is made then', async () => {
+    const inode = (name: string) => fs.statSync(file(name)).ino
+    const store = await openSettings({ dir, now })
+    const before = [inode('config.json'), inode('config.last-good.json')]
+    expect(await store.ciphertexts.delete('no-such-connection')).toBe(false)
+    expect([inode('config.json'), inode('config.last-good.json')]).toEqual(before)
+    expect(fs.readFileSync(file('config.json')).equals(fixture.config)).toBe(true)
+    fs.rmSync(file('config.last-good.json'))
+    expect(await store.ciphertexts.delete('no-such-connection')).toBe(false)
+    expect(inode('config.json')).toBe(before[0])
+    expect(fs.readFileSync(file('config.last-good.json')).equals(fixture.config)).toBe(true)
+  })
+
+  it('a byte order mark before the JSON (as some editors save) is read, quietly; one inside a value is kept', async () => {
+    fs.writeFileSync(file('config.json'), `\uFEFF${config()}`)
+    const withMark = await openSettings({ dir, now })
+    expect(withMark.takeNotices()).toEqual([])
+    expect(asides('config.json')).toEqual([])
+    expect(withMark.read()).toEqual(fixture.settings)
+    const doc = JSON.parse(config()) as Settings
+    doc.connections[0]!.name = 'Work\uFEFF2'
+    fs.writeFileSync(file('config.json'), JSON.stringify(doc, null, '\t'))
+    const store = await openSettings({ dir, now })
+    expect(store.takeNotices()).toEqual([])
+    expect(store.read().connections[0]!.name).toBe('Work\uFEFF2')
   })
 
   it('not JSON, and no last good copy: the defaults, and the damaged bytes kept aside; the next change writes the file anew', async () => {

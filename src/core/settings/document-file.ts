@@ -66,7 +66,7 @@ export class DocumentFile<T> {
 
   /** Beside the file: config.json → config.last-good.json. */
   get lastGoodPath(): string {
-    return this.path.replace(/(\.json)?$/, '.last-good.json')
+    return this.path.replace(/\.json$/, '.last-good.json')
   }
 
   /** The document on disk now; when the file cannot be read any more, the one last read (told once). */

@@ -5,8 +5,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { addConnection } from './edit'
-import { connectionSchema, defaultSettings, settingsSchema } from './schema'
-import { openSettings } from './store'
+import { connectionSchema, defaultSettings, issuePaths, settingsSchema } from './schema'
+import { openSettings, SettingsValidationError } from './store'
 
 let dir: string
 beforeEach(() => {
@@ -37,5 +37,35 @@ describe('a connection id', () => {
     expect(store.read().connections.map((c) => c.id)).toEqual(['c1'])
     expect(store.read().activeConnectionId).toBe('c1')
     expect(store.takeNotices()).toEqual([expect.stringMatching(/connections/)])
+  })
+
+  it('an update naming one after a forwarding entry is refused, saying why', async () => {
+    const store = await openSettings({ dir })
+    const refused = store.update((draft) =>
+      addConnection(draft, { baseUrl: 'https://collector.example' }, 'forward:t1')
+    )
+    await expect(refused).rejects.toThrow(SettingsValidationError)
+    await expect(refused).rejects.toThrow("connections.0.id: must not contain ':'")
+  })
+})
+
+describe('issuePaths (the places a notice names)', () => {
+  const at = (...paths: PropertyKey[][]) => paths.map((path) => ({ path }))
+
+  it('shortens each to where a user would look: before the first list index, at most three deep', () => {
+    expect(
+      issuePaths(at(['watched', 'c2', 3, 'name'], ['attention', 'c1', 'p1', 'acknowledgedAt'], ['pinned']))
+    ).toEqual(['watched.c2', 'attention.c1.p1', 'pinned'])
+  })
+
+  it('names the whole file for an issue at its root, and each place once', () => {
+    expect(issuePaths(at([], ['theme'], ['theme']))).toEqual(['(whole file)', 'theme'])
+  })
+
+  it('names at most `limit` places, then how many more', () => {
+    const places = (n: number) => at(...Array.from({ length: n }, (_, i) => [`field${i}`]))
+    expect(issuePaths(places(8))).toEqual(Array.from({ length: 8 }, (_, i) => `field${i}`))
+    expect(issuePaths(places(10))).toEqual([...Array.from({ length: 8 }, (_, i) => `field${i}`), 'and 2 more'])
+    expect(issuePaths(places(3), 2)).toEqual(['field0', 'field1', 'and 1 more'])
   })
 })

@@ -304,6 +304,11 @@ describe('damaged settings files', () => {
     expect(store.read()).toEqual(defaultSettings())
   })
 
+  it('a file of blank lines only is told as empty too', async () => {
+    const { notice } = await openDamaged('\n  \t\n')
+    expect(notice).toMatch(/config\.json was empty; default settings are in use/)
+  })
+
   it('wrong types in places: only those fields are reset, field by field', async () => {
     const file = goodFile()
     const damaged = {
@@ -932,5 +937,23 @@ describe('safeStorage ciphertexts', () => {
     expect(await store.ciphertexts.delete('c1')).toBe(true)
     expect(await store.ciphertexts.delete('c1')).toBe(false)
     expect(await store.ciphertexts.get('c1')).toBeNull()
+  })
+})
+
+describe('a document without keepLastGood (a cache, as the usage cache)', () => {
+  it('never gets a last good copy', async () => {
+    const conf = new Conf({ ...settingsConfOptions(dir), configName: 'cache' })
+    const file = new DocumentFile<Record<string, unknown>>(
+      conf,
+      (value) => ({ doc: value, rewrite: false }),
+      (doc) => doc,
+      () => 'damaged',
+      now,
+      []
+    )
+    await file.open()
+    await file.update((doc) => void (doc.n = 1))
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'cache.json'), 'utf8'))).toEqual({ n: 1 })
+    expect(fs.existsSync(path.join(dir, 'cache.last-good.json'))).toBe(false)
   })
 })
