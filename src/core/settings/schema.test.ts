@@ -49,6 +49,19 @@ describe('a connection id', () => {
   })
 })
 
+describe('the active connection', () => {
+  it('is the first when none is given or the one given is gone; an explicit null stays', () => {
+    const settings = defaultSettings()
+    addConnection(settings, { baseUrl: 'https://a.example' }, 'c1')
+    addConnection(settings, { baseUrl: 'https://b.example' }, 'c2')
+    const { activeConnectionId: _, ...without } = settings
+    expect(settingsSchema.parse(without).activeConnectionId).toBe('c1')
+    expect(settingsSchema.parse({ ...settings, activeConnectionId: 'gone' }).activeConnectionId).toBe('c1')
+    expect(settingsSchema.parse({ ...settings, activeConnectionId: 'c2' }).activeConnectionId).toBe('c2')
+    expect(settingsSchema.parse({ ...settings, activeConnectionId: null }).activeConnectionId).toBeNull()
+  })
+})
+
 describe('issuePaths (the places a notice names)', () => {
   const at = (...paths: PropertyKey[][]) => paths.map((path) => ({ path }))
 

@@ -255,7 +255,7 @@ function shapeOf(k: Kit, isForgiving: boolean) {
 }
 const SHAPES = { strict: shapeOf(strict, false), forgiving: shapeOf(forgiving, true) }
 
-/** With no active connection named (or one that is gone), the first one is active, as addConnection makes it. */
+/** With no active connection given (or one that is gone), the first is active, as addConnection makes it; null stays. */
 function withActive<T extends { activeConnectionId?: string | null | undefined; connections: Connection[] }>(
   settings: T
 ): Omit<T, 'activeConnectionId'> & { activeConnectionId: string | null } {
