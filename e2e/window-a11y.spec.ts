@@ -1,6 +1,6 @@
 // Accessibility and size: every screen walked once, each checked by expectScreenAccessible (the
-// whole of axe in the light theme at the window's default size 420 x 640, no serious or critical
-// violation and nothing overflowing sideways; the dark theme's contrast; the wide size's layout),
+// whole of axe in the light theme at the window's default size 420 x 640, no violation of any
+// impact and nothing overflowing sideways; the dark theme's contrast; the wide size's layout),
 // and the main flows done with the keyboard alone, with a visible focus ring.
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'

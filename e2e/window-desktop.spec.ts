@@ -7,7 +7,7 @@ import type { APIRequestContext, Page } from '@playwright/test'
 import { TRAY_HIDDEN_NOTE } from '../src/core/desktop/tray-host'
 import type { TestHost } from './host'
 import { expect, test } from './support/fixtures'
-import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
+import { connect, expectNoViolations, invoke, openHash } from './window.helpers'
 
 test.use({ colorScheme: 'light', hostOptions: { service: { manualClock: true } } })
 
@@ -51,7 +51,7 @@ test('update states: checking, found, downloading with progress, ready; Restart 
     'aria-valuenow',
     '42.5'
   )
-  await expectNoSeriousViolations(app, 'settings while downloading')
+  await expectNoViolations(app, 'settings while downloading')
 
   await control(request, host, 'update-event', { event: 'update-downloaded', version: '1.2.0' })
   await expect(status.getByRole('status')).toHaveText('Version 1.2.0 is ready: restart to update')
@@ -62,7 +62,7 @@ test('update states: checking, found, downloading with progress, ready; Restart 
   expect(tray.menu.map((i: { label?: string }) => i.label)).toContain('Restart to Update (1.2.0)')
   // Nothing installs on its own.
   expect(host.updater.calls.installs).toBe(0)
-  await expectNoSeriousViolations(app, 'settings with an update ready')
+  await expectNoViolations(app, 'settings with an update ready')
   await status.getByRole('button', { name: 'Restart to update' }).click()
   await expect.poll(() => host.updater.calls.installs).toBe(1)
 
@@ -150,7 +150,7 @@ test('About shows the versions, no raw folders and no dash for what is not known
 
   await about.getByRole('button', { name: 'Open logs' }).click()
   await expect.poll(() => host.records.logsOpened).toBe(1)
-  await expectNoSeriousViolations(app, 'settings with About')
+  await expectNoViolations(app, 'settings with About')
 })
 
 test('a deep link opens the window on the project or the task; anything else is refused and logged', async ({

@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test'
 import type { FaultRule } from '../src/reference-service'
 import type { TestHost } from './host'
 import { expect, test } from './support/fixtures'
-import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
+import { connect, expectNoViolations, invoke, openHash } from './window.helpers'
 
 async function watchedProject(app: Page, host: TestHost, name: string): Promise<string> {
   await connect(app, host)
@@ -67,13 +67,13 @@ test('loading, then empty', async ({ app, host }) => {
   )
   await openHash(app, `#/projects/${project.id}`)
   await expect(app.getByText('Loading the project…')).toBeVisible()
-  await expectNoSeriousViolations(app, 'loading')
+  await expectNoViolations(app, 'loading')
   // Still loading after axe ran: what was checked was the loading state.
   await expect(app.getByText('Loading the project…')).toBeVisible()
   release()
   await expect(app.getByRole('heading', { name: 'Quiet project', level: 1 })).toBeVisible({ timeout: 15_000 })
   await expect(app.getByText('No tasks yet.')).toBeVisible()
-  await expectNoSeriousViolations(app, 'empty')
+  await expectNoViolations(app, 'empty')
   await expect(app.getByRole('button', { name: 'Watch', exact: true })).toBeVisible()
 })
 
@@ -88,7 +88,7 @@ test('offline: a plain message, and a retry that works once the service is back'
   await expect(alert).toContainText('Offline: the service cannot be reached')
   await expect(app.locator('header')).toContainText('Offline')
   await expect(app.locator('main [role="alert"]')).toHaveCount(0)
-  await expectNoSeriousViolations(app, 'offline')
+  await expectNoViolations(app, 'offline')
   // Try again asks for a poll now (while the service is still away, so no background poll can end it first).
   const polled = app.waitForRequest((r) => decodeURIComponent(r.url()).endsWith('/__ipc/invoke/monitor:poll-now'))
   await alert.getByRole('button', { name: 'Try again' }).click()
@@ -111,7 +111,7 @@ test('rejected key: the way forward is fixing the key in Settings', async ({ app
   await expect(alert).toContainText('The API key was rejected')
   await expect(app.locator('main [role="alert"]')).toHaveCount(0)
   await expectProjectRefused(app)
-  await expectNoSeriousViolations(app, 'key rejected')
+  await expectNoViolations(app, 'key rejected')
   await alert.getByRole('button', { name: /^Fix/ }).click()
   await expect(app.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
   // Straight to the account's edit form, its key field focused, however far down Settings it sits.
@@ -128,7 +128,7 @@ test('project gone: stop watching it from the message', async ({ app, host }) =>
   const alert = app.locator('[data-error-kind="not_found"]').first()
   await expect(alert).toContainText('This project is gone')
   await expectProjectRefused(app)
-  await expectNoSeriousViolations(app, 'project gone')
+  await expectNoViolations(app, 'project gone')
   await alert.getByRole('button', { name: 'Stop watching this project' }).click()
   await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
   await expect(app.locator(`[data-project-id="${id}"]`)).toHaveCount(0)
@@ -142,7 +142,7 @@ test('project gone, as the projects list shows it', async ({ app, host }) => {
   await openHash(app, '#/projects')
   const card = app.locator(`[data-project-id="${id}"]`)
   await expect(card.locator('[data-error-kind="not_found"]')).toContainText('This project is gone', { timeout: 15_000 })
-  await expectNoSeriousViolations(app, 'project gone, in the list')
+  await expectNoViolations(app, 'project gone, in the list')
   await card.getByRole('button', { name: 'Stop watching this project' }).click()
   await expect(card).toHaveCount(0)
 })
@@ -160,7 +160,7 @@ test('rate limited: says how long to wait', async ({ app, host }) => {
   await expect(alert.getByRole('note')).toContainText('You can try again after')
   await app.keyboard.press('Escape')
   await expect(alert.getByRole('note')).toBeHidden()
-  await expectNoSeriousViolations(app, 'rate limited')
+  await expectNoViolations(app, 'rate limited')
   host.service.control.clearFaults()
   await alert.getByRole('button', { name: 'Try again' }).click()
   await expect(app.getByRole('heading', { name: 'Busy', level: 1 })).toBeVisible()
@@ -173,7 +173,7 @@ test('invalid server response: named plainly, with a retry', async ({ app, host 
   const alert = app.locator('[data-error-kind="invalid_response"]').first()
   await expect(alert).toContainText('The service sent an answer Agent Tray cannot read')
   await expect(alert.getByRole('button', { name: 'Open Settings' })).toBeVisible()
-  await expectNoSeriousViolations(app, 'invalid response')
+  await expectNoViolations(app, 'invalid response')
   host.service.control.clearFaults()
   await alert.getByRole('button', { name: 'Try again' }).click()
   await expect(app.getByRole('heading', { name: 'Garbled', level: 1 })).toBeVisible()
@@ -184,7 +184,7 @@ test('a gone task offers the way back to its project', async ({ app, host }) => 
   await openHash(app, `#/projects/${id}/tasks/not-a-task`)
   const alert = app.locator('[data-error-kind="not_found"]').first()
   await expect(alert).toContainText('This task is gone')
-  await expectNoSeriousViolations(app, 'task gone')
+  await expectNoViolations(app, 'task gone')
   await alert.getByRole('button', { name: 'Back to the project' }).click()
   await expect(app.getByRole('heading', { name: 'Has no such task', level: 1 })).toBeVisible()
 })

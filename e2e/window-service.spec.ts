@@ -2,13 +2,7 @@
 // software product's projects watched several at once, starting a task that is then followed to
 // its end; and, against a server without those endpoints, a plain word and everything else working.
 import { expect, test } from './support/fixtures'
-import {
-  chooseFromMenu,
-  connect,
-  expectNoHorizontalOverflow,
-  expectNoSeriousViolations,
-  openHash
-} from './window.helpers'
+import { chooseFromMenu, connect, expectNoHorizontalOverflow, expectNoViolations, openHash } from './window.helpers'
 
 test.use({ hostOptions: { service: { manualClock: true } }, viewport: { width: 420, height: 640 } })
 
@@ -62,7 +56,7 @@ test("watching by link says which id it found; a product's projects are listed a
     )
     .toEqual([first.id, second.id, third.id].sort())
   await expectNoHorizontalOverflow(app, 'projects with a product listed')
-  await expectNoSeriousViolations(app, 'projects with a product listed')
+  await expectNoViolations(app, 'projects with a product listed')
 })
 
 test('a task started from the window is followed to its end', async ({ app, host }) => {
@@ -78,7 +72,7 @@ test('a task started from the window is followed to its end', async ({ app, host
   await app
     .getByLabel('What the agent should do')
     .fill('A search box above the recipes, matching names and ingredients.')
-  await expectNoSeriousViolations(app, 'new task form')
+  await expectNoViolations(app, 'new task form')
   await app.getByRole('button', { name: 'Start the task' }).click()
   const row = app.locator('a.task', { hasText: 'Add a search box' })
   await expect(row).toBeVisible()

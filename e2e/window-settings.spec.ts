@@ -5,7 +5,7 @@
 import type { Locator, Page } from '@playwright/test'
 import type { NotifiableTransition } from '../src/shared/settings'
 import { expect, test } from './support/fixtures'
-import { connect, expectNoSeriousViolations, invoke, openHash } from './window.helpers'
+import { connect, expectNoViolations, invoke, openHash } from './window.helpers'
 
 test.use({ colorScheme: 'light' })
 
@@ -247,7 +247,7 @@ test.describe('the window', () => {
     // Escape stops recording and keeps the shortcut.
     await app.keyboard.press('Escape')
     await expect(field.locator('kbd')).toHaveText(['Ctrl', 'Shift', 'K'])
-    await expectNoSeriousViolations(app, 'settings with a refused shortcut')
+    await expectNoViolations(app, 'settings with a refused shortcut')
   })
 
   test('the pin in the header keeps the window open, remembered across a reload; no second pin, and no Dock option off macOS', async ({
@@ -307,7 +307,7 @@ test('the order: General, Notifications, Forwarding, Accounts, Advanced (closed)
   const region = app.locator(`#${await toggle.getAttribute('aria-controls')}`)
   await expect(region).toBeHidden()
   await expect(app.getByRole('group', { name: 'While a task runs' })).toBeHidden()
-  await expectNoSeriousViolations(app, 'settings with Advanced closed')
+  await expectNoViolations(app, 'settings with Advanced closed')
 })
 
 test('keyboard only: Advanced opens and closes from the keyboard, its fields come next in the tab order; the account menu opens with the arrows', async ({

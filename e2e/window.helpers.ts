@@ -60,13 +60,12 @@ export async function openHash(page: Page, hash: string): Promise<void> {
  */
 export const THEME_RULES = ['color-contrast', 'link-in-text-block'] as const
 
-/** axe on what the page shows now: no serious or critical violation (of `rules` only, when given). */
-export async function expectNoSeriousViolations(page: Page, screen: string, rules?: readonly string[]): Promise<void> {
-  const violations = await axeViolations(page, rules)
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  expect(serious).toEqual([])
+/** axe on what the page shows now: no violation of any impact (of `rules` only, when given). */
+export async function expectNoViolations(page: Page, screen: string, rules?: readonly string[]): Promise<void> {
+  const violations = (await axeViolations(page, rules)).map(
+    (v) => `${screen}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`
+  )
+  expect(violations).toEqual([])
 }
 
 /**
@@ -190,10 +189,10 @@ export async function atSize(
  */
 export async function expectScreenAccessible(page: Page, screen: string, key: Locator): Promise<void> {
   expect(page.viewportSize(), "the full check runs at the window's default size").toEqual(DEFAULT_WINDOW)
-  await expectNoSeriousViolations(page, screen)
+  await expectNoViolations(page, screen)
   await expectNoHorizontalOverflow(page, screen)
   await expectOneHeading(page, screen)
-  await inOtherTheme(page, (scheme) => expectNoSeriousViolations(page, `${screen}, ${scheme} theme`, THEME_RULES))
+  await inOtherTheme(page, (scheme) => expectNoViolations(page, `${screen}, ${scheme} theme`, THEME_RULES))
   await expectWideLayout(page, screen, key)
 }
 

@@ -22,6 +22,14 @@ test('the whole of axe runs in the first theme', async ({ page: p }) => {
   )
 })
 
+test('a violation of minor or moderate impact fails too', async ({ page: p }) => {
+  // An h3 straight after the h1 skips a level: heading-order, of moderate impact.
+  await p.setContent(page('', '<h3 id="key">Skipped a level</h3>'))
+  await expect(expectScreenAccessible(p, 'heading skipped', p.locator('#key'))).rejects.toThrow(
+    /heading-order \(moderate\)/
+  )
+})
+
 test("the other theme's contrast is checked", async ({ page: p }) => {
   // Readable in light, dark grey on near-black in dark.
   await p.setContent(
