@@ -310,7 +310,7 @@ test('the order: General, Notifications, Forwarding, Accounts, Advanced (closed)
   await expectNoViolations(app, 'settings with Advanced closed')
 })
 
-test('keyboard only: Advanced opens and closes from the keyboard, its fields come next in the tab order; the account menu opens with the arrows', async ({
+test('keyboard only: Advanced opens and closes from the keyboard, its fields come next in the tab order; the account menu opens with the arrows; every sheet and menu opens and closes from the keyboard', async ({
   app
 }) => {
   const toggle = app.getByRole('button', { name: 'Advanced' })
@@ -335,4 +335,30 @@ test('keyboard only: Advanced opens and closes from the keyboard, its fields com
   await app.keyboard.press('Escape')
   await expect(app.getByRole('dialog')).toHaveCount(0)
   await expect(menu).toBeFocused()
+
+  // Every other sheet and menu of Settings opens from the keyboard with focus inside, and Escape gives it back.
+  for (const [button, sheet] of [
+    ['Add account…', 'Add an account'],
+    ['Add target…', 'Add a forwarding target']
+  ] as const) {
+    const opener = app.getByRole('button', { name: button })
+    await opener.focus()
+    await app.keyboard.press('Enter')
+    const dialog = app.getByRole('dialog', { name: sheet })
+    await expect(dialog).toBeVisible()
+    await expect(dialog.locator(':focus')).toHaveCount(1)
+    await app.keyboard.press('Escape')
+    await expect(dialog).toHaveCount(0)
+    await expect(opener).toBeFocused()
+  }
+  await toggle.focus()
+  await app.keyboard.press('Enter')
+  for (const group of ['While a task runs', 'When all tasks have ended']) {
+    const every = app.getByRole('group', { name: group }).getByRole('button')
+    await every.focus()
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('menuitemradio', { checked: true })).toBeFocused()
+    await app.keyboard.press('Escape')
+    await expect(every).toBeFocused()
+  }
 })
