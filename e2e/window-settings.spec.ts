@@ -351,6 +351,29 @@ test('keyboard only: Advanced opens and closes from the keyboard, its fields com
     await expect(dialog).toHaveCount(0)
     await expect(opener).toBeFocused()
   }
+  // A forwarding target's menu and its Edit sheet.
+  await invoke(app, 'forward:add', { url: 'http://127.0.0.1:9/hook', name: 'Hook', on: ['failed'], when: 'always' })
+  const targetMenu = app.getByRole('button', { name: 'More for Hook' })
+  await targetMenu.focus()
+  await app.keyboard.press('ArrowDown')
+  await expect(app.getByRole('menuitem', { name: 'Edit…' })).toBeFocused()
+  await app.keyboard.press('Enter')
+  const editTarget = app.getByRole('dialog', { name: 'Edit Hook' })
+  await expect(editTarget.locator(':focus')).toHaveCount(1)
+  await app.keyboard.press('Escape')
+  await expect(editTarget).toHaveCount(0)
+  await expect(targetMenu).toBeFocused()
+  // Quiet hours: the switch, then each time's menu.
+  await app.getByRole('switch', { name: 'Quiet hours' }).focus()
+  await app.keyboard.press('Space')
+  for (const which of ['From', 'Until']) {
+    const time = app.getByRole('button', { name: new RegExp(`^${which} `) })
+    await time.focus()
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('menuitemradio', { checked: true })).toBeFocused()
+    await app.keyboard.press('Escape')
+    await expect(time).toBeFocused()
+  }
   await toggle.focus()
   await app.keyboard.press('Enter')
   for (const group of ['While a task runs', 'When all tasks have ended']) {
