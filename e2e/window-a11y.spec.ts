@@ -336,8 +336,16 @@ test.describe('keyboard only', () => {
     await expect(app.getByRole('menuitem', { name: 'Watch an existing project' })).toBeFocused()
     await app.keyboard.press('Enter')
     await expect(app.getByLabel('Project ID or link')).toBeFocused()
-    // Escape closes the sheet; on to New project.
+    // Escape closes the sheet; the menu's other sheet, then on to New project.
     await app.keyboard.press('Escape')
+    await expect(app.getByRole('button', { name: 'Add an existing project' })).toBeFocused()
+    await app.keyboard.press('ArrowDown')
+    await arrowTo(app, app.getByRole('menuitem', { name: 'Add from a product' }))
+    await app.keyboard.press('Enter')
+    const product = app.getByRole('dialog', { name: 'Add from a product' })
+    await expect(product.locator(':focus')).toHaveCount(1)
+    await app.keyboard.press('Escape')
+    await expect(product).toHaveCount(0)
     await tabTo(app, app.getByRole('button', { name: 'New project', exact: true }))
     await expectVisibleFocus(app)
     await app.keyboard.press('Enter')
