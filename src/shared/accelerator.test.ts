@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { acceleratorLabel, checkAccelerator, DEFAULT_SHORTCUT } from './accelerator'
+import { acceleratorLabel, checkAccelerator, DEFAULT_SHORTCUT, shortcutCaps } from './accelerator'
 
 describe('checkAccelerator', () => {
   it('accepts the default and gives typed shortcuts their canonical spelling', () => {
@@ -59,5 +59,25 @@ describe('acceleratorLabel', () => {
     expect(acceleratorLabel('Control+Alt+Space', true)).toBe('Ctrl+Option+Space')
     expect(acceleratorLabel('Control+Alt+Space', false)).toBe('Ctrl+Alt+Space')
     expect(acceleratorLabel('Command+Alt+K', true)).toBe('Cmd+Option+K')
+  })
+})
+
+describe('shortcutCaps', () => {
+  it('draws macOS modifiers as symbols in their order, and spells them out elsewhere', () => {
+    expect(shortcutCaps('CommandOrControl+Shift+A', true)).toEqual({ caps: ['⇧', '⌘', 'A'], spoken: 'Shift Command A' })
+    expect(shortcutCaps('CommandOrControl+Shift+A', false)).toEqual({
+      caps: ['Ctrl', 'Shift', 'A'],
+      spoken: 'Ctrl Shift A'
+    })
+    expect(shortcutCaps('Shift+Alt+Control+K', true).caps).toEqual(['⌃', '⌥', '⇧', 'K'])
+    expect(shortcutCaps('Super+Alt+Space', false).caps).toEqual(['Super', 'Alt', 'Space'])
+  })
+
+  it('names arrows and other named keys, and never shows an accelerator’s spelling', () => {
+    expect(shortcutCaps('Alt+Up', false)).toEqual({ caps: ['Alt', '↑'], spoken: 'Alt Up' })
+    expect(shortcutCaps('Control+Return', true).caps).toEqual(['⌃', '↩'])
+    expect(shortcutCaps('Control++', false).caps).toEqual(['Ctrl', '+'])
+    expect(shortcutCaps('F7', false).caps).toEqual(['F7'])
+    expect(shortcutCaps('CommandOrControl+Shift+A', false).caps.join(' ')).not.toContain('CommandOrControl')
   })
 })

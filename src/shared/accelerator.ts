@@ -92,11 +92,63 @@ export function checkAccelerator(text: string): AcceleratorCheck {
   return { ok: true, accelerator: [...modifiers, key].join('+') }
 }
 
-/** How a shortcut reads to a person on this platform ("Ctrl+Shift+A", "Cmd+Shift+A"). */
+/** How a shortcut reads in a sentence ("Ctrl+Shift+A", "Cmd+Shift+A"); on a control it is key caps (shortcutCaps, below). */
 export function acceleratorLabel(accelerator: string, mac: boolean): string {
   return accelerator
     .replace(/CommandOrControl|CmdOrCtrl/g, mac ? 'Cmd' : 'Ctrl')
     .replace(/Command/g, 'Cmd')
     .replace(/Control/g, 'Ctrl')
     .replace(/Alt/g, mac ? 'Option' : 'Alt')
+}
+
+// macOS draws modifiers as symbols in its own order (⌃ ⌥ ⇧ ⌘); other desktops spell them out.
+const MAC_CAPS: Record<string, { cap: string; word: string; order: number }> = {
+  Control: { cap: '⌃', word: 'Control', order: 0 },
+  Alt: { cap: '⌥', word: 'Option', order: 1 },
+  AltGr: { cap: '⌥', word: 'Option', order: 1 },
+  Shift: { cap: '⇧', word: 'Shift', order: 2 },
+  CommandOrControl: { cap: '⌘', word: 'Command', order: 3 },
+  Command: { cap: '⌘', word: 'Command', order: 3 },
+  Super: { cap: '⌘', word: 'Command', order: 3 }
+}
+// Spoken as shown, so a screen reader's name holds what is seen (WCAG 2.5.3, label in name).
+const OTHER_CAPS: Record<string, { cap: string; word: string; order: number }> = {
+  CommandOrControl: { cap: 'Ctrl', word: 'Ctrl', order: 0 },
+  Control: { cap: 'Ctrl', word: 'Ctrl', order: 0 },
+  Command: { cap: 'Super', word: 'Super', order: 1 },
+  Super: { cap: 'Super', word: 'Super', order: 1 },
+  Alt: { cap: 'Alt', word: 'Alt', order: 2 },
+  AltGr: { cap: 'AltGr', word: 'AltGr', order: 2 },
+  Shift: { cap: 'Shift', word: 'Shift', order: 3 }
+}
+const KEY_CAPS: Record<string, [mac: string, other: string, word: string]> = {
+  Up: ['↑', '↑', 'Up'],
+  Down: ['↓', '↓', 'Down'],
+  Left: ['←', '←', 'Left'],
+  Right: ['→', '→', 'Right'],
+  Return: ['↩', 'Enter', 'Return'],
+  Enter: ['↩', 'Enter', 'Return'],
+  Escape: ['⎋', 'Esc', 'Escape'],
+  Esc: ['⎋', 'Esc', 'Escape'],
+  Backspace: ['⌫', 'Backspace', 'Backspace'],
+  Delete: ['⌦', 'Delete', 'Delete'],
+  Tab: ['⇥', 'Tab', 'Tab'],
+  Plus: ['+', '+', 'Plus'],
+  PageUp: ['⇞', 'PgUp', 'Page Up'],
+  PageDown: ['⇟', 'PgDn', 'Page Down']
+}
+
+/** A shortcut as key caps (⌘ ⇧ A on macOS, Ctrl Shift A elsewhere) and as words for a screen reader. */
+export function shortcutCaps(accelerator: string, mac: boolean): { caps: string[]; spoken: string } {
+  const parts = accelerator.endsWith('++') ? [...accelerator.slice(0, -2).split('+'), 'Plus'] : accelerator.split('+')
+  const key = parts.pop() ?? ''
+  const table = mac ? MAC_CAPS : OTHER_CAPS
+  const modifiers = parts.map((p) => table[p] ?? { cap: p, word: p, order: 9 }).sort((a, b) => a.order - b.order)
+  const named = KEY_CAPS[key]
+  const keyCap = named ? named[mac ? 0 : 1] : key
+  const keyWord = named ? named[2] : key
+  return {
+    caps: [...modifiers.map((m) => m.cap), keyCap],
+    spoken: [...modifiers.map((m) => m.word), keyWord].join(' ')
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkAccelerator } from '../../shared/accelerator'
-import { acceleratorFromKeys, type KeyPress, shortcutCaps } from './shortcut'
+import { acceleratorFromKeys, type KeyPress } from './shortcut'
 
 const press = (code: string, mods: Partial<KeyPress> = {}): KeyPress => ({
   key: '',
@@ -36,25 +36,5 @@ describe('acceleratorFromKeys', () => {
   it('gives what the shared rule accepts', () => {
     const made = acceleratorFromKeys(press('ArrowUp', { altKey: true }), false)!
     expect(checkAccelerator(made)).toEqual({ ok: true, accelerator: 'Alt+Up' })
-  })
-})
-
-describe('shortcutCaps', () => {
-  it('draws macOS modifiers as symbols in their order, and spells them out elsewhere', () => {
-    expect(shortcutCaps('CommandOrControl+Shift+A', true)).toEqual({ caps: ['⇧', '⌘', 'A'], spoken: 'Shift Command A' })
-    expect(shortcutCaps('CommandOrControl+Shift+A', false)).toEqual({
-      caps: ['Ctrl', 'Shift', 'A'],
-      spoken: 'Ctrl Shift A'
-    })
-    expect(shortcutCaps('Shift+Alt+Control+K', true).caps).toEqual(['⌃', '⌥', '⇧', 'K'])
-    expect(shortcutCaps('Super+Alt+Space', false).caps).toEqual(['Super', 'Alt', 'Space'])
-  })
-
-  it('names arrows and other named keys, and never shows an accelerator’s spelling', () => {
-    expect(shortcutCaps('Alt+Up', false)).toEqual({ caps: ['Alt', '↑'], spoken: 'Alt Up' })
-    expect(shortcutCaps('Control+Return', true).caps).toEqual(['⌃', '↩'])
-    expect(shortcutCaps('Control++', false).caps).toEqual(['Ctrl', '+'])
-    expect(shortcutCaps('F7', false).caps).toEqual(['F7'])
-    expect(shortcutCaps('CommandOrControl+Shift+A', false).caps.join(' ')).not.toContain('CommandOrControl')
   })
 })
