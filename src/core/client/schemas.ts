@@ -33,6 +33,8 @@ const text = z
 const id = z.union([z.string().min(1, 'empty'), z.number().transform((n) => String(n))], {
   error: (issue) => (issue.input === undefined ? 'missing' : 'not a non-empty string')
 })
+// The providers' schemas read strings and ids by the same rule.
+export { id as idField, text as textField }
 
 /** Free-form objects (metadata, request_data, response_data) are kept raw; anything else is {}. */
 const freeObject = z

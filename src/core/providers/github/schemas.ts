@@ -2,16 +2,7 @@
 // fail a record; a task without an id does, and is dropped alone.
 import { z } from 'zod'
 import { isJsonObject } from '../../../shared/json-object'
-import { rawString } from '../../client/schemas'
-
-const text = z
-  .unknown()
-  .optional()
-  .transform((v) => rawString(v) ?? '')
-
-const id = z.union([z.string().min(1, 'empty'), z.number().transform((n) => String(n))], {
-  error: (issue) => (issue.input === undefined ? 'missing' : 'not a non-empty string')
-})
+import { idField as id, rawString, textField as text } from '../../client/schemas'
 
 const list = z
   .unknown()

@@ -2,14 +2,9 @@
 // record; a session or activity with neither id nor name does, and is dropped alone.
 import { z } from 'zod'
 import { isJsonObject } from '../../../shared/json-object'
-import { rawString } from '../../client/schemas'
+import { rawString, textField as text } from '../../client/schemas'
 
 type Json = Record<string, unknown>
-
-const text = z
-  .unknown()
-  .optional()
-  .transform((v) => rawString(v) ?? '')
 
 const object = z
   .unknown()
