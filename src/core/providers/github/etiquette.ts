@@ -3,6 +3,8 @@
 // (x-ratelimit-remaining 0) nothing is asked before x-ratelimit-reset; a secondary limit (403 or 429) waits Retry-After,
 // else at least a minute, doubling while it repeats. Pure but for the clock it is given.
 
+import { parseRetryAfter } from '../../client/retry'
+
 type Headers = Record<string, string | undefined>
 
 export interface RateLimit {
@@ -47,16 +49,19 @@ export function pollIntervalMs(headers: Headers): number | null {
   return s === null ? null : s * 1000
 }
 
-/** Retry-After as seconds (GitHub sends seconds); a date or garbage is ignored. */
-function retryAfterMs(headers: Headers): number | null {
-  const s = whole(headers['retry-after'])
-  return s === null ? null : s * 1000
+/** A Retry-After shorter than this is taken as this: "0" from a hostile or broken peer must not become a busy loop. */
+export const RETRY_AFTER_FLOOR_MS = 1_000
+
+/** Retry-After by the client's one reading of it (seconds or a date), never under the floor. */
+function retryAfterMs(headers: Headers, now: number): number | null {
+  const ms = parseRetryAfter(headers['retry-after'], now)
+  return ms === undefined ? null : Math.max(RETRY_AFTER_FLOOR_MS, ms)
 }
 
 /** What a 403 or 429 means; null for any other status. `strikes` is how many secondary limits came in a row before. */
 export function refusalOf(status: number, headers: Headers, body: string, now: number, strikes = 0): Refusal | null {
   if (status !== 403 && status !== 429) return null
-  const after = retryAfterMs(headers)
+  const after = retryAfterMs(headers, now)
   const rate = rateLimitOf(headers)
   if (rate.remaining === 0 && after === null) {
     return { kind: 'primary', waitMs: Math.max(0, (rate.resetAt ?? now + SECONDARY_MIN_WAIT_MS) - now) }

@@ -174,6 +174,8 @@ describe('refusals', () => {
   it('403 or 429 with Retry-After is a secondary limit for that long', () => {
     expect(refusalOf(403, { 'retry-after': '30' }, '', now)).toEqual({ kind: 'secondary', waitMs: 30_000 })
     expect(refusalOf(429, { 'retry-after': '5' }, '', now)).toEqual({ kind: 'secondary', waitMs: 5_000 })
+    // A Retry-After of 0 is not a busy loop.
+    expect(refusalOf(429, { 'retry-after': '0' }, '', now)).toEqual({ kind: 'secondary', waitMs: 1_000 })
   })
 
   it('a secondary limit without Retry-After waits a minute, doubling while it repeats, capped', () => {
