@@ -13,6 +13,7 @@ import type {
   SavedTargetView
 } from './forward-target'
 import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from './monitor'
+import type { ProviderDescriptor, ProviderTask } from './provider'
 import type { Project, ProjectCreate, ProjectUpdate, PublishResult, StepsAndUsages, Task } from './service'
 import type {
   Connection,
@@ -47,6 +48,19 @@ export interface AppState {
   desktopNotes: DesktopNote[]
   /** Every budget of the open connections, where it stands in its current period (core/budgets). */
   budgets: BudgetStatus[]
+  /** Every service an account can be of, Workser first: names, default addresses, key pages, capabilities. */
+  services: ProviderDescriptor[]
+  /** Every task the open accounts of other services report (core/providers), what needs you first. */
+  agentTasks: AgentTaskView[]
+}
+
+/** A task of an account of another service, as the window lists it. */
+export interface AgentTaskView extends ProviderTask {
+  connectionId: string
+  /** The account's service (a descriptor's `kind`). */
+  service: string
+  /** A failure the user has not opened yet (Now's second group, the badge). */
+  unseenFailure: boolean
 }
 
 export interface ConnectionView extends Connection {
@@ -56,6 +70,8 @@ export interface ConnectionView extends Connection {
   problem: string | null
   /** This account's notifications: muted, or paused until a time still to come (else null). */
   notifications: ConnectionNotifications
+  /** An account of another service: how its last poll went (null for Workser's, whose health is per project). */
+  agentHealth: ProjectHealth | null
 }
 
 export interface ProjectView {

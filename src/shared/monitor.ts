@@ -1,6 +1,7 @@
 // What the monitor reports: typed change events, per-project health, and the last seen state
 // it persists so a restart neither repeats nor misses a notification.
 import type { BudgetPeriod } from './budgets'
+import type { ProviderStatus, Waiting } from './provider'
 import type { StepStatus, TaskStatus, Unknown } from './service'
 
 /** The kinds of failure a caller can act on (the service client's typed errors). */
@@ -82,6 +83,21 @@ export type MonitorEvent =
     })
   /** A running task has cost more than 3 × the median of the project's completed tasks (told once per task). */
   | (EventBase & { kind: 'task-cost-unusual'; taskId: string; taskName: string; costUsd: number; usualUsd: number })
+  /** A task of another service (core/providers) started waiting for a person: told once per question. `projectId` is
+   * its repository or source ('' when it has none). */
+  | (AgentEventBase & { kind: 'agent-waiting'; waiting: Waiting })
+  /** A task of another service changed status (from null: it appeared already ended). */
+  | (AgentEventBase & { kind: 'agent-status'; from: ProviderStatus | null; to: ProviderStatus; serviceStatus: string })
+
+interface AgentEventBase extends EventBase {
+  /** The service's kind and its name as shown ("jules", "Jules"). */
+  service: string
+  serviceName: string
+  taskId: string
+  taskName: string
+  /** The task's page on the service, where it is answered when the app cannot. */
+  url: string | null
+}
 
 /** The last seen state of one task in the full form (every step), as builds before the compact form wrote it. */
 export interface TaskSnapshot {

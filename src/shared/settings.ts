@@ -9,6 +9,8 @@ export interface Connection {
   baseUrl: string
   /** The service's publishing domain, e.g. `apps.example.com`; empty when unknown. */
   publishingDomain: string
+  /** Which service the account is of (a provider's `kind`); absent for Workser, the first. */
+  service?: string
 }
 
 export interface WatchedProject {

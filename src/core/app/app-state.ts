@@ -2,6 +2,7 @@
 // its monitor knows of each, the pause, the key store and the notices.
 import type { AppState, ProjectView } from '../../shared/ipc'
 import { pauseShown } from '../notify/pause'
+import { SERVICES } from '../providers/registry'
 import type { AppContext } from './context'
 import { connectionView } from './handlers/connections'
 import { buildProjectView } from './project-view'
@@ -44,6 +45,8 @@ export function buildAppState(ctx: AppContext): AppState {
     clockLocale: ctx.ports.clockLocale ?? null,
     update: ctx.updater.state,
     desktopNotes: ctx.notes(),
-    budgets: ctx.budgets.statuses()
+    budgets: ctx.budgets.statuses(),
+    services: [...SERVICES],
+    agentTasks: []
   }
 }

@@ -282,7 +282,9 @@ describe('diagnostics', () => {
         clockLocale: null,
         update: { phase: 'unavailable', reason: 'a development build' },
         desktopNotes: [{ id: 'tray-hidden', title: 'No tray', text: 't' }],
-        budgets: []
+        budgets: [],
+        services: [],
+        agentTasks: []
       },
       new Date(0)
     )

@@ -118,11 +118,13 @@ const connectionSchemaOf = ({ or }: Kit) =>
       id: connectionId,
       name: or(z.string().optional(), undefined),
       baseUrl: httpUrl,
-      publishingDomain: or(z.string(), '')
+      publishingDomain: or(z.string(), ''),
+      service: or(z.string().min(1).optional(), undefined)
     })
     // A connection without a name is called by its host, as addConnection does.
-    .transform(({ id, name, baseUrl, publishingDomain }): Connection => {
-      return { id, name: name ?? defaultConnectionName(baseUrl), baseUrl, publishingDomain }
+    .transform(({ id, name, baseUrl, publishingDomain, service }): Connection => {
+      const connection: Connection = { id, name: name ?? defaultConnectionName(baseUrl), baseUrl, publishingDomain }
+      return service === undefined ? connection : { ...connection, service }
     })
 export const connectionSchema = connectionSchemaOf(strict)
 

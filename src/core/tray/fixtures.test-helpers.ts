@@ -47,7 +47,8 @@ export function appState(projects: ProjectView[], over: Partial<AppState> = {}):
         publishingDomain: '',
         hasKey: true,
         problem: null,
-        notifications: { muted: false, pausedUntil: null }
+        notifications: { muted: false, pausedUntil: null },
+        agentHealth: null
       }
     ],
     activeConnectionId: 'c1',
@@ -59,6 +60,8 @@ export function appState(projects: ProjectView[], over: Partial<AppState> = {}):
     clockLocale: null,
     update: { phase: 'idle', checks: true, lastCheckedAt: null, nextCheckAt: null, offline: false },
     desktopNotes: [],
+    services: [],
+    agentTasks: [],
     // A project's budgetUsd stands for its total budget, with the state its total cost gives.
     budgets: projects.flatMap((p) =>
       p.budgetUsd === null

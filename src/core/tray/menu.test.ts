@@ -204,7 +204,8 @@ describe('several accounts', () => {
           publishingDomain: '',
           hasKey: true,
           problem: null,
-          notifications: { muted: false, pausedUntil: null }
+          notifications: { muted: false, pausedUntil: null },
+          agentHealth: null
         },
         {
           id: 'c2',
@@ -213,7 +214,8 @@ describe('several accounts', () => {
           publishingDomain: '',
           hasKey: true,
           problem: null,
-          notifications: { muted: false, pausedUntil: null }
+          notifications: { muted: false, pausedUntil: null },
+          agentHealth: null
         }
       ]
     })

@@ -26,7 +26,8 @@ export function connectionView(ctx: AppContext, connection: Connection): Connect
     ...connection,
     hasKey: ctx.session.hasKey(connection.id),
     problem: keyTransportProblem(connection.baseUrl) ?? ctx.session.keyProblem(connection.id),
-    notifications: { muted: prefs?.muted ?? false, pausedUntil }
+    notifications: { muted: prefs?.muted ?? false, pausedUntil },
+    agentHealth: null
   }
 }
 

@@ -1,0 +1,109 @@
+// The services Agent Tray watches besides Workser's own client and monitor: each adapter opened the same way, as one
+// account that polls every task it reports. Surfaces read the descriptors, never a service's name.
+import type { ProviderDescriptor, ProviderTask } from '../../shared/provider'
+import { ServiceError } from '../client/service-error'
+import { createGithubClient } from './github/client'
+import { GITHUB } from './github/mapping'
+import { createJulesClient } from './jules/client'
+import { JULES } from './jules/mapping'
+import type { ReportDropped } from './records'
+import { WORKSER } from './workser/mapping'
+
+export interface AgentAccountOptions {
+  key: string
+  /** The account's name, for the words of an error. */
+  account: string
+  baseUrl: string
+  now?: () => number
+  onDropped?: ReportDropped
+}
+
+export type AgentPoll = { changed: false } | { changed: true; tasks: ProviderTask[] }
+
+/** One account of a service other than Workser: its tasks, its etiquette, and the answers it takes. */
+export interface AgentAccount {
+  readonly descriptor: ProviderDescriptor
+  /** Every task of the account; `changed: false` when the service said nothing moved (a 304). */
+  poll(signal?: AbortSignal): Promise<AgentPoll>
+  /** One task with its steps. */
+  task(taskId: string, signal?: AbortSignal): Promise<ProviderTask>
+  /** How long the service's etiquette asks before the next poll (0: now). */
+  waitMs(): number
+  /** The documented call that proves a key (login, the key check); throws the service's error. */
+  checkKey(signal?: AbortSignal): Promise<void>
+  /** Present only where the descriptor's capabilities say so. */
+  approve?(taskId: string, signal?: AbortSignal): Promise<void>
+  reply?(taskId: string, message: string, signal?: AbortSignal): Promise<void>
+  close(): Promise<void>
+}
+
+const LIST_KEY = '/agents/tasks'
+
+function openGithub(options: AgentAccountOptions): AgentAccount {
+  const client = createGithubClient({ ...options, token: options.key })
+  return {
+    descriptor: GITHUB,
+    poll: (signal) => client.listTasks({ signal }),
+    task: (taskId, signal) => client.getTask(taskId, signal),
+    waitMs: () => client.pacer.waitMs(LIST_KEY),
+    async checkKey(signal) {
+      await client.listTasks({ signal })
+    },
+    close: () => client.close()
+  }
+}
+
+function openJules(options: AgentAccountOptions): AgentAccount {
+  const client = createJulesClient({ ...options, apiKey: options.key })
+  let last = new Map<string, ProviderTask>()
+  return {
+    descriptor: JULES,
+    async poll(signal) {
+      const tasks = await client.poll(signal)
+      last = new Map(tasks.map((t) => [t.id, t]))
+      return { changed: true, tasks }
+    },
+    async task(taskId, signal) {
+      const known = last.get(taskId)
+      if (known?.steps !== undefined) return known
+      const tasks = await client.poll(signal)
+      last = new Map(tasks.map((t) => [t.id, t]))
+      const found = last.get(taskId)
+      if (found === undefined)
+        throw new ServiceError('not_found', `Jules has no session "${taskId}" on account "${options.account}".`)
+      return found
+    },
+    waitMs: () => 0,
+    async checkKey(signal) {
+      await client.listSessions(signal)
+    },
+    approve: (taskId, signal) => client.approvePlan(taskId, signal),
+    reply: (taskId, message, signal) => client.sendMessage(taskId, message, signal),
+    close: () => client.close()
+  }
+}
+
+const AGENT_SERVICES: Record<string, (options: AgentAccountOptions) => AgentAccount> = {
+  [GITHUB.kind]: openGithub,
+  [JULES.kind]: openJules
+}
+
+/** Every service an account can be of, Workser first (the one a connection without a service is). */
+export const SERVICES: readonly ProviderDescriptor[] = [WORKSER, GITHUB, JULES]
+
+export const DEFAULT_SERVICE_KIND = WORKSER.kind
+
+export function serviceDescriptor(kind: string | undefined): ProviderDescriptor | undefined {
+  return SERVICES.find((s) => s.kind === (kind ?? DEFAULT_SERVICE_KIND))
+}
+
+/** Whether accounts of this kind are watched through an adapter here (else through Workser's client and monitor). */
+export function isAgentService(kind: string | undefined): boolean {
+  return kind !== undefined && Object.hasOwn(AGENT_SERVICES, kind)
+}
+
+export function openAgentAccount(kind: string, options: AgentAccountOptions): AgentAccount {
+  const open = Object.hasOwn(AGENT_SERVICES, kind) ? AGENT_SERVICES[kind] : undefined
+  if (open === undefined) throw new Error(`No adapter for the service "${kind}".`)
+  return open(options)
+}
