@@ -140,6 +140,9 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     await ports.settings
       .writeLastSeen(connectionId, {})
       .catch((e: unknown) => ctx.reportError('forgetting the last seen state', e))
+    await ports.settings
+      .writeAgentMemory(connectionId, null)
+      .catch((e: unknown) => ctx.reportError('forgetting what agent tasks were seen', e))
     if (connectionId === DEMO_CONNECTION_ID) {
       ctx.demo.active = false
       demoStart = null
