@@ -91,6 +91,8 @@ it('checks the key with the service before storing it, and keeps the account as 
     apiKey: 'wrong-key'
   })
   expect(refused).toEqual({ ok: false, error: expect.objectContaining({ kind: 'auth' }) })
+  // A 401 names the account and the service.
+  expect(refused.ok === false && refused.error.message).toMatch(/Jules.*Mine|Mine.*Jules/)
   expect(controller.getState().connections).toEqual([])
 
   const id = await addJules()
@@ -176,4 +178,20 @@ it('a failure is unseen until its task is opened; a muted source is not told', a
   expect(state.agents).toEqual({})
   expect(config.mutedAgentProjects).toEqual({})
   await open()
+})
+
+it("an empty address is the service's default; Workser named as a service is stored as none", async () => {
+  const jules = await controller.handlers['connection:save']({
+    connection: { name: 'Later', baseUrl: '', publishingDomain: '', service: 'jules' }
+  })
+  expect(jules).toEqual(
+    expect.objectContaining({ baseUrl: 'https://jules.googleapis.com/v1alpha', service: 'jules', hasKey: false })
+  )
+  expect(jules.agentHealth).toEqual({ state: 'unknown' })
+  const workser = await controller.handlers['connection:save']({
+    connection: { name: 'W', baseUrl: 'https://api.example.com', publishingDomain: '', service: 'workser' }
+  })
+  expect(workser).not.toHaveProperty('service')
+  expect(workser.agentHealth).toBeNull()
+  expect(server.received).toEqual([])
 })

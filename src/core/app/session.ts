@@ -191,6 +191,11 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
     if (connectionId === null) return invalidArgument('No service connection is set up yet: add one in Settings.')
     const connection = settingsNow().connections.find((c) => c.id === connectionId)
     if (!connection) return invalidArgument(`There is no connection with id "${connectionId}".`)
+    const agent = agents.get(connectionId)
+    if (agent)
+      return invalidArgument(
+        `${connection.name} is an account of ${agent.watch.account.descriptor.displayName}, which has no watched projects.`
+      )
     const problem = keyTransportProblem(connection.baseUrl)
     if (problem !== null)
       return invalidArgument(`${problem} Change the connection's address in Settings, and enter its key again.`)

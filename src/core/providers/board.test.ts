@@ -59,7 +59,9 @@ interface Rig {
   changed(): Promise<void>
 }
 
-function julesWatch(options: { memory?: AgentMemory | null; muted?: string[] } = {}): Rig {
+function julesWatch(
+  options: { memory?: AgentMemory | null; muted?: string[]; save?: (memory: AgentMemory) => Promise<void> } = {}
+): Rig {
   const rounds: AgentRound[] = []
   const saved: AgentMemory[] = []
   let waiters: (() => void)[] = []
@@ -76,7 +78,10 @@ function julesWatch(options: { memory?: AgentMemory | null; muted?: string[] } =
     random: () => 0.5,
     limiter: createLimiter(2),
     memory: options.memory ?? null,
-    save: async (memory) => void saved.push(structuredClone(memory)),
+    save: async (memory) => {
+      await options.save?.(memory)
+      saved.push(structuredClone(memory))
+    },
     muted: (projectId) => (options.muted ?? []).includes(projectId),
     onRound: (round) => rounds.push(round),
     onChange: () => {
@@ -128,6 +133,29 @@ describe('what waits for you', () => {
     await restarted.watch.pollNow()
     expect(restarted.rounds).toEqual([])
     expect(restarted.watch.views().map((t) => [t.id, t.status])).toEqual([['s1', 'waiting']])
+  })
+
+  it('a round is told only once the memory that holds it is saved', async () => {
+    sessions.set('s1', session('s1', 'IN_PROGRESS'))
+    let release = (): void => undefined
+    let holding = false
+    const rig = julesWatch({
+      save: () => (holding ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve())
+    })
+    await rig.watch.pollNow()
+    holding = true
+    sessions.set('s1', session('s1', 'AWAITING_USER_FEEDBACK', '2026-03-01T08:10:00Z'))
+    let done = false
+    const refreshed = rig.watch.pollNow().then(() => (done = true))
+    await rig.changed()
+    // The poll is over and its news known; the memory is still being written: nothing told, Refresh not done.
+    expect(rig.watch.views()[0]?.status).toBe('waiting')
+    expect(rig.rounds).toEqual([])
+    expect(done).toBe(false)
+    holding = false
+    release()
+    await refreshed
+    expect(waitingEvents(rig.rounds)).toEqual([expect.objectContaining({ taskId: 's1' })])
   })
 
   it('approving reaches the service and polls the account right after', async () => {
