@@ -241,6 +241,25 @@ describe('failures', () => {
   })
 })
 
+describe('pausing', () => {
+  it('paused (offline, asleep) it polls nothing on schedule; resumed it polls at once', async () => {
+    sessions.set('s1', session('s1', 'IN_PROGRESS'))
+    const rig = julesWatch()
+    const first = rig.changed()
+    rig.watch.start()
+    await first
+    const before = server.received.length
+    rig.watch.pause()
+    expect(rig.watch.isPaused).toBe(true)
+    await clock.advance(DEFAULT_POLLING_PREFS.idleIntervalMs * 2)
+    expect(server.received.length).toBe(before)
+    const resumed = rig.changed()
+    rig.watch.resume()
+    await resumed
+    expect(server.received.length).toBeGreaterThan(before)
+  })
+})
+
 describe('etiquette', () => {
   it("GitHub's X-Poll-Interval holds the next poll back past the active interval", async () => {
     const task = { ...(LIST_TASKS_FOR_REPO.tasks[0] as Record<string, unknown>), id: 'g1', state: 'in_progress' }
