@@ -1,7 +1,12 @@
 // The GitHub adapter's words: its status table in full, what waits for you, cost units, paging links, and the
 // documentation's own example bodies read as every surface will read them.
 import { describe, expect, it } from 'vitest'
-import { GET_TASK, LIST_TASKS, LIST_TASKS_FOR_REPO, LIST_TASKS_LINK } from '../../../reference-service/github/docs-examples'
+import {
+  GET_TASK,
+  LIST_TASKS,
+  LIST_TASKS_FOR_REPO,
+  LIST_TASKS_LINK
+} from '../../../reference-service/github/docs-examples'
 import { statusFrom } from '../../../shared/provider'
 import { readList, readOne } from '../records'
 import { parseLink } from './client'

@@ -1,7 +1,12 @@
 // The Jules adapter's words: its state table in full, what waits for you (the plan, the question), activities as
 // steps, and the documentation's own example bodies.
 import { describe, expect, it } from 'vitest'
-import { ACTIVITY_KIND_EXAMPLES, GET_SESSION, LIST_ACTIVITIES, LIST_SESSIONS } from '../../../reference-service/jules/docs-examples'
+import {
+  ACTIVITY_KIND_EXAMPLES,
+  GET_SESSION,
+  LIST_ACTIVITIES,
+  LIST_SESSIONS
+} from '../../../reference-service/jules/docs-examples'
 import { statusFrom } from '../../../shared/provider'
 import { readList, readOne } from '../records'
 import { ActivityBook } from './etiquette'
