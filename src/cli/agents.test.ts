@@ -2,6 +2,7 @@
 // account (loopback servers answering as the documentation does), keys through a real gnome-keyring, never argv.
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createServiceClient } from '../core/client'
 import type { JULES_STATES } from '../core/providers/jules/mapping'
 import { json, type Received, startTestServer, type TestServer } from '../core/providers/test-server'
 import { createKeytarSecretStore } from '../core/secrets/keytar-store'
@@ -9,6 +10,7 @@ import { startTestKeyring, type TestKeyring } from '../core/secrets/test-keyring
 import { KeychainUnavailableError } from '../core/secrets/types'
 import { openSettings } from '../core/settings/store'
 import { type ReferenceService, startReferenceService } from '../reference-service'
+import type { ClientOptions } from './deps'
 import { EXIT } from './exit-codes'
 import { filesUnder, makeRunner, type RunOptions, tempDir } from './test-harness'
 
@@ -294,6 +296,61 @@ describe('watch over an agent account', () => {
     ])
     expect(waits.length).toBeGreaterThanOrEqual(3)
     for (const ms of waits) expect(ms).toBeGreaterThanOrEqual(2000)
+    fs.rmSync(dir, { recursive: true, force: true })
+  }, 20_000)
+
+  it("with no ids, every account of every service: a Workser account's watched projects beside a Jules account", async () => {
+    const dir = tempDir()
+    const project = workser.control.createProject({ name: 'Garden', firstTask: false })
+    const task = workser.control.addTask(project.id, { name: 'Beds', status: 'todo', script: 'run-forever' })
+    // A change once the Workser watch has its baseline (its first task list came back) is news.
+    let polled = false
+    const createClient = (options: ClientOptions) =>
+      createServiceClient({
+        ...options,
+        retry: { retries: 0 },
+        onResponse: (r) => {
+          if (polled || r.status !== 200 || !/^\/projects\/[^/]+\/tasks(\?|$)/.test(r.path)) return
+          polled = true
+          workser.control.setTaskStatus(task.id, 'in_progress')
+        }
+      })
+    const run = makeRunner({
+      configDir: dir,
+      env: { AGENT_TRAY_BASE_URL: undefined, AGENT_TRAY_API_KEY: undefined },
+      deps: {
+        secrets: () => createKeytarSecretStore(),
+        isKeychainUnavailable: (e) => e instanceof KeychainUnavailableError,
+        createClient
+      }
+    })
+    await login(run, ['--base-url', workser.url, '--name', 'Home'], WORKSER_KEY)
+    expect((await run(['watch-list', 'add', project.id])).code).toBe(EXIT.ok)
+    await login(run, ['--service', 'jules', '--base-url', `${jules.url}/v1alpha`], JULES_KEY)
+    sessions = [{ id: 's-g', title: 'Compost', state: 'PLANNING', updateTime: '2004-01-01T00:00:00Z' }]
+    const stop = new AbortController()
+    let julesPolls = 0
+    // After the Jules baseline, the session waits; later waits last until the watch is stopped.
+    const sleep = (_ms: number, signal?: AbortSignal) => {
+      if (++julesPolls === 1) {
+        sessions = [{ ...sessions[0]!, state: 'AWAITING_USER_FEEDBACK', updateTime: '2004-01-02T00:00:00Z' }]
+        return Promise.resolve()
+      }
+      return new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }))
+    }
+    let out = ''
+    const r = await run(['watch', '--interval-ms', '1000'], {
+      signal: stop.signal,
+      deps: { sleep },
+      onStdout: (text) => {
+        out += text
+        if (/\[Jules\] .*needs you/.test(out) && /\[Home\] .*In progress/.test(out)) stop.abort()
+      }
+    })
+    expect(r.code).toBe(EXIT.ok)
+    expect(r.err).toContain('[Home] Watching 1 project on')
+    expect(r.err).toContain('[Jules] Watching every task of this Jules account')
+    expect(r.out).toMatch(/^\[Jules\] \S+ \S+ {2}Jules {2}task s-g Compost needs you \(answer a question\)$/m)
     fs.rmSync(dir, { recursive: true, force: true })
   }, 20_000)
 })
