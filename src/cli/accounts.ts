@@ -3,12 +3,13 @@ import { type AgentAccount, openAgentAccount } from '../core/providers/registry'
 import { keyCustody, KeyNotSentError } from '../core/secrets/custody'
 import type { Connection } from '../shared/settings'
 import { authError } from './cli-error'
-import { API_KEY_ENV, type Context, remember, resolveApiKey, withKeychain } from './context'
+import { API_KEY_ENV, type Context, remember, requestedBaseUrl, resolveApiKey, withKeychain } from './context'
 import { descriptorOf } from './services'
 
-/** The account's key: --api-key-stdin or AGENT_TRAY_API_KEY when the command was pointed at it, else the keychain. */
+/** The account's key: --api-key-stdin or AGENT_TRAY_API_KEY only when the command was pointed at it by its address
+ *  (a key given for the active Workser account never goes to another service), else the keychain. */
 export async function agentKey(ctx: Context, connection: Connection, pointed: boolean): Promise<string> {
-  if (pointed) return resolveApiKey(ctx, { connection, stored: true })
+  if (pointed && requestedBaseUrl(ctx) !== undefined) return resolveApiKey(ctx, { connection, stored: true })
   const login = `agent-tray login --service ${descriptorOf(connection).kind} --name ${JSON.stringify(connection.name)}`
   let key: string | null
   try {

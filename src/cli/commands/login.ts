@@ -9,6 +9,7 @@ import type { ProviderDescriptor } from '../../shared/provider'
 import { authError, CliError, usageError } from '../cli-error'
 import {
   type Context,
+  normalizeBaseUrl,
   openSecrets,
   printJson,
   readKeyFromStdin,
@@ -77,7 +78,8 @@ export async function loginCommand(ctx: Context, flags: LoginFlags): Promise<Exi
 async function agentLogin(ctx: Context, descriptor: ProviderDescriptor, flags: LoginFlags): Promise<ExitCode> {
   if (flags.publishingDomain !== undefined)
     throw usageError(`${descriptor.displayName} does not offer publishing: --publishing-domain does not apply.`)
-  const baseUrl = requestedBaseUrl(ctx) ?? descriptor.defaultBaseUrl
+  // --base-url only: AGENT_TRAY_BASE_URL names a Workser service, where this key must never go.
+  const baseUrl = ctx.opts.baseUrl !== undefined ? normalizeBaseUrl(ctx.opts.baseUrl) : descriptor.defaultBaseUrl
   const name = flags.name?.trim() || undefined
   const same = (await ctx.deps.settings())
     .read()
