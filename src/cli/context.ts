@@ -14,6 +14,7 @@ import type { Connection } from '../shared/settings'
 import { authError, keychainError, usageError } from './cli-error'
 import type { CliClient, CliDeps, SecretPort } from './deps'
 import { type CliIo, readAll } from './io'
+import { requireProjectsAccount } from './services'
 import { invalidRecordWarner } from './warnings'
 
 export interface GlobalOptions {
@@ -31,6 +32,8 @@ export interface Context {
   secrets: string[]
   /** Records the service sent that could not be read in this run (each warned about once): the run then exits 6. */
   skipped: InvalidRecordIssue[]
+  /** The command being run ("project get"), for the words of a refusal. */
+  command?: string
 }
 
 export const BASE_URL_ENV = 'AGENT_TRAY_BASE_URL'
@@ -56,6 +59,16 @@ export interface Resolved {
 export function requestedBaseUrl(ctx: Context): string | undefined {
   const raw = ctx.opts.baseUrl ?? ctx.io.env[BASE_URL_ENV]
   return raw !== undefined && raw.trim() !== '' ? normalizeBaseUrl(raw) : undefined
+}
+
+/** Whether the command was pointed at one connection (a URL, or a key that belongs to one). */
+export function connectionNamed(ctx: Context): boolean {
+  return (
+    ctx.opts.baseUrl !== undefined ||
+    !!ctx.io.env[BASE_URL_ENV]?.trim() ||
+    !!ctx.opts.apiKeyStdin ||
+    !!ctx.io.env[API_KEY_ENV]?.trim()
+  )
 }
 
 /** --base-url, else AGENT_TRAY_BASE_URL, else the active connection; an unknown base URL is used unstored, since only
@@ -223,6 +236,7 @@ export interface Connected {
 /** The connection, its key and a client for it; close the client when done (see withClient). */
 export async function connect(ctx: Context): Promise<Connected> {
   const resolved = await resolveConnection(ctx)
+  requireProjectsAccount(resolved.connection, ctx.command)
   const apiKey = await resolveApiKey(ctx, resolved)
   const client = ctx.deps.createClient({
     baseUrl: resolved.connection.baseUrl,

@@ -2,6 +2,7 @@
 // stderr and its exit code (exit-codes.ts). Nothing here touches the process: io and deps come in.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { isServiceError } from '../core/client'
+import { SERVICES } from '../core/providers/registry'
 import { SettingsEditError } from '../core/settings/edit'
 import { SettingsFileError } from '../core/settings/file-error'
 import { SettingsValidationError } from '../core/settings/store'
@@ -9,10 +10,12 @@ import { DEFAULT_SERVICE_URL } from '../shared/base-url'
 import { COST_GROUPINGS } from '../shared/cost-report'
 import { boundProblem, SINGLE_INTERVAL_BOUNDS } from '../shared/polling'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './cli-error'
+import { approveCommand, replyCommand } from './commands/answer'
 import { costsCommand, type CostsFlags } from './commands/costs'
 import { forwardAdd, type ForwardAddFlags, forwardList, forwardRemove, forwardTest } from './commands/forward'
 import { forwardSecret, type ForwardSecretFlags } from './commands/forward-secret'
-import { loginCommand, logoutCommand } from './commands/login'
+import { loginCommand, type LoginFlags, logoutCommand } from './commands/login'
+import { nowCommand, type NowFlags } from './commands/now'
 import { openCommand } from './commands/open'
 import { productProjectsCommand } from './commands/products'
 import { projectCreate, projectGet, projectUpdate } from './commands/project'
@@ -27,6 +30,7 @@ import type { CliDeps, SettingsPort } from './deps'
 import { EXIT, EXIT_CODES_HELP, type ExitCode, exitCodeForServiceError } from './exit-codes'
 import { checkId, checkIds } from './ids'
 import { type CliIo, guardedIo, redact } from './io'
+import { SERVICE_KINDS } from './services'
 
 /** `--api-key`, `--api-key=…`, `--apikey`, `--api_key`: refused before parsing, so no parser message can echo the value. */
 const API_KEY_FLAG = /^--api[-_]?key(=|$)/i
@@ -160,6 +164,9 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
     )
     .hook('preAction', (_root, action) => {
       ctx.opts = action.optsWithGlobals<GlobalOptions>()
+      const names: string[] = []
+      for (let c: Command | null = action; c !== null && c !== _root; c = c.parent) names.unshift(c.name())
+      ctx.command = names.join(' ')
     })
 
   const run =
@@ -272,7 +279,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
   program
     .command('watch')
     .description(
-      'print changes as they happen (default: the watched projects); with --task, follow one task to its end'
+      'print changes as they happen (default: every account: the watched projects, and every task of the other services); with --task, follow one task to its end'
     )
     .argument('[projectIds...]')
     .option('--task <taskId>', 'follow this task until it ends')
@@ -286,6 +293,25 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
         return watchCommand(ctx, checkIds(ids, 'project'), checkProjectFlag(flags))
       })
     )
+
+  program
+    .command('now')
+    .description(
+      'what needs you across every account of every service: waiting for you first, then failures, then running (ids for approve and reply)'
+    )
+    .option('--all', 'every task every account reports: what needs you first, then the rest by last change')
+    .action(run((flags: NowFlags) => nowCommand(ctx, flags)))
+  program
+    .command('approve')
+    .description('approve the plan of a task waiting for you (TASK: its id in `now`), where its service offers it')
+    .argument('<task>')
+    .action(run((ref: string) => approveCommand(ctx, ref)))
+  program
+    .command('reply')
+    .description('send a message to a task (TASK: its id in `now`), where its service offers it')
+    .argument('<task>')
+    .argument('<message...>', 'the words of the reply (joined by spaces)')
+    .action(run((ref: string, words: string[]) => replyCommand(ctx, ref, words)))
 
   program
     .command('open')
@@ -307,14 +333,19 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
   program
     .command('login')
     .description(
-      `store the API key of a service in the system keychain (asked without echo, or read from stdin); with no --base-url and nothing stored yet, the service is ${DEFAULT_SERVICE_URL}`
+      `store the API key of a service in the system keychain (asked without echo, or read from stdin), checked first; with no --base-url, --service's own address (for ${SERVICES[0]!.kind}: the stored connection, else ${DEFAULT_SERVICE_URL})`
     )
-    .option('--name <name>', 'a name for this connection')
+    .addOption(
+      new Option('--service <kind>', `which service the account is of (default: ${SERVICES[0]!.kind})`).choices(
+        SERVICE_KINDS
+      )
+    )
+    .option('--name <name>', 'a name for this account (several accounts of one service: which one)')
     .option(
       '--publishing-domain <domain>',
       "the service's publishing domain, so `publish` checks hostnames before sending"
     )
-    .action(run((flags: { name?: string; publishingDomain?: string }) => loginCommand(ctx, flags)))
+    .action(run((flags: LoginFlags) => loginCommand(ctx, flags)))
   program
     .command('logout')
     .description("remove the connection's API key from the keychain")

@@ -11,9 +11,11 @@ import {
   usdColumnDecimals
 } from '../shared/format'
 import type { MonitorEvent } from '../shared/monitor'
+import type { ProviderStatus, WaitingKind } from '../shared/provider'
 import type { Project, PublishResult, Task, TaskStep, UsageRecord } from '../shared/service'
 import { isStepActive, stepStatusLabel, taskStatusLabel } from '../shared/status'
 import { describeStepMetadata } from '../shared/step-metadata'
+import type { NowItem } from './now-items'
 import { alignRight, oneLine, renderFields, renderTable } from './table'
 
 const dash = (s: string): string => (s === '' ? '–' : s)
@@ -167,6 +169,37 @@ export function renderPublish(result: PublishResult, hostname: string): string {
   return [head, ...result.message.map((m) => `  ${oneLine(m, 400)}`)].join('\n') + '\n'
 }
 
+/** What a waiting task asks, in a few words. */
+const WAITING_WORDS: Record<WaitingKind, string> = {
+  plan_approval: 'approve the plan',
+  question: 'answer a question',
+  permission: 'give a permission'
+}
+
+/** A task's status as the command says it: unknown with the service's word; waiting with what is asked. */
+function providerStatusLabel(
+  status: ProviderStatus,
+  serviceStatus: string,
+  waiting: WaitingKind | null = null
+): string {
+  if (status === 'unknown') return serviceStatus === '' ? 'unknown' : `unknown (${serviceStatus})`
+  if (status === 'waiting' && waiting !== null) return `waiting: ${WAITING_WORDS[waiting]}`
+  return status
+}
+
+/** `now`: one row per task; the ID column is what `approve` and `reply` take. */
+export function renderNow(items: readonly NowItem[], all: boolean): string {
+  if (items.length === 0) return all ? 'No tasks.\n' : 'Nothing needs you.\n'
+  const rows = items.map((t) => [
+    providerStatusLabel(t.status, t.service_status, t.waiting?.kind ?? null),
+    t.service,
+    oneLine(t.account, 30),
+    oneLine(t.title),
+    id(t.id)
+  ])
+  return renderTable(['STATUS', 'SERVICE', 'ACCOUNT', 'TITLE', 'ID'], rows)
+}
+
 /** One line per monitor event, time first, so a log reads top to bottom. */
 export function renderEvent(e: MonitorEvent): string {
   const at = e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')
@@ -191,6 +224,12 @@ export function renderEvent(e: MonitorEvent): string {
       return `${at}  ${e.projectId === null ? 'all projects' : id(e.projectId)}  ${e.period === 'total' ? 'total' : e.periodKey} budget ${e.level === 'over' ? 'reached' : 'nearly reached'}: ${formatMoney(e.spentUsd)} of ${formatMoney(e.budgetUsd)}`
     case 'task-cost-unusual':
       return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} ${oneLine(e.taskName)} costs more than usual: ${formatMoney(e.costUsd)} (usual ${formatMoney(e.usualUsd)})`
+    case 'agent-waiting': {
+      const asked = e.waiting.text === null ? '' : `: ${oneLine(e.waiting.text, 200)}`
+      return `${at}  ${oneLine(e.serviceName)}  task ${id(e.taskId)} ${oneLine(e.taskName)} needs you (${WAITING_WORDS[e.waiting.kind]})${asked}`
+    }
+    case 'agent-status':
+      return `${at}  ${oneLine(e.serviceName)}  task ${id(e.taskId)} ${oneLine(e.taskName)}: ${e.from ?? 'new'} → ${providerStatusLabel(e.to, e.serviceStatus)}`
     default:
       return `${at}  ${id((e as { projectId: string }).projectId)}  ${(e as { kind: string }).kind}`
   }

@@ -6,6 +6,7 @@ import type { WatchedProject } from '../../shared/settings'
 import { usageError } from '../cli-error'
 import { type Context, printJson, resolveConnection, storeConnection, withClient } from '../context'
 import { EXIT, type ExitCode } from '../exit-codes'
+import { requireProjectsAccount } from '../services'
 import { oneLine, renderTable } from '../table'
 
 /** Adds a project to a connection's watch list (or refreshes its name); true when it was new. */
@@ -60,6 +61,7 @@ export async function watchListAdd(ctx: Context, inputs: string[]): Promise<Exit
 
 export async function watchListRemove(ctx: Context, projectIds: string[]): Promise<ExitCode> {
   const { connection, stored } = await resolveConnection(ctx)
+  requireProjectsAccount(connection, ctx.command)
   const before = stored ? await watchedProjects(ctx, connection.id) : []
   const unknown = projectIds.filter((id) => !before.some((w) => w.projectId === id))
   if (unknown.length > 0) throw usageError(`Not watched on ${connection.baseUrl}: ${unknown.join(', ')}.`)
@@ -74,6 +76,7 @@ export async function watchListRemove(ctx: Context, projectIds: string[]): Promi
 
 export async function watchListList(ctx: Context): Promise<ExitCode> {
   const { connection, stored } = await resolveConnection(ctx)
+  requireProjectsAccount(connection, ctx.command)
   const list = stored ? await watchedProjects(ctx, connection.id) : []
   if (ctx.opts.json) printJson(ctx, list)
   else if (list.length === 0) ctx.io.stdout.write(`No watched projects on ${connection.baseUrl}.\n`)

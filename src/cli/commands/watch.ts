@@ -3,18 +3,25 @@
 import { localTz } from '../../core/app/project-view'
 import { followBudgets } from '../../core/budgets/follow'
 import { Monitor } from '../../core/monitor/monitor'
+import type { AgentAccount } from '../../core/providers/registry'
 import { systemClock } from '../../core/util/clock'
 import type { MonitorEvent, ServiceErrorInfo } from '../../shared/monitor'
+import type { ProviderTask } from '../../shared/provider'
 import type { Connection } from '../../shared/settings'
 import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
 import { isEnded, taskStatusLabel } from '../../shared/status'
+import { openStoredAgentAccount } from '../accounts'
 import { authError, usageError } from '../cli-error'
-import { API_KEY_ENV, BASE_URL_ENV, type Context, resolveApiKey, withClient } from '../context'
+import { isCliError } from '../cli-error'
+import { connectionNamed, type Context, resolveApiKey, resolveConnection, withClient } from '../context'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { follow } from '../follow'
+import { nowItem } from '../now-items'
 import { renderEvent } from '../render'
+import { isAgentAccount } from '../services'
 import { oneLine } from '../table'
 import { invalidRecordWarner } from '../warnings'
+import { watchAgentAccount } from '../watch-agents'
 import { openForwarding } from '../watch-forward'
 import { findTask, missingTask } from './find-task'
 import { watchedProjects } from './watch-list'
@@ -40,7 +47,12 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
   if (flags.project !== undefined) projectIds = [...projectIds, flags.project]
   if (projectIds.length === 0 && !connectionNamed(ctx)) {
     const accounts = await watchedConnections(ctx)
-    if (accounts.length > 1) return watchEveryConnection(ctx, accounts, flags)
+    const agents = (await ctx.deps.settings()).read().connections.filter(isAgentAccount)
+    if (accounts.length > 1 || agents.length > 0) return watchEveryConnection(ctx, accounts, flags, agents)
+  } else if (projectIds.length === 0) {
+    // Pointed at an agent service's account: every task of it (it has no projects).
+    const { connection, stored } = await resolveConnection(ctx)
+    if (stored && isAgentAccount(connection)) return watchEveryConnection(ctx, [], flags, [connection], true)
   }
   return withClient(ctx, async (c) => {
     let ids = projectIds
@@ -93,30 +105,28 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
   })
 }
 
-/** Whether the command was pointed at one connection (a URL, or a key that belongs to one). */
-function connectionNamed(ctx: Context): boolean {
-  return (
-    ctx.opts.baseUrl !== undefined ||
-    !!ctx.io.env[BASE_URL_ENV]?.trim() ||
-    !!ctx.opts.apiKeyStdin ||
-    !!ctx.io.env[API_KEY_ENV]?.trim()
-  )
-}
-
-/** The stored connections that watch something, in their stored order. */
+/** The stored Workser connections that watch something, in their stored order. */
 async function watchedConnections(ctx: Context): Promise<Connection[]> {
   const settings = (await ctx.deps.settings()).read()
-  return settings.connections.filter((c) => (settings.watched[c.id] ?? []).length > 0)
+  return settings.connections.filter((c) => !isAgentAccount(c) && (settings.watched[c.id] ?? []).length > 0)
 }
 
-/** Every stored connection's watch list, each with its own key: a rejected key stops that connection only, and exit
- *  3 only when none is left. */
-async function watchEveryConnection(ctx: Context, connections: Connection[], flags: WatchFlags): Promise<ExitCode> {
+/** Every stored connection's watch list, and every task of each agent account, each with its own key: a rejected key
+ *  stops that connection only, and exit 3 only when none is left. */
+async function watchEveryConnection(
+  ctx: Context,
+  connections: Connection[],
+  flags: WatchFlags,
+  agents: Connection[] = [],
+  pointed = false
+): Promise<ExitCode> {
   const settings = (await ctx.deps.settings()).read()
   const polling = { ...settings.polling }
   if (flags.intervalMs !== undefined) polling.activeIntervalMs = polling.idleIntervalMs = flags.intervalMs
   const stop = new AbortController()
-  const running: { monitor: Monitor; close: () => Promise<void> }[] = []
+  const running: { monitor?: Monitor; close: () => Promise<void> }[] = []
+  const loops: Promise<void>[] = []
+  const ended = new AbortController()
   const rejected: string[] = []
   let live = 0
   const say = (connection: Connection, line: string): void =>
@@ -181,13 +191,60 @@ async function watchEveryConnection(ctx: Context, connections: Connection[], fla
           `Watching ${watched.length === 1 ? '1 project' : `${watched.length} projects`} on ${connection.baseUrl}.`
         )
     }
+    const agentAccounts: { connection: Connection; account: AgentAccount }[] = []
+    for (const connection of agents) {
+      try {
+        const account = await openStoredAgentAccount(ctx, connection, pointed)
+        agentAccounts.push({ connection, account })
+        running.push({ close: () => account.close() })
+        live++
+        if (!ctx.opts.json)
+          say(
+            connection,
+            `Watching every task of this ${account.descriptor.displayName} account on ${connection.baseUrl}.`
+          )
+      } catch (e) {
+        if (!isCliError(e)) throw e
+        say(connection, e.message)
+      }
+    }
     if (live === 0) throw authError('No connection could be watched: log in again with `agent-tray login`.')
     if (!ctx.opts.json) ctx.io.stderr.write('Ctrl-C to stop.\n')
-    for (const { monitor } of running) monitor.start()
+    for (const { monitor } of running) monitor?.start()
+    const interval = { active: polling.activeIntervalMs, idle: polling.idleIntervalMs }
+    for (const { connection, account } of agentAccounts) {
+      const watching = watchAgentAccount({
+        connection,
+        account,
+        intervalMs: interval,
+        sleep: ctx.deps.sleep,
+        now: ctx.deps.now,
+        signal: AbortSignal.any([ended.signal, stop.signal, ...(ctx.deps.signal ? [ctx.deps.signal] : [])]),
+        retrying: (message) => say(connection, `${message} (trying again)`),
+        tell: (e, task) => {
+          ctx.io.stdout.write(
+            (ctx.opts.json
+              ? JSON.stringify(agentJsonLine(e, connection, account.descriptor.kind, task))
+              : `[${oneLine(connection.name)}] ${renderEvent(e)}`) + '\n'
+          )
+          forwarding?.forward(connection.id, [e])
+        }
+      })
+      loops.push(
+        watching.then((rejection) => {
+          if (rejection === null) return
+          rejected.push(connection.id)
+          say(connection, `${rejection} Stopped watching this connection.`)
+          if (--live === 0) stop.abort()
+        })
+      )
+    }
     await untilAborted(stop.signal, ctx.deps.signal, forwarding?.lost)
   } finally {
+    ended.abort()
+    await Promise.all(loops)
     for (const { monitor, close } of running) {
-      monitor.dispose()
+      monitor?.dispose()
       await close()
     }
     await forwarding?.close()
@@ -209,6 +266,18 @@ function untilAborted(...given: (AbortSignal | undefined)[]): Promise<void> {
     if (signal.aborted) return done()
     signal.addEventListener('abort', done, { once: true })
   })
+}
+
+/** An agent account's change as a JSON line: `now`'s record of the task (its `status` is `waiting` when it waits),
+ *  with the event's kind, time and account, and the status it left. */
+function agentJsonLine(e: MonitorEvent, connection: Connection, service: string, task: ProviderTask) {
+  return {
+    kind: e.kind,
+    at: e.at,
+    connection: connection.name,
+    ...nowItem(connection, service, task),
+    ...(e.kind === 'agent-status' ? { from: e.from } : {})
+  }
 }
 
 function printEvent(ctx: Context, e: MonitorEvent): void {

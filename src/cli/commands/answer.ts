@@ -1,0 +1,66 @@
+// `approve TASK` and `reply TASK MESSAGE…`: a person's answer to a task waiting for them, where its service offers it
+// (its descriptor's capabilities); elsewhere exit 10, saying what the service offers. TASK is `now`'s id.
+import { openStoredAgentAccount } from '../accounts'
+import { notFoundError, usageError } from '../cli-error'
+import { connectionNamed, type Context, printJson } from '../context'
+import { EXIT, type ExitCode } from '../exit-codes'
+import { descriptorOf, isAgentAccount, notOffered } from '../services'
+import { oneLine } from '../table'
+import { parseTaskRef } from '../task-ref'
+
+/** A reply's bounds, as the window's request takes it: trimmed, 1 to 10,000 characters. */
+export const MAX_REPLY_LENGTH = 10_000
+
+type Answer = { kind: 'approve' } | { kind: 'reply'; message: string }
+
+const WHAT: Record<Answer['kind'], string> = { approve: 'approving a plan', reply: 'replying' }
+
+export function approveCommand(ctx: Context, ref: string): Promise<ExitCode> {
+  return answer(ctx, ref, { kind: 'approve' })
+}
+
+export function replyCommand(ctx: Context, ref: string, words: readonly string[]): Promise<ExitCode> {
+  const message = words.join(' ').trim()
+  if (message === '') throw usageError('The reply is empty: give the message after the task id.')
+  if (message.length > MAX_REPLY_LENGTH)
+    throw usageError(`The reply must be at most ${MAX_REPLY_LENGTH.toLocaleString('en-US')} characters.`)
+  return answer(ctx, ref, { kind: 'reply', message })
+}
+
+async function answer(ctx: Context, ref: string, answer: Answer): Promise<ExitCode> {
+  const { connectionId, taskId } = parseTaskRef(ref)
+  const connection = (await ctx.deps.settings()).read().connections.find((c) => c.id === connectionId)
+  if (connection === undefined)
+    throw notFoundError(`No account has the id ${connectionId}: \`agent-tray now\` prints each task's id.`)
+  const descriptor = descriptorOf(connection)
+  const offered = isAgentAccount(connection) && descriptor.capabilities[answer.kind]
+  const refusal = notOffered(connection, `${WHAT[answer.kind]} from Agent Tray`)
+  if (!offered) throw withPageHint(refusal)
+  const account = await openStoredAgentAccount(ctx, connection, connectionNamed(ctx))
+  try {
+    if (answer.kind === 'approve') {
+      if (account.approve === undefined) throw withPageHint(refusal)
+      await account.approve(taskId, ctx.deps.signal)
+    } else {
+      if (account.reply === undefined) throw withPageHint(refusal)
+      await account.reply(taskId, answer.message, ctx.deps.signal)
+    }
+  } finally {
+    await account.close()
+  }
+  const where = `${descriptor.displayName} (${oneLine(connection.name)})`
+  if (ctx.opts.json)
+    printJson(ctx, { [answer.kind === 'approve' ? 'approved' : 'replied']: true, id: ref, service: descriptor.kind })
+  else
+    ctx.io.stdout.write(
+      answer.kind === 'approve'
+        ? `Approved the plan of task ${taskId} on ${where}.\n`
+        : `Sent the reply to task ${taskId} on ${where}.\n`
+    )
+  return EXIT.ok
+}
+
+function withPageHint<E extends Error>(e: E): E {
+  e.message += " Answer it on the service's own page: `agent-tray now` prints each task's url (--json)."
+  return e
+}
