@@ -221,7 +221,11 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       baseUrl: service.url,
       apiKey: serviceApiKey,
       publishingDomain: service.publishingDomain,
-      projectIds: service.control.seedDemo().projectIds
+      projectIds: service.control.seedDemo().projectIds,
+      agents: Object.values(agents).map(({ fake, apiKey }) => {
+        fake.control.seedDemo()
+        return { service: fake.kind, name: `Demo ${fake.kind}`, baseUrl: fake.baseUrl, apiKey }
+      })
     }),
     quit: () => void records.quit++,
     writeClipboardText: async (text) => void records.clipboard.push(text),
