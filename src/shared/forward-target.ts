@@ -29,11 +29,12 @@ export function targetKindOf(text: string): TargetKind | null {
   return KIND_HOSTS[url.hostname.toLowerCase()] ?? 'webhook'
 }
 
-export const FORWARD_EVENTS = ['failed', 'completed', 'cancelled', 'budget', 'unusual'] as const
+export const FORWARD_EVENTS = ['waiting', 'failed', 'completed', 'cancelled', 'budget', 'unusual'] as const
 export type ForwardEventKind = (typeof FORWARD_EVENTS)[number]
 
 /** Each event a target may get, in the words of Settings → Forwarding. */
 export const FORWARD_EVENT_TITLES: Record<ForwardEventKind, string> = {
+  waiting: 'Tasks waiting for you',
   failed: 'Failed tasks',
   completed: 'Completed tasks',
   cancelled: 'Cancelled tasks',
@@ -49,6 +50,8 @@ export interface ForwardTarget {
   kind: TargetKind
   host: string
   on: ForwardEventKind[]
+  /** The events `on` was chosen among (absent: saved before `waiting` existed); see withEventsOffered. */
+  offered?: ForwardEventKind[]
   when: ForwardWhen
   paused: boolean
   /** Nothing is forwarded to it during quiet hours (they are the desktop's otherwise). */
@@ -65,7 +68,18 @@ export const DEFAULT_AWAY_AFTER_MS = 5 * 60_000
 export const AWAY_AFTER_BOUNDS = { min: 60_000, max: 24 * 3_600_000 }
 export const MAX_TARGET_NAME = 80
 export const MAX_TARGETS = 20
-export const DEFAULT_FORWARD_EVENTS: ForwardEventKind[] = ['failed', 'budget']
+export const DEFAULT_FORWARD_EVENTS: ForwardEventKind[] = ['waiting', 'failed', 'budget']
+
+/** What a target saved before `offered` was kept could choose among. */
+const FIRST_OFFERED: readonly ForwardEventKind[] = ['failed', 'completed', 'cancelled', 'budget', 'unusual']
+
+/** A saved target as this version reads it: an event that is on by default and that it was never offered is switched on
+ * (a target saved before tasks could wait for you gets `waiting`); what it was offered stays as the user chose. */
+export function withEventsOffered<T extends Pick<ForwardTarget, 'on' | 'offered'>>(target: T): T {
+  const offered = target.offered ?? FIRST_OFFERED
+  const added = DEFAULT_FORWARD_EVENTS.filter((k) => !offered.includes(k) && !target.on.includes(k))
+  return { ...target, on: [...target.on, ...added], offered: [...FORWARD_EVENTS] }
+}
 export const DEFAULT_FORWARDING: ForwardingPrefs = { targets: [], awayAfterMs: DEFAULT_AWAY_AFTER_MS }
 
 /** A target's account (its URL and signing secret) in the key store's forwarding entries, apart from the API keys. */

@@ -178,6 +178,7 @@ export function createAppController(ports: ControllerPorts): AppController {
       const connections = settings().connections
       return connections.length > 1 ? (connections.find((c) => c.id === connectionId)?.name ?? null) : null
     },
+    accountName: (connectionId) => settings().connections.find((c) => c.id === connectionId)?.name ?? connectionId,
     unusualNow: (event) => {
       const open = session.get(event.connectionId)
       // Not open yet, or its project not listed since: whether it still costs more is not known yet.

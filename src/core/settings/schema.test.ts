@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_FORWARDING, FORWARD_EVENTS } from '../../shared/forward-target'
 import { addConnection } from './edit'
 import { connectionSchema, defaultSettings, issuePaths, settingsSchema } from './schema'
 import { openSettings, SettingsValidationError } from './store'
@@ -80,5 +81,54 @@ describe('issuePaths (the places a notice names)', () => {
     expect(issuePaths(places(8))).toEqual(Array.from({ length: 8 }, (_, i) => `field${i}`))
     expect(issuePaths(places(10))).toEqual([...Array.from({ length: 8 }, (_, i) => `field${i}`), 'and 2 more'])
     expect(issuePaths(places(3), 2)).toEqual(['field0', 'field1', 'and 1 more'])
+  })
+})
+
+describe('notification toggles', () => {
+  it('a file from before tasks could wait for you gets that toggle on, the others as saved', () => {
+    const file = defaultSettings()
+    const { waiting: _, ...before } = { ...file.notifications.transitions, completed: false }
+    const read = settingsSchema.parse({ ...file, notifications: { ...file.notifications, transitions: before } })
+    expect(read.notifications.transitions).toEqual({
+      started: false,
+      completed: false,
+      failed: true,
+      cancelled: true,
+      waiting: true
+    })
+    const off = { ...file.notifications.transitions, waiting: false }
+    const kept = settingsSchema.parse({ ...file, notifications: { ...file.notifications, transitions: off } })
+    expect(kept.notifications.transitions.waiting).toBe(false)
+  })
+})
+
+describe("a forwarding target's events", () => {
+  const target = {
+    id: 'f1',
+    name: 'Phone',
+    kind: 'ntfy',
+    host: 'ntfy.sh',
+    on: ['failed'],
+    when: 'away',
+    paused: false,
+    quietHours: false
+  }
+  const read = (t: object) =>
+    settingsSchema.parse({ ...defaultSettings(), forwarding: { ...DEFAULT_FORWARDING, targets: [t] } }).forwarding
+      .targets[0]!
+
+  it('one saved before tasks could wait for you gets them, its other choices kept', () => {
+    expect(read(target)).toMatchObject({ on: ['failed', 'waiting'], offered: [...FORWARD_EVENTS] })
+    expect(read({ ...target, on: [] }).on).toEqual(['waiting'])
+  })
+
+  it('one saved since keeps its choice, waiting off included; an event of a newer version is left out', () => {
+    expect(read({ ...target, offered: [...FORWARD_EVENTS] }).on).toEqual(['failed'])
+    expect(read({ ...target, offered: [...FORWARD_EVENTS, 'someday'] })).toMatchObject({
+      on: ['failed'],
+      offered: [...FORWARD_EVENTS]
+    })
+    // Read again as written: nothing more is switched on.
+    expect(read(read(target)).on).toEqual(['failed', 'waiting'])
   })
 })

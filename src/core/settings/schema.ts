@@ -8,9 +8,11 @@ import {
   AWAY_AFTER_BOUNDS,
   DEFAULT_FORWARDING,
   FORWARD_EVENTS,
+  type ForwardEventKind,
   MAX_TARGET_NAME,
   MAX_TARGETS,
-  TARGET_KINDS
+  TARGET_KINDS,
+  withEventsOffered
 } from '../../shared/forward-target'
 import { connectionIdProblem } from '../../shared/ids'
 import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
@@ -71,16 +73,25 @@ function toggles<T extends Record<string, boolean>>({ or }: Kit, defaults: T) {
   return Object.fromEntries(entries) as { [K in keyof T]: z.ZodType<boolean> }
 }
 
-const forwardTargetSchema = z.object({
-  id: z.string().min(1).max(64),
-  name: z.string().trim().min(1).max(MAX_TARGET_NAME),
-  kind: z.enum(TARGET_KINDS),
-  host: z.string().min(1).max(300),
-  on: z.array(z.enum(FORWARD_EVENTS)).transform((on) => [...new Set(on)]),
-  when: z.enum(['always', 'away']),
-  paused: z.boolean().default(false),
-  quietHours: z.boolean().default(false)
-})
+const forwardTargetSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    name: z.string().trim().min(1).max(MAX_TARGET_NAME),
+    kind: z.enum(TARGET_KINDS),
+    host: z.string().min(1).max(300),
+    on: z.array(z.enum(FORWARD_EVENTS)).transform((on) => [...new Set(on)]),
+    // Events this version does not know (a newer one's) are left out, not the whole target.
+    offered: z
+      .array(z.string())
+      .transform((kinds) =>
+        kinds.filter((k): k is ForwardEventKind => (FORWARD_EVENTS as readonly string[]).includes(k))
+      )
+      .optional(),
+    when: z.enum(['always', 'away']),
+    paused: z.boolean().default(false),
+    quietHours: z.boolean().default(false)
+  })
+  .transform(withEventsOffered)
 
 // A stored base URL needs only its shape: one that would send the key over plain http is kept, so
 // the user can fix it, and the client refuses to use it meanwhile (src/shared/base-url.ts).

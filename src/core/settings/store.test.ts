@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import Conf from 'conf'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { FORWARD_EVENTS } from '../../shared/forward-target'
 import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
 import { interpretConfig, serializeConfig, withoutCiphertexts } from './config-document'
@@ -361,6 +362,7 @@ describe('damaged settings files', () => {
       kind: 'ntfy',
       host: 'ntfy.sh',
       on: ['failed', 'budget', 'failed'],
+      offered: [...FORWARD_EVENTS],
       when: 'away'
     }
     const damaged = {
@@ -480,6 +482,7 @@ describe('damaged settings files', () => {
       kind: 'webhook' as const,
       host: 'hooks.example',
       on: ['failed' as const],
+      offered: [...FORWARD_EVENTS],
       when: 'always' as const,
       paused: false,
       quietHours: false
