@@ -6,7 +6,7 @@ import { compareTaskStatus } from '../../shared/status'
 import { describeUpdate } from '../../shared/update'
 import { projectDisplayName } from '../../shared/watched-project'
 import type { TraySummary } from './state'
-import { isOverBudget, needsYouLine } from './state'
+import { isOverBudget } from './state'
 import type { TrayTask } from './tasks'
 
 export type TrayAction =
@@ -43,7 +43,6 @@ export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
   const items: TrayMenuItem[] = [{ kind: 'label', label: statusLine(summary) }, { kind: 'separator' }]
   // What needs you first, each opening its task; the rest of the menu is what can wait.
   if (summary.needsYou.length > 0) {
-    items.push({ kind: 'label', label: `Needs You (${summary.needsYou.length})` })
     for (const w of summary.needsYou.slice(0, MAX_TASKS_PER_KIND)) {
       items.push({
         kind: 'action',
@@ -133,7 +132,8 @@ function updateItems(update: AppState['update']): TrayMenuItem[] {
 function statusLine(s: TraySummary): string {
   switch (s.state) {
     case 'needs-you':
-      return menuText(needsYouLine(s.needsYou))
+      // Each is said in full by its own item below.
+      return s.needsYou.length === 1 ? '1 task needs you' : `${s.needsYou.length} tasks need you`
     case 'offline':
       return 'Offline: polling paused'
     case 'error': {
