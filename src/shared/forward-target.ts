@@ -50,8 +50,6 @@ export interface ForwardTarget {
   kind: TargetKind
   host: string
   on: ForwardEventKind[]
-  /** The events `on` was chosen among (absent: saved before `waiting` existed); see withEventsOffered. */
-  offered?: ForwardEventKind[]
   when: ForwardWhen
   paused: boolean
   /** Nothing is forwarded to it during quiet hours (they are the desktop's otherwise). */
@@ -62,6 +60,8 @@ export interface ForwardingPrefs {
   targets: ForwardTarget[]
   /** Idle this long (or the screen locked) is away. */
   awayAfterMs: number
+  /** The events the targets' choices were made among; absent in files from before `waiting` (see withEventsOffered). */
+  eventsOffered?: ForwardEventKind[]
 }
 
 export const DEFAULT_AWAY_AFTER_MS = 5 * 60_000
@@ -70,17 +70,22 @@ export const MAX_TARGET_NAME = 80
 export const MAX_TARGETS = 20
 export const DEFAULT_FORWARD_EVENTS: ForwardEventKind[] = ['waiting', 'failed', 'budget']
 
-/** What a target saved before `offered` was kept could choose among. */
+/** What targets saved before `eventsOffered` was kept could choose among. */
 const FIRST_OFFERED: readonly ForwardEventKind[] = ['failed', 'completed', 'cancelled', 'budget', 'unusual']
 
-/** A saved target as this version reads it: an event that is on by default and that it was never offered is switched on
- * (a target saved before tasks could wait for you gets `waiting`); what it was offered stays as the user chose. */
-export function withEventsOffered<T extends Pick<ForwardTarget, 'on' | 'offered'>>(target: T): T {
-  const offered = target.offered ?? FIRST_OFFERED
-  const added = DEFAULT_FORWARD_EVENTS.filter((k) => !offered.includes(k) && !target.on.includes(k))
-  return { ...target, on: [...target.on, ...added], offered: [...FORWARD_EVENTS] }
+/** Saved targets as this version reads them: an event on by default that they were never offered is switched on (a
+ * target saved before tasks could wait for you gets `waiting`); what they were offered stays as the user chose. */
+export function withEventsOffered<T extends Pick<ForwardingPrefs, 'targets' | 'eventsOffered'>>(prefs: T): T {
+  const offered = prefs.eventsOffered ?? FIRST_OFFERED
+  const news = DEFAULT_FORWARD_EVENTS.filter((k) => !offered.includes(k))
+  const targets = prefs.targets.map((t) => ({ ...t, on: [...t.on, ...news.filter((k) => !t.on.includes(k))] }))
+  return { ...prefs, targets, eventsOffered: [...FORWARD_EVENTS] }
 }
-export const DEFAULT_FORWARDING: ForwardingPrefs = { targets: [], awayAfterMs: DEFAULT_AWAY_AFTER_MS }
+export const DEFAULT_FORWARDING: ForwardingPrefs = {
+  targets: [],
+  awayAfterMs: DEFAULT_AWAY_AFTER_MS,
+  eventsOffered: [...FORWARD_EVENTS]
+}
 
 /** A target's account (its URL and signing secret) in the key store's forwarding entries, apart from the API keys. */
 export const forwardSecretAccount = (targetId: string): string => `forward:${targetId}`

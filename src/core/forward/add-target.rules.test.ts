@@ -1,13 +1,7 @@
 // planTarget's rules one by one: the URL, the secret's kind, the name (given or made, trimmed,
 // bounded, plain, unique), the number of targets, and what a new target starts with.
 import { describe, expect, it } from 'vitest'
-import {
-  DEFAULT_FORWARD_EVENTS,
-  FORWARD_EVENTS,
-  type ForwardTarget,
-  MAX_TARGET_NAME,
-  MAX_TARGETS
-} from '../../shared/forward-target'
+import { DEFAULT_FORWARD_EVENTS, type ForwardTarget, MAX_TARGET_NAME, MAX_TARGETS } from '../../shared/forward-target'
 import { planTarget } from './add-target'
 
 const HOOK = 'https://hooks.example.com/in/abc123'
@@ -34,7 +28,6 @@ describe('planTarget', () => {
         kind: 'ntfy',
         host: 'ntfy.example',
         on: DEFAULT_FORWARD_EVENTS,
-        offered: [...FORWARD_EVENTS],
         when: 'away',
         paused: false,
         quietHours: false
@@ -64,7 +57,6 @@ describe('planTarget', () => {
         kind: 'webhook',
         host: 'hooks.example.com',
         on: ['completed', 'failed'],
-        offered: [...FORWARD_EVENTS],
         when: 'always',
         paused: false,
         quietHours: true

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto'
 import { hasUnsafeCharacters } from '../../shared/controls'
 import {
   DEFAULT_FORWARD_EVENTS,
-  FORWARD_EVENTS,
   type ForwardTarget,
   type ForwardTargetInput,
   MAX_TARGET_NAME,
@@ -54,7 +53,6 @@ export function planTarget(existing: readonly ForwardTarget[], input: ForwardTar
     kind: check.target.kind,
     host,
     on: input.on && input.on.length > 0 ? [...new Set(input.on)] : [...DEFAULT_FORWARD_EVENTS],
-    offered: [...FORWARD_EVENTS],
     when: input.when ?? 'away',
     paused: false,
     quietHours: input.quietHours ?? false

@@ -107,7 +107,12 @@ export function toForwardEvent(event: MonitorEvent, names: EventNames, at: numbe
   }
   if (event.kind === 'agent-waiting' || event.kind === 'agent-status') return agentEvent(event, names, iso)
   const transition = notifiableTransition(event)
-  if (transition === null || transition === 'started' || (event.kind !== 'task-added' && event.kind !== 'task-status'))
+  if (
+    transition === null ||
+    transition === 'started' ||
+    transition === 'waiting' ||
+    (event.kind !== 'task-added' && event.kind !== 'task-status')
+  )
     return null
   const ran =
     event.createdAt && event.updatedAt ? Date.parse(event.updatedAt) - Date.parse(event.createdAt) : Number.NaN

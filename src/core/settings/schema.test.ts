@@ -102,33 +102,35 @@ describe('notification toggles', () => {
   })
 })
 
-describe("a forwarding target's events", () => {
-  const target = {
-    id: 'f1',
-    name: 'Phone',
+describe("forwarding targets' events", () => {
+  const target = (id: string, on: string[]) => ({
+    id,
+    name: id,
     kind: 'ntfy',
     host: 'ntfy.sh',
-    on: ['failed'],
+    on,
     when: 'away',
     paused: false,
     quietHours: false
-  }
-  const read = (t: object) =>
-    settingsSchema.parse({ ...defaultSettings(), forwarding: { ...DEFAULT_FORWARDING, targets: [t] } }).forwarding
-      .targets[0]!
+  })
+  const read = (forwarding: object) => settingsSchema.parse({ ...defaultSettings(), forwarding }).forwarding
+  const before = { targets: [target('a', ['failed']), target('b', []), target('c', ['waiting'])], awayAfterMs: 300_000 }
 
-  it('one saved before tasks could wait for you gets them, its other choices kept', () => {
-    expect(read(target)).toMatchObject({ on: ['failed', 'waiting'], offered: [...FORWARD_EVENTS] })
-    expect(read({ ...target, on: [] }).on).toEqual(['waiting'])
+  it('targets saved before tasks could wait for you get them, their other choices kept', () => {
+    const now = read(before)
+    expect(now.targets.map((t) => t.on)).toEqual([['failed', 'waiting'], ['waiting'], ['waiting']])
+    expect(now.eventsOffered).toEqual([...FORWARD_EVENTS])
   })
 
-  it('one saved since keeps its choice, waiting off included; an event of a newer version is left out', () => {
-    expect(read({ ...target, offered: [...FORWARD_EVENTS] }).on).toEqual(['failed'])
-    expect(read({ ...target, offered: [...FORWARD_EVENTS, 'someday'] })).toMatchObject({
-      on: ['failed'],
-      offered: [...FORWARD_EVENTS]
+  it('targets saved since keep their choice, waiting off included, read after read; a newer event is left out', () => {
+    const since = { ...before, eventsOffered: [...FORWARD_EVENTS] }
+    expect(read(since).targets.map((t) => t.on)).toEqual([['failed'], [], ['waiting']])
+    const again = read(read(before))
+    expect(again.targets.map((t) => t.on)).toEqual([['failed', 'waiting'], ['waiting'], ['waiting']])
+    expect(read({ ...since, eventsOffered: [...FORWARD_EVENTS, 'someday'] })).toMatchObject({
+      eventsOffered: [...FORWARD_EVENTS],
+      targets: [{ on: ['failed'] }, { on: [] }, { on: ['waiting'] }]
     })
-    // Read again as written: nothing more is switched on.
-    expect(read(read(target)).on).toEqual(['failed', 'waiting'])
+    expect(defaultSettings().forwarding.eventsOffered).toEqual([...FORWARD_EVENTS])
   })
 })

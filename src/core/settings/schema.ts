@@ -73,25 +73,16 @@ function toggles<T extends Record<string, boolean>>({ or }: Kit, defaults: T) {
   return Object.fromEntries(entries) as { [K in keyof T]: z.ZodType<boolean> }
 }
 
-const forwardTargetSchema = z
-  .object({
-    id: z.string().min(1).max(64),
-    name: z.string().trim().min(1).max(MAX_TARGET_NAME),
-    kind: z.enum(TARGET_KINDS),
-    host: z.string().min(1).max(300),
-    on: z.array(z.enum(FORWARD_EVENTS)).transform((on) => [...new Set(on)]),
-    // Events this version does not know (a newer one's) are left out, not the whole target.
-    offered: z
-      .array(z.string())
-      .transform((kinds) =>
-        kinds.filter((k): k is ForwardEventKind => (FORWARD_EVENTS as readonly string[]).includes(k))
-      )
-      .optional(),
-    when: z.enum(['always', 'away']),
-    paused: z.boolean().default(false),
-    quietHours: z.boolean().default(false)
-  })
-  .transform(withEventsOffered)
+const forwardTargetSchema = z.object({
+  id: z.string().min(1).max(64),
+  name: z.string().trim().min(1).max(MAX_TARGET_NAME),
+  kind: z.enum(TARGET_KINDS),
+  host: z.string().min(1).max(300),
+  on: z.array(z.enum(FORWARD_EVENTS)).transform((on) => [...new Set(on)]),
+  when: z.enum(['always', 'away']),
+  paused: z.boolean().default(false),
+  quietHours: z.boolean().default(false)
+})
 
 // A stored base URL needs only its shape: one that would send the key over plain http is kept, so
 // the user can fix it, and the client refuses to use it meanwhile (src/shared/base-url.ts).
@@ -249,19 +240,29 @@ function shapeOf(k: Kit, isForgiving: boolean) {
     connectionNotifications: map(connectionNotificationsSchema),
     budgets: map(budgetListOf(isForgiving, k)),
     forwarding: or(
-      z.object({
-        // A dropped target's URL stays in the key store until it is removed.
-        targets: isForgiving
-          ? targets.transform((t) => t.slice(0, MAX_TARGETS))
-          : z
-              .array(forwardTargetSchema)
-              .max(MAX_TARGETS)
-              .default(() => []),
-        awayAfterMs: or(
-          z.number().int().min(AWAY_AFTER_BOUNDS.min).max(AWAY_AFTER_BOUNDS.max),
-          DEFAULT_FORWARDING.awayAfterMs
-        )
-      }),
+      z
+        .object({
+          // A dropped target's URL stays in the key store until it is removed.
+          targets: isForgiving
+            ? targets.transform((t) => t.slice(0, MAX_TARGETS))
+            : z
+                .array(forwardTargetSchema)
+                .max(MAX_TARGETS)
+                .default(() => []),
+          awayAfterMs: or(
+            z.number().int().min(AWAY_AFTER_BOUNDS.min).max(AWAY_AFTER_BOUNDS.max),
+            DEFAULT_FORWARDING.awayAfterMs
+          ),
+          // Events this version does not know (a newer one's) are left out, not the whole section.
+          eventsOffered: z
+            .array(z.string())
+            .transform((kinds) =>
+              kinds.filter((k): k is ForwardEventKind => (FORWARD_EVENTS as readonly string[]).includes(k))
+            )
+            .optional()
+            .catch(undefined)
+        })
+        .transform(withEventsOffered),
       DEFAULT_FORWARDING
     )
   }
