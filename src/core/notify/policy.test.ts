@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { hasUnsafeCharacters } from '../../shared/controls'
 import type { MonitorEvent } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type NotificationPrefs } from '../../shared/settings'
 import { projectDisplayName } from '../../shared/watched-project'
@@ -523,7 +524,7 @@ describe("another service's tasks", () => {
   it("what is asked is the service's text: escape sequences written out, cut to a few lines' worth", () => {
     const hostile = `\u001b]52;c;bWFsd2FyZQ==\u0007\u001b[31mRun this\u202e ${'x'.repeat(500)}`
     const [n] = decideNotifications({ events: [waits('a', 'question', hostile)], away: false }, prefs(), agentContext())
-    expect(n!.body).not.toMatch(/[\u0000-\u001f\u007f\u202e]/)
+    expect(hasUnsafeCharacters(n!.body)).toBe(false)
     expect(n!.body.startsWith('Personal: \\u001b]52;c;bWFsd2FyZQ==\\u0007\\u001b[31mRun this\\u202e x')).toBe(true)
     expect(n!.body.endsWith('x…')).toBe(true)
     expect(n!.body.length).toBeLessThan(300)
