@@ -30,6 +30,7 @@ import { buildAppState } from './app-state'
 import { createAppBudgets } from './budgets'
 import { createCoalescer } from './coalesce'
 import type { AppContext } from './context'
+import { agentHandlers } from './handlers/agents'
 import { attentionHandlers } from './handlers/attention'
 import { budgetHandlers } from './handlers/budgets'
 import { connectionHandlers } from './handlers/connections'
@@ -153,7 +154,14 @@ export function createAppController(ports: ControllerPorts): AppController {
         gate.announce(open.connection.id, round)
         forwarding.forward(open.connection.id, round.events)
       },
-      onInvalidRecord: reportInvalidRecord
+      onInvalidRecord: reportInvalidRecord,
+      // An agent account's round goes the way of a monitor's: the window, the gate, forwarding.
+      onAgentRound: (connectionId, round) => {
+        for (const event of round.events) events.emit('monitor:event', event)
+        gate.announce(connectionId, round)
+        forwarding.forward(connectionId, round.events)
+        changed()
+      }
     }
   )
 
@@ -184,6 +192,16 @@ export function createAppController(ports: ControllerPorts): AppController {
       // Not open yet, or its project not listed since: whether it still costs more is not known yet.
       if (!open || !open.spend.has(event.projectId)) return 'wait'
       return budgets.unusual(open).get(event.taskId) ?? null
+    },
+    waitingNow: (event) => {
+      const current = settings()
+      if (!current.connections.some((c) => c.id === event.connectionId)) return null
+      if ((current.mutedAgentProjects[event.connectionId] ?? []).includes(event.projectId)) return null
+      const agent = session.agent(event.connectionId)
+      // Not polled since start: whether it still waits is not known yet.
+      if (!agent || agent.watch.health.state === 'unknown') return 'wait'
+      const task = agent.watch.views().find((t) => t.id === event.taskId)
+      return task?.status === 'waiting' && task.waiting !== null ? task.waiting : null
     },
     held: {
       read: () => ports.settings.readBudgetMemory().held,
@@ -308,7 +326,8 @@ export function createAppController(ports: ControllerPorts): AppController {
     ...notifications.handlers,
     ...systemHandlers(ctx),
     ...desktopHandlers(ctx),
-    ...forwardingHandlers(ctx)
+    ...forwardingHandlers(ctx),
+    ...agentHandlers(ctx)
   }
 
   return {

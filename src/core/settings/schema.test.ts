@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FORWARD_EVENTS } from '../../shared/forward-target'
 import { addConnection } from './edit'
-import { connectionSchema, defaultSettings, issuePaths, settingsSchema } from './schema'
+import { connectionSchema, defaultSettings, issuePaths, settingsSchema, settingsSchemaAt } from './schema'
 import { openSettings, SettingsValidationError } from './store'
 
 let dir: string
@@ -132,5 +132,19 @@ describe("forwarding targets' events", () => {
       targets: [{ on: ['failed'] }, { on: [] }, { on: ['waiting'] }]
     })
     expect(defaultSettings().forwarding.eventsOffered).toEqual([...FORWARD_EVENTS])
+  })
+})
+
+describe('muted agent projects', () => {
+  it('default to none; a file with a wrong entry keeps the rest; an account of a service keeps its service', () => {
+    expect(defaultSettings().mutedAgentProjects).toEqual({})
+    const read = settingsSchemaAt(new Date(0), true).parse({
+      mutedAgentProjects: { c1: ['owner/repo', 7, ''], c2: 'x' }
+    })
+    expect(read.mutedAgentProjects).toEqual({ c1: ['owner/repo'], c2: [] })
+    expect(settingsSchema.safeParse({ mutedAgentProjects: { c1: [3] } }).success).toBe(false)
+    const settings = defaultSettings()
+    addConnection(settings, { baseUrl: 'https://jules.example', service: 'jules' }, 'c1')
+    expect(settingsSchema.parse(settings).connections[0]?.service).toBe('jules')
   })
 })

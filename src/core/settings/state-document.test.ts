@@ -225,7 +225,8 @@ describe('interpretState', () => {
         version: STATE_VERSION,
         lastSeen: {},
         budgetsNotified: {},
-        budgets: { told: {}, held: [], unusualTold: {} }
+        budgets: { told: {}, held: [], unusualTold: {} },
+        agents: {}
       },
       rewrite: false
     })
@@ -238,7 +239,8 @@ describe('interpretState', () => {
           version: STATE_VERSION,
           lastSeen: { c: { p: snapshot } },
           budgetsNotified: { c: { p: 5 } },
-          budgets: { told: {}, held: [], unusualTold: {} }
+          budgets: { told: {}, held: [], unusualTold: {} },
+          agents: {}
         },
         rewrite: false
       })
@@ -251,7 +253,8 @@ describe('interpretState', () => {
         version: STATE_VERSION,
         lastSeen: {},
         budgetsNotified: {},
-        budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} }
+        budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} },
+        agents: {}
       },
       rewrite: false
     })
@@ -298,7 +301,8 @@ describe('interpretState', () => {
       version: STATE_VERSION,
       lastSeen: { c: { p: snapshot } },
       budgetsNotified: { c: { p: 5 } },
-      budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} }
+      budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} },
+      agents: {}
     })
     // The project whose snapshot did not read has none: it is not listed, so it sets a new baseline.
     expect(Object.keys(read.doc.lastSeen.c ?? {})).toEqual(['p'])
@@ -339,7 +343,8 @@ describe('describeStateFinding', () => {
       c: Object.fromEntries(Array.from({ length: projects }, (_, i) => [`p${i}`, { polledAt: 'x', tasks: {} }]))
     },
     budgetsNotified: {},
-    budgets: { told: {}, held: [], unusualTold: {} }
+    budgets: { told: {}, held: [], unusualTold: {} },
+    agents: {}
   })
   const afresh =
     'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'
