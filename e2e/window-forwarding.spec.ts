@@ -63,6 +63,8 @@ test('add by pasting a URL, test it, see the delivery and a refusal, pause, remo
   await app.getByRole('button', { name: 'Hide URL' }).click()
   await expect(urlField).toHaveAttribute('type', 'password')
   await expect(app.getByRole('button', { name: 'Show URL' })).toHaveAttribute('aria-pressed', 'false')
+  // Waiting for you is on by default; this target is for endings and budgets only.
+  await app.getByRole('checkbox', { name: 'Tasks waiting for you' }).uncheck()
   await app.getByRole('checkbox', { name: 'Completed tasks' }).check()
   await app.getByRole('radio', { name: 'Always' }).check()
   await expectScreenAccessible(app, 'forwarding form', app.getByLabel('Target URL'))

@@ -3,14 +3,15 @@
 //
 // Every state differs by shape, not only colour (Linux has no tray title, some users cannot
 // tell the colours apart): idle is the bare glyph, running adds a dot, attention a warning
-// triangle with "!", error a diamond with a bar, offline hollows the glyph and strikes it through.
+// triangle with "!", error a diamond with a bar, offline hollows the glyph and strikes it through, and needs-you (a
+// task waiting for your answer) a speech bubble with three dots.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { deflateSync } from 'node:zlib'
 
-export type IconState = 'idle' | 'running' | 'attention' | 'offline' | 'error'
-export const ICON_STATES: readonly IconState[] = ['idle', 'running', 'attention', 'offline', 'error']
+export type IconState = 'idle' | 'running' | 'attention' | 'offline' | 'error' | 'needs-you'
+export const ICON_STATES: readonly IconState[] = ['idle', 'running', 'attention', 'offline', 'error', 'needs-you']
 export type Variant = 'lightpanel' | 'darkpanel' | 'template'
 
 type RGBA = readonly [number, number, number, number]
@@ -88,6 +89,7 @@ interface Palette {
   running: RGBA
   attention: RGBA
   error: RGBA
+  needsYou: RGBA
 }
 
 const BLACK: RGBA = [0, 0, 0, 255]
@@ -98,16 +100,18 @@ const PALETTES: Record<Variant, Palette> = {
     muted: [107, 114, 128, 255],
     running: [22, 101, 216, 255],
     attention: [217, 119, 6, 255],
-    error: [200, 30, 30, 255]
+    error: [200, 30, 30, 255],
+    needsYou: [124, 58, 237, 255]
   },
   darkpanel: {
     glyph: [243, 244, 246, 255],
     muted: [156, 163, 175, 255],
     running: [96, 165, 250, 255],
     attention: [251, 191, 36, 255],
-    error: [248, 113, 113, 255]
+    error: [248, 113, 113, 255],
+    needsYou: [196, 181, 253, 255]
   },
-  template: { glyph: BLACK, muted: BLACK, running: BLACK, attention: BLACK, error: BLACK }
+  template: { glyph: BLACK, muted: BLACK, running: BLACK, attention: BLACK, error: BLACK, needsYou: BLACK }
 }
 
 const BADGE = { cx: 12.5, cy: 12.5 }
@@ -140,6 +144,27 @@ export function trayScene(state: IconState, variant: Variant): Op[] {
       color: p.attention
     })
     ops.push({ inside: union(capsule(cx, cy - 1.5, cx, cy + 0.5, 1.2), circle(cx, cy + 2, 0.6)), color: null })
+  } else if (state === 'needs-you') {
+    // A speech bubble, its tail down to the left, with three dots: someone waits for your answer.
+    ops.push({
+      inside: union(
+        roundedRect(cx - 3.7, cy - 3.5, cx + 3.4, cy + 2, 1.7),
+        polygon([
+          [cx - 3, cy + 1],
+          [cx - 0.6, cy + 1],
+          [cx - 3.3, cy + 4.1]
+        ])
+      ),
+      color: p.needsYou
+    })
+    ops.push({
+      inside: union(
+        circle(cx - 2.05, cy - 0.75, 0.75),
+        circle(cx - 0.15, cy - 0.75, 0.75),
+        circle(cx + 1.75, cy - 0.75, 0.75)
+      ),
+      color: null
+    })
   } else {
     ops.push({
       inside: polygon([

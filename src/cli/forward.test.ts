@@ -93,13 +93,13 @@ describe('agent-tray forward', () => {
     })
     expect(added).toMatchObject({
       code: EXIT.ok,
-      out: "Added ntfy target 'night' (ntfy.example): failed, budget, always, not in quiet hours.\n"
+      out: "Added ntfy target 'night' (ntfy.example): waiting, failed, budget, always, not in quiet hours.\n"
     })
     expect(JSON.parse((await run(['forward', 'list', '--json'])).out)).toMatchObject([
       { name: 'night', when: 'always', quietHours: true }
     ])
     expect((await run(['forward', 'list'])).out).toMatch(
-      /night +ntfy +ntfy\.example +failed,budget +always, not in quiet hours\n/
+      /night +ntfy +ntfy\.example +waiting,failed,budget +always, not in quiet hours\n/
     )
     // Without the flag, a target forwards during quiet hours (the desktop's only).
     await run(['forward', 'add', '--name', 'day'], { stdin: 'ntfys://ntfy.example/day-topic\n' })

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { attentionTotal, countAttention } from './attention-count'
 import type { BudgetStatus } from './budgets'
 import type { BudgetState } from './cost'
-import type { ProjectView } from './ipc'
+import type { AgentTaskView, ConnectionView, ProjectView } from './ipc'
+import type { ProviderStatus } from './provider'
 
 function project(id: string, attention: ProjectView['attention'], muted = false): ProjectView {
   return {
@@ -42,7 +43,7 @@ describe('countAttention', () => {
       ],
       budgets: []
     })
-    expect(count).toEqual({ newFailed: 3, budgetsCrossed: 1, accountsOver: 0 })
+    expect(count).toEqual({ newFailed: 3, budgetsCrossed: 1, accountsOver: 0, agentsWaiting: 0, agentFailures: 0 })
     expect(attentionTotal(count)).toBe(4)
   })
 
@@ -51,7 +52,7 @@ describe('countAttention', () => {
       projects: [project('a', { failedTaskIds: [], budgetCrossed: false })],
       budgets: [budget(null, 'over'), budget(null, 'near'), budget(null, 'ok'), budget('a', 'over')]
     })
-    expect(count).toEqual({ newFailed: 0, budgetsCrossed: 0, accountsOver: 1 })
+    expect(count).toEqual({ newFailed: 0, budgetsCrossed: 0, accountsOver: 1, agentsWaiting: 0, agentFailures: 0 })
     expect(attentionTotal(count)).toBe(1)
   })
 
@@ -69,5 +70,47 @@ describe('countAttention', () => {
         countAttention({ projects: [project('a', { failedTaskIds: [], budgetCrossed: false })], budgets: [] })
       )
     ).toBe(0)
+  })
+})
+
+function agentTask(id: string, status: ProviderStatus, connectionId = 'j', unseenFailure = false): AgentTaskView {
+  return {
+    id,
+    title: id,
+    status,
+    serviceStatus: status.toUpperCase(),
+    waiting: status === 'waiting' ? { kind: 'question', text: 'Q?', where: null } : null,
+    links: { page: null, pullRequests: [], preview: null },
+    project: null,
+    createdAt: null,
+    updatedAt: null,
+    costs: [],
+    connectionId,
+    service: 'jules',
+    unseenFailure
+  }
+}
+
+const account = (id: string, muted: boolean): ConnectionView =>
+  ({ id, name: id, notifications: { muted, pausedUntil: null } }) as ConnectionView
+
+describe("another service's tasks", () => {
+  it('each waiting task asks, and each failure not opened yet; of a muted account neither does', () => {
+    const count = countAttention({
+      projects: [],
+      budgets: [],
+      connections: [account('j', false), account('quiet', true)],
+      agentTasks: [
+        agentTask('w1', 'waiting'),
+        agentTask('w2', 'waiting'),
+        agentTask('f1', 'failed', 'j', true),
+        agentTask('f2', 'failed', 'j', false),
+        agentTask('r1', 'running'),
+        agentTask('w3', 'waiting', 'quiet'),
+        agentTask('f3', 'failed', 'quiet', true)
+      ]
+    })
+    expect(count).toMatchObject({ agentsWaiting: 2, agentFailures: 1 })
+    expect(attentionTotal(count)).toBe(3)
   })
 })

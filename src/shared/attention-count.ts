@@ -1,6 +1,7 @@
 // How much asks for the user's attention: counted once, for the tray icon (core/tray/state.ts) and
-// the window's badge on Now, so the two never disagree.
-import type { AppState } from './ipc'
+// the window's badge on Now, so the two never disagree. Another service's task asks while it waits for you, and once
+// failed until opened.
+import type { AgentTaskView, AppState } from './ipc'
 
 export interface AttentionCount {
   /** Tasks seen failing since the user last looked, muted projects left out. */
@@ -9,9 +10,21 @@ export interface AttentionCount {
   budgetsCrossed: number
   /** Account-wide budgets at or past their limit: they ask while their period lasts (no one project's item to mark seen). */
   accountsOver: number
+  /** Tasks of other services waiting for you, muted accounts left out: they ask until answered. */
+  agentsWaiting: number
+  /** Tasks of other services failed and not opened yet, muted accounts left out. */
+  agentFailures: number
 }
 
-export function countAttention(app: Pick<AppState, 'projects' | 'budgets'>): AttentionCount {
+/** Another service's tasks that ask: of accounts whose notifications are not muted. */
+export function askingAgentTasks(app: Partial<Pick<AppState, 'agentTasks' | 'connections'>>): AgentTaskView[] {
+  const muted = new Set((app.connections ?? []).filter((c) => c.notifications.muted).map((c) => c.id))
+  return (app.agentTasks ?? []).filter((t) => !muted.has(t.connectionId))
+}
+
+export function countAttention(
+  app: Pick<AppState, 'projects' | 'budgets'> & Partial<Pick<AppState, 'agentTasks' | 'connections'>>
+): AttentionCount {
   let newFailed = 0
   let budgetsCrossed = 0
   for (const p of app.projects) {
@@ -20,10 +33,13 @@ export function countAttention(app: Pick<AppState, 'projects' | 'budgets'>): Att
     if (p.attention.budgetCrossed) budgetsCrossed += 1
   }
   const accountsOver = app.budgets.filter((b) => b.state === 'over' && b.budget.projectId === null).length
-  return { newFailed, budgetsCrossed, accountsOver }
+  const agents = askingAgentTasks(app)
+  const agentsWaiting = agents.filter((t) => t.status === 'waiting').length
+  const agentFailures = agents.filter((t) => t.status === 'failed' && t.unseenFailure).length
+  return { newFailed, budgetsCrossed, accountsOver, agentsWaiting, agentFailures }
 }
 
 /** Everything that asks, as one number (the badge); 0 means nothing does. */
 export function attentionTotal(count: AttentionCount): number {
-  return count.newFailed + count.budgetsCrossed + count.accountsOver
+  return count.newFailed + count.budgetsCrossed + count.accountsOver + count.agentsWaiting + count.agentFailures
 }

@@ -29,11 +29,12 @@ export function targetKindOf(text: string): TargetKind | null {
   return KIND_HOSTS[url.hostname.toLowerCase()] ?? 'webhook'
 }
 
-export const FORWARD_EVENTS = ['failed', 'completed', 'cancelled', 'budget', 'unusual'] as const
+export const FORWARD_EVENTS = ['waiting', 'failed', 'completed', 'cancelled', 'budget', 'unusual'] as const
 export type ForwardEventKind = (typeof FORWARD_EVENTS)[number]
 
 /** Each event a target may get, in the words of Settings → Forwarding. */
 export const FORWARD_EVENT_TITLES: Record<ForwardEventKind, string> = {
+  waiting: 'Tasks waiting for you',
   failed: 'Failed tasks',
   completed: 'Completed tasks',
   cancelled: 'Cancelled tasks',
@@ -59,14 +60,32 @@ export interface ForwardingPrefs {
   targets: ForwardTarget[]
   /** Idle this long (or the screen locked) is away. */
   awayAfterMs: number
+  /** The events the targets' choices were made among; absent in files from before `waiting` (see withEventsOffered). */
+  eventsOffered?: ForwardEventKind[]
 }
 
 export const DEFAULT_AWAY_AFTER_MS = 5 * 60_000
 export const AWAY_AFTER_BOUNDS = { min: 60_000, max: 24 * 3_600_000 }
 export const MAX_TARGET_NAME = 80
 export const MAX_TARGETS = 20
-export const DEFAULT_FORWARD_EVENTS: ForwardEventKind[] = ['failed', 'budget']
-export const DEFAULT_FORWARDING: ForwardingPrefs = { targets: [], awayAfterMs: DEFAULT_AWAY_AFTER_MS }
+export const DEFAULT_FORWARD_EVENTS: ForwardEventKind[] = ['waiting', 'failed', 'budget']
+
+/** What targets saved before `eventsOffered` was kept could choose among. */
+const FIRST_OFFERED: readonly ForwardEventKind[] = ['failed', 'completed', 'cancelled', 'budget', 'unusual']
+
+/** Saved targets as this version reads them: an event on by default that they were never offered is switched on (a
+ * target saved before tasks could wait for you gets `waiting`); what they were offered stays as the user chose. */
+export function withEventsOffered<T extends Pick<ForwardingPrefs, 'targets' | 'eventsOffered'>>(prefs: T): T {
+  const offered = prefs.eventsOffered ?? FIRST_OFFERED
+  const news = DEFAULT_FORWARD_EVENTS.filter((k) => !offered.includes(k))
+  const targets = prefs.targets.map((t) => ({ ...t, on: [...t.on, ...news.filter((k) => !t.on.includes(k))] }))
+  return { ...prefs, targets, eventsOffered: [...FORWARD_EVENTS] }
+}
+export const DEFAULT_FORWARDING: ForwardingPrefs = {
+  targets: [],
+  awayAfterMs: DEFAULT_AWAY_AFTER_MS,
+  eventsOffered: [...FORWARD_EVENTS]
+}
 
 /** A target's account (its URL and signing secret) in the key store's forwarding entries, apart from the API keys. */
 export const forwardSecretAccount = (targetId: string): string => `forward:${targetId}`

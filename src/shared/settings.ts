@@ -23,7 +23,8 @@ export interface WatchedProject {
   addedAt: string
 }
 
-export type NotifiableTransition = 'started' | 'completed' | 'failed' | 'cancelled'
+/** What a notification can tell of a task: how it moved, or (an agent's task) that it waits for you. */
+export type NotifiableTransition = 'started' | 'completed' | 'failed' | 'cancelled' | 'waiting'
 
 export interface QuietHours {
   enabled: boolean
@@ -121,7 +122,7 @@ export interface ProjectAttention {
 }
 
 export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {
-  transitions: { started: false, completed: true, failed: true, cancelled: true },
+  transitions: { started: false, completed: true, failed: true, cancelled: true, waiting: true },
   quietHours: { enabled: false, start: '22:00', end: '07:00' },
   sound: true,
   pausedUntil: null,

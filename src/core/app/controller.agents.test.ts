@@ -22,6 +22,7 @@ let server: TestServer
 let dir: string
 let secrets: SecretStore
 let controller: AppController
+let clock: ManualClock
 let events: MonitorEvent[]
 let sessions: Map<string, Record<string, unknown>>
 
@@ -35,7 +36,7 @@ async function open(): Promise<void> {
     referenceControllerPorts({
       settings: await openSettings({ dir }),
       secrets,
-      clock: new ManualClock(START)
+      clock: (clock = new ManualClock(START))
     })
   )
   controller.on('monitor:event', (e) => events.push(e))
@@ -194,4 +195,24 @@ it("an empty address is the service's default; Workser named as a service is sto
   expect(workser).not.toHaveProperty('service')
   expect(workser.agentHealth).toBeNull()
   expect(server.received).toEqual([])
+})
+
+it('a session that starts waiting while notifications are paused is told when the pause ends, if it still waits', async () => {
+  const shown: { title: string; body: string }[] = []
+  controller.on('notification:shown', (n) => shown.push(n))
+  sessions.set('s1', session('s1', 'IN_PROGRESS', '2026-03-01T08:00:00Z'))
+  sessions.set('s2', session('s2', 'IN_PROGRESS', '2026-03-01T08:00:00Z'))
+  await addJules()
+  await pollNow()
+  await controller.handlers['monitor:pause-notifications']({ minutes: 1 })
+  sessions.set('s1', session('s1', 'AWAITING_PLAN_APPROVAL', '2026-03-01T08:10:00Z'))
+  sessions.set('s2', session('s2', 'AWAITING_PLAN_APPROVAL', '2026-03-01T08:10:00Z'))
+  await pollNow()
+  expect(waiting()).toHaveLength(2)
+  expect(shown).toEqual([])
+  // s2 is approved elsewhere meanwhile: only s1 still needs you when the pause is over.
+  sessions.set('s2', session('s2', 'IN_PROGRESS', '2026-03-01T08:20:00Z'))
+  await pollNow()
+  await clock.advance(2 * 60_000)
+  expect(shown.map((n) => n.title)).toEqual(["Jules needs you: approve the plan for 'Task s1'"])
 })

@@ -186,11 +186,22 @@ export function createAppController(ports: ControllerPorts): AppController {
       const connections = settings().connections
       return connections.length > 1 ? (connections.find((c) => c.id === connectionId)?.name ?? null) : null
     },
+    accountName: (connectionId) => settings().connections.find((c) => c.id === connectionId)?.name ?? connectionId,
     unusualNow: (event) => {
       const open = session.get(event.connectionId)
       // Not open yet, or its project not listed since: whether it still costs more is not known yet.
       if (!open || !open.spend.has(event.projectId)) return 'wait'
       return budgets.unusual(open).get(event.taskId) ?? null
+    },
+    waitingNow: (event) => {
+      const current = settings()
+      if (!current.connections.some((c) => c.id === event.connectionId)) return null
+      if ((current.mutedAgentProjects[event.connectionId] ?? []).includes(event.projectId)) return null
+      const agent = session.agent(event.connectionId)
+      // Not polled since start: whether it still waits is not known yet.
+      if (!agent || agent.watch.health.state === 'unknown') return 'wait'
+      const task = agent.watch.views().find((t) => t.id === event.taskId)
+      return task?.status === 'waiting' && task.waiting !== null ? task.waiting : null
     },
     held: {
       read: () => ports.settings.readBudgetMemory().held,

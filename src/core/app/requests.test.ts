@@ -265,7 +265,7 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       { polling: { activeIntervalMs: 5000, idleIntervalMs: 60000, maxConcurrency: 4 } },
       {
         notifications: {
-          transitions: { started: false, completed: true, failed: true, cancelled: true },
+          transitions: { started: false, completed: true, failed: true, cancelled: true, waiting: true },
           quietHours: { enabled: true, start: '22:00', end: '07:00' },
           sound: false,
           pausedUntil: '2030-01-01T00:00:00.000Z',
@@ -286,7 +286,7 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [
         {
           notifications: {
-            transitions: { started: false, completed: true, failed: true, cancelled: true },
+            transitions: { started: false, completed: true, failed: true, cancelled: true, waiting: true },
             quietHours: { enabled: true, start: '25:00', end: '07:00' },
             sound: false,
             pausedUntil: null

@@ -163,7 +163,8 @@ const notificationPrefsSchema = z.strictObject({
     started: z.boolean(),
     completed: z.boolean(),
     failed: z.boolean(),
-    cancelled: z.boolean()
+    cancelled: z.boolean(),
+    waiting: z.boolean()
   }),
   quietHours: z.strictObject({ enabled: z.boolean(), start: hhmm, end: hhmm }),
   sound: z.boolean(),

@@ -18,8 +18,13 @@ const note = (over: Partial<Notification>): Notification => ({
 
 describe('platform notification extras', () => {
   const has = { hasInterface: (p: InterfaceRef) => p.projectId === 'p1' && p.connectionId !== 'c-other' }
-  it('makes a failure critical on Linux, anything else normal', () => {
+  it('makes a failure or a task waiting for you critical on Linux, anything else normal', () => {
     expect(notificationExtras(note({ outcome: 'failed' }), 'linux', has)).toEqual({ urgency: 'critical' })
+    expect(notificationExtras(note({ kind: 'waiting', outcome: 'waiting' }), 'linux', has)).toEqual({
+      urgency: 'critical'
+    })
+    // A waiting task offers no interface of a watched project: it is answered on its own screen.
+    expect(notificationExtras(note({ kind: 'waiting', outcome: 'waiting' }), 'darwin', has)).toEqual({})
     expect(notificationExtras(note({ outcome: 'completed' }), 'linux', has)).toEqual({ urgency: 'normal' })
     expect(
       notificationExtras(note({ kind: 'summary', title: '2 tasks finished: 1 failed, 1 completed' }), 'linux', has)

@@ -1,4 +1,5 @@
-// On Linux a failure is critical (it stays until dismissed); macOS shows actions only for a signed app.
+// On Linux a failure, or a task waiting for you, is critical (it stays until dismissed); macOS shows actions only for
+// a signed app.
 import type { Notification } from '../notify/policy'
 
 export const OPEN_INTERFACE_ACTION = 'Open the agent interface'
@@ -22,7 +23,7 @@ export function notificationExtras(
   options: { hasInterface: (project: InterfaceRef) => boolean }
 ): NotificationExtras {
   const extras: NotificationExtras = {}
-  if (platform === 'linux') extras.urgency = n.outcome === 'failed' ? 'critical' : 'normal'
+  if (platform === 'linux') extras.urgency = n.outcome === 'failed' || n.outcome === 'waiting' ? 'critical' : 'normal'
   if (platform === 'darwin' && n.outcome === 'completed' && n.projectId !== undefined) {
     // The project on the account the notification is about: two accounts may watch one project id.
     const project: InterfaceRef =

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MonitorEvent } from '../../shared/monitor'
 import { eventId, testEvent, toForwardEvent } from './event'
-import { NAMES, taskEnded } from './test-events'
+import { agentEnded, agentWaits, NAMES, taskEnded } from './test-events'
 
 const AT = Date.UTC(2026, 10, 27, 9, 5)
 const names = { projectName: (c: string, p: string) => `project ${c}/${p}`, accountName: (c: string) => `account ${c}` }
@@ -172,4 +172,44 @@ it('the test message: its own identity each time', () => {
     links: { app: 'agent-tray://projects' }
   })
   expect(testEvent(AT, 'n2').id).not.toBe(testEvent(AT, 'n1').id)
+})
+
+describe("another service's task", () => {
+  it('waiting: one identity per question, the same on every run; its words as the notification says them', () => {
+    const first = toForwardEvent(agentWaits('Which colour?'), NAMES, AT)!
+    expect(toForwardEvent(agentWaits('Which colour?'), NAMES, AT + 60_000)!.id).toBe(first.id)
+    expect(first.id).toBe(eventId('c1', 'agent', 'j1', 'waiting', 'plan_approval', 'Which colour?'))
+    expect(toForwardEvent(agentWaits('Which size?'), NAMES, AT)!.id).not.toBe(first.id)
+    expect(first).toMatchObject({
+      kind: 'waiting',
+      title: "Jules needs you: approve the plan for 'Add dark mode'",
+      text: 'Work: Which colour?',
+      account: { id: 'c1', name: 'Work' },
+      service: { kind: 'jules', name: 'Jules' },
+      waiting: { kind: 'plan_approval', text: 'Which colour?' },
+      task: { id: 'j1', name: 'Add dark mode', status: 'waiting', costUsd: null, durationMs: null },
+      budget: null,
+      links: { app: 'agent-tray://projects' }
+    })
+  })
+
+  it('a page that is not a safe http(s) address is not sent', () => {
+    for (const url of ['javascript:alert(1)', 'https://u:p@jules.example/x', 'https://jules.example/a b', null])
+      expect(toForwardEvent(agentWaits('Q', url), NAMES, AT)!.task!.url, String(url)).toBeNull()
+  })
+
+  it('ended: forwarded as a watched task ends, naming the service and account; a status that is no end is not', () => {
+    const failed = toForwardEvent(agentEnded('failed'), NAMES, AT)!
+    expect(failed).toMatchObject({
+      id: eventId('c1', 'agent', 'j2', 'failed'),
+      kind: 'failed',
+      title: 'Task failed',
+      text: "Jules · Work: 'Fix the build' failed",
+      project: null,
+      task: { id: 'j2', status: 'failed', url: 'https://jules.example/session/j2' },
+      waiting: null
+    })
+    expect(toForwardEvent(agentEnded('completed'), NAMES, AT)!.kind).toBe('completed')
+    expect(toForwardEvent(agentEnded('running'), NAMES, AT)).toBeNull()
+  })
 })

@@ -1,11 +1,20 @@
-// The identity is the idempotency key: the same task ending the same way, or the same budget level in the same period,
-// is the same event across restarts.
+// The identity is the idempotency key: the same task ending the same way, the same budget level in the same period, or
+// the same question of a task waiting for you, is the same event across restarts.
 import { createHash } from 'node:crypto'
 import { knownTotalPrice } from '../../shared/cost'
 import { deepLinkUrl } from '../../shared/deep-link'
 import type { ForwardEventKind } from '../../shared/forward-target'
 import type { MonitorEvent } from '../../shared/monitor'
-import { budgetNotification, notifiableTransition, taskSentence, unusualCostSentence } from '../notify/policy'
+import type { WaitingKind } from '../../shared/provider'
+import { isSafeExternalUrl } from '../../shared/url'
+import { agentPlace } from '../../shared/waiting'
+import {
+  budgetNotification,
+  notifiableTransition,
+  taskSentence,
+  unusualCostSentence,
+  waitingNotification
+} from '../notify/policy'
 
 export interface ForwardEvent {
   /** The idempotency key: a digest of the event's identity (header-safe, the same on every run). */
@@ -18,7 +27,19 @@ export interface ForwardEvent {
   text: string
   account: { id: string; name: string }
   project: { id: string; name: string } | null
-  task: { id: string; name: string; status: string; costUsd: number | null; durationMs: number | null } | null
+  task: {
+    id: string
+    name: string
+    status: string
+    costUsd: number | null
+    durationMs: number | null
+    /** The task's page on its service (another service's task); null for a watched project's, or one not safe to send. */
+    url?: string | null
+  } | null
+  /** Another service's task: which service (its kind and name); null for a watched project's. */
+  service?: { kind: string; name: string } | null
+  /** A task waiting for you: the kind of answer, and what is asked as the service said it (untrusted). */
+  waiting?: { kind: WaitingKind; text: string | null } | null
   budget: {
     id: string
     period: string
@@ -84,8 +105,14 @@ export function toForwardEvent(event: MonitorEvent, names: EventNames, at: numbe
       links: { app: deepLinkUrl(event.projectId, event.taskId) }
     }
   }
+  if (event.kind === 'agent-waiting' || event.kind === 'agent-status') return agentEvent(event, names, iso)
   const transition = notifiableTransition(event)
-  if (transition === null || transition === 'started' || (event.kind !== 'task-added' && event.kind !== 'task-status'))
+  if (
+    transition === null ||
+    transition === 'started' ||
+    transition === 'waiting' ||
+    (event.kind !== 'task-added' && event.kind !== 'task-status')
+  )
     return null
   const ran =
     event.createdAt && event.updatedAt ? Date.parse(event.updatedAt) - Date.parse(event.createdAt) : Number.NaN
@@ -106,6 +133,69 @@ export function toForwardEvent(event: MonitorEvent, names: EventNames, at: numbe
     },
     budget: null,
     links: { app: deepLinkUrl(event.projectId, event.taskId) }
+  }
+}
+
+/** A link to a task's page as every format can carry it: http(s) only, and any character that is markup in one of
+ * them percent-encoded (the same address: only characters URLs allow unencoded stay). */
+export function sendableUrl(url: string | null): string | null {
+  if (url === null || !isSafeExternalUrl(url)) return null
+  return new URL(url).href.replace(
+    /[^A-Za-z0-9\-.:/?#@!$&+,;=%]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
+  )
+}
+
+/** Another service's task: waiting for you (one event per question asked), or ended as a watched task is told. */
+function agentEvent(
+  event: Extract<MonitorEvent, { kind: 'agent-waiting' | 'agent-status' }>,
+  names: EventNames,
+  iso: string
+): ForwardEvent | null {
+  const accountName = names.accountName(event.connectionId)
+  const common = {
+    at: iso,
+    account: { id: event.connectionId, name: accountName },
+    project:
+      event.projectId === ''
+        ? null
+        : { id: event.projectId, name: names.projectName(event.connectionId, event.projectId) },
+    service: { kind: event.service, name: event.serviceName },
+    budget: null,
+    // A link of ours names a watched project's task; another service's opens the app.
+    links: { app: deepLinkUrl() }
+  }
+  const task = (status: string) => ({
+    id: event.taskId,
+    name: event.taskName,
+    status,
+    costUsd: null,
+    durationMs: null,
+    url: sendableUrl(event.url)
+  })
+  if (event.kind === 'agent-waiting') {
+    const words = waitingNotification(event, accountName)
+    const { kind, text } = event.waiting
+    return {
+      ...common,
+      id: eventId(event.connectionId, 'agent', event.taskId, 'waiting', kind, text ?? ''),
+      kind: 'waiting',
+      title: words.title,
+      text: words.body,
+      task: task('waiting'),
+      waiting: { kind, text }
+    }
+  }
+  const transition = notifiableTransition(event)
+  if (transition !== 'completed' && transition !== 'failed' && transition !== 'cancelled') return null
+  return {
+    ...common,
+    id: eventId(event.connectionId, 'agent', event.taskId, transition),
+    kind: transition,
+    title: `Task ${transition}`,
+    text: taskSentence({ transition, taskName: event.taskName }, agentPlace(event.serviceName, accountName)),
+    task: task(transition),
+    waiting: null
   }
 }
 

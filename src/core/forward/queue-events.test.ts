@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { ForwardTarget } from '../../shared/forward-target'
+import { DEFAULT_FORWARD_EVENTS, type ForwardTarget } from '../../shared/forward-target'
 import type { ForwardEvent } from './event'
 import { createForwarder } from './queue-events'
-import { NAMES, taskEnded } from './test-events'
+import { agentEnded, agentWaits, NAMES, taskEnded } from './test-events'
 
 const target = (id: string, over: Partial<ForwardTarget> = {}): ForwardTarget => ({
   id,
@@ -88,5 +88,20 @@ describe('the forwarder, what it leaves alone', () => {
     expect(queued.map((q) => [q.event.task?.id, q.ids, q.event.at])).toEqual([
       ['t3', ['a'], '1970-01-01T00:00:00.000Z']
     ])
+  })
+})
+
+describe("another service's task waiting for you", () => {
+  it('goes to the targets that take waiting (on by default), not to one without it, nor from a muted account', () => {
+    const targets = [target('new', { on: [...DEFAULT_FORWARD_EVENTS] }), target('only-failed')]
+    const { forward, queued } = setup(targets)
+    forward('c1', [agentWaits(), agentEnded('failed')])
+    expect(queued.map((q) => [q.event.kind, q.ids])).toEqual([
+      ['waiting', ['new']],
+      ['failed', ['new', 'only-failed']]
+    ])
+    const muted = setup(targets, { mutedAccount: true })
+    muted.forward('c1', [agentWaits()])
+    expect(muted.queued).toEqual([])
   })
 })

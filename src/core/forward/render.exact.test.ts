@@ -1,11 +1,11 @@
 // Each kind's request exactly, for a plain event: URL, headers and body as each service reads them
 // (apprise.test.ts compares ntfy's and the webhook's with what Apprise sends, outside the mutation run).
 import { describe, expect, it } from 'vitest'
-import type { ForwardEvent } from './event'
+import { type ForwardEvent, toForwardEvent } from './event'
 import { renderRequest, USER_AGENT } from './render'
 import { signBody } from './sign'
 import type { ParsedTarget } from './target-url'
-import { forwardEvent } from './test-events'
+import { agentWaits, forwardEvent, NAMES } from './test-events'
 import { webhookBody } from './webhook-body'
 
 const e = forwardEvent('t1', 'failed')
@@ -94,9 +94,44 @@ describe('webhookBody', () => {
       text: 'x\\u000ay',
       account: { id: 'c1', name: 'Work' },
       project: { id: 'p1', name: 'Recipe Box' },
-      task: { id: 't1', name: 'Add a contact form', status: 'failed', cost_usd: 0.57, duration_ms: 240_000 },
+      task: {
+        id: 't1',
+        name: 'Add a contact form',
+        status: 'failed',
+        cost_usd: 0.57,
+        duration_ms: 240_000,
+        url: null
+      },
+      service: null,
+      waiting: null,
       budget: null,
       links: { app: 'agent-tray://projects/p1/tasks/t1' }
+    })
+  })
+
+  it("another service's task waiting for you: its service, what it waits for, its page; text written out", () => {
+    const waiting = toForwardEvent(agentWaits('Plan:\n1. \u001b[2Jtoggle'), NAMES, Date.UTC(2026, 10, 27, 9, 5))!
+    expect(webhookBody(waiting)).toEqual({
+      version: 1,
+      id: waiting.id,
+      event: 'waiting',
+      occurred_at: '2026-11-27T09:05:00.000Z',
+      title: "Jules needs you: approve the plan for 'Add dark mode'",
+      text: 'Work: Plan: 1. \\u001b[2Jtoggle',
+      account: { id: 'c1', name: 'Work' },
+      project: { id: 'octo/shop', name: 'Recipe Box' },
+      task: {
+        id: 'j1',
+        name: 'Add dark mode',
+        status: 'waiting',
+        cost_usd: null,
+        duration_ms: null,
+        url: 'https://jules.example/session/j1?a=1&b=%7C%3C'
+      },
+      service: { kind: 'jules', name: 'Jules' },
+      waiting: { kind: 'plan_approval', text: 'Plan:\n1. \\u001b[2Jtoggle' },
+      budget: null,
+      links: { app: 'agent-tray://projects' }
     })
   })
 

@@ -9,11 +9,11 @@ import {
   TEXT_LIMITS,
   textSize
 } from './escape'
-import type { ForwardEvent } from './event'
+import { type ForwardEvent, toForwardEvent } from './event'
 import { renderRequest } from './render'
 import { SIGNATURE_HEADER, verifySignature } from './sign'
 import type { ParsedTarget } from './target-url'
-import { forwardEvent } from './test-events'
+import { agentWaits, forwardEvent, NAMES } from './test-events'
 
 // A task name with a terminal escape sequence (a window title), a bidi override, and each format's markup.
 const HOSTILE = '\u001b]0;pwned\u0007<!channel> *bold* _it_ `code` [x](https://evil) @everyone <b>&amp; \u202egnp.exe'
@@ -165,5 +165,35 @@ describe('each format within its limit', () => {
 
   it('a message within the limit is sent whole', () => {
     for (const kind of KINDS) expect(shown(kind, event).text, kind).toBe(ESCAPE[kind](event.text))
+  })
+})
+
+describe('a task waiting for you, in each format', () => {
+  const waiting = toForwardEvent(agentWaits('*Approve* <!channel> [x](https://evil)'), NAMES, Date.UTC(2026, 10, 27))!
+  const href = 'https://jules.example/session/j1?a=1&b=%7C%3C'
+
+  it('ntfy: high, tagged, a click opens the task', () => {
+    const body = JSON.parse(renderRequest(t('ntfy', { channel: 'c' }), waiting).body) as Record<string, unknown>
+    expect(body).toMatchObject({ priority: 4, tags: ['raising_hand'], click: href })
+    expect(body.title).toBe("Jules needs you: approve the plan for 'Add dark mode'")
+  })
+
+  it('Slack, Discord, Telegram: what is asked escaped, then a link to the task that no text can forge', () => {
+    const slack = (JSON.parse(renderRequest(t('slack'), waiting).body) as { text: string }).text
+    expect(slack).toContain('&lt;!channel&gt;')
+    expect(slack.endsWith(`\n<${href.replace('&', '&amp;')}|Open the task>`)).toBe(true)
+    const discord = (JSON.parse(renderRequest(t('discord'), waiting).body) as { content: string }).content
+    expect(discord).toContain('\\[x\\]\\(https://evil\\)')
+    expect(discord.endsWith(`\n<${href}>`)).toBe(true)
+    const telegram = (JSON.parse(renderRequest(t('telegram', { channel: 'c' }), waiting).body) as { text: string }).text
+    expect(telegram.endsWith(`\n<a href="${href.replace('&', '&amp;')}">Open the task</a>`)).toBe(true)
+    // A watched project's task has no page of its own to link.
+    expect((JSON.parse(renderRequest(t('slack'), event).body) as { text: string }).text).not.toContain('Open the task')
+  })
+
+  it('the webhook says it is a waiting event', () => {
+    const req = renderRequest(t('webhook'), waiting)
+    expect(req.headers['x-agent-tray-event']).toBe('waiting')
+    expect(req.headers['idempotency-key']).toBe(waiting.id)
   })
 })

@@ -9,7 +9,7 @@ import {
   TEXT_LIMITS,
   textSize
 } from './escape'
-import type { ForwardEvent } from './event'
+import { type ForwardEvent, sendableUrl } from './event'
 import { SIGNATURE_HEADER, signBody } from './sign'
 import type { ParsedTarget } from './target-url'
 import { webhookBody } from './webhook-body'
@@ -28,10 +28,19 @@ const json = (url: string, body: unknown, extra: Record<string, string> = {}): F
   body: JSON.stringify(body)
 })
 
-/** ntfy's priority: a failure or a budget limit is 'high' (4), the rest default (3). */
+/** ntfy's priority: a failure, a task waiting for you or a budget limit is 'high' (4), the rest default (3). */
 function ntfyPriority(e: ForwardEvent): number {
-  return e.kind === 'failed' || (e.kind === 'budget' && e.budget?.level === 'over') ? 4 : 3
+  return e.kind === 'failed' || e.kind === 'waiting' || (e.kind === 'budget' && e.budget?.level === 'over') ? 4 : 3
 }
+
+const NTFY_TAGS: Partial<Record<ForwardEvent['kind'], string>> = {
+  failed: 'x',
+  completed: 'white_check_mark',
+  waiting: 'raising_hand'
+}
+
+/** What a link to the task's page is called (the address itself is sendableUrl's: nothing in it to escape). */
+const OPEN_TASK = 'Open the task'
 
 /** The title (ours, short but for a name) gets at most half the format's room, so the text always has room too. */
 function fitted(
@@ -55,6 +64,8 @@ export function renderRequest(
   secret?: string,
   nowMs: number = Date.now()
 ): ForwardRequest {
+  // Made sendable when the event was made (event.ts); checked again, as the outbox's file may be older.
+  const link = sendableUrl(event.task?.url ?? null)
   switch (target.kind) {
     case 'ntfy': {
       // Published as JSON to the server's root (ntfy's JSON publishing), so no header carries the
@@ -65,24 +76,34 @@ export function renderRequest(
         title: escapeWithin(event.title, plain, TEXT_LIMITS.ntfy.max / 2, ntfySize),
         message: escapeWithin(event.text, plain, TEXT_LIMITS.ntfy.max, ntfySize),
         priority: ntfyPriority(event),
-        tags: [event.kind === 'failed' ? 'x' : event.kind === 'completed' ? 'white_check_mark' : 'information_source']
+        tags: [NTFY_TAGS[event.kind] ?? 'information_source']
       }
+      if (link !== null) body.click = link
       return json(target.url, body, target.authorization ? { authorization: target.authorization } : {})
     }
-    case 'slack':
-      return json(target.url, { text: fitted('slack', slackText, event, (title, text) => `*${title}*\n${text}`) })
-    case 'discord':
+    case 'slack': {
+      const after = link === null ? '' : `\n<${link.replaceAll('&', '&amp;')}|${OPEN_TASK}>`
       return json(target.url, {
-        content: fitted('discord', discordText, event, (title, text) => `**${title}**\n${text}`),
+        text: fitted('slack', slackText, event, (title, text) => `*${title}*\n${text}${after}`)
+      })
+    }
+    case 'discord': {
+      // In angle brackets: a link without a preview.
+      const after = link === null ? '' : `\n<${link}>`
+      return json(target.url, {
+        content: fitted('discord', discordText, event, (title, text) => `**${title}**\n${text}${after}`),
         allowed_mentions: { parse: [] }
       })
-    case 'telegram':
+    }
+    case 'telegram': {
+      const after = link === null ? '' : `\n<a href="${link.replaceAll('&', '&amp;')}">${OPEN_TASK}</a>`
       return json(target.url, {
         chat_id: target.channel,
-        text: fitted('telegram', telegramHtml, event, (title, text) => `<b>${title}</b>\n${text}`),
+        text: fitted('telegram', telegramHtml, event, (title, text) => `<b>${title}</b>\n${text}${after}`),
         parse_mode: 'HTML',
         disable_web_page_preview: true
       })
+    }
     case 'webhook': {
       const body = JSON.stringify(webhookBody(event))
       const headers: Record<string, string> = {

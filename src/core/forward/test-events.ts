@@ -44,3 +44,40 @@ export function forwardEvent(
 ): ForwardEvent {
   return toForwardEvent(taskEnded(taskId, to, taskName), NAMES, Date.UTC(2026, 10, 27, 9, 5))!
 }
+
+/** Another service's task starting to wait for you (a plan to approve), on account c1. */
+export function agentWaits(
+  text: string | null = 'Plan: add a toggle',
+  url: string | null = 'https://jules.example/session/j1?a=1&b=|<'
+): MonitorEvent {
+  return {
+    kind: 'agent-waiting',
+    connectionId: 'c1',
+    projectId: 'octo/shop',
+    at: '2026-11-27T09:05:00.000Z',
+    service: 'jules',
+    serviceName: 'Jules',
+    taskId: 'j1',
+    taskName: 'Add dark mode',
+    url,
+    waiting: { kind: 'plan_approval', text, where: url }
+  }
+}
+
+/** Another service's task ending (or moving) from running. */
+export function agentEnded(to: 'failed' | 'completed' | 'cancelled' | 'running' = 'failed'): MonitorEvent {
+  return {
+    kind: 'agent-status',
+    connectionId: 'c1',
+    projectId: '',
+    at: '2026-11-27T09:05:00.000Z',
+    service: 'jules',
+    serviceName: 'Jules',
+    taskId: 'j2',
+    taskName: 'Fix the build',
+    url: 'https://jules.example/session/j2',
+    from: 'running',
+    to,
+    serviceStatus: to.toUpperCase()
+  }
+}

@@ -15,7 +15,19 @@ export interface WebhookBody {
   text: string
   account: { id: string; name: string }
   project: { id: string; name: string } | null
-  task: { id: string; name: string; status: string; cost_usd: number | null; duration_ms: number | null } | null
+  task: {
+    id: string
+    name: string
+    status: string
+    cost_usd: number | null
+    duration_ms: number | null
+    /** The task's page on another service; null for a watched project's task. */
+    url: string | null
+  } | null
+  /** Another service's task: its service; null for a watched project's. */
+  service: { kind: string; name: string } | null
+  /** A task waiting for you: the kind of answer (plan_approval, question, permission) and what is asked. */
+  waiting: { kind: string; text: string | null } | null
   budget: {
     id: string
     period: string
@@ -42,8 +54,13 @@ export function webhookBody(e: ForwardEvent): WebhookBody {
       name: plain(e.task.name),
       status: e.task.status,
       cost_usd: e.task.costUsd,
-      duration_ms: e.task.durationMs
+      duration_ms: e.task.durationMs,
+      url: e.task.url ?? null
     },
+    service: e.service ? { kind: e.service.kind, name: plain(e.service.name) } : null,
+    waiting: e.waiting
+      ? { kind: e.waiting.kind, text: e.waiting.text === null ? null : plain(e.waiting.text, true) }
+      : null,
     budget: e.budget && {
       id: e.budget.id,
       period: e.budget.period,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Budget } from '../../shared/budgets'
 import type { MonitorEvent } from '../../shared/monitor'
+import type { Waiting } from '../../shared/provider'
 import { DEFAULT_NOTIFICATION_PREFS, type Settings, type WatchedProject } from '../../shared/settings'
 import { projectDisplayName } from '../../shared/watched-project'
 import { defaultSettings } from '../settings/schema'
@@ -28,6 +29,7 @@ function totals(...projectIds: string[]): Budget[] {
 
 type BudgetEvent = Extract<HeldEvent, { kind: 'budget' }>
 type UnusualEvent = Extract<HeldEvent, { kind: 'task-cost-unusual' }>
+type WaitingEvent = Extract<HeldEvent, { kind: 'agent-waiting' }>
 
 function rig(tz: number | ((at: Date) => number) = 0, labelled = false, saved: HeldEvent[] | null = []) {
   const clock = new ManualClock(NOON)
@@ -40,6 +42,8 @@ function rig(tz: number | ((at: Date) => number) = 0, labelled = false, saved: H
   settings.budgets = { c1: totals('shop', 'blog'), c2: totals('site') }
   /** What each task costs now, as the budgets would say: absent is no longer more than usual. */
   const costlyNow = new Map<string, { costUsd: number; usualUsd: number } | 'wait'>()
+  /** What a held waiting task asks now, when it differs from what was seen ('wait', answered: null). */
+  const waitingNow = new Map<string, Waiting | null | 'wait'>()
   const told: Notification[] = []
   const held: HeldEvent[][] = []
   const errors: unknown[] = []
@@ -50,12 +54,14 @@ function rig(tz: number | ((at: Date) => number) = 0, labelled = false, saved: H
     projectName: (c, p) =>
       projectDisplayName(settings.watched[c]?.find((w) => w.projectId === p) ?? { projectId: p, name: '' }),
     connectionLabel: (c) => (labelled ? (settings.connections.find((x) => x.id === c)?.name ?? null) : null),
+    accountName: (c) => settings.connections.find((x) => x.id === c)?.name ?? c,
+    waitingNow: (e) => (waitingNow.has(e.taskId) ? waitingNow.get(e.taskId)! : e.waiting),
     deliver: (n) => told.push(n),
     onError: (_c, e) => errors.push(e),
     unusualNow: (e) => costlyNow.get(e.taskId) ?? null,
     held: saved === null ? undefined : { read: () => saved, write: (events: HeldEvent[]) => void held.push(events) }
   })
-  return { clock, settings, told, errors, gate, held, costlyNow }
+  return { clock, settings, told, errors, gate, held, costlyNow, waitingNow }
 }
 
 const completed = (connectionId: string, projectId: string, taskId = 't1'): MonitorEvent => ({
@@ -447,6 +453,7 @@ describe('the notification gate', () => {
         return p
       },
       connectionLabel: () => null,
+      accountName: (c) => c,
       deliver: (n) => r.told.push(n),
       onError: (context, e) => r.errors.push([context, (e as Error).message]),
       unusualNow: () => null
@@ -457,5 +464,96 @@ describe('the notification gate', () => {
     broken = false
     gate.announce('c1', { events: [completed('c1', 'shop')], away: false })
     expect(r.told).toHaveLength(1)
+  })
+})
+
+describe('a task of another service waiting for you', () => {
+  const asks = (connectionId: string, taskId = 'j1', text: string | null = 'Plan: add a toggle'): WaitingEvent => ({
+    kind: 'agent-waiting',
+    connectionId,
+    projectId: '',
+    at: new Date(NOON).toISOString(),
+    service: 'jules',
+    serviceName: 'Jules',
+    taskId,
+    taskName: 'Add dark mode',
+    url: 'https://jules.example/task/j1',
+    waiting: { kind: 'plan_approval', text, where: null }
+  })
+  const endedAgentTask = (connectionId: string): MonitorEvent => ({
+    ...asks(connectionId, 'j2'),
+    kind: 'agent-status',
+    from: 'running',
+    to: 'completed',
+    serviceStatus: 'COMPLETED'
+  })
+
+  it('is told at once with the account in its body (never again in the title), and opens the task', () => {
+    const r = rig(0, true)
+    r.gate.announce('c2', { events: [asks('c2')], away: false })
+    expect(r.told).toEqual([
+      {
+        kind: 'waiting',
+        title: "Jules needs you: approve the plan for 'Add dark mode'",
+        body: 'Home: Plan: add a toggle',
+        connectionId: 'c2',
+        projectId: '',
+        taskId: 'j1',
+        outcome: 'waiting',
+        service: 'jules'
+      }
+    ])
+  })
+
+  it('is told with "only failures" chosen, and not with its own toggle off', () => {
+    const r = rig()
+    const onlyFailures = { started: false, completed: false, failed: true, cancelled: false, waiting: true }
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, transitions: onlyFailures }
+    r.gate.announce('c1', { events: [asks('c1'), endedAgentTask('c1')], away: false })
+    expect(r.told.map((n) => n.kind)).toEqual(['waiting'])
+    r.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS, transitions: { ...onlyFailures, waiting: false } }
+    r.gate.announce('c1', { events: [asks('c1', 'j3')], away: false })
+    expect(r.told).toHaveLength(1)
+  })
+
+  it('waits out quiet hours and a pause, kept across a restart, and is told then if the task still waits', async () => {
+    const r = rig()
+    r.settings.notifications = QUIET_TILL_1300
+    r.gate.announce('c1', { events: [asks('c1', 'j1'), asks('c1', 'j2'), endedAgentTask('c1')], away: false })
+    expect(r.told).toEqual([])
+    const saved = r.held.at(-1)!
+    expect(saved.map((e) => e.kind)).toEqual(['agent-waiting', 'agent-waiting'])
+    // Restarted after the quiet hours with what was held: j1 was answered meanwhile, j2 asks something newer.
+    const after = rig(0, false, saved)
+    after.waitingNow.set('j1', null)
+    after.waitingNow.set('j2', { kind: 'question', text: 'Which colour?', where: null })
+    await after.clock.advance(HELD_RECHECK_MS)
+    expect(after.told.map((n) => [n.taskId, n.title, n.body])).toEqual([
+      ['j2', "Jules needs you: answer a question on 'Add dark mode'", 'Work: Which colour?']
+    ])
+  })
+
+  it("keeps waiting while its account is not polled yet; a muted account's is dropped, a paused one's waits", async () => {
+    const r = rig()
+    r.settings.connectionNotifications = { c2: { muted: false, pausedUntil: new Date(NOON + 90_000).toISOString() } }
+    r.gate.announce('c2', { events: [asks('c2')], away: false })
+    r.gate.announce('c1', { events: [asks('c1', 'j9')], away: false })
+    expect(r.told.map((n) => n.taskId)).toEqual(['j9'])
+    r.waitingNow.set('j1', 'wait')
+    await r.clock.advance(2 * HELD_RECHECK_MS)
+    expect(r.told).toHaveLength(1)
+    r.waitingNow.delete('j1')
+    await r.clock.advance(HELD_RECHECK_MS)
+    expect(r.told.map((n) => n.taskId)).toEqual(['j9', 'j1'])
+
+    const muted = rig()
+    muted.settings.notifications = QUIET_TILL_1300
+    muted.gate.announce('c2', { events: [asks('c2')], away: false })
+    muted.settings.connectionNotifications = { c2: { muted: true, pausedUntil: null } }
+    muted.settings.notifications = { ...DEFAULT_NOTIFICATION_PREFS }
+    await muted.clock.advance(HELD_RECHECK_MS)
+    expect(muted.told).toEqual([])
+    muted.gate.announce('c2', { events: [asks('c2', 'j5')], away: false })
+    expect(muted.told).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
-// The one place that decides whether a round may be told now (pause, quiet hours, mute). Budget crossings and costly
-// tasks that arrive while held back wait (hold.ts) and are told when let out, if still true; wording is policy.ts's.
+// The one place that decides whether a round may be told now (pause, quiet hours, mute). Budget crossings, costly
+// tasks and tasks waiting for you that arrive while held back wait (hold.ts) and are told when let out, if still true;
+// wording is policy.ts's.
 import type { TzOffset } from '../../shared/cost'
 import type { Settings } from '../../shared/settings'
 import type { Clock, TimerHandle } from '../util/clock'
@@ -8,6 +9,7 @@ import { pauseInEffect } from './pause'
 import { decideNotifications, inQuietHours, type Notification, type NotificationBatch } from './policy'
 
 type UnusualEvent = Extract<HeldEvent, { kind: 'task-cost-unusual' }>
+type WaitingEvent = Extract<HeldEvent, { kind: 'agent-waiting' }>
 
 /** While notifications are held back, how often the gate looks again at what waits. */
 export const HELD_RECHECK_MS = 60_000
@@ -20,10 +22,15 @@ export interface NotificationGateDeps {
   projectName: (connectionId: string, projectId: string) => string
   /** The connection's name when several exist (a notification then says which account); else null. */
   connectionLabel: (connectionId: string) => string | null
+  /** An account's name, which a notification about another service's task always says. */
+  accountName: (connectionId: string) => string
   deliver: (notification: Notification) => void
   onError: (context: string, error: unknown) => void
   /** Current cost and usual cost, null when no longer unusual, 'wait' while its project is not listed since start. */
   unusualNow: (event: UnusualEvent) => { costUsd: number; usualUsd: number } | null | 'wait'
+  /** What a held task asks now: the same question still (told), null when answered or gone (dropped), 'wait' while its
+   * account is not polled since start. Without it, a held question is told as it was seen. */
+  waitingNow?: (event: WaitingEvent) => WaitingEvent['waiting'] | null | 'wait'
   /** Where held events are kept across restarts (state.json); in memory only without it. */
   held?: { read(): HeldEvent[]; write(events: HeldEvent[]): void }
 }
@@ -73,6 +80,11 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
   // otherwise urge a look at something there is no longer reason to look at.
   function stillHolds(e: HeldEvent, settings: Settings): HeldVerdict {
     if (settings.connectionNotifications[e.connectionId]?.muted === true) return null
+    // Another service's task is on no watch list: its account's mute (above) is what applies.
+    if (e.kind === 'agent-waiting') {
+      const waiting = deps.waitingNow ? deps.waitingNow(e) : e.waiting
+      return waiting === null || waiting === 'wait' ? waiting : { ...e, waiting }
+    }
     if (e.projectId !== null) {
       const w = settings.watched[e.connectionId]?.find((x) => x.projectId === e.projectId)
       if (!w || w.muted) return null
@@ -109,13 +121,18 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
     if (hold.size > 0) scheduleRecheck()
     let decided: Notification[]
     try {
-      decided = decideNotifications({ ...batch, events }, settings.notifications, { projectName: deps.projectName })
+      decided = decideNotifications({ ...batch, events }, settings.notifications, {
+        projectName: deps.projectName,
+        accountName: deps.accountName
+      })
     } catch (error) {
       deps.onError('deciding notifications', error)
       return
     }
     for (const n of decided) {
-      const label = n.connectionId === undefined ? null : deps.connectionLabel(n.connectionId)
+      // Another service's task is said with its account already ("Jules · Personal").
+      const label =
+        n.connectionId === undefined || n.service !== undefined ? null : deps.connectionLabel(n.connectionId)
       deps.deliver(label === null ? n : { ...n, title: `${n.title} · ${label}` })
     }
   }

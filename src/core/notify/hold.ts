@@ -1,5 +1,6 @@
 // The tracker counts a crossing told when seen, so one seen while notifications are held waits here rather than lost,
-// latest per budget and period or task; saved in state.json so a restart in quiet hours loses nothing.
+// latest per budget and period or task; saved in state.json so a restart in quiet hours loses nothing. A task waiting
+// for you is told once per question too, so it waits here the same way.
 import type { MonitorEvent } from '../../shared/monitor'
 import type { HeldEvent } from '../settings/state-document'
 
@@ -12,13 +13,13 @@ export const MAX_HELD = 500
 export type HeldVerdict = HeldEvent | null | 'wait'
 
 function isHeld(event: MonitorEvent): event is HeldEvent {
-  return event.kind === 'budget' || event.kind === 'task-cost-unusual'
+  return event.kind === 'budget' || event.kind === 'task-cost-unusual' || event.kind === 'agent-waiting'
 }
 
 function keyOf(event: HeldEvent): string {
-  return event.kind === 'budget'
-    ? `budget\u0000${event.connectionId}\u0000${event.budgetId}\u0000${event.periodKey}`
-    : `task\u0000${event.connectionId}\u0000${event.taskId}`
+  if (event.kind === 'budget') return `budget\u0000${event.connectionId}\u0000${event.budgetId}\u0000${event.periodKey}`
+  if (event.kind === 'agent-waiting') return `waiting\u0000${event.connectionId}\u0000${event.taskId}`
+  return `task\u0000${event.connectionId}\u0000${event.taskId}`
 }
 
 export class Hold {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { hasUnsafeCharacters } from '../../shared/controls'
 import type { MonitorEvent } from '../../shared/monitor'
 import { DEFAULT_NOTIFICATION_PREFS, type NotificationPrefs } from '../../shared/settings'
 import { projectDisplayName } from '../../shared/watched-project'
@@ -117,11 +118,15 @@ describe('decideNotifications', () => {
     expect(count(prefs({ transitions: { ...t, failed: false, cancelled: false } }))).toBe('Task completed')
     expect(count(prefs({ transitions: { ...t, completed: false, cancelled: false } }))).toBe('Task failed')
     expect(count(prefs({ transitions: { ...t, completed: false, failed: false } }))).toBe('Task cancelled')
-    expect(count(prefs({ transitions: { started: true, completed: false, failed: false, cancelled: false } }))).toBe(
-      'Task started'
-    )
     expect(
-      count(prefs({ transitions: { started: false, completed: false, failed: false, cancelled: false } }))
+      count(
+        prefs({ transitions: { started: true, completed: false, failed: false, cancelled: false, waiting: false } })
+      )
+    ).toBe('Task started')
+    expect(
+      count(
+        prefs({ transitions: { started: false, completed: false, failed: false, cancelled: false, waiting: false } })
+      )
     ).toBeNull()
   })
 
@@ -137,7 +142,7 @@ describe('decideNotifications', () => {
     expect(
       decideNotifications(
         { events, away: false },
-        prefs({ transitions: { started: true, completed: true, failed: true, cancelled: true } }),
+        prefs({ transitions: { started: true, completed: true, failed: true, cancelled: true, waiting: true } }),
         context()
       )
     ).toEqual([])
@@ -465,5 +470,150 @@ describe('inQuietHours', () => {
     expect(inQuietHours(q('22:00', '07:00'), new Date(2025, 2, 10, 12, 0))).toBe(false)
     expect(inQuietHours(q('09:00', '09:30'), new Date(2025, 2, 10, 9, 29))).toBe(true)
     expect(inQuietHours(q('09:00', '09:30'), new Date(2025, 2, 10, 9, 30))).toBe(false)
+  })
+})
+
+describe("another service's tasks", () => {
+  const agent = { connectionId: 'j', projectId: '', at, service: 'jules', serviceName: 'Jules', url: null }
+  const agentContext = (): NotificationContext => ({ ...context(), accountName: (c) => (c === 'j' ? 'Personal' : c) })
+  const waits = (
+    taskId: string,
+    kind: 'plan_approval' | 'question' | 'permission',
+    text: string | null
+  ): MonitorEvent => ({
+    ...agent,
+    kind: 'agent-waiting',
+    taskId,
+    taskName: 'Add dark mode',
+    waiting: { kind, text, where: null }
+  })
+  const moves = (taskId: string, from: string | null, to: string): MonitorEvent =>
+    ({
+      ...agent,
+      kind: 'agent-status',
+      taskId,
+      taskName: `T${taskId}`,
+      from,
+      to,
+      serviceStatus: to.toUpperCase()
+    }) as MonitorEvent
+
+  it('a task waiting says the service, what to do and on which task; its body the account and what is asked', () => {
+    const one = (e: MonitorEvent) => decideNotifications({ events: [e], away: false }, prefs(), agentContext())
+    expect(one(waits('a', 'plan_approval', '  Plan:\n1. Add a toggle\n2. Store it  '))).toEqual([
+      {
+        kind: 'waiting',
+        title: "Jules needs you: approve the plan for 'Add dark mode'",
+        body: 'Personal: Plan: 1. Add a toggle 2. Store it',
+        connectionId: 'j',
+        projectId: '',
+        taskId: 'a',
+        outcome: 'waiting',
+        service: 'jules'
+      }
+    ])
+    expect(one(waits('a', 'question', 'Which colour?'))[0]!.title).toBe(
+      "Jules needs you: answer a question on 'Add dark mode'"
+    )
+    expect(one(waits('a', 'permission', null))[0]).toMatchObject({
+      title: "Jules needs you: give a permission on 'Add dark mode'",
+      body: 'Personal: open the task to see what is asked.'
+    })
+  })
+
+  it("what is asked is the service's text: escape sequences written out, cut to a few lines' worth", () => {
+    const hostile = `\u001b]52;c;bWFsd2FyZQ==\u0007\u001b[31mRun this\u202e ${'x'.repeat(500)}`
+    const [n] = decideNotifications({ events: [waits('a', 'question', hostile)], away: false }, prefs(), agentContext())
+    expect(hasUnsafeCharacters(n!.body)).toBe(false)
+    expect(n!.body.startsWith('Personal: \\u001b]52;c;bWFsd2FyZQ==\\u0007\\u001b[31mRun this\\u202e x')).toBe(true)
+    expect(n!.body.endsWith('x…')).toBe(true)
+    expect(n!.body.length).toBeLessThan(300)
+  })
+
+  it('is never left out by the endings chosen, only by its own toggle; several are each told, many in one', () => {
+    const onlyFailures = { started: false, completed: false, failed: true, cancelled: false, waiting: true }
+    const round = (events: MonitorEvent[], transitions = onlyFailures) =>
+      decideNotifications({ events, away: false }, prefs({ transitions }), agentContext())
+    expect(round([waits('a', 'question', 'Q?'), moves('b', 'running', 'completed')]).map((n) => n.kind)).toEqual([
+      'waiting'
+    ])
+    expect(round([waits('a', 'question', 'Q?')], { ...onlyFailures, waiting: false })).toEqual([])
+    expect(round(['a', 'b', 'c'].map((id) => waits(id, 'question', 'Q?'))).map((n) => n.taskId)).toEqual([
+      'a',
+      'b',
+      'c'
+    ])
+    const many = round(['a', 'b', 'c', 'd'].map((id) => waits(id, 'question', 'Q?')))
+    expect(many).toEqual([
+      {
+        kind: 'waiting',
+        title: '4 tasks need you',
+        body: 'On Jules · Personal',
+        taskIds: ['a', 'b', 'c', 'd'],
+        outcome: 'waiting',
+        connectionId: 'j',
+        service: 'jules'
+      }
+    ])
+  })
+
+  it('a status change is worded as a watched task, naming the service and the account, with the same toggles', () => {
+    const one = (from: string | null, to: string) =>
+      decideNotifications({ events: [moves('a', from, to)], away: false }, prefs(), agentContext())
+    expect(one('running', 'completed')).toEqual([
+      {
+        kind: 'task',
+        title: 'Task completed',
+        body: "Jules · Personal: 'Ta' completed",
+        connectionId: 'j',
+        projectId: '',
+        taskId: 'a',
+        outcome: 'completed',
+        service: 'jules'
+      }
+    ])
+    expect(one('waiting', 'failed')[0]!.body).toBe("Jules · Personal: 'Ta' failed")
+    expect(one(null, 'cancelled')[0]!.body).toBe("Jules · Personal: 'Ta' was cancelled")
+    // Started is off by default, as for watched tasks; on, a task queued or new and running has started.
+    expect(one('queued', 'running')).toEqual([])
+    const started = (from: string | null, to: string) =>
+      decideNotifications(
+        { events: [moves('a', from, to)], away: false },
+        prefs({ transitions: { ...DEFAULT_NOTIFICATION_PREFS.transitions, started: true } }),
+        agentContext()
+      ).map((n) => n.body)
+    expect(started('queued', 'running')).toEqual(["Jules · Personal: 'Ta' started"])
+    expect(started(null, 'running')).toEqual(["Jules · Personal: 'Ta' started"])
+    // Answered and running again, or starting to wait (its own event says so), is not news here.
+    expect(started('waiting', 'running')).toEqual([])
+    expect(started('running', 'waiting')).toEqual([])
+    expect(started('running', 'unknown')).toEqual([])
+    expect(notifiableTransition(moves('a', 'running', 'failed'))).toBe('failed')
+    expect(notifiableTransition(waits('a', 'question', null))).toBe('waiting')
+  })
+
+  it('several in one round are one summary, with watched projects and accounts named', () => {
+    const round = (events: MonitorEvent[]) => decideNotifications({ events, away: false }, prefs(), agentContext())
+    expect(round([moves('a', 'running', 'completed'), moves('b', 'running', 'failed')])).toEqual([
+      {
+        kind: 'summary',
+        title: '2 tasks finished: 1 failed, 1 completed',
+        body: 'On Jules · Personal',
+        taskIds: ['a', 'b'],
+        connectionId: 'j',
+        service: 'jules'
+      }
+    ])
+    const mixed = round([moves('a', 'running', 'completed'), status('shop', 's1', 'in_progress', 'failed')])
+    expect(mixed).toMatchObject([
+      { title: '2 tasks finished: 1 failed, 1 completed', body: "In project 'Shop', on Jules · Personal" }
+    ])
+    expect(mixed[0]!.connectionId).toBeUndefined()
+    const away = decideNotifications(
+      { events: [moves('a', 'running', 'completed'), moves('b', 'running', 'failed')], away: true },
+      prefs(),
+      agentContext()
+    )
+    expect(away[0]!.body).toBe('2 tasks finished: 1 failed, 1 completed on Jules · Personal')
   })
 })

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { FORWARD_EVENTS } from '../../shared/forward-target'
 import { addConnection } from './edit'
 import { connectionSchema, defaultSettings, issuePaths, settingsSchema, settingsSchemaAt } from './schema'
 import { openSettings, SettingsValidationError } from './store'
@@ -80,6 +81,57 @@ describe('issuePaths (the places a notice names)', () => {
     expect(issuePaths(places(8))).toEqual(Array.from({ length: 8 }, (_, i) => `field${i}`))
     expect(issuePaths(places(10))).toEqual([...Array.from({ length: 8 }, (_, i) => `field${i}`), 'and 2 more'])
     expect(issuePaths(places(3), 2)).toEqual(['field0', 'field1', 'and 1 more'])
+  })
+})
+
+describe('notification toggles', () => {
+  it('a file from before tasks could wait for you gets that toggle on, the others as saved', () => {
+    const file = defaultSettings()
+    const { waiting: _, ...before } = { ...file.notifications.transitions, completed: false }
+    const read = settingsSchema.parse({ ...file, notifications: { ...file.notifications, transitions: before } })
+    expect(read.notifications.transitions).toEqual({
+      started: false,
+      completed: false,
+      failed: true,
+      cancelled: true,
+      waiting: true
+    })
+    const off = { ...file.notifications.transitions, waiting: false }
+    const kept = settingsSchema.parse({ ...file, notifications: { ...file.notifications, transitions: off } })
+    expect(kept.notifications.transitions.waiting).toBe(false)
+  })
+})
+
+describe("forwarding targets' events", () => {
+  const target = (id: string, on: string[]) => ({
+    id,
+    name: id,
+    kind: 'ntfy',
+    host: 'ntfy.sh',
+    on,
+    when: 'away',
+    paused: false,
+    quietHours: false
+  })
+  const read = (forwarding: object) => settingsSchema.parse({ ...defaultSettings(), forwarding }).forwarding
+  const before = { targets: [target('a', ['failed']), target('b', []), target('c', ['waiting'])], awayAfterMs: 300_000 }
+
+  it('targets saved before tasks could wait for you get them, their other choices kept', () => {
+    const now = read(before)
+    expect(now.targets.map((t) => t.on)).toEqual([['failed', 'waiting'], ['waiting'], ['waiting']])
+    expect(now.eventsOffered).toEqual([...FORWARD_EVENTS])
+  })
+
+  it('targets saved since keep their choice, waiting off included, read after read; a newer event is left out', () => {
+    const since = { ...before, eventsOffered: [...FORWARD_EVENTS] }
+    expect(read(since).targets.map((t) => t.on)).toEqual([['failed'], [], ['waiting']])
+    const again = read(read(before))
+    expect(again.targets.map((t) => t.on)).toEqual([['failed', 'waiting'], ['waiting'], ['waiting']])
+    expect(read({ ...since, eventsOffered: [...FORWARD_EVENTS, 'someday'] })).toMatchObject({
+      eventsOffered: [...FORWARD_EVENTS],
+      targets: [{ on: ['failed'] }, { on: [] }, { on: ['waiting'] }]
+    })
+    expect(defaultSettings().forwarding.eventsOffered).toEqual([...FORWARD_EVENTS])
   })
 })
 

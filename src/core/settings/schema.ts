@@ -8,9 +8,11 @@ import {
   AWAY_AFTER_BOUNDS,
   DEFAULT_FORWARDING,
   FORWARD_EVENTS,
+  type ForwardEventKind,
   MAX_TARGET_NAME,
   MAX_TARGETS,
-  TARGET_KINDS
+  TARGET_KINDS,
+  withEventsOffered
 } from '../../shared/forward-target'
 import { connectionIdProblem } from '../../shared/ids'
 import { POLLING_BOUNDS, pollingProblems } from '../../shared/polling'
@@ -238,19 +240,29 @@ function shapeOf(k: Kit, isForgiving: boolean) {
     connectionNotifications: map(connectionNotificationsSchema),
     budgets: map(budgetListOf(isForgiving, k)),
     forwarding: or(
-      z.object({
-        // A dropped target's URL stays in the key store until it is removed.
-        targets: isForgiving
-          ? targets.transform((t) => t.slice(0, MAX_TARGETS))
-          : z
-              .array(forwardTargetSchema)
-              .max(MAX_TARGETS)
-              .default(() => []),
-        awayAfterMs: or(
-          z.number().int().min(AWAY_AFTER_BOUNDS.min).max(AWAY_AFTER_BOUNDS.max),
-          DEFAULT_FORWARDING.awayAfterMs
-        )
-      }),
+      z
+        .object({
+          // A dropped target's URL stays in the key store until it is removed.
+          targets: isForgiving
+            ? targets.transform((t) => t.slice(0, MAX_TARGETS))
+            : z
+                .array(forwardTargetSchema)
+                .max(MAX_TARGETS)
+                .default(() => []),
+          awayAfterMs: or(
+            z.number().int().min(AWAY_AFTER_BOUNDS.min).max(AWAY_AFTER_BOUNDS.max),
+            DEFAULT_FORWARDING.awayAfterMs
+          ),
+          // Events this version does not know (a newer one's) are left out, not the whole section.
+          eventsOffered: z
+            .array(z.string())
+            .transform((kinds) =>
+              kinds.filter((k): k is ForwardEventKind => (FORWARD_EVENTS as readonly string[]).includes(k))
+            )
+            .optional()
+            .catch(undefined)
+        })
+        .transform(withEventsOffered),
       DEFAULT_FORWARDING
     ),
     mutedAgentProjects: map(list(z.string().min(1)))

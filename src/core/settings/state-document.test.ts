@@ -191,6 +191,24 @@ describe('what the notification gate holds (budgets.held)', () => {
     expect(read.finding?.kind).toBe('invalid')
     expect(read.doc.budgets.held).toEqual([crossing, costly])
   })
+
+  it("reads back another service's task waiting for you; one asking in a way unknown is dropped", () => {
+    const waiting = {
+      kind: 'agent-waiting',
+      connectionId: 'j',
+      projectId: '',
+      at: '2026-01-05T09:00:00.000Z',
+      service: 'jules',
+      serviceName: 'Jules',
+      taskId: 't',
+      taskName: 'Add dark mode',
+      url: null,
+      waiting: { kind: 'plan_approval', text: 'Plan', where: 'https://jules.example/t' }
+    }
+    expect(interpretState(file([waiting, crossing])).doc.budgets.held).toEqual([waiting, crossing])
+    const unknown = { ...waiting, waiting: { ...waiting.waiting, kind: 'vote' } }
+    expect(interpretState(file([unknown, crossing])).doc.budgets.held).toEqual([crossing])
+  })
 })
 
 describe('interpretState', () => {

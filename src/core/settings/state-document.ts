@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { BUDGET_PERIODS, type BudgetPeriod } from '../../shared/budgets'
 import type { CompactProjectSnapshot, FullProjectSnapshot, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
-import { PROVIDER_STATUSES } from '../../shared/provider'
+import { PROVIDER_STATUSES, WAITING_KINDS } from '../../shared/provider'
 import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
 import type { AgentMemory } from '../providers/board'
 import type { Finding, Interpreted } from './document-file'
@@ -15,8 +15,9 @@ export const STATE_VERSION = 2
 
 export type HeldBudgetEvent = Extract<MonitorEvent, { kind: 'budget' }>
 export type HeldUnusualEvent = Extract<MonitorEvent, { kind: 'task-cost-unusual' }>
+export type HeldWaitingEvent = Extract<MonitorEvent, { kind: 'agent-waiting' }>
 /** What the notification gate holds back until it opens (core/notify/hold.ts). */
-export type HeldEvent = HeldBudgetEvent | HeldUnusualEvent
+export type HeldEvent = HeldBudgetEvent | HeldUnusualEvent | HeldWaitingEvent
 
 const level = z.enum(['near', 'over'])
 const taskStatus = z.enum([...TASK_STATUSES, 'unknown'])
@@ -84,7 +85,20 @@ const heldUnusualSchema: z.ZodType<HeldUnusualEvent> = z.object({
   usualUsd: z.number()
 })
 
-const heldSchema: z.ZodType<HeldEvent> = z.union([heldBudgetSchema, heldUnusualSchema])
+const heldWaitingSchema: z.ZodType<HeldWaitingEvent> = z.object({
+  kind: z.literal('agent-waiting'),
+  connectionId: z.string(),
+  projectId: z.string(),
+  at: z.string(),
+  service: z.string(),
+  serviceName: z.string(),
+  taskId: z.string(),
+  taskName: z.string(),
+  url: z.string().nullable(),
+  waiting: z.object({ kind: z.enum(WAITING_KINDS), text: z.string().nullable(), where: z.string().nullable() })
+})
+
+const heldSchema: z.ZodType<HeldEvent> = z.union([heldBudgetSchema, heldUnusualSchema, heldWaitingSchema])
 
 /** What an agent account's tasks were last seen as, and its failures not opened yet (core/providers/board.ts). */
 const agentMemorySchema: z.ZodType<AgentMemory> = z.object({

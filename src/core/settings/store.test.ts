@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import Conf from 'conf'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { FORWARD_EVENTS } from '../../shared/forward-target'
 import type { ProjectSnapshot } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
 import { interpretConfig, serializeConfig, withoutCiphertexts } from './config-document'
@@ -387,7 +388,11 @@ describe('damaged settings files', () => {
       trayNoticeShown: 'x',
       attention: { c1: { p1: { failedTaskIds: 'all' }, p2: { completedTaskIds: ['t9'] } }, c2: 'x' },
       connectionNotifications: { c1: { muted: 'yes' }, c2: { muted: true } },
-      forwarding: { targets: [{ ...target, kind: 'pigeon' }, target], awayAfterMs: 10 }
+      forwarding: {
+        targets: [{ ...target, kind: 'pigeon' }, target],
+        awayAfterMs: 10,
+        eventsOffered: [...FORWARD_EVENTS]
+      }
     }
     const { store, notice } = await openDamaged(JSON.stringify(damaged))
     expect(notice).toMatch(
@@ -418,7 +423,8 @@ describe('damaged settings files', () => {
       connectionNotifications: { c2: { muted: true, pausedUntil: null } },
       forwarding: {
         targets: [{ ...target, on: ['failed', 'budget'], paused: false, quietHours: false }],
-        awayAfterMs: d.forwarding.awayAfterMs
+        awayAfterMs: d.forwarding.awayAfterMs,
+        eventsOffered: [...FORWARD_EVENTS]
       }
     })
   })
@@ -490,14 +496,22 @@ describe('damaged settings files', () => {
         c1: Array.from({ length: 101 }, (_, i) => budget(i)),
         c2: [budget(1, null), budget(2, null), { ...budget(3, 'p3'), period: 'month' as const }]
       },
-      forwarding: { targets: Array.from({ length: 21 }, (_, i) => target(i)), awayAfterMs: 600_000 }
+      forwarding: {
+        targets: Array.from({ length: 21 }, (_, i) => target(i)),
+        awayAfterMs: 600_000,
+        eventsOffered: [...FORWARD_EVENTS]
+      }
     }
     const { store, notice } = await openDamaged(JSON.stringify(damaged))
     expect(notice).toMatch(/\(budgets\.c1, budgets\.c2, forwarding\.targets\)/)
     const s = store.read()
     expect(s.budgets.c1).toEqual(damaged.budgets.c1.slice(0, 100))
     expect(s.budgets.c2).toEqual([budget(1, null), { ...budget(3, 'p3'), period: 'month' }])
-    expect(s.forwarding).toEqual({ targets: damaged.forwarding.targets.slice(0, 20), awayAfterMs: 600_000 })
+    expect(s.forwarding).toEqual({
+      targets: damaged.forwarding.targets.slice(0, 20),
+      awayAfterMs: 600_000,
+      eventsOffered: [...FORWARD_EVENTS]
+    })
   })
 
   it('damaged again within the same millisecond: the second copy gets its own name, the first is never written over', async () => {

@@ -1,6 +1,7 @@
 // AppState builders for the tray tests.
 import { budgetLevel } from '../../shared/budgets'
-import type { AppState, ProjectView } from '../../shared/ipc'
+import type { AgentTaskView, AppState, ProjectView } from '../../shared/ipc'
+import type { ProviderStatus } from '../../shared/provider'
 
 export function project(
   id: string,
@@ -85,6 +86,55 @@ export function appState(projects: ProjectView[], over: Partial<AppState> = {}):
             }
           ]
     ),
+    ...over
+  }
+}
+
+/** A Jules account 'Personal' (id 'j') beside the Workser one, and the services a state lists. */
+export function jules(): Pick<AppState, 'connections' | 'services'> {
+  const workser = appState([]).connections[0]!
+  return {
+    connections: [
+      workser,
+      { ...workser, id: 'j', name: 'Personal', baseUrl: 'https://jules.example', service: 'jules' }
+    ],
+    services: [
+      {
+        kind: 'jules',
+        displayName: 'Jules',
+        defaultBaseUrl: 'https://jules.example',
+        keyPage: 'https://jules.example/keys',
+        capabilities: {
+          steps: true,
+          cost: false,
+          publish: false,
+          projects: false,
+          approve: true,
+          reply: true,
+          startTask: false
+        }
+      }
+    ]
+  }
+}
+
+/** A task of the Jules account: waiting tasks wait for a plan's approval (or, named 'Fix the build', a question). */
+export function agentTask(id: string, status: ProviderStatus, over: Partial<AgentTaskView> = {}): AgentTaskView {
+  const question = over.title === 'Fix the build'
+  return {
+    id,
+    title: 'Add dark mode',
+    status,
+    serviceStatus: status.toUpperCase(),
+    waiting: status === 'waiting' ? { kind: question ? 'question' : 'plan_approval', text: 'Plan', where: null } : null,
+    links: { page: null, pullRequests: [], preview: null },
+    project: question ? null : { id: 'octo/shop', name: 'octo/shop' },
+    createdAt: null,
+    updatedAt: null,
+    costs: [],
+    connectionId: 'j',
+    service: 'jules',
+    unseenFailure: false,
     ...over
   }
 }

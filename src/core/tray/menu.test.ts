@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appState, project } from './fixtures.test-helpers'
+import { agentTask, appState, jules, project } from './fixtures.test-helpers'
 import type { TrayMenuItem } from './menu'
 import { buildTrayMenu, createMenuMemo, MAX_TASKS_PER_KIND, menuText } from './menu'
 import { summariseTray, trayTooltip } from './state'
@@ -281,5 +281,47 @@ describe('createMenuMemo', () => {
     const changed = memo(menu(appState([project('a', { running: 2 })])))
     expect(changed.rebuilt).toBe(true)
     expect(builds).toBe(2)
+  })
+})
+
+describe('what needs you', () => {
+  it('comes first: the state line says which account and why, and each waiting task opens from the menu', () => {
+    const app = appState([project('a', { running: 1 })], {
+      ...jules(),
+      agentTasks: [
+        agentTask('j1', 'waiting', { updatedAt: '2026-01-01T10:00:00.000Z' }),
+        agentTask('j2', 'waiting', { title: 'Fix the build & ship', updatedAt: '2026-01-01T10:05:00.000Z' })
+      ]
+    })
+    const items = menu(app)
+    expect(labels(items).slice(0, 5)).toEqual([
+      '2 tasks need you',
+      '---',
+      "Jules · Personal: approve the plan for 'Add dark mode'",
+      "Jules · Personal: approve the plan for 'Fix the build && shi…",
+      '---'
+    ])
+    expect(action(items, "Jules · Personal: approve the plan for 'Add dark mode'").action).toEqual({
+      type: 'open-task',
+      projectId: 'octo/shop',
+      taskId: 'j1',
+      connectionId: 'j'
+    })
+  })
+
+  it('lists at most a few, then how many more; nothing when no task waits', () => {
+    const many = Array.from({ length: MAX_TASKS_PER_KIND + 2 }, (_, i) => agentTask(`w${i}`, 'waiting'))
+    const items = labels(menu(appState([], { ...jules(), agentTasks: many })))
+    expect(items.filter((l) => l.startsWith('Jules · Personal: approve'))).toHaveLength(MAX_TASKS_PER_KIND)
+    expect(items).toContain('2 more…')
+    const one = labels(menu(appState([], { ...jules(), agentTasks: [agentTask('w', 'waiting')] })))
+    expect(one.slice(0, 3)).toEqual([
+      '1 task needs you',
+      '---',
+      "Jules · Personal: approve the plan for 'Add dark mode'"
+    ])
+    const none = labels(menu(appState([], { ...jules(), agentTasks: [agentTask('r', 'running')] })))
+    expect(none[0]).toBe('1 running')
+    expect(none.some((l) => l.includes('needs you') || l.startsWith('Jules'))).toBe(false)
   })
 })

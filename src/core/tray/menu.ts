@@ -41,6 +41,20 @@ export interface TrayMenuInput {
 export function buildTrayMenu(input: TrayMenuInput): TrayMenuItem[] {
   const { app, summary } = input
   const items: TrayMenuItem[] = [{ kind: 'label', label: statusLine(summary) }, { kind: 'separator' }]
+  // What needs you first, each opening its task; the rest of the menu is what can wait.
+  if (summary.needsYou.length > 0) {
+    for (const w of summary.needsYou.slice(0, MAX_TASKS_PER_KIND)) {
+      items.push({
+        kind: 'action',
+        label: menuText(w.sentence),
+        action: { type: 'open-task', projectId: w.projectId, taskId: w.taskId, connectionId: w.connectionId },
+        enabled: true
+      })
+    }
+    const more = summary.needsYou.length - MAX_TASKS_PER_KIND
+    if (more > 0) items.push({ kind: 'label', label: `${more} more…` })
+    items.push({ kind: 'separator' })
+  }
 
   if (app.projects.length === 0) {
     items.push({ kind: 'label', label: 'No projects watched' })
@@ -117,6 +131,9 @@ function updateItems(update: AppState['update']): TrayMenuItem[] {
 
 function statusLine(s: TraySummary): string {
   switch (s.state) {
+    case 'needs-you':
+      // Each is said in full by its own item below.
+      return s.needsYou.length === 1 ? '1 task needs you' : `${s.needsYou.length} tasks need you`
     case 'offline':
       return 'Offline: polling paused'
     case 'error': {
@@ -125,7 +142,7 @@ function statusLine(s: TraySummary): string {
     }
     case 'attention':
       return [
-        s.newFailed > 0 ? `${s.newFailed} newly failed` : '',
+        s.newFailed + s.agentFailures > 0 ? `${s.newFailed + s.agentFailures} newly failed` : '',
         s.budgetsCrossed > 0 ? `${s.budgetsCrossed} ${s.budgetsCrossed === 1 ? 'budget' : 'budgets'} crossed` : ''
       ]
         .filter(Boolean)

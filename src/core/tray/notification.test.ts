@@ -12,6 +12,26 @@ describe('toDesktopNotification', () => {
     expect(d.options).toEqual({ title: 'Task completed', body: 'Add login — Shop', silent: false })
   })
 
+  it("opens another service's task, which may have no project, on its account", () => {
+    const waiting = {
+      title: "Jules needs you: approve the plan for 'Add dark mode'",
+      body: 'Personal: Plan',
+      kind: 'waiting' as const,
+      connectionId: 'j',
+      projectId: '',
+      taskId: 't',
+      service: 'jules'
+    }
+    expect(toDesktopNotification(waiting, { sound: true }, 'linux').click).toEqual({
+      type: 'task',
+      projectId: '',
+      taskId: 't',
+      connectionId: 'j'
+    })
+    const { connectionId: _, ...noAccount } = waiting
+    expect(toDesktopNotification(noAccount, { sound: true }, 'linux').click).toEqual({ type: 'window' })
+  })
+
   it('opens the window when there is no task, and stays silent when sound is off', () => {
     const d = toDesktopNotification(
       { title: 'Budget crossed', body: 'Shop is over $5.00', projectId: 'p', kind: 'budget' },

@@ -32,9 +32,10 @@ export function toDesktopNotification(
 ): DesktopNotification {
   const title = clip(escapeUnsafeCharacters(oneLine(n.title)) || 'Agent Tray', MAX_TITLE)
   const body = clip(escapeUnsafeCharacters(n.body.trim(), { keepNewlines: true }), MAX_BODY)
+  // Another service's task may have no project (''): its account and id find it.
   const click: DesktopNotification['click'] =
-    n.projectId && n.taskId
-      ? { type: 'task', projectId: n.projectId, taskId: n.taskId, connectionId: n.connectionId }
+    n.taskId && (n.projectId || (n.service !== undefined && n.connectionId !== undefined))
+      ? { type: 'task', projectId: n.projectId ?? '', taskId: n.taskId, connectionId: n.connectionId }
       : { type: 'window' }
   return { options: { title, body: bodyIsMarkup(platform) ? escapeMarkup(body) : body, silent: !prefs.sound }, click }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appState, project } from './fixtures.test-helpers'
+import { agentTask, appState, jules, project } from './fixtures.test-helpers'
 import { summariseTray, TRAY_STATE_PRIORITY, trayTooltip } from './state'
 
 const error = {
@@ -84,7 +84,7 @@ describe('summariseTray', () => {
     expect(s.erroring).toBe(1)
   })
 
-  it('shows offline over everything', () => {
+  it('shows offline over everything but what needs you', () => {
     const s = summariseTray(
       appState([project('a', { failed: 1, newFailed: ['t'], running: 1 }), project('b', { health: error })]),
       false
@@ -93,8 +93,8 @@ describe('summariseTray', () => {
   })
 
   it('orders every state exactly once', () => {
-    expect([...TRAY_STATE_PRIORITY].sort()).toEqual(['attention', 'error', 'idle', 'offline', 'running'])
-    expect(TRAY_STATE_PRIORITY[0]).toBe('offline')
+    expect([...TRAY_STATE_PRIORITY].sort()).toEqual(['attention', 'error', 'idle', 'needs-you', 'offline', 'running'])
+    expect(TRAY_STATE_PRIORITY[0]).toBe('needs-you')
     expect(TRAY_STATE_PRIORITY.at(-1)).toBe('idle')
   })
 
@@ -136,5 +136,58 @@ describe('trayTooltip', () => {
       true
     )
     expect(trayTooltip(s)).toBe('Agent Tray — 1 running (notifications paused)')
+  })
+})
+
+describe("another service's task waiting for you", () => {
+  const waitingApp = (over: Parameters<typeof appState>[1] = {}) =>
+    appState([project('a', { health: error, newFailed: ['t'], failed: 1 })], {
+      ...jules(),
+      agentTasks: [
+        agentTask('j2', 'waiting', { title: 'Fix the build', updatedAt: '2026-01-01T10:05:00.000Z' }),
+        agentTask('j1', 'waiting', { updatedAt: '2026-01-01T10:00:00.000Z' }),
+        agentTask('j3', 'running')
+      ],
+      ...over
+    })
+
+  it('needs you over everything, offline included; the longest waiting said first, with its account and why', () => {
+    const s = summariseTray(waitingApp(), false)
+    expect(s.state).toBe('needs-you')
+    expect(s.needsYou).toEqual([
+      {
+        sentence: "Jules · Personal: approve the plan for 'Add dark mode'",
+        connectionId: 'j',
+        projectId: 'octo/shop',
+        taskId: 'j1'
+      },
+      {
+        sentence: "Jules · Personal: answer a question on 'Fix the build'",
+        connectionId: 'j',
+        projectId: '',
+        taskId: 'j2'
+      }
+    ])
+    expect(trayTooltip(s)).toBe(
+      "Agent Tray — Jules · Personal: approve the plan for 'Add dark mode' (and 1 more), offline, 1 project unreachable (Work), 1 running, 1 failed"
+    )
+  })
+
+  it("a muted account's waiting task does not ask; its running one still runs", () => {
+    const app = waitingApp()
+    app.connections = app.connections.map((c) =>
+      c.id === 'j' ? { ...c, notifications: { muted: true, pausedUntil: null } } : c
+    )
+    const s = summariseTray({ ...app, projects: [] }, true)
+    expect(s.state).toBe('running')
+    expect(s.needsYou).toEqual([])
+  })
+
+  it('an unseen failure of another service asks for attention; a long title is cut so the account still shows', () => {
+    const failed = appState([], { ...jules(), agentTasks: [agentTask('f', 'failed', { unseenFailure: true })] })
+    expect(summariseTray(failed, true)).toMatchObject({ state: 'attention', agentFailures: 1 })
+    const long = appState([], { ...jules(), agentTasks: [agentTask('w', 'waiting', { title: 'x'.repeat(200) })] })
+    const [line] = summariseTray(long, true).needsYou
+    expect(line!.sentence).toBe(`Jules · Personal: approve the plan for '${'x'.repeat(39)}…'`)
   })
 })
