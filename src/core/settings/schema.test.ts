@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { addConnection } from './edit'
-import { connectionSchema, defaultSettings, issuePaths, settingsSchema } from './schema'
+import { connectionSchema, defaultSettings, issuePaths, settingsSchema, settingsSchemaAt } from './schema'
 import { openSettings, SettingsValidationError } from './store'
 
 let dir: string
@@ -80,5 +80,19 @@ describe('issuePaths (the places a notice names)', () => {
     expect(issuePaths(places(8))).toEqual(Array.from({ length: 8 }, (_, i) => `field${i}`))
     expect(issuePaths(places(10))).toEqual([...Array.from({ length: 8 }, (_, i) => `field${i}`), 'and 2 more'])
     expect(issuePaths(places(3), 2)).toEqual(['field0', 'field1', 'and 1 more'])
+  })
+})
+
+describe('muted agent projects', () => {
+  it('default to none; a file with a wrong entry keeps the rest; an account of a service keeps its service', () => {
+    expect(defaultSettings().mutedAgentProjects).toEqual({})
+    const read = settingsSchemaAt(new Date(0), true).parse({
+      mutedAgentProjects: { c1: ['owner/repo', 7, ''], c2: 'x' }
+    })
+    expect(read.mutedAgentProjects).toEqual({ c1: ['owner/repo'], c2: [] })
+    expect(settingsSchema.safeParse({ mutedAgentProjects: { c1: [3] } }).success).toBe(false)
+    const settings = defaultSettings()
+    addConnection(settings, { baseUrl: 'https://jules.example', service: 'jules' }, 'c1')
+    expect(settingsSchema.parse(settings).connections[0]?.service).toBe('jules')
   })
 })
