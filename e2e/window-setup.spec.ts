@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { openSettings } from '../src/core/settings/store'
-import { DEFAULT_SERVICE_KEYS_URL, DEFAULT_SERVICE_URL } from '../src/shared/base-url'
+import { DEFAULT_SERVICE_URL } from '../src/shared/base-url'
 import { expect, test } from './support/fixtures'
 import { atSize, DEFAULT_WINDOW, openHash, WIDE_WINDOW } from './window.helpers'
 
@@ -11,20 +11,26 @@ async function changeService(app: Page): Promise<void> {
 }
 
 test('first run: the key first, the service as one line, the demo under Connect; no publishing domain asked', async ({
-  app
+  app,
+  host
 }) => {
   // The tray window's own size: wide, the first run is laid out as a pane (checked at the end).
   await app.setViewportSize(DEFAULT_WINDOW)
   await expect(app.getByRole('heading', { name: 'Welcome to Agent Tray' })).toBeVisible()
   const form = app.locator('form')
-  // The key is the first field; the service is one line until changed.
-  await expect(form.locator('input').first()).toHaveAttribute('id', 'setup-key')
-  await expect(app.getByTestId('setup-service')).toHaveText(/Service\s*Workser\s*·\s*Change/)
+  // The service is chosen first, Workser's chosen (every service the app offers, by its name); then the key is the
+  // first field; the name and address are one line until changed.
+  const offered = host.controller.getState().services.map((s) => s.displayName)
+  await expect(form.getByRole('group', { name: 'Service' }).getByRole('radio')).toHaveCount(offered.length)
+  await expect(form.getByRole('radio', { name: offered[0] })).toBeChecked()
+  await expect(form.locator('input:not([type="radio"])').first()).toHaveAttribute('id', 'setup-key')
+  await expect(app.getByTestId('setup-service')).toHaveText(/Name\s*Workser\s*·\s*Change/)
   await expect(app.getByLabel('Service address (base URL)')).toHaveCount(0)
   await expect(app.getByLabel('Publishing domain')).toHaveCount(0)
-  // The key field says what goes in it; Get a key goes to the service's own page.
+  // The key field says what goes in it; Get a key goes to the service's own page (its descriptor's key page).
   await expect(app.getByLabel('API key')).toHaveAttribute('placeholder', 'Paste your API key')
-  await expect(app.getByRole('link', { name: 'Get a key' })).toHaveAttribute('href', DEFAULT_SERVICE_KEYS_URL)
+  const first = host.controller.getState().services[0]!
+  await expect(app.getByRole('link', { name: 'Get a key' })).toHaveAttribute('href', first.keyPage)
   // Tab order: key, its Paste button and Get a key, Change, Connect, then Try the demo, right under it.
   await app.getByLabel('API key').focus()
   for (const [role, name] of [

@@ -8,6 +8,7 @@ import type { TaskSummary } from '../../shared/task-summary'
 import { bridge, call } from './bridge'
 import type { CostRangeChoice } from './cost-range'
 import { parseRoute, type Route, routeHash } from './route'
+import { taskRoute } from './services'
 
 export class AppModel {
   state = $state.raw<AppState | null>(null)
@@ -55,7 +56,9 @@ export class AppModel {
       const b = bridge()
       cleanups.push(
         b.on('app:state', (state) => this.receive(state)),
-        b.on('navigate:task', ({ projectId, taskId }) => this.go({ name: 'task', projectId, taskId })),
+        b.on('navigate:task', (target) =>
+          this.go(taskRoute(target, this.state?.connections ?? [], this.state?.services ?? []))
+        ),
         b.on('navigate:settings', () => this.go({ name: 'settings' })),
         b.on('navigate:project', ({ projectId }) => this.go({ name: 'project', projectId })),
         b.on('notification:shown', ({ title, body }) => this.announce(`${title}: ${body}`))

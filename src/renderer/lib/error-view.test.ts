@@ -118,6 +118,37 @@ describe('accountProblems', () => {
     ])
     expect(problems.map((p) => p.connectionId)).toEqual(['b', 'a'])
   })
+
+  it('another service’s account: its last poll’s error is the account’s, named, and sorted with the rest', () => {
+    const agent = (id: string, kind: 'auth' | 'rate_limited', since: string) => ({
+      id,
+      name: `Account ${id}`,
+      agentHealth: {
+        state: 'error' as const,
+        error: { kind, message: 'said by the service' },
+        since,
+        nextPollAt: since
+      }
+    })
+    const fine = { id: 'g', name: 'Fine', agentHealth: { state: 'ok' as const, polledAt: '2026-01-01T07:00:00Z' } }
+    const problems = accountProblems(
+      [failing('a', 'network', '2026-01-01T07:00:00Z')],
+      [
+        fine,
+        { id: 'w', name: 'Workser', agentHealth: null },
+        agent('j', 'rate_limited', '2026-01-01T06:00:00Z'),
+        agent('k', 'auth', '2026-01-01T07:40:00Z')
+      ]
+    )
+    expect(problems.map((p) => [p.connectionId, p.health, p.account])).toEqual([
+      ['k', 'error', 'Account k'],
+      ['j', 'retrying', 'Account j'],
+      ['a', 'retrying', undefined]
+    ])
+    expect(saidByBanner({ kind: 'auth', message: '' }, 'k', [], [agent('k', 'auth', '2026-01-01T07:40:00Z')])).toBe(
+      true
+    )
+  })
 })
 
 describe('saidByBanner', () => {

@@ -1,6 +1,6 @@
 // Every failure the window can meet, in plain words with a way forward. Screens render the view;
 // they never word an error themselves.
-import type { IpcError, ProjectView } from '../../shared/ipc'
+import type { ConnectionView, IpcError, ProjectView } from '../../shared/ipc'
 import type { ServiceErrorInfo } from '../../shared/monitor'
 
 /** What the user can do about an error; a screen offers the ones it can carry out. */
@@ -118,15 +118,36 @@ export interface AccountProblem {
   error: ServiceErrorInfo
   /** When its projects stopped answering: what the window shows of the account is as of then. */
   since: string
+  /** An account of another service is always named: its tasks sit beside other accounts' in Now. */
+  account?: string
 }
+
+/** An account of another service, as the banner reads it: its one poll's health. */
+export type AgentAccountHealth = Pick<ConnectionView, 'id' | 'name' | 'agentHealth'>
 
 /**
  * A rejected key is the account's, whichever project met it; an unreachable service is the
  * account's once none of its checked projects answers. Worst first (a rejected key), then oldest.
  */
-export function accountProblems(projects: readonly Pick<ProjectView, 'connectionId' | 'health'>[]): AccountProblem[] {
+export function accountProblems(
+  projects: readonly Pick<ProjectView, 'connectionId' | 'health'>[],
+  agentAccounts: readonly AgentAccountHealth[] = []
+): AccountProblem[] {
   const accounts = [...new Set(projects.map((p) => p.connectionId))]
   const problems: AccountProblem[] = []
+  // Another service's account polls all its tasks at once: its last poll's error is the account's. A key or a
+  // permission (a 401 or 403) only the user can fix is red; the rest (offline, slowed down, the service's own trouble)
+  // is retried.
+  for (const { id, name, agentHealth: health } of agentAccounts) {
+    if (health?.state !== 'error') continue
+    problems.push({
+      connectionId: id,
+      health: health.error.kind === 'auth' ? 'error' : 'retrying',
+      error: health.error,
+      since: health.since,
+      account: name
+    })
+  }
   for (const connectionId of accounts) {
     const own = projects.filter((p) => p.connectionId === connectionId)
     const failing = own.flatMap((p) => (p.health.state === 'error' ? [p.health] : []))
@@ -155,9 +176,10 @@ export function accountProblems(projects: readonly Pick<ProjectView, 'connection
 export function saidByBanner(
   error: IpcError,
   connectionId: string | undefined,
-  projects: readonly Pick<ProjectView, 'connectionId' | 'health'>[]
+  projects: readonly Pick<ProjectView, 'connectionId' | 'health'>[],
+  agentAccounts: readonly AgentAccountHealth[] = []
 ): boolean {
-  return accountProblems(projects).some(
+  return accountProblems(projects, agentAccounts).some(
     (p) =>
       (connectionId === undefined || p.connectionId === connectionId) &&
       (error.kind === 'auth' ? p.error.kind === 'auth' : isOffline(error) && isOffline(p.error))

@@ -10,7 +10,9 @@ import {
   productIdValue,
   projectCreateBody,
   projectUpdateBody,
-  serviceFieldsShown
+  replyValue,
+  serviceFieldsShown,
+  withService
 } from './forms'
 
 const project: Project = {
@@ -220,6 +222,37 @@ describe('productIdValue', () => {
     expect(productIdValue('x'.repeat(201))).toEqual({
       ok: false,
       error: 'A software product id must be at most 200 characters.'
+    })
+  })
+})
+
+describe('withService', () => {
+  const first = { displayName: 'First', defaultBaseUrl: 'https://first.example' }
+  const other = { displayName: 'Other', defaultBaseUrl: 'https://other.example/v1' }
+  const form = { name: 'First', baseUrl: 'https://first.example', publishingDomain: '', apiKey: 'k' }
+
+  it('moves the name and address to the new service’s while they are the old one’s', () => {
+    expect(withService(form, first, other)).toEqual({ ...form, name: 'Other', baseUrl: 'https://other.example/v1' })
+    expect(withService({ ...form, name: ' ', baseUrl: '' }, null, other)).toMatchObject({
+      name: 'Other',
+      baseUrl: 'https://other.example/v1'
+    })
+  })
+
+  it('keeps what the user typed', () => {
+    const typed = { ...form, name: 'Work account', baseUrl: 'https://mine.example' }
+    expect(withService(typed, first, other)).toEqual(typed)
+  })
+})
+
+describe('replyValue', () => {
+  it('sends the trimmed reply, and asks for one within the bound', () => {
+    expect(replyValue('  Use the second option.\n')).toEqual({ ok: true, value: 'Use the second option.' })
+    expect(replyValue(' \n ')).toEqual({ ok: false, errors: { message: 'Write your reply first.' } })
+    expect(replyValue('x'.repeat(10_000)).ok).toBe(true)
+    expect(replyValue('x'.repeat(10_001))).toEqual({
+      ok: false,
+      errors: { message: 'A reply can be at most 10,000 characters.' }
     })
   })
 })

@@ -6,6 +6,7 @@ import { idProblem } from '../../shared/ids'
 import { isImageUrl } from '../../shared/image-url'
 import { POLLING_BOUNDS } from '../../shared/polling'
 import { isEmail, isReturnUrl } from '../../shared/project-fields'
+import type { ProviderDescriptor } from '../../shared/provider'
 import { type Project, PROJECT_UPDATE_FIELDS, type ProjectCreate, type ProjectUpdate } from '../../shared/service'
 import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
 
@@ -154,6 +155,21 @@ export function connectionValue(
   }
 }
 
+/** A new connection moved to another service: the name and address follow it, unless the user typed their own. */
+export function withService(
+  form: ConnectionForm,
+  from: Pick<ProviderDescriptor, 'displayName' | 'defaultBaseUrl'> | null,
+  to: Pick<ProviderDescriptor, 'displayName' | 'defaultBaseUrl'>
+): ConnectionForm {
+  const untouched = (typed: string, preset: string | undefined): boolean =>
+    typed.trim() === '' || (preset !== undefined && typed.trim() === preset)
+  return {
+    ...form,
+    name: untouched(form.name, from?.displayName) ? to.displayName : form.name,
+    baseUrl: untouched(form.baseUrl, from?.defaultBaseUrl) ? to.defaultBaseUrl : form.baseUrl
+  }
+}
+
 /** A new connection's service fields show when asked for, and whenever one has a problem, so no message is hidden. */
 export function serviceFieldsShown(changeRequested: boolean, errors: FieldErrors<keyof ConnectionForm>): boolean {
   return changeRequested || errors.name !== undefined || errors.baseUrl !== undefined
@@ -200,4 +216,18 @@ export function productIdValue(text: string): { ok: true; productId: string } | 
   if (productId === '') return { ok: false, error: 'Enter or pick a software product id.' }
   const problem = idProblem(productId)
   return problem === null ? { ok: true, productId } : { ok: false, error: `A software product id ${problem}.` }
+}
+
+/** A reply to an agent: trimmed, 1 to REPLY_MAX_LENGTH characters (the bound the app checks again). */
+export const REPLY_MAX_LENGTH = 10_000
+
+export function replyValue(text: string): Checked<string, 'message'> {
+  const message = text.trim()
+  if (message === '') return { ok: false, errors: { message: 'Write your reply first.' } }
+  if (message.length > REPLY_MAX_LENGTH)
+    return {
+      ok: false,
+      errors: { message: `A reply can be at most ${REPLY_MAX_LENGTH.toLocaleString('en-US')} characters.` }
+    }
+  return { ok: true, value: message }
 }

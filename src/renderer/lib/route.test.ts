@@ -14,6 +14,8 @@ describe('parseRoute', () => {
     expect(parseRoute('#/settings/')).toEqual({ name: 'settings' })
     expect(parseRoute('#/settings/accounts/c-1')).toEqual({ name: 'settings', account: 'c-1' })
     expect(parseRoute('#/setup')).toEqual({ name: 'setup' })
+    expect(parseRoute('#/accounts/c-1/tasks/t9')).toEqual({ name: 'agent-task', connectionId: 'c-1', taskId: 't9' })
+    expect(parseRoute('#/accounts/c-1')).toEqual({ name: 'unknown', hash: '#/accounts/c-1' })
   })
 
   it('decodes ids', () => {
@@ -35,7 +37,8 @@ describe('parseRoute', () => {
         const routes: Route[] = [
           { name: 'project', projectId },
           { name: 'task', projectId, taskId },
-          { name: 'settings', account: projectId }
+          { name: 'settings', account: projectId },
+          { name: 'agent-task', connectionId: projectId, taskId }
         ]
         for (const route of routes) expect(parseRoute(routeHash(route))).toEqual(route)
       })
@@ -47,6 +50,8 @@ describe('sectionOf', () => {
   it('puts a project and a task under projects', () => {
     expect(sectionOf({ name: 'task', projectId: 'a', taskId: 'b' })).toBe('projects')
     expect(sectionOf({ name: 'costs' })).toBe('costs')
+    // A task of an agent account is reached from Now: it has no project.
+    expect(sectionOf({ name: 'agent-task', connectionId: 'c', taskId: 't' })).toBe('now')
     expect(sectionOf({ name: 'settings', account: 'c-1' })).toBe('settings')
     expect(sectionOf({ name: 'unknown', hash: '#x' })).toBeNull()
   })

@@ -5,6 +5,8 @@ export type Route =
   | { name: 'projects' }
   | { name: 'project'; projectId: string }
   | { name: 'task'; projectId: string; taskId: string }
+  /** A task of an account of another service (no projects: every task of the account is watched). */
+  | { name: 'agent-task'; connectionId: string; taskId: string }
   | { name: 'costs' }
   | { name: 'settings'; account?: string }
   | { name: 'setup' }
@@ -23,6 +25,8 @@ export function parseRoute(hash: string): Route {
   }
   if (first === 'settings' && id === 'accounts' && parts.length === 3 && third !== undefined)
     return { name: 'settings', account: third }
+  if (first === 'accounts' && id !== undefined && parts.length === 4 && third === 'tasks' && taskId !== undefined)
+    return { name: 'agent-task', connectionId: id, taskId }
   if (first === 'projects' && id !== undefined) {
     if (parts.length === 2) return { name: 'project', projectId: id }
     if (parts.length === 4 && third === 'tasks' && taskId !== undefined) {
@@ -45,6 +49,8 @@ export function routeHash(route: Route): string {
       return `#/projects/${encodeURIComponent(route.projectId)}`
     case 'task':
       return `#/projects/${encodeURIComponent(route.projectId)}/tasks/${encodeURIComponent(route.taskId)}`
+    case 'agent-task':
+      return `#/accounts/${encodeURIComponent(route.connectionId)}/tasks/${encodeURIComponent(route.taskId)}`
     case 'unknown':
       return route.hash
   }
@@ -54,6 +60,7 @@ export function routeHash(route: Route): string {
 export function sectionOf(route: Route): 'now' | 'projects' | 'costs' | 'settings' | 'setup' | null {
   switch (route.name) {
     case 'now':
+    case 'agent-task':
       return 'now'
     case 'projects':
     case 'project':

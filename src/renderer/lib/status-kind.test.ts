@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seenAware, STATUS_LABEL, statusKind } from './status-kind'
+import { providerStatusKind, seenAware, STATUS_LABEL, statusKind } from './status-kind'
 
 describe('statusKind', () => {
   it('maps the service statuses of tasks and steps, and anything new to unknown', () => {
@@ -19,5 +19,15 @@ describe('seenAware', () => {
     expect(seenAware('completed', false)).toBe('completed')
     expect(STATUS_LABEL['failed-seen']).toBe('Failed')
     expect(new Set([seenAware('failed', false), 'completed', 'cancelled']).size).toBe(3)
+  })
+})
+
+describe('providerStatusKind', () => {
+  it('gives each status of the one task model its glyph, waiting its own', () => {
+    expect(providerStatusKind('queued')).toBe('todo')
+    expect(providerStatusKind('waiting')).toBe('waiting')
+    expect(providerStatusKind('running')).toBe('running')
+    expect(providerStatusKind('unknown')).toBe('unknown')
+    expect(STATUS_LABEL[providerStatusKind('waiting')]).toBe('Waiting for you')
   })
 })

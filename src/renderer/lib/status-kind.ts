@@ -1,5 +1,6 @@
 // Which StatusIcon a task or step status gets, and its name: one owner for the mapping. Each kind
 // is one glyph with one meaning (components/ui/StatusIcon.svelte).
+import type { ProviderStatus } from '../../shared/provider'
 
 export type StatusKind =
   | 'failed'
@@ -44,6 +45,11 @@ export function statusKind(status: string): StatusKind {
     default:
       return 'unknown'
   }
+}
+
+/** A status of the one task model (any service) as an icon kind. */
+export function providerStatusKind(status: ProviderStatus): StatusKind {
+  return status === 'queued' ? 'todo' : status
 }
 
 /** A failure already seen keeps its glyph (never done's or cancelled's) but no longer asks, so it is quiet. */
