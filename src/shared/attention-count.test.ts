@@ -73,7 +73,13 @@ describe('countAttention', () => {
   })
 })
 
-function agentTask(id: string, status: ProviderStatus, connectionId = 'j', unseenFailure = false): AgentTaskView {
+function agentTask(
+  id: string,
+  status: ProviderStatus,
+  connectionId = 'j',
+  unseenFailure = false,
+  projectMuted = false
+): AgentTaskView {
   return {
     id,
     title: id,
@@ -87,7 +93,8 @@ function agentTask(id: string, status: ProviderStatus, connectionId = 'j', unsee
     costs: [],
     connectionId,
     service: 'jules',
-    unseenFailure
+    unseenFailure,
+    projectMuted
   }
 }
 
@@ -112,5 +119,15 @@ describe("another service's tasks", () => {
     })
     expect(count).toMatchObject({ agentsWaiting: 2, agentFailures: 1 })
     expect(attentionTotal(count)).toBe(3)
+  })
+
+  it('a task of a muted repository or source asks nothing, waiting or failed', () => {
+    const count = countAttention({
+      projects: [],
+      budgets: [],
+      connections: [account('j', false)],
+      agentTasks: [agentTask('w1', 'waiting', 'j', false, true), agentTask('f1', 'failed', 'j', true, true)]
+    })
+    expect(attentionTotal(count)).toBe(0)
   })
 })

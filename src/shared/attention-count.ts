@@ -19,7 +19,7 @@ export interface AttentionCount {
 /** Another service's tasks that ask: of accounts whose notifications are not muted. */
 export function askingAgentTasks(app: Partial<Pick<AppState, 'agentTasks' | 'connections'>>): AgentTaskView[] {
   const muted = new Set((app.connections ?? []).filter((c) => c.notifications.muted).map((c) => c.id))
-  return (app.agentTasks ?? []).filter((t) => !muted.has(t.connectionId))
+  return (app.agentTasks ?? []).filter((t) => !muted.has(t.connectionId) && !t.projectMuted)
 }
 
 export function countAttention(

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   checkBaseUrl,
-  DEFAULT_SERVICE_KEYS_URL,
   DEFAULT_SERVICE_URL,
   defaultConnectionName,
   isLoopbackHost,
-  keysPageFor,
   keyTransportProblem,
   MAX_BASE_URL_LENGTH,
   parseBaseUrl,
@@ -117,14 +115,5 @@ describe('the base-URL rule', () => {
     expect(sameOrigin('https://a.example', 'https://a.example:8443')).toBe(false)
     expect(sameOrigin('https://a.example', 'not a url')).toBe(false)
     expect(sameOrigin('not a url', 'https://a.example')).toBe(false)
-  })
-})
-
-describe('keysPageFor', () => {
-  it('knows where to get a key for the default service only', () => {
-    expect(keysPageFor(DEFAULT_SERVICE_URL)).toBe(DEFAULT_SERVICE_KEYS_URL)
-    expect(keysPageFor(`${DEFAULT_SERVICE_URL}/`)).toBe(DEFAULT_SERVICE_KEYS_URL)
-    expect(keysPageFor('https://agents.example.com')).toBeNull()
-    expect(keysPageFor('not a url')).toBeNull()
   })
 })

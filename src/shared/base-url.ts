@@ -89,8 +89,3 @@ export const DEFAULT_SERVICE_NAME = 'Workser'
 /** Where a person gets a key for the service at DEFAULT_SERVICE_URL (the first run's "Get a key"); the interface
  * documents no key page (docs: "Key issuance: not shown"), so the service's site. */
 export const DEFAULT_SERVICE_KEYS_URL = 'https://workser.ai'
-
-/** Where to get a key for the service at `baseUrl`, or null where none is known (any service but the default). */
-export function keysPageFor(baseUrl: string): string | null {
-  return sameOrigin(baseUrl, DEFAULT_SERVICE_URL) ? DEFAULT_SERVICE_KEYS_URL : null
-}

@@ -61,6 +61,8 @@ export interface AgentTaskView extends ProviderTask {
   service: string
   /** A failure the user has not opened yet (Now's second group, the badge). */
   unseenFailure: boolean
+  /** Its repository or source is muted: listed, but neither told, forwarded nor counted as asking. */
+  projectMuted: boolean
 }
 
 export interface ConnectionView extends Connection {

@@ -135,3 +135,6 @@ export const PROVIDER_STATUS_ORDER: readonly ProviderStatus[] = [
   'cancelled',
   'unknown'
 ]
+
+/** The longest reply sent to an agent: the window's sheet, the request and the command check it. */
+export const MAX_REPLY_LENGTH = 10_000

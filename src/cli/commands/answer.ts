@@ -1,5 +1,6 @@
 // `approve TASK` and `reply TASK MESSAGE…`: a person's answer to a task waiting for them, where its service offers it
 // (its descriptor's capabilities); elsewhere exit 10, saying what the service offers. TASK is `now`'s id.
+import { MAX_REPLY_LENGTH } from '../../shared/provider'
 import { openStoredAgentAccount } from '../accounts'
 import { notFoundError, usageError } from '../cli-error'
 import { connectionNamed, type Context, printJson } from '../context'
@@ -7,9 +8,6 @@ import { EXIT, type ExitCode } from '../exit-codes'
 import { descriptorOf, isAgentAccount, notOffered } from '../services'
 import { oneLine } from '../table'
 import { parseTaskRef } from '../task-ref'
-
-/** A reply's bounds, as the window's request takes it: trimmed, 1 to 10,000 characters. */
-export const MAX_REPLY_LENGTH = 10_000
 
 type Answer = { kind: 'approve' } | { kind: 'reply'; message: string }
 

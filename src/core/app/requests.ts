@@ -15,6 +15,7 @@ import { idProblem } from '../../shared/ids'
 import { isImageUrl } from '../../shared/image-url'
 import type { InvokeChannel, RequestOf } from '../../shared/ipc'
 import { isEmail, isReturnUrl, MAX_EMAIL_LENGTH } from '../../shared/project-fields'
+import { MAX_REPLY_LENGTH } from '../../shared/provider'
 import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import { isSafeExternalUrl } from '../../shared/url'
@@ -251,8 +252,6 @@ const budgetInputSchema = z
  * segment the adapter encodes. */
 const agentTaskId = nonBlankLine(512)
 const agentTaskRequest = z.strictObject({ connectionId: idSchema, taskId: agentTaskId })
-/** The longest answer sent to an agent. */
-export const MAX_AGENT_REPLY = 10_000
 
 /** A service by its descriptor's kind (core/providers/registry.ts). */
 const serviceKind = z.string().refine((kind) => serviceDescriptor(kind) !== undefined, 'must be a known service')
@@ -378,7 +377,7 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     message: z
       .string()
       .transform((s) => s.trim())
-      .pipe(text(MAX_AGENT_REPLY).min(1, 'must not be empty'))
+      .pipe(text(MAX_REPLY_LENGTH).min(1, 'must not be empty'))
   }),
   'agent:mute-project': z.strictObject({ connectionId: idSchema, projectId: agentTaskId, muted: z.boolean() })
 }

@@ -188,6 +188,8 @@ describe('what waits for you', () => {
     expect(rig.watch.views()[0]?.status).toBe('failed')
     expect(rig.rounds).toEqual([])
     expect(rig.watch.views()[0]?.unseenFailure).toBe(false)
+    // Listed still, and marked, so nothing counts it as asking.
+    expect(rig.watch.views()[0]?.projectMuted).toBe(true)
   })
 })
 

@@ -185,7 +185,8 @@ export class AgentWatch {
       ...task,
       connectionId: this.connectionId,
       service: this.account.descriptor.kind,
-      unseenFailure: this.unseen.has(task.id)
+      unseenFailure: this.unseen.has(task.id),
+      projectMuted: this.options.muted(task.project?.id ?? '')
     }
   }
 

@@ -135,6 +135,7 @@ export function agentTask(id: string, status: ProviderStatus, over: Partial<Agen
     connectionId: 'j',
     service: 'jules',
     unseenFailure: false,
+    projectMuted: false,
     ...over
   }
 }

@@ -6,7 +6,7 @@ import { idProblem } from '../../shared/ids'
 import { isImageUrl } from '../../shared/image-url'
 import { POLLING_BOUNDS } from '../../shared/polling'
 import { isEmail, isReturnUrl } from '../../shared/project-fields'
-import type { ProviderDescriptor } from '../../shared/provider'
+import { MAX_REPLY_LENGTH, type ProviderDescriptor } from '../../shared/provider'
 import { type Project, PROJECT_UPDATE_FIELDS, type ProjectCreate, type ProjectUpdate } from '../../shared/service'
 import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
 
@@ -218,16 +218,14 @@ export function productIdValue(text: string): { ok: true; productId: string } | 
   return problem === null ? { ok: true, productId } : { ok: false, error: `A software product id ${problem}.` }
 }
 
-/** A reply to an agent: trimmed, 1 to REPLY_MAX_LENGTH characters (the bound the app checks again). */
-export const REPLY_MAX_LENGTH = 10_000
-
+/** A reply to an agent: trimmed, 1 to MAX_REPLY_LENGTH characters (the bound the app checks again). */
 export function replyValue(text: string): Checked<string, 'message'> {
   const message = text.trim()
   if (message === '') return { ok: false, errors: { message: 'Write your reply first.' } }
-  if (message.length > REPLY_MAX_LENGTH)
+  if (message.length > MAX_REPLY_LENGTH)
     return {
       ok: false,
-      errors: { message: `A reply can be at most ${REPLY_MAX_LENGTH.toLocaleString('en-US')} characters.` }
+      errors: { message: `A reply can be at most ${MAX_REPLY_LENGTH.toLocaleString('en-US')} characters.` }
     }
   return { ok: true, value: message }
 }

@@ -3,7 +3,7 @@
  * of /work/shared/service-interface.md) is its documentation. Its client, monitor and tests stay as they are; this is
  * how the surfaces that read every service will read its tasks.
  */
-import { DEFAULT_SERVICE_NAME, DEFAULT_SERVICE_URL } from '../../../shared/base-url'
+import { DEFAULT_SERVICE_KEYS_URL, DEFAULT_SERVICE_NAME, DEFAULT_SERVICE_URL } from '../../../shared/base-url'
 import {
   type ProviderCapabilities,
   type ProviderDescriptor,
@@ -47,7 +47,7 @@ export const WORKSER: ProviderDescriptor = {
   kind: 'workser',
   displayName: DEFAULT_SERVICE_NAME,
   defaultBaseUrl: DEFAULT_SERVICE_URL,
-  keyPage: DEFAULT_SERVICE_URL,
+  keyPage: DEFAULT_SERVICE_KEYS_URL,
   capabilities: WORKSER_CAPABILITIES
 }
 
