@@ -44,6 +44,7 @@ async function choose(app: Page, label: 'From' | 'Until', time: string): Promise
 
 test('each notification transition toggles on its own and is kept', async ({ app }) => {
   const labels: [NotifiableTransition, string][] = [
+    ['waiting', 'A task waits for you'],
     ['started', 'A task starts'],
     ['completed', 'A task completes'],
     ['failed', 'A task fails'],

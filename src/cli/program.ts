@@ -8,6 +8,7 @@ import { SettingsFileError } from '../core/settings/file-error'
 import { SettingsValidationError } from '../core/settings/store'
 import { DEFAULT_SERVICE_URL } from '../shared/base-url'
 import { COST_GROUPINGS } from '../shared/cost-report'
+import { DEFAULT_FORWARD_EVENTS, FORWARD_EVENTS } from '../shared/forward-target'
 import { boundProblem, SINGLE_INTERVAL_BOUNDS } from '../shared/polling'
 import { API_KEY_FLAG_MESSAGE, isCliError } from './cli-error'
 import { approveCommand, replyCommand } from './commands/answer'
@@ -372,7 +373,7 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
       'add a target: ntfy://host/topic, ntfys://host/topic, a Slack or Discord webhook URL, tgram://TOKEN/CHAT, an https URL (JSON). The URL holds a token, so it is never an argument: it is asked for without echo, or read from the first line of stdin'
     )
     .option('--name <name>', 'its name (default: kind and host)')
-    .option('--on <events>', 'failed,completed,cancelled,budget,unusual (default: failed,budget)')
+    .option('--on <events>', `${FORWARD_EVENTS.join(',')} (default: ${DEFAULT_FORWARD_EVENTS.join(',')})`)
     .option('--when <when>', 'always, or away: screen locked or idle (default: away)')
     .option(
       '--secret-stdin',
