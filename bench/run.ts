@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { runGithubRequests } from './github-requests'
 import { runIdle } from './idle'
 import { runLatency } from './latency'
 import { machineInfo } from './machine'
@@ -24,7 +25,8 @@ const MEASURES: Record<string, (options: BenchOptions) => Promise<MeasureResult>
   window: runWindow,
   idle: runIdle,
   soak: runSoak,
-  startup: runStartup
+  startup: runStartup,
+  'github-requests': runGithubRequests
 }
 
 /**
@@ -40,7 +42,9 @@ const CONDITIONS: Record<string, string> = {
   window: 'e2e test host (reference service with ETags and compression on) and headless Chromium',
   idle: 'reference service on loopback, ETags and compression on (its defaults)',
   soak: 'reference service on loopback, ETags and compression on (its defaults)',
-  startup: 'the stand-in Electron, no service traffic: a keychain that answers at once and one that never answers'
+  startup: 'the stand-in Electron, no service traffic: a keychain that answers at once and one that never answers',
+  'github-requests':
+    "the GitHub adapter against a loopback stand-in of the Agent tasks list: ETags (304s free), X-Poll-Interval 5 s, X-RateLimit-* for a user token's 5,000/h; a simulated hour; without_etags: the same hour with no ETags sent"
 }
 
 function usage(message: string): never {
