@@ -192,6 +192,8 @@ export interface OnConnection {
 
 export interface InvokeContract {
   'app:get-state': { request: void; response: AppState }
+  /** Adds or changes an account; `connection.service` names its service (absent: Workser), and with it an empty
+   * `baseUrl` is the service's default address. The key is checked by the service before it is stored. */
   'connection:save': {
     request: { connection: Omit<Connection, 'id'> & { id?: string }; apiKey?: string }
     response: ConnectionView
@@ -289,6 +291,20 @@ export interface InvokeContract {
   'forward:remove': { request: { targetId: string }; response: void }
   /** Whether the user is seen as away right now (locked, or idle longer than the set time). */
   'forward:presence': { request: void; response: PresenceView }
+  /** One task of an agent account with its steps fetched; opening it marks its failure seen. */
+  'agent:task': { request: AgentTaskRequest; response: AgentTaskView }
+  /** Approves the task's plan where the service offers it (else refused); that account is polled right after. */
+  'agent:approve': { request: AgentTaskRequest; response: void }
+  /** Answers the task (1 to 10,000 characters, trimmed) where the service offers it (else refused). */
+  'agent:reply': { request: AgentTaskRequest & { message: string }; response: void }
+  /** Mutes a repository or source of an agent account: its tasks are neither told nor forwarded. */
+  'agent:mute-project': { request: { connectionId: string; projectId: string; muted: boolean }; response: void }
+}
+
+/** A task of an agent account. */
+export interface AgentTaskRequest {
+  connectionId: string
+  taskId: string
 }
 
 export interface EventContract {
@@ -353,7 +369,11 @@ export const INVOKE_CHANNELS = [
   'forward:test',
   'forward:update',
   'forward:remove',
-  'forward:presence'
+  'forward:presence',
+  'agent:task',
+  'agent:approve',
+  'agent:reply',
+  'agent:mute-project'
 ] as const satisfies readonly InvokeChannel[]
 
 export const EVENT_CHANNELS = [

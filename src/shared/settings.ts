@@ -93,6 +93,8 @@ export interface Settings {
   budgets: Record<string, Budget[]>
   /** Where notifications are forwarded (shared/forward-target.ts); the targets' URLs are in the key store. */
   forwarding: ForwardingPrefs
+  /** Per connection id of an agent service: the repositories or sources whose tasks are neither told nor forwarded. */
+  mutedAgentProjects: Record<string, string[]>
 }
 
 /** One account's notifications, beside the app-wide pause and quiet hours. */

@@ -2,6 +2,7 @@
 // its monitor knows of each, the pause, the key store and the notices.
 import type { AppState, ProjectView } from '../../shared/ipc'
 import { pauseShown } from '../notify/pause'
+import { orderAgentTasks } from '../providers/board'
 import { SERVICES } from '../providers/registry'
 import type { AppContext } from './context'
 import { connectionView } from './handlers/connections'
@@ -31,12 +32,15 @@ export function buildAppState(ctx: AppContext): AppState {
     )
   })
   const open = ctx.session.open()
+  const agents = ctx.session.agents()
   return {
     connections: settings.connections.map((c) => connectionView(ctx, c)),
     activeConnectionId: settings.activeConnectionId,
     projects,
     monitor: {
-      paused: open.length === 0 || open.every((o) => o.monitor.isPaused),
+      paused:
+        open.length + agents.length === 0 ||
+        (open.every((o) => o.monitor.isPaused) && agents.every((a) => a.watch.isPaused)),
       notificationsPausedUntil: pauseShown(settings.notifications.pausedUntil, now)
     },
     secrets: { backend: ctx.ports.secrets.backend, detail: ctx.ports.secrets.detail },
@@ -47,6 +51,6 @@ export function buildAppState(ctx: AppContext): AppState {
     desktopNotes: ctx.notes(),
     budgets: ctx.budgets.statuses(),
     services: [...SERVICES],
-    agentTasks: []
+    agentTasks: orderAgentTasks(agents.flatMap((a) => a.watch.views()))
   }
 }

@@ -117,7 +117,8 @@ describe('connections', () => {
         publishingDomain: rig.service.publishingDomain,
         hasKey: true,
         problem: null,
-        notifications: { muted: false, pausedUntil: null }
+        notifications: { muted: false, pausedUntil: null },
+        agentHealth: null
       }
     ])
     await flushState()
@@ -237,7 +238,8 @@ describe('connections', () => {
         publishingDomain: '',
         hasKey: true,
         problem: expect.stringMatching(/must use https/),
-        notifications: { muted: false, pausedUntil: null }
+        notifications: { muted: false, pausedUntil: null },
+        agentHealth: null
       }
     ])
     const result = await dispatch(parts.controller.handlers, 'project:tasks', { projectId: 'p1' })

@@ -30,6 +30,7 @@ import { buildAppState } from './app-state'
 import { createAppBudgets } from './budgets'
 import { createCoalescer } from './coalesce'
 import type { AppContext } from './context'
+import { agentHandlers } from './handlers/agents'
 import { attentionHandlers } from './handlers/attention'
 import { budgetHandlers } from './handlers/budgets'
 import { connectionHandlers } from './handlers/connections'
@@ -153,7 +154,14 @@ export function createAppController(ports: ControllerPorts): AppController {
         gate.announce(open.connection.id, round)
         forwarding.forward(open.connection.id, round.events)
       },
-      onInvalidRecord: reportInvalidRecord
+      onInvalidRecord: reportInvalidRecord,
+      // An agent account's round goes the way of a monitor's: the window, the gate, forwarding.
+      onAgentRound: (connectionId, round) => {
+        for (const event of round.events) events.emit('monitor:event', event)
+        gate.announce(connectionId, round)
+        forwarding.forward(connectionId, round.events)
+        changed()
+      }
     }
   )
 
@@ -307,7 +315,8 @@ export function createAppController(ports: ControllerPorts): AppController {
     ...notifications.handlers,
     ...systemHandlers(ctx),
     ...desktopHandlers(ctx),
-    ...forwardingHandlers(ctx)
+    ...forwardingHandlers(ctx),
+    ...agentHandlers(ctx)
   }
 
   return {

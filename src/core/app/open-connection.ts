@@ -11,6 +11,7 @@ import { inBackgroundWindow } from '../costs/background-window'
 import type { UsageFetcher } from '../costs/usage-fetcher'
 import type { UsageStore } from '../costs/usage-store'
 import { Monitor, type MonitorCycle, type TaskSource } from '../monitor/monitor'
+import { type AgentRound } from '../providers/board'
 import type { KeyCustody } from '../secrets/custody'
 import type { Clock } from '../util/clock'
 import type { Emitter } from '../util/emitter'
@@ -65,6 +66,8 @@ export interface SessionUsages {
 export interface SessionHooks {
   onCycle(open: OpenConnection, cycle: MonitorCycle): void
   onInvalidRecord(issue: InvalidRecordIssue): void
+  /** An agent account's news, once the seen state that holds it is saved. */
+  onAgentRound(connectionId: string, round: AgentRound): void
 }
 
 export interface OpenEnv extends SessionHooks {

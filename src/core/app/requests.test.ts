@@ -21,7 +21,8 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
         apiKey: 'k-1'
       },
       { connection: { id: 'c1', name: 'Local', baseUrl: 'http://127.0.0.1:4000/', publishingDomain: '' } },
-      { connection: { name: 'L', baseUrl: 'http://localhost:1/v1', publishingDomain: 'Apps.Example.COM' } }
+      { connection: { name: 'L', baseUrl: 'http://localhost:1/v1', publishingDomain: 'Apps.Example.COM' } },
+      { connection: { name: 'Agents', baseUrl: '', publishingDomain: '', service: 'jules' }, apiKey: 'k' }
     ],
     bad: [
       [
@@ -29,6 +30,11 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
         /connection\.baseUrl: The service address must use https/
       ],
       [{ connection: { name: 'W', baseUrl: 'ftp://x', publishingDomain: '' } }, /connection\.baseUrl/],
+      [{ connection: { name: 'W', baseUrl: '', publishingDomain: '' } }, /connection\.baseUrl: must be a URL/],
+      [
+        { connection: { name: 'W', baseUrl: '', publishingDomain: '', service: 'nope' } },
+        /connection\.service: must be a known service/
+      ],
       [
         { connection: { name: 'W', baseUrl: 'https://u:p@x.com', publishingDomain: '' } },
         /connection\.baseUrl: The service address must not carry a user name or password/
@@ -455,7 +461,41 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
     ]
   },
   'forward:remove': { good: [{ targetId: id }], bad: [[{}, /targetId/]] },
-  'forward:presence': { good: [undefined], bad: [[{ away: true }, /takes no request/]] }
+  'forward:presence': { good: [undefined], bad: [[{ away: true }, /takes no request/]] },
+  'agent:task': {
+    good: [{ connectionId: 'c1', taskId: '3141' }],
+    bad: [
+      [{ connectionId: 'c1' }, /taskId/],
+      [{ connectionId: 'c1', taskId: 'a\nb' }, /taskId: must be a single line/],
+      [{ connectionId: 'c1', taskId: 't', extra: 1 }, /extra|Unrecognized/]
+    ]
+  },
+  'agent:approve': {
+    good: [{ connectionId: 'c1', taskId: 'sessions/1' }],
+    bad: [
+      [{ taskId: 't' }, /connectionId/],
+      [{ connectionId: 'c1', taskId: '' }, /taskId: must not be empty/]
+    ]
+  },
+  'agent:reply': {
+    good: [
+      { connectionId: 'c1', taskId: 't', message: 'Yes, go ahead.' },
+      { connectionId: 'c1', taskId: 't', message: `  ${'a'.repeat(10_000)}  ` }
+    ],
+    bad: [
+      [{ connectionId: 'c1', taskId: 't', message: '   ' }, /message: must not be empty/],
+      [{ connectionId: 'c1', taskId: 't', message: 'a'.repeat(10_001) }, /message: must be at most 10000/],
+      [{ connectionId: 'c1', taskId: 't', message: 'a\u0000' }, /message: must not contain control/],
+      [{ connectionId: 'c1', taskId: 't' }, /message/]
+    ]
+  },
+  'agent:mute-project': {
+    good: [{ connectionId: 'c1', projectId: 'sources/github/octo/repo', muted: true }],
+    bad: [
+      [{ connectionId: 'c1', projectId: 'r', muted: 'yes' }, /muted/],
+      [{ connectionId: 'c1', muted: true }, /projectId/]
+    ]
+  }
 }
 
 describe('requestSchemas', () => {

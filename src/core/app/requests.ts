@@ -19,6 +19,7 @@ import { taskNameProblem, taskRequirementProblem } from '../../shared/task-field
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
 import { isSafeExternalUrl } from '../../shared/url'
 import { MAX_PAUSE_MINUTES } from '../notify/pause'
+import { serviceDescriptor } from '../providers/registry'
 import { addPollingIssues } from '../settings/schema'
 
 /** A string checked by one of src/shared's rules (`problem` says why not, or null). */
@@ -56,6 +57,15 @@ const nonBlankLine = (max: number) => line(max).refine((s) => s.trim() !== '', '
 
 /** The service's base URL, by the one rule (src/shared/base-url.ts): shape and transport. */
 export const baseUrlSchema = z.string().transform((s, ctx) => {
+  const checked = checkBaseUrl(s)
+  if (checked.ok) return checked.baseUrl
+  ctx.addIssue({ code: 'custom', message: checked.problem })
+  return z.NEVER
+})
+
+/** A base URL by the same rule, or empty (a service's default address, filled in by the handler). */
+const baseUrlOrEmpty = z.string().transform((s, ctx) => {
+  if (s === '') return s
   const checked = checkBaseUrl(s)
   if (checked.ok) return checked.baseUrl
   ctx.addIssue({ code: 'custom', message: checked.problem })
@@ -236,15 +246,32 @@ const budgetInputSchema = z
       ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
   })
 
+/** A service's own id of a task or repository ("owner/repo" on GitHub): one line, bounded; sent only as a path
+ * segment the adapter encodes. */
+const agentTaskId = nonBlankLine(512)
+const agentTaskRequest = z.strictObject({ connectionId: idSchema, taskId: agentTaskId })
+/** The longest answer sent to an agent. */
+export const MAX_AGENT_REPLY = 10_000
+
+/** A service by its descriptor's kind (core/providers/registry.ts). */
+const serviceKind = z.string().refine((kind) => serviceDescriptor(kind) !== undefined, 'must be a known service')
+
 export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } = {
   'app:get-state': noRequest,
   'connection:save': z.strictObject({
-    connection: z.strictObject({
-      id: idSchema.optional(),
-      name: nonBlankLine(100),
-      baseUrl: baseUrlSchema,
-      publishingDomain: publishingDomainSchema
-    }),
+    connection: z
+      .strictObject({
+        id: idSchema.optional(),
+        name: nonBlankLine(100),
+        // Empty only with a service named: its default address (the handler fills it in).
+        baseUrl: baseUrlOrEmpty,
+        publishingDomain: publishingDomainSchema,
+        service: serviceKind.optional()
+      })
+      .refine((c) => c.baseUrl !== '' || c.service !== undefined, {
+        message: 'must be a URL such as https://api.example.com',
+        path: ['baseUrl']
+      }),
     apiKey: apiKeySchema.optional()
   }),
   'connection:remove': z.strictObject({ connectionId: idSchema }),
@@ -341,7 +368,18 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
     })
     .refine((r) => r.secret === undefined || r.generateSecret === undefined, 'give a secret or ask for one, not both'),
   'forward:remove': z.strictObject({ targetId: idSchema }),
-  'forward:presence': noRequest
+  'forward:presence': noRequest,
+  'agent:task': agentTaskRequest,
+  'agent:approve': agentTaskRequest,
+  'agent:reply': z.strictObject({
+    connectionId: idSchema,
+    taskId: agentTaskId,
+    message: z
+      .string()
+      .transform((s) => s.trim())
+      .pipe(text(MAX_AGENT_REPLY).min(1, 'must not be empty'))
+  }),
+  'agent:mute-project': z.strictObject({ connectionId: idSchema, projectId: agentTaskId, muted: z.boolean() })
 }
 
 export function isInvokeChannel(channel: string): channel is InvokeChannel {

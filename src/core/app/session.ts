@@ -6,9 +6,11 @@ import type { Project } from '../../shared/service'
 import type { Connection, PollingPrefs, Settings, WatchedProject } from '../../shared/settings'
 import { createUsageFetcher } from '../costs/usage-fetcher'
 import { openUsageStore } from '../costs/usage-store'
+import { isAgentService } from '../providers/registry'
 import { KeyNotSentError } from '../secrets/custody'
 import { createLimiter, type Limiter } from '../util/limiter'
 import { invalidArgument } from './app-error'
+import { type OpenAgent, openAgent } from './open-agent'
 import {
   closeConnection,
   type OpenConnection,
@@ -20,6 +22,7 @@ import {
   type SessionUsages
 } from './open-connection'
 
+export type { OpenAgent } from './open-agent'
 export type { OpenConnection, SessionUsages } from './open-connection'
 
 export interface Session {
@@ -62,10 +65,16 @@ export interface Session {
   unwatch(connectionId: string, projectId: string): void
   /** Usage records for cost reports, once started (null without a cache). */
   usages(): SessionUsages | null
+  /** The open accounts of agent services (core/providers), each polled by its own watch. */
+  agents(): OpenAgent[]
+  /** An open agent account, or an invalid_argument saying why it is not. */
+  requireAgent(connectionId: string): OpenAgent
+  agent(connectionId: string): OpenAgent | undefined
 }
 
 export function createSession(ctx: SessionContext, hooks: SessionHooks): Session {
   const opened = new Map<string, Opened>()
+  const agents = new Map<string, OpenAgent>()
   const limiter: Limiter = createLimiter(ctx.ports.settings.read().polling.maxConcurrency)
   const keyKnown = new Map<string, boolean>()
   const keyProblems = new Map<string, string>()
@@ -91,6 +100,11 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
     await closeConnection(current, ctx.reportError)
   }
 
+  async function closeAgent(current: OpenAgent): Promise<void> {
+    agents.delete(current.connection.id)
+    await current.watch.close()
+  }
+
   async function open(connection: Connection): Promise<void> {
     // A stored connection that would send its key in clear text stays closed until it is fixed.
     if (keyTransportProblem(connection.baseUrl) !== null) return
@@ -106,6 +120,13 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
     }
     keyKnown.set(connection.id, apiKey !== null)
     if (apiKey === null) return
+    const { service } = connection
+    if (service !== undefined && isAgentService(service)) {
+      const agent = openAgent(env, { ...connection, service }, apiKey)
+      agents.set(connection.id, agent)
+      if (shouldRun()) agent.watch.start()
+      return
+    }
     const next = openConnection(env, connection, apiKey)
     opened.set(connection.id, next)
     if (shouldRun()) next.monitor.start()
@@ -135,7 +156,14 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
       if (keep && connection.baseUrl === current.connection.baseUrl) current.connection = connection
       else await close(current)
     }
-    for (const connection of settings.connections) if (!opened.has(connection.id)) await open(connection)
+    for (const current of [...agents.values()]) {
+      const connection = settings.connections.find((c) => c.id === current.connection.id)
+      const keep = connection !== undefined && options.reopen !== current.connection.id
+      if (keep && connection.baseUrl === current.connection.baseUrl) current.connection = connection
+      else await closeAgent(current)
+    }
+    for (const connection of settings.connections)
+      if (!opened.has(connection.id) && !agents.has(connection.id)) await open(connection)
     ctx.changed()
   }
 
@@ -144,6 +172,10 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
     for (const { monitor } of opened.values()) {
       if (shouldRun() && monitor.isPaused) monitor.resume()
       else if (!shouldRun() && !monitor.isPaused) monitor.pause()
+    }
+    for (const { watch } of agents.values()) {
+      if (shouldRun() && watch.isPaused) watch.resume()
+      else if (!shouldRun() && !watch.isPaused) watch.pause()
     }
     ctx.changed()
   }
@@ -189,12 +221,13 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
       stopped = true
       await exclusive(async () => {
         for (const current of [...opened.values()]) await close(current)
+        for (const current of [...agents.values()]) await closeAgent(current)
       })
       await usages?.store.flush()
     },
     sync: (options) => sync(options),
     told: async () => {
-      await Promise.all([...opened.values()].map((o) => o.told))
+      await Promise.all([...[...opened.values()].map((o) => o.told), ...[...agents.values()].map((a) => a.watch.told)])
     },
     exclusive,
     get: (connectionId) => opened.get(connectionId),
@@ -219,6 +252,7 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
     setPolling(polling) {
       limiter.setMax(polling.maxConcurrency)
       for (const o of opened.values()) o.monitor.setPolling(polling)
+      for (const a of agents.values()) a.watch.setPolling(polling)
     },
     open: () => [...opened.values()],
     hasKey: (connectionId) => keyKnown.get(connectionId) ?? false,
@@ -242,6 +276,16 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
       ctx.changed()
     },
     usages: () => usages,
+    agents: () => [...agents.values()],
+    agent: (connectionId) => agents.get(connectionId),
+    requireAgent(connectionId) {
+      const agent = agents.get(connectionId)
+      if (agent) return agent
+      const connection = settingsNow().connections.find((c) => c.id === connectionId)
+      if (connection !== undefined && !isAgentService(connection.service))
+        throw invalidArgument(`The connection ${connection.name} is not an account of an agent service.`)
+      throw whyClosed(connectionId)
+    },
     unwatch(connectionId, projectId) {
       const o = opened.get(connectionId)
       if (!o) return

@@ -13,6 +13,8 @@ export interface NewConnection {
   name?: string
   baseUrl: string
   publishingDomain?: string
+  /** A provider's kind; absent for Workser. */
+  service?: string
 }
 
 /** Normalised (src/shared/base-url.ts), or refused: malformed, or the key in clear text to another machine. */
@@ -37,7 +39,8 @@ export function addConnection(draft: Settings, input: NewConnection, id: string)
     id,
     name: input.name?.trim() || defaultConnectionName(baseUrl),
     baseUrl,
-    publishingDomain: input.publishingDomain?.trim() ?? ''
+    publishingDomain: input.publishingDomain?.trim() ?? '',
+    ...(input.service === undefined ? {} : { service: input.service })
   }
   draft.connections.push(connection)
   draft.watched[id] ??= []
@@ -54,6 +57,8 @@ export function updateConnection(
 ): Connection {
   const connection = draft.connections.find((c) => c.id === id)
   if (!connection) throw new SettingsEditError(`No connection ${id}`)
+  if (changes.service !== undefined && changes.service !== connection.service)
+    throw new SettingsEditError("An account's service cannot change: add an account of the other service instead.")
   if (changes.baseUrl !== undefined) {
     const baseUrl = normalizeBaseUrl(changes.baseUrl)
     if (!sameOrigin(connection.baseUrl, baseUrl) && options.keyReplaced !== true) {
@@ -76,6 +81,7 @@ export function removeConnection(draft: Settings, id: string): boolean {
   delete draft.budgets[id]
   delete draft.attention[id]
   delete draft.connectionNotifications[id]
+  delete draft.mutedAgentProjects[id]
   if (draft.activeConnectionId === id) draft.activeConnectionId = draft.connections[0]?.id ?? null
   return draft.connections.length < before
 }

@@ -252,7 +252,8 @@ function shapeOf(k: Kit, isForgiving: boolean) {
         )
       }),
       DEFAULT_FORWARDING
-    )
+    ),
+    mutedAgentProjects: map(list(z.string().min(1)))
   }
 }
 const SHAPES = { strict: shapeOf(strict, false), forgiving: shapeOf(forgiving, true) }

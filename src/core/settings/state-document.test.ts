@@ -207,7 +207,8 @@ describe('interpretState', () => {
         version: STATE_VERSION,
         lastSeen: {},
         budgetsNotified: {},
-        budgets: { told: {}, held: [], unusualTold: {} }
+        budgets: { told: {}, held: [], unusualTold: {} },
+        agents: {}
       },
       rewrite: false
     })
@@ -220,7 +221,8 @@ describe('interpretState', () => {
           version: STATE_VERSION,
           lastSeen: { c: { p: snapshot } },
           budgetsNotified: { c: { p: 5 } },
-          budgets: { told: {}, held: [], unusualTold: {} }
+          budgets: { told: {}, held: [], unusualTold: {} },
+          agents: {}
         },
         rewrite: false
       })
@@ -233,7 +235,8 @@ describe('interpretState', () => {
         version: STATE_VERSION,
         lastSeen: {},
         budgetsNotified: {},
-        budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} }
+        budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} },
+        agents: {}
       },
       rewrite: false
     })
@@ -280,7 +283,8 @@ describe('interpretState', () => {
       version: STATE_VERSION,
       lastSeen: { c: { p: snapshot } },
       budgetsNotified: { c: { p: 5 } },
-      budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} }
+      budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} },
+      agents: {}
     })
     // The project whose snapshot did not read has none: it is not listed, so it sets a new baseline.
     expect(Object.keys(read.doc.lastSeen.c ?? {})).toEqual(['p'])
@@ -321,7 +325,8 @@ describe('describeStateFinding', () => {
       c: Object.fromEntries(Array.from({ length: projects }, (_, i) => [`p${i}`, { polledAt: 'x', tasks: {} }]))
     },
     budgetsNotified: {},
-    budgets: { told: {}, held: [], unusualTold: {} }
+    budgets: { told: {}, held: [], unusualTold: {} },
+    agents: {}
   })
   const afresh =
     'the saved monitor state was unreadable; it starts afresh: the next poll of each project sets a new baseline'

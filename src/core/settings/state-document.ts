@@ -3,7 +3,9 @@
 import { z } from 'zod'
 import { BUDGET_PERIODS, type BudgetPeriod } from '../../shared/budgets'
 import type { CompactProjectSnapshot, FullProjectSnapshot, MonitorEvent, ProjectSnapshot } from '../../shared/monitor'
+import { PROVIDER_STATUSES } from '../../shared/provider'
 import { STEP_STATUSES, TASK_STATUSES } from '../../shared/service'
+import type { AgentMemory } from '../providers/board'
 import type { Finding, Interpreted } from './document-file'
 import type { JsonObject } from './migrate'
 import { forgiving, issuePaths, type Kit, strict } from './schema'
@@ -84,6 +86,12 @@ const heldUnusualSchema: z.ZodType<HeldUnusualEvent> = z.object({
 
 const heldSchema: z.ZodType<HeldEvent> = z.union([heldBudgetSchema, heldUnusualSchema])
 
+/** What an agent account's tasks were last seen as, and its failures not opened yet (core/providers/board.ts). */
+const agentMemorySchema: z.ZodType<AgentMemory> = z.object({
+  seen: z.record(z.string(), z.object({ status: z.enum(PROVIDER_STATUSES), waiting: z.string().nullable() })),
+  unseenFailures: z.array(z.string())
+})
+
 /** Either form, told apart by its shape (`form: 'compact'`); the full one is what version 1 wrote. */
 export const projectSnapshotSchema: z.ZodType<ProjectSnapshot> = z.union([compactSnapshotSchema, fullSnapshotSchema])
 
@@ -103,7 +111,9 @@ const stateSchemaOf = ({ or, list, map }: Kit) =>
         unusualTold: map(z.array(z.string())) // connection id → tasks told as costing more than usual, latest last
       }),
       { told: {}, held: [], unusualTold: {} }
-    )
+    ),
+    // Connection id → what its agent tasks were last seen as; absent in files from before agent services.
+    agents: map(agentMemorySchema)
   })
 const stateSchema = stateSchemaOf(strict)
 const forgivingStateSchema = stateSchemaOf(forgiving)

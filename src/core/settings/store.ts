@@ -4,6 +4,7 @@ import path from 'node:path'
 import Conf from 'conf'
 import type { LastSeenState, ProjectSnapshot } from '../../shared/monitor'
 import type { Settings } from '../../shared/settings'
+import type { AgentMemory } from '../providers/board'
 import type { CiphertextStore } from '../secrets/types'
 import {
   type ConfigDocument,
@@ -44,6 +45,10 @@ export interface SettingsStore {
   readBudgetMemory(): BudgetMemory
   /** Replaces the parts given (each has one writer: the budget tracker, the notification gate). */
   writeBudgetMemory(parts: Partial<BudgetMemory>): Promise<void>
+  /** Per connection id: what an agent account's tasks were last seen as (core/providers/board.ts). */
+  readAgentMemory(): Record<string, AgentMemory>
+  /** null forgets the connection's. */
+  writeAgentMemory(connectionId: string, memory: AgentMemory | null): Promise<void>
   /** safeStorage ciphertexts (base64) in config.json, out of `Settings`: the API keys', the forwarding targets'. */
   readonly ciphertexts: CiphertextStore
   readonly forwardingCiphertexts: CiphertextStore
@@ -162,6 +167,13 @@ export async function openSettings(options: OpenSettingsOptions = {}): Promise<S
     readBudgetMemory: () => structuredClone(state.read().budgets),
     async writeBudgetMemory(parts) {
       await state.update((doc) => void (doc.budgets = { ...doc.budgets, ...structuredClone(parts) }))
+    },
+    readAgentMemory: () => structuredClone(state.read().agents),
+    async writeAgentMemory(connectionId, memory) {
+      await state.update((doc) => {
+        if (memory === null) delete doc.agents[connectionId]
+        else doc.agents[connectionId] = structuredClone(memory)
+      })
     },
     ciphertexts: ciphertextsIn('safeStorageKeys'),
     forwardingCiphertexts: ciphertextsIn('forwardingSafeStorageKeys')

@@ -6,6 +6,7 @@ import type { Connection, Settings } from '../../../shared/settings'
 import { newWatchedProject } from '../../../shared/watched-project'
 import { ServiceError } from '../../client/service-error'
 import { pauseEnd, pauseShown } from '../../notify/pause'
+import { isAgentService, openAgentAccount, serviceDescriptor } from '../../providers/registry'
 import { addConnection, removeConnection, SettingsEditError, updateConnection } from '../../settings/edit'
 import { forbidden, invalidArgument } from '../app-error'
 import type { AppContext } from '../context'
@@ -27,8 +28,18 @@ export function connectionView(ctx: AppContext, connection: Connection): Connect
     hasKey: ctx.session.hasKey(connection.id),
     problem: keyTransportProblem(connection.baseUrl) ?? ctx.session.keyProblem(connection.id),
     notifications: { muted: prefs?.muted ?? false, pausedUntil },
-    agentHealth: null
+    agentHealth: isAgentService(connection.service)
+      ? (ctx.session.agent(connection.id)?.watch.health ?? { state: 'unknown' })
+      : null
   }
+}
+
+/** Workser is the service of a connection that names none; an empty address is the service's default. */
+function withService(fields: Omit<Connection, 'id'>): Omit<Connection, 'id'> {
+  const { service, ...rest } = fields
+  const descriptor = serviceDescriptor(service)
+  const baseUrl = rest.baseUrl === '' ? (descriptor?.defaultBaseUrl ?? '') : rest.baseUrl
+  return isAgentService(service) ? { ...rest, baseUrl, service: service as string } : { ...rest, baseUrl }
 }
 
 function requireConnection(settings: Settings, connectionId: string): Connection {
@@ -65,6 +76,22 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
   // A key is stored only once the service has accepted it, so a typo shows up on the setup
   // screen instead of as a broken connection later. Unreachable services fail the save too.
   async function checkKeyBeforeSaving(connection: Connection, apiKey: string): Promise<void> {
+    const { service } = connection
+    if (service !== undefined && isAgentService(service)) {
+      // The service's own documented call; its error names the account and the service.
+      const account = openAgentAccount(service, {
+        key: apiKey,
+        account: connection.name,
+        baseUrl: connection.baseUrl,
+        now: () => ctx.clock.now()
+      })
+      try {
+        await account.checkKey()
+      } finally {
+        await account.close()
+      }
+      return
+    }
     const client = newClient(ports, connection, apiKey)
     try {
       if (!(await client.checkKey())) {
@@ -81,7 +108,8 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
 
   async function save(request: Parameters<Handlers['connection:save']>[0]): Promise<ConnectionView> {
     const settings = ctx.settings()
-    const { id: givenId, ...fields } = request.connection
+    const { id: givenId, ...given } = request.connection
+    const fields = withService(given)
     if (givenId !== undefined) requireConnection(settings, givenId)
     const id = givenId ?? newConnectionId(ctx, settings.connections)
     const keyReplaced = request.apiKey !== undefined
@@ -112,6 +140,9 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     await ports.settings
       .writeLastSeen(connectionId, {})
       .catch((e: unknown) => ctx.reportError('forgetting the last seen state', e))
+    await ports.settings
+      .writeAgentMemory(connectionId, null)
+      .catch((e: unknown) => ctx.reportError('forgetting what agent tasks were seen', e))
     if (connectionId === DEMO_CONNECTION_ID) {
       ctx.demo.active = false
       demoStart = null

@@ -53,10 +53,12 @@ export function taskHandlers(ctx: AppContext): TaskHandlers {
       if (taskId === null) for (const open of session.open()) open.monitor.focusTask(null)
       else session.resolve({ connectionId, taskId }).monitor.focusTask(taskId)
     },
+    // Every account: watched projects and agent accounts alike.
     'monitor:poll-now': async () => {
       const open = session.open()
-      if (open.length === 0) session.requireActive()
-      await Promise.all(open.map((o) => o.monitor.pollNow()))
+      const agents = session.agents()
+      if (open.length + agents.length === 0) session.requireActive()
+      await Promise.all([...open.map((o) => o.monitor.pollNow()), ...agents.map((a) => a.watch.pollNow())])
       // Refresh is done when what it found is told.
       await session.told()
     }
