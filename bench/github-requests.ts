@@ -1,14 +1,18 @@
-// GitHub requests per hour: one simulated hour of a GitHub account with 50 agent tasks, 5 of them running, polled by
-// the adapter the app opens (`openAgentAccount('github', …)`) over real HTTP against a loopback stand-in that answers
-// as GitHub documents: ETags (a 304 is not counted against the primary limit), `X-Poll-Interval`, `X-RateLimit-*`.
-// The app's active interval is asked, never sooner than the account's etiquette (`waitMs()`). Time is an injected
-// clock shared by both sides: the hour takes a second or two, with no real waiting.
+// GitHub requests per hour: one simulated hour of a GitHub account with 50 agent tasks, 5 of them running, polled as the
+// app polls it: the board (`AgentWatch`, core/providers/board.ts) over the adapter the app opens
+// (`openAgentAccount('github', …)`), at the app's active interval with its jitter, never sooner than the account's
+// etiquette (`waitMs()`), over real HTTP against a loopback stand-in that answers as GitHub documents: ETags (a 304 is
+// not counted against the primary limit), `X-Poll-Interval`, `X-RateLimit-*`. Time is a ManualClock shared by both
+// sides: the hour takes a second or two, with no real waiting.
 import type { ServerResponse } from 'node:http'
-import { agentTaskChanges, type SeenAgentTasks } from '../src/core/providers/changes'
+import { AgentWatch } from '../src/core/providers/board'
 import { LIST_TASKS } from '../src/core/providers/github/test-docs-examples'
 import { openAgentAccount } from '../src/core/providers/registry'
 import { json, type Received, startTestServer } from '../src/core/providers/test-server'
+import { ManualClock } from '../src/core/util/clock'
+import { createLimiter } from '../src/core/util/limiter'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
+import { seededRandom } from './random'
 import { type BenchOptions, check, type MeasureResult } from './result'
 import { round } from './stats'
 
@@ -83,7 +87,8 @@ interface HourResult {
   requests: number
   notModified: number
   counted: number
-  refusedBeforeSending: number
+  /** Polls that ended in an error (a refusal by the pacer included): none expected. */
+  errors: number
   polls: number
   changesTold: number
   minGapMs: number
@@ -92,7 +97,7 @@ interface HourResult {
 
 /** One simulated hour; `etags` off makes the stand-in send none (what the same hour would cost without them). */
 async function simulateHour(etags: boolean): Promise<HourResult> {
-  let clock = START
+  const clock = new ManualClock(START)
   const account = makeAccount()
   let counted = 0
   let notModified = 0
@@ -100,7 +105,7 @@ async function simulateHour(etags: boolean): Promise<HourResult> {
   const resetAt = Math.floor((START + HOUR_MS) / 1000)
   const server = await startTestServer()
   server.handle((req: Received, res: ServerResponse) => {
-    times.push(clock)
+    times.push(clock.now())
     const limits = (spent: number) => ({
       'x-poll-interval': String(POLL_INTERVAL_S),
       'x-ratelimit-limit': String(USER_TOKEN_LIMIT_PER_HOUR),
@@ -118,39 +123,51 @@ async function simulateHour(etags: boolean): Promise<HourResult> {
     counted += 1
     json(res, 200, account.body(), { ...(etags ? { etag: account.etag } : {}), ...limits(counted) })
   })
-  const agent = openAgentAccount('github', {
-    key: 'github_pat_11BENCH0requests0per0hour',
-    account: 'bench',
-    baseUrl: server.url,
-    now: () => clock
-  })
   let polls = 0
-  let refused = 0
+  let errors = 0
   let changesTold = 0
-  let seen: SeenAgentTasks | null = null
+  const watch = new AgentWatch({
+    connectionId: 'bench',
+    account: openAgentAccount('github', {
+      key: 'github_pat_11BENCH0requests0per0hour',
+      account: 'bench',
+      baseUrl: server.url,
+      now: () => clock.now()
+    }),
+    polling: DEFAULT_POLLING_PREFS,
+    clock,
+    random: seededRandom(36),
+    limiter: createLimiter(DEFAULT_POLLING_PREFS.maxConcurrency),
+    memory: null,
+    save: async () => undefined,
+    muted: () => false,
+    onRound: (round) => {
+      changesTold += round.events.length
+    },
+    onChange: () => {
+      polls += 1
+      if (watch.health.state === 'error') errors += 1
+    },
+    onError: (context, error) => {
+      throw new Error(`${context}: ${String(error)}`)
+    }
+  })
+  /** A poll has ended once the board has set its next timer (the clock does not move while it runs). */
+  const settled = async (): Promise<void> => {
+    while (clock.pending === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+  }
   let nextChange = START + CHANGE_EVERY_MS
   let step = 0
   try {
-    for (let at = START; at < START + HOUR_MS;) {
-      clock = at
-      for (; nextChange <= clock; nextChange += CHANGE_EVERY_MS) account.change(nextChange, ++step)
-      polls += 1
-      try {
-        const poll = await agent.poll()
-        if (poll.changed) {
-          const news = agentTaskChanges(seen, poll.tasks)
-          if (seen !== null) changesTold += news.changes.length
-          seen = news.seen
-        }
-      } catch (e) {
-        // The pacer refuses a request asked too early without sending it: counted, never expected here.
-        if ((e as { kind?: string }).kind === 'rate_limited') refused += 1
-        else throw e
-      }
-      at = clock + Math.max(DEFAULT_POLLING_PREFS.activeIntervalMs, agent.waitMs())
+    watch.start()
+    await settled()
+    for (let at = clock.nextAt(); at !== null && at < START + HOUR_MS; at = clock.nextAt()) {
+      for (; nextChange <= at; nextChange += CHANGE_EVERY_MS) account.change(nextChange, ++step)
+      await clock.advance(at - clock.now())
+      await settled()
     }
   } finally {
-    await agent.close()
+    await watch.close()
     await server.close()
   }
   const gaps = times.slice(1).map((t, i) => t - (times[i] as number))
@@ -158,7 +175,7 @@ async function simulateHour(etags: boolean): Promise<HourResult> {
     requests: times.length,
     notModified,
     counted,
-    refusedBeforeSending: refused,
+    errors,
     polls,
     changesTold,
     minGapMs: gaps.length > 0 ? Math.min(...gaps) : Number.POSITIVE_INFINITY,
@@ -168,7 +185,7 @@ async function simulateHour(etags: boolean): Promise<HourResult> {
 
 export async function runGithubRequests(options: BenchOptions): Promise<MeasureResult> {
   options.log(
-    `github-requests: ${TASKS} tasks (${RUNNING} running), X-Poll-Interval ${POLL_INTERVAL_S} s, active interval ${DEFAULT_POLLING_PREFS.activeIntervalMs / 1000} s, 1 simulated hour`
+    `github-requests: the board over ${TASKS} tasks (${RUNNING} running), X-Poll-Interval ${POLL_INTERVAL_S} s, active interval ${DEFAULT_POLLING_PREFS.activeIntervalMs / 1000} s, 1 simulated hour`
   )
   const hour = await simulateHour(true)
   const without = await simulateHour(false)
@@ -177,8 +194,7 @@ export async function runGithubRequests(options: BenchOptions): Promise<MeasureR
   const notes = [
     `${hour.requests} requests in the hour, ${hour.notModified} answered 304 (free), ${hour.counted} counted against the limit of ${USER_TOKEN_LIMIT_PER_HOUR}/h: ${round(share * 100, 2)} % of it; X-Poll-Interval allows at most ${allowedByInterval} polls of the list an hour.`
   ]
-  if (hour.refusedBeforeSending > 0)
-    notes.push(`The pacer refused ${hour.refusedBeforeSending} polls asked before waitMs() had passed.`)
+  if (hour.errors > 0) notes.push(`${hour.errors} polls ended in an error (a refusal by the pacer included).`)
   return {
     figures: {
       requests_per_hour: hour.requests,
@@ -198,8 +214,8 @@ export async function runGithubRequests(options: BenchOptions): Promise<MeasureR
       poll_interval_s: POLL_INTERVAL_S,
       active_interval_ms: DEFAULT_POLLING_PREFS.activeIntervalMs,
       polls_allowed_by_interval: allowedByInterval,
-      polls_asked: hour.polls,
-      refused_before_sending: hour.refusedBeforeSending,
+      polls_made: hour.polls,
+      polls_in_error: hour.errors,
       changes_told: hour.changesTold,
       remaining_at_end: hour.lastRemaining,
       without_etags: {
