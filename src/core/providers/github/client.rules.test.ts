@@ -105,7 +105,8 @@ describe('answers', () => {
   it("every page is paced on its own key: one page's poll interval never holds the next", async () => {
     server.handle((req, res) => {
       const n = Number(new URL(req.url, server.url).searchParams.get('page') ?? '1')
-      const next = n < 3 ? { link: `<${server.url}/agents/tasks?page=${n + 1}>; rel="next"` } : {}
+      const next: Record<string, string> =
+        n < 3 ? { link: `<${server.url}/agents/tasks?page=${n + 1}>; rel="next"` } : {}
       json(res, 200, { tasks: [{ id: `t${n}` }] }, { 'x-poll-interval': '60', ...next })
     })
     const list = await client.listTasks()
