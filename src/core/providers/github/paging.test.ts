@@ -32,6 +32,8 @@ describe('parseLink', () => {
     expect(parseLink('<https://x/1> rel="next"')).toEqual({})
     expect(parseLink('<https://x/1>; rel=""')).toEqual({})
     expect(parseLink(' <https://x/1> ; rel = "next" ')).toEqual({ next: 'https://x/1' })
+    expect(parseLink('<https://x/1>; rel=" first  last "')).toEqual({ first: 'https://x/1', last: 'https://x/1' })
+    expect(parseLink('x <https://x/1>; rel="next"')).toEqual({})
   })
 })
 
