@@ -44,6 +44,13 @@ describe('words', () => {
     expect((await failure(client.getTask('t'))).message).toMatch(/^The service sent an agent task we cannot read/)
   })
 
+  it('a task without sessions has no steps, and nothing is dropped', async () => {
+    const { sessions: _, ...bare } = GET_TASK
+    server.handle((_req, res) => json(res, 200, bare))
+    expect((await client.getTask('t')).steps).toEqual([])
+    expect(dropped).toEqual([])
+  })
+
   it('a dropped task or session is reported as such', async () => {
     server.handle((req, res) =>
       req.url.startsWith('/agents/tasks?')

@@ -155,9 +155,11 @@ describe('GithubPacer', () => {
     expect(p.waitMs('/b')).toBe(0)
   })
 
-  it('remaining 0 with no reset blocks nothing', () => {
+  it('remaining 0 with no reset, or a reset with requests remaining, blocks nothing', () => {
     const { pacer: p } = pacer()
     p.answered('/a', { 'x-ratelimit-remaining': '0' })
+    expect(p.waitMs('/b')).toBe(0)
+    p.answered('/a', { 'x-ratelimit-remaining': '4999', 'x-ratelimit-reset': String(NOW / 1000 + 3600) })
     expect(p.waitMs('/b')).toBe(0)
   })
 
