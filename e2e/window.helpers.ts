@@ -1,6 +1,7 @@
 // Small helpers for the window specs: calls through the page's bridge (as the window makes them)
 // and the ids the reference service gave the demo.
 import { expect, type Locator, type Page } from '@playwright/test'
+import type { AgentFakeKind } from '../src/reference-service'
 import type { InvokeChannel, IpcResult, RequestOf, ResponseOf } from '../src/shared/ipc'
 import type { TestHost } from './host'
 import { axeViolations } from './support/axe'
@@ -34,6 +35,17 @@ export async function connect(page: Page, host: TestHost): Promise<void> {
     apiKey: host.serviceApiKey
   })
   await invoke(page, 'connection:activate', { connectionId: saved.id })
+}
+
+/** Saves and activates an account of an agent service ('github', 'jules') on the host's fake of it, as Setup does. */
+export async function connectAgent(page: Page, host: TestHost, kind: AgentFakeKind, name?: string): Promise<string> {
+  const { fake, apiKey } = host.agents[kind]
+  const saved = await invoke(page, 'connection:save', {
+    connection: { name: name ?? `${kind} fake`, baseUrl: fake.baseUrl, publishingDomain: '', service: kind },
+    apiKey
+  })
+  await invoke(page, 'connection:activate', { connectionId: saved.id })
+  return saved.id
 }
 
 /** The watched project with this name (demo projects have fixed names, random ids). */

@@ -5,7 +5,14 @@ import type { PowerEvent } from '../../src/core/app/lifecycle'
 import type { Notification } from '../../src/core/notify/policy'
 import type { TrayAction } from '../../src/core/tray/menu'
 import type { TrayView } from '../../src/core/tray/model'
-import type { AddTaskInput, FaultPlan, ReferenceService } from '../../src/reference-service'
+import type {
+  AddTaskInput,
+  AgentFake,
+  AgentFakeKind,
+  AgentTaskInput,
+  FaultPlan,
+  ReferenceService
+} from '../../src/reference-service'
 import type { DesktopNote } from '../../src/shared/desktop'
 import type { EventChannel, EventContract } from '../../src/shared/ipc'
 import type { TaskStatus } from '../../src/shared/service'
@@ -31,6 +38,7 @@ export interface HostRecords {
 
 export interface ControlParts {
   service: ReferenceService
+  agents: Record<AgentFakeKind, { fake: AgentFake }>
   app: ComposedApp
   records: HostRecords
   power: { emit(event: PowerEvent): boolean }
@@ -54,6 +62,14 @@ function field<T>(body: unknown, name: string, check: (v: unknown) => boolean): 
 }
 
 const isString = (v: unknown) => typeof v === 'string' && v !== ''
+
+/** The agent fake a body names by `service` ('github', 'jules'). */
+function agentOf(body: unknown, parts: ControlParts): AgentFake {
+  const kind = field<string>(body, 'service', isString)
+  if (!Object.hasOwn(parts.agents, kind))
+    throw new Error(`"service" must be one of ${Object.keys(parts.agents).join(', ')}`)
+  return parts.agents[kind as AgentFakeKind].fake
+}
 
 export function handleControl(method: string, route: string, body: unknown, parts: ControlParts): ControlReply {
   const { service, app, records } = parts
@@ -86,8 +102,32 @@ export function handleControl(method: string, route: string, body: unknown, part
         return ok(
           service.control.createProject((body ?? {}) as Parameters<ReferenceService['control']['createProject']>[0])
         )
-      case 'POST advance':
-        service.control.advance(field(body, 'ms', (v) => typeof v === 'number' && v >= 0))
+      case 'POST advance': {
+        // One time for every service: the reference service and the agent fakes move together.
+        const ms = field<number>(body, 'ms', (v) => typeof v === 'number' && v >= 0)
+        service.control.advance(ms)
+        for (const { fake } of Object.values(parts.agents)) fake.control.advance(ms)
+        return ok()
+      }
+      case 'POST agent-task': {
+        // {service, title?, repository?, script?, state?, agoMs?}: a task on that service's fake.
+        const { service: _, ...input } = body as { service: unknown } & AgentTaskInput
+        return ok(agentOf(body, parts).control.addTask(input))
+      }
+      case 'POST agent-task-state':
+        return ok(
+          agentOf(body, parts).control.setTaskState(field(body, 'taskId', isString), field(body, 'state', isString))
+        )
+      case 'GET agent-tasks/github':
+      case 'GET agent-tasks/jules':
+        return ok(agentOf({ service: route.split('/')[1] }, parts).control.tasks())
+      case 'POST agent-seed':
+        return ok(agentOf(body, parts).control.seedDemo())
+      case 'POST agent-faults':
+        agentOf(body, parts).control.setFaults({ rules: field(body, 'rules', Array.isArray) })
+        return ok()
+      case 'DELETE agent-faults':
+        for (const { fake } of Object.values(parts.agents)) fake.control.clearFaults()
         return ok()
       case 'POST online':
         // As main's network watcher reports it: the lifecycle wiring pauses polling, the tray shows it.

@@ -234,3 +234,46 @@ test('a page on another loopback origin cannot drive the host', async ({ host, p
     await new Promise<void>((resolve) => evil.close(() => resolve()))
   }
 })
+
+test("the host runs a fake of each agent service, driven by its control routes, on the reference service's clock", async ({
+  host,
+  request
+}) => {
+  const added = await request.post(`${host.url}__host/control/agent-task`, {
+    data: { service: 'jules', title: 'Add dark mode', script: 'plan' }
+  })
+  const { id } = (await added.json()) as { id: string }
+  expect((await request.post(`${host.url}__host/control/advance`, { data: { ms: 60_000 } })).status()).toBe(200)
+  const tasks = async (kind: string) =>
+    (await (await request.get(`${host.url}__host/control/agent-tasks/${kind}`)).json()) as {
+      id: string
+      state: string
+    }[]
+  expect(await tasks('jules')).toEqual([expect.objectContaining({ id, state: 'AWAITING_PLAN_APPROVAL' })])
+  const github = (await (
+    await request.post(`${host.url}__host/control/agent-task`, { data: { service: 'github', script: 'queue' } })
+  ).json()) as { id: string }
+  await request.post(`${host.url}__host/control/agent-task-state`, {
+    data: { service: 'github', taskId: github.id, state: 'waiting_for_user' }
+  })
+  expect(await tasks('github')).toEqual([expect.objectContaining({ state: 'waiting_for_user' })])
+  // Each fake answers its own key over loopback, as an account of that service will ask it.
+  const { fake, apiKey } = host.agents.jules
+  const listed = await fetch(`${fake.baseUrl}/sessions`, { headers: { 'x-goog-api-key': apiKey } })
+  expect(((await listed.json()) as { sessions: { id: string }[] }).sessions.map((s) => s.id)).toEqual([id])
+  expect((await request.post(`${host.url}__host/control/agent-task`, { data: { service: 'devin' } })).status()).toBe(
+    400
+  )
+})
+
+test.describe('the demo', () => {
+  test.use({ hostOptions: { demo: true } })
+  test('configures a Workser account and one per agent service on its fake, their keys in memory', async ({ host }) => {
+    const state = host.controller.getState()
+    const services = state.connections.map((c) => c.service ?? 'workser').sort()
+    expect(services).toEqual(['github', 'jules', 'workser'])
+    expect(state.connections.every((c) => c.hasKey)).toBe(true)
+    // The Jules fake's demo has a plan waiting for approval from the start.
+    expect(host.agents.jules.fake.control.tasks().map((t) => t.state)).toContain('AWAITING_PLAN_APPROVAL')
+  })
+})

@@ -18,7 +18,14 @@ import { createSessionSecretStore } from '../../src/core/secrets'
 import { openSettings } from '../../src/core/settings/store'
 import { type Clock, systemClock } from '../../src/core/util/clock'
 import { isTrustedFrame } from '../../src/main/sender'
-import { type ReferenceService, startReferenceService } from '../../src/reference-service'
+import {
+  AGENT_FAKE_KINDS,
+  type AgentFake,
+  type AgentFakeKind,
+  type ReferenceService,
+  startAgentFake,
+  startReferenceService
+} from '../../src/reference-service'
 import type { PollingPrefs } from '../../src/shared/settings'
 import type { HostRecords } from './control-routes'
 import { createEventHub } from './events'
@@ -50,6 +57,9 @@ export interface TestHostOptions {
     etags?: boolean
     compression?: boolean
   }
+  /** Seed the GitHub and Jules fakes with their demo tasks (a GitHub task waiting for the user, a Jules plan
+   * waiting for approval); default: no tasks, a spec adds its own. */
+  agentDemo?: boolean
   /** Default: a fresh temp dir, removed on close. */
   settingsDir?: string
   /** Default out/renderer when built there; null serves a placeholder page. */
@@ -74,6 +84,9 @@ export interface TestHost {
   service: ReferenceService
   /** The reference service's key, for tests that save a connection through the UI. */
   serviceApiKey: string
+  /** A fake of each agent service (same clock options as the reference service), and the key each accepts: a spec adds
+   * an account with `service` = the kind, `baseUrl` = the fake's baseUrl (loopback http is allowed for keys). */
+  agents: Record<AgentFakeKind, { fake: AgentFake; apiKey: string }>
   settingsDir: string
   /** What reached the desktop: notifications, links opened, the tray's view, the window shown. */
   records: HostRecords
@@ -130,6 +143,20 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     ...(options.service?.etags !== undefined ? { etags: options.service.etags } : {}),
     ...(options.service?.compression !== undefined ? { compression: options.service.compression } : {})
   })
+  const agents = {} as TestHost['agents']
+  for (const kind of AGENT_FAKE_KINDS) {
+    const apiKey = `host-${kind}-${randomBytes(12).toString('hex')}`
+    const fake = await startAgentFake(kind, {
+      apiKey,
+      port: 0,
+      seed: options.service?.seed ?? 1,
+      speed: options.service?.speed ?? 10,
+      manualClock: options.service?.manualClock ?? false,
+      ...(options.service?.startTime ? { startTime: options.service.startTime } : {})
+    })
+    if (options.agentDemo) fake.control.seedDemo()
+    agents[kind] = { fake, apiKey }
+  }
   const ownDir = options.settingsDir === undefined
   const settingsDir = options.settingsDir ?? (await mkdtemp(join(tmpdir(), 'agent-tray-host-')))
   const settings = await openSettings({ dir: settingsDir })
@@ -194,7 +221,11 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       baseUrl: service.url,
       apiKey: serviceApiKey,
       publishingDomain: service.publishingDomain,
-      projectIds: service.control.seedDemo().projectIds
+      projectIds: service.control.seedDemo().projectIds,
+      agents: Object.values(agents).map(({ fake, apiKey }) => {
+        fake.control.seedDemo()
+        return { service: fake.kind, name: `Demo ${fake.kind}`, baseUrl: fake.baseUrl, apiKey }
+      })
     }),
     quit: () => void records.quit++,
     writeClipboardText: async (text) => void records.clipboard.push(text),
@@ -245,6 +276,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     events,
     control: {
       service,
+      agents,
       app,
       records,
       power,
@@ -265,6 +297,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     controller: app.controller,
     service,
     serviceApiKey,
+    agents,
     settingsDir,
     records,
     internalErrors,
@@ -276,6 +309,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       await server.close()
       await app.stop()
       await service.close()
+      for (const { fake } of Object.values(agents)) await fake.close()
       if (ownDir) await rm(settingsDir, { recursive: true, force: true })
     }
   }

@@ -1,9 +1,11 @@
 // Demo mode: a reference service on loopback with a fresh random key and seeded projects, so
-// tasks run, notifications fire and costs grow within the first minute. Plain Node.
+// tasks run, notifications fire and costs grow within the first minute; beside it a fake of each agent service with
+// its own key and seeded tasks (a Jules plan waiting for approval). Plain Node.
 import { randomBytes } from 'node:crypto'
-import type { DemoService } from '../core/app/ports'
-import type { ReferenceService } from '../reference-service'
-import { startReferenceService } from '../reference-service'
+import type { DemoAgentService, DemoService } from '../core/app/ports'
+import { serviceDescriptor } from '../core/providers/registry'
+import type { AgentFake, ReferenceService } from '../reference-service'
+import { AGENT_FAKE_KINDS, startAgentFake, startReferenceService } from '../reference-service'
 
 export interface DemoRunner {
   /** Starts the service once (later calls reuse it) and seeds a fresh set of demo projects. */
@@ -12,7 +14,11 @@ export interface DemoRunner {
 }
 
 export function createDemoRunner(options: { seed?: number } = {}): DemoRunner {
-  let service: Promise<{ svc: ReferenceService; apiKey: string }> | null = null
+  let service: Promise<{
+    svc: ReferenceService
+    apiKey: string
+    agents: { fake: AgentFake; apiKey: string }[]
+  }> | null = null
   return {
     async start() {
       service ??= (async () => {
@@ -25,16 +31,37 @@ export function createDemoRunner(options: { seed?: number } = {}): DemoRunner {
           speed: 1,
           seed: options.seed ?? Date.now() % 100_000
         })
-        return { svc, apiKey }
+        // A fake of each agent service beside it, each with its own fresh key.
+        const agents = await Promise.all(
+          AGENT_FAKE_KINDS.map(async (kind) => {
+            const key = randomBytes(24).toString('base64url')
+            return {
+              fake: await startAgentFake(kind, { apiKey: key, port: 0, host: '127.0.0.1', speed: 1 }),
+              apiKey: key
+            }
+          })
+        )
+        return { svc, apiKey, agents }
       })()
-      const { svc, apiKey } = await service
+      const { svc, apiKey, agents } = await service
       const { projectIds } = svc.control.seedDemo()
-      return { baseUrl: svc.url, apiKey, publishingDomain: svc.publishingDomain, projectIds }
+      const accounts: DemoAgentService[] = agents.map(({ fake, apiKey: key }) => {
+        fake.control.seedDemo()
+        return {
+          service: fake.kind,
+          name: `Demo ${serviceDescriptor(fake.kind)?.displayName ?? fake.kind}`,
+          baseUrl: fake.baseUrl,
+          apiKey: key
+        }
+      })
+      return { baseUrl: svc.url, apiKey, publishingDomain: svc.publishingDomain, projectIds, agents: accounts }
     },
     async close() {
       const s = service
       service = null
-      if (s) await (await s).svc.close()
+      if (!s) return
+      const { svc, agents } = await s
+      await Promise.all([svc.close(), ...agents.map(({ fake }) => fake.close())])
     }
   }
 }

@@ -61,4 +61,25 @@ describe('the reference service command', () => {
     expect(code).toBe(2)
     expect(err).toMatch(/No API key: set AGENT_TRAY_SERVICE_API_KEY\./)
   })
+
+  it('--kind github and --kind jules start those fakes with the same key, seeded with --demo', async () => {
+    const github = startCli(['--kind', 'github', '--demo'], { AGENT_TRAY_SERVICE_API_KEY: KEY })
+    const githubUrl = await github.listening
+    const tasks = await fetch(`${githubUrl}/agents/tasks`, {
+      headers: { authorization: `Bearer ${KEY}`, 'x-github-api-version': '2026-03-10' }
+    })
+    expect(((await tasks.json()) as { tasks: { state: string }[] }).tasks.map((t) => t.state)).toContain(
+      'waiting_for_user'
+    )
+    github.stop()
+    expect((await github.done).code).toBe(0)
+    const jules = startCli(['--kind', 'jules'], { AGENT_TRAY_SERVICE_API_KEY: KEY })
+    const julesUrl = await jules.listening
+    expect((await fetch(`${julesUrl}/v1alpha/sessions`, { headers: { 'x-goog-api-key': KEY } })).status).toBe(200)
+    jules.stop()
+    expect((await jules.done).code).toBe(0)
+    const wrong = startCli(['--kind', 'devin'], { AGENT_TRAY_SERVICE_API_KEY: KEY })
+    expect(await wrong.listening).toBeNull()
+    expect((await wrong.done).err).toMatch(/--kind must be workser, github or jules, got "devin"/)
+  })
 })

@@ -1,11 +1,14 @@
 // The key comes from AGENT_TRAY_SERVICE_API_KEY only: every local user can read a process's arguments (`ps`), so
 // `--api-key` is refused, as `agent-tray` refuses it.
 import { parseArgs } from 'node:util'
+import { AGENT_FAKE_KINDS, type AgentFakeKind } from './agent-fake'
+import { startAgentFake } from './agent-fakes'
 import { startReferenceService } from './server'
 
 const USAGE =
-  'usage: AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions] [--no-etags] [--no-compression]\n' +
-  'The API key is read from AGENT_TRAY_SERVICE_API_KEY only: a command line is visible to every local user.'
+  'usage: AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- [--kind workser|github|jules] [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions] [--no-etags] [--no-compression]\n' +
+  'The API key is read from AGENT_TRAY_SERVICE_API_KEY only: a command line is visible to every local user.\n' +
+  "--kind github|jules starts that service's fake (the key is the token it accepts); --publishing-domain, --no-extensions and --no-etags are Workser's only."
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`)
@@ -24,6 +27,7 @@ async function main(): Promise<void> {
   try {
     args = parseArgs({
       options: {
+        kind: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
         seed: { type: 'string' },
@@ -54,20 +58,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0–65535, got ${port}.`)
   const speed = number(args.speed, 'speed', 1)
   if (!(speed > 0)) fail('--speed must be positive.')
-  const service = await startReferenceService({
-    apiKey,
-    port,
-    host: args.host,
-    seed: number(args.seed, 'seed', 1),
-    speed,
-    publishingDomain: args['publishing-domain'],
-    manualClock: args['manual-clock'] ?? false,
-    extensions: !(args['no-extensions'] ?? false),
-    etags: !(args['no-etags'] ?? false),
-    compression: !(args['no-compression'] ?? false)
-  })
-  if (args.demo) service.control.seedDemo()
+  const values = args
+  const key = apiKey
+  const kind = args.kind ?? 'workser'
+  if (kind !== 'workser' && !(AGENT_FAKE_KINDS as readonly string[]).includes(kind))
+    fail(`--kind must be workser, ${AGENT_FAKE_KINDS.join(' or ')}, got "${kind}".`)
+  const service = kind === 'workser' ? await startWorkser() : await startAgent(kind as AgentFakeKind)
   process.stdout.write(`listening on ${service.url}\n`)
+  if (service.url !== service.baseUrl) process.stdout.write(`base URL ${service.baseUrl}\n`)
   let closing = false
   const stop = (): void => {
     if (closing) return
@@ -79,6 +77,39 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+
+  async function startAgent(kind: AgentFakeKind) {
+    for (const only of ['publishing-domain', 'no-extensions', 'no-etags'] as const)
+      if (values[only] !== undefined) fail(`--${only} applies to --kind workser only.`)
+    const fake = await startAgentFake(kind, {
+      apiKey: key,
+      port,
+      host: values.host,
+      seed: number(values.seed, 'seed', 1),
+      speed,
+      manualClock: values['manual-clock'] ?? false,
+      compression: !(values['no-compression'] ?? false)
+    })
+    if (values.demo) fake.control.seedDemo()
+    return fake
+  }
+
+  async function startWorkser() {
+    const service = await startReferenceService({
+      apiKey: key,
+      port,
+      host: values.host,
+      seed: number(values.seed, 'seed', 1),
+      speed,
+      publishingDomain: values['publishing-domain'],
+      manualClock: values['manual-clock'] ?? false,
+      extensions: !(values['no-extensions'] ?? false),
+      etags: !(values['no-etags'] ?? false),
+      compression: !(values['no-compression'] ?? false)
+    })
+    if (values.demo) service.control.seedDemo()
+    return { url: service.url, baseUrl: service.url, close: () => service.close() }
+  }
 }
 
 main().catch((e: unknown) => {

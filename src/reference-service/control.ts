@@ -8,15 +8,32 @@ import { bulkCreate, seedDemo } from './fixtures'
 import { json, type Reply } from './http'
 import type { ReferenceState } from './state'
 import type { Stats } from './stats'
-import type { AddTaskInput, BulkCreateInput, FaultPlan, ServiceControl, TaskScript } from './types'
+import type { AddTaskInput, BulkCreateInput, CommonControl, FaultPlan, ServiceControl, TaskScript } from './types'
 import { asObject, parseProjectCreate } from './validate'
 
 const SCRIPTS: readonly TaskScript[] = ['complete', 'fail', 'cancel', 'run-forever']
 
-export function createControl(store: ReferenceState, clock: SimClock, faults: Faults, stats: Stats): ServiceControl {
+/** Time, faults and stats, the same on every fake. */
+export function createCommonControl(clock: SimClock, faults: Faults, stats: Stats): CommonControl {
   return {
     now: () => new Date(clock.now()).toISOString(),
     advance: (ms) => clock.advance(ms),
+    setFaults: (plan) => {
+      const problem = faultPlanProblem(plan)
+      if (problem) throw new Error(problem)
+      faults.set(plan)
+    },
+    clearFaults: () => faults.clear(),
+    held: () => faults.heldCount(),
+    release: () => faults.release(),
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset()
+  }
+}
+
+export function createControl(store: ReferenceState, clock: SimClock, faults: Faults, stats: Stats): ServiceControl {
+  return {
+    ...createCommonControl(clock, faults, stats),
     createProject: (input = {}) => {
       const { firstTask, ...fields } = input
       return store.createProject(fields, { firstTask })
@@ -41,17 +58,7 @@ export function createControl(store: ReferenceState, clock: SimClock, faults: Fa
     getTask: (taskId) => store.getTask(taskId),
     listProjects: () => store.listProjects(),
     seedDemo: () => seedDemo(store),
-    bulkCreate: (input) => bulkCreate(store, input),
-    setFaults: (plan) => {
-      const problem = faultPlanProblem(plan)
-      if (problem) throw new Error(problem)
-      faults.set(plan)
-    },
-    clearFaults: () => faults.clear(),
-    held: () => faults.heldCount(),
-    release: () => faults.release(),
-    stats: () => stats.snapshot(),
-    resetStats: () => stats.reset()
+    bulkCreate: (input) => bulkCreate(store, input)
   }
 }
 
@@ -70,7 +77,7 @@ function count(body: Record<string, unknown>, field: string, max: number): numbe
 }
 
 /** The task id of `tasks/{id}/...`; a malformed %-escape is the caller's mistake (400), not ours. */
-function taskIdOf(path: string): string {
+export function taskIdOf(path: string): string {
   try {
     return decodeURIComponent(path.split('/')[1] ?? '')
   } catch {
@@ -78,15 +85,15 @@ function taskIdOf(path: string): string {
   }
 }
 
-/** Routes under /__control/. `path` has the prefix removed (e.g. `tasks/abc/status`). */
-export async function handleControl(
-  control: ServiceControl,
+/** The control routes every fake answers (time, faults, stats); undefined for any other route. Bad input throws
+ * ApiError, which each fake answers in its own words. */
+export async function handleCommonControl(
+  control: CommonControl,
   method: string,
   path: string,
   body: () => Promise<unknown>
-): Promise<Reply> {
-  const route = `${method} ${path.replace(/^tasks\/[^/]+\/(status|total-price)$/, 'tasks/{id}/$1')}`
-  switch (route) {
+): Promise<Reply | undefined> {
+  switch (`${method} ${path}`) {
     case 'GET now':
       return json(200, { now: control.now() })
     case 'POST advance': {
@@ -115,6 +122,22 @@ export async function handleControl(
       return json(200, { held: control.held() })
     case 'POST release':
       return json(200, { released: control.release() })
+    default:
+      return undefined
+  }
+}
+
+/** Routes under /__control/. `path` has the prefix removed (e.g. `tasks/abc/status`). */
+export async function handleControl(
+  control: ServiceControl,
+  method: string,
+  path: string,
+  body: () => Promise<unknown>
+): Promise<Reply> {
+  const common = await handleCommonControl(control, method, path, body)
+  if (common) return common
+  const route = `${method} ${path.replace(/^tasks\/[^/]+\/(status|total-price)$/, 'tasks/{id}/$1')}`
+  switch (route) {
     case 'GET projects':
       return json(200, control.listProjects())
     case 'POST projects': {

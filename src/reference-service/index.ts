@@ -1,4 +1,7 @@
 // The reference service's public surface.
+export type { AgentFake, AgentFakeControl, AgentFakeKind, AgentFakeOptions, AgentTaskInput } from './agent-fake'
+export { AGENT_FAKE_KINDS } from './agent-fake'
+export { startAgentFake } from './agent-fakes'
 export { MAX_BODY_BYTES } from './http'
 export { startReferenceService } from './server'
 export type * from './types'

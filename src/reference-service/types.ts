@@ -166,11 +166,24 @@ export interface ServiceStats extends RouteStats {
   byRoute: Record<string, RouteStats>
 }
 
-export interface ServiceControl {
+/** The control every fake shares, whatever service it stands in for: time, faults, stats. */
+export interface CommonControl {
   /** Simulated time, ISO. */
   now(): string
   /** Runs the simulation forward (works with either clock). */
   advance(ms: number): void
+  /** Replaces the fault plan. */
+  setFaults(faults: FaultPlan): void
+  clearFaults(): void
+  /** How many requests a 'hold' rule keeps waiting now. */
+  held(): number
+  /** Lets every held request go on (the rules stay); returns how many were held. */
+  release(): number
+  stats(): ServiceStats
+  resetStats(): void
+}
+
+export interface ServiceControl extends CommonControl {
   createProject(input?: Partial<ProjectCreate> & { firstTask?: boolean }): WireProject
   addTask(projectId: string, input?: AddTaskInput): WireTask
   setTaskStatus(taskId: string, status: TaskStatus): WireTask
@@ -181,15 +194,6 @@ export interface ServiceControl {
   /** Three projects: one running now, one idle with history, one that will fail soon. */
   seedDemo(): { projectIds: string[] }
   bulkCreate(input: BulkCreateInput): { projectIds: string[] }
-  /** Replaces the fault plan. */
-  setFaults(faults: FaultPlan): void
-  clearFaults(): void
-  /** How many requests a 'hold' rule keeps waiting now. */
-  held(): number
-  /** Lets every held request go on (the rules stay); returns how many were held. */
-  release(): number
-  stats(): ServiceStats
-  resetStats(): void
 }
 
 export interface ReferenceServiceOptions {

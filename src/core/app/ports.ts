@@ -29,6 +29,16 @@ export interface DemoService {
   apiKey: string
   publishingDomain: string
   projectIds: string[]
+  /** An account of each agent service beside Workser's, on its own fake (keys held in memory as Workser's is). */
+  agents?: DemoAgentService[]
+}
+
+export interface DemoAgentService {
+  /** A descriptor's kind. */
+  service: string
+  name: string
+  baseUrl: string
+  apiKey: string
 }
 
 /** The window, as the app drives it: shown on demand, sent the contract's events. */

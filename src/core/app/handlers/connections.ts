@@ -10,7 +10,7 @@ import { isAgentService, openAgentAccount, serviceDescriptor } from '../../provi
 import { addConnection, removeConnection, SettingsEditError, updateConnection } from '../../settings/edit'
 import { forbidden, invalidArgument } from '../app-error'
 import type { AppContext } from '../context'
-import { DEMO_CONNECTION_ID } from '../demo-connection'
+import { DEMO_CONNECTION_ID, demoConnectionId } from '../demo-connection'
 import { newClient } from '../open-connection'
 
 export { DEMO_CONNECTION_ID }
@@ -188,6 +188,13 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
       ctx.keys.holdForSession(DEMO_CONNECTION_ID, service.baseUrl, service.apiKey)
       session.keyStored(DEMO_CONNECTION_ID, true)
       await ports.settings.writeLastSeen(DEMO_CONNECTION_ID, {})
+      const agents = (service.agents ?? []).map((agent) => ({ ...agent, id: demoConnectionId(agent.service) }))
+      for (const agent of agents) {
+        ctx.known.add(agent.apiKey)
+        ctx.keys.holdForSession(agent.id, agent.baseUrl, agent.apiKey)
+        session.keyStored(agent.id, true)
+        await ports.settings.writeLastSeen(agent.id, {})
+      }
       const addedAt = new Date(ctx.clock.now())
       await ctx.update((draft) => {
         const connection: Connection = {
@@ -203,6 +210,20 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
           newWatchedProject(projectId, addedAt, { name: `Demo project ${n + 1}` })
         )
         delete draft.attention[DEMO_CONNECTION_ID]
+        // Each agent service's account beside it: every task of the account is watched, no list needed.
+        for (const agent of agents) {
+          const own: Connection = {
+            id: agent.id,
+            name: agent.name,
+            baseUrl: agent.baseUrl,
+            publishingDomain: '',
+            service: agent.service
+          }
+          const at = draft.connections.findIndex((c) => c.id === agent.id)
+          if (at === -1) draft.connections.push(own)
+          else draft.connections[at] = own
+          delete draft.attention[agent.id]
+        }
         draft.activeConnectionId = DEMO_CONNECTION_ID
       })
       ctx.demo.active = true

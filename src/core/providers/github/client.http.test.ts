@@ -1,11 +1,11 @@
 // The GitHub adapter over real HTTP against a loopback server: its headers, Link paging, ETags and 304s, the poll
 // interval as a floor, primary and secondary limits, and the words of a 401 and a 403.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { GET_TASK, LIST_TASKS_FOR_REPO } from '../../../reference-service/github/docs-examples'
 import { failure } from '../../client/test-failure'
 import { json, startTestServer, type TestServer } from '../test-server'
 import { createGithubClient, GITHUB_API_VERSION, type GithubClient } from './client'
 import { REQUIRED_PERMISSION } from './mapping'
-import { GET_TASK, LIST_TASKS_FOR_REPO } from './test-docs-examples'
 
 const TOKEN = 'github_pat_11TEST0token0for0loopback'
 const ACCOUNT = 'octocat at work'

@@ -1,6 +1,12 @@
 // The GitHub adapter's words: its status table in full, what waits for you, cost units, paging links, and the
 // documentation's own example bodies read as every surface will read them.
 import { describe, expect, it } from 'vitest'
+import {
+  GET_TASK,
+  LIST_TASKS,
+  LIST_TASKS_FOR_REPO,
+  LIST_TASKS_LINK
+} from '../../../reference-service/github/docs-examples'
 import { statusFrom } from '../../../shared/provider'
 import { readList, readOne } from '../records'
 import { parseLink } from './client'
@@ -8,7 +14,6 @@ import { acceptedPermissions } from './errors'
 import { refusalOf, SECONDARY_MAX_WAIT_MS, SECONDARY_MIN_WAIT_MS } from './etiquette'
 import { costsOf, GITHUB_STATES, GITHUB_STATUS, repositoryName, toProviderTask } from './mapping'
 import { sessionSchema, taskSchema } from './schemas'
-import { GET_TASK, LIST_TASKS, LIST_TASKS_FOR_REPO, LIST_TASKS_LINK } from './test-docs-examples'
 
 const task = (raw: unknown) => {
   const { rawSessions, ...t } = readOne(raw, taskSchema, 'a task')

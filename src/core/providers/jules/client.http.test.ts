@@ -1,10 +1,10 @@
 // The Jules adapter over real HTTP against a loopback server: the key in its header, pageToken paging, activities read
 // only for sessions whose updateTime moved, approving a plan and replying, and the words of a 401 and a 403.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { LIST_ACTIVITIES, LIST_SESSIONS } from '../../../reference-service/jules/docs-examples'
 import { failure } from '../../client/test-failure'
 import { json, startTestServer, type TestServer } from '../test-server'
 import { createJulesClient, type JulesClient } from './client'
-import { LIST_ACTIVITIES, LIST_SESSIONS } from './test-docs-examples'
 
 const KEY = 'AIzaSyTEST-jules-key-for-loopback'
 const ACCOUNT = 'jules personal'

@@ -1,12 +1,17 @@
 // The Jules adapter's words: its state table in full, what waits for you (the plan, the question), activities as
 // steps, and the documentation's own example bodies.
 import { describe, expect, it } from 'vitest'
+import {
+  ACTIVITY_KIND_EXAMPLES,
+  GET_SESSION,
+  LIST_ACTIVITIES,
+  LIST_SESSIONS
+} from '../../../reference-service/jules/docs-examples'
 import { statusFrom } from '../../../shared/provider'
 import { readList, readOne } from '../records'
 import { ActivityBook } from './etiquette'
 import { activityStep, JULES_STATES, JULES_STATUS, sourceName, toProviderTask } from './mapping'
 import { ACTIVITY_KINDS, activitySchema, sessionSchema } from './schemas'
-import { ACTIVITY_KIND_EXAMPLES, GET_SESSION, LIST_ACTIVITIES, LIST_SESSIONS } from './test-docs-examples'
 
 const activities = (body: unknown) => readList(body, 'activities', activitySchema, 'activity', () => {})
 const session = (raw: unknown) => readOne(raw, sessionSchema, 'a session')

@@ -1,6 +1,7 @@
-// For tests: the documentation's own example bodies, as published, so a test of the adapter reads what Jules says it
-// sends. Sources: https://jules.google/docs/api/reference/sessions and https://jules.google/docs/api/reference/activities
-// (their "Response" blocks), and https://developers.google.com/jules/api (the ListActivities example).
+// The documentation's own example bodies, as published, in one copy: the fake builds its records on them and the
+// adapter's tests read them, so neither drifts from what Jules says it sends. Sources:
+// https://jules.google/docs/api/reference/sessions and https://jules.google/docs/api/reference/activities (their
+// "Response" blocks), and https://developers.google.com/jules/api (the ListActivities example).
 
 /** GET /v1alpha/sessions (jules.google/docs/api/reference/sessions, "List Sessions"). */
 export const LIST_SESSIONS = {

@@ -1,6 +1,7 @@
-// For tests: the documentation's own example bodies, as published (YAML written as JSON, nothing else changed), so a
-// test of the adapter reads what GitHub says it sends. Source: github/rest-api-description,
-// descriptions-next/api.github.com/dereferenced/api.github.com.2026-03-10.deref.yaml (docs.github.com/rest/agent-tasks).
+// The documentation's own example bodies, as published (YAML written as JSON, nothing else changed), in one copy: the
+// fake builds its records on them and the adapter's tests read them, so neither drifts from what GitHub says it sends.
+// Source: github/rest-api-description, descriptions-next/api.github.com/dereferenced/api.github.com.2026-03-10.deref.yaml
+// (docs.github.com/rest/agent-tasks).
 
 /** GET /agents/repos/{owner}/{repo}/tasks, 200, examples.default. */
 export const LIST_TASKS_FOR_REPO = {

@@ -1,0 +1,8 @@
+// The agent services' fakes by kind: what the command, the e2e host and the demo start.
+import type { AgentFake, AgentFakeKind, AgentFakeOptions } from './agent-fake'
+import { startGithubFake } from './github/fake'
+import { startJulesFake } from './jules/fake'
+
+export function startAgentFake(kind: AgentFakeKind, options: AgentFakeOptions): Promise<AgentFake> {
+  return kind === 'github' ? startGithubFake(options) : startJulesFake(options)
+}
