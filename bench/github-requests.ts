@@ -6,11 +6,11 @@
 // sides: the hour takes a second or two, with no real waiting.
 import type { ServerResponse } from 'node:http'
 import { AgentWatch } from '../src/core/providers/board'
-import { LIST_TASKS } from '../src/core/providers/github/test-docs-examples'
 import { openAgentAccount } from '../src/core/providers/registry'
 import { json, type Received, startTestServer } from '../src/core/providers/test-server'
 import { ManualClock } from '../src/core/util/clock'
 import { createLimiter } from '../src/core/util/limiter'
+import { LIST_TASKS } from '../src/reference-service/github/docs-examples'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
 import { seededRandom } from './random'
 import { type BenchOptions, check, type MeasureResult } from './result'

@@ -1,14 +1,14 @@
 // An agent account's watch over real HTTP (the adapters' own clients against a loopback server): what waits for you
 // told once, across a restart from the saved memory; an unknown state; a failing service; the etiquette's wait.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { LIST_TASKS_FOR_REPO } from '../../reference-service/github/docs-examples'
+import { LIST_ACTIVITIES } from '../../reference-service/jules/docs-examples'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { ProviderTask } from '../../shared/provider'
 import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
 import { ManualClock } from '../util/clock'
 import { createLimiter } from '../util/limiter'
 import { type AgentMemory, type AgentRound, AgentWatch, orderAgentTasks } from './board'
-import { LIST_TASKS_FOR_REPO } from './github/test-docs-examples'
-import { LIST_ACTIVITIES } from './jules/test-docs-examples'
 import { openAgentAccount } from './registry'
 import { json, startTestServer, type TestServer } from './test-server'
 

@@ -1,11 +1,11 @@
 // The GitHub client's edges over a loopback server: the words of what it cannot read or will not send, which answers
 // count as answers, that each page is paced on its own, and that a closed client sends nothing.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { GET_TASK } from '../../../reference-service/github/docs-examples'
 import { failure } from '../../client/test-failure'
 import type { DroppedRecord } from '../records'
 import { json, startTestServer, type TestServer } from '../test-server'
 import { createGithubClient, type GithubClient } from './client'
-import { GET_TASK } from './test-docs-examples'
 
 const ACCOUNT = 'rules'
 let server: TestServer

@@ -1,10 +1,10 @@
 // GitHub's paging and conditional lists: how a Link header is read, how far pages are followed, and that an ETag is
 // kept only for a list read whole and only when it can be sent back as is.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { LIST_TASKS, LIST_TASKS_LINK } from '../../../reference-service/github/docs-examples'
 import { failure } from '../../client/test-failure'
 import { json, startTestServer, type TestServer } from '../test-server'
 import { createGithubClient, type GithubClient, MAX_PAGES, PAGE_SIZE, parseLink } from './client'
-import { LIST_TASKS, LIST_TASKS_LINK } from './test-docs-examples'
 
 describe('parseLink', () => {
   it("reads the documentation's own example", () => {
