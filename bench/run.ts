@@ -44,7 +44,7 @@ const CONDITIONS: Record<string, string> = {
   soak: 'reference service on loopback, ETags and compression on (its defaults)',
   startup: 'the stand-in Electron, no service traffic: a keychain that answers at once and one that never answers',
   'github-requests':
-    "the GitHub adapter against a loopback stand-in of the Agent tasks list: ETags (304s free), X-Poll-Interval 5 s, X-RateLimit-* for a user token's 5,000/h; a simulated hour; without_etags: the same hour with no ETags sent"
+    "the board over the GitHub adapter against the reference service's GitHub fake on loopback (ETags with free 304s, X-Poll-Interval 5 s, X-RateLimit-* for a user token's 5,000/h), on a manual clock: one simulated hour"
 }
 
 function usage(message: string): never {
