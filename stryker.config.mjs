@@ -49,6 +49,17 @@ export const folders = {
       'src/core/forward/{add-target,add-target.generate,add-target.rules,away,escape,event,queue-events,forwarding,forwarding.rules,forwarding.secrets,outbox,outbox.retry,outbox.rules,outbox-file,outbox-lock,outbox-standby,outbox-standby.edges,presence-watch,render,render.exact,response,select,send,sign,target-url,target-url.rules,target-url.secrets,target-secrets}.test.ts'
     ]
   },
+  // The agent services' adapters: status mapping, waiting detection, paging and etiquette, and what is news between
+  // polls. Not transport.ts/records.ts/errors.ts (shared plumbing and wording), nor the registry (wiring).
+  providers: {
+    path: 'src/core/providers',
+    mutate: [
+      'src/core/providers/changes.ts',
+      'src/core/providers/github/{mapping,client,etiquette}.ts',
+      'src/core/providers/jules/{mapping,client,etiquette}.ts'
+    ],
+    tests: ['src/core/providers/**/*.test.ts']
+  },
   settings: {
     path: 'src/core/settings',
     mutate: ['src/core/settings/**/*.ts'],

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { runGithubRequests } from './github-requests'
 import { runIdle } from './idle'
 import { runLatency } from './latency'
 import { machineInfo } from './machine'
@@ -24,7 +25,8 @@ const MEASURES: Record<string, (options: BenchOptions) => Promise<MeasureResult>
   window: runWindow,
   idle: runIdle,
   soak: runSoak,
-  startup: runStartup
+  startup: runStartup,
+  'github-requests': runGithubRequests
 }
 
 /**
@@ -40,7 +42,9 @@ const CONDITIONS: Record<string, string> = {
   window: 'e2e test host (reference service with ETags and compression on) and headless Chromium',
   idle: 'reference service on loopback, ETags and compression on (its defaults)',
   soak: 'reference service on loopback, ETags and compression on (its defaults)',
-  startup: 'the stand-in Electron, no service traffic: a keychain that answers at once and one that never answers'
+  startup: 'the stand-in Electron, no service traffic: a keychain that answers at once and one that never answers',
+  'github-requests':
+    "the board over the GitHub adapter against the reference service's GitHub fake on loopback (ETags with free 304s, X-Poll-Interval 5 s, X-RateLimit-* for a user token's 5,000/h), on a manual clock: one simulated hour"
 }
 
 function usage(message: string): never {

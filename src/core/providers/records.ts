@@ -31,10 +31,11 @@ export function readList<S extends z.ZodType>(
   resource: string,
   report: ReportDropped
 ): z.output<S>[] {
-  if (!isJsonObject(json)) throw invalidShape(`a list of ${resource}s`, 'not an object')
+  // Named by its field, already plural (tasks, sessions, activities): a resource plus "s" made "activitys".
+  if (!isJsonObject(json)) throw invalidShape(`a list of ${key}`, 'not an object')
   const items = json[key]
   if (items === undefined || items === null) return []
-  if (!Array.isArray(items)) throw invalidShape(`a list of ${resource}s`, `"${key}" is not a list`)
+  if (!Array.isArray(items)) throw invalidShape(`a list of ${key}`, `"${key}" is not a list`)
   const out: z.output<S>[] = []
   items.forEach((item, index) => {
     const parsed = schema.safeParse(item)
