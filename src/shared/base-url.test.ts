@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
   checkBaseUrl,
-  DEFAULT_SERVICE_URL,
   defaultConnectionName,
   isLoopbackHost,
   keyTransportProblem,
