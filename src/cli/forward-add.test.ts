@@ -79,7 +79,7 @@ describe('forward add: where the URL comes from', () => {
     const dash = await run(['forward', 'add', '-', '--name', 'phone'], { stdin: 'ntfys://ntfy.example/phone-topic\n' })
     expect(dash).toMatchObject({
       code: EXIT.ok,
-      out: "Added ntfy target 'phone' (ntfy.example): failed, budget, away.\n"
+      out: "Added ntfy target 'phone' (ntfy.example): waiting, failed, budget, away.\n"
     })
     const noSecret = await run(['forward', 'add', '--name', 'x', '--secret-stdin'], {
       stdin: `${receiver.url}/in/${TOKEN}\n`
