@@ -240,30 +240,33 @@ for (const colorScheme of ['light', 'dark'] as const) {
         // The demo's accounts of other services beside Workser's: their tasks waiting for you head Now; a plan's task
         // screen, and the Reply sheet on a question.
         if (size.suffix === '') {
-          test('agent tasks waiting for you', async ({ app, host }) => {
-            await settledDemo(app, host)
-            // The demo's question is asked later on the fakes' clock: one asked a while ago, now.
-            host.agents.jules.fake.control.addTask({
-              title: 'Localise the sign-up form',
-              repository: 'myorg/webapp',
-              script: 'ask',
-              agoMs: 120_000
+          test.describe('with the agent services', () => {
+            test.use({ hostOptions: { ...FROZEN_HOST, demo: true, agentDemo: true } })
+            test('agent tasks waiting for you', async ({ app, host }) => {
+              await settledDemo(app, host)
+              // The demo's question is asked later on the fakes' clock: one asked a while ago, now.
+              host.agents.jules.fake.control.addTask({
+                title: 'Localise the sign-up form',
+                repository: 'myorg/webapp',
+                script: 'ask',
+                agoMs: 120_000
+              })
+              await invoke(app, 'monitor:poll-now')
+              await openHash(app, '#/now')
+              const needs = app.getByRole('list', { name: 'Needs you' }).locator('li')
+              await expect(needs.first()).toHaveAttribute('data-kind', 'agent-waiting')
+              await shoot(app, 'now-agents')
+              await needs.filter({ hasText: 'Approve the plan' }).first().getByRole('link').first().click()
+              await expect(app.getByTestId('agent-waiting')).toBeVisible()
+              await shoot(app, 'agent-task')
+              await app.getByRole('link', { name: 'Back to Now' }).click()
+              // A question Jules asked (it takes a reply; GitHub's does not).
+              await needs.filter({ hasText: 'Localise the sign-up form' }).first().getByRole('link').first().click()
+              await app.getByRole('button', { name: 'Reply…' }).click()
+              await expect(app.getByRole('dialog', { name: /^Reply to / })).toBeVisible()
+              await app.getByLabel('Your reply').fill('Use British English throughout, and keep the labels short.')
+              await shoot(app, 'agent-reply', { top: false })
             })
-            await invoke(app, 'monitor:poll-now')
-            await openHash(app, '#/now')
-            const needs = app.getByRole('list', { name: 'Needs you' }).locator('li')
-            await expect(needs.first()).toHaveAttribute('data-kind', 'agent-waiting')
-            await shoot(app, 'now-agents')
-            await needs.filter({ hasText: 'Approve the plan' }).first().getByRole('link').first().click()
-            await expect(app.getByTestId('agent-waiting')).toBeVisible()
-            await shoot(app, 'agent-task')
-            await app.getByRole('link', { name: 'Back to Now' }).click()
-            // A question Jules asked (it takes a reply; GitHub's does not).
-            await needs.filter({ hasText: 'Localise the sign-up form' }).first().getByRole('link').first().click()
-            await app.getByRole('button', { name: 'Reply…' }).click()
-            await expect(app.getByRole('dialog', { name: /^Reply to / })).toBeVisible()
-            await app.getByLabel('Your reply').fill('Use British English throughout, and keep the labels short.')
-            await shoot(app, 'agent-reply', { top: false })
           })
         }
 

@@ -4,7 +4,8 @@ import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
 import { DEFAULT_WINDOW, invoke, openHash, projectIdByName } from './window.helpers'
 
-test.use({ hostOptions: { demo: true }, viewport: DEFAULT_WINDOW })
+// With the agent services' demo accounts, so their rows on Now are measured too.
+test.use({ hostOptions: { demo: true, agentDemo: true }, viewport: DEFAULT_WINDOW })
 
 interface Box {
   textContent: string | null
@@ -54,6 +55,7 @@ test('one-line metas on Now, Projects, a project’s tasks and Costs', async ({ 
   await openHash(app, '#/now')
   await expect(app.locator('[data-kind="failed"]').first()).toBeVisible()
   await expect(app.locator('li.running').first()).toBeVisible()
+  await expect(app.locator('[data-kind="agent-waiting"]').first()).toBeVisible()
   await expectOneLineMetas(app, 'Now')
 
   await openHash(app, '#/projects')

@@ -266,8 +266,8 @@ test("the host runs a fake of each agent service, driven by its control routes, 
   )
 })
 
-test.describe('the demo', () => {
-  test.use({ hostOptions: { demo: true } })
+test.describe('the demo with the agent services', () => {
+  test.use({ hostOptions: { demo: true, agentDemo: true } })
   test('configures a Workser account and one per agent service on its fake, their keys in memory', async ({ host }) => {
     const state = host.controller.getState()
     const services = state.connections.map((c) => c.service ?? 'workser').sort()

@@ -14,6 +14,7 @@ import type { AppController } from '../../src/core/app'
 import { composeApp, type ComposedApp } from '../../src/core/app/compose'
 import type { PowerEvents } from '../../src/core/app/lifecycle'
 import { createServiceClient, DEFAULT_RETRY } from '../../src/core/client'
+import { serviceDescriptor } from '../../src/core/providers/registry'
 import { createSessionSecretStore } from '../../src/core/secrets'
 import { openSettings } from '../../src/core/settings/store'
 import { type Clock, systemClock } from '../../src/core/util/clock'
@@ -222,10 +223,15 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       apiKey: serviceApiKey,
       publishingDomain: service.publishingDomain,
       projectIds: service.control.seedDemo().projectIds,
-      agents: Object.values(agents).map(({ fake, apiKey }) => {
-        fake.control.seedDemo()
-        return { service: fake.kind, name: `Demo ${fake.kind}`, baseUrl: fake.baseUrl, apiKey }
-      })
+      // Specs that watch Workser alone keep the demo as it was; `agentDemo` adds an account on each agent fake.
+      agents: options.agentDemo
+        ? Object.values(agents).map(({ fake, apiKey }) => ({
+            service: fake.kind,
+            name: `Demo ${serviceDescriptor(fake.kind)?.displayName ?? fake.kind}`,
+            baseUrl: fake.baseUrl,
+            apiKey
+          }))
+        : []
     }),
     quit: () => void records.quit++,
     writeClipboardText: async (text) => void records.clipboard.push(text),
