@@ -20,13 +20,16 @@ async function expectOneLineMetas(page: Page, screen: string): Promise<void> {
   // The row's meta (ui/ListRow), and the task list's own before it was one.
   const metas = page.locator('main .list-row .meta, main .task-meta')
   await expect(metas.first(), `${screen}: rows with a meta line`).toBeVisible()
+  // A row replaced by a poll while this runs is no longer shown: only what is in the page is measured.
   const measured = await metas.evaluateAll((els) =>
-    els.map((el) => {
-      const box = el as unknown as Box
-      const style = (globalThis as unknown as Win).getComputedStyle(el)
-      const line = Number.parseFloat(style.lineHeight) || Number.parseFloat(style.fontSize) * 1.45
-      return { text: (box.textContent ?? '').trim(), height: box.getBoundingClientRect().height, line }
-    })
+    els
+      .filter((el) => (el as unknown as { isConnected: boolean }).isConnected)
+      .map((el) => {
+        const box = el as unknown as Box
+        const style = (globalThis as unknown as Win).getComputedStyle(el)
+        const line = Number.parseFloat(style.lineHeight) || Number.parseFloat(style.fontSize) * 1.45
+        return { text: (box.textContent ?? '').trim(), height: box.getBoundingClientRect().height, line }
+      })
   )
   for (const m of measured)
     expect(m.height, `${screen}: "${m.text}" takes ${m.height}px, one line is ${m.line}px`).toBeLessThanOrEqual(
