@@ -203,6 +203,8 @@ export function createDevinClient(options: DevinClientOptions): DevinClient {
           ? `/v1/sessions/${id}/message`
           : `/v3/organizations/${pathSegment(route.orgId, 'organization id')}/sessions/${id}/messages`
       await send('POST', path, NEED_REPLY, signal, { message })
+      // updated_at counts seconds: a reply in the second of the last read would not move it, so read its messages anew.
+      read.delete(sessionId)
     },
     close: () => transport.close()
   }
