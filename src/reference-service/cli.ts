@@ -62,7 +62,9 @@ async function main(): Promise<void> {
   const key = apiKey
   const kind = args.kind ?? 'workser'
   if (kind !== 'workser' && !(AGENT_FAKE_KINDS as readonly string[]).includes(kind))
-    fail(`--kind must be workser, ${AGENT_FAKE_KINDS.join(' or ')}, got "${kind}".`)
+    fail(
+      `--kind must be ${new Intl.ListFormat('en', { type: 'disjunction' }).format(['workser', ...AGENT_FAKE_KINDS])}, got "${kind}".`
+    )
   const service = kind === 'workser' ? await startWorkser() : await startAgent(kind as AgentFakeKind)
   process.stdout.write(`listening on ${service.url}\n`)
   if (service.url !== service.baseUrl) process.stdout.write(`base URL ${service.baseUrl}\n`)
