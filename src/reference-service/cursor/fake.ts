@@ -69,7 +69,7 @@ interface RunRecord {
   createdAt: number
   events: RunEvent[]
   streamExpired: boolean
-  hushed: boolean
+  hushed: Set<ServerResponse>
   streams: Set<ServerResponse>
 }
 interface AgentRecord {
@@ -87,7 +87,7 @@ export interface CursorFakeControl extends AgentFakeControl {
   dropStreams(runId: string): number
   /** The run's stream answers 410 stream_expired from now on. */
   expireStream(runId: string): void
-  /** Open streams of the run send nothing more, heartbeats included, until dropped. */
+  /** The run's streams open now send nothing more, heartbeats included (a stall); streams opened later are not. */
   hushStreams(runId: string): void
   /** How many streams are open now. */
   openStreams(): number
@@ -155,7 +155,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       createdAt: at,
       events: [],
       streamExpired: false,
-      hushed: false,
+      hushed: new Set(),
       streams: new Set()
     }
     r.events = script.map((d, i) => ({ id: String(i + 1), at: at + d.afterMs, event: d.event, data: d.data }))
@@ -283,7 +283,8 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       controlRun(runId).streamExpired = true
     },
     hushStreams(runId) {
-      controlRun(runId).hushed = true
+      const r = controlRun(runId)
+      for (const res of r.streams) r.hushed.add(res)
     },
     openStreams: () => [...runs.values()].reduce((n, r) => n + r.streams.size, 0)
   }
@@ -316,7 +317,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
         let quietSince = Date.now()
         r.streams.add(res)
         const pump = setInterval(() => {
-          if (res.destroyed || r.hushed) return
+          if (res.destroyed || r.hushed.has(res)) return
           const due = r.events.filter((e) => e.at <= clock.now()).slice(sent)
           for (const e of due) {
             res.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`)
@@ -337,6 +338,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
           clearInterval(pump)
           pumps.delete(pump)
           r.streams.delete(res)
+          r.hushed.delete(res)
         })
       }
     }
