@@ -8,7 +8,7 @@ import { streamFor } from './random'
 import { Stats } from './stats'
 import { type CommonControl, MANUAL_START_TIME } from './types'
 
-export const AGENT_FAKE_KINDS = ['github', 'jules', 'devin'] as const
+export const AGENT_FAKE_KINDS = ['github', 'jules', 'devin', 'cursor'] as const
 export type AgentFakeKind = (typeof AGENT_FAKE_KINDS)[number]
 
 export interface AgentFakeOptions {

@@ -78,8 +78,9 @@ describe('the reference service command', () => {
     expect((await fetch(`${julesUrl}/v1alpha/sessions`, { headers: { 'x-goog-api-key': KEY } })).status).toBe(200)
     jules.stop()
     expect((await jules.done).code).toBe(0)
-    const wrong = startCli(['--kind', 'nonesuch'], { AGENT_TRAY_SERVICE_API_KEY: KEY })
+    // A kind no fake stands for is refused, naming every kind there is (a list that grows with the services).
+    const wrong = startCli(['--kind', 'nope'], { AGENT_TRAY_SERVICE_API_KEY: KEY })
     expect(await wrong.listening).toBeNull()
-    expect((await wrong.done).err).toMatch(/--kind must be workser, github, jules, or devin, got "nonesuch"/)
+    expect((await wrong.done).err).toMatch(/--kind must be workser, github, jules, devin, or cursor, got "nope"/)
   })
 })

@@ -5,10 +5,11 @@ import { AGENT_FAKE_KINDS, type AgentFakeKind } from './agent-fake'
 import { startAgentFake } from './agent-fakes'
 import { startReferenceService } from './server'
 
+const KINDS = ['workser', ...AGENT_FAKE_KINDS]
 const USAGE =
-  'usage: AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- [--kind workser|github|jules|devin] [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions] [--no-etags] [--no-compression]\n' +
+  `usage: AGENT_TRAY_SERVICE_API_KEY=KEY npm run reference-service -- [--kind ${KINDS.join('|')}] [--port N] [--host H] [--seed N] [--speed X] [--publishing-domain D] [--manual-clock] [--demo] [--no-extensions] [--no-etags] [--no-compression]\n` +
   'The API key is read from AGENT_TRAY_SERVICE_API_KEY only: a command line is visible to every local user.\n' +
-  "--kind github|jules|devin starts that service's fake (the key is the token it accepts); --publishing-domain, --no-extensions and --no-etags are Workser's only."
+  `--kind ${AGENT_FAKE_KINDS.join('|')} starts that service's fake (the key is the token it accepts); --publishing-domain, --no-extensions and --no-etags are Workser's only.`
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`)
@@ -62,9 +63,7 @@ async function main(): Promise<void> {
   const key = apiKey
   const kind = args.kind ?? 'workser'
   if (kind !== 'workser' && !(AGENT_FAKE_KINDS as readonly string[]).includes(kind))
-    fail(
-      `--kind must be ${new Intl.ListFormat('en', { type: 'disjunction' }).format(['workser', ...AGENT_FAKE_KINDS])}, got "${kind}".`
-    )
+    fail(`--kind must be ${new Intl.ListFormat('en', { type: 'disjunction' }).format(KINDS)}, got "${kind}".`)
   const service = kind === 'workser' ? await startWorkser() : await startAgent(kind as AgentFakeKind)
   process.stdout.write(`listening on ${service.url}\n`)
   if (service.url !== service.baseUrl) process.stdout.write(`base URL ${service.baseUrl}\n`)

@@ -16,6 +16,8 @@ export interface Reply {
   contentType?: string
   /** Already known (e.g. remembered by the store); otherwise a GET's 200 gets one from its body. */
   etag?: string
+  /** A long-lived answer (server-sent events): given the response once its head is written; `body` is unused. */
+  stream?: (res: ServerResponse) => void
 }
 
 /** A weak ETag of a body: equal bodies, equal tags. */

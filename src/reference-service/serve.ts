@@ -127,6 +127,16 @@ export async function serveFake(options: ServeOptions, api: (baseUrl: string) =>
     res.once('close', () => {
       if (!res.writableFinished) stats.record(routeKey, meant, socket.bytesWritten - before)
     })
+    if (reply.stream) {
+      // Events go out as they happen: never compressed, never cut by a fault.
+      res.writeHead(reply.status, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        ...reply.headers
+      })
+      reply.stream(res)
+      return
+    }
     meant = send(res, reply, fault, timers, compression ? chooseCoding(header(req, 'accept-encoding')) : undefined)
   }
 

@@ -2,6 +2,8 @@
 // account that polls every task it reports. Surfaces read the descriptors, never a service's name.
 import type { ProviderDescriptor, ProviderTask } from '../../shared/provider'
 import { ServiceError } from '../client/service-error'
+import { openCursor } from './cursor/account'
+import { CURSOR } from './cursor/mapping'
 import { openDevin } from './devin/account'
 import { DEVIN } from './devin/mapping'
 import { createGithubClient } from './github/client'
@@ -88,11 +90,12 @@ function openJules(options: AgentAccountOptions): AgentAccount {
 const AGENT_SERVICES: Record<string, (options: AgentAccountOptions) => AgentAccount> = {
   [GITHUB.kind]: openGithub,
   [JULES.kind]: openJules,
-  [DEVIN.kind]: openDevin
+  [DEVIN.kind]: openDevin,
+  [CURSOR.kind]: openCursor
 }
 
 /** Every service an account can be of, Workser first (the one a connection without a service is). */
-export const SERVICES: readonly ProviderDescriptor[] = [WORKSER, GITHUB, JULES, DEVIN]
+export const SERVICES: readonly ProviderDescriptor[] = [WORKSER, GITHUB, JULES, DEVIN, CURSOR]
 
 export const DEFAULT_SERVICE_KIND = WORKSER.kind
 

@@ -31,12 +31,24 @@ export interface Request {
   signal?: AbortSignal
 }
 
+/** A long-lived answer read as it arrives (server-sent events). */
+export interface StreamResponse {
+  status: number
+  headers: Record<string, string>
+  body: AsyncIterable<Uint8Array>
+  /** The whole body as text (for a refusal, which is short). */
+  text(): Promise<string>
+}
+
 export interface Transport {
   /** The response whatever its status; network failures, timeouts and oversize answers throw ServiceError. */
   send(request: Request): Promise<RawResponse>
   /** A path below the base URL for an absolute URL the service sent (a Link), only if it is on the same origin and
    * below the base URL: the key is never sent anywhere else. */
   relativePath(url: string): string | null
+  /** A GET whose body is read as it comes, with no body deadline: the caller's signal ends it. Same key and origin rule
+   * as send. */
+  open(request: Omit<Request, 'method' | 'body'>): Promise<StreamResponse>
   redact(text: string): string
   close(): Promise<void>
 }
@@ -69,12 +81,16 @@ export function createTransport(options: TransportOptions): Transport {
     return undefined
   }
 
+  function check(path: string): void {
+    if (closed) throw new ServiceError('network', 'The service client was closed.')
+    const problem = keyProblem()
+    if (problem) throw problem
+    if (!path.startsWith('/')) throw new ServiceError('bad_request', 'A request path must start with "/".')
+  }
+
   return {
     async send(request) {
-      if (closed) throw new ServiceError('network', 'The service client was closed.')
-      const problem = keyProblem()
-      if (problem) throw problem
-      if (!request.path.startsWith('/')) throw new ServiceError('bad_request', 'A request path must start with "/".')
+      check(request.path)
       const headers: Record<string, string> = {
         accept: 'application/json',
         'accept-encoding': ACCEPT_ENCODING,
@@ -102,6 +118,43 @@ export function createTransport(options: TransportOptions): Transport {
         return Promise.reject(
           message === e.message ? e : new ServiceError(e.kind, message, { status: e.status, details: e.details })
         )
+      }
+    },
+    async open(request) {
+      check(request.path)
+      // Identity coding: events must be read as they arrive, not when a compressed block completes.
+      const headers: Record<string, string> = {
+        accept: 'text/event-stream',
+        'user-agent': USER_AGENT,
+        ...options.headers,
+        ...request.headers,
+        'accept-encoding': 'identity',
+        ...options.authHeaders(secret)
+      }
+      let res
+      try {
+        res = await lease.agent.request({
+          origin,
+          method: 'GET',
+          path: prefix + request.path,
+          headers,
+          signal: request.signal,
+          headersTimeout: timeouts.headersMs,
+          bodyTimeout: 0
+        })
+      } catch (e) {
+        if (request.signal?.aborted) throw request.signal.reason ?? e
+        throw new ServiceError('network', redact(`The event stream could not be opened: ${(e as Error).message}`))
+      }
+      const flat: Record<string, string> = {}
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v
+      const body = res.body
+      return {
+        status: res.statusCode,
+        headers: flat,
+        body: body as AsyncIterable<Uint8Array>,
+        text: async () => redact((await body.text()).slice(0, 64 * 1024))
       }
     },
     relativePath(url) {

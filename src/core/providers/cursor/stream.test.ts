@@ -1,0 +1,134 @@
+// The stream's rules with no network: an injected clock for the heartbeat bound, and streams made in the test.
+import { describe, expect, it } from 'vitest'
+import type { StreamResponse } from '../transport'
+import { followRun, type RunKey, type RunUpdate, StreamPool, type Timers } from './stream'
+
+/** Timers that fire only when the test says. */
+function manualTimers() {
+  const pending = new Map<number, () => void>()
+  let next = 0
+  const timers: Timers = {
+    set(run) {
+      pending.set(++next, run)
+      return next
+    },
+    clear: (h) => pending.delete(h as number)
+  }
+  return { timers, fireAll: () => [...pending.values()].forEach((run) => run()), pending }
+}
+
+/** A stream that sends `text` then stays open until aborted. */
+function hanging(text: string, signal: AbortSignal): StreamResponse {
+  return {
+    status: 200,
+    headers: {},
+    text: async () => '',
+    body: (async function* () {
+      yield new TextEncoder().encode(text)
+      await new Promise((_, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })
+      )
+    })()
+  }
+}
+
+describe('followRun', () => {
+  it('reopens after the heartbeat bound with the last event ID, and skips an event sent again', async () => {
+    const { timers, fireAll, pending } = manualTimers()
+    const asked: (string | null)[] = []
+    const updates: RunUpdate[] = []
+    let opened!: () => void
+    const twice = new Promise<void>((resolve) => (opened = resolve))
+    const follower = followRun({
+      timers,
+      async open(lastEventId, signal) {
+        asked.push(lastEventId)
+        if (asked.length === 2) opened()
+        return asked.length === 1
+          ? hanging('id: 1\nevent: tool_call\ndata: {"callId":"a","name":"grep"}\n\n', signal)
+          : hanging(
+              'id: 1\nevent: tool_call\ndata: {"callId":"a","name":"grep"}\n\nid: 2\nevent: done\ndata: {}\n\n',
+              signal
+            )
+      },
+      onUpdate: (u) => updates.push(u)
+    })
+    await new Promise<void>((resolve) => {
+      const check = () => (updates.length > 0 && pending.size > 0 ? resolve() : setImmediate(check))
+      check()
+    })
+    fireAll()
+    await twice
+    await expect(follower.ended).resolves.toEqual({ how: 'done' })
+    expect(asked).toEqual([null, '1'])
+    expect(updates.filter((u) => u.kind === 'step')).toHaveLength(1)
+    expect(updates).toContainEqual({ kind: 'reopening', lastEventId: '1', stalled: true })
+  })
+
+  it('gives up and leaves the run to polling after reopens in a row that bring nothing', async () => {
+    let opens = 0
+    const follower = followRun({
+      maxReopens: 2,
+      async open() {
+        opens++
+        return { status: 200, headers: {}, text: async () => '', body: (async function* () {})() }
+      },
+      onUpdate: () => {}
+    })
+    await expect(follower.ended).resolves.toMatchObject({ how: 'failed' })
+    expect(opens).toBe(3)
+  })
+
+  it('ends on a fatal error event, and goes on after a recoverable one', async () => {
+    const run = (text: string) =>
+      followRun({
+        async open() {
+          return {
+            status: 200,
+            headers: {},
+            text: async () => '',
+            body: (async function* () {
+              yield new TextEncoder().encode(text)
+            })()
+          }
+        },
+        onUpdate: () => {},
+        maxReopens: 0
+      }).ended
+    await expect(run('event: error\ndata: {"code":"unauthorized"}\n\n')).resolves.toMatchObject({ how: 'failed' })
+    await expect(
+      run('event: error\ndata: {"code":"stream_unavailable"}\n\nevent: done\ndata: {}\n\n')
+    ).resolves.toEqual({
+      how: 'done'
+    })
+  })
+})
+
+describe('StreamPool', () => {
+  it('keeps an expired run polled rather than opening its stream again, and stops streams of runs no longer wanted', async () => {
+    const starts: string[] = []
+    const stopped: string[] = []
+    let expire!: (v: { how: 'expired' }) => void
+    const pool = new StreamPool({
+      max: 2,
+      start(run: RunKey) {
+        starts.push(run.runId)
+        const ended =
+          run.runId === 'r1'
+            ? new Promise<{ how: 'expired' }>((resolve) => (expire = resolve))
+            : new Promise<never>(() => {})
+        return { ended, lastEventId: () => null, stop: () => stopped.push(run.runId) }
+      }
+    })
+    const runs = ['r1', 'r2', 'r3'].map((runId) => ({ agentId: `a-${runId}`, runId }))
+    expect(pool.want(runs)).toEqual({ streamed: ['a-r1/r1', 'a-r2/r2'], polled: ['a-r3/r3'] })
+    expire({ how: 'expired' })
+    await Promise.resolve()
+    await Promise.resolve()
+    expect(pool.want(runs)).toEqual({ streamed: ['a-r2/r2', 'a-r3/r3'], polled: ['a-r1/r1'] })
+    expect(starts).toEqual(['r1', 'r2', 'r3'])
+    pool.want(runs.slice(2))
+    expect(stopped).toEqual(['r2'])
+    expect(pool.streaming()).toEqual(['a-r3/r3'])
+  })
+})

@@ -1,0 +1,294 @@
+// Following a Cursor run live through its event stream (GET /v1/agents/{id}/runs/{runId}/stream, server-sent events):
+// tool calls become steps as they arrive; a dropped connection is reopened with Last-Event-ID and an event seen before
+// is not told twice; a stream quiet past the heartbeat bound is treated as dropped; 410 stream_expired ends the
+// stream and the run is polled instead. At most MAX_STREAMS are open per account; other running runs are polled.
+import { isJsonObject } from '../../../shared/json-object'
+import type { ProviderStep } from '../../../shared/provider'
+import { rawString } from '../../client/schemas'
+import { ServiceError } from '../../client/service-error'
+import { pathSegment, type StreamResponse, type Transport } from '../transport'
+import { createSseParser, type SseEvent } from './sse'
+
+/** The most streams one account holds open; the rest of its running runs are polled. */
+export const MAX_STREAMS = 3
+/** No byte (event or heartbeat comment) for this long and the stream is reopened. */
+export const STALL_MS = 45_000
+/** Reopens in a row that bring no event before the stream is given up and the run polled. */
+export const MAX_REOPENS = 5
+/** Error codes of an `error` event after which reopening cannot help (the rest, e.g. stream_unavailable, can). */
+const FATAL_CODES = new Set(['unauthorized', 'forbidden', 'not_found'])
+
+export type RunUpdate =
+  | { kind: 'step'; step: ProviderStep }
+  | { kind: 'status'; word: string }
+  | { kind: 'result'; text: string }
+  | { kind: 'error'; code: string; message: string }
+  /** assistant, thinking, interaction_update and any other event: told by name, its text untrusted. */
+  | { kind: 'other'; event: string }
+  | { kind: 'reopening'; lastEventId: string | null; stalled: boolean }
+
+export type FollowEnd =
+  | { how: 'done' }
+  /** 410 stream_expired: read the run by polling from now on. */
+  | { how: 'expired' }
+  | { how: 'failed'; error: Error }
+  | { how: 'stopped' }
+
+export interface Timers {
+  set(run: () => void, ms: number): unknown
+  clear(handle: unknown): void
+}
+export const realTimers: Timers = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout)
+}
+
+export interface FollowOptions {
+  /** Opens the stream, resuming after `lastEventId` when given. */
+  open(lastEventId: string | null, signal: AbortSignal): Promise<StreamResponse>
+  onUpdate(update: RunUpdate): void
+  timers?: Timers
+  stallMs?: number
+  maxReopens?: number
+}
+
+export interface Follower {
+  readonly ended: Promise<FollowEnd>
+  lastEventId(): string | null
+  stop(): void
+}
+
+function json(data: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(data)
+    return isJsonObject(parsed) ? parsed : {}
+  } catch {
+    return {}
+  }
+}
+const str = (v: unknown): string | null => rawString(v) || null
+
+/** A tool_call event as a step: titled by the tool's name; a later event of the same call replaces it (same id). */
+export function toolStep(event: SseEvent): ProviderStep {
+  const d = json(event.data)
+  const name = str(d.name) ?? str(d.toolName) ?? str(d.tool) ?? 'Tool call'
+  const args = d.args ?? d.arguments ?? d.input
+  const detail = typeof args === 'string' ? args : isJsonObject(args) ? JSON.stringify(args) : null
+  return {
+    id: str(d.callId) ?? str(d.id) ?? (event.id || name),
+    kind: 'tool_call',
+    title: name,
+    detail: detail === null ? null : detail.slice(0, 2_000),
+    at: str(d.timestamp) ?? str(d.createdAt),
+    status: null,
+    serviceStatus: str(d.status)
+  }
+}
+
+export function followRun(options: FollowOptions): Follower {
+  const timers = options.timers ?? realTimers
+  const stallMs = options.stallMs ?? STALL_MS
+  const maxReopens = options.maxReopens ?? MAX_REOPENS
+  const seen = new Set<string>()
+  let lastId: string | null = null
+  let stopped = false
+  let current: AbortController | null = null
+
+  async function run(): Promise<FollowEnd> {
+    let fruitless = 0
+    let stalled = false
+    for (;;) {
+      if (stopped) return { how: 'stopped' }
+      if (fruitless > maxReopens) {
+        return { how: 'failed', error: new ServiceError('network', 'The Cursor run stream kept dropping.') }
+      }
+      stalled = false
+      const controller = new AbortController()
+      current = controller
+      let res: StreamResponse
+      try {
+        res = await options.open(lastId, controller.signal)
+      } catch (e) {
+        if (stopped) return { how: 'stopped' }
+        if (e instanceof ServiceError && e.kind !== 'network' && e.kind !== 'timeout')
+          return { how: 'failed', error: e }
+        fruitless++
+        continue
+      }
+      if (res.status === 410) {
+        await res.text().catch(() => '')
+        return { how: 'expired' }
+      }
+      if (res.status < 200 || res.status >= 300) {
+        const text = await res.text().catch(() => '')
+        if (res.status >= 500 || res.status === 429) {
+          fruitless++
+          continue
+        }
+        return {
+          how: 'failed',
+          error: new ServiceError('bad_request', `Cursor refused the run stream (HTTP ${res.status}). ${text}`.trim(), {
+            status: res.status
+          })
+        }
+      }
+      let finished: FollowEnd | null = null
+      let progressed = false
+      const parser = createSseParser({
+        onEvent(e) {
+          if (finished) return
+          if (e.id !== '') {
+            lastId = e.id
+            if (seen.has(e.id)) return
+            seen.add(e.id)
+          }
+          progressed = true
+          if (e.event === 'done') {
+            finished = { how: 'done' }
+            return
+          }
+          if (e.event === 'tool_call') return options.onUpdate({ kind: 'step', step: toolStep(e) })
+          if (e.event === 'status') return options.onUpdate({ kind: 'status', word: str(json(e.data).status) ?? '' })
+          if (e.event === 'result') {
+            const d = json(e.data)
+            return options.onUpdate({ kind: 'result', text: str(d.result) ?? str(d.text) ?? '' })
+          }
+          if (e.event === 'error') {
+            const d = json(e.data)
+            const code = str(d.code) ?? 'error'
+            options.onUpdate({ kind: 'error', code, message: str(d.message) ?? '' })
+            if (FATAL_CODES.has(code))
+              finished = {
+                how: 'failed',
+                error: new ServiceError('bad_request', `The Cursor run stream ended: ${code}.`)
+              }
+            return
+          }
+          options.onUpdate({ kind: 'other', event: e.event })
+        }
+      })
+      let watchdog: unknown
+      const arm = () => {
+        if (watchdog !== undefined) timers.clear(watchdog)
+        watchdog = timers.set(() => {
+          stalled = true
+          controller.abort()
+        }, stallMs)
+      }
+      arm()
+      try {
+        for await (const chunk of res.body) {
+          arm()
+          parser.feed(chunk)
+          if (finished) break
+        }
+      } catch {
+        // A drop or a stall: reopened below from the last event ID.
+      } finally {
+        timers.clear(watchdog)
+      }
+      if (finished) {
+        controller.abort()
+        return finished
+      }
+      if (stopped) return { how: 'stopped' }
+      fruitless = progressed ? 0 : fruitless + 1
+      options.onUpdate({ kind: 'reopening', lastEventId: lastId, stalled })
+    }
+  }
+
+  const ended = run()
+  return {
+    ended,
+    lastEventId: () => lastId,
+    stop() {
+      stopped = true
+      current?.abort()
+    }
+  }
+}
+
+/** The stream of one run over the account's transport: the key and origin rule are the transport's. */
+export function openRunStream(transport: Transport, agentId: string, runId: string) {
+  const path = `/v1/agents/${pathSegment(agentId, 'agent id')}/runs/${pathSegment(runId, 'run id')}/stream`
+  return (lastEventId: string | null, signal: AbortSignal): Promise<StreamResponse> =>
+    transport.open({ path, signal, headers: lastEventId === null ? {} : { 'last-event-id': lastEventId } })
+}
+
+export interface RunKey {
+  agentId: string
+  runId: string
+}
+const keyOf = (r: RunKey) => `${r.agentId}/${r.runId}`
+
+/** The runs an account follows live, never more than `max` at once; the others, and any whose stream expired or
+ * failed, are polled. `start` opens one; `onEnd` is told when a stream ends (its slot is free again). */
+export class StreamPool {
+  private readonly open = new Map<string, Follower>()
+  private readonly pollOnly = new Set<string>()
+
+  constructor(
+    private readonly options: {
+      max?: number
+      start: (run: RunKey) => Follower
+      onEnd?: (run: RunKey, end: FollowEnd) => void
+    }
+  ) {}
+
+  get max(): number {
+    return this.options.max ?? MAX_STREAMS
+  }
+
+  /** The running runs now: streams for as many as the bound allows (those already open first), the rest polled. */
+  want(runs: readonly RunKey[]): { streamed: string[]; polled: string[] } {
+    const wanted = new Set(runs.map(keyOf))
+    for (const [key, follower] of this.open) {
+      if (wanted.has(key)) continue
+      follower.stop()
+      this.open.delete(key)
+    }
+    for (const run of runs) {
+      const key = keyOf(run)
+      if (this.open.has(key) || this.pollOnly.has(key) || this.open.size >= this.max) continue
+      const follower = this.options.start(run)
+      this.open.set(key, follower)
+      void follower.ended.then((end) => {
+        if (this.open.get(key) !== follower) return
+        this.open.delete(key)
+        if (end.how !== 'done') this.pollOnly.add(key)
+        this.options.onEnd?.(run, end)
+      })
+    }
+    const streamed = [...this.open.keys()]
+    return { streamed, polled: runs.map(keyOf).filter((k) => !this.open.has(k)) }
+  }
+
+  streaming(): string[] {
+    return [...this.open.keys()]
+  }
+
+  close(): void {
+    for (const f of this.open.values()) f.stop()
+    this.open.clear()
+  }
+}
+
+/** The steps a run's stream gathered, by agent, in the order first seen; a step told again replaces its first. */
+export class LiveSteps {
+  private readonly byAgent = new Map<string, Map<string, ProviderStep>>()
+
+  add(agentId: string, step: ProviderStep): void {
+    let steps = this.byAgent.get(agentId)
+    if (!steps) this.byAgent.set(agentId, (steps = new Map()))
+    steps.set(step.id, step)
+  }
+
+  steps(agentId: string): ProviderStep[] | undefined {
+    const steps = this.byAgent.get(agentId)
+    return steps ? [...steps.values()] : undefined
+  }
+
+  forget(agentId: string): void {
+    this.byAgent.delete(agentId)
+  }
+}
