@@ -148,3 +148,33 @@ test('a reply is written in its sheet: an empty one is refused there, a sent one
     .poll(() => host.agents.jules.fake.control.tasks().find((t) => t.id === jules.id)?.state)
     .not.toBe('AWAITING_USER_FEEDBACK')
 })
+
+test('a Devin session waiting for approval is first on Now and is answered from the window with a reply', async ({
+  app,
+  host
+}) => {
+  await app.setViewportSize(DEFAULT_WINDOW)
+  const devin = host.agents.devin.fake.control
+  devin.addTask({ title: 'Bump the linter', state: 'working' })
+  const asks = devin.addTask({ title: 'Rotate the staging credentials', state: 'waiting_for_approval' })
+  const { fake, apiKey } = host.agents.devin
+  await invoke(app, 'connection:save', {
+    connection: { name: 'Cognition', baseUrl: fake.baseUrl, publishingDomain: '', service: 'devin' },
+    apiKey
+  })
+  await invoke(app, 'monitor:poll-now')
+  await openHash(app, '#/now')
+  const first = app.getByRole('list', { name: 'Needs you' }).locator('li').first()
+  await expect(first).toContainText('Rotate the staging credentials')
+  await expect(first).toContainText('Cognition')
+  await first.getByRole('link', { name: 'Rotate the staging credentials', exact: true }).click()
+  await expect(app.getByTestId('agent-waiting')).toBeVisible()
+  // Devin offers a reply, not an approval: the window shows only what the service offers.
+  await expect(app.getByRole('button', { name: 'Approve plan' })).toHaveCount(0)
+  await app.getByRole('button', { name: 'Reply…' }).click()
+  const sheet = app.getByRole('dialog', { name: /^Reply to / })
+  await sheet.getByLabel('Your reply').fill('Approved: rotate them tonight.')
+  await sheet.getByRole('button', { name: 'Send' }).click()
+  await expect(sheet).toHaveCount(0)
+  await expect.poll(() => devin.tasks().find((t) => t.id === asks.id)?.state).not.toBe('waiting_for_approval')
+})

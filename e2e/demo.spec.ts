@@ -159,11 +159,17 @@ test("the README's `npm run demo` gets Electron by its own steps and the app com
   expect(readFileSync(join(project, 'node_modules/electron/path.txt'), 'utf8')).toBe('electron')
   expectTheAppCameUp(demo)
   expect(linesOf(demo, 'launch')[0]).toMatchObject({ packaged: false, args: ['.', '--demo'] })
-  // Three accounts at once: Workser's and one per agent service, each on its own loopback fake (keys in memory only).
+  // Five accounts at once: Workser's and one per agent service, each on its own loopback fake (keys in memory only).
   const config = JSON.parse(readFileSync(join(work, 'config-demo', 'config.json'), 'utf8')) as {
     connections: { service?: string; baseUrl: string }[]
   }
-  expect(config.connections.map((c) => c.service ?? 'workser').sort()).toEqual(['github', 'jules', 'workser'])
+  expect(config.connections.map((c) => c.service ?? 'workser').sort()).toEqual([
+    'cursor',
+    'devin',
+    'github',
+    'jules',
+    'workser'
+  ])
   expect(config.connections.every((c) => c.baseUrl.startsWith('http://127.0.0.1:'))).toBe(true)
 
   // The same app as electron-builder's output runs it: production dependencies only.

@@ -271,7 +271,7 @@ test.describe('the demo with the agent services', () => {
   test('configures a Workser account and one per agent service on its fake, their keys in memory', async ({ host }) => {
     const state = host.controller.getState()
     const services = state.connections.map((c) => c.service ?? 'workser').sort()
-    expect(services).toEqual(['github', 'jules', 'workser'])
+    expect(services).toEqual(['cursor', 'devin', 'github', 'jules', 'workser'])
     expect(state.connections.every((c) => c.hasKey)).toBe(true)
     // The Jules fake's demo has a plan waiting for approval from the start.
     expect(host.agents.jules.fake.control.tasks().map((t) => t.state)).toContain('AWAITING_PLAN_APPROVAL')

@@ -9,8 +9,8 @@ import { isServiceError, ServiceError, shorten } from '../client/service-error'
 import { nextDelay, type PollOutcome } from '../monitor/scheduler'
 import type { Clock, TimerHandle } from '../util/clock'
 import type { Limiter } from '../util/limiter'
+import type { AgentAccount } from './account'
 import { type AgentTaskChange, agentTaskChanges, type SeenAgentTasks } from './changes'
-import type { AgentAccount } from './registry'
 
 /** What is kept of an account between runs (state.json): the seen state and the failures not opened yet. */
 export interface AgentMemory {

@@ -2,6 +2,7 @@
 // account that polls every task it reports. Surfaces read the descriptors, never a service's name.
 import type { ProviderDescriptor, ProviderTask } from '../../shared/provider'
 import { ServiceError } from '../client/service-error'
+import type { AgentAccount, AgentAccountOptions } from './account'
 import { openCursor } from './cursor/account'
 import { CURSOR } from './cursor/mapping'
 import { openDevin } from './devin/account'
@@ -10,36 +11,9 @@ import { createGithubClient } from './github/client'
 import { GITHUB } from './github/mapping'
 import { createJulesClient } from './jules/client'
 import { JULES } from './jules/mapping'
-import type { ReportDropped } from './records'
 import { WORKSER } from './workser/mapping'
 
-export interface AgentAccountOptions {
-  key: string
-  /** The account's name, for the words of an error. */
-  account: string
-  baseUrl: string
-  now?: () => number
-  onDropped?: ReportDropped
-}
-
-export type AgentPoll = { changed: false } | { changed: true; tasks: ProviderTask[] }
-
-/** One account of a service other than Workser: its tasks, its etiquette, and the answers it takes. */
-export interface AgentAccount {
-  readonly descriptor: ProviderDescriptor
-  /** Every task of the account; `changed: false` when the service said nothing moved (a 304). */
-  poll(signal?: AbortSignal): Promise<AgentPoll>
-  /** One task with its steps. */
-  task(taskId: string, signal?: AbortSignal): Promise<ProviderTask>
-  /** How long the service's etiquette asks before the next poll (0: now). */
-  waitMs(): number
-  /** The documented call that proves a key (login, the key check); throws the service's error. */
-  checkKey(signal?: AbortSignal): Promise<void>
-  /** Present only where the descriptor's capabilities say so. */
-  approve?(taskId: string, signal?: AbortSignal): Promise<void>
-  reply?(taskId: string, message: string, signal?: AbortSignal): Promise<void>
-  close(): Promise<void>
-}
+export type { AgentAccount, AgentAccountOptions, AgentPoll } from './account'
 
 const LIST_KEY = '/agents/tasks'
 

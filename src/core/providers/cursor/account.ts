@@ -2,7 +2,7 @@
 // run's result until streams are wired to the board), a reply as a follow-up run.
 import type { ProviderTask } from '../../../shared/provider'
 import { ServiceError } from '../../client/service-error'
-import type { AgentAccount, AgentAccountOptions } from '../registry'
+import type { AgentAccount, AgentAccountOptions } from '../account'
 import { createCursorClient } from './client'
 import { CURSOR } from './mapping'
 

@@ -2,7 +2,7 @@
 // a task's steps come from the last poll, the key is proven by learning which API it speaks.
 import type { ProviderTask } from '../../../shared/provider'
 import { ServiceError } from '../../client/service-error'
-import type { AgentAccount, AgentAccountOptions } from '../registry'
+import type { AgentAccount, AgentAccountOptions } from '../account'
 import { createDevinClient } from './client'
 import { DEVIN } from './mapping'
 
