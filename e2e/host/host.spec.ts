@@ -261,7 +261,7 @@ test("the host runs a fake of each agent service, driven by its control routes, 
   const { fake, apiKey } = host.agents.jules
   const listed = await fetch(`${fake.baseUrl}/sessions`, { headers: { 'x-goog-api-key': apiKey } })
   expect(((await listed.json()) as { sessions: { id: string }[] }).sessions.map((s) => s.id)).toEqual([id])
-  expect((await request.post(`${host.url}__host/control/agent-task`, { data: { service: 'devin' } })).status()).toBe(
+  expect((await request.post(`${host.url}__host/control/agent-task`, { data: { service: 'nonesuch' } })).status()).toBe(
     400
   )
 })
