@@ -4,8 +4,10 @@
 import { checkBaseUrl, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS, USER_AGENT } from '../client/client'
 import { ACCEPT_ENCODING, exchange, type RawResponse } from '../client/http'
 import { leaseAgent } from '../client/pool'
+import { parseRetryAfter } from '../client/retry'
 import { isServiceError, ServiceError } from '../client/service-error'
 import { secretRedactor } from '../secrets/redact'
+import type { ReportDropped } from './records'
 
 export interface TransportOptions {
   baseUrl: string
@@ -19,7 +21,22 @@ export interface TransportOptions {
   serviceName: string
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number }
   maxResponseBytes?: number
+  /** For reading a `Retry-After` given as a date. */
+  now?: () => number
 }
+
+/** What every adapter's client is opened with, besides its key. */
+export interface AdapterClientOptions {
+  /** The account's name, for the words of an error. */
+  account: string
+  baseUrl?: string
+  now?: () => number
+  timeouts?: TransportOptions['timeouts']
+  onDropped?: ReportDropped
+}
+
+/** An adapter's words for an answer that is not 2xx: its body already redacted, its `Retry-After` read. */
+export type RefusalWords = (status: number, body: string, retryAfterMs: number | undefined) => Error
 
 export interface Request {
   method: 'GET' | 'POST'
@@ -43,6 +60,8 @@ export interface StreamResponse {
 export interface Transport {
   /** The response whatever its status; network failures, timeouts and oversize answers throw ServiceError. */
   send(request: Request): Promise<RawResponse>
+  /** A 2xx answer; any other is thrown as `refusal` words it. */
+  ok(request: Request, refusal: RefusalWords): Promise<RawResponse>
   /** A path below the base URL for an absolute URL the service sent (a Link), only if it is on the same origin and
    * below the base URL: the key is never sent anywhere else. */
   relativePath(url: string): string | null
@@ -88,7 +107,7 @@ export function createTransport(options: TransportOptions): Transport {
     if (!path.startsWith('/')) throw new ServiceError('bad_request', 'A request path must start with "/".')
   }
 
-  return {
+  const transport: Transport = {
     async send(request) {
       check(request.path)
       const headers: Record<string, string> = {
@@ -157,6 +176,15 @@ export function createTransport(options: TransportOptions): Transport {
         text: async () => redact((await body.text()).slice(0, 64 * 1024))
       }
     },
+    async ok(request, refusal) {
+      const res = await transport.send(request)
+      if (res.status >= 200 && res.status < 300) return res
+      throw refusal(
+        res.status,
+        redact(res.text),
+        parseRetryAfter(res.headers['retry-after'], (options.now ?? Date.now)())
+      )
+    },
     relativePath(url) {
       let parsed: URL
       try {
@@ -175,4 +203,5 @@ export function createTransport(options: TransportOptions): Transport {
       await lease.release()
     }
   }
+  return transport
 }

@@ -3,9 +3,8 @@
 // user with an empty password, in the Authorization header only.
 import type { ProviderStep, ProviderTask } from '../../../shared/provider'
 import type { RawResponse } from '../../client/http'
-import { parseRetryAfter } from '../../client/retry'
 import { decodeJson, readList, readOne, type ReportDropped } from '../records'
-import { createTransport, pathSegment, type Transport } from '../transport'
+import { type AdapterClientOptions, createTransport, pathSegment, type Transport } from '../transport'
 import { cursorError } from './errors'
 import { CURSOR, toProviderTask } from './mapping'
 import { agentSchema, type CursorAgent, type CursorRun, runSchema } from './schemas'
@@ -15,13 +14,8 @@ export const PAGE_SIZE = 100
 /** A bound on pages per list, so a server that always sends a cursor cannot keep a poll going. */
 export const MAX_PAGES = 20
 
-export interface CursorClientOptions {
+export interface CursorClientOptions extends AdapterClientOptions {
   apiKey: string
-  account: string
-  baseUrl?: string
-  now?: () => number
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number }
-  onDropped?: ReportDropped
 }
 
 export interface CursorClient {
@@ -45,29 +39,22 @@ export function basicAuth(key: string): Record<string, string> {
 }
 
 export function createCursorClient(options: CursorClientOptions): CursorClient {
-  const now = options.now ?? Date.now
   const report: ReportDropped = options.onDropped ?? (() => {})
   const transport = createTransport({
     baseUrl: options.baseUrl ?? CURSOR.defaultBaseUrl,
     secret: options.apiKey,
     authHeaders: basicAuth,
     serviceName: 'Cursor',
-    timeouts: options.timeouts
+    timeouts: options.timeouts,
+    now: options.now
   })
   const context = { account: options.account, redact: transport.redact }
   let latest = new Map<string, CursorRun>()
 
-  async function send(
-    method: 'GET' | 'POST',
-    path: string,
-    signal?: AbortSignal,
-    body?: unknown
-  ): Promise<RawResponse> {
-    const res = await transport.send({ method, path, signal, ...(body !== undefined ? { body } : {}) })
-    if (res.status >= 200 && res.status < 300) return res
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now())
-    throw cursorError(res.status, transport.redact(res.text), retryAfterMs, context)
-  }
+  const send = (method: 'GET' | 'POST', path: string, signal?: AbortSignal, body?: unknown): Promise<RawResponse> =>
+    transport.ok({ method, path, signal, ...(body !== undefined ? { body } : {}) }, (status, text, retryAfterMs) =>
+      cursorError(status, text, retryAfterMs, context)
+    )
 
   /** Every page of a list: `items` holds them; the next page is asked with the cursor the last one gave. */
   async function allPages<T>(path: string, what: string, read: (json: unknown) => T[], signal?: AbortSignal) {

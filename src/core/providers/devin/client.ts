@@ -4,10 +4,9 @@
 // again only when its updated_at moved. Reply sends a message. The key goes in the Authorization header only.
 import type { ProviderTask } from '../../../shared/provider'
 import type { RawResponse } from '../../client/http'
-import { parseRetryAfter } from '../../client/retry'
 import { isServiceError, ServiceError } from '../../client/service-error'
 import { decodeJson, readList, readOne, type ReportDropped } from '../records'
-import { createTransport, pathSegment } from '../transport'
+import { type AdapterClientOptions, createTransport, pathSegment } from '../transport'
 import { devinError, type DevinNeed, NEED_READ, NEED_REPLY } from './errors'
 import { DEVIN, toProviderTask } from './mapping'
 import {
@@ -29,13 +28,8 @@ export const MAX_PAGES = 10
 /** Every this many polls the whole list is read again (a session gone from it is dropped then). */
 export const FULL_READ_EVERY = 10
 
-export interface DevinClientOptions {
+export interface DevinClientOptions extends AdapterClientOptions {
   apiKey: string
-  account: string
-  baseUrl?: string
-  now?: () => number
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number }
-  onDropped?: ReportDropped
 }
 
 export type DevinRoute = { api: 'v3'; orgId: string } | { api: 'v1' }
@@ -62,14 +56,14 @@ export function apiOfKey(key: string): DevinApi | null {
 const seconds = (iso: string | null): number | null => (iso === null ? null : Math.floor(Date.parse(iso) / 1000))
 
 export function createDevinClient(options: DevinClientOptions): DevinClient {
-  const now = options.now ?? Date.now
   const report: ReportDropped = options.onDropped ?? (() => {})
   const transport = createTransport({
     baseUrl: options.baseUrl ?? DEVIN.defaultBaseUrl,
     secret: options.apiKey,
     authHeaders: (key) => ({ authorization: `Bearer ${key}` }),
     serviceName: 'Devin',
-    timeouts: options.timeouts
+    timeouts: options.timeouts,
+    now: options.now
   })
   const context = { account: options.account, redact: transport.redact }
   let routed: Promise<DevinRoute> | null = null
@@ -80,18 +74,16 @@ export function createDevinClient(options: DevinClientOptions): DevinClient {
   /** Each session's messages and the updated_at they were read at. */
   const read = new Map<string, { updatedAt: string | null; messages: DevinMessage[] }>()
 
-  async function send(
+  const send = (
     method: 'GET' | 'POST',
     path: string,
     need: DevinNeed,
     signal?: AbortSignal,
     body?: unknown
-  ): Promise<RawResponse> {
-    const res = await transport.send({ method, path, signal, ...(body !== undefined ? { body } : {}) })
-    if (res.status >= 200 && res.status < 300) return res
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now())
-    throw devinError(res.status, transport.redact(res.text), retryAfterMs, { ...context, need })
-  }
+  ): Promise<RawResponse> =>
+    transport.ok({ method, path, signal, ...(body !== undefined ? { body } : {}) }, (status, text, retryAfterMs) =>
+      devinError(status, text, retryAfterMs, { ...context, need })
+    )
   const json = async (path: string, what: string, signal?: AbortSignal, need: DevinNeed = NEED_READ) =>
     decodeJson(transport.redact((await send('GET', path, need, signal)).text), what)
 

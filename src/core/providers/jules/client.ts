@@ -3,9 +3,8 @@
 // x-goog-api-key, never in the URL.
 import type { ProviderTask } from '../../../shared/provider'
 import type { RawResponse } from '../../client/http'
-import { parseRetryAfter } from '../../client/retry'
 import { decodeJson, readList, type ReportDropped } from '../records'
-import { createTransport, pathSegment } from '../transport'
+import { type AdapterClientOptions, createTransport, pathSegment } from '../transport'
 import { julesError } from './errors'
 import { ActivityBook } from './etiquette'
 import { JULES, toProviderTask } from './mapping'
@@ -16,13 +15,8 @@ export const PAGE_SIZE = 100
 /** A bound on pages per list, so a server that always sends a token cannot keep a poll going. */
 export const MAX_PAGES = 20
 
-export interface JulesClientOptions {
+export interface JulesClientOptions extends AdapterClientOptions {
   apiKey: string
-  account: string
-  baseUrl?: string
-  now?: () => number
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number }
-  onDropped?: ReportDropped
 }
 
 export interface JulesClient {
@@ -36,29 +30,22 @@ export interface JulesClient {
 }
 
 export function createJulesClient(options: JulesClientOptions): JulesClient {
-  const now = options.now ?? Date.now
   const report: ReportDropped = options.onDropped ?? (() => {})
   const transport = createTransport({
     baseUrl: options.baseUrl ?? JULES.defaultBaseUrl,
     secret: options.apiKey,
     authHeaders: (key) => ({ 'x-goog-api-key': key }),
     serviceName: 'Jules',
-    timeouts: options.timeouts
+    timeouts: options.timeouts,
+    now: options.now
   })
   const context = { account: options.account, redact: transport.redact }
   const book = new ActivityBook()
 
-  async function send(
-    method: 'GET' | 'POST',
-    path: string,
-    signal?: AbortSignal,
-    body?: unknown
-  ): Promise<RawResponse> {
-    const res = await transport.send({ method, path, signal, ...(body !== undefined ? { body } : {}) })
-    if (res.status >= 200 && res.status < 300) return res
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now())
-    throw julesError(res.status, transport.redact(res.text), retryAfterMs, context)
-  }
+  const send = (method: 'GET' | 'POST', path: string, signal?: AbortSignal, body?: unknown): Promise<RawResponse> =>
+    transport.ok({ method, path, signal, ...(body !== undefined ? { body } : {}) }, (status, text, retryAfterMs) =>
+      julesError(status, text, retryAfterMs, context)
+    )
 
   /** Every page of a list: `key` holds its items; the next page is asked with the token the last one gave. */
   async function allPages<T>(path: string, what: string, read: (json: unknown) => T[], signal?: AbortSignal) {
