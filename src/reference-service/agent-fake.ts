@@ -166,3 +166,40 @@ export function pageSize(asked: string | null, fallback: number, max: number, ca
   const size = Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback
   return cap === undefined ? size : Math.min(size, cap)
 }
+
+/** The task controls every scripted fake offers: a task added by a script or held in a state, a state set, the list,
+ * the demo seeded; each refusal in the fake's own words (its service's error body). */
+export function scriptedTaskControls<S extends string, R extends { id: string; title: string; state: S }>(spec: {
+  states: readonly S[]
+  scripts: Readonly<Record<string, readonly Beat<S>[]>>
+  /** Makes the record, after state and script are checked (a fake checks its own fields here). */
+  add(beats: readonly Beat<S>[], input: AgentTaskInput): R
+  setState(taskId: string, state: S): R | undefined
+  all(): R[]
+  demo: readonly AgentTaskInput[]
+  refuse(field: 'state' | 'script', message: string): Error
+  notFound(taskId: string): Error
+}): Pick<AgentFakeControl, 'seedDemo' | 'addTask' | 'setTaskState' | 'tasks'> {
+  const isState = (v: unknown): v is S => typeof v === 'string' && (spec.states as readonly string[]).includes(v)
+  const badState = () => spec.refuse('state', `"state" must be one of ${spec.states.join(', ')}.`)
+  const addTask: AgentFakeControl['addTask'] = (input = {}) => {
+    if (input.state !== undefined && !isState(input.state)) throw badState()
+    const script = input.script ?? 'complete'
+    if (!Object.hasOwn(spec.scripts, script))
+      throw spec.refuse('script', `"script" must be one of ${Object.keys(spec.scripts).join(', ')}.`)
+    const beats = isState(input.state) ? [{ state: input.state, afterMs: 0 }] : (spec.scripts[script] ?? [])
+    const r = spec.add(beats, input)
+    return { id: r.id, state: r.state }
+  }
+  return {
+    seedDemo: () => ({ taskIds: spec.demo.map((t) => addTask(t).id) }),
+    addTask,
+    setTaskState(taskId, state) {
+      if (!isState(state)) throw badState()
+      const r = spec.setState(taskId, state)
+      if (!r) throw spec.notFound(taskId)
+      return { id: r.id, state: r.state }
+    },
+    tasks: () => spec.all().map((r) => ({ id: r.id, title: r.title, state: r.state }))
+  }
+}

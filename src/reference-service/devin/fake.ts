@@ -3,21 +3,14 @@
 // with their messages; a message resumes a session. A `cog_` key is refused on v1 and an `apk_` key on v3, as Devin
 // does; a key with neither prefix works on both. Faults, stats and time come from the shared pipeline.
 import type { IncomingMessage } from 'node:http'
+import { scriptedTaskControls } from '../agent-fake'
 import { type AgentFake, type AgentFakeOptions, fakeParts, pageSize } from '../agent-fake'
 import { ApiError } from '../api-error'
 import { handleCommonControl, taskIdOf } from '../control'
 import { json, type Reply } from '../http'
 import { header, serveFake } from '../serve'
 import { asObject } from '../validate'
-import {
-  DEVIN_FAKE_STATES,
-  DEVIN_SCRIPTS,
-  type DevinFakeState,
-  DevinSessions,
-  FAKE_ORG_ID,
-  wireV1,
-  wireV3
-} from './sessions'
+import { DEVIN_FAKE_STATES, DEVIN_SCRIPTS, DevinSessions, FAKE_ORG_ID, wireV1, wireV3 } from './sessions'
 
 export const V3_DEFAULT_PAGE = 100
 export const V3_MAX_PAGE = 200
@@ -34,10 +27,6 @@ class Refusal extends Error {
   }
 }
 const refuse = (status: number, message: string): Refusal => new Refusal(devinError(status, message))
-
-function isState(v: unknown): v is DevinFakeState {
-  return typeof v === 'string' && (DEVIN_FAKE_STATES as readonly string[]).includes(v)
-}
 
 /** The demo's sessions: every state on the clock, one waiting for approval from the start, one out of credits. */
 const DEMO: { title: string; repository: string; script: string; agoMs: number }[] = [
@@ -74,30 +63,22 @@ export async function startDevinFake(options: AgentFakeOptions): Promise<AgentFa
   const { clock, faults, stats, keys, common } = fakeParts(options)
   const sessions = new DevinSessions(() => clock.now())
 
-  const addTask: AgentFake['control']['addTask'] = (input = {}) => {
-    if (input.state !== undefined && !isState(input.state))
-      throw refuse(422, `"state" must be one of ${DEVIN_FAKE_STATES.join(', ')}.`)
-    const script = input.script ?? 'complete'
-    if (!Object.hasOwn(DEVIN_SCRIPTS, script))
-      throw refuse(422, `"script" must be one of ${Object.keys(DEVIN_SCRIPTS).join(', ')}.`)
-    const beats =
-      input.state !== undefined ? [{ state: input.state as DevinFakeState, afterMs: 0 }] : (DEVIN_SCRIPTS[script] ?? [])
-    const repository = input.repository ?? 'myorg/myrepo'
-    if (!/^[^/]+\/[^/]+$/.test(repository)) throw refuse(422, '"repository" must be "owner/repo".')
-    const r = sessions.add({ title: input.title ?? 'A session', repository, beats, agoMs: input.agoMs ?? 0 })
-    return { id: r.id, state: r.state }
-  }
   const control: AgentFake['control'] = {
     ...common,
-    seedDemo: () => ({ taskIds: DEMO.map((t) => addTask(t).id) }),
-    addTask,
-    setTaskState(taskId, state) {
-      if (!isState(state)) throw refuse(422, `"state" must be one of ${DEVIN_FAKE_STATES.join(', ')}.`)
-      const r = sessions.setState(taskId, state)
-      if (!r) throw refuse(404, `No session with id "${taskId}".`)
-      return { id: r.id, state: r.state }
-    },
-    tasks: () => sessions.all().map((r) => ({ id: r.id, title: r.title, state: r.state })),
+    ...scriptedTaskControls({
+      states: DEVIN_FAKE_STATES,
+      scripts: DEVIN_SCRIPTS,
+      add(beats, input) {
+        const repository = input.repository ?? 'myorg/myrepo'
+        if (!/^[^/]+\/[^/]+$/.test(repository)) throw refuse(422, '"repository" must be "owner/repo".')
+        return sessions.add({ title: input.title ?? 'A session', repository, beats, agoMs: input.agoMs ?? 0 })
+      },
+      setState: (taskId, state) => sessions.setState(taskId, state),
+      all: () => sessions.all(),
+      demo: DEMO,
+      refuse: (_field, message) => refuse(422, message),
+      notFound: (taskId) => refuse(404, `No session with id "${taskId}".`)
+    }),
     addLimitedKey: (key) => keys.addLimited(key)
   }
 

@@ -3,13 +3,14 @@
 // X-Poll-Interval, X-RateLimit-*, a Bearer token (401; a token without the permission 403 with
 // X-Accepted-GitHub-Permissions), X-GitHub-Api-Version required. Faults, stats and time come from the shared pipeline.
 import type { IncomingMessage } from 'node:http'
+import { scriptedTaskControls } from '../agent-fake'
 import { type AgentFake, type AgentFakeOptions, fakeParts, pageSize } from '../agent-fake'
 import { ApiError, badRequest } from '../api-error'
 import { handleCommonControl, taskIdOf } from '../control'
 import { etagMatches, json, notModified, type Reply, weakEtag } from '../http'
 import { header, serveFake } from '../serve'
 import { asObject } from '../validate'
-import { GITHUB_SCRIPTS, GITHUB_STATES, type GithubState, GithubTasks, wireTask, wireTaskWithSessions } from './tasks'
+import { GITHUB_SCRIPTS, GITHUB_STATES, GithubTasks, wireTask, wireTaskWithSessions } from './tasks'
 
 export const GITHUB_FAKE_API_VERSION = '2026-03-10'
 /** The permission the read endpoints need, as X-Accepted-GitHub-Permissions names it. */
@@ -35,10 +36,6 @@ class Refusal extends Error {
 const refuse = (status: number, message: string, headers?: Record<string, string>): Refusal =>
   new Refusal(githubError(status, message, headers))
 
-function isState(v: unknown): v is GithubState {
-  return typeof v === 'string' && (GITHUB_STATES as readonly string[]).includes(v)
-}
-
 /** The demo's tasks: every state on the clock, one waiting for the user from the start. */
 const DEMO: { title: string; repository: string; script: string; agoMs: number }[] = [
   { title: 'Fix the login button on the homepage', repository: 'octocat/hello-world', script: 'wait', agoMs: 30_000 },
@@ -57,33 +54,24 @@ export async function startGithubFake(options: AgentFakeOptions): Promise<AgentF
   const rate = { used: 0, resetAt: 0 }
   let apiUrl = ''
 
-  const addTask: AgentFake['control']['addTask'] = (input = {}) => {
-    if (input.state !== undefined && !isState(input.state))
-      throw badRequest('state', `"state" must be one of ${GITHUB_STATES.join(', ')}.`)
-    const script = input.script ?? 'complete'
-    const beats =
-      input.state !== undefined ? [{ state: input.state as GithubState, afterMs: 0 }] : GITHUB_SCRIPTS[script]
-    if (beats === undefined || !Object.hasOwn(GITHUB_SCRIPTS, script))
-      throw badRequest('script', `"script" must be one of ${Object.keys(GITHUB_SCRIPTS).join(', ')}.`)
-    const r = tasks.add({
-      title: input.title ?? 'A task',
-      repository: input.repository ?? 'octocat/hello-world',
-      beats,
-      agoMs: input.agoMs ?? 0
-    })
-    return { id: r.id, state: r.state }
-  }
   const control: AgentFake['control'] = {
     ...common,
-    seedDemo: () => ({ taskIds: DEMO.map((t) => addTask(t).id) }),
-    addTask,
-    setTaskState(taskId, state) {
-      if (!isState(state)) throw badRequest('state', `"state" must be one of ${GITHUB_STATES.join(', ')}.`)
-      const r = tasks.setState(taskId, state)
-      if (!r) throw new ApiError('not_found', `No task with id "${taskId}".`)
-      return { id: r.id, state: r.state }
-    },
-    tasks: () => tasks.all().map((r) => ({ id: r.id, title: r.title, state: r.state })),
+    ...scriptedTaskControls({
+      states: GITHUB_STATES,
+      scripts: GITHUB_SCRIPTS,
+      add: (beats, input) =>
+        tasks.add({
+          title: input.title ?? 'A task',
+          repository: input.repository ?? 'octocat/hello-world',
+          beats,
+          agoMs: input.agoMs ?? 0
+        }),
+      setState: (taskId, state) => tasks.setState(taskId, state),
+      all: () => tasks.all(),
+      demo: DEMO,
+      refuse: (field, message) => badRequest(field, message),
+      notFound: (taskId) => new ApiError('not_found', `No task with id "${taskId}".`)
+    }),
     addLimitedKey: (key) => keys.addLimited(key)
   }
 

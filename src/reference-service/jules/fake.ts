@@ -2,13 +2,14 @@
 // pageToken, the key in x-goog-api-key (refusals in Google's words and error body), approving a plan and sending a
 // message. Faults, stats and time come from the shared pipeline.
 import type { IncomingMessage } from 'node:http'
+import { scriptedTaskControls } from '../agent-fake'
 import { type AgentFake, type AgentFakeOptions, fakeParts, pageSize } from '../agent-fake'
 import { ApiError } from '../api-error'
 import { handleCommonControl, taskIdOf } from '../control'
 import { json, type Reply } from '../http'
 import { header, serveFake } from '../serve'
 import { asObject } from '../validate'
-import { JULES_SCRIPTS, JULES_STATES, JulesSessions, type JulesState, wireSession } from './sessions'
+import { JULES_SCRIPTS, JULES_STATES, JulesSessions, wireSession } from './sessions'
 
 export const JULES_API_PREFIX = '/v1alpha'
 export const DEFAULT_PAGE_SIZE = 30
@@ -58,10 +59,6 @@ const KEY_INVALID = {
   ]
 }
 
-function isState(v: unknown): v is JulesState {
-  return typeof v === 'string' && (JULES_STATES as readonly string[]).includes(v)
-}
-
 /** The demo's sessions: every state on the clock, one waiting for its plan to be approved from the start. */
 const DEMO: { title: string; repository: string; script: string; agoMs: number }[] = [
   { title: 'Add dark mode', repository: 'myorg/myrepo', script: 'plan', agoMs: 60_000 },
@@ -96,30 +93,22 @@ export async function startJulesFake(options: AgentFakeOptions): Promise<AgentFa
   const { clock, faults, stats, keys, common } = fakeParts(options)
   const sessions = new JulesSessions(() => clock.now())
 
-  const addTask: AgentFake['control']['addTask'] = (input = {}) => {
-    if (input.state !== undefined && !isState(input.state))
-      throw refuse(400, `"state" must be one of ${JULES_STATES.join(', ')}.`)
-    const script = input.script ?? 'complete'
-    if (!Object.hasOwn(JULES_SCRIPTS, script))
-      throw refuse(400, `"script" must be one of ${Object.keys(JULES_SCRIPTS).join(', ')}.`)
-    const beats =
-      input.state !== undefined ? [{ state: input.state as JulesState, afterMs: 0 }] : (JULES_SCRIPTS[script] ?? [])
-    const source = input.repository ?? 'myorg/myrepo'
-    if (!/^[^/]+\/[^/]+$/.test(source)) throw refuse(400, '"repository" must be "owner/repo".')
-    const r = sessions.add({ title: input.title ?? 'A session', source, beats, agoMs: input.agoMs ?? 0 })
-    return { id: r.id, state: r.state }
-  }
   const control: AgentFake['control'] = {
     ...common,
-    seedDemo: () => ({ taskIds: DEMO.map((t) => addTask(t).id) }),
-    addTask,
-    setTaskState(taskId, state) {
-      if (!isState(state)) throw refuse(400, `"state" must be one of ${JULES_STATES.join(', ')}.`)
-      const r = sessions.setState(taskId, state)
-      if (!r) throw refuse(404, `No session with id "${taskId}".`)
-      return { id: r.id, state: r.state }
-    },
-    tasks: () => sessions.all().map((r) => ({ id: r.id, title: r.title, state: r.state })),
+    ...scriptedTaskControls({
+      states: JULES_STATES,
+      scripts: JULES_SCRIPTS,
+      add(beats, input) {
+        const source = input.repository ?? 'myorg/myrepo'
+        if (!/^[^/]+\/[^/]+$/.test(source)) throw refuse(400, '"repository" must be "owner/repo".')
+        return sessions.add({ title: input.title ?? 'A session', source, beats, agoMs: input.agoMs ?? 0 })
+      },
+      setState: (taskId, state) => sessions.setState(taskId, state),
+      all: () => sessions.all(),
+      demo: DEMO,
+      refuse: (_field, message) => refuse(400, message),
+      notFound: (taskId) => refuse(404, `No session with id "${taskId}".`)
+    }),
     addLimitedKey: (key) => keys.addLimited(key)
   }
 
