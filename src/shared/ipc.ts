@@ -13,7 +13,7 @@ import type {
   SavedTargetView
 } from './forward-target'
 import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from './monitor'
-import type { ProviderDescriptor, ProviderTask } from './provider'
+import type { ProviderDescriptor, ProviderStep, ProviderTask } from './provider'
 import type { Project, ProjectCreate, ProjectUpdate, PublishResult, StepsAndUsages, Task } from './service'
 import type {
   Connection,
@@ -63,6 +63,8 @@ export interface AgentTaskView extends ProviderTask {
   unseenFailure: boolean
   /** Its repository or source is muted: listed, but neither told, forwarded nor counted as asking. */
   projectMuted: boolean
+  /** Its steps are followed live (a stream is open); they arrive as `agent:steps` events. */
+  live?: boolean
 }
 
 export interface ConnectionView extends Connection {
@@ -320,6 +322,8 @@ export interface EventContract {
   'navigate:settings': Record<string, never>
   /** Open the window on a project (a deep link). */
   'navigate:project': { projectId: string }
+  /** A running agent task's steps so far, as its stream told them (untrusted text). */
+  'agent:steps': { connectionId: string; taskId: string; steps: ProviderStep[] }
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -384,7 +388,8 @@ export const EVENT_CHANNELS = [
   'notification:shown',
   'navigate:task',
   'navigate:settings',
-  'navigate:project'
+  'navigate:project',
+  'agent:steps'
 ] as const satisfies readonly EventChannel[]
 
 // Fails the build when a channel is added to the contract but not to the list above.

@@ -1,6 +1,6 @@
 // What an account of an agent service is, as every adapter opens one (registry.ts lists them): apart, so an adapter's
 // opener can be typed without importing the registry that imports it.
-import type { ProviderDescriptor, ProviderTask } from '../../shared/provider'
+import type { ProviderDescriptor, ProviderStep, ProviderTask } from '../../shared/provider'
 import type { ReportDropped } from './records'
 
 export interface AgentAccountOptions {
@@ -10,7 +10,13 @@ export interface AgentAccountOptions {
   baseUrl: string
   now?: () => number
   onDropped?: ReportDropped
+  /** Where the service streams a running task (Cursor): what the stream told between polls. */
+  onLive?: (news: LiveNews) => void
 }
+
+/** A running task's stream between polls: its steps so far (replacing those told before), or a sign that its status
+ * moved, so a poll now would see it. */
+export type LiveNews = { kind: 'steps'; taskId: string; steps: ProviderStep[] } | { kind: 'moved'; taskId: string }
 
 export type AgentPoll = { changed: false } | { changed: true; tasks: ProviderTask[] }
 
@@ -28,5 +34,7 @@ export interface AgentAccount {
   /** Present only where the descriptor's capabilities say so. */
   approve?(taskId: string, signal?: AbortSignal): Promise<void>
   reply?(taskId: string, message: string, signal?: AbortSignal): Promise<void>
+  /** Whether the task's steps are followed live now (a stream open); absent where the service has no stream. */
+  isLive?(taskId: string): boolean
   close(): Promise<void>
 }
