@@ -1,6 +1,8 @@
 // What `now` lists and `watch` prints of a task of any service: one flat record per task (the `--json` shape), and
-// Now's order (src/shared/provider.ts). A record's `id` is what `approve` and `reply` take.
+// Now's order (src/shared/provider.ts `byNowOrder`). A record's `id` is what `approve` and `reply` take.
 import {
+  byNewestChange,
+  byNowOrder,
   PROVIDER_STATUS_ORDER,
   type ProviderStatus,
   type ProviderTask,
@@ -57,14 +59,12 @@ export interface Dated {
   updatedAt: string | null
 }
 
-const newestFirst = (a: Dated, b: Dated): number => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '')
+const task = (t: Dated) => ({ status: t.item.status, updatedAt: t.updatedAt })
 
-/** What needs you by status (Now's order), the latest change first within one; with `all`, the rest after it, by
- *  last change. */
+/** What needs you in Now's order (shared/provider.ts `byNowOrder`, the window's too); with `all`, the rest after it,
+ *  by last change. */
 export function nowOrder(tasks: readonly Dated[], all: boolean): NowItem[] {
-  const first = tasks
-    .filter((t) => needsYou(t.item.status))
-    .sort((a, b) => NEEDS_YOU.indexOf(a.item.status) - NEEDS_YOU.indexOf(b.item.status) || newestFirst(a, b))
-  const rest = all ? tasks.filter((t) => !needsYou(t.item.status)).sort(newestFirst) : []
+  const first = tasks.filter((t) => needsYou(t.item.status)).sort((a, b) => byNowOrder(task(a), task(b)))
+  const rest = all ? tasks.filter((t) => !needsYou(t.item.status)).sort((a, b) => byNewestChange(task(a), task(b))) : []
   return [...first, ...rest].map((t) => t.item)
 }

@@ -136,5 +136,23 @@ export const PROVIDER_STATUS_ORDER: readonly ProviderStatus[] = [
   'unknown'
 ]
 
+/** When a task last changed, for Now's order: an unreadable or missing time sorts last. */
+function changedAt(task: Pick<ProviderTask, 'updatedAt'>): number {
+  return task.updatedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(task.updatedAt) || 0
+}
+
+/** The newest change first (a task without a time last): the order within one status, and of `now --all`'s rest. */
+export function byNewestChange(a: Pick<ProviderTask, 'updatedAt'>, b: Pick<ProviderTask, 'updatedAt'>): number {
+  return changedAt(b) - changedAt(a)
+}
+
+/** Now's order, for the window's board and the command alike: by PROVIDER_STATUS_ORDER, then the newest change first. */
+export function byNowOrder(
+  a: Pick<ProviderTask, 'status' | 'updatedAt'>,
+  b: Pick<ProviderTask, 'status' | 'updatedAt'>
+): number {
+  return PROVIDER_STATUS_ORDER.indexOf(a.status) - PROVIDER_STATUS_ORDER.indexOf(b.status) || byNewestChange(a, b)
+}
+
 /** The longest reply sent to an agent: the window's sheet, the request and the command check it. */
 export const MAX_REPLY_LENGTH = 10_000

@@ -3,7 +3,7 @@
 // the seen state that holds it is saved, so a restart repeats no question.
 import type { AgentTaskView } from '../../shared/ipc'
 import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from '../../shared/monitor'
-import { isProviderActive, PROVIDER_STATUS_ORDER, type ProviderTask } from '../../shared/provider'
+import { byNowOrder, isProviderActive, type ProviderTask } from '../../shared/provider'
 import type { PollingPrefs } from '../../shared/settings'
 import { isServiceError, ServiceError, shorten } from '../client/service-error'
 import { nextDelay, type PollOutcome } from '../monitor/scheduler'
@@ -306,9 +306,7 @@ export class AgentWatch {
   }
 }
 
-/** Now's order: by PROVIDER_STATUS_ORDER, then the newest change first (a task without a time last). */
+/** Now's order (shared/provider.ts `byNowOrder`, the command's too). */
 export function orderAgentTasks<T extends ProviderTask>(tasks: readonly T[]): T[] {
-  const rank = (t: T): number => PROVIDER_STATUS_ORDER.indexOf(t.status)
-  const time = (t: T): number => (t.updatedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(t.updatedAt) || 0)
-  return [...tasks].sort((a, b) => rank(a) - rank(b) || time(b) - time(a))
+  return [...tasks].sort(byNowOrder)
 }
