@@ -278,7 +278,11 @@ describe('watch over an agent account', () => {
         sessions = [{ ...sessions[0]!, state: 'AWAITING_PLAN_APPROVAL', updateTime: '2003-01-02T00:00:00Z' }]
       if (waits.length === 3) stop.abort()
     }
-    const r = await run(['watch', '--json', '--interval-ms', '2000'], { signal: stop.signal, deps: { sleep } })
+    // The schedule's jitter fixed (the monitors' ±10 %), so the interval asked is the wait.
+    const r = await run(['watch', '--json', '--interval-ms', '2000'], {
+      signal: stop.signal,
+      deps: { sleep, random: () => 0.5 }
+    })
     expect(r.code).toBe(EXIT.ok)
     const lines = r.out
       .trimEnd()

@@ -37,6 +37,8 @@ export interface CliDeps {
   /** Asks for a secret on the terminal without echoing it. */
   promptHidden(question: string): Promise<string>
   sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /** The polling schedule's jitter (core/monitor/scheduler.ts); tests fix it. */
+  random(): number
   /** Ends `watch` (Ctrl-C in main, the test in tests). */
   signal?: AbortSignal
   now(): Date

@@ -25,6 +25,7 @@ export function realDeps(o: RealDepsOptions): CliDeps {
     isKeychainUnavailable: o.isKeychainUnavailable,
     promptHidden: o.promptHidden,
     sleep,
+    random: Math.random,
     now: () => new Date(),
     tz: (at) => -at.getTimezoneOffset(),
     // A damaged cache is rebuilt and says so only with --debug: it is a cache, nothing to act on.

@@ -1,18 +1,22 @@
-// `watch` for an account of an agent service: its every task polled on the watch's interval, never sooner than the
-// service's etiquette asks (`waitMs`), and what changed told once (core/providers/changes.ts): a task that starts
-// waiting for you, a task that changes status.
+// `watch` for an account of an agent service: its every task polled on the monitors' schedule (`nextDelay`: the active
+// interval while a task is under way, else the idle one; a failed poll backing off), never sooner than the service's
+// etiquette asks (`waitMs`), and what changed told once (core/providers/changes.ts): a task that starts waiting for
+// you, a task that changes status.
 import { isServiceError } from '../core/client'
+import { nextDelay, type PollOutcome } from '../core/monitor/scheduler'
 import { type AgentTaskChange, agentTaskChanges, type SeenAgentTasks } from '../core/providers/changes'
 import type { AgentAccount } from '../core/providers/registry'
 import type { MonitorEvent } from '../shared/monitor'
 import { isProviderActive, type ProviderTask } from '../shared/provider'
-import type { Connection } from '../shared/settings'
+import type { Connection, PollingPrefs } from '../shared/settings'
 
 export interface AgentWatchOptions {
   connection: Connection
   account: AgentAccount
-  /** Between polls while a task is under way, and otherwise. */
-  intervalMs: { active: number; idle: number }
+  /** The intervals (active while a task is under way, idle otherwise) the schedule starts from. */
+  polling: PollingPrefs
+  /** The schedule's jitter. */
+  random(): number
   sleep(ms: number, signal?: AbortSignal): Promise<void>
   now(): Date
   /** Each change, with the task it is about. */
@@ -26,8 +30,9 @@ export interface AgentWatchOptions {
 export async function watchAgentAccount(o: AgentWatchOptions): Promise<string | null> {
   let seen: SeenAgentTasks | null = null
   let active = false
+  let errors = 0
   while (!o.signal.aborted) {
-    let wait = o.intervalMs.idle
+    let outcome: PollOutcome
     try {
       const polled = await o.account.poll(o.signal)
       if (polled.changed) {
@@ -37,15 +42,22 @@ export async function watchAgentAccount(o: AgentWatchOptions): Promise<string | 
         const at = o.now().toISOString()
         for (const change of changes) o.tell(agentEvent(o.connection, o.account, change, at), change.task)
       }
-      wait = active ? o.intervalMs.active : o.intervalMs.idle
+      errors = 0
+      outcome = { ok: true, active }
     } catch (e) {
       if (o.signal.aborted) break
       if (isServiceError(e) && e.kind === 'auth') return e.message
       o.retrying(e instanceof Error ? e.message : String(e))
-      wait = Math.max(o.intervalMs.active, (isServiceError(e) ? e.retryAfterMs : undefined) ?? 0)
+      errors++
+      const retryAfterMs = isServiceError(e) ? e.retryAfterMs : undefined
+      outcome = {
+        ok: false,
+        kind: isServiceError(e) ? e.kind : 'invalid_response',
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs })
+      }
     }
     try {
-      await o.sleep(Math.max(wait, o.account.waitMs()), o.signal)
+      await o.sleep(Math.max(nextDelay(outcome, errors, o.polling, o.random), o.account.waitMs()), o.signal)
     } catch {
       break // Stopped while waiting.
     }

@@ -211,12 +211,12 @@ async function watchEveryConnection(
     if (live === 0) throw authError('No connection could be watched: log in again with `agent-tray login`.')
     if (!ctx.opts.json) ctx.io.stderr.write('Ctrl-C to stop.\n')
     for (const { monitor } of running) monitor?.start()
-    const interval = { active: polling.activeIntervalMs, idle: polling.idleIntervalMs }
     for (const { connection, account } of agentAccounts) {
       const watching = watchAgentAccount({
         connection,
         account,
-        intervalMs: interval,
+        polling,
+        random: ctx.deps.random,
         sleep: ctx.deps.sleep,
         now: ctx.deps.now,
         signal: AbortSignal.any([ended.signal, stop.signal, ...(ctx.deps.signal ? [ctx.deps.signal] : [])]),
