@@ -1,6 +1,6 @@
 // Which service an account is of (registry.ts: Workser when none is named), what each offers in words, and the one
 // refusal (exit 10) for what a service does not offer. No service is named here: the descriptors say it.
-import { isAgentService, serviceDescriptor, SERVICES } from '../core/providers/registry'
+import { isAgentService, serviceDescriptor, SERVICES, unknownServiceProblem } from '../core/providers/registry'
 import type { ProviderCapabilities, ProviderDescriptor } from '../shared/provider'
 import type { Connection } from '../shared/settings'
 import { CliError } from './cli-error'
@@ -46,8 +46,16 @@ export function notOffered(connection: Connection, what: string): CliError {
   )
 }
 
+/** Exit 10 for an account of a service this version does not know: it is never taken for another service's, so its key
+ *  goes nowhere. */
+export function requireKnownService(connection: Connection): void {
+  const problem = unknownServiceProblem(connection.service)
+  if (problem !== null) throw new CliError(EXIT.refused, `Account "${connection.name}": ${problem}`)
+}
+
 /** Commands for Workser's projects refuse an agent account (exit 10) instead of sending its key elsewhere. */
 export function requireProjectsAccount(connection: Connection, command: string | undefined): void {
+  requireKnownService(connection)
   if (!isAgentAccount(connection)) return
   const named = command ? `\`agent-tray ${command}\`` : 'this command'
   throw notOffered(connection, `${named} (its tasks are not in projects)`)

@@ -5,7 +5,7 @@ import { openStoredAgentAccount } from '../accounts'
 import { notFoundError, usageError } from '../cli-error'
 import { connectionNamed, type Context, printJson } from '../context'
 import { EXIT, type ExitCode } from '../exit-codes'
-import { descriptorOf, isAgentAccount, notOffered } from '../services'
+import { descriptorOf, isAgentAccount, notOffered, requireKnownService } from '../services'
 import { oneLine } from '../table'
 import { parseTaskRef } from '../task-ref'
 
@@ -30,6 +30,7 @@ async function answer(ctx: Context, ref: string, answer: Answer): Promise<ExitCo
   const connection = (await ctx.deps.settings()).read().connections.find((c) => c.id === connectionId)
   if (connection === undefined)
     throw notFoundError(`No account has the id ${connectionId}: \`agent-tray now\` prints each task's id.`)
+  requireKnownService(connection)
   const descriptor = descriptorOf(connection)
   const offered = isAgentAccount(connection) && descriptor.capabilities[answer.kind]
   const refusal = notOffered(connection, `${WHAT[answer.kind]} from Agent Tray`)

@@ -20,7 +20,7 @@ import {
   withKeychain
 } from '../context'
 import { EXIT, type ExitCode, exitCodeForServiceError } from '../exit-codes'
-import { descriptorOf, isAgentAccount } from '../services'
+import { descriptorOf, isAgentAccount, requireKnownService } from '../services'
 
 export interface LoginFlags {
   name?: string
@@ -38,6 +38,7 @@ export async function loginCommand(ctx: Context, flags: LoginFlags): Promise<Exi
       : undefined
   // No restoring from the keychain here: a new key is being given anyway.
   const { connection, stored } = await resolveConnection(ctx, fallback, false)
+  requireKnownService(connection)
   if (isAgentAccount(connection)) {
     const kind = descriptorOf(connection).kind
     throw usageError(

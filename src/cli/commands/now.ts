@@ -1,6 +1,7 @@
 // `now [--all]`: what needs you across every account of every service, in Now's order (now-items.ts). Workser's
 // accounts read their watched projects through its client; every other service's account, every task it reports.
 import { isServiceError } from '../../core/client'
+import { unknownServiceProblem } from '../../core/providers/registry'
 import { workserTask } from '../../core/providers/workser/mapping'
 import type { ProviderTask } from '../../shared/provider'
 import type { Connection } from '../../shared/settings'
@@ -30,6 +31,12 @@ export async function nowCommand(ctx: Context, flags: NowFlags): Promise<ExitCod
   let failed: ExitCode | undefined
   const read = await Promise.all(
     accounts.map(async (connection): Promise<Dated[]> => {
+      // Said and skipped, without failing the others: only a newer Agent Tray can read it.
+      const unknown = unknownServiceProblem(connection.service)
+      if (unknown !== null) {
+        ctx.io.stderr.write(`[${oneLine(connection.name)}] ${unknown}\n`)
+        return []
+      }
       try {
         const tasks = await tasksOf(ctx, connection, pointed)
         const service = descriptorOf(connection).kind

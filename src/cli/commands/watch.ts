@@ -3,7 +3,7 @@
 import { localTz } from '../../core/app/project-view'
 import { followBudgets } from '../../core/budgets/follow'
 import { Monitor } from '../../core/monitor/monitor'
-import type { AgentAccount } from '../../core/providers/registry'
+import { type AgentAccount, unknownServiceProblem } from '../../core/providers/registry'
 import { systemClock } from '../../core/util/clock'
 import type { MonitorEvent, ServiceErrorInfo } from '../../shared/monitor'
 import type { ProviderTask } from '../../shared/provider'
@@ -47,8 +47,13 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
   if (flags.project !== undefined) projectIds = [...projectIds, flags.project]
   if (projectIds.length === 0 && !connectionNamed(ctx)) {
     const accounts = await watchedConnections(ctx)
-    const agents = (await ctx.deps.settings()).read().connections.filter(isAgentAccount)
-    if (accounts.length > 1 || agents.length > 0) return watchEveryConnection(ctx, accounts, flags, agents)
+    const stored = (await ctx.deps.settings()).read().connections
+    const agents = stored.filter(isAgentAccount)
+    // Said and skipped: only a newer Agent Tray can watch it.
+    const unknown = stored.filter((c) => unknownServiceProblem(c.service) !== null)
+    for (const c of unknown) ctx.io.stderr.write(`[${oneLine(c.name)}] ${unknownServiceProblem(c.service)}\n`)
+    if (accounts.length > 1 || agents.length > 0 || (unknown.length > 0 && accounts.length > 0))
+      return watchEveryConnection(ctx, accounts, flags, agents)
   } else if (projectIds.length === 0) {
     // Pointed at an agent service's account: every task of it (it has no projects).
     const { connection, stored } = await resolveConnection(ctx)
@@ -105,10 +110,12 @@ export async function watchCommand(ctx: Context, projectIds: string[], flags: Wa
   })
 }
 
-/** The stored Workser connections that watch something, in their stored order. */
+/** The stored Workser connections that watch something, in their stored order (none of a service unknown here). */
 async function watchedConnections(ctx: Context): Promise<Connection[]> {
   const settings = (await ctx.deps.settings()).read()
-  return settings.connections.filter((c) => !isAgentAccount(c) && (settings.watched[c.id] ?? []).length > 0)
+  return settings.connections.filter(
+    (c) => !isAgentAccount(c) && unknownServiceProblem(c.service) === null && (settings.watched[c.id] ?? []).length > 0
+  )
 }
 
 /** Every stored connection's watch list, and every task of each agent account, each with its own key: a rejected key

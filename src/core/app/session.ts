@@ -6,7 +6,7 @@ import type { Project } from '../../shared/service'
 import type { Connection, PollingPrefs, Settings, WatchedProject } from '../../shared/settings'
 import { createUsageFetcher } from '../costs/usage-fetcher'
 import { openUsageStore } from '../costs/usage-store'
-import { isAgentService } from '../providers/registry'
+import { isAgentService, unknownServiceProblem } from '../providers/registry'
 import { KeyNotSentError } from '../secrets/custody'
 import { createLimiter, type Limiter } from '../util/limiter'
 import { invalidArgument } from './app-error'
@@ -106,8 +106,9 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
   }
 
   async function open(connection: Connection): Promise<void> {
-    // A stored connection that would send its key in clear text stays closed until it is fixed.
-    if (keyTransportProblem(connection.baseUrl) !== null) return
+    // A stored connection that would send its key in clear text, or of a service this version does not know (never
+    // taken for Workser's), stays closed: its key is not even read.
+    if (keyTransportProblem(connection.baseUrl) !== null || unknownServiceProblem(connection.service) !== null) return
     let apiKey: string | null
     try {
       apiKey = await ctx.keys.get(connection.id, connection.baseUrl)
@@ -191,6 +192,8 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
     if (connectionId === null) return invalidArgument('No service connection is set up yet: add one in Settings.')
     const connection = settingsNow().connections.find((c) => c.id === connectionId)
     if (!connection) return invalidArgument(`There is no connection with id "${connectionId}".`)
+    const unknown = unknownServiceProblem(connection.service)
+    if (unknown !== null) return invalidArgument(unknown)
     const agent = agents.get(connectionId)
     if (agent)
       return invalidArgument(
@@ -287,7 +290,11 @@ export function createSession(ctx: SessionContext, hooks: SessionHooks): Session
       const agent = agents.get(connectionId)
       if (agent) return agent
       const connection = settingsNow().connections.find((c) => c.id === connectionId)
-      if (connection !== undefined && !isAgentService(connection.service))
+      if (
+        connection !== undefined &&
+        !isAgentService(connection.service) &&
+        unknownServiceProblem(connection.service) === null
+      )
         throw invalidArgument(`The connection ${connection.name} is not an account of an agent service.`)
       throw whyClosed(connectionId)
     },

@@ -1,7 +1,7 @@
 // The services Agent Tray watches besides Workser's own client and monitor: each adapter opened the same way, as one
 // account that polls every task it reports. Surfaces read the descriptors, never a service's name.
 import type { ProviderDescriptor, ProviderTask } from '../../shared/provider'
-import { ServiceError } from '../client/service-error'
+import { ServiceError, shorten } from '../client/service-error'
 import type { AgentAccount, AgentAccountOptions } from './account'
 import { openCursor } from './cursor/account'
 import { CURSOR } from './cursor/mapping'
@@ -75,6 +75,13 @@ export const DEFAULT_SERVICE_KIND = WORKSER.kind
 
 export function serviceDescriptor(kind: string | undefined): ProviderDescriptor | undefined {
   return SERVICES.find((s) => s.kind === (kind ?? DEFAULT_SERVICE_KIND))
+}
+
+/** Why an account cannot be used here: config.json names a service this version does not know (a newer version's, a
+ * hand edit). Such an account is never polled and its key goes nowhere; null when the service is known. */
+export function unknownServiceProblem(kind: string | undefined): string | null {
+  if (serviceDescriptor(kind) !== undefined) return null
+  return `This account is for a service this version of Agent Tray does not know: ${shorten(String(kind), 60)}. Update Agent Tray, or remove the account.`
 }
 
 /** Whether accounts of this kind are watched through an adapter here (else through Workser's client and monitor). */

@@ -6,7 +6,7 @@ import type { Connection, Settings } from '../../../shared/settings'
 import { newWatchedProject } from '../../../shared/watched-project'
 import { ServiceError } from '../../client/service-error'
 import { pauseEnd, pauseShown } from '../../notify/pause'
-import { isAgentService, openAgentAccount, serviceDescriptor } from '../../providers/registry'
+import { isAgentService, openAgentAccount, serviceDescriptor, unknownServiceProblem } from '../../providers/registry'
 import { addConnection, removeConnection, SettingsEditError, updateConnection } from '../../settings/edit'
 import { forbidden, invalidArgument } from '../app-error'
 import type { AppContext } from '../context'
@@ -26,7 +26,10 @@ export function connectionView(ctx: AppContext, connection: Connection): Connect
   return {
     ...connection,
     hasKey: ctx.session.hasKey(connection.id),
-    problem: keyTransportProblem(connection.baseUrl) ?? ctx.session.keyProblem(connection.id),
+    problem:
+      unknownServiceProblem(connection.service) ??
+      keyTransportProblem(connection.baseUrl) ??
+      ctx.session.keyProblem(connection.id),
     notifications: { muted: prefs?.muted ?? false, pausedUntil },
     agentHealth: isAgentService(connection.service)
       ? (ctx.session.agent(connection.id)?.watch.health ?? { state: 'unknown' })
@@ -112,6 +115,9 @@ export function connectionHandlers(ctx: AppContext): ConnectionHandlers {
     const fields = withService(given)
     if (givenId !== undefined) requireConnection(settings, givenId)
     const id = givenId ?? newConnectionId(ctx, settings.connections)
+    // Saving must not make it an account of another service, nor check a key with one.
+    const unknown = unknownServiceProblem(settings.connections.find((c) => c.id === id)?.service)
+    if (unknown !== null) throw invalidArgument(unknown)
     const keyReplaced = request.apiKey !== undefined
     // Checked on a copy first: nothing is sent anywhere for a change the rules refuse.
     const connection = editConnection(structuredClone(settings), id, fields, keyReplaced)
