@@ -1,30 +1,41 @@
-// The command against the reference fakes of GitHub's Agent tasks API and of Jules (built from their documentation),
-// over real HTTP, keys through a real gnome-keyring: the same journey as the window's e2e/agents.spec.ts.
+// The command against the reference fakes of GitHub's Agent tasks API, Jules, Devin and Cursor's cloud agents (built
+// from their documentation), over real HTTP, keys through a real gnome-keyring: the same journeys as the window's
+// e2e/agents.spec.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createKeytarSecretStore } from '../core/secrets/keytar-store'
 import { startTestKeyring, type TestKeyring } from '../core/secrets/test-keyring'
 import { KeychainUnavailableError } from '../core/secrets/types'
 import type { AgentFake } from '../reference-service/agent-fake'
 import { startAgentFake } from '../reference-service/agent-fakes'
+import type { CursorFake } from '../reference-service/cursor/fake'
 import { EXIT } from './exit-codes'
 import { makeRunner, type RunOptions, tempDir } from './test-harness'
 
 const JULES_KEY = 'AIzaFakesJulesKey-36'
 const GITHUB_TOKEN = 'github_pat_fakes_token_36'
+/** A service user's key: Devin's organization API (v3). */
+const DEVIN_KEY = 'cog_fakes_devin_key_37'
+const CURSOR_KEY = 'key_fakes_cursor_37'
 
 let keyring: TestKeyring
 let jules: AgentFake
 let github: AgentFake
+let devin: AgentFake
+let cursor: CursorFake
 
 beforeAll(async () => {
   keyring = await startTestKeyring()
   jules = await startAgentFake('jules', { apiKey: JULES_KEY, manualClock: true })
   github = await startAgentFake('github', { apiKey: GITHUB_TOKEN, manualClock: true })
+  devin = await startAgentFake('devin', { apiKey: DEVIN_KEY, manualClock: true })
+  cursor = (await startAgentFake('cursor', { apiKey: CURSOR_KEY, manualClock: true })) as CursorFake
 }, 60_000)
 
 afterAll(async () => {
   await jules?.close()
   await github?.close()
+  await devin?.close()
+  await cursor?.close()
   await keyring?.stop()
 })
 
@@ -47,6 +58,15 @@ interface NowItem {
   status: string
   service_status: string
   waiting: { kind: string; text: string | null } | null
+  cost: { amount: number; unit: string } | null
+}
+
+/** Logs in with the key on stdin; the new account's id. */
+async function login(run: ReturnType<typeof runner>, service: string, fake: AgentFake, key: string): Promise<string> {
+  const r = await run(['login', '--service', service, '--base-url', fake.baseUrl, '--json'], { stdin: `${key}\n` })
+  expect(r.err).toBe('')
+  expect(r.code).toBe(EXIT.ok)
+  return (JSON.parse(r.out) as { connection: { id: string } }).connection.id
 }
 
 describe('the command against the GitHub and Jules fakes', () => {
@@ -107,5 +127,114 @@ describe('the command against the GitHub and Jules fakes', () => {
     const reply = await run(['reply', githubWaitingId, 'use', 'the', 'main', 'branch'])
     expect(reply.code).toBe(EXIT.refused)
     expect(github.control.tasks()).toEqual(before)
+  })
+})
+
+describe('the command against the Devin and Cursor fakes', () => {
+  const dir = tempDir()
+  const run = runner(dir)
+  let devinId = ''
+  let cursorId = ''
+  let approvalId = ''
+  let busyId = ''
+  let busyAgent = ''
+
+  beforeAll(async () => {
+    // A session that asks leave to act once it has worked (its ACUs counted), one at work; a Cursor agent still
+    // running, and one whose run failed later than the session started waiting.
+    const approval = devin.control.addTask({ title: 'Rotate the staging credentials', script: 'approve' })
+    devin.control.addTask({ title: 'Tidy the README', script: 'complete' })
+    devin.control.advance(16_000)
+    busyAgent = cursor.control.addTask({ title: 'Fix the flaky upload test', script: 'run-forever' }).id
+    cursor.control.addTask({ title: 'Migrate to the new router', script: 'fail' })
+    cursor.control.advance(30_000)
+    devinId = await login(run, 'devin', devin, DEVIN_KEY)
+    cursorId = await login(run, 'cursor', cursor, CURSOR_KEY)
+    approvalId = `${devinId}:${approval.id}`
+    busyId = `${cursorId}:${busyAgent}`
+  }, 60_000)
+
+  it("login --service devin|cursor: the key checked by the service's documented call, a wrong one refused", async () => {
+    for (const [service, fake, key, call] of [
+      ['devin', devin, DEVIN_KEY, 'GET /v3/self'],
+      ['cursor', cursor, CURSOR_KEY, 'GET /v1/me']
+    ] as const) {
+      const other = runner(tempDir())
+      fake.control.resetStats()
+      await login(other, service, fake, key)
+      expect(Object.keys(fake.control.stats().byRoute), service).toContain(call)
+      const wrong = await other(['login', '--service', service, '--base-url', fake.baseUrl], {
+        stdin: `${service === 'devin' ? 'cog_' : ''}not-the-key\n`
+      })
+      expect(wrong.code, service).toBe(EXIT.auth)
+      expect(wrong.err, service).toMatch(/rejected.*Nothing was stored\./)
+    }
+  })
+
+  it('now --json: the Devin session waiting for approval first, its cost in ACU with the unit named', async () => {
+    const r = await run(['now', '--json'])
+    expect(r.err).toBe('')
+    expect(r.code).toBe(EXIT.ok)
+    const items = JSON.parse(r.out) as NowItem[]
+    expect(items[0]).toMatchObject({
+      service: 'devin',
+      id: approvalId,
+      title: 'Rotate the staging credentials',
+      status: 'waiting',
+      service_status: 'waiting_for_approval',
+      waiting: { kind: 'permission' },
+      cost: { amount: 1.5, unit: 'ACU' }
+    })
+    expect(items.map((i) => [i.service, i.status])).toEqual([
+      ['devin', 'waiting'],
+      ['cursor', 'failed'],
+      ['cursor', 'running'],
+      ['devin', 'running']
+    ])
+  })
+
+  it('now: the human form names the unit', async () => {
+    const r = await run(['now'])
+    expect(r.code).toBe(EXIT.ok)
+    const [header, first] = r.out.split('\n')
+    expect(header).toMatch(/^STATUS +SERVICE +ACCOUNT +TITLE +COST +ID$/)
+    expect(first).toMatch(/^waiting: give a permission +devin +Devin +Rotate the staging credentials +1\.5 ACU +\S+$/)
+  })
+
+  it("reply answers the Devin session, and the fake's session moves on", async () => {
+    const r = await run(['reply', approvalId, 'Yes,', 'push', 'it'])
+    expect(r.err).toBe('')
+    expect(r.code).toBe(EXIT.ok)
+    const sessionId = approvalId.slice(approvalId.indexOf(':') + 1)
+    expect(devin.control.tasks().find((t) => t.id === sessionId)?.state).toBe('working')
+    const items = JSON.parse((await run(['now', '--json'])).out) as NowItem[]
+    expect(items.find((i) => i.id === approvalId)?.status).toBe('running')
+  })
+
+  it('reply to a busy Cursor agent: it is still running, exit 13, and the text is printed back, not lost', async () => {
+    const before = cursor.control.latestRunId(busyAgent)
+    const r = await run(['reply', busyId, 'Also', 'cover', 'the', 'retry', 'path'])
+    expect(r.code).toBe(EXIT.busy)
+    expect(r.out).toBe('')
+    expect(r.err).toBe(
+      'agent-tray: The Cursor agent is still running: your message was not sent. Send it again once the run has finished.\n' +
+        'Your reply was not sent. Here it is, to send again:\n\nAlso cover the retry path\n'
+    )
+    expect(cursor.control.latestRunId(busyAgent)).toBe(before)
+    // --json: the text in the answer too, for a script to keep.
+    const json = await run(['--json', 'reply', busyId, 'Also cover the retry path'])
+    expect(json.code).toBe(EXIT.busy)
+    expect(JSON.parse(json.out)).toEqual({
+      replied: false,
+      id: busyId,
+      service: 'cursor',
+      busy: true,
+      message: 'Also cover the retry path'
+    })
+    // Once the run has finished, the same words go as a follow-up run.
+    cursor.control.setTaskState(busyAgent, 'FINISHED')
+    const again = await run(['reply', busyId, 'Also cover the retry path'])
+    expect(again.code).toBe(EXIT.ok)
+    expect(cursor.control.latestRunId(busyAgent)).not.toBe(before)
   })
 })

@@ -29,6 +29,9 @@ export const EXIT = {
   internal: 11,
   /** config.json or state.json cannot be used: a directory or an unreadable file in its place, a directory that cannot be written, a lock held too long. */
   settingsFiles: 12,
+  /** The task is busy (the service answered 409: an agent still running) and took nothing, e.g. a reply: send it again
+   *  once it has finished. */
+  busy: 13,
   /** Interrupted (Ctrl-C), by shell convention 128 + SIGINT. */
   interrupted: 130
 } as const
@@ -75,4 +78,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   10   request refused by the service (other 4xx), or a feature it does not offer
   11   internal error
   12   settings files unusable (config.json or state.json is a directory or cannot be read or written)
+  13   the task is busy (an agent still running) and took nothing: send the reply again once it has finished
   130  interrupted`

@@ -3,6 +3,7 @@
 import type { TaskCost } from '../shared/cost'
 import { cacheReadTokensOf } from '../shared/cost'
 import {
+  formatCost,
   formatMoney,
   formatTokens,
   formatUsdColumn,
@@ -195,9 +196,10 @@ export function renderNow(items: readonly NowItem[], all: boolean): string {
     t.service,
     oneLine(t.account, 30),
     oneLine(t.title),
+    t.cost === null ? '–' : oneLine(formatCost(t.cost), 30),
     id(t.id)
   ])
-  return renderTable(['STATUS', 'SERVICE', 'ACCOUNT', 'TITLE', 'ID'], rows)
+  return renderTable(['STATUS', 'SERVICE', 'ACCOUNT', 'TITLE', 'COST', 'ID'], rows)
 }
 
 /** One line per monitor event, time first, so a log reads top to bottom. */

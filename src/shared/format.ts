@@ -1,5 +1,6 @@
 // Shared by the window, the command, notifications and forwarded messages, so all say the same. Money, tokens and
 // durations are locale-independent; a clock time follows the system's 12- or 24-hour setting (formatDate).
+import { type ProviderCost, USD } from './provider'
 
 /** A figure that can be shown: not absent, NaN or infinite (Number.isFinite is false for null and undefined). */
 function shown(value: number | null | undefined): value is number {
@@ -133,6 +134,13 @@ export function formatRelativeTime(then: Date | string | number, now: Date | num
  */
 export function formatMoney(value: number | null | undefined): string {
   return formatUsdFixed(value, 2)
+}
+
+/** A task's cost in its unit: money as formatMoney, any other unit as the amount with its name ("12.5 ACU"). */
+export function formatCost(cost: ProviderCost): string {
+  if (cost.unit === USD) return formatMoney(cost.amount)
+  const amount = Number.isFinite(cost.amount) ? cost.amount.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '—'
+  return `${amount} ${cost.unit}`
 }
 
 /** The step of money's axis ticks: a cent, so every tick can be written with two decimals. */

@@ -1,10 +1,12 @@
 // `approve TASK` and `reply TASK MESSAGE…`: a person's answer to a task waiting for them, where its service offers it
-// (its descriptor's capabilities); elsewhere exit 10, saying what the service offers. TASK is `now`'s id.
+// (its descriptor's capabilities); elsewhere exit 10, saying what the service offers. TASK is `now`'s id. A reply the
+// service does not take is printed back, so it is not lost.
+import { isServiceError, type ServiceError } from '../../core/client'
 import { MAX_REPLY_LENGTH } from '../../shared/provider'
 import { openStoredAgentAccount } from '../accounts'
 import { notFoundError, usageError } from '../cli-error'
 import { connectionNamed, type Context, printJson } from '../context'
-import { EXIT, type ExitCode } from '../exit-codes'
+import { EXIT, type ExitCode, exitCodeForServiceError } from '../exit-codes'
 import { descriptorOf, isAgentAccount, notOffered, requireKnownService } from '../services'
 import { oneLine } from '../table'
 import { parseTaskRef } from '../task-ref'
@@ -42,7 +44,12 @@ async function answer(ctx: Context, ref: string, answer: Answer): Promise<ExitCo
       await account.approve(taskId, ctx.deps.signal)
     } else {
       if (account.reply === undefined) throw withPageHint(refusal)
-      await account.reply(taskId, answer.message, ctx.deps.signal)
+      try {
+        await account.reply(taskId, answer.message, ctx.deps.signal)
+      } catch (e) {
+        if (!isServiceError(e)) throw e
+        return notSent(ctx, e, ref, descriptor.kind, answer.message)
+      }
     }
   } finally {
     await account.close()
@@ -57,6 +64,17 @@ async function answer(ctx: Context, ref: string, answer: Answer): Promise<ExitCo
         : `Sent the reply to task ${taskId} on ${where}.\n`
     )
   return EXIT.ok
+}
+
+/** A reply the service did not take: its words, then the text as typed, so it is not lost (the shell's history may
+ *  not keep it); exit 13 when the task is busy (409: an agent still running), else the error's own code. */
+function notSent(ctx: Context, e: ServiceError, ref: string, service: string, message: string): ExitCode {
+  const busy = e.status === 409
+  const taken = e.status === undefined ? 'may not have been sent' : 'was not sent'
+  if (ctx.opts.json) printJson(ctx, { replied: false, id: ref, service, busy, message })
+  ctx.io.stderr.write(`agent-tray: ${oneLine(e.message, 400)}\nYour reply ${taken}. Here it is, to send again:\n\n`)
+  ctx.io.stderr.write(`${message}\n`)
+  return busy ? EXIT.busy : exitCodeForServiceError(e.kind)
 }
 
 function withPageHint<E extends Error>(e: E): E {
