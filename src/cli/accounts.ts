@@ -1,4 +1,5 @@
 // Agent accounts as the command opens them, with their key (the keychain's entry, bound to its origin, as every key).
+import type { LiveNews } from '../core/providers/account'
 import { type AgentAccount, openAgentAccount } from '../core/providers/registry'
 import { keyCustody, KeyNotSentError } from '../core/secrets/custody'
 import type { Connection } from '../shared/settings'
@@ -23,17 +24,20 @@ export async function agentKey(ctx: Context, connection: Connection, pointed: bo
   return remember(ctx, key)
 }
 
-/** An agent account opened with its key; close it when done. */
+/** An agent account opened with its key; close it when done. With `onLive` (`watch`), a service that streams a
+ *  running task (Cursor) follows it and tells what it streams between polls. */
 export async function openStoredAgentAccount(
   ctx: Context,
   connection: Connection,
-  pointed = false
+  pointed = false,
+  onLive?: (news: LiveNews) => void
 ): Promise<AgentAccount> {
   const key = await agentKey(ctx, connection, pointed)
   return openAgentAccount(descriptorOf(connection).kind, {
     key,
     account: connection.name,
     baseUrl: connection.baseUrl,
-    now: () => ctx.deps.now().getTime()
+    now: () => ctx.deps.now().getTime(),
+    ...(onLive === undefined ? {} : { onLive })
   })
 }

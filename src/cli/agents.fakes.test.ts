@@ -238,3 +238,64 @@ describe('the command against the Devin and Cursor fakes', () => {
     expect(cursor.control.latestRunId(busyAgent)).not.toBe(before)
   })
 })
+
+describe("watch follows a Cursor run's stream", () => {
+  it('prints its tool calls as they stream, once each, through a dropped stream; its end brings a poll forward', async () => {
+    const fake = (await startAgentFake('cursor', { apiKey: CURSOR_KEY, manualClock: true })) as CursorFake
+    try {
+      const run = runner(tempDir())
+      const id = await login(run, 'cursor', fake, CURSOR_KEY)
+      const agent = fake.control.addTask({ title: 'Profile the image pipeline', script: 'run-forever' }).id
+      fake.control.advance(2_000) // RUNNING: the watch's first poll opens its stream.
+      fake.control.resetStats()
+      const stop = new AbortController()
+      // The watch's clock never runs out on its own: whatever comes after the first poll comes by the stream.
+      const sleep = (_ms: number, signal?: AbortSignal) =>
+        new Promise<void>((resolve) => {
+          fake.control.advance(3_000) // 5 s: the first tool call.
+          signal?.addEventListener('abort', () => resolve(), { once: true })
+        })
+      let out = ''
+      let ended = false
+      const steps = () =>
+        out
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { kind: string; id: string; step: { id: string; title: string } })
+          .filter((l) => l.kind === 'agent-step')
+      const r = await run(['watch', '--json'], {
+        signal: stop.signal,
+        deps: { sleep, random: () => 0.5 },
+        onStdout: (text) => {
+          out += text
+          const told = steps().length
+          if (told === 1) {
+            // The stream drops; once resumed, the run goes on to its next tool call.
+            expect(fake.control.dropStreams(fake.control.latestRunId(agent))).toBe(1)
+            fake.control.advance(7_000)
+          }
+          // The run ends: the stream says so, and the watch polls at once rather than after its interval.
+          if (told === 2 && !ended) {
+            ended = true
+            fake.control.setTaskState(agent, 'FINISHED')
+          }
+          if (/"kind":"agent-status".*"status":"completed"/.test(text)) stop.abort()
+        }
+      })
+      expect(r.err).toBe('')
+      expect(r.code).toBe(EXIT.ok)
+      expect(steps()).toEqual([
+        expect.objectContaining({
+          id: `${id}:${agent}`,
+          title: 'Profile the image pipeline',
+          step: expect.objectContaining({ id: 'call-1', title: 'read_file', service_status: 'completed' })
+        }),
+        expect.objectContaining({ step: expect.objectContaining({ id: 'call-2', title: 'edit_file' }) })
+      ])
+      // The first poll, and the one the run's end brought forward: the steps came by the stream.
+      expect(fake.control.stats().byRoute['GET /v1/agents']?.requests).toBe(2)
+    } finally {
+      await fake.close()
+    }
+  }, 30_000)
+})

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { taskCost } from '../shared/cost'
 import type { Task, UsageRecord } from '../shared/service'
-import { describeMetadata, renderEvent, renderTasks, renderUsage } from './render'
+import { describeMetadata, renderAgentStep, renderEvent, renderTasks, renderUsage } from './render'
 import { renderCostReport } from './render-costs'
 import { renderTable } from './table'
 
@@ -157,5 +157,22 @@ describe('money in the human forms: cents, as the window shows it', () => {
     )
     expect(text).toMatch(/2026-01-05\s+\$0\.33\s+1/)
     expect(text).toMatch(/TOTAL\s+\$0\.33\s+1/)
+  })
+})
+
+describe('renderAgentStep', () => {
+  it("a streamed tool call on one line: time, service, task, the step's tool, arguments and status", () => {
+    const step = {
+      id: 'call-1',
+      kind: 'tool_call',
+      title: 'read_file',
+      detail: '{"path":"package.json"}\n',
+      at: null,
+      status: null,
+      serviceStatus: 'completed'
+    }
+    expect(renderAgentStep('2026-03-01T09:00:05.123Z', 'Cursor', 'bc-1', step, undefined)).toBe(
+      '2026-03-01 09:00:05Z  Cursor  task bc-1 step: read_file {"path":"package.json"} [completed]'
+    )
   })
 })

@@ -12,7 +12,7 @@ import {
   usdColumnDecimals
 } from '../shared/format'
 import type { MonitorEvent } from '../shared/monitor'
-import type { ProviderStatus, WaitingKind } from '../shared/provider'
+import type { ProviderStatus, ProviderStep, ProviderTask, WaitingKind } from '../shared/provider'
 import type { Project, PublishResult, Task, TaskStep, UsageRecord } from '../shared/service'
 import { isStepActive, stepStatusLabel, taskStatusLabel } from '../shared/status'
 import { describeStepMetadata } from '../shared/step-metadata'
@@ -200,6 +200,21 @@ export function renderNow(items: readonly NowItem[], all: boolean): string {
     id(t.id)
   ])
   return renderTable(['STATUS', 'SERVICE', 'ACCOUNT', 'TITLE', 'COST', 'ID'], rows)
+}
+
+/** A step a stream told (a tool call), in the form of an agent's event line: time, service, task, then the step. */
+export function renderAgentStep(
+  at: string,
+  serviceName: string,
+  taskId: string,
+  step: ProviderStep,
+  task: ProviderTask | undefined
+): string {
+  const when = at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')
+  const title = task === undefined ? '' : ` ${oneLine(task.title)}`
+  const detail = step.detail === null ? '' : ` ${oneLine(step.detail, 120)}`
+  const status = step.serviceStatus === null ? '' : ` [${oneLine(step.serviceStatus, 30)}]`
+  return `${when}  ${oneLine(serviceName)}  task ${id(taskId)}${title} step: ${oneLine(step.title)}${detail}${status}`
 }
 
 /** One line per monitor event, time first, so a log reads top to bottom. */

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest'
 import { ServiceError } from '../core/client'
 import type { AgentAccount, AgentPoll } from '../core/providers/registry'
-import type { ProviderTask } from '../shared/provider'
+import type { ProviderStep, ProviderTask } from '../shared/provider'
 import type { PollingPrefs } from '../shared/settings'
-import { watchAgentAccount } from './watch-agents'
+import { type LiveFeed, watchAgentAccount } from './watch-agents'
 
 const POLLING: PollingPrefs = { activeIntervalMs: 2_000, idleIntervalMs: 60_000, maxConcurrency: 4 }
 
@@ -120,5 +120,73 @@ describe('watch of an agent account: its schedule', () => {
     expect(rejection).toBe('The key was rejected.')
     expect(waits).toEqual([])
     expect(answers).toEqual([running])
+  })
+})
+
+describe('watch of an agent account: what its stream tells', () => {
+  const step = (id: string, status: string): ProviderStep => ({
+    id,
+    kind: 'tool_call',
+    title: id,
+    detail: null,
+    at: null,
+    status: null,
+    serviceStatus: status
+  })
+
+  /** Runs the watch over `answers`; `onSleep(n, feed)` plays the stream during the n-th wait (from 1). */
+  async function watchLive(answers: Answer[], onSleep: (n: number, feed: LiveFeed) => void) {
+    const stop = new AbortController()
+    const feed: LiveFeed = { on: null }
+    const waits: { ms: number; woken: boolean }[] = []
+    const told: string[] = []
+    await watchAgentAccount({
+      connection: { id: 'c1', name: 'Fake', baseUrl: 'https://fake.example', publishingDomain: '', service: 'fake' },
+      account: account(answers),
+      polling: POLLING,
+      random: () => 0.5,
+      now: () => new Date('2026-03-01T09:00:00Z'),
+      // Each wait passes at once; whether the stream's news woke it is read as it plays.
+      sleep: async (ms, signal) => {
+        onSleep(waits.length + 1, feed)
+        waits.push({ ms, woken: signal?.aborted === true })
+        if (answers.length === 0) stop.abort()
+      },
+      tell: () => undefined,
+      retrying: () => undefined,
+      live: feed,
+      step: (taskId, s, task) => told.push(`${taskId} ${s.id} ${s.serviceStatus} ${task?.title ?? '?'}`),
+      signal: stop.signal
+    })
+    return { waits, told, feed }
+  }
+
+  it('each step once, again when its status changes; a shorter list is another run, told afresh', async () => {
+    const { told } = await watchLive([running, running], (n, feed) => {
+      if (n !== 1) return
+      feed.on?.({ kind: 'steps', taskId: 't1', steps: [step('a', 'running')] })
+      feed.on?.({ kind: 'steps', taskId: 't1', steps: [step('a', 'completed'), step('b', 'running')] })
+      feed.on?.({ kind: 'steps', taskId: 't1', steps: [step('a', 'completed'), step('b', 'running')] })
+      feed.on?.({ kind: 'steps', taskId: 't1', steps: [step('a', 'running')] })
+      feed.on?.({ kind: 'moved', taskId: 't1' })
+    })
+    expect(told).toEqual([
+      't1 a running Dark mode',
+      't1 a completed Dark mode',
+      't1 b running Dark mode',
+      't1 a running Dark mode'
+    ])
+  })
+
+  it('a move wakes the wait under way, but never one backing off; the feed is let go at the end', async () => {
+    const { waits, feed } = await watchLive([running, down(), running], (n, f) => {
+      if (n <= 2) f.on?.({ kind: 'moved', taskId: 't1' })
+    })
+    expect(waits).toEqual([
+      { ms: 2_000, woken: true },
+      { ms: 2_000, woken: false },
+      { ms: 2_000, woken: false }
+    ])
+    expect(feed.on).toBeNull()
   })
 })

@@ -6,7 +6,7 @@ import { Monitor } from '../../core/monitor/monitor'
 import { type AgentAccount, unknownServiceProblem } from '../../core/providers/registry'
 import { systemClock } from '../../core/util/clock'
 import type { MonitorEvent, ServiceErrorInfo } from '../../shared/monitor'
-import type { ProviderTask } from '../../shared/provider'
+import type { ProviderStep, ProviderTask } from '../../shared/provider'
 import type { Connection } from '../../shared/settings'
 import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
 import { isEnded, taskStatusLabel } from '../../shared/status'
@@ -17,11 +17,12 @@ import { connectionNamed, type Context, resolveApiKey, resolveConnection, withCl
 import { EXIT, type ExitCode } from '../exit-codes'
 import { follow } from '../follow'
 import { nowItem } from '../now-items'
-import { renderEvent } from '../render'
+import { renderAgentStep, renderEvent } from '../render'
 import { isAgentAccount } from '../services'
 import { oneLine } from '../table'
+import { taskRef } from '../task-ref'
 import { invalidRecordWarner } from '../warnings'
-import { watchAgentAccount } from '../watch-agents'
+import { type LiveFeed, watchAgentAccount } from '../watch-agents'
 import { openForwarding } from '../watch-forward'
 import { findTask, missingTask } from './find-task'
 import { watchedProjects } from './watch-list'
@@ -198,11 +199,13 @@ async function watchEveryConnection(
           `Watching ${watched.length === 1 ? '1 project' : `${watched.length} projects`} on ${connection.baseUrl}.`
         )
     }
-    const agentAccounts: { connection: Connection; account: AgentAccount }[] = []
+    const agentAccounts: { connection: Connection; account: AgentAccount; feed: LiveFeed }[] = []
     for (const connection of agents) {
       try {
-        const account = await openStoredAgentAccount(ctx, connection, pointed)
-        agentAccounts.push({ connection, account })
+        // A running task the service streams (Cursor) is followed: its steps printed as they come.
+        const feed: LiveFeed = { on: null }
+        const account = await openStoredAgentAccount(ctx, connection, pointed, (news) => feed.on?.(news))
+        agentAccounts.push({ connection, account, feed })
         running.push({ close: () => account.close() })
         live++
         if (!ctx.opts.json)
@@ -218,10 +221,20 @@ async function watchEveryConnection(
     if (live === 0) throw authError('No connection could be watched: log in again with `agent-tray login`.')
     if (!ctx.opts.json) ctx.io.stderr.write('Ctrl-C to stop.\n')
     for (const { monitor } of running) monitor?.start()
-    for (const { connection, account } of agentAccounts) {
+    for (const { connection, account, feed } of agentAccounts) {
       const watching = watchAgentAccount({
         connection,
         account,
+        live: feed,
+        step: (taskId, step, task) => {
+          const at = ctx.deps.now().toISOString()
+          ctx.io.stdout.write(
+            (ctx.opts.json
+              ? JSON.stringify(agentStepLine(at, connection, account.descriptor.kind, taskId, step, task))
+              : `[${oneLine(connection.name)}] ${renderAgentStep(at, account.descriptor.displayName, taskId, step, task)}`) +
+              '\n'
+          )
+        },
         polling,
         random: ctx.deps.random,
         sleep: ctx.deps.sleep,
@@ -284,6 +297,26 @@ function agentJsonLine(e: MonitorEvent, connection: Connection, service: string,
     connection: connection.name,
     ...nowItem(connection, service, task),
     ...(e.kind === 'agent-status' ? { from: e.from } : {})
+  }
+}
+
+/** A step a stream told, as a JSON line: its task's id as `now` gives it, and the step in the service's words. */
+function agentStepLine(
+  at: string,
+  connection: Connection,
+  service: string,
+  taskId: string,
+  step: ProviderStep,
+  task: ProviderTask | undefined
+) {
+  return {
+    kind: 'agent-step',
+    at,
+    connection: connection.name,
+    service,
+    id: taskRef(connection.id, taskId),
+    title: task?.title ?? null,
+    step: { id: step.id, kind: step.kind, title: step.title, detail: step.detail, service_status: step.serviceStatus }
   }
 }
 
