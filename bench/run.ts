@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { runCursorLatency } from './cursor-latency'
 import { runCursorStream } from './cursor-stream'
 import { runGithubRequests } from './github-requests'
 import { runIdle } from './idle'
@@ -28,7 +29,8 @@ const MEASURES: Record<string, (options: BenchOptions) => Promise<MeasureResult>
   soak: runSoak,
   startup: runStartup,
   'github-requests': runGithubRequests,
-  'cursor-stream': runCursorStream
+  'cursor-stream': runCursorStream,
+  'cursor-latency': runCursorLatency
 }
 
 /**
@@ -48,7 +50,9 @@ const CONDITIONS: Record<string, string> = {
   'github-requests':
     "the board over the GitHub adapter against the reference service's GitHub fake on loopback (ETags with free 304s, X-Poll-Interval 5 s, X-RateLimit-* for a user token's 5,000/h), on a manual clock: one simulated hour",
   'cursor-stream':
-    "the Cursor fake on loopback (its real SSE stream, heartbeats every 15 s of its manual clock, compression on for JSON answers, never for streams), driven by the bench's process; the client alone in a child process: one simulated hour"
+    "the Cursor fake on loopback (its real SSE stream, heartbeats every 15 s of its manual clock, compression on for JSON answers, never for streams), driven by the bench's process; the client alone in a child process: one simulated hour",
+  'cursor-latency':
+    "the board on the system clock over the Cursor account, against the Cursor fake on loopback in the same process (its stream's pump every 10 ms; held run states, ended by the bench): real time"
 }
 
 function usage(message: string): never {
