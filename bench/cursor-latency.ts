@@ -5,6 +5,7 @@
 // socket writes); polled there is no stream, and it starts when the fake's run moves (setTaskState). Each agent's
 // next run is a follow-up run, so the account keeps its size.
 import http from 'node:http'
+import type { LiveNews } from '../src/core/providers/account'
 import { AgentWatch } from '../src/core/providers/board'
 import { MAX_STREAMS } from '../src/core/providers/cursor/stream'
 import { openAgentAccount } from '../src/core/providers/registry'
@@ -13,7 +14,7 @@ import { createLimiter } from '../src/core/util/limiter'
 import { startCursorFake } from '../src/reference-service/cursor/fake'
 import { DEFAULT_POLLING_PREFS } from '../src/shared/settings'
 import { seededRandom } from './random'
-import { type BenchOptions, type MeasureResult } from './result'
+import { type BenchOptions, check, type MeasureResult } from './result'
 import { percentile, round } from './stats'
 
 const KEY = 'key_cursor_latency_0123456789abcdef'
@@ -51,7 +52,14 @@ export async function latencyTrials(mode: 'stream' | 'poll', count: number, lane
   const fake = await startCursorFake({ apiKey: KEY, manualClock: true })
   const hook = watchStatusWrites()
   const random = seededRandom(mode === 'stream' ? 371 : 372)
-  const account = openAgentAccount('cursor', { key: KEY, account: 'bench', baseUrl: fake.baseUrl })
+  // As open-agent.ts opens it: streamed, the account's news goes to the watch (takeLive); polled, no onLive, no stream.
+  let relay: (news: LiveNews) => void = () => undefined
+  const account = openAgentAccount('cursor', {
+    key: KEY,
+    account: 'bench',
+    baseUrl: fake.baseUrl,
+    ...(mode === 'stream' ? { onLive: (news: LiveNews) => relay(news) } : {})
+  })
   const toldAt = new Map<string, (at: number) => void>()
   const changed = new Set<() => void>()
   const watch = new AgentWatch({
@@ -75,6 +83,7 @@ export async function latencyTrials(mode: 'stream' | 'poll', count: number, lane
       throw new Error(`${context}: ${String(error)}`)
     }
   })
+  relay = (news) => watch.takeLive(news)
   /** Resolves once the board sees `test` true, checked at each of its changes. */
   const until = (test: () => boolean): Promise<void> =>
     new Promise((resolve) => {
@@ -109,18 +118,10 @@ export async function latencyTrials(mode: 'stream' | 'poll', count: number, lane
       if (written !== undefined) writeDelayMs.push(written - moved)
       ms.push(at - (mode === 'stream' ? (written ?? moved) : moved))
       toldAt.delete(id)
-      // The agent's next run: a follow-up, as a reply makes it (a second later: runs are ordered by creation).
+      // The agent's next run: a follow-up, as the app's reply makes it, then polled at once (a second later: the
+      // fake orders runs by creation).
       fake.control.advance(1_000)
-      const res = await fetch(`${fake.baseUrl}/v1/agents/${id}/runs`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`,
-          'content-type': 'application/json'
-        },
-        body: JSON.stringify({ prompt: { text: 'Go on' } })
-      })
-      if (!res.ok) throw new Error(`A follow-up run was refused: ${res.status} ${await res.text()}`)
-      fake.control.setTaskState(id, 'RUNNING')
+      await watch.reply(id, 'Go on')
     }
   }
   try {
@@ -137,24 +138,46 @@ export async function latencyTrials(mode: 'stream' | 'poll', count: number, lane
 export async function runCursorLatency(options: BenchOptions): Promise<MeasureResult> {
   const count = options.quick ? 12 : 40
   const lanes = MAX_STREAMS
-  options.log(
-    `cursor-latency: ${count} Cursor runs ended, ${lanes} live at once, told by the board: polled every ${DEFAULT_POLLING_PREFS.activeIntervalMs / 1000} s`
-  )
-  const poll = await latencyTrials('poll', count, lanes)
   const interval = DEFAULT_POLLING_PREFS.activeIntervalMs
+  options.log(
+    `cursor-latency: ${count} Cursor runs ended (${lanes} live at once) and told by the board, streamed vs polled every ${interval / 1000} s`
+  )
+  const stream = await latencyTrials('stream', count, lanes)
+  const poll = await latencyTrials('poll', count, lanes)
+  const ratio = stream.p95 > 0 ? poll.p95 / stream.p95 : Number.POSITIVE_INFINITY
+  const notes = [
+    `p95 from the event to onRound: streamed ${round(stream.p95)} ms, polled ${round(poll.p95)} ms (${round(ratio, 1)}x); polling is bound by the active interval (${interval / 1000} s with its jitter).`
+  ]
+  if (stream.live < count) notes.push(`${count - stream.live} of ${count} streamed runs were not live when they ended.`)
   return {
     figures: {
+      stream_p50_ms: round(stream.p50),
+      stream_p95_ms: round(stream.p95),
       poll_p50_ms: round(poll.p50),
       poll_p95_ms: round(poll.p95),
-      poll_max_ms: round(poll.max)
+      p95_ratio: round(ratio, 1),
+      stream_not_live: count - stream.live
     },
-    checks: [],
+    checks: [
+      // The stream's p95 far under the interval, and polling's within it (plus its jitter and a poll's time).
+      check('p95_ratio', ratio, '>=', 10),
+      check('stream_p95_ms', stream.p95, '<=', interval / 10),
+      check('poll_p95_ms', poll.p95, '<=', interval * 1.5),
+      check('stream_not_live', count - stream.live, '<=', 0)
+    ],
     details: {
       trials: count,
       live_at_once: lanes,
       active_interval_ms: interval,
-      poll: { ...poll, ms: poll.ms.map((v) => round(v)) }
+      how: "wall-clock ms in one process: streamed, from the fake's socket write of the run's ending status event to the board's onRound with its agent-status event (the status event makes the account tell 'moved', the board polls at once and tells the change); polled, from the fake's run moving (no stream is open) to the same onRound",
+      stream: {
+        ...stream,
+        ms: stream.ms.map((v) => round(v)),
+        writeDelayMs: stream.writeDelayMs.map((v) => round(v)),
+        max: round(stream.max)
+      },
+      poll: { ...poll, ms: poll.ms.map((v) => round(v)), writeDelayMs: undefined, max: round(poll.max) }
     },
-    notes: []
+    notes
   }
 }
