@@ -7,6 +7,7 @@
 //   process asks the parent over IPC to move the fake to the poll's time; CPU is summed over the polls only (from
 //   moving the clock to the poll's end), so the stepping's IPC is left out.
 import v8 from 'node:v8'
+import type { LiveNews } from '../src/core/providers/account'
 import { AgentWatch } from '../src/core/providers/board'
 import { createCursorClient } from '../src/core/providers/cursor/client'
 import { followRun, openRunStream, type RunKey, StreamPool } from '../src/core/providers/cursor/stream'
@@ -17,7 +18,8 @@ import type { PollingPrefs } from '../src/shared/settings'
 import { seededRandom } from './random'
 
 export interface StreamWorkerInput {
-  mode: 'stream' | 'poll'
+  /** board: the board as the app opens it since live-core, its account streaming (onLive to takeLive) and polled. */
+  mode: 'stream' | 'poll' | 'board'
   baseUrl: string
   key: string
   startMs: number
@@ -135,9 +137,11 @@ async function streamMode(input: StreamWorkerInput): Promise<StreamWorkerOutput>
   }
 }
 
-async function pollMode(input: StreamWorkerInput): Promise<StreamWorkerOutput> {
+async function boardMode(input: StreamWorkerInput): Promise<StreamWorkerOutput> {
   const clock = new ManualClock(input.startMs)
   let polls = 0
+  let updates = 0
+  let relay: (news: LiveNews) => void = () => undefined
   let polled: () => void = () => undefined
   const watch = new AgentWatch({
     connectionId: 'bench',
@@ -145,7 +149,8 @@ async function pollMode(input: StreamWorkerInput): Promise<StreamWorkerOutput> {
       key: input.key,
       account: 'bench',
       baseUrl: input.baseUrl,
-      now: () => clock.now()
+      now: () => clock.now(),
+      ...(input.mode === 'board' ? { onLive: (news: LiveNews) => relay(news) } : {})
     }),
     polling: input.polling,
     clock,
@@ -164,6 +169,11 @@ async function pollMode(input: StreamWorkerInput): Promise<StreamWorkerOutput> {
       throw new Error(`${context}: ${String(error)}`)
     }
   })
+  relay = (news) => {
+    updates++
+    sampleHeap()
+    watch.takeLive(news)
+  }
   const nextPoll = () => new Promise<void>((resolve) => (polled = resolve))
   const base = settledHeap().heap
   let retained: number | null = null
@@ -201,7 +211,7 @@ async function pollMode(input: StreamWorkerInput): Promise<StreamWorkerOutput> {
     retained_heap_kb: Math.round((retained ?? Number.NaN) / 1024),
     max_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
     polls,
-    updates: 0,
+    updates,
     steps: 0,
     ends: []
   }
@@ -214,7 +224,7 @@ process.on('message', (m: ToWorker) => {
     resolve?.()
     return
   }
-  const job = m.input.mode === 'stream' ? streamMode(m.input) : pollMode(m.input)
+  const job = m.input.mode === 'stream' ? streamMode(m.input) : boardMode(m.input)
   job.then(
     (result) => process.send?.({ type: 'result', result } satisfies FromWorker, () => process.exit(0)),
     (error: unknown) =>

@@ -1,6 +1,7 @@
 // Cursor streaming vs polling: 5 live Cursor runs over one simulated hour of tool calls, followed by their event
 // streams (the account's stream path: the client's transport, openRunStream, followRun in a StreamPool) against
-// polling the same runs with the board at the active interval (AgentWatch over the Cursor account, DEFAULT_POLLING_PREFS).
+// polling the same runs with the board at the active interval (AgentWatch over the Cursor account, DEFAULT_POLLING_PREFS),
+// and the board as the app runs it since live-core (the account streaming as well as polled).
 // The Cursor fake (reference service, real HTTP, a real SSE stream) runs here on its manual clock and this process
 // drives it; the client runs alone in a child (cursor-stream-worker.ts), so its CPU and heap are its own. Requests and
 // bytes are the fake's count of what it sent (on the wire: headers, compression and heartbeats included).
@@ -97,6 +98,14 @@ async function simulateHour(mode: StreamWorkerInput['mode']): Promise<HourResult
     stdio: ['ignore', 'inherit', 'inherit', 'ipc']
   })
   const tell = (m: ToWorker) => child.send(m)
+  /** The fake's clock to `to`, each planned event with real time for the pump to send it. */
+  const paceTo = async (to: number): Promise<void> => {
+    while (next < plan.length && (plan[next] as Planned).at <= to) {
+      moveTo((plan[next] as Planned).at)
+      await sleep(PACE_MS)
+    }
+    moveTo(to)
+  }
   /** Stream mode: every event at its time, with real time for the fake's pump to send it. */
   const drive = async (): Promise<void> => {
     while (fake.control.openStreams() < LIVE_RUNS) await sleep(5)
@@ -109,8 +118,9 @@ async function simulateHour(mode: StreamWorkerInput['mode']): Promise<HourResult
     const worker = await new Promise<StreamWorkerOutput>((resolve, reject) => {
       child.on('message', (m: FromWorker) => {
         if (m.type === 'advance') {
-          moveTo(m.to)
-          tell({ type: 'advanced' })
+          // The board's streams need real time for the pump to send each event; polling alone does not.
+          const moved = mode === 'board' ? paceTo(m.to) : Promise.resolve(moveTo(m.to))
+          moved.then(() => tell({ type: 'advanced' }), reject)
         } else if (m.type === 'streaming') drive().catch(reject)
         else if (m.type === 'result') resolve(m.result)
         else reject(new Error(m.error))
@@ -138,14 +148,21 @@ export async function runCursorStream(options: BenchOptions): Promise<MeasureRes
   )
   const stream = await simulateHour('stream')
   const poll = await simulateHour('poll')
+  const board = await simulateHour('board')
   const s = stream.worker
   const p = poll.worker
+  const b = board.worker
+  // The board's streams work between its polls: its CPU is the whole window's, less the stepping's IPC as the
+  // polled hour measured it per poll.
+  const steppingPerPoll = (p.cpu_ms_with_stepping - p.cpu_ms) / Math.max(1, p.polls)
+  const boardCpu = b.cpu_ms_with_stepping - steppingPerPoll * b.polls
   const cpuRatio = ratio(p.cpu_ms, s.cpu_ms)
   const requestsRatio = ratio(poll.stats.requests, stream.stats.requests)
   const bytesRatio = ratio(poll.stats.wireBytes, stream.stats.wireBytes)
   const missed = stream.toolCalls - s.steps
   const notes = [
     `streamed: ${round(s.cpu_ms)} ms CPU, ${stream.stats.requests} requests, ${round(stream.stats.wireBytes / 1024)} KB; polled: ${round(p.cpu_ms)} ms CPU, ${poll.stats.requests} requests, ${round(poll.stats.wireBytes / 1024)} KB in ${p.polls} polls.`,
+    `The board as the app runs it since live-core (${MAX_STREAMS} of the ${LIVE_RUNS} runs streamed, every run still polled at the active interval): ${round(boardCpu)} ms CPU (${round(ratio(boardCpu, p.cpu_ms), 2)}x polling alone), ${board.stats.requests} requests, ${round(board.stats.wireBytes / 1024)} KB.`,
     `Streams: all ${LIVE_RUNS} in one pool (the app's bound is ${MAX_STREAMS} an account: five live runs are two accounts' streams, or three streamed and two polled), after the one poll that finds them; no poll while they run.`
   ]
   if (missed !== 0) notes.push(`The streams told ${s.steps} of ${stream.toolCalls} tool calls.`)
@@ -166,7 +183,13 @@ export async function runCursorStream(options: BenchOptions): Promise<MeasureRes
       poll_retained_heap_kb: p.retained_heap_kb,
       stream_max_rss_mb: s.max_rss_mb,
       poll_max_rss_mb: p.max_rss_mb,
-      stream_steps_missed: missed
+      stream_steps_missed: missed,
+      board_cpu_ms: round(boardCpu),
+      board_requests: board.stats.requests,
+      board_kb: round(board.stats.wireBytes / 1024),
+      board_vs_poll_cpu: round(ratio(boardCpu, p.cpu_ms), 2),
+      board_peak_heap_mb: b.peak_heap_mb,
+      board_max_rss_mb: b.max_rss_mb
     },
     checks: [
       check('cpu_ratio', cpuRatio, '>=', 2),
@@ -182,9 +205,10 @@ export async function runCursorStream(options: BenchOptions): Promise<MeasureRes
         active_interval_ms: DEFAULT_POLLING_PREFS.activeIntervalMs
       },
       how_cpu_is_measured:
-        "process.cpuUsage() of the client's own process (the fake and the driver run in the bench's): stream mode over the whole window, poll mode summed over each poll (moving the clock to the poll's end), leaving out the IPC that steps the fake's clock; a full GC's CPU (the heap read at the half hour) left out of both",
+        "process.cpuUsage() of the client's own process (the fake and the driver run in the bench's): stream mode over the whole window, poll mode summed over each poll (moving the clock to the poll's end), leaving out the IPC that steps the fake's clock; board mode (streams working between polls) the whole window less that IPC's CPU per poll as the polled hour measured it; a full GC's CPU (the heap read at the half hour) left out of both",
       stream: { ...s, requests_by_route: stream.stats.byRoute },
-      poll: { ...p, requests_by_route: poll.stats.byRoute }
+      poll: { ...p, requests_by_route: poll.stats.byRoute },
+      board: { ...b, stepping_cpu_ms_per_poll: round(steppingPerPoll, 3), requests_by_route: board.stats.byRoute }
     },
     notes
   }
