@@ -5,6 +5,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { runCursorLatency } from './cursor-latency'
+import { runCursorStream } from './cursor-stream'
 import { runGithubRequests } from './github-requests'
 import { runIdle } from './idle'
 import { runLatency } from './latency'
@@ -26,7 +28,9 @@ const MEASURES: Record<string, (options: BenchOptions) => Promise<MeasureResult>
   idle: runIdle,
   soak: runSoak,
   startup: runStartup,
-  'github-requests': runGithubRequests
+  'github-requests': runGithubRequests,
+  'cursor-stream': runCursorStream,
+  'cursor-latency': runCursorLatency
 }
 
 /**
@@ -44,7 +48,11 @@ const CONDITIONS: Record<string, string> = {
   soak: 'reference service on loopback, ETags and compression on (its defaults)',
   startup: 'the stand-in Electron, no service traffic: a keychain that answers at once and one that never answers',
   'github-requests':
-    "the board over the GitHub adapter against the reference service's GitHub fake on loopback (ETags with free 304s, X-Poll-Interval 5 s, X-RateLimit-* for a user token's 5,000/h), on a manual clock: one simulated hour"
+    "the board over the GitHub adapter against the reference service's GitHub fake on loopback (ETags with free 304s, X-Poll-Interval 5 s, X-RateLimit-* for a user token's 5,000/h), on a manual clock: one simulated hour",
+  'cursor-stream':
+    "the Cursor fake on loopback (its real SSE stream, heartbeats every 15 s of its manual clock, compression on for JSON answers, never for streams), driven by the bench's process; the client alone in a child process: one simulated hour",
+  'cursor-latency':
+    "the board on the system clock over the Cursor account, against the Cursor fake on loopback in the same process (its stream's pump every 10 ms; held run states, ended by the bench): real time"
 }
 
 function usage(message: string): never {

@@ -91,6 +91,8 @@ export interface CursorFakeControl extends AgentFakeControl {
   hushStreams(runId: string): void
   /** How many streams are open now. */
   openStreams(): number
+  /** The run tells `event` now (a tool call, a thought, a status): its open streams send it at once. */
+  addEvent(runId: string, event: string, data: Record<string, unknown>): void
 }
 
 export interface CursorFake extends AgentFake {
@@ -286,7 +288,16 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       const r = controlRun(runId)
       for (const res of r.streams) r.hushed.add(res)
     },
-    openStreams: () => [...runs.values()].reduce((n, r) => n + r.streams.size, 0)
+    openStreams: () => [...runs.values()].reduce((n, r) => n + r.streams.size, 0),
+    addEvent(runId, event, data) {
+      const r = controlRun(runId)
+      if (event === '') throw refuse(400, 'invalid_request', '"event" must not be empty.')
+      const now = clock.now()
+      const at = r.events.findIndex((e) => e.at > now)
+      r.events.splice(at === -1 ? r.events.length : at, 0, { id: '', at: now, event, data })
+      // Ids are positions (the stream resumes by them): the script's beats still to come move one on.
+      r.events.forEach((e, i) => (e.id = String(i + 1)))
+    }
   }
 
   function page(query: URLSearchParams, all: { id: string }[], toWire: (x: never) => unknown): Reply {
@@ -314,7 +325,9 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       body: '',
       stream(res) {
         let sent = Number.isInteger(after) && after > 0 ? after : 0
+        // Quiet for HEARTBEAT_MS of either clock: a simulated hour on a manual clock has its hour of heartbeats.
         let quietSince = Date.now()
+        let simQuietSince = clock.now()
         r.streams.add(res)
         const pump = setInterval(() => {
           if (res.destroyed || r.hushed.has(res)) return
@@ -323,14 +336,16 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
             res.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`)
             sent = Number(e.id)
             quietSince = Date.now()
+            simQuietSince = clock.now()
             if (e.event === 'done') {
               res.end()
               return
             }
           }
-          if (Date.now() - quietSince >= HEARTBEAT_MS) {
+          if (Date.now() - quietSince >= HEARTBEAT_MS || clock.now() - simQuietSince >= HEARTBEAT_MS) {
             res.write(': heartbeat\n\n')
             quietSince = Date.now()
+            simQuietSince = clock.now()
           }
         }, PUMP_MS)
         pumps.add(pump)
@@ -428,10 +443,15 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
   async function controlRoute(method: string, path: string, body: () => Promise<unknown>): Promise<Reply> {
     const shared = await handleCommonControl(common, method, path, body)
     if (shared) return shared
-    const runRoute = /^runs\/([^/]+)\/(drop|expire|hush)$/.exec(path)
+    const runRoute = /^runs\/([^/]+)\/(drop|expire|hush|event)$/.exec(path)
     if (method === 'POST' && runRoute) {
       const runId = decodeURIComponent(runRoute[1] ?? '')
       if (runRoute[2] === 'drop') return json(200, { dropped: control.dropStreams(runId) })
+      if (runRoute[2] === 'event') {
+        const b = asObject(await body())
+        control.addEvent(runId, String(b.event ?? ''), asObject(b.data ?? {}))
+        return json(200, {})
+      }
       if (runRoute[2] === 'expire') control.expireStream(runId)
       else control.hushStreams(runId)
       return json(200, {})
