@@ -3,6 +3,7 @@
 import type { TaskCost } from '../shared/cost'
 import { cacheReadTokensOf } from '../shared/cost'
 import {
+  formatAmount,
   formatMoney,
   formatTokens,
   formatUsdColumn,
@@ -222,6 +223,8 @@ export function renderEvent(e: MonitorEvent): string {
     }
     case 'budget':
       return `${at}  ${e.projectId === null ? 'all projects' : id(e.projectId)}  ${e.period === 'total' ? 'total' : e.periodKey} budget ${e.level === 'over' ? 'reached' : 'nearly reached'}: ${formatMoney(e.spentUsd)} of ${formatMoney(e.budgetUsd)}`
+    case 'unit-budget':
+      return `${at}  ${id(e.connectionId)}  ${e.period === 'total' ? 'total' : e.periodKey} ${oneLine(e.unit)} budget ${e.level === 'over' ? 'reached' : 'nearly reached'}: ${formatAmount(e.spent, e.unit)} of ${formatAmount(e.limit, e.unit)}`
     case 'task-cost-unusual':
       return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} ${oneLine(e.taskName)} costs more than usual: ${formatMoney(e.costUsd)} (usual ${formatMoney(e.usualUsd)})`
     case 'agent-waiting': {
