@@ -266,6 +266,10 @@ function buildProgram(ctx: Context, setCode: (code: ExitCode) => void): Command 
         .default('day')
     )
     .option('--csv', 'print CSV (RFC 4180 quoting, one line per row)')
+    .option(
+      '--agents',
+      "every agent account's costs in its own units (today, this month, in total) and its per-unit budgets"
+    )
     .action(
       run((flags: CostsFlags) =>
         costsCommand(ctx, { ...flags, project: flags.project ? checkIds(flags.project, 'project') : undefined })

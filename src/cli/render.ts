@@ -3,7 +3,7 @@
 import type { TaskCost } from '../shared/cost'
 import { cacheReadTokensOf } from '../shared/cost'
 import {
-  formatCost,
+  formatAmount,
   formatMoney,
   formatTokens,
   formatUsdColumn,
@@ -196,7 +196,7 @@ export function renderNow(items: readonly NowItem[], all: boolean): string {
     t.service,
     oneLine(t.account, 30),
     oneLine(t.title),
-    t.cost === null ? '–' : oneLine(formatCost(t.cost), 30),
+    t.cost === null ? '–' : oneLine(formatAmount(t.cost.amount, t.cost.unit), 30),
     id(t.id)
   ])
   return renderTable(['STATUS', 'SERVICE', 'ACCOUNT', 'TITLE', 'COST', 'ID'], rows)
@@ -239,6 +239,8 @@ export function renderEvent(e: MonitorEvent): string {
     }
     case 'budget':
       return `${at}  ${e.projectId === null ? 'all projects' : id(e.projectId)}  ${e.period === 'total' ? 'total' : e.periodKey} budget ${e.level === 'over' ? 'reached' : 'nearly reached'}: ${formatMoney(e.spentUsd)} of ${formatMoney(e.budgetUsd)}`
+    case 'unit-budget':
+      return `${at}  ${id(e.connectionId)}  ${e.period === 'total' ? 'total' : e.periodKey} ${oneLine(e.unit)} budget ${e.level === 'over' ? 'reached' : 'nearly reached'}: ${formatAmount(e.spent, e.unit)} of ${formatAmount(e.limit, e.unit)}`
     case 'task-cost-unusual':
       return `${at}  ${id(e.projectId)}  task ${id(e.taskId)} ${oneLine(e.taskName)} costs more than usual: ${formatMoney(e.costUsd)} (usual ${formatMoney(e.usualUsd)})`
     case 'agent-waiting': {

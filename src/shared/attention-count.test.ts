@@ -64,6 +64,23 @@ describe('countAttention', () => {
     expect(count.accountsOver).toBe(1)
   })
 
+  it("counts an agent account's per-unit budgets over their limit as account-wide ones", () => {
+    const unit = (state: 'ok' | 'near' | 'over') => ({
+      budget: { id: state, unit: 'ACU', period: 'month' as const, limit: 10, warnRatio: 0.8 },
+      periodKey: '2026-03',
+      spent: 10,
+      state
+    })
+    const count = countAttention({
+      projects: [],
+      budgets: [budget(null, 'over')],
+      agentCosts: [
+        { connectionId: 'd', units: [], budgetUnits: ['ACU'], budgets: [unit('over'), unit('near'), unit('ok')] }
+      ]
+    })
+    expect(count.accountsOver).toBe(2)
+  })
+
   it('is zero when nothing asks', () => {
     expect(
       attentionTotal(

@@ -8,7 +8,8 @@ export interface AttentionCount {
   newFailed: number
   /** Projects whose budget was crossed since the user last looked, muted projects left out. */
   budgetsCrossed: number
-  /** Account-wide budgets at or past their limit: they ask while their period lasts (no one project's item to mark seen). */
+  /** Account-wide budgets at or past their limit, an agent account's per-unit ones too: they ask while their period
+   * lasts (no one project's item to mark seen). */
   accountsOver: number
   /** Tasks of other services waiting for you, muted accounts left out: they ask until answered. */
   agentsWaiting: number
@@ -23,7 +24,7 @@ export function askingAgentTasks(app: Partial<Pick<AppState, 'agentTasks' | 'con
 }
 
 export function countAttention(
-  app: Pick<AppState, 'projects' | 'budgets'> & Partial<Pick<AppState, 'agentTasks' | 'connections'>>
+  app: Pick<AppState, 'projects' | 'budgets'> & Partial<Pick<AppState, 'agentTasks' | 'connections' | 'agentCosts'>>
 ): AttentionCount {
   let newFailed = 0
   let budgetsCrossed = 0
@@ -32,7 +33,9 @@ export function countAttention(
     newFailed += p.attention.failedTaskIds.length
     if (p.attention.budgetCrossed) budgetsCrossed += 1
   }
-  const accountsOver = app.budgets.filter((b) => b.state === 'over' && b.budget.projectId === null).length
+  const accountsOver =
+    app.budgets.filter((b) => b.state === 'over' && b.budget.projectId === null).length +
+    (app.agentCosts ?? []).reduce((n, a) => n + a.budgets.filter((b) => b.state === 'over').length, 0)
   const agents = askingAgentTasks(app)
   const agentsWaiting = agents.filter((t) => t.status === 'waiting').length
   const agentFailures = agents.filter((t) => t.status === 'failed' && t.unseenFailure).length

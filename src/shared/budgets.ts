@@ -23,6 +23,14 @@ export const WARN_RATIO_BOUNDS = { min: 0.05, max: 0.99 } as const
 /** Per account; far more than anyone keeps, small enough that a damaged file cannot grow without end. */
 export const MAX_BUDGETS_PER_CONNECTION = 100
 
+/** What is wrong with a warning share (of any budget, in any unit); null when it is within the bounds. */
+export function warnRatioProblem(r: number): string | null {
+  // Number.isFinite is false for anything but a finite number (a damaged file's "0.8" too).
+  if (!Number.isFinite(r) || r < WARN_RATIO_BOUNDS.min || r > WARN_RATIO_BOUNDS.max)
+    return `The warning must be between ${WARN_RATIO_BOUNDS.min * 100} % and ${WARN_RATIO_BOUNDS.max * 100} % of the limit.`
+  return null
+}
+
 export type BudgetField = 'limitUsd' | 'warnRatio' | 'period' | 'scope'
 
 /** What is wrong with a budget, field by field; empty when it is valid. */
@@ -33,11 +41,8 @@ export function budgetProblems(
   const limit = budgetProblem(budget.limitUsd)
   if (limit !== null) out.limitUsd = `The limit ${limit}.`
   if (!BUDGET_PERIODS.includes(budget.period)) out.period = 'The period must be day, month or total.'
-  const r = budget.warnRatio
-  // Number.isFinite is false for anything but a finite number (a damaged file's "0.8" too).
-  if (!Number.isFinite(r) || r < WARN_RATIO_BOUNDS.min || r > WARN_RATIO_BOUNDS.max) {
-    out.warnRatio = `The warning must be between ${WARN_RATIO_BOUNDS.min * 100} % and ${WARN_RATIO_BOUNDS.max * 100} % of the limit.`
-  }
+  const warn = warnRatioProblem(budget.warnRatio)
+  if (warn !== null) out.warnRatio = warn
   if (budget.projectId !== null && (typeof budget.projectId !== 'string' || budget.projectId.trim() === ''))
     out.scope = 'The project is missing.'
   return out

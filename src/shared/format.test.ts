@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import {
   clockLocaleTag,
   formatAsOf,
-  formatCost,
   formatDate,
   formatDay,
   formatDuration,
@@ -226,14 +225,5 @@ describe('formatAsOf', () => {
   it('is the clock alone today, the day otherwise', () => {
     expect(formatAsOf('2026-11-27T07:20:00Z', now, 'UTC', 'en-GB')).toMatch(/^0?7:20$/)
     expect(formatAsOf('2026-11-26T07:20:00Z', now, 'UTC', 'en-GB')).toBe('Nov 26')
-  })
-})
-
-describe('formatCost, a cost in its unit', () => {
-  it('money as money; any other unit as the amount with its name, never as dollars', () => {
-    expect(formatCost({ amount: 1.3149, unit: 'USD' })).toBe('$1.31')
-    expect(formatCost({ amount: 12.5, unit: 'ACU' })).toBe('12.5 ACU')
-    expect(formatCost({ amount: 1234.567, unit: 'premium requests' })).toBe('1,234.57 premium requests')
-    expect(formatCost({ amount: Number.NaN, unit: 'ACU' })).toBe('— ACU')
   })
 })

@@ -1,6 +1,6 @@
 // Shared by the window, the command, notifications and forwarded messages, so all say the same. Money, tokens and
 // durations are locale-independent; a clock time follows the system's 12- or 24-hour setting (formatDate).
-import { type ProviderCost, USD } from './provider'
+import { USD } from './provider'
 
 /** A figure that can be shown: not absent, NaN or infinite (Number.isFinite is false for null and undefined). */
 function shown(value: number | null | undefined): value is number {
@@ -136,12 +136,16 @@ export function formatMoney(value: number | null | undefined): string {
   return formatUsdFixed(value, 2)
 }
 
-/** A task's cost in its unit: money as formatMoney, any other unit as the amount with its name ("12.5 ACU"). */
-export function formatCost(cost: ProviderCost): string {
-  if (cost.unit === USD) return formatMoney(cost.amount)
-  const amount = Number.isFinite(cost.amount) ? cost.amount.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '—'
-  return `${amount} ${cost.unit}`
+/** An amount in its unit: USD as money, any other unit as the amount (2 decimals at most, "<0.01" when tiny) and the
+ * unit's name ("42.5 ACU", "3 premium requests"). */
+export function formatAmount(amount: number | null | undefined, unit: string): string {
+  if (unit === USD) return formatMoney(amount)
+  if (!shown(amount)) return `– ${unit}`
+  const abs = Math.abs(amount)
+  const text = abs > 0 && abs < 0.005 ? '<0.01' : amountFormat.format(amount)
+  return `${text} ${unit}`
 }
+const amountFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
 
 /** The step of money's axis ticks: a cent, so every tick can be written with two decimals. */
 export const MONEY_TICK_STEP = 0.01

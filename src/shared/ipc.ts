@@ -25,6 +25,7 @@ import type {
   WatchedProject
 } from './settings'
 import type { TaskSummary } from './task-summary'
+import type { AgentCostView, UnitBudget } from './unit-costs'
 import type { UpdateState } from './update'
 
 /** What the window needs to draw the app's state; pushed on every change. */
@@ -52,6 +53,8 @@ export interface AppState {
   services: ProviderDescriptor[]
   /** Every task the open accounts of other services report (core/providers), what needs you first. */
   agentTasks: AgentTaskView[]
+  /** Each open agent account's costs per unit and its per-unit budgets (shared/unit-costs.ts). */
+  agentCosts: AgentCostView[]
 }
 
 /** A task of an account of another service, as the window lists it. */
@@ -179,6 +182,9 @@ export interface CostsView {
 }
 /** A budget as the window sends it: without an id it is new (or replaces the one of its scope and period). */
 export type BudgetInput = Omit<Budget, 'id'> & { id?: string }
+/** An agent account's per-unit budget as the window sends it: without an id it is new (or replaces its unit and
+ * period's). */
+export type UnitBudgetInput = Omit<UnitBudget, 'id'> & { id?: string }
 
 /** A failed call: the same shape for every channel. */
 export interface IpcFailure {
@@ -227,6 +233,10 @@ export interface InvokeContract {
   /** Adds a budget, or replaces the one with its id (or for its scope and period); on the connection named, else the active one. */
   'budget:save': { request: OnConnection & { budget: BudgetInput }; response: Budget }
   'budget:remove': { request: OnConnection & { budgetId: string }; response: void }
+  /** Adds an agent account's budget in one of its units, or replaces the one with its id (or for its unit and
+   * period); refused for an account that is not open or not of an agent service. */
+  'unit-budget:save': { request: { connectionId: string; budget: UnitBudgetInput }; response: UnitBudget }
+  'unit-budget:remove': { request: { connectionId: string; budgetId: string }; response: void }
   /** The project's tasks as the list needs them: summaries, not steps (a list may hold 10,000). */
   'project:tasks': { request: OnConnection & { projectId: string }; response: TaskSummary[] }
   /** One task in full, or null when the project has no such task. */
@@ -346,6 +356,8 @@ export const INVOKE_CHANNELS = [
   'project:set-watch-options',
   'budget:save',
   'budget:remove',
+  'unit-budget:save',
+  'unit-budget:remove',
   'project:tasks',
   'project:task',
   'project:publish',

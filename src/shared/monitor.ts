@@ -81,6 +81,19 @@ export type MonitorEvent =
       spentUsd: number
       budgetUsd: number
     })
+  /** An agent account's spending in one of its units crossed a per-unit budget's level, told as a budget's is. */
+  | (Omit<EventBase, 'projectId'> & {
+      kind: 'unit-budget'
+      projectId: null
+      budgetId: string
+      /** The service's unit ("ACU"); `spent` and `limit` are in it. */
+      unit: string
+      period: BudgetPeriod
+      periodKey: string
+      level: 'near' | 'over'
+      spent: number
+      limit: number
+    })
   /** A running task has cost more than 3 × the median of the project's completed tasks (told once per task). */
   | (EventBase & { kind: 'task-cost-unusual'; taskId: string; taskName: string; costUsd: number; usualUsd: number })
   /** A task of another service (core/providers) started waiting for a person: told once per question. `projectId` is

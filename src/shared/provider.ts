@@ -105,6 +105,8 @@ export interface ProviderDescriptor {
   /** Where the service issues a key. */
   keyPage: string
   capabilities: ProviderCapabilities
+  /** The units its costs come in, as its tasks name them (a budget may be in one before any task reported it). */
+  costUnits?: readonly string[]
 }
 
 /** A status table: every documented word of a service mapped, checked by the compiler against the words listed. */

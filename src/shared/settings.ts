@@ -1,6 +1,7 @@
 // What the app and the command remember between runs (one file, shared by both).
 import type { Budget } from './budgets'
 import type { ForwardingPrefs } from './forward-target'
+import type { UnitBudget } from './unit-costs'
 
 export interface Connection {
   id: string
@@ -94,6 +95,8 @@ export interface Settings {
   budgets: Record<string, Budget[]>
   /** Where notifications are forwarded (shared/forward-target.ts); the targets' URLs are in the key store. */
   forwarding: ForwardingPrefs
+  /** Per connection id of an agent service: its spending limits in the service's own units (shared/unit-costs.ts). */
+  unitBudgets: Record<string, UnitBudget[]>
   /** Per connection id of an agent service: the repositories or sources whose tasks are neither told nor forwarded. */
   mutedAgentProjects: Record<string, string[]>
 }

@@ -8,10 +8,12 @@ import { type CostGrouping, costReport } from '../../shared/cost-report'
 import { costReportCsv } from '../../shared/cost-report-csv'
 import { projectDisplayName } from '../../shared/watched-project'
 import { usageError } from '../cli-error'
-import { type Context, printJson, withClient } from '../context'
+import { connectionNamed, type Context, printJson, resolveConnection, withClient } from '../context'
 import { EXIT, type ExitCode } from '../exit-codes'
 import { progressBar } from '../progress'
 import { renderCostReport } from '../render-costs'
+import { isAgentAccount } from '../services'
+import { agentCostsCommand } from './agent-costs'
 
 export interface CostsFlags {
   project?: string[]
@@ -19,9 +21,13 @@ export interface CostsFlags {
   until?: string
   by?: CostGrouping
   csv?: boolean
+  /** Every agent account's costs in their units instead of a Workser account's report. */
+  agents?: boolean
 }
 
 export async function costsCommand(ctx: Context, flags: CostsFlags): Promise<ExitCode> {
+  // Pointed at (or active on) an agent account, `costs` shows that account's costs in its units.
+  const agentPointed = !flags.agents && isAgentAccount((await resolveConnection(ctx, undefined, false)).connection)
   const { tz } = ctx.deps
   const now = ctx.deps.now()
   const today = periodKey(now, tz, 'day') ?? now.toISOString().slice(0, 10)
@@ -30,6 +36,14 @@ export async function costsCommand(ctx: Context, flags: CostsFlags): Promise<Exi
   if (flags.csv && ctx.opts.json) throw usageError('Give --json or --csv, not both.')
   const { range } = resolved
   const grouping = flags.by ?? 'day'
+  if (flags.agents || agentPointed) {
+    if (flags.csv || flags.project || (flags.by ?? 'day') !== 'day' || flags.since || flags.until)
+      throw usageError('An agent account has no report by day, project or model: give --agents (and --json) only.')
+    const accounts = flags.agents
+      ? (await ctx.deps.settings()).read().connections.filter(isAgentAccount)
+      : [(await resolveConnection(ctx, undefined, false)).connection]
+    return agentCostsCommand(ctx, accounts, !flags.agents && connectionNamed(ctx))
+  }
 
   return withClient(ctx, async ({ client, connection, stored }) => {
     const settings = await ctx.deps.settings()

@@ -51,6 +51,7 @@ export function buildAppState(ctx: AppContext): AppState {
     desktopNotes: ctx.notes(),
     budgets: ctx.budgets.statuses(),
     services: [...SERVICES],
-    agentTasks: orderAgentTasks(agents.flatMap((a) => a.watch.views()))
+    agentTasks: orderAgentTasks(agents.flatMap((a) => a.watch.views())),
+    agentCosts: ctx.unitBudgets.views()
   }
 }

@@ -12,6 +12,7 @@ import type { AppBudgets } from './budgets'
 import type { Notices } from './notices'
 import type { SessionContext } from './open-connection'
 import type { OpenConnection as OpenSession, Session } from './session'
+import type { AppUnitBudgets } from './unit-budgets'
 
 export interface AppContext extends SessionContext {
   /** Every key this run has held, for the log's redaction; `known.store` is the key store that learns them. */
@@ -22,6 +23,10 @@ export interface AppContext extends SessionContext {
   /** Tell the window when a pause of notifications ends (one timer per pause). */
   readonly pauses: PauseTimers
   readonly budgets: AppBudgets
+  /** Agent accounts' costs per unit and their per-unit budgets. */
+  readonly unitBudgets: AppUnitBudgets
+  /** Checks an agent account's per-unit budgets now (after an edit): news is told as after a poll. */
+  checkUnitBudgets(connectionId: string): void
   /** Checks a connection's budgets now (after an edit): news is told as after a round. */
   checkBudgets(open: OpenSession): void
   /** Forwarding to the user's targets (core/forward): the outbox, its sends and each target's status. */

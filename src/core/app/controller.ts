@@ -48,6 +48,7 @@ import type { ControllerPorts } from './ports'
 import { localTz } from './project-view'
 import { createSession, type OpenConnection } from './session'
 import { beforeOpening } from './startup'
+import { createAppUnitBudgets } from './unit-budgets'
 
 export { DEMO_CONNECTION_ID } from './handlers/connections'
 
@@ -161,6 +162,10 @@ export function createAppController(ports: ControllerPorts): AppController {
         gate.announce(connectionId, round)
         forwarding.forward(connectionId, round.events)
         changed()
+      },
+      onAgentChange: (connectionId) => {
+        announceUnitBudgets(connectionId)
+        changed()
       }
     }
   )
@@ -268,6 +273,25 @@ export function createAppController(ports: ControllerPorts): AppController {
     reportError
   })
 
+  const unitBudgets = createAppUnitBudgets({
+    memory: ports.settings,
+    clock,
+    tz,
+    agents: () => session.agents(),
+    settings,
+    reportError
+  })
+
+  /** An agent account's per-unit budget news, told as a USD budget's (the window, the gate, forwarding). */
+  function announceUnitBudgets(connectionId: string): void {
+    const news = unitBudgets.check(connectionId)
+    if (news.length === 0) return
+    for (const event of news) events.emit('monitor:event', event)
+    gate.announce(connectionId, { events: news, away: false })
+    forwarding.forward(connectionId, news)
+    changed()
+  }
+
   /** What is news of a connection's budgets, taken like a monitor event; returned for the gate. */
   function announceBudgets(open: OpenConnection): MonitorEvent[] {
     const news = budgets.check(open)
@@ -290,6 +314,8 @@ export function createAppController(ports: ControllerPorts): AppController {
     gate,
     pauses,
     budgets,
+    unitBudgets,
+    checkUnitBudgets: announceUnitBudgets,
     checkBudgets: (open) => {
       const news = announceBudgets(open)
       if (news.length === 0) return
@@ -352,6 +378,7 @@ export function createAppController(ports: ControllerPorts): AppController {
       await forwarding.close()
       await session.stop()
       await budgets.settled()
+      await unitBudgets.settled()
       await heldWriter.settled()
       statePush.cancel()
       events.removeAll()

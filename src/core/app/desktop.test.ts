@@ -284,7 +284,8 @@ describe('diagnostics', () => {
         desktopNotes: [{ id: 'tray-hidden', title: 'No tray', text: 't' }],
         budgets: [],
         services: [],
-        agentTasks: []
+        agentTasks: [],
+        agentCosts: []
       },
       new Date(0)
     )

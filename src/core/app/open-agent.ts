@@ -18,6 +18,7 @@ export interface AgentEnv {
   readonly ctx: SessionContext
   readonly limiter: Limiter
   onAgentRound(connectionId: string, round: AgentRound): void
+  onAgentChange(connectionId: string): void
 }
 
 export function openAgent(env: AgentEnv, connection: Connection & { service: string }, key: string): OpenAgent {
@@ -43,7 +44,7 @@ export function openAgent(env: AgentEnv, connection: Connection & { service: str
     save: (memory) => ctx.ports.settings.writeAgentMemory(connectionId, memory),
     muted: (projectId) => (ctx.ports.settings.read().mutedAgentProjects[connectionId] ?? []).includes(projectId),
     onRound: (round) => env.onAgentRound(connectionId, round),
-    onChange: ctx.changed,
+    onChange: () => env.onAgentChange(connectionId),
     onSteps: (taskId, steps) => ctx.events.emit('agent:steps', { connectionId, taskId, steps }),
     onError: ctx.reportError
   })

@@ -68,6 +68,8 @@ export interface SessionHooks {
   onInvalidRecord(issue: InvalidRecordIssue): void
   /** An agent account's news, once the seen state that holds it is saved. */
   onAgentRound(connectionId: string, round: AgentRound): void
+  /** An agent account was polled (or something it shows changed): its costs may have moved. */
+  onAgentChange(connectionId: string): void
 }
 
 export interface OpenEnv extends SessionHooks {

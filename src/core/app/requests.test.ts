@@ -207,6 +207,30 @@ const cases: { [C in InvokeChannel]: { good: unknown[]; bad: [unknown, RegExp][]
       [{ budgetId: '' }, /budgetId/]
     ]
   },
+  'unit-budget:save': {
+    good: [
+      { connectionId: id, budget: { unit: 'ACU', period: 'month', limit: 100, warnRatio: 0.8 } },
+      { connectionId: id, budget: { id, unit: 'premium requests', period: 'total', limit: 0, warnRatio: 0.5 } }
+    ],
+    bad: [
+      [{ budget: { unit: 'ACU', period: 'month', limit: 100, warnRatio: 0.8 } }, /connectionId/],
+      [{ connectionId: id, budget: { unit: '', period: 'month', limit: 100, warnRatio: 0.8 } }, /unit is missing/],
+      [{ connectionId: id, budget: { unit: 'ACU', period: 'week', limit: 100, warnRatio: 0.8 } }, /period/],
+      [{ connectionId: id, budget: { unit: 'ACU', period: 'day', limit: -1, warnRatio: 0.8 } }, /not negative/],
+      [{ connectionId: id, budget: { unit: 'ACU', period: 'day', limit: 1, warnRatio: 1 } }, /warning/],
+      [
+        { connectionId: id, budget: { unit: 'ACU', period: 'day', limit: 1, warnRatio: 0.8, limitUsd: 1 } },
+        /limitUsd|Unrecognized/
+      ]
+    ]
+  },
+  'unit-budget:remove': {
+    good: [{ connectionId: id, budgetId: id }],
+    bad: [
+      [{ budgetId: id }, /connectionId/],
+      [{ connectionId: id, budgetId: '' }, /budgetId/]
+    ]
+  },
   'project:tasks': { good: [{ projectId: id }], bad: [[{ project: id }, /projectId|Unrecognized/]] },
   'project:task': {
     good: [{ projectId: id, taskId: 'task_1' }],

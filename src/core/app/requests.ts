@@ -18,6 +18,7 @@ import { isEmail, isReturnUrl, MAX_EMAIL_LENGTH } from '../../shared/project-fie
 import { MAX_REPLY_LENGTH } from '../../shared/provider'
 import { taskNameProblem, taskRequirementProblem } from '../../shared/task-fields'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
+import { MAX_UNIT_NAME, unitBudgetProblems } from '../../shared/unit-costs'
 import { isSafeExternalUrl } from '../../shared/url'
 import { MAX_PAUSE_MINUTES } from '../notify/pause'
 import { serviceDescriptor } from '../providers/registry'
@@ -248,6 +249,21 @@ const budgetInputSchema = z
       ctx.addIssue({ code: 'custom', message, path: [field === 'scope' ? 'projectId' : field] })
   })
 
+/** A per-unit budget by the one rule (src/shared/unit-costs.ts); whether the account reports its unit is the
+ * handler's to check. */
+const unitBudgetInputSchema = z
+  .strictObject({
+    id: idSchema.optional(),
+    unit: z.string().max(MAX_UNIT_NAME),
+    period: z.enum(BUDGET_PERIODS as [BudgetPeriod, ...BudgetPeriod[]]),
+    limit: z.number(),
+    warnRatio: z.number()
+  })
+  .superRefine((budget, ctx) => {
+    for (const [field, message] of Object.entries(unitBudgetProblems(budget)))
+      ctx.addIssue({ code: 'custom', message, path: [field] })
+  })
+
 /** A service's own id of a task or repository ("owner/repo" on GitHub): one line, bounded; sent only as a path
  * segment the adapter encodes. */
 const agentTaskId = nonBlankLine(512)
@@ -300,6 +316,8 @@ export const requestSchemas: { [C in InvokeChannel]: z.ZodType<RequestOf<C>> } =
   }),
   'budget:save': z.strictObject({ ...onConnection, budget: budgetInputSchema }),
   'budget:remove': z.strictObject({ ...onConnection, budgetId: idSchema }),
+  'unit-budget:save': z.strictObject({ connectionId: idSchema, budget: unitBudgetInputSchema }),
+  'unit-budget:remove': z.strictObject({ connectionId: idSchema, budgetId: idSchema }),
   'project:tasks': projectIdRequest,
   'project:task': z.strictObject({ ...onConnection, projectId: idSchema, taskId: idSchema }),
   'project:publish': z.strictObject({

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { MonitorEvent } from '../../shared/monitor'
 import { eventId, testEvent, toForwardEvent } from './event'
 import { agentEnded, agentWaits, NAMES, taskEnded } from './test-events'
+import { webhookBody } from './webhook-body'
 
 const AT = Date.UTC(2026, 10, 27, 9, 5)
 const names = { projectName: (c: string, p: string) => `project ${c}/${p}`, accountName: (c: string) => `account ${c}` }
@@ -46,6 +47,38 @@ describe('a budget event', () => {
       budget: { id: 'b1', period: 'month', periodKey: '2026-11', level: 'over', spentUsd: 12.5, budgetUsd: 10 },
       links: { app: 'agent-tray://projects/p1' }
     })
+  })
+
+  it("an agent account's per-unit budget: its amounts in its unit, never as USD, the budget's identity", () => {
+    const unitBudget: MonitorEvent = {
+      kind: 'unit-budget',
+      connectionId: 'd1',
+      projectId: null,
+      at: '2026-11-27T09:05:00.000Z',
+      budgetId: 'u1',
+      unit: 'ACU',
+      period: 'month',
+      periodKey: '2026-11',
+      level: 'near',
+      spent: 85,
+      limit: 100
+    }
+    const e = toForwardEvent(unitBudget, names, AT)!
+    expect(e).toMatchObject({
+      id: eventId('d1', 'budget', 'u1', '2026-11', 'near'),
+      kind: 'budget',
+      title: 'Nearing the monthly ACU budget of account d1',
+      text: '85 ACU spent in 2026-11 of a 100 ACU budget.',
+      project: null,
+      budget: null,
+      unitBudget: { id: 'u1', unit: 'ACU', period: 'month', periodKey: '2026-11', level: 'near', spent: 85, limit: 100 }
+    })
+    expect(webhookBody(e)).toMatchObject({
+      budget: null,
+      unit_budget: { id: 'u1', unit: 'ACU', period_key: '2026-11', level: 'near', spent: 85, limit: 100 }
+    })
+    // Every other event says no per-unit budget.
+    expect(webhookBody(toForwardEvent(budget(), names, AT)!).unit_budget).toBeNull()
   })
 
   it("the account's budget has no project, and links to the projects", () => {

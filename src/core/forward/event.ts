@@ -12,6 +12,7 @@ import {
   budgetNotification,
   notifiableTransition,
   taskSentence,
+  unitBudgetNotification,
   unusualCostSentence,
   waitingNotification
 } from '../notify/policy'
@@ -47,6 +48,16 @@ export interface ForwardEvent {
     level: 'near' | 'over'
     spentUsd: number
     budgetUsd: number
+  } | null
+  /** A per-unit budget of an agent account (its amounts in its unit, never USD); null for every other event. */
+  unitBudget?: {
+    id: string
+    unit: string
+    period: string
+    periodKey: string
+    level: 'near' | 'over'
+    spent: number
+    limit: number
   } | null
   links: { app: string }
 }
@@ -88,6 +99,30 @@ export function toForwardEvent(event: MonitorEvent, names: EventNames, at: numbe
         budgetUsd: event.budgetUsd
       },
       links: { app: deepLinkUrl(event.projectId ?? undefined) }
+    }
+  }
+  if (event.kind === 'unit-budget') {
+    const words = unitBudgetNotification(event, account.name)
+    return {
+      id: eventId(event.connectionId, 'budget', event.budgetId, event.periodKey, event.level),
+      kind: 'budget',
+      at: iso,
+      title: words.title,
+      text: words.body,
+      account,
+      project: null,
+      task: null,
+      budget: null,
+      unitBudget: {
+        id: event.budgetId,
+        unit: event.unit,
+        period: event.period,
+        periodKey: event.periodKey,
+        level: event.level,
+        spent: event.spent,
+        limit: event.limit
+      },
+      links: { app: deepLinkUrl() }
     }
   }
   const project = { id: event.projectId, name: names.projectName(event.connectionId, event.projectId) }

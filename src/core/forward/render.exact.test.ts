@@ -45,6 +45,18 @@ describe('renderRequest, exactly', () => {
     expect(of(budget('over'))).toMatchObject({ priority: 4, tags: ['information_source'] })
     expect(of(budget('near'))).toMatchObject({ priority: 3 })
     expect(of({ ...e, kind: 'budget', budget: null })).toMatchObject({ priority: 3 })
+    // An agent account's per-unit budget at its limit is as urgent as a USD one.
+    const unit = { id: 'u', unit: 'ACU', period: 'month', periodKey: '2026-11', spent: 2, limit: 2 }
+    expect(
+      of({ ...e, kind: 'budget', task: null, budget: null, unitBudget: { ...unit, level: 'over' } })
+    ).toMatchObject({
+      priority: 4
+    })
+    expect(
+      of({ ...e, kind: 'budget', task: null, budget: null, unitBudget: { ...unit, level: 'near' } })
+    ).toMatchObject({
+      priority: 3
+    })
   })
 
   it('Slack, Discord and Telegram: the title in their bold, then the text', () => {
@@ -105,6 +117,7 @@ describe('webhookBody', () => {
       service: null,
       waiting: null,
       budget: null,
+      unit_budget: null,
       links: { app: 'agent-tray://projects/p1/tasks/t1' }
     })
   })
@@ -131,6 +144,7 @@ describe('webhookBody', () => {
       service: { kind: 'jules', name: 'Jules' },
       waiting: { kind: 'plan_approval', text: 'Plan:\n1. \\u001b[2Jtoggle' },
       budget: null,
+      unit_budget: null,
       links: { app: 'agent-tray://projects' }
     })
   })

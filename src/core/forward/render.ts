@@ -30,7 +30,8 @@ const json = (url: string, body: unknown, extra: Record<string, string> = {}): F
 
 /** ntfy's priority: a failure, a task waiting for you or a budget limit is 'high' (4), the rest default (3). */
 function ntfyPriority(e: ForwardEvent): number {
-  return e.kind === 'failed' || e.kind === 'waiting' || (e.kind === 'budget' && e.budget?.level === 'over') ? 4 : 3
+  const over = e.budget?.level === 'over' || e.unitBudget?.level === 'over'
+  return e.kind === 'failed' || e.kind === 'waiting' || (e.kind === 'budget' && over) ? 4 : 3
 }
 
 const NTFY_TAGS: Partial<Record<ForwardEvent['kind'], string>> = {

@@ -36,6 +36,16 @@ export interface WebhookBody {
     spent_usd: number
     budget_usd: number
   } | null
+  /** An agent account's budget in its own unit (`budget` is null then): `spent` and `limit` are in `unit`. */
+  unit_budget: {
+    id: string
+    unit: string
+    period: string
+    period_key: string
+    level: 'near' | 'over'
+    spent: number
+    limit: number
+  } | null
   links: { app: string }
 }
 
@@ -69,6 +79,17 @@ export function webhookBody(e: ForwardEvent): WebhookBody {
       spent_usd: e.budget.spentUsd,
       budget_usd: e.budget.budgetUsd
     },
+    unit_budget: e.unitBudget
+      ? {
+          id: e.unitBudget.id,
+          unit: plain(e.unitBudget.unit),
+          period: e.unitBudget.period,
+          period_key: e.unitBudget.periodKey,
+          level: e.unitBudget.level,
+          spent: e.unitBudget.spent,
+          limit: e.unitBudget.limit
+        }
+      : null,
     links: e.links
   }
 }

@@ -85,6 +85,10 @@ export function createNotificationGate(deps: NotificationGateDeps): Notification
       const waiting = deps.waitingNow ? deps.waitingNow(e) : e.waiting
       return waiting === null || waiting === 'wait' ? waiting : { ...e, waiting }
     }
+    if (e.kind === 'unit-budget') {
+      const budget = settings.unitBudgets[e.connectionId]?.find((b) => b.id === e.budgetId)
+      return budget && budget.limit === e.limit ? e : null
+    }
     if (e.projectId !== null) {
       const w = settings.watched[e.connectionId]?.find((x) => x.projectId === e.projectId)
       if (!w || w.muted) return null

@@ -62,7 +62,7 @@ describe('Hold', () => {
     const hold = new Hold([], (events) => saves.push(events))
     hold.hold([budget('gone', 1, 2), costly('ended', 4), costly('unseen', 4), costly('dearer', 4)])
     const verdict = (e: HeldEvent) =>
-      e.kind === 'budget' || e.taskId === 'ended'
+      e.kind === 'budget' || e.kind === 'unit-budget' || e.taskId === 'ended'
         ? null
         : e.taskId === 'unseen'
           ? ('wait' as const)

@@ -13,11 +13,17 @@ export const MAX_HELD = 500
 export type HeldVerdict = HeldEvent | null | 'wait'
 
 function isHeld(event: MonitorEvent): event is HeldEvent {
-  return event.kind === 'budget' || event.kind === 'task-cost-unusual' || event.kind === 'agent-waiting'
+  return (
+    event.kind === 'budget' ||
+    event.kind === 'unit-budget' ||
+    event.kind === 'task-cost-unusual' ||
+    event.kind === 'agent-waiting'
+  )
 }
 
 function keyOf(event: HeldEvent): string {
-  if (event.kind === 'budget') return `budget\u0000${event.connectionId}\u0000${event.budgetId}\u0000${event.periodKey}`
+  if (event.kind === 'budget' || event.kind === 'unit-budget')
+    return `budget\u0000${event.connectionId}\u0000${event.budgetId}\u0000${event.periodKey}`
   if (event.kind === 'agent-waiting') return `waiting\u0000${event.connectionId}\u0000${event.taskId}`
   return `task\u0000${event.connectionId}\u0000${event.taskId}`
 }

@@ -1,7 +1,7 @@
 // Which changes the user wants told and how a round is worded. Pure; whether to tell now was the gate's decision.
 import { periodTitle } from '../../shared/budgets'
 import { knownTotalPrice } from '../../shared/cost'
-import { formatMoney, formatRunTime } from '../../shared/format'
+import { formatAmount, formatMoney, formatRunTime } from '../../shared/format'
 import type { MonitorEvent } from '../../shared/monitor'
 import type { NotifiableTransition, NotificationPrefs, QuietHours } from '../../shared/settings'
 import { minutesOfDay } from '../../shared/time-of-day'
@@ -58,12 +58,20 @@ export function waitingNotification(event: AgentWaiting, accountName: string): N
 
 type BudgetEvent = Extract<MonitorEvent, { kind: 'budget' }>
 
+/** "on 2026-11-23", "in 2026-11", "in total". */
+function periodWhen(event: Pick<BudgetEvent, 'period' | 'periodKey'>): string {
+  return event.period === 'day'
+    ? `on ${event.periodKey}`
+    : event.period === 'month'
+      ? `in ${event.periodKey}`
+      : 'in total'
+}
+
 /** "Budget reached: project 'Shop', daily" and "$10.40 spent on 2026-11-23 of a $10.00 budget." */
 export function budgetNotification(event: BudgetEvent, projectName: string | null): Notification {
   const scope = projectName === null ? 'all watched projects' : `project '${projectName}'`
   const period = periodTitle(event.period).toLowerCase()
-  const when =
-    event.period === 'day' ? `on ${event.periodKey}` : event.period === 'month' ? `in ${event.periodKey}` : 'in total'
+  const when = periodWhen(event)
   const n: Notification = {
     kind: 'budget',
     connectionId: event.connectionId,
@@ -72,6 +80,21 @@ export function budgetNotification(event: BudgetEvent, projectName: string | nul
   }
   if (event.projectId !== null) n.projectId = event.projectId
   return n
+}
+
+type UnitBudgetEvent = Extract<MonitorEvent, { kind: 'unit-budget' }>
+
+/** "Nearing the monthly ACU budget of Devin · Work" and "85 ACU spent in 2026-11 of a 100 ACU budget." */
+export function unitBudgetNotification(event: UnitBudgetEvent, accountName: string): Notification {
+  const period = periodTitle(event.period).toLowerCase()
+  const when = periodWhen(event)
+  const scope = `the ${period} ${event.unit} budget of ${accountName}`
+  return {
+    kind: 'budget',
+    connectionId: event.connectionId,
+    title: event.level === 'over' ? `Budget reached: ${scope}` : `Nearing ${scope}`,
+    body: `${formatAmount(event.spent, event.unit)} spent ${when} of a ${formatAmount(event.limit, event.unit)} budget.`
+  }
 }
 
 interface TaskChange {
@@ -174,6 +197,10 @@ export function decideNotifications(
           event.projectId === null ? null : name({ connectionId: event.connectionId, projectId: event.projectId })
         )
       )
+      continue
+    }
+    if (event.kind === 'unit-budget') {
+      budgets.push(unitBudgetNotification(event, account(event.connectionId)))
       continue
     }
     if (event.kind === 'task-cost-unusual') {

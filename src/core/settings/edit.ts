@@ -82,6 +82,7 @@ export function removeConnection(draft: Settings, id: string): boolean {
   delete draft.attention[id]
   delete draft.connectionNotifications[id]
   delete draft.mutedAgentProjects[id]
+  delete draft.unitBudgets[id]
   if (draft.activeConnectionId === id) draft.activeConnectionId = draft.connections[0]?.id ?? null
   return draft.connections.length < before
 }

@@ -25,6 +25,7 @@ import {
   type WatchedProject
 } from '../../shared/settings'
 import { isTimeOfDay, TIME_OF_DAY_PROBLEM } from '../../shared/time-of-day'
+import { type UnitBudget, unitBudgetListProblem, unitBudgetProblems } from '../../shared/unit-costs'
 
 /** 3: budgets per account and project, per day, month or in total (a project's budgetUsd became a total budget). */
 export const SETTINGS_VERSION = 3
@@ -163,6 +164,34 @@ function budgetListOf(forgivingList: boolean, { list }: Kit) {
   })
 }
 
+/** One per-unit budget by the one rule (src/shared/unit-costs.ts), each problem on its field. */
+const unitBudgetSchema: z.ZodType<UnitBudget> = z
+  .object({
+    id: z.string().min(1),
+    unit: z.string(),
+    period: z.enum(BUDGET_PERIODS as [UnitBudget['period'], ...UnitBudget['period'][]]),
+    limit: z.number(),
+    warnRatio: z.number()
+  })
+  .superRefine((budget, ctx) => {
+    for (const [field, message] of Object.entries(unitBudgetProblems(budget)))
+      ctx.addIssue({ code: 'custom', message, path: [field] })
+  })
+
+/** An agent account's per-unit budgets: strict, by the list rule; forgiving, the first per slot within the bound. */
+function unitBudgetListOf(forgivingList: boolean, { list }: Kit) {
+  if (!forgivingList)
+    return list(unitBudgetSchema).superRefine((budgets, ctx) => {
+      const problem = unitBudgetListProblem(budgets)
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+    })
+  return list(unitBudgetSchema).transform((budgets) => {
+    const kept: UnitBudget[] = []
+    for (const b of budgets) if (unitBudgetListProblem([...kept, b]) === null) kept.push(b)
+    return kept
+  })
+}
+
 const N = DEFAULT_NOTIFICATION_PREFS
 
 const projectAttentionSchema = z.object({
@@ -265,7 +294,8 @@ function shapeOf(k: Kit, isForgiving: boolean) {
         .transform(withEventsOffered),
       DEFAULT_FORWARDING
     ),
-    mutedAgentProjects: map(list(z.string().min(1)))
+    mutedAgentProjects: map(list(z.string().min(1))),
+    unitBudgets: map(unitBudgetListOf(isForgiving, k))
   }
 }
 const SHAPES = { strict: shapeOf(strict, false), forgiving: shapeOf(forgiving, true) }

@@ -186,6 +186,26 @@ describe('what the notification gate holds (budgets.held)', () => {
     expect(read.doc.budgets.held).toEqual([crossing, costly])
   })
 
+  it("reads back an agent account's per-unit budget crossing and what was told of it", () => {
+    const unitCrossing = {
+      kind: 'unit-budget',
+      connectionId: 'd',
+      projectId: null,
+      at: '2026-01-05T09:00:00.000Z',
+      budgetId: 'u1',
+      unit: 'ACU',
+      period: 'month',
+      periodKey: '2026-01',
+      level: 'near',
+      spent: 85,
+      limit: 100
+    }
+    const unitTold = { d: { u1: { periodKey: '2026-01', level: 'near', limit: 100, warnRatio: 0.8 } } }
+    const read = interpretState({ ...file([unitCrossing]), budgets: { told: {}, held: [unitCrossing], unitTold } })
+    expect(read.doc.budgets.held).toEqual([unitCrossing])
+    expect(read.doc.budgets.unitTold).toEqual(unitTold)
+  })
+
   it('drops a held entry that is not one of them, keeping the rest', () => {
     const read = interpretState(file([crossing, { ...costly, costUsd: 'a lot' }, costly]))
     expect(read.finding?.kind).toBe('invalid')
@@ -225,7 +245,7 @@ describe('interpretState', () => {
         version: STATE_VERSION,
         lastSeen: {},
         budgetsNotified: {},
-        budgets: { told: {}, held: [], unusualTold: {} },
+        budgets: { told: {}, held: [], unusualTold: {}, unitTold: {} },
         agents: {}
       },
       rewrite: false
@@ -239,7 +259,7 @@ describe('interpretState', () => {
           version: STATE_VERSION,
           lastSeen: { c: { p: snapshot } },
           budgetsNotified: { c: { p: 5 } },
-          budgets: { told: {}, held: [], unusualTold: {} },
+          budgets: { told: {}, held: [], unusualTold: {}, unitTold: {} },
           agents: {}
         },
         rewrite: false
@@ -253,7 +273,7 @@ describe('interpretState', () => {
         version: STATE_VERSION,
         lastSeen: {},
         budgetsNotified: {},
-        budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} },
+        budgets: { told: { c: { b1: told } }, held: [], unusualTold: {}, unitTold: {} },
         agents: {}
       },
       rewrite: false
@@ -276,12 +296,18 @@ describe('interpretState', () => {
     expect(read.rewrite).toBe(true)
     expect(read.finding?.kind).toBe('invalid')
     expect(read.doc.budgetsNotified).toEqual({ c: { p: 5 }, d: {} })
-    expect(read.doc.budgets).toEqual({ told: { c: { b1: told }, d: {} }, held: [], unusualTold: { c: ['t1'] } })
+    expect(read.doc.budgets).toEqual({
+      told: { c: { b1: told }, d: {} },
+      held: [],
+      unusualTold: { c: ['t1'] },
+      unitTold: {}
+    })
     // A memory of the wrong kind altogether is an empty one.
     expect(interpretState(bytes({ version: 2, lastSeen: {}, budgetsNotified: {}, budgets: 7 })).doc.budgets).toEqual({
       told: {},
       held: [],
-      unusualTold: {}
+      unusualTold: {},
+      unitTold: {}
     })
   })
 
@@ -301,7 +327,7 @@ describe('interpretState', () => {
       version: STATE_VERSION,
       lastSeen: { c: { p: snapshot } },
       budgetsNotified: { c: { p: 5 } },
-      budgets: { told: { c: { b1: told } }, held: [], unusualTold: {} },
+      budgets: { told: { c: { b1: told } }, held: [], unusualTold: {}, unitTold: {} },
       agents: {}
     })
     // The project whose snapshot did not read has none: it is not listed, so it sets a new baseline.
@@ -343,7 +369,7 @@ describe('describeStateFinding', () => {
       c: Object.fromEntries(Array.from({ length: projects }, (_, i) => [`p${i}`, { polledAt: 'x', tasks: {} }]))
     },
     budgetsNotified: {},
-    budgets: { told: {}, held: [], unusualTold: {} },
+    budgets: { told: {}, held: [], unusualTold: {}, unitTold: {} },
     agents: {}
   })
   const afresh =

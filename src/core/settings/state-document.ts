@@ -14,10 +14,11 @@ import { forgiving, issuePaths, type Kit, strict } from './schema'
 export const STATE_VERSION = 2
 
 export type HeldBudgetEvent = Extract<MonitorEvent, { kind: 'budget' }>
+export type HeldUnitBudgetEvent = Extract<MonitorEvent, { kind: 'unit-budget' }>
 export type HeldUnusualEvent = Extract<MonitorEvent, { kind: 'task-cost-unusual' }>
 export type HeldWaitingEvent = Extract<MonitorEvent, { kind: 'agent-waiting' }>
 /** What the notification gate holds back until it opens (core/notify/hold.ts). */
-export type HeldEvent = HeldBudgetEvent | HeldUnusualEvent | HeldWaitingEvent
+export type HeldEvent = HeldBudgetEvent | HeldUnitBudgetEvent | HeldUnusualEvent | HeldWaitingEvent
 
 const level = z.enum(['near', 'over'])
 const taskStatus = z.enum([...TASK_STATUSES, 'unknown'])
@@ -61,6 +62,23 @@ const compactSnapshotSchema: z.ZodType<CompactProjectSnapshot> = z
 /** What was told of one budget in its current period (core/budgets/crossing.ts). */
 const toldSchema = z.object({ periodKey: z.string(), level, limitUsd: z.number(), warnRatio: z.number() })
 
+/** What was told of one per-unit budget in its current period (core/budgets/unit-tracker.ts). */
+const unitToldSchema = z.object({ periodKey: z.string(), level, limit: z.number(), warnRatio: z.number() })
+
+const heldUnitBudgetSchema: z.ZodType<HeldUnitBudgetEvent> = z.object({
+  kind: z.literal('unit-budget'),
+  connectionId: z.string(),
+  projectId: z.null(),
+  at: z.string(),
+  budgetId: z.string(),
+  unit: z.string(),
+  period: z.enum(BUDGET_PERIODS as [BudgetPeriod, ...BudgetPeriod[]]),
+  periodKey: z.string(),
+  level,
+  spent: z.number(),
+  limit: z.number()
+})
+
 const heldBudgetSchema: z.ZodType<HeldBudgetEvent> = z.object({
   kind: z.literal('budget'),
   connectionId: z.string(),
@@ -98,7 +116,12 @@ const heldWaitingSchema: z.ZodType<HeldWaitingEvent> = z.object({
   waiting: z.object({ kind: z.enum(WAITING_KINDS), text: z.string().nullable(), where: z.string().nullable() })
 })
 
-const heldSchema: z.ZodType<HeldEvent> = z.union([heldBudgetSchema, heldUnusualSchema, heldWaitingSchema])
+const heldSchema: z.ZodType<HeldEvent> = z.union([
+  heldBudgetSchema,
+  heldUnitBudgetSchema,
+  heldUnusualSchema,
+  heldWaitingSchema
+])
 
 /** What an agent account's tasks were last seen as, and its failures not opened yet (core/providers/board.ts). */
 const agentMemorySchema: z.ZodType<AgentMemory> = z.object({
@@ -122,9 +145,10 @@ const stateSchemaOf = ({ or, list, map }: Kit) =>
       z.object({
         told: map(map(toldSchema)), // connection id → budget id → what was told of it
         held: list(heldSchema), // held back by the notification gate (quiet hours, a pause) until it opens
-        unusualTold: map(z.array(z.string())) // connection id → tasks told as costing more than usual, latest last
+        unusualTold: map(z.array(z.string())), // connection id → tasks told as costing more than usual, latest last
+        unitTold: map(map(unitToldSchema)) // agent account id → per-unit budget id → what was told of it
       }),
-      { told: {}, held: [], unusualTold: {} }
+      { told: {}, held: [], unusualTold: {}, unitTold: {} }
     ),
     // Connection id → what its agent tasks were last seen as; absent in files from before agent services.
     agents: map(agentMemorySchema)
@@ -136,6 +160,7 @@ export type StateDocument = z.infer<typeof stateSchema>
 export type BudgetsNotified = StateDocument['budgetsNotified']
 export type BudgetMemory = StateDocument['budgets']
 export type ToldCrossing = z.infer<typeof toldSchema>
+export type UnitToldCrossing = z.infer<typeof unitToldSchema>
 
 export const emptyBudgetMemory = (): BudgetMemory => stateSchema.shape.budgets.parse(undefined)
 

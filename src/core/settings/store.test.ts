@@ -903,7 +903,7 @@ describe('state.json', () => {
     await store.writeBudgetMemory({ told, unusualTold: { c1: ['t1'] } })
     await store.writeBudgetMemory({ unusualTold: { c1: ['t1', 't2'] } })
     const memory = (await openSettings({ dir, now })).readBudgetMemory()
-    expect(memory).toEqual({ told, held: [], unusualTold: { c1: ['t1', 't2'] } })
+    expect(memory).toEqual({ told, held: [], unusualTold: { c1: ['t1', 't2'] }, unitTold: {} })
   })
 
   it('refuses a snapshot that would not read back', async () => {

@@ -63,6 +63,7 @@ export function appState(projects: ProjectView[], over: Partial<AppState> = {}):
     desktopNotes: [],
     services: [],
     agentTasks: [],
+    agentCosts: [],
     // A project's budgetUsd stands for its total budget, with the state its total cost gives.
     budgets: projects.flatMap((p) =>
       p.budgetUsd === null

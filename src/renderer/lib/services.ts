@@ -1,13 +1,12 @@
 // Which service an account is of, read from AppState.services (Workser first, the default when a connection names
 // none): the window never names a service itself.
 import { sameOrigin } from '../../shared/base-url'
-import { formatMoney } from '../../shared/format'
+import { formatAmount } from '../../shared/format'
 import type { AgentTaskView, ConnectionView, EventContract } from '../../shared/ipc'
 import {
   type ProviderCost,
   type ProviderDescriptor,
   type ProviderStatus,
-  USD,
   type WaitingKind
 } from '../../shared/provider'
 import type { Route } from './route'
@@ -70,11 +69,7 @@ export function agentStatusLabel(task: Pick<AgentTaskView, 'status' | 'serviceSt
 
 /** A cost in its unit: money by the one money format, any other unit as the amount and the unit's name. */
 export function costText(cost: ProviderCost): string {
-  return cost.unit === USD ? formatMoney(cost.amount) : `${formatAmount(cost.amount)} ${cost.unit}`
-}
-
-function formatAmount(amount: number): string {
-  return Number.isFinite(amount) ? amount.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '—'
+  return formatAmount(cost.amount, cost.unit)
 }
 
 /** Where a request to open a task goes (a notification's click, a deep link): an agent account's task screen, else

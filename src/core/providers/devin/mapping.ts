@@ -139,7 +139,8 @@ export const DEVIN: ProviderDescriptor = {
   defaultBaseUrl: 'https://api.devin.ai',
   // The docs say where keys are made (Settings > Service users, or Settings > API Keys for v1); no app address is given.
   keyPage: 'https://docs.devin.ai/api-reference/authentication',
-  capabilities: DEVIN_CAPABILITIES
+  capabilities: DEVIN_CAPABILITIES,
+  costUnits: [ACU]
 }
 
 /** A session's service word: status_enum on v1; status_detail where set, else status, on v3. */

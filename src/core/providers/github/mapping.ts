@@ -59,22 +59,23 @@ export const GITHUB_CAPABILITIES: ProviderCapabilities = {
   startTask: false
 }
 
-export const GITHUB: ProviderDescriptor = {
-  kind: 'github',
-  displayName: 'GitHub Copilot',
-  defaultBaseUrl: 'https://api.github.com',
-  keyPage: 'https://github.com/settings/personal-access-tokens/new',
-  capabilities: GITHUB_CAPABILITIES
-}
-
-/** The permission the read endpoints document, in GitHub's words. */
-export const REQUIRED_PERMISSION = '"Agent tasks" repository permission (read)'
-
 /** Billing units as the documentation names them. `ai_credits` come in nano units: summed first, divided once. */
 const UNITS: Record<string, { unit: string; scale: number }> = {
   ai_credits: { unit: 'AI credits', scale: 1e9 },
   premium_requests: { unit: 'premium requests', scale: 1 }
 }
+
+export const GITHUB: ProviderDescriptor = {
+  kind: 'github',
+  displayName: 'GitHub Copilot',
+  defaultBaseUrl: 'https://api.github.com',
+  keyPage: 'https://github.com/settings/personal-access-tokens/new',
+  capabilities: GITHUB_CAPABILITIES,
+  costUnits: Object.values(UNITS).map((u) => u.unit)
+}
+
+/** The permission the read endpoints document, in GitHub's words. */
+export const REQUIRED_PERMISSION = '"Agent tasks" repository permission (read)'
 
 /** What the task's sessions cost, one entry per unit; an unknown unit is kept under the service's own word. */
 export function costsOf(usages: readonly GithubUsage[]): ProviderCost[] {
