@@ -1,15 +1,16 @@
 // One open account of an agent service, polled on its own schedule: the monitor's intervals and backoff, never
 // sooner than the service's etiquette asks, inside the session's shared concurrency limit. Its news is told only once
-// the seen state that holds it is saved, so a restart repeats no question.
+// the seen state that holds it is saved, so a restart repeats no question. Where the service streams a running task,
+// its steps are told as they come and a moved status brings the next poll forward.
 import type { AgentTaskView } from '../../shared/ipc'
 import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from '../../shared/monitor'
-import { isProviderActive, PROVIDER_STATUS_ORDER, type ProviderTask } from '../../shared/provider'
+import { isProviderActive, PROVIDER_STATUS_ORDER, type ProviderStep, type ProviderTask } from '../../shared/provider'
 import type { PollingPrefs } from '../../shared/settings'
 import { isServiceError, ServiceError, shorten } from '../client/service-error'
 import { nextDelay, type PollOutcome } from '../monitor/scheduler'
 import type { Clock, TimerHandle } from '../util/clock'
 import type { Limiter } from '../util/limiter'
-import type { AgentAccount } from './account'
+import type { AgentAccount, LiveNews } from './account'
 import { type AgentTaskChange, agentTaskChanges, type SeenAgentTasks } from './changes'
 
 /** What is kept of an account between runs (state.json): the seen state and the failures not opened yet. */
@@ -40,6 +41,8 @@ export interface AgentWatchOptions {
   onRound(round: AgentRound): void
   /** Something the window shows changed (tasks, health). */
   onChange(): void
+  /** A streamed task's steps so far (its stream's news, between polls). */
+  onSteps?(taskId: string, steps: ProviderStep[]): void
   onError(context: string, error: unknown): void
 }
 
@@ -68,6 +71,8 @@ export class AgentWatch {
   private running = false
   private disposed = false
   private inFlight: Promise<void> | null = null
+  /** A stream said a status moved while a poll was in flight, which may have read before the move. */
+  private movedDuringPoll = false
   private readonly abort = new AbortController()
   private saving: Promise<void> = Promise.resolve()
   /** Settles once every round seen so far is told. */
@@ -125,6 +130,14 @@ export class AgentWatch {
     await this.told
   }
 
+  /** What a task's stream told between polls (the account's `onLive`). */
+  takeLive(news: LiveNews): void {
+    if (this.disposed) return
+    if (news.kind === 'moved') return this.pollEarly()
+    this.tasks = this.tasks.map((t) => (t.id === news.taskId ? { ...t, steps: news.steps } : t))
+    this.options.onSteps?.(news.taskId, news.steps)
+  }
+
   /** Every task as the window lists it. */
   views(): AgentTaskView[] {
     return this.tasks.map((task) => this.view(task))
@@ -180,13 +193,27 @@ export class AgentWatch {
     void this.pollNow().catch((e: unknown) => this.options.onError('polling after an answer', e))
   }
 
+  /** A poll as soon as the etiquette allows, one for any number of moves; none while paused or backing off. */
+  private pollEarly(): void {
+    if (!this.running || this.disposed || this.errors > 0) return
+    if (this.inFlight) {
+      this.movedDuringPoll = true
+      return
+    }
+    const at = this.options.clock.now() + this.account.waitMs()
+    if (this.timer !== null && this.dueAt <= at) return
+    this.schedule(at)
+  }
+
   private view(task: ProviderTask): AgentTaskView {
+    const { account } = this
     return {
       ...task,
       connectionId: this.connectionId,
-      service: this.account.descriptor.kind,
+      service: account.descriptor.kind,
       unseenFailure: this.unseen.has(task.id),
-      projectMuted: this.options.muted(task.project?.id ?? '')
+      projectMuted: this.options.muted(task.project?.id ?? ''),
+      ...(account.isLive === undefined ? {} : { live: account.isLive(task.id) })
     }
   }
 
@@ -199,6 +226,7 @@ export class AgentWatch {
 
   private async pollOnce(): Promise<void> {
     this.clearTimer()
+    this.movedDuringPoll = false
     if (this.disposed) return
     const wait = this.account.waitMs()
     // The service's etiquette first: a poll it asked us not to make yet is not made.
@@ -225,7 +253,10 @@ export class AgentWatch {
       const since = this.healthNow.state === 'error' ? this.healthNow.since : iso(now)
       this.healthNow = { state: 'error', error: info, since, nextPollAt: iso(now + this.delayAfter(outcome)) }
     }
-    this.schedule(this.options.clock.now() + this.delayAfter(outcome))
+    // A move told while this poll was out may postdate what it read: the next poll comes as soon as it may.
+    const moved = this.movedDuringPoll && outcome.ok
+    this.movedDuringPoll = false
+    this.schedule(this.options.clock.now() + (moved ? this.account.waitMs() : this.delayAfter(outcome)))
     this.options.onChange()
   }
 

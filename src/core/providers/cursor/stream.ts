@@ -219,7 +219,8 @@ export interface RunKey {
   agentId: string
   runId: string
 }
-const keyOf = (r: RunKey) => `${r.agentId}/${r.runId}`
+/** A run as the pool names it (`streaming()`). */
+export const keyOf = (r: RunKey) => `${r.agentId}/${r.runId}`
 
 /** The runs an account follows live, never more than `max` at once; the others, and any whose stream expired or
  * failed, are polled. `start` opens one; `onEnd` is told when a stream ends (its slot is free again). */
@@ -242,6 +243,8 @@ export class StreamPool {
   /** The running runs now: streams for as many as the bound allows (those already open first), the rest polled. */
   want(runs: readonly RunKey[]): { streamed: string[]; polled: string[] } {
     const wanted = new Set(runs.map(keyOf))
+    // A run no longer running never runs again: what is remembered of it goes.
+    for (const key of this.pollOnly) if (!wanted.has(key)) this.pollOnly.delete(key)
     for (const [key, follower] of this.open) {
       if (wanted.has(key)) continue
       follower.stop()

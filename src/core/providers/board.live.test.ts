@@ -1,0 +1,217 @@
+// An agent account's watch taking its stream's news, over real HTTP against the Cursor fake: a streamed task's steps
+// held and told as they come; a moved status (the run's end) polled at once, not at the interval, so its status change
+// is told early; many moves one poll; none while paused, none sooner than the etiquette's wait.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type CursorFake, startCursorFake } from '../../reference-service/cursor/fake'
+import type { ProviderStep } from '../../shared/provider'
+import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
+import { ServiceError } from '../client/service-error'
+import { ManualClock } from '../util/clock'
+import { createLimiter } from '../util/limiter'
+import type { AgentAccount, LiveNews } from './account'
+import { type AgentRound, AgentWatch } from './board'
+import { openAgentAccount } from './registry'
+
+const KEY = 'key_cursor_fake_0123456789abcdef'
+const START = Date.parse('2026-03-01T09:00:00Z')
+const ACTIVE = DEFAULT_POLLING_PREFS.activeIntervalMs
+
+let fake: CursorFake
+let clock: ManualClock
+const watches: AgentWatch[] = []
+
+beforeEach(async () => {
+  fake = await startCursorFake({ apiKey: KEY, manualClock: true })
+  clock = new ManualClock(START)
+})
+afterEach(async () => {
+  await Promise.all(watches.splice(0).map((w) => w.close()))
+  await fake.close()
+})
+
+/** Resolves when a recorded list gets an entry that passes `test` (already there: at once). */
+function recorder<T>() {
+  const items: T[] = []
+  const waiters: { test: (t: T) => boolean; resolve: () => void }[] = []
+  return {
+    items,
+    push(item: T) {
+      items.push(item)
+      for (const w of [...waiters]) {
+        if (!w.test(item)) continue
+        waiters.splice(waiters.indexOf(w), 1)
+        w.resolve()
+      }
+    },
+    until: (test: (t: T) => boolean) =>
+      items.some(test) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ test, resolve }))
+  }
+}
+
+/** `etiquette.ms`: what the account's waitMs() says from now on (Cursor's own is 0). */
+function cursorWatch(etiquette = { ms: 0 }, failing = { on: false }) {
+  const news = recorder<LiveNews>()
+  const told = recorder<{ taskId: string; steps: ProviderStep[] }>()
+  const rounds = recorder<AgentRound>()
+  const polls = recorder<number>()
+  /** A poll's end (the watch's onChange, once the next poll is planned). */
+  const ended = recorder<number>()
+  let relay: (news: LiveNews) => void = () => {}
+  const opened = openAgentAccount('cursor', {
+    key: KEY,
+    account: 'Mine',
+    baseUrl: fake.baseUrl,
+    now: () => clock.now(),
+    onLive(n) {
+      news.push(n)
+      relay(n)
+    }
+  })
+  const account: AgentAccount = {
+    ...opened,
+    async poll(signal) {
+      if (failing.on) throw new ServiceError('network', 'The service is unreachable.')
+      const result = await opened.poll(signal)
+      polls.push(clock.now())
+      return result
+    },
+    waitMs: () => Math.max(etiquette.ms, opened.waitMs())
+  }
+  const watch = new AgentWatch({
+    connectionId: 'c-cursor',
+    account,
+    polling: DEFAULT_POLLING_PREFS,
+    clock,
+    random: () => 0.5,
+    limiter: createLimiter(2),
+    memory: null,
+    save: async () => {},
+    muted: () => false,
+    onRound: (round) => rounds.push(round),
+    onChange: () => ended.push(clock.now()),
+    onSteps: (taskId, steps) => told.push({ taskId, steps }),
+    onError: (context, error) => {
+      throw new Error(`${context}: ${String(error)}`)
+    }
+  })
+  relay = (n) => watch.takeLive(n)
+  watches.push(watch)
+  return { watch, news, told, rounds, polls, ended, firstPoll: () => ended.until(() => true) }
+}
+
+const running = (script = 'run-forever'): string => {
+  const { id } = fake.control.addTask({ title: 'Live', script })
+  fake.control.advance(2_000)
+  return id
+}
+
+describe("the watch and a task's stream", () => {
+  it("holds and tells a streamed task's steps as they come, and lists the task as live", async () => {
+    const id = running()
+    const rig = cursorWatch()
+    rig.watch.start()
+    await rig.firstPoll()
+    await rig.watch.told
+    expect(rig.watch.views().find((t) => t.id === id)).toMatchObject({ status: 'running', live: true })
+    fake.control.advance(3_000)
+    await rig.told.until((t) => t.taskId === id && t.steps.length === 1)
+    expect(rig.told.items.at(-1)?.steps.map((s) => [s.kind, s.title])).toEqual([['tool_call', 'read_file']])
+    expect(
+      rig.watch
+        .views()
+        .find((t) => t.id === id)
+        ?.steps?.map((s) => s.title)
+    ).toEqual(['read_file'])
+    // Steps are not a poll: the clock has not moved and nothing more was asked.
+    expect(rig.polls.items).toEqual([START])
+  })
+
+  it('polls at once when the stream says the run ended, and tells the status change before the interval', async () => {
+    const id = running('complete')
+    const rig = cursorWatch()
+    rig.watch.start()
+    await rig.firstPoll()
+    await rig.watch.told
+    expect(rig.rounds.items).toEqual([])
+    fake.control.advance(30_000)
+    await rig.news.until((n) => n.kind === 'moved' && n.taskId === id)
+    // The early poll is due now: no time passes on the watch's clock.
+    expect(clock.nextAt()).toBe(START)
+    await clock.advance(0)
+    await rig.rounds.until((r) => r.events.some((e) => e.kind === 'agent-status'))
+    expect(rig.rounds.items.flatMap((r) => r.events)).toEqual([
+      expect.objectContaining({ kind: 'agent-status', taskId: id, from: 'running', to: 'completed' })
+    ])
+    expect(rig.polls.items.every((at) => at - START < ACTIVE)).toBe(true)
+    expect(rig.watch.views().find((t) => t.id === id)).toMatchObject({ status: 'completed', live: false })
+  })
+
+  it('many moves between polls make one poll', async () => {
+    running()
+    const rig = cursorWatch()
+    rig.watch.start()
+    await rig.firstPoll()
+    await rig.watch.told
+    const interval = clock.nextAt()
+    for (let i = 0; i < 5; i++) rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    expect(clock.pending).toBe(1)
+    await clock.advance(0)
+    await rig.ended.until(() => rig.ended.items.length >= 2)
+    await rig.watch.told
+    expect(rig.polls.items).toEqual([START, START])
+    // Then back to the interval.
+    expect(clock.nextAt()).toBe(interval)
+  })
+
+  it('a move during a poll brings the next poll forward to when that poll ends', async () => {
+    running()
+    const rig = cursorWatch()
+    rig.watch.start()
+    rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    expect(rig.polls.items).toEqual([])
+    await rig.firstPoll()
+    expect(clock.nextAt()).toBe(START)
+  })
+
+  it("never sooner than the etiquette's wait, and not while paused", async () => {
+    running()
+    const etiquette = { ms: 0 }
+    const rig = cursorWatch(etiquette)
+    rig.watch.start()
+    await rig.firstPoll()
+    await rig.watch.told
+    expect(clock.nextAt()).toBeGreaterThan(START + 2_000)
+    etiquette.ms = 2_000
+    rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    expect(clock.nextAt()).toBe(START + 2_000)
+    // A poll already due sooner than the etiquette's wait from now is not put off by another move.
+    await clock.advance(1_500)
+    rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    expect(clock.nextAt()).toBe(START + 2_000)
+
+    rig.watch.pause()
+    rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    expect(clock.pending).toBe(0)
+  })
+
+  it('backing off after a failed poll, a move does not bring the next poll forward; closed, it plans nothing', async () => {
+    running()
+    const failing = { on: false }
+    const rig = cursorWatch({ ms: 0 }, failing)
+    rig.watch.start()
+    await rig.firstPoll()
+    failing.on = true
+    await clock.advance(clock.nextAt()! - clock.now())
+    await rig.ended.until(() => rig.ended.items.length >= 2)
+    expect(rig.watch.health.state).toBe('error')
+    const backoff = clock.nextAt()
+    rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    expect(clock.nextAt()).toBe(backoff)
+
+    await rig.watch.close()
+    rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    rig.watch.takeLive({ kind: 'steps', taskId: 'any', steps: [] })
+    expect(clock.pending).toBe(0)
+    expect(rig.told.items).toEqual([])
+  })
+})
