@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProviderStep } from '../../shared/provider'
-import { newStepsWords, providerStepLine, stepHeading, uniqueSteps } from './provider-steps'
+import { newStepsWords, providerStepLine, stepArguments, stepHeading, uniqueSteps } from './provider-steps'
 
 const step = (id: string, title = id, detail: string | null = null): ProviderStep => ({
   id,
@@ -25,6 +25,14 @@ describe('providerStepLine', () => {
     expect(providerStepLine({ detail: '{"cut": "in the mid' })).toBe('{"cut": "in the mid')
     expect(providerStepLine({ detail: null })).toBe('')
     expect(providerStepLine({ detail: 'x'.repeat(500) })).toHaveLength(160)
+  })
+})
+
+describe('stepArguments', () => {
+  it('a JSON object is a tool’s arguments; any other text is not', () => {
+    expect(stepArguments({ detail: '{"path":"a.ts","line":3}' })).toEqual({ path: 'a.ts', line: 3 })
+    for (const detail of [null, '', 'plain words', '42', '["a"]', 'null', '{"cut":'])
+      expect(stepArguments({ detail })).toBeNull()
   })
 })
 

@@ -7,17 +7,23 @@ import { metadataSummary, oneLine } from './steps'
 /** The least time between two announcements of live steps. */
 export const ANNOUNCE_MS = 2_000
 
-/** A step's detail in one line: a tool's arguments (JSON) as key=value, any other text as it is. */
-export function providerStepLine(step: Pick<ProviderStep, 'detail'>): string {
-  const detail = step.detail ?? ''
-  let parsed: unknown
+/** A tool's arguments, when the step's detail is a JSON object (as a tool call's is); else null. */
+export function stepArguments(step: Pick<ProviderStep, 'detail'>): Record<string, unknown> | null {
+  if (step.detail === null) return null
   try {
-    parsed = JSON.parse(detail)
+    const parsed: unknown = JSON.parse(step.detail)
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null
   } catch {
-    return oneLine(detail)
+    return null
   }
-  const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-  return isObject ? metadataSummary(describeStepMetadata(parsed as Record<string, unknown>)) : oneLine(detail)
+}
+
+/** A step's detail in one line: a tool's arguments as key=value, any other text as it is. */
+export function providerStepLine(step: Pick<ProviderStep, 'detail'>): string {
+  const args = stepArguments(step)
+  return args === null ? oneLine(step.detail ?? '') : metadataSummary(describeStepMetadata(args))
 }
 
 /** The longest heading a step's detail gets; a longer title (a message) is shown whole below it. */
