@@ -1,11 +1,11 @@
 // Accounts of other services in the window, against the GitHub and Jules fakes over real HTTP: each added through the
 // window, Now listing what waits for you first, a plan approved from its task, and a task the service answers only on
-// its own page opened there.
+// its own page opened there; a Cursor run's tool calls arriving on the open task by its stream.
 import type { Page } from '@playwright/test'
 import type { AgentFakeKind } from '../src/reference-service/agent-fake'
 import type { TestHost } from './host'
 import { expect, test } from './support/fixtures'
-import { DEFAULT_WINDOW, expectScreenAccessible, invoke, openHash } from './window.helpers'
+import { DEFAULT_WINDOW, definitionOf, expectScreenAccessible, invoke, openHash } from './window.helpers'
 
 // The fakes' clocks stand still: each task holds the state its script reached when it was made.
 test.use({ hostOptions: { service: { manualClock: true } } })
@@ -177,4 +177,90 @@ test('a Devin session waiting for approval is first on Now and is answered from 
   await sheet.getByRole('button', { name: 'Send' }).click()
   await expect(sheet).toHaveCount(0)
   await expect.poll(() => devin.tasks().find((t) => t.id === asks.id)?.state).not.toBe('waiting_for_approval')
+})
+
+// Polled once an hour: what shows on the open task between polls came by its stream.
+test.describe('followed live', () => {
+  test.use({
+    hostOptions: {
+      service: { manualClock: true },
+      polling: { activeIntervalMs: 3_600_000, idleIntervalMs: 3_600_000, maxConcurrency: 4 }
+    }
+  })
+
+  test('a Cursor run’s tool calls appear live on its task and survive a dropped stream', async ({
+    app,
+    host,
+    events,
+    request
+  }) => {
+    await app.setViewportSize(DEFAULT_WINDOW)
+    const { fake, apiKey } = host.agents.cursor
+    const auth = { Authorization: `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}` }
+    /** Moves every service's clock, the Cursor fake's with them: its run's events fall due. */
+    const advance = async (ms: number) =>
+      expect((await request.post(`${host.url}__host/control/advance`, { data: { ms } })).ok()).toBe(true)
+    const openStreams = async () =>
+      ((await (await request.get(`${fake.baseUrl}/__control/streams`, { headers: auth })).json()) as { open: number })
+        .open
+    // A run that keeps working: tool calls at 5 s (read_file), 12 s (edit_file) and 20 s (run_terminal_cmd).
+    const agent = fake.control.addTask({ title: 'Fix the flaky upload test', script: 'run-forever' })
+    await advance(3_000)
+    expect(fake.control.tasks().find((t) => t.id === agent.id)?.state).toBe('RUNNING')
+    const runId = (
+      (await (await request.get(`${fake.baseUrl}/v1/agents/${agent.id}`, { headers: auth })).json()) as {
+        latestRunId: string
+      }
+    ).latestRunId
+
+    // What the app tells the window: the task's steps as each agent:steps event carries them.
+    const lastEvent = async () =>
+      (await events.of('agent:steps'))
+        .filter((e) => e.taskId === agent.id)
+        .at(-1)
+        ?.steps.map((s) => s.id) ?? []
+
+    await invoke(app, 'connection:save', {
+      connection: { name: 'Cursor work', baseUrl: fake.baseUrl, publishingDomain: '', service: 'cursor' },
+      apiKey
+    })
+    await invoke(app, 'monitor:poll-now')
+    await openHash(app, '#/now')
+    await app.getByRole('link', { name: 'Fix the flaky upload test', exact: true }).click()
+    await expect(app.getByRole('heading', { name: 'Fix the flaky upload test', level: 1 })).toBeVisible()
+    // The run is followed live: one stream open, and the screen says so in words.
+    await expect.poll(openStreams).toBe(1)
+    await expect(app.getByTestId('agent-live')).toHaveText('Live')
+
+    // A tool call arrives on the stream and shows on the open screen: no reopening, no refresh.
+    const rows = app.getByRole('region', { name: 'Step list' }).locator('[data-step-id]')
+    await advance(2_000)
+    await expect.poll(lastEvent).toContain('call-1')
+    await expect(rows.filter({ hasText: 'read_file' })).toHaveCount(1)
+    await expect(rows.filter({ hasText: 'read_file' })).toContainText('path=package.json')
+    await expect(app.getByTestId('agent-steps-said')).toHaveText('New step: read_file')
+
+    // The stream drops; the next tool calls still arrive (resumed after the last event), and none is shown twice.
+    const dropped = await request.post(`${fake.baseUrl}/__control/runs/${runId}/drop`, { headers: auth })
+    expect(((await dropped.json()) as { dropped: number }).dropped).toBe(1)
+    await advance(7_000)
+    await expect(rows.filter({ hasText: 'edit_file' })).toHaveCount(1)
+    await advance(8_000)
+    await expect(rows.filter({ hasText: 'run_terminal_cmd' })).toHaveCount(1)
+    await expect.poll(openStreams).toBe(1)
+    await expect(rows).toHaveCount(3)
+    const ids = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-step-id')))
+    expect(new Set(ids).size).toBe(3)
+    for (const tool of ['read_file', 'edit_file', 'run_terminal_cmd'])
+      await expect(rows.filter({ hasText: tool })).toHaveCount(1)
+
+    // The timeline by keyboard: a step's detail opens from its row, its text shown as text.
+    await rows.filter({ hasText: 'edit_file' }).focus()
+    await app.keyboard.press('ArrowDown')
+    await expect(rows.filter({ hasText: 'run_terminal_cmd' })).toBeFocused()
+    await app.keyboard.press('Enter')
+    await expect(app.locator('#step-detail h3')).toHaveText('run_terminal_cmd')
+    await expect(definitionOf(app.locator('#step-detail'), 'command')).toHaveText('npm test')
+    await expectScreenAccessible(app, 'a Cursor task followed live', app.getByTestId('agent-live'))
+  })
 })

@@ -270,6 +270,44 @@ for (const colorScheme of ['light', 'dark'] as const) {
           })
         }
 
+        // Devin's session waiting for approval, its cost in ACUs; Cursor's run with its tool calls arrived live, one chosen.
+        // Each by its own route, as the Workser task is (wide, the screen itself rather than beside Now's list).
+        test.describe('Devin and Cursor', () => {
+          test.use({ hostOptions: { ...FROZEN_HOST, demo: true, agentDemo: true } })
+          test('a Devin session waiting for approval, a Cursor run followed live', async ({ app, host }) => {
+            await settledDemo(app, host)
+            const openAgentTask = async (title: string) => {
+              const task = (await invoke(app, 'app:get-state')).agentTasks.find((t) => t.title === title)!
+              await openHash(
+                app,
+                `#/accounts/${encodeURIComponent(task.connectionId)}/tasks/${encodeURIComponent(task.id)}`
+              )
+            }
+            await openAgentTask('Rotate the staging credentials')
+            await expect(app.getByTestId('agent-waiting')).toBeVisible()
+            await expect(app.getByTestId('agent-cost')).toContainText('ACU')
+            await expect(app.locator('[data-step-id]').first()).toBeVisible()
+            await shoot(app, 'agent-task-devin')
+
+            // A Cursor run started now (the fake's clock brought to the frozen time), its tool calls falling due while
+            // its task is open.
+            const cursor = host.agents.cursor.fake.control
+            cursor.advance(SETTLE_MS)
+            cursor.addTask({ title: 'Speed up the image upload', repository: 'myorg/webapp', script: 'run-forever' })
+            cursor.advance(3_000)
+            await invoke(app, 'monitor:poll-now')
+            await openAgentTask('Speed up the image upload')
+            await expect(app.getByTestId('agent-live')).toBeVisible()
+            cursor.advance(20_000)
+            const rows = app.getByRole('region', { name: 'Step list' }).locator('[data-step-id]')
+            await expect(rows.filter({ hasText: 'run_terminal_cmd' })).toBeVisible()
+            await rows.filter({ hasText: 'edit_file' }).click()
+            await expect(app.locator('#step-detail h3')).toHaveText('edit_file')
+            await app.mouse.move(0, 0)
+            await shoot(app, 'agent-task-cursor-live')
+          })
+        })
+
         test('a waiting task', async ({ app, host }) => {
           const { projectId } = await settledDemo(app, host)
           const queued = host.service.control.addTask(projectId, { name: 'Write the README', status: 'todo' })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { stepIcon } from './step-icon'
+import { providerStepIcon, stepIcon } from './step-icon'
 
 describe('stepIcon', () => {
   it('names what each known tool did', () => {
@@ -34,5 +34,35 @@ describe('stepIcon', () => {
 
   it('the tool says more than the type', () => {
     expect(stepIcon({ type: 'research', metadata: { tool: 'run_command_in_sandbox', command: 'ls' } })).toBe('command')
+  })
+})
+
+describe('providerStepIcon', () => {
+  const tool = (title: string) => providerStepIcon({ kind: 'tool_call', title }, 'svc')
+
+  it('a tool call gets the icon of what its tool did, else the tool icon', () => {
+    expect(tool('read_file')).toBe('read')
+    expect(tool('edit_file')).toBe('write')
+    expect(tool('list_dir')).toBe('list')
+    expect(tool('run_terminal_cmd')).toBe('command')
+    expect(tool('grep_search')).toBe('research')
+    expect(tool('search_replace')).toBe('replace')
+    expect(tool('fetch_rules')).toBe('tool')
+    expect(tool('')).toBe('tool')
+  })
+
+  it('what the agent or the user said is a message; the service speaking by its own name too', () => {
+    expect(providerStepIcon({ kind: 'agentMessaged', title: 'Done' }, 'svc')).toBe('message')
+    expect(providerStepIcon({ kind: 'user_message', title: 'Go on' }, 'svc')).toBe('message')
+    expect(providerStepIcon({ kind: 'user', title: 'Go on' }, 'svc')).toBe('message')
+    expect(providerStepIcon({ kind: 'result', title: 'Result after 30 s' }, 'svc')).toBe('message')
+    expect(providerStepIcon({ kind: 'svc', title: 'I will start' }, 'svc')).toBe('message')
+    expect(providerStepIcon({ kind: 'svc', title: 'I will start' }, null)).toBe('step')
+  })
+
+  it('thinking is research; any other kind is a plain step', () => {
+    expect(providerStepIcon({ kind: 'thinking', title: 'Hmm' }, 'svc')).toBe('research')
+    expect(providerStepIcon({ kind: 'planGenerated', title: 'Plan' }, 'svc')).toBe('step')
+    expect(providerStepIcon({ kind: 'session', title: 'Fix it' }, 'svc')).toBe('step')
   })
 })

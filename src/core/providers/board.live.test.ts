@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type CursorFake, startCursorFake } from '../../reference-service/cursor/fake'
 import type { ProviderStep } from '../../shared/provider'
 import { DEFAULT_POLLING_PREFS } from '../../shared/settings'
+import { ServiceError } from '../client/service-error'
 import { ManualClock } from '../util/clock'
 import { createLimiter } from '../util/limiter'
 import type { AgentAccount, LiveNews } from './account'
@@ -48,7 +49,7 @@ function recorder<T>() {
 }
 
 /** `etiquette.ms`: what the account's waitMs() says from now on (Cursor's own is 0). */
-function cursorWatch(etiquette = { ms: 0 }) {
+function cursorWatch(etiquette = { ms: 0 }, failing = { on: false }) {
   const news = recorder<LiveNews>()
   const told = recorder<{ taskId: string; steps: ProviderStep[] }>()
   const rounds = recorder<AgentRound>()
@@ -69,6 +70,7 @@ function cursorWatch(etiquette = { ms: 0 }) {
   const account: AgentAccount = {
     ...opened,
     async poll(signal) {
+      if (failing.on) throw new ServiceError('network', 'The service is unreachable.')
       const result = await opened.poll(signal)
       polls.push(clock.now())
       return result
@@ -182,9 +184,34 @@ describe("the watch and a task's stream", () => {
     etiquette.ms = 2_000
     rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
     expect(clock.nextAt()).toBe(START + 2_000)
+    // A poll already due sooner than the etiquette's wait from now is not put off by another move.
+    await clock.advance(1_500)
+    rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    expect(clock.nextAt()).toBe(START + 2_000)
 
     rig.watch.pause()
     rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
     expect(clock.pending).toBe(0)
+  })
+
+  it('backing off after a failed poll, a move does not bring the next poll forward; closed, it plans nothing', async () => {
+    running()
+    const failing = { on: false }
+    const rig = cursorWatch({ ms: 0 }, failing)
+    rig.watch.start()
+    await rig.firstPoll()
+    failing.on = true
+    await clock.advance(clock.nextAt()! - clock.now())
+    await rig.ended.until(() => rig.ended.items.length >= 2)
+    expect(rig.watch.health.state).toBe('error')
+    const backoff = clock.nextAt()
+    rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    expect(clock.nextAt()).toBe(backoff)
+
+    await rig.watch.close()
+    rig.watch.takeLive({ kind: 'moved', taskId: 'any' })
+    rig.watch.takeLive({ kind: 'steps', taskId: 'any', steps: [] })
+    expect(clock.pending).toBe(0)
+    expect(rig.told.items).toEqual([])
   })
 })

@@ -26,8 +26,13 @@ export function metadataSummary(view: StepMetadataView): string {
       text = ''
       break
   }
-  const oneLine = text.replace(/\s+/g, ' ').trim()
-  return oneLine.length > MAX ? `${oneLine.slice(0, MAX - 1)}…` : oneLine
+  return oneLine(text)
+}
+
+/** Any text as a row's second line: one line, at most MAX characters. */
+export function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > MAX ? `${line.slice(0, MAX - 1)}…` : line
 }
 
 export function stepSummary(step: TaskStep): string {
