@@ -1,6 +1,7 @@
 // An agent account's watch taking its stream's news, over real HTTP against the Cursor fake: a streamed task's steps
 // held and told as they come; a moved status (the run's end) polled at once, not at the interval, so its status change
-// is told early; many moves one poll; none while paused, none sooner than the etiquette's wait.
+// is told early; many moves one poll; none while paused, none sooner than the etiquette's wait; pausing the watch stops
+// its streams and resuming follows them again.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type CursorFake, startCursorFake } from '../../reference-service/cursor/fake'
 import type { ProviderStep } from '../../shared/provider'
@@ -144,6 +145,25 @@ describe("the watch and a task's stream", () => {
     ])
     expect(rig.polls.items.every((at) => at - START < ACTIVE)).toBe(true)
     expect(rig.watch.views().find((t) => t.id === id)).toMatchObject({ status: 'completed', live: false })
+  })
+
+  it("pausing the watch stops the account's streams; resuming polls and follows the run again", async () => {
+    const id = running()
+    const rig = cursorWatch()
+    rig.watch.start()
+    await rig.firstPoll()
+    await rig.watch.told
+    expect(rig.watch.views().find((t) => t.id === id)?.live).toBe(true)
+    rig.watch.pause()
+    expect(rig.watch.views().find((t) => t.id === id)?.live).toBe(false)
+    expect(rig.watch.account.isLive?.(id)).toBe(false)
+
+    rig.watch.resume()
+    await rig.ended.until(() => rig.ended.items.length >= 2)
+    expect(rig.polls.items).toEqual([START, START])
+    expect(rig.watch.views().find((t) => t.id === id)?.live).toBe(true)
+    fake.control.advance(3_000)
+    await rig.told.until((t) => t.taskId === id && t.steps.some((s) => s.title === 'read_file'))
   })
 
   it('many moves between polls make one poll', async () => {

@@ -97,16 +97,19 @@ export class AgentWatch {
     return !this.running
   }
 
-  /** Polls now, then on schedule. */
+  /** Polls now, then on schedule; the account's streams may open again (after that poll). */
   start(): void {
     if (this.disposed || this.running) return
     this.running = true
+    this.account.setLive?.(true)
     void this.runPoll()
   }
 
+  /** No poll and no stream until `resume`: asleep or offline a stream would only fail, and be given up. */
   pause(): void {
     this.running = false
     this.clearTimer()
+    this.account.setLive?.(false)
   }
 
   /** Back from sleep or offline: a poll now, as the monitors do. */

@@ -47,6 +47,8 @@ export interface FollowOptions {
   /** Opens the stream, resuming after `lastEventId` when given. */
   open(lastEventId: string | null, signal: AbortSignal): Promise<StreamResponse>
   onUpdate(update: RunUpdate): void
+  /** The last event this run's stream told before (a stream stopped by a pause): resumed after it, nothing retold. */
+  from?: string | null
   timers?: Timers
   stallMs?: number
   maxReopens?: number
@@ -90,7 +92,7 @@ export function followRun(options: FollowOptions): Follower {
   const stallMs = options.stallMs ?? STALL_MS
   const maxReopens = options.maxReopens ?? MAX_REOPENS
   const seen = new Set<string>()
-  let lastId: string | null = null
+  let lastId: string | null = options.from ?? null
   let stopped = false
   let current: AbortController | null = null
 
@@ -222,11 +224,18 @@ export interface RunKey {
 /** A run as the pool names it (`streaming()`). */
 export const keyOf = (r: RunKey) => `${r.agentId}/${r.runId}`
 
+/** A stream that failed for the network (e.g. while offline) may work once back online; any other failure is final. */
+const droppedByNetwork = (end: FollowEnd): boolean =>
+  end.how === 'failed' &&
+  end.error instanceof ServiceError &&
+  (end.error.kind === 'network' || end.error.kind === 'timeout')
+
 /** The runs an account follows live, never more than `max` at once; the others, and any whose stream expired or
  * failed, are polled. `start` opens one; `onEnd` is told when a stream ends (its slot is free again). */
 export class StreamPool {
   private readonly open = new Map<string, Follower>()
-  private readonly pollOnly = new Set<string>()
+  /** Runs left to polling, and whether their stream failed for the network (`retryDropped` gives those a new try). */
+  private readonly pollOnly = new Map<string, boolean>()
 
   constructor(
     private readonly options: {
@@ -244,7 +253,7 @@ export class StreamPool {
   want(runs: readonly RunKey[]): { streamed: string[]; polled: string[] } {
     const wanted = new Set(runs.map(keyOf))
     // A run no longer running never runs again: what is remembered of it goes.
-    for (const key of this.pollOnly) if (!wanted.has(key)) this.pollOnly.delete(key)
+    for (const key of this.pollOnly.keys()) if (!wanted.has(key)) this.pollOnly.delete(key)
     for (const [key, follower] of this.open) {
       if (wanted.has(key)) continue
       follower.stop()
@@ -258,7 +267,7 @@ export class StreamPool {
       void follower.ended.then((end) => {
         if (this.open.get(key) !== follower) return
         this.open.delete(key)
-        if (end.how !== 'done') this.pollOnly.add(key)
+        if (end.how !== 'done') this.pollOnly.set(key, droppedByNetwork(end))
         this.options.onEnd?.(run, end)
       })
     }
@@ -270,6 +279,12 @@ export class StreamPool {
     return [...this.open.keys()]
   }
 
+  /** Back online: the runs whose streams failed for the network may be streamed again; an expired one stays polled. */
+  retryDropped(): void {
+    for (const [key, network] of this.pollOnly) if (network) this.pollOnly.delete(key)
+  }
+
+  /** Stops every stream without giving its run up: a later `want` opens it again (a pause, or closing). */
   close(): void {
     for (const f of this.open.values()) f.stop()
     this.open.clear()
