@@ -1,13 +1,13 @@
 // A Cursor account's live side over real HTTP against the Cursor fake: after a poll the running agents' streams are
 // followed and their tool calls told as steps (all so far, each once, across a dropped stream); an expired stream
 // leaves its run to polling; no more than MAX_STREAMS at once; a finished run's steps stay until the agent's next
-// run; live off (the watch paused) holds no stream and on again resumes them, a stream given up offline included;
+// run; a run's live steps bounded to the latest, the earlier ones counted; live off (the watch paused) holds no stream and on again resumes them, a stream given up offline included;
 // closing lets every stream go.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type CursorFake, startCursorFake } from '../../../reference-service/cursor/fake'
 import { openPoolCount } from '../../client/pool'
 import type { AgentAccount, AgentPoll, LiveNews } from '../account'
-import { openCursor } from './account'
+import { type CursorStreamTuning, openCursor } from './account'
 import { MAX_STREAMS } from './stream'
 
 const KEY = 'key_cursor_fake_0123456789abcdef'
@@ -34,22 +34,25 @@ interface Live {
   moved(taskId: string, from?: number): Promise<void>
 }
 
-function liveAccount(): Live {
+function liveAccount(tuning: CursorStreamTuning = {}): Live {
   const news: LiveNews[] = []
   const waiters: { test: (n: LiveNews) => boolean; from: number; resolve: () => void }[] = []
-  const account = openCursor({
-    key: KEY,
-    account: 'me',
-    baseUrl: fake.baseUrl,
-    onLive(n) {
-      news.push(n)
-      for (const w of [...waiters]) {
-        if (!w.test(n)) continue
-        waiters.splice(waiters.indexOf(w), 1)
-        w.resolve()
+  const account = openCursor(
+    {
+      key: KEY,
+      account: 'me',
+      baseUrl: fake.baseUrl,
+      onLive(n) {
+        news.push(n)
+        for (const w of [...waiters]) {
+          if (!w.test(n)) continue
+          waiters.splice(waiters.indexOf(w), 1)
+          w.resolve()
+        }
       }
-    }
-  })
+    },
+    tuning
+  )
   opened.push(account)
   const until = (test: (n: LiveNews) => boolean, from = 0) =>
     news.slice(from).some(test)
@@ -202,6 +205,26 @@ describe("a Cursor account's live steps", () => {
     await live.account.reply?.(id, 'Also add a changelog')
     await live.account.poll()
     expect((await live.account.task(id)).steps).toEqual([])
+  })
+
+  it('holds only the latest steps of a run, and says on the task how many earlier ones are not shown', async () => {
+    const id = runningAgent()
+    fake.control.advance(2_000)
+    const live = liveAccount({ maxLiveSteps: 2 })
+    await live.account.poll()
+    fake.control.advance(20_000)
+    await live.step(id, 'run_terminal_cmd')
+    expect(live.news.map((n) => (n.kind === 'steps' ? n.steps.map((s) => s.id) : n.kind))).toEqual([
+      ['call-1'],
+      ['call-1', 'call-2'],
+      ['live:earlier', 'call-2', 'call-3']
+    ])
+    const steps = (await live.account.task(id)).steps ?? []
+    expect(steps.map((s) => [s.kind, s.title])).toEqual([
+      ['earlier', '1 earlier step not shown'],
+      ['tool_call', 'edit_file'],
+      ['tool_call', 'run_terminal_cmd']
+    ])
   })
 
   it('live off stops every stream and opens none; on again, the next poll resumes each after its last event', async () => {

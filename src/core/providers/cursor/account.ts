@@ -24,17 +24,18 @@ const ACTIVE_RUN = new Set(['CREATING', 'RUNNING'])
 /** How far a run has come: created, running, ended (any other word). */
 const stage = (status: unknown): number => (status === 'CREATING' ? 0 : status === 'RUNNING' ? 1 : 2)
 
-/** For tests and the bench: the stream's timers, its stall bound, and the pool's bound. */
+/** For tests and the bench: the stream's timers, its stall bound, the pool's bound and the live steps' bound. */
 export interface CursorStreamTuning {
   timers?: Timers
   stallMs?: number
   maxStreams?: number
+  maxLiveSteps?: number
 }
 
 export function openCursor(options: AgentAccountOptions, tuning: CursorStreamTuning = {}): AgentAccount {
   const client = createCursorClient({ ...options, apiKey: options.key })
   const tell = (news: LiveNews): void => options.onLive?.(news)
-  const live = new LiveSteps()
+  const live = new LiveSteps(tuning.maxLiveSteps)
   /** The run whose steps `live` holds, by agent: a finished run's stay until the agent's next run is seen. */
   const stepsRun = new Map<string, string>()
 

@@ -1,7 +1,8 @@
 // The stream's rules with no network: an injected clock for the heartbeat bound, and streams made in the test.
 import { describe, expect, it } from 'vitest'
+import type { ProviderStep } from '../../../shared/provider'
 import type { StreamResponse } from '../transport'
-import { followRun, type RunKey, type RunUpdate, StreamPool, type Timers } from './stream'
+import { followRun, LiveSteps, MAX_LIVE_STEPS, type RunKey, type RunUpdate, StreamPool, type Timers } from './stream'
 
 /** Timers that fire only when the test says. */
 function manualTimers() {
@@ -130,5 +131,41 @@ describe('StreamPool', () => {
     pool.want(runs.slice(2))
     expect(stopped).toEqual(['r2'])
     expect(pool.streaming()).toEqual(['a-r3/r3'])
+  })
+})
+
+describe('LiveSteps', () => {
+  const step = (id: string, title = id): ProviderStep => ({
+    id,
+    kind: 'tool_call',
+    title,
+    detail: null,
+    at: null,
+    status: null,
+    serviceStatus: null
+  })
+
+  it(`holds a run's latest ${MAX_LIVE_STEPS} steps and one step ahead of them saying how many earlier are not shown`, () => {
+    const live = new LiveSteps()
+    for (let i = 1; i <= MAX_LIVE_STEPS; i++) live.add('a', step(`c${i}`))
+    expect(live.steps('a')).toHaveLength(MAX_LIVE_STEPS)
+    expect(live.steps('a')?.[0]?.id).toBe('c1')
+    // A step told again keeps its place and pushes nothing out.
+    live.add('a', step('c1', 'c1 done'))
+    expect(
+      live
+        .steps('a')
+        ?.map((s) => s.title)
+        .slice(0, 2)
+    ).toEqual(['c1 done', 'c2'])
+    for (let i = MAX_LIVE_STEPS + 1; i <= MAX_LIVE_STEPS + 5; i++) live.add('a', step(`c${i}`))
+    const steps = live.steps('a') ?? []
+    expect(steps).toHaveLength(MAX_LIVE_STEPS + 1)
+    expect(steps[0]).toMatchObject({ kind: 'earlier', title: '5 earlier steps not shown' })
+    expect(steps[1]?.id).toBe('c6')
+    expect(steps.at(-1)?.id).toBe(`c${MAX_LIVE_STEPS + 5}`)
+    // Each agent's bound is its own.
+    live.add('b', step('x'))
+    expect(live.steps('b')?.map((s) => s.id)).toEqual(['x'])
   })
 })

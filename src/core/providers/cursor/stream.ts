@@ -15,6 +15,8 @@ export const MAX_STREAMS = 3
 export const STALL_MS = 45_000
 /** Reopens in a row that bring no event before the stream is given up and the run polled. */
 export const MAX_REOPENS = 5
+/** The most steps one run's live steps hold (the latest); each `steps` news carries them all, so it is bounded too. */
+export const MAX_LIVE_STEPS = 100
 /** Error codes of an `error` event after which reopening cannot help (the rest, e.g. stream_unavailable, can). */
 const FATAL_CODES = new Set(['unauthorized', 'forbidden', 'not_found'])
 
@@ -291,19 +293,43 @@ export class StreamPool {
   }
 }
 
-/** The steps a run's stream gathered, by agent, in the order first seen; a step told again replaces its first. */
+/** The step that says how many earlier steps are no longer held (first in the list, its id stable). */
+export function earlierStep(count: number, kept: number): ProviderStep {
+  return {
+    id: 'live:earlier',
+    kind: 'earlier',
+    title: count === 1 ? '1 earlier step not shown' : `${count} earlier steps not shown`,
+    detail: `Only the latest ${kept} steps are kept while a run is followed live.`,
+    at: null,
+    status: null,
+    serviceStatus: null
+  }
+}
+
+/** The steps a run's stream gathered, by agent, in the order first seen; a step told again replaces its first. At most
+ * `max` (MAX_LIVE_STEPS) are held, the latest; the earlier ones are counted and said by one step ahead of them. */
 export class LiveSteps {
-  private readonly byAgent = new Map<string, Map<string, ProviderStep>>()
+  private readonly byAgent = new Map<string, { held: Map<string, ProviderStep>; earlier: number }>()
+
+  constructor(private readonly max = MAX_LIVE_STEPS) {}
 
   add(agentId: string, step: ProviderStep): void {
     let steps = this.byAgent.get(agentId)
-    if (!steps) this.byAgent.set(agentId, (steps = new Map()))
-    steps.set(step.id, step)
+    if (!steps) this.byAgent.set(agentId, (steps = { held: new Map(), earlier: 0 }))
+    const { held } = steps
+    if (!held.has(step.id) && held.size >= this.max) {
+      // A Map keeps insertion order: its first key is the oldest held. A call told again after it left comes back last.
+      held.delete(held.keys().next().value as string)
+      steps.earlier++
+    }
+    held.set(step.id, step)
   }
 
   steps(agentId: string): ProviderStep[] | undefined {
     const steps = this.byAgent.get(agentId)
-    return steps ? [...steps.values()] : undefined
+    if (!steps) return undefined
+    const held = [...steps.held.values()]
+    return steps.earlier === 0 ? held : [earlierStep(steps.earlier, this.max), ...held]
   }
 
   forget(agentId: string): void {
