@@ -8,7 +8,7 @@ import { type CursorFake, startCursorFake } from '../../../reference-service/cur
 import { openPoolCount } from '../../client/pool'
 import type { AgentAccount, AgentPoll, LiveNews } from '../account'
 import { type CursorStreamTuning, openCursor } from './account'
-import { MAX_STREAMS } from './stream'
+import { MAX_STREAMS, STALL_MS, type Timers } from './stream'
 
 const KEY = 'key_cursor_fake_0123456789abcdef'
 let fake: CursorFake
@@ -34,6 +34,16 @@ interface Live {
   moved(taskId: string, from?: number): Promise<void>
 }
 
+/** The stream's timers with each wait before a reopen over at once (the waits' own rules are stream.fake.test's). */
+const reopenAtOnce: Timers = {
+  set: (run, ms) => (ms < STALL_MS ? { soon: setImmediate(run) } : { late: setTimeout(run, ms) }),
+  clear(handle) {
+    const h = handle as { soon?: NodeJS.Immediate; late?: NodeJS.Timeout }
+    if (h.soon) clearImmediate(h.soon)
+    if (h.late) clearTimeout(h.late)
+  }
+}
+
 function liveAccount(tuning: CursorStreamTuning = {}): Live {
   const news: LiveNews[] = []
   const waiters: { test: (n: LiveNews) => boolean; from: number; resolve: () => void }[] = []
@@ -51,7 +61,7 @@ function liveAccount(tuning: CursorStreamTuning = {}): Live {
         }
       }
     },
-    tuning
+    { timers: reopenAtOnce, ...tuning }
   )
   opened.push(account)
   const until = (test: (n: LiveNews) => boolean, from = 0) =>

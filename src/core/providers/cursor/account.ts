@@ -24,9 +24,10 @@ const ACTIVE_RUN = new Set(['CREATING', 'RUNNING'])
 /** How far a run has come: created, running, ended (any other word). */
 const stage = (status: unknown): number => (status === 'CREATING' ? 0 : status === 'RUNNING' ? 1 : 2)
 
-/** For tests and the bench: the stream's timers, its stall bound, the pool's bound and the live steps' bound. */
+/** For tests and the bench: the stream's timers and jitter, its stall bound, the pool's and the live steps' bounds. */
 export interface CursorStreamTuning {
   timers?: Timers
+  random?: () => number
   stallMs?: number
   maxStreams?: number
   maxLiveSteps?: number
@@ -70,6 +71,7 @@ export function openCursor(options: AgentAccountOptions, tuning: CursorStreamTun
         onUpdate: (u) => update(run, u),
         from: lastFollower.get(keyOf(run))?.lastEventId() ?? null,
         timers: tuning.timers,
+        random: tuning.random,
         stallMs: tuning.stallMs
       })
       followers.add(follower)

@@ -1,6 +1,6 @@
 // Following a Cursor run live through its event stream (GET /v1/agents/{id}/runs/{runId}/stream, server-sent events):
-// tool calls become steps as they arrive; a dropped connection is reopened with Last-Event-ID and an event seen before
-// is not told twice; a stream quiet past the heartbeat bound is treated as dropped; 410 stream_expired ends the
+// tool calls become steps as they arrive; a dropped connection is reopened with Last-Event-ID, after a wait that grows
+// while reopens bring nothing, and an event seen before is not told twice; a stream quiet past the heartbeat bound is treated as dropped; 410 stream_expired ends the
 // stream and the run is polled instead. At most MAX_STREAMS are open per account; other running runs are polled.
 import { isJsonObject } from '../../../shared/json-object'
 import type { ProviderStep } from '../../../shared/provider'
@@ -15,6 +15,9 @@ export const MAX_STREAMS = 3
 export const STALL_MS = 45_000
 /** Reopens in a row that bring no event before the stream is given up and the run polled. */
 export const MAX_REOPENS = 5
+/** The wait before each reopen: `firstMs`, doubling with every reopen since the stream's last event, up to `maxMs`;
+ * an event starts it over. A server that refuses or drops at once is not hammered. */
+export const REOPEN_WAIT = { firstMs: 1_000, maxMs: 30_000 }
 /** The most steps one run's live steps hold (the latest); each `steps` news carries them all, so it is bounded too. */
 export const MAX_LIVE_STEPS = 100
 /** Error codes of an `error` event after which reopening cannot help (the rest, e.g. stream_unavailable, can). */
@@ -27,7 +30,8 @@ export type RunUpdate =
   | { kind: 'error'; code: string; message: string }
   /** assistant, thinking, interaction_update and any other event: told by name, its text untrusted. */
   | { kind: 'other'; event: string }
-  | { kind: 'reopening'; lastEventId: string | null; stalled: boolean }
+  /** Told before each reopen, which comes `waitMs` later (after a drop, a stall, a refused or failed open). */
+  | { kind: 'reopening'; lastEventId: string | null; stalled: boolean; waitMs: number }
 
 export type FollowEnd =
   | { how: 'done' }
@@ -52,6 +56,8 @@ export interface FollowOptions {
   /** The last event this run's stream told before (a stream stopped by a pause): resumed after it, nothing retold. */
   from?: string | null
   timers?: Timers
+  /** The reopen wait's jitter (0 to 1). */
+  random?: () => number
   stallMs?: number
   maxReopens?: number
 }
@@ -89,23 +95,56 @@ export function toolStep(event: SseEvent): ProviderStep {
   }
 }
 
+/** The wait before a reopen, given the reopens since the stream's last event: half of it fixed, half jitter, so
+ * streams dropped together do not all come back at once. */
+export function reopenWaitMs(reopens: number, random: () => number): number {
+  const ceiling = Math.min(REOPEN_WAIT.maxMs, REOPEN_WAIT.firstMs * 2 ** Math.min(Math.max(reopens, 0), 30))
+  const r = random()
+  return Math.floor(ceiling / 2 + (ceiling / 2) * (Number.isFinite(r) ? Math.min(Math.max(r, 0), 1) : 0))
+}
+
 export function followRun(options: FollowOptions): Follower {
   const timers = options.timers ?? realTimers
   const stallMs = options.stallMs ?? STALL_MS
   const maxReopens = options.maxReopens ?? MAX_REOPENS
   const seen = new Set<string>()
   let lastId: string | null = options.from ?? null
+  const random = options.random ?? Math.random
   let stopped = false
   let current: AbortController | null = null
+  /** Ends the wait before a reopen early (stop). */
+  let wake: (() => void) | null = null
+  /** Reopens since the stream's last event: how long the next wait is. */
+  let reopens = 0
+
+  /** Tells the reopen and waits before it on the timers; false when stopped meanwhile. */
+  async function waitToReopen(stalled: boolean): Promise<boolean> {
+    const waitMs = reopenWaitMs(reopens++, random)
+    options.onUpdate({ kind: 'reopening', lastEventId: lastId, stalled, waitMs })
+    if (stopped) return false
+    await new Promise<void>((resolve) => {
+      const handle = timers.set(() => {
+        wake = null
+        resolve()
+      }, waitMs)
+      wake = () => {
+        timers.clear(handle)
+        wake = null
+        resolve()
+      }
+    })
+    return !stopped
+  }
 
   async function run(): Promise<FollowEnd> {
     let fruitless = 0
     let stalled = false
-    for (;;) {
+    for (let first = true; ; first = false) {
       if (stopped) return { how: 'stopped' }
       if (fruitless > maxReopens) {
         return { how: 'failed', error: new ServiceError('network', 'The Cursor run stream kept dropping.') }
       }
+      if (!first && !(await waitToReopen(stalled))) return { how: 'stopped' }
       stalled = false
       const controller = new AbortController()
       current = controller
@@ -147,6 +186,7 @@ export function followRun(options: FollowOptions): Follower {
             seen.add(e.id)
           }
           progressed = true
+          reopens = 0
           if (e.event === 'done') {
             finished = { how: 'done' }
             return
@@ -197,7 +237,6 @@ export function followRun(options: FollowOptions): Follower {
       }
       if (stopped) return { how: 'stopped' }
       fruitless = progressed ? 0 : fruitless + 1
-      options.onUpdate({ kind: 'reopening', lastEventId: lastId, stalled })
     }
   }
 
@@ -208,6 +247,7 @@ export function followRun(options: FollowOptions): Follower {
     stop() {
       stopped = true
       current?.abort()
+      wake?.()
     }
   }
 }
