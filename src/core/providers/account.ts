@@ -36,5 +36,8 @@ export interface AgentAccount {
   reply?(taskId: string, message: string, signal?: AbortSignal): Promise<void>
   /** Whether the task's steps are followed live now (a stream open); absent where the service has no stream. */
   isLive?(taskId: string): boolean
+  /** Off while the watch is paused (asleep, offline, the user's pause): every stream stops; on again, the next poll
+   * opens them, those that failed for the network included. Absent where the service has no stream. */
+  setLive?(on: boolean): void
   close(): Promise<void>
 }

@@ -1,6 +1,8 @@
 // An agent account's watch taking its stream's news, over real HTTP against the Cursor fake: a streamed task's steps
 // held and told as they come; a moved status (the run's end) polled at once, not at the interval, so its status change
-// is told early; many moves one poll; none while paused, none sooner than the etiquette's wait.
+// is told early; many moves one poll; none while paused, none sooner than the etiquette's wait; pausing the watch stops
+// its streams and resuming follows them again. While every active task is followed live the account is polled at the
+// idle interval; one active task not followed (past the stream bound, new, its stream expired) brings the active one.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type CursorFake, startCursorFake } from '../../reference-service/cursor/fake'
 import type { ProviderStep } from '../../shared/provider'
@@ -10,11 +12,14 @@ import { ManualClock } from '../util/clock'
 import { createLimiter } from '../util/limiter'
 import type { AgentAccount, LiveNews } from './account'
 import { type AgentRound, AgentWatch } from './board'
+import { type CursorStreamTuning, openCursor } from './cursor/account'
+import { MAX_STREAMS, REOPEN_WAIT, type Timers } from './cursor/stream'
 import { openAgentAccount } from './registry'
 
 const KEY = 'key_cursor_fake_0123456789abcdef'
 const START = Date.parse('2026-03-01T09:00:00Z')
 const ACTIVE = DEFAULT_POLLING_PREFS.activeIntervalMs
+const IDLE = DEFAULT_POLLING_PREFS.idleIntervalMs
 
 let fake: CursorFake
 let clock: ManualClock
@@ -48,8 +53,9 @@ function recorder<T>() {
   }
 }
 
-/** `etiquette.ms`: what the account's waitMs() says from now on (Cursor's own is 0). */
-function cursorWatch(etiquette = { ms: 0 }, failing = { on: false }) {
+/** `etiquette.ms`: what the account's waitMs() says from now on (Cursor's own is 0). With `tuning`, the account is
+ * opened with the stream's timers and bounds given. */
+function cursorWatch(etiquette = { ms: 0 }, failing = { on: false }, tuning?: CursorStreamTuning) {
   const news = recorder<LiveNews>()
   const told = recorder<{ taskId: string; steps: ProviderStep[] }>()
   const rounds = recorder<AgentRound>()
@@ -57,16 +63,17 @@ function cursorWatch(etiquette = { ms: 0 }, failing = { on: false }) {
   /** A poll's end (the watch's onChange, once the next poll is planned). */
   const ended = recorder<number>()
   let relay: (news: LiveNews) => void = () => {}
-  const opened = openAgentAccount('cursor', {
+  const options = {
     key: KEY,
     account: 'Mine',
     baseUrl: fake.baseUrl,
     now: () => clock.now(),
-    onLive(n) {
+    onLive(n: LiveNews) {
       news.push(n)
       relay(n)
     }
-  })
+  }
+  const opened = tuning === undefined ? openAgentAccount('cursor', options) : openCursor(options, tuning)
   const account: AgentAccount = {
     ...opened,
     async poll(signal) {
@@ -146,6 +153,25 @@ describe("the watch and a task's stream", () => {
     expect(rig.watch.views().find((t) => t.id === id)).toMatchObject({ status: 'completed', live: false })
   })
 
+  it("pausing the watch stops the account's streams; resuming polls and follows the run again", async () => {
+    const id = running()
+    const rig = cursorWatch()
+    rig.watch.start()
+    await rig.firstPoll()
+    await rig.watch.told
+    expect(rig.watch.views().find((t) => t.id === id)?.live).toBe(true)
+    rig.watch.pause()
+    expect(rig.watch.views().find((t) => t.id === id)?.live).toBe(false)
+    expect(rig.watch.account.isLive?.(id)).toBe(false)
+
+    rig.watch.resume()
+    await rig.ended.until(() => rig.ended.items.length >= 2)
+    expect(rig.polls.items).toEqual([START, START])
+    expect(rig.watch.views().find((t) => t.id === id)?.live).toBe(true)
+    fake.control.advance(3_000)
+    await rig.told.until((t) => t.taskId === id && t.steps.some((s) => s.title === 'read_file'))
+  })
+
   it('many moves between polls make one poll', async () => {
     running()
     const rig = cursorWatch()
@@ -213,5 +239,90 @@ describe("the watch and a task's stream", () => {
     rig.watch.takeLive({ kind: 'steps', taskId: 'any', steps: [] })
     expect(clock.pending).toBe(0)
     expect(rig.told.items).toEqual([])
+  })
+})
+
+/** Lets I/O on the fake's sockets turn until `check` holds; fails after many turns. */
+async function turnsUntil(check: () => boolean, turns = 10_000): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (check()) return
+    await new Promise<void>((resolve) => setImmediate(resolve))
+  }
+  throw new Error('the condition never held')
+}
+
+describe("the watch's pace while its tasks are followed live", () => {
+  /** The streams' own timers (stall watchdog, reopen waits), apart from the watch's clock. */
+  function streamTimers() {
+    const streamClock = new ManualClock(START)
+    const timers: Timers = {
+      set: (run, ms) => streamClock.setTimeout(run, ms),
+      clear: (h) => streamClock.clearTimeout(h)
+    }
+    return { streamClock, timers }
+  }
+  /** When the poll planned after the latest one is due, from that poll's time. */
+  const paceAfter = (rig: ReturnType<typeof cursorWatch>): number => clock.nextAt()! - rig.polls.items.at(-1)!
+
+  it('polls at the idle interval while every running task is followed live, and at the active one for a task with no stream', async () => {
+    const ids = Array.from({ length: MAX_STREAMS }, () => running())
+    const rig = cursorWatch()
+    rig.watch.start()
+    await rig.firstPoll()
+    expect(ids.map((id) => rig.watch.views().find((t) => t.id === id)?.live)).toEqual(ids.map(() => true))
+    // A stream's moved brings a poll at once, so a followed run needs no quick pace.
+    expect(paceAfter(rig)).toBe(IDLE)
+
+    // A new agent while every slot is taken: it is polled, and the active pace is back.
+    const extra = running()
+    await clock.advance(IDLE)
+    await rig.ended.until(() => rig.ended.items.length >= 2)
+    expect(rig.watch.views().find((t) => t.id === extra)).toMatchObject({ status: 'running', live: false })
+    expect(paceAfter(rig)).toBe(ACTIVE)
+
+    // One followed run ends: its slot goes to the new agent, every running task is followed again, the idle pace too.
+    const done = ids[0] as string
+    fake.control.setTaskState(done, 'FINISHED')
+    await rig.news.until((n) => n.kind === 'moved' && n.taskId === done)
+    await clock.advance(0)
+    await rig.ended.until(() => rig.ended.items.length >= 3)
+    expect(rig.watch.views().find((t) => t.id === extra)?.live).toBe(true)
+    expect(paceAfter(rig)).toBe(IDLE)
+  })
+
+  it('a run whose stream expired brings the active interval back, from the poll its end asks for', async () => {
+    const id = running()
+    const { streamClock, timers } = streamTimers()
+    const rig = cursorWatch({ ms: 0 }, { on: false }, { timers, random: () => 1 })
+    rig.watch.start()
+    await rig.firstPoll()
+    expect(paceAfter(rig)).toBe(IDLE)
+
+    const runId = fake.control.latestRunId(id)
+    await turnsUntil(() => fake.control.openStreams() === 1)
+    fake.control.expireStream(runId)
+    expect(fake.control.dropStreams(runId)).toBe(1)
+    // The stream is reopened after its wait (the only stream timer once the drop is seen), answers 410, and its end
+    // asks for a poll now.
+    await turnsUntil(() => streamClock.nextAt() === START + REOPEN_WAIT.firstMs)
+    await streamClock.advance(REOPEN_WAIT.firstMs)
+    await rig.news.until((n) => n.kind === 'moved' && n.taskId === id)
+    await clock.advance(0)
+    await rig.ended.until(() => rig.ended.items.length >= 2)
+    expect(rig.polls.items).toEqual([START, START])
+    expect(rig.watch.views().find((t) => t.id === id)).toMatchObject({ status: 'running', live: false })
+    expect(paceAfter(rig)).toBe(ACTIVE)
+  })
+
+  it("setPolling's rule reads the pace chosen: while every running task is followed, the idle interval's", async () => {
+    running()
+    const rig = cursorWatch()
+    rig.watch.start()
+    await rig.firstPoll()
+    expect(paceAfter(rig)).toBe(IDLE)
+    rig.watch.setPolling({ ...DEFAULT_POLLING_PREFS, activeIntervalMs: 2_000 })
+    expect(clock.nextAt()).toBe(START + IDLE)
+    rig.watch.setPolling({ ...DEFAULT_POLLING_PREFS, activeIntervalMs: 2_000, idleIntervalMs: 30_000 })
+    expect(clock.nextAt()).toBe(START + 30_000)
   })
 })

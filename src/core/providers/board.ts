@@ -1,7 +1,8 @@
 // One open account of an agent service, polled on its own schedule: the monitor's intervals and backoff, never
 // sooner than the service's etiquette asks, inside the session's shared concurrency limit. Its news is told only once
 // the seen state that holds it is saved, so a restart repeats no question. Where the service streams a running task,
-// its steps are told as they come and a moved status brings the next poll forward.
+// its steps are told as they come and a moved status brings the next poll forward, so while every active task is
+// streamed the account is polled at the idle interval.
 import type { AgentTaskView } from '../../shared/ipc'
 import type { MonitorEvent, ProjectHealth, ServiceErrorInfo } from '../../shared/monitor'
 import { byNowOrder, isProviderActive, type ProviderStep, type ProviderTask } from '../../shared/provider'
@@ -65,6 +66,7 @@ export class AgentWatch {
   private restored: boolean
   private healthNow: ProjectHealth = { state: 'unknown' }
   private errors = 0
+  /** Polled at the active interval: a task queued, running or waiting that no stream follows. */
   private active = false
   private dueAt: number
   private timer: TimerHandle | null = null
@@ -97,16 +99,19 @@ export class AgentWatch {
     return !this.running
   }
 
-  /** Polls now, then on schedule. */
+  /** Polls now, then on schedule; the account's streams may open again (after that poll). */
   start(): void {
     if (this.disposed || this.running) return
     this.running = true
+    this.account.setLive?.(true)
     void this.runPoll()
   }
 
+  /** No poll and no stream until `resume`: asleep or offline a stream would only fail, and be given up. */
   pause(): void {
     this.running = false
     this.clearTimer()
+    this.account.setLive?.(false)
   }
 
   /** Back from sleep or offline: a poll now, as the monitors do. */
@@ -236,6 +241,7 @@ export class AgentWatch {
       const result = await this.options.limiter.run(() => this.account.poll(this.abort.signal))
       if (this.disposed) return
       if (result.changed) this.take(result.tasks)
+      this.active = this.needsActivePace()
       this.errors = 0
       this.healthNow = { state: 'ok', polledAt: iso(this.options.clock.now()) }
       outcome = { ok: true, active: this.active }
@@ -260,6 +266,12 @@ export class AgentWatch {
     this.options.onChange()
   }
 
+  /** A task followed live needs no quick pace: its stream's `moved` brings a poll at once. Any other active task does
+   * (one past the account's stream bound, whose stream expired or failed, or a service without streams). */
+  private needsActivePace(): boolean {
+    return this.tasks.some((t) => isProviderActive(t.status) && this.account.isLive?.(t.id) !== true)
+  }
+
   private delayAfter(outcome: PollOutcome): number {
     return Math.max(nextDelay(outcome, this.errors, this.polling, this.options.random), this.account.waitMs())
   }
@@ -270,7 +282,6 @@ export class AgentWatch {
     this.restored = false
     this.seen = seen
     this.tasks = tasks
-    this.active = tasks.some((t) => isProviderActive(t.status))
     for (const task of tasks) if (task.status !== 'failed') this.unseen.delete(task.id)
     const listed = new Set(tasks.map((t) => t.id))
     for (const id of [...this.unseen]) if (!listed.has(id)) this.unseen.delete(id)

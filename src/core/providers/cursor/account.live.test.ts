@@ -1,13 +1,14 @@
 // A Cursor account's live side over real HTTP against the Cursor fake: after a poll the running agents' streams are
 // followed and their tool calls told as steps (all so far, each once, across a dropped stream); an expired stream
 // leaves its run to polling; no more than MAX_STREAMS at once; a finished run's steps stay until the agent's next
-// run; closing lets every stream go.
+// run; a run's live steps bounded to the latest, the earlier ones counted; live off (the watch paused) holds no stream and on again resumes them, a stream given up offline included;
+// closing lets every stream go.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type CursorFake, startCursorFake } from '../../../reference-service/cursor/fake'
 import { openPoolCount } from '../../client/pool'
 import type { AgentAccount, AgentPoll, LiveNews } from '../account'
-import { openCursor } from './account'
-import { MAX_STREAMS } from './stream'
+import { type CursorStreamTuning, openCursor } from './account'
+import { MAX_STREAMS, STALL_MS, type Timers } from './stream'
 
 const KEY = 'key_cursor_fake_0123456789abcdef'
 let fake: CursorFake
@@ -33,22 +34,35 @@ interface Live {
   moved(taskId: string, from?: number): Promise<void>
 }
 
-function liveAccount(): Live {
+/** The stream's timers with each wait before a reopen over at once (the waits' own rules are stream.fake.test's). */
+const reopenAtOnce: Timers = {
+  set: (run, ms) => (ms < STALL_MS ? { soon: setImmediate(run) } : { late: setTimeout(run, ms) }),
+  clear(handle) {
+    const h = handle as { soon?: NodeJS.Immediate; late?: NodeJS.Timeout }
+    if (h.soon) clearImmediate(h.soon)
+    if (h.late) clearTimeout(h.late)
+  }
+}
+
+function liveAccount(tuning: CursorStreamTuning = {}): Live {
   const news: LiveNews[] = []
   const waiters: { test: (n: LiveNews) => boolean; from: number; resolve: () => void }[] = []
-  const account = openCursor({
-    key: KEY,
-    account: 'me',
-    baseUrl: fake.baseUrl,
-    onLive(n) {
-      news.push(n)
-      for (const w of [...waiters]) {
-        if (!w.test(n)) continue
-        waiters.splice(waiters.indexOf(w), 1)
-        w.resolve()
+  const account = openCursor(
+    {
+      key: KEY,
+      account: 'me',
+      baseUrl: fake.baseUrl,
+      onLive(n) {
+        news.push(n)
+        for (const w of [...waiters]) {
+          if (!w.test(n)) continue
+          waiters.splice(waiters.indexOf(w), 1)
+          w.resolve()
+        }
       }
-    }
-  })
+    },
+    { timers: reopenAtOnce, ...tuning }
+  )
   opened.push(account)
   const until = (test: (n: LiveNews) => boolean, from = 0) =>
     news.slice(from).some(test)
@@ -201,6 +215,81 @@ describe("a Cursor account's live steps", () => {
     await live.account.reply?.(id, 'Also add a changelog')
     await live.account.poll()
     expect((await live.account.task(id)).steps).toEqual([])
+  })
+
+  it('holds only the latest steps of a run, and says on the task how many earlier ones are not shown', async () => {
+    const id = runningAgent()
+    fake.control.advance(2_000)
+    const live = liveAccount({ maxLiveSteps: 2 })
+    await live.account.poll()
+    fake.control.advance(20_000)
+    await live.step(id, 'run_terminal_cmd')
+    expect(live.news.map((n) => (n.kind === 'steps' ? n.steps.map((s) => s.id) : n.kind))).toEqual([
+      ['call-1'],
+      ['call-1', 'call-2'],
+      ['live:earlier', 'call-2', 'call-3']
+    ])
+    const steps = (await live.account.task(id)).steps ?? []
+    expect(steps.map((s) => [s.kind, s.title])).toEqual([
+      ['earlier', '1 earlier step not shown'],
+      ['tool_call', 'edit_file'],
+      ['tool_call', 'run_terminal_cmd']
+    ])
+  })
+
+  it('live off stops every stream and opens none; on again, the next poll resumes each after its last event', async () => {
+    const id = runningAgent()
+    fake.control.advance(2_000)
+    const live = liveAccount()
+    await live.account.poll()
+    fake.control.advance(3_000)
+    await live.step(id, 'read_file')
+    live.account.setLive?.(false)
+    expect(live.account.isLive?.(id)).toBe(false)
+    await turnsUntil(() => fake.control.openStreams() === 0)
+    const before = live.news.length
+    // What happens while paused: a poll reads the run, and no stream is opened for it.
+    fake.control.advance(7_000)
+    expect(tasksOf(await live.account.poll()).find((t) => t.id === id)?.status).toBe('running')
+    expect(live.account.isLive?.(id)).toBe(false)
+    expect(fake.control.openStreams()).toBe(0)
+    expect(live.news.slice(before)).toEqual([])
+
+    live.account.setLive?.(true)
+    await live.account.poll()
+    expect(live.account.isLive?.(id)).toBe(true)
+    await live.step(id, 'edit_file')
+    // Resumed after call-1: it is not told again, and the stream's repeated statuses are no news either.
+    expect(live.news.map((n) => (n.kind === 'steps' ? n.steps.map((s) => s.id) : n.kind))).toEqual([
+      ['call-1'],
+      ['call-1', 'call-2']
+    ])
+  })
+
+  it('a stream given up while offline is followed again once live is back on; an expired one stays polled', async () => {
+    const offline = runningAgent('run-forever', 'Offline')
+    const expired = runningAgent('run-forever', 'Expired')
+    fake.control.advance(2_000)
+    const offlineRun = fake.control.latestRunId(offline)
+    fake.control.expireStream(fake.control.latestRunId(expired))
+    // Every attempt at the stream fails as it would offline: the socket goes before an answer.
+    const stream = `/v1/agents/${offline}/runs/${offlineRun}/stream`
+    fake.control.setFaults({ rules: [{ kind: 'drop', method: 'GET', pathPrefix: stream }] })
+    const live = liveAccount()
+    await live.account.poll()
+    await Promise.all([live.moved(offline), live.moved(expired)])
+    await live.account.poll()
+    expect([live.account.isLive?.(offline), live.account.isLive?.(expired)]).toEqual([false, false])
+
+    // The watch pauses (offline), the network comes back, the watch resumes.
+    live.account.setLive?.(false)
+    fake.control.clearFaults()
+    live.account.setLive?.(true)
+    await live.account.poll()
+    expect([live.account.isLive?.(offline), live.account.isLive?.(expired)]).toEqual([true, false])
+    fake.control.advance(3_000)
+    await live.step(offline, 'read_file')
+    expect(fake.control.openStreams()).toBe(1)
   })
 
   it('opens no stream where nobody listens (opened without onLive, as the command reads once)', async () => {

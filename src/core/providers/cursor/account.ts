@@ -1,7 +1,8 @@
 // A Cursor account opened as every agent account is (registry.ts): its agents polled, and, where it is opened with
 // `onLive`, after each poll the latest run of every agent still CREATING or RUNNING followed live (stream.ts, at most
-// MAX_STREAMS; the rest, and any whose stream expired or failed, polled). Tool calls are told as steps between polls; a status, result, error or the
-// stream's end asks for a poll. A reply is a follow-up run. Streams go over the account's transport: the key stays there.
+// MAX_STREAMS; the rest, and any whose stream expired or failed, polled; none while the watch is paused). Tool calls
+// are told as steps between polls; a status, result, error or the stream's end asks for a poll. A reply is a follow-up
+// run. Streams go over the account's transport: the key stays there.
 import type { ProviderStep, ProviderTask } from '../../../shared/provider'
 import { ServiceError } from '../../client/service-error'
 import type { AgentAccount, AgentAccountOptions, LiveNews } from '../account'
@@ -23,17 +24,19 @@ const ACTIVE_RUN = new Set(['CREATING', 'RUNNING'])
 /** How far a run has come: created, running, ended (any other word). */
 const stage = (status: unknown): number => (status === 'CREATING' ? 0 : status === 'RUNNING' ? 1 : 2)
 
-/** For tests and the bench: the stream's timers, its stall bound, and the pool's bound. */
+/** For tests and the bench: the stream's timers and jitter, its stall bound, the pool's and the live steps' bounds. */
 export interface CursorStreamTuning {
   timers?: Timers
+  random?: () => number
   stallMs?: number
   maxStreams?: number
+  maxLiveSteps?: number
 }
 
 export function openCursor(options: AgentAccountOptions, tuning: CursorStreamTuning = {}): AgentAccount {
   const client = createCursorClient({ ...options, apiKey: options.key })
   const tell = (news: LiveNews): void => options.onLive?.(news)
-  const live = new LiveSteps()
+  const live = new LiveSteps(tuning.maxLiveSteps)
   /** The run whose steps `live` holds, by agent: a finished run's stay until the agent's next run is seen. */
   const stepsRun = new Map<string, string>()
 
@@ -55,17 +58,24 @@ export function openCursor(options: AgentAccountOptions, tuning: CursorStreamTun
 
   /** Every follower not ended yet, so closing waits until each stream's request is let go. */
   const followers = new Set<Follower>()
+  /** Each running run's latest follower: a stream opened again (after a pause) resumes after its last event. */
+  const lastFollower = new Map<string, Follower>()
   let closed = false
+  /** Off while the watch is paused: no stream is open or opened. */
+  let liveOn = true
   const pool = new StreamPool({
     max: tuning.maxStreams,
     start(run) {
       const follower = followRun({
         open: openRunStream(client.transport, run.agentId, run.runId),
         onUpdate: (u) => update(run, u),
+        from: lastFollower.get(keyOf(run))?.lastEventId() ?? null,
         timers: tuning.timers,
+        random: tuning.random,
         stallMs: tuning.stallMs
       })
       followers.add(follower)
+      lastFollower.set(keyOf(run), follower)
       void follower.ended.finally(() => followers.delete(follower))
       return follower
     },
@@ -89,7 +99,9 @@ export function openCursor(options: AgentAccountOptions, tuning: CursorStreamTun
     const running: RunKey[] = []
     for (const [agentId, run] of latest)
       if (typeof run.status === 'string' && ACTIVE_RUN.has(run.status)) running.push({ agentId, runId: run.id })
-    pool.want(running)
+    const runningKeys = new Set(running.map(keyOf))
+    for (const key of lastFollower.keys()) if (!runningKeys.has(key)) lastFollower.delete(key)
+    if (liveOn) pool.want(running)
   }
 
   async function pollAll(signal: AbortSignal | undefined, steps: (agentId: string) => ProviderStep[] | undefined) {
@@ -116,6 +128,11 @@ export function openCursor(options: AgentAccountOptions, tuning: CursorStreamTun
     isLive(taskId) {
       const run = client.latestRuns().get(taskId)
       return run !== undefined && pool.streaming().includes(keyOf({ agentId: taskId, runId: run.id }))
+    },
+    setLive(on) {
+      liveOn = on
+      if (on) pool.retryDropped()
+      else pool.close()
     },
     async close() {
       closed = true

@@ -1,7 +1,18 @@
 // The stream's rules with no network: an injected clock for the heartbeat bound, and streams made in the test.
 import { describe, expect, it } from 'vitest'
+import type { ProviderStep } from '../../../shared/provider'
 import type { StreamResponse } from '../transport'
-import { followRun, type RunKey, type RunUpdate, StreamPool, type Timers } from './stream'
+import {
+  followRun,
+  LiveSteps,
+  MAX_LIVE_STEPS,
+  REOPEN_WAIT,
+  reopenWaitMs,
+  type RunKey,
+  type RunUpdate,
+  StreamPool,
+  type Timers
+} from './stream'
 
 /** Timers that fire only when the test says. */
 function manualTimers() {
@@ -53,27 +64,36 @@ describe('followRun', () => {
       },
       onUpdate: (u) => updates.push(u)
     })
-    await new Promise<void>((resolve) => {
-      const check = () => (updates.length > 0 && pending.size > 0 ? resolve() : setImmediate(check))
-      check()
-    })
+    const turnsUntil = (test: () => boolean) =>
+      new Promise<void>((resolve) => {
+        const check = () => (test() ? resolve() : setImmediate(check))
+        check()
+      })
+    await turnsUntil(() => updates.length > 0 && pending.size > 0)
+    // The stall bound, then the wait before reopening.
+    fireAll()
+    await turnsUntil(() => updates.some((u) => u.kind === 'reopening'))
+    expect(asked).toEqual([null])
     fireAll()
     await twice
     await expect(follower.ended).resolves.toEqual({ how: 'done' })
     expect(asked).toEqual([null, '1'])
     expect(updates.filter((u) => u.kind === 'step')).toHaveLength(1)
-    expect(updates).toContainEqual({ kind: 'reopening', lastEventId: '1', stalled: true })
+    expect(updates).toContainEqual({ kind: 'reopening', lastEventId: '1', stalled: true, waitMs: expect.any(Number) })
   })
 
   it('gives up and leaves the run to polling after reopens in a row that bring nothing', async () => {
+    const { timers, fireAll } = manualTimers()
     let opens = 0
     const follower = followRun({
       maxReopens: 2,
+      timers,
       async open() {
         opens++
         return { status: 200, headers: {}, text: async () => '', body: (async function* () {})() }
       },
-      onUpdate: () => {}
+      // Each wait is over as soon as it starts (its timer set right after it is told).
+      onUpdate: (u) => void (u.kind === 'reopening' && setImmediate(fireAll))
     })
     await expect(follower.ended).resolves.toMatchObject({ how: 'failed' })
     expect(opens).toBe(3)
@@ -104,6 +124,20 @@ describe('followRun', () => {
   })
 })
 
+describe('reopenWaitMs', () => {
+  it('doubles from the first step to the bound, half of each wait jitter', () => {
+    const top = [0, 1, 2, 3, 4, 5, 6, 40].map((n) => reopenWaitMs(n, () => 1))
+    expect(top).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000])
+    expect(REOPEN_WAIT).toEqual({ firstMs: 1_000, maxMs: 30_000 })
+    expect(reopenWaitMs(0, () => 0)).toBe(REOPEN_WAIT.firstMs / 2)
+    expect(reopenWaitMs(10, () => 0)).toBe(REOPEN_WAIT.maxMs / 2)
+    expect(reopenWaitMs(1, () => 0.5)).toBe(1_500)
+    // A broken random source never makes the wait zero or endless.
+    expect(reopenWaitMs(0, () => Number.NaN)).toBe(500)
+    expect(reopenWaitMs(0, () => 7)).toBe(1_000)
+  })
+})
+
 describe('StreamPool', () => {
   it('keeps an expired run polled rather than opening its stream again, and stops streams of runs no longer wanted', async () => {
     const starts: string[] = []
@@ -130,5 +164,41 @@ describe('StreamPool', () => {
     pool.want(runs.slice(2))
     expect(stopped).toEqual(['r2'])
     expect(pool.streaming()).toEqual(['a-r3/r3'])
+  })
+})
+
+describe('LiveSteps', () => {
+  const step = (id: string, title = id): ProviderStep => ({
+    id,
+    kind: 'tool_call',
+    title,
+    detail: null,
+    at: null,
+    status: null,
+    serviceStatus: null
+  })
+
+  it(`holds a run's latest ${MAX_LIVE_STEPS} steps and one step ahead of them saying how many earlier are not shown`, () => {
+    const live = new LiveSteps()
+    for (let i = 1; i <= MAX_LIVE_STEPS; i++) live.add('a', step(`c${i}`))
+    expect(live.steps('a')).toHaveLength(MAX_LIVE_STEPS)
+    expect(live.steps('a')?.[0]?.id).toBe('c1')
+    // A step told again keeps its place and pushes nothing out.
+    live.add('a', step('c1', 'c1 done'))
+    expect(
+      live
+        .steps('a')
+        ?.map((s) => s.title)
+        .slice(0, 2)
+    ).toEqual(['c1 done', 'c2'])
+    for (let i = MAX_LIVE_STEPS + 1; i <= MAX_LIVE_STEPS + 5; i++) live.add('a', step(`c${i}`))
+    const steps = live.steps('a') ?? []
+    expect(steps).toHaveLength(MAX_LIVE_STEPS + 1)
+    expect(steps[0]).toMatchObject({ kind: 'earlier', title: '5 earlier steps not shown' })
+    expect(steps[1]?.id).toBe('c6')
+    expect(steps.at(-1)?.id).toBe(`c${MAX_LIVE_STEPS + 5}`)
+    // Each agent's bound is its own.
+    live.add('b', step('x'))
+    expect(live.steps('b')?.map((s) => s.id)).toEqual(['x'])
   })
 })

@@ -1,6 +1,6 @@
 // Following a Cursor run live through its event stream (GET /v1/agents/{id}/runs/{runId}/stream, server-sent events):
-// tool calls become steps as they arrive; a dropped connection is reopened with Last-Event-ID and an event seen before
-// is not told twice; a stream quiet past the heartbeat bound is treated as dropped; 410 stream_expired ends the
+// tool calls become steps as they arrive; a dropped connection is reopened with Last-Event-ID, after a wait that grows
+// while reopens bring nothing, and an event seen before is not told twice; a stream quiet past the heartbeat bound is treated as dropped; 410 stream_expired ends the
 // stream and the run is polled instead. At most MAX_STREAMS are open per account; other running runs are polled.
 import { isJsonObject } from '../../../shared/json-object'
 import type { ProviderStep } from '../../../shared/provider'
@@ -15,6 +15,11 @@ export const MAX_STREAMS = 3
 export const STALL_MS = 45_000
 /** Reopens in a row that bring no event before the stream is given up and the run polled. */
 export const MAX_REOPENS = 5
+/** The wait before each reopen: `firstMs`, doubling with every reopen since the stream's last event, up to `maxMs`;
+ * an event starts it over. A server that refuses or drops at once is not hammered. */
+export const REOPEN_WAIT = { firstMs: 1_000, maxMs: 30_000 }
+/** The most steps one run's live steps hold (the latest); each `steps` news carries them all, so it is bounded too. */
+export const MAX_LIVE_STEPS = 100
 /** Error codes of an `error` event after which reopening cannot help (the rest, e.g. stream_unavailable, can). */
 const FATAL_CODES = new Set(['unauthorized', 'forbidden', 'not_found'])
 
@@ -25,7 +30,8 @@ export type RunUpdate =
   | { kind: 'error'; code: string; message: string }
   /** assistant, thinking, interaction_update and any other event: told by name, its text untrusted. */
   | { kind: 'other'; event: string }
-  | { kind: 'reopening'; lastEventId: string | null; stalled: boolean }
+  /** Told before each reopen, which comes `waitMs` later (after a drop, a stall, a refused or failed open). */
+  | { kind: 'reopening'; lastEventId: string | null; stalled: boolean; waitMs: number }
 
 export type FollowEnd =
   | { how: 'done' }
@@ -47,7 +53,11 @@ export interface FollowOptions {
   /** Opens the stream, resuming after `lastEventId` when given. */
   open(lastEventId: string | null, signal: AbortSignal): Promise<StreamResponse>
   onUpdate(update: RunUpdate): void
+  /** The last event this run's stream told before (a stream stopped by a pause): resumed after it, nothing retold. */
+  from?: string | null
   timers?: Timers
+  /** The reopen wait's jitter (0 to 1). */
+  random?: () => number
   stallMs?: number
   maxReopens?: number
 }
@@ -85,23 +95,56 @@ export function toolStep(event: SseEvent): ProviderStep {
   }
 }
 
+/** The wait before a reopen, given the reopens since the stream's last event: half of it fixed, half jitter, so
+ * streams dropped together do not all come back at once. */
+export function reopenWaitMs(reopens: number, random: () => number): number {
+  const ceiling = Math.min(REOPEN_WAIT.maxMs, REOPEN_WAIT.firstMs * 2 ** Math.min(Math.max(reopens, 0), 30))
+  const r = random()
+  return Math.floor(ceiling / 2 + (ceiling / 2) * (Number.isFinite(r) ? Math.min(Math.max(r, 0), 1) : 0))
+}
+
 export function followRun(options: FollowOptions): Follower {
   const timers = options.timers ?? realTimers
   const stallMs = options.stallMs ?? STALL_MS
   const maxReopens = options.maxReopens ?? MAX_REOPENS
   const seen = new Set<string>()
-  let lastId: string | null = null
+  let lastId: string | null = options.from ?? null
+  const random = options.random ?? Math.random
   let stopped = false
   let current: AbortController | null = null
+  /** Ends the wait before a reopen early (stop). */
+  let wake: (() => void) | null = null
+  /** Reopens since the stream's last event: how long the next wait is. */
+  let reopens = 0
+
+  /** Tells the reopen and waits before it on the timers; false when stopped meanwhile. */
+  async function waitToReopen(stalled: boolean): Promise<boolean> {
+    const waitMs = reopenWaitMs(reopens++, random)
+    options.onUpdate({ kind: 'reopening', lastEventId: lastId, stalled, waitMs })
+    if (stopped) return false
+    await new Promise<void>((resolve) => {
+      const handle = timers.set(() => {
+        wake = null
+        resolve()
+      }, waitMs)
+      wake = () => {
+        timers.clear(handle)
+        wake = null
+        resolve()
+      }
+    })
+    return !stopped
+  }
 
   async function run(): Promise<FollowEnd> {
     let fruitless = 0
     let stalled = false
-    for (;;) {
+    for (let first = true; ; first = false) {
       if (stopped) return { how: 'stopped' }
       if (fruitless > maxReopens) {
         return { how: 'failed', error: new ServiceError('network', 'The Cursor run stream kept dropping.') }
       }
+      if (!first && !(await waitToReopen(stalled))) return { how: 'stopped' }
       stalled = false
       const controller = new AbortController()
       current = controller
@@ -143,6 +186,7 @@ export function followRun(options: FollowOptions): Follower {
             seen.add(e.id)
           }
           progressed = true
+          reopens = 0
           if (e.event === 'done') {
             finished = { how: 'done' }
             return
@@ -193,7 +237,6 @@ export function followRun(options: FollowOptions): Follower {
       }
       if (stopped) return { how: 'stopped' }
       fruitless = progressed ? 0 : fruitless + 1
-      options.onUpdate({ kind: 'reopening', lastEventId: lastId, stalled })
     }
   }
 
@@ -204,6 +247,7 @@ export function followRun(options: FollowOptions): Follower {
     stop() {
       stopped = true
       current?.abort()
+      wake?.()
     }
   }
 }
@@ -222,11 +266,18 @@ export interface RunKey {
 /** A run as the pool names it (`streaming()`). */
 export const keyOf = (r: RunKey) => `${r.agentId}/${r.runId}`
 
+/** A stream that failed for the network (e.g. while offline) may work once back online; any other failure is final. */
+const droppedByNetwork = (end: FollowEnd): boolean =>
+  end.how === 'failed' &&
+  end.error instanceof ServiceError &&
+  (end.error.kind === 'network' || end.error.kind === 'timeout')
+
 /** The runs an account follows live, never more than `max` at once; the others, and any whose stream expired or
  * failed, are polled. `start` opens one; `onEnd` is told when a stream ends (its slot is free again). */
 export class StreamPool {
   private readonly open = new Map<string, Follower>()
-  private readonly pollOnly = new Set<string>()
+  /** Runs left to polling, and whether their stream failed for the network (`retryDropped` gives those a new try). */
+  private readonly pollOnly = new Map<string, boolean>()
 
   constructor(
     private readonly options: {
@@ -244,7 +295,7 @@ export class StreamPool {
   want(runs: readonly RunKey[]): { streamed: string[]; polled: string[] } {
     const wanted = new Set(runs.map(keyOf))
     // A run no longer running never runs again: what is remembered of it goes.
-    for (const key of this.pollOnly) if (!wanted.has(key)) this.pollOnly.delete(key)
+    for (const key of this.pollOnly.keys()) if (!wanted.has(key)) this.pollOnly.delete(key)
     for (const [key, follower] of this.open) {
       if (wanted.has(key)) continue
       follower.stop()
@@ -258,7 +309,7 @@ export class StreamPool {
       void follower.ended.then((end) => {
         if (this.open.get(key) !== follower) return
         this.open.delete(key)
-        if (end.how !== 'done') this.pollOnly.add(key)
+        if (end.how !== 'done') this.pollOnly.set(key, droppedByNetwork(end))
         this.options.onEnd?.(run, end)
       })
     }
@@ -270,25 +321,55 @@ export class StreamPool {
     return [...this.open.keys()]
   }
 
+  /** Back online: the runs whose streams failed for the network may be streamed again; an expired one stays polled. */
+  retryDropped(): void {
+    for (const [key, network] of this.pollOnly) if (network) this.pollOnly.delete(key)
+  }
+
+  /** Stops every stream without giving its run up: a later `want` opens it again (a pause, or closing). */
   close(): void {
     for (const f of this.open.values()) f.stop()
     this.open.clear()
   }
 }
 
-/** The steps a run's stream gathered, by agent, in the order first seen; a step told again replaces its first. */
+/** The step that says how many earlier steps are no longer held (first in the list, its id stable). */
+export function earlierStep(count: number, kept: number): ProviderStep {
+  return {
+    id: 'live:earlier',
+    kind: 'earlier',
+    title: count === 1 ? '1 earlier step not shown' : `${count} earlier steps not shown`,
+    detail: `Only the latest ${kept} steps are kept while a run is followed live.`,
+    at: null,
+    status: null,
+    serviceStatus: null
+  }
+}
+
+/** The steps a run's stream gathered, by agent, in the order first seen; a step told again replaces its first. At most
+ * `max` (MAX_LIVE_STEPS) are held, the latest; the earlier ones are counted and said by one step ahead of them. */
 export class LiveSteps {
-  private readonly byAgent = new Map<string, Map<string, ProviderStep>>()
+  private readonly byAgent = new Map<string, { held: Map<string, ProviderStep>; earlier: number }>()
+
+  constructor(private readonly max = MAX_LIVE_STEPS) {}
 
   add(agentId: string, step: ProviderStep): void {
     let steps = this.byAgent.get(agentId)
-    if (!steps) this.byAgent.set(agentId, (steps = new Map()))
-    steps.set(step.id, step)
+    if (!steps) this.byAgent.set(agentId, (steps = { held: new Map(), earlier: 0 }))
+    const { held } = steps
+    if (!held.has(step.id) && held.size >= this.max) {
+      // A Map keeps insertion order: its first key is the oldest held. A call told again after it left comes back last.
+      held.delete(held.keys().next().value as string)
+      steps.earlier++
+    }
+    held.set(step.id, step)
   }
 
   steps(agentId: string): ProviderStep[] | undefined {
     const steps = this.byAgent.get(agentId)
-    return steps ? [...steps.values()] : undefined
+    if (!steps) return undefined
+    const held = [...steps.held.values()]
+    return steps.earlier === 0 ? held : [earlierStep(steps.earlier, this.max), ...held]
   }
 
   forget(agentId: string): void {
