@@ -289,6 +289,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
             await expect(app.locator('[data-step-id]').first()).toBeVisible()
             await shoot(app, 'agent-task-devin')
 
+            // Its ACUs on Costs, in their own unit beside the Workser account's dollars.
+            await openHash(app, '#/costs')
+            await expect(app.getByRole('region', { name: 'Agent accounts' })).toContainText('ACU')
+            await shoot(app, 'costs-agents')
+
             // A Cursor run started now (the fake's clock brought to the frozen time), its tool calls falling due while
             // its task is open.
             const cursor = host.agents.cursor.fake.control
