@@ -1,6 +1,13 @@
 // Cursor's run statuses and the documentation's example bodies (docs-examples.ts) as every surface reads them.
 import { describe, expect, it } from 'vitest'
-import { AGENT, LIST_AGENTS, LIST_RUNS, RUN, STREAM_EVENTS } from '../../../reference-service/cursor/docs-examples'
+import {
+  AGENT,
+  GET_AGENT,
+  LIST_AGENTS,
+  LIST_RUNS,
+  RUN,
+  STREAM_EVENTS
+} from '../../../reference-service/cursor/docs-examples'
 import { readList } from '../records'
 import { CURSOR, CURSOR_RUN_STATUSES, CURSOR_STATUS, repoName, toProviderTask } from './mapping'
 import { agentSchema, runSchema } from './schemas'
@@ -46,28 +53,48 @@ describe('the Cursor status table', () => {
 })
 
 describe("the documentation's example bodies", () => {
-  it('read as one task: the agent with its latest run, its PR as a link, its repository as project', () => {
+  it('read as one task: the listed agent with its run (Get A Run), its PR as a link, its branch repository as project', () => {
     const task = toProviderTask(agent, run, [])
     expect(task).toMatchObject({
       id: AGENT.id,
-      title: 'Add README Documentation',
+      title: 'Add README with setup instructions',
       status: 'completed',
       serviceStatus: 'FINISHED',
       waiting: null,
       links: {
-        page: AGENT.url,
+        page: 'https://cursor.com/agents/bc-00000000-0000-0000-0000-000000000001',
         pullRequests: [
-          { id: null, url: 'https://github.com/your-org/your-repo/pull/1234', title: 'cursor/add-readme-documentation' }
+          { id: null, url: 'https://github.com/your-org/your-repo/pull/123', title: 'cursor/add-readme-a1b2' }
         ]
       },
-      project: { id: 'https://github.com/your-org/your-repo', name: 'your-org/your-repo' },
-      createdAt: '2024-01-15T10:30:00Z',
-      updatedAt: '2024-01-15T10:45:00Z',
+      project: { id: 'github.com/your-org/your-repo', name: 'your-org/your-repo' },
+      createdAt: '2026-04-13T18:30:00.000Z',
+      updatedAt: '2026-04-13T18:45:00.000Z',
       costs: []
     })
     expect(task.steps).toEqual([
-      expect.objectContaining({ kind: 'result', title: 'Result after 42 s', detail: RUN.result })
+      expect.objectContaining({ kind: 'result', title: 'Result after 12 s', detail: RUN.result })
     ])
+  })
+
+  it("names the project alike from the full agent's repos and from a run's scheme-less branch", () => {
+    const full = agentSchema.parse(GET_AGENT)
+    expect(toProviderTask(full, null).project).toEqual({
+      id: 'github.com/your-org/your-repo',
+      name: 'your-org/your-repo'
+    })
+    expect(toProviderTask(agent, null).project).toBeNull()
+  })
+
+  it('a running run from List Runs: its branch pushed, no PR yet, no result step', () => {
+    const [running] = readList(LIST_RUNS, 'items', runSchema, 'run', () => {})
+    const task = toProviderTask(agent, running ?? null, [])
+    expect(task).toMatchObject({
+      status: 'running',
+      links: { pullRequests: [] },
+      project: { name: 'your-org/your-repo' }
+    })
+    expect(task.steps).toEqual([])
   })
 
   it('lists read record by record from items, a broken one dropped alone', () => {
@@ -77,18 +104,21 @@ describe("the documentation's example bodies", () => {
     )
     expect(agents.map((a) => a.id)).toEqual([AGENT.id])
     expect(dropped).toEqual(['items[1].id'])
-    expect(readList(LIST_RUNS, 'items', runSchema, 'run', () => {})[0]?.durationMs).toBe(42000)
   })
 
-  it('a tool_call event is a step titled by the tool', () => {
-    const e = STREAM_EVENTS.find((x) => x.event === 'tool_call')
-    const step = toolStep({ id: '3', event: 'tool_call', data: JSON.stringify(e?.data) })
-    expect(step).toMatchObject({ id: 'call-1', kind: 'tool_call', title: 'read_file', serviceStatus: 'completed' })
-    expect(step.detail).toContain('package.json')
+  it('a tool_call event is a step titled by the tool, told again as the call completes (same id)', () => {
+    const calls = STREAM_EVENTS.filter((x) => x.event === 'tool_call')
+    const steps = calls.map((e) => toolStep({ id: e.id, event: 'tool_call', data: JSON.stringify(e.data) }))
+    expect(steps.map((s) => [s.id, s.title, s.serviceStatus])).toEqual([
+      ['call-1', 'read_file', 'running'],
+      ['call-1', 'read_file', 'completed']
+    ])
+    expect(steps[0]?.detail).toBe('{"path":"README.md"}')
   })
 
-  it('names a GitHub repository owner/repo and keeps any other address', () => {
+  it('names a GitHub repository owner/repo, with or without its scheme, and keeps any other address', () => {
     expect(repoName('https://github.com/a/b.git')).toBe('a/b')
+    expect(repoName('github.com/a/b')).toBe('a/b')
     expect(repoName('https://gitlab.com/a/b')).toBe('https://gitlab.com/a/b')
   })
 })

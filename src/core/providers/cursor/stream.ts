@@ -15,8 +15,19 @@ export const MAX_STREAMS = 3
 export const STALL_MS = 45_000
 /** Reopens in a row that bring no event before the stream is given up and the run polled. */
 export const MAX_REOPENS = 5
-/** Error codes of an `error` event after which reopening cannot help (the rest, e.g. stream_unavailable, can). */
-const FATAL_CODES = new Set(['unauthorized', 'forbidden', 'not_found'])
+/** Error codes of an `error` event after which reopening cannot help (the rest, e.g. stream_unavailable, can): the
+ * OpenAPI's codes for the key, the plan and a missing agent or run. */
+const FATAL_CODES = new Set([
+  'unauthorized',
+  'api_key_not_found',
+  'plan_required',
+  'role_forbidden',
+  'feature_unavailable',
+  'agent_not_found',
+  'run_not_found',
+  'forbidden',
+  'not_found'
+])
 
 export type RunUpdate =
   | { kind: 'step'; step: ProviderStep }
@@ -91,6 +102,13 @@ export function followRun(options: FollowOptions): Follower {
   const maxReopens = options.maxReopens ?? MAX_REOPENS
   const seen = new Set<string>()
   let lastId: string | null = null
+  let lastStatus: string | null = null
+  /** The leading `status` is sent again at the top of every reconnect: a word already told is not told again. */
+  const tellStatus = (word: string) => {
+    if (word === lastStatus) return
+    lastStatus = word
+    options.onUpdate({ kind: 'status', word })
+  }
   let stopped = false
   let current: AbortController | null = null
 
@@ -137,21 +155,27 @@ export function followRun(options: FollowOptions): Follower {
       const parser = createSseParser({
         onEvent(e) {
           if (finished) return
+          // Only an event with an id is progress: the id-less leading status comes with every reconnect. Seen is keyed
+          // by name too, as the docs' example stream gives `result` and `done` one id.
           if (e.id !== '') {
             lastId = e.id
-            if (seen.has(e.id)) return
-            seen.add(e.id)
+            const key = `${e.event} ${e.id}`
+            if (seen.has(key)) return
+            seen.add(key)
+            progressed = true
           }
-          progressed = true
           if (e.event === 'done') {
             finished = { how: 'done' }
             return
           }
           if (e.event === 'tool_call') return options.onUpdate({ kind: 'step', step: toolStep(e) })
-          if (e.event === 'status') return options.onUpdate({ kind: 'status', word: str(json(e.data).status) ?? '' })
+          if (e.event === 'status') return tellStatus(str(json(e.data).status) ?? '')
           if (e.event === 'result') {
+            // The terminal status comes with the result (the docs' stream sends no status after it).
             const d = json(e.data)
-            return options.onUpdate({ kind: 'result', text: str(d.result) ?? str(d.text) ?? '' })
+            const word = str(d.status)
+            if (word !== null) tellStatus(word)
+            return options.onUpdate({ kind: 'result', text: str(d.text) ?? str(d.result) ?? '' })
           }
           if (e.event === 'error') {
             const d = json(e.data)
