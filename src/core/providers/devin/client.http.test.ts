@@ -282,3 +282,86 @@ describe('polls', () => {
     ])
   })
 })
+
+describe('what it could not read, named', () => {
+  it.each([
+    ['cog_key', '/v3/self', 'who the key is'],
+    ['cog_key', '/sessions?', 'a list of sessions'],
+    ['apk_key', '/v1/sessions?', 'a list of sessions']
+  ])('%s: an empty answer to %s names %s', async (key, route, what) => {
+    server.handle((req, res) =>
+      req.url.includes(route) ? json(res, 200, '') : json(res, 200, { org_id: ORG, sessions: [] })
+    )
+    const c = client(key)
+    try {
+      expect((await failure(c.listSessions())).message).toBe(
+        `The service sent an empty body where ${what} was expected.`
+      )
+    } finally {
+      await c.close()
+    }
+  })
+
+  it('an empty answer for messages names them, on v3 and on v1', async () => {
+    server.handle((req, res) => (req.url === '/v3/self' ? json(res, 200, { org_id: ORG }) : json(res, 200, '')))
+    for (const [key, what] of [
+      ['cog_key', 'a list of messages'],
+      ['apk_key', 'a session']
+    ]) {
+      const c = client(key as string)
+      try {
+        expect((await failure(c.listMessages('devin-1'))).message).toContain(`where ${what} was expected`)
+      } finally {
+        await c.close()
+      }
+    }
+  })
+
+  it('who the key is, not an object, is named; and a record dropped is reported by its resource', async () => {
+    const dropped: string[] = []
+    server.handle((req, res) =>
+      req.url === '/v3/self'
+        ? json(res, 200, [])
+        : json(res, 200, { sessions: [{ title: 'no id' }], messages: [{ message: 'no id' }] })
+    )
+    const cog = client('cog_key')
+    const apk = createDevinClient({
+      apiKey: 'apk_key',
+      account: 'me',
+      baseUrl: server.url,
+      onDropped: (d) => dropped.push(`${d.resource} ${d.path}`)
+    })
+    try {
+      expect((await failure(cog.route())).message).toMatch(/^The service sent who the key is we cannot read/)
+      expect(await apk.listSessions()).toEqual([])
+      expect(await apk.listMessages('s1')).toEqual([])
+    } finally {
+      await cog.close()
+      await apk.close()
+    }
+    expect(dropped).toEqual(['session sessions[0].session_id', 'message messages[0].event_id'])
+  })
+
+  it('a session id that cannot be a path is refused before anything is sent, on both APIs', async () => {
+    server.handle((req, res) => json(res, 200, req.url === '/v3/self' ? { org_id: ORG } : { sessions: [] }))
+    for (const key of ['cog_key', 'apk_key']) {
+      const c = client(key)
+      try {
+        expect((await failure(c.listMessages('..'))).message).toBe('A session id is required and cannot be "..".')
+        expect((await failure(c.sendMessage('', 'x'))).message).toBe('A session id is required and cannot be "".')
+      } finally {
+        await c.close()
+      }
+    }
+    expect(server.received.every((r) => r.url === '/v3/self')).toBe(true)
+  })
+
+  it("a refusal names Devin, and a key Devin's transport cannot send says so", async () => {
+    const c = client(' ')
+    try {
+      expect((await failure(c.route())).message).toBe('No Devin key is set: add one.')
+    } finally {
+      await c.close()
+    }
+  })
+})
