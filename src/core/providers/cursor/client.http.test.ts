@@ -2,8 +2,8 @@
 // password, in the Authorization header only (lists, follow-ups and the event stream alike), never in a URL.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AGENT, AGENT_ARCHIVED, LIST_AGENTS, LIST_RUNS, RUN } from '../../../reference-service/cursor/docs-examples'
-import { json, startTestServer, type TestServer } from '../test-server'
 import { failure } from '../../client/test-failure'
+import { json, startTestServer, type TestServer } from '../test-server'
 import { createCursorClient, MAX_PAGES, PAGE_SIZE } from './client'
 import { openRunStream } from './stream'
 
