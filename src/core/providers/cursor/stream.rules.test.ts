@@ -1,0 +1,290 @@
+// The stream's rules one by one, with streams made in the test: how an open that fails or is refused ends or is
+// tried again, what each event is told as, a tool call as a step, the pool's bound and its memory of runs left to
+// polling, and the steps gathered by agent.
+import { describe, expect, it } from 'vitest'
+import { ServiceError } from '../../client/service-error'
+import type { StreamResponse } from '../transport'
+import {
+  type FollowEnd,
+  type Follower,
+  followRun,
+  LiveSteps,
+  MAX_STREAMS,
+  type RunKey,
+  type RunUpdate,
+  StreamPool,
+  toolStep
+} from './stream'
+
+const body = (text: string, status = 200): StreamResponse => ({
+  status,
+  headers: {},
+  text: async () => text,
+  body: (async function* () {
+    if (text !== '') yield new TextEncoder().encode(text)
+  })()
+})
+
+/** Follows streams answered in turn by `answers` (the last one repeated), with no reopen allowance unless given. */
+function follow(answers: (() => Promise<StreamResponse> | StreamResponse)[], maxReopens = 0) {
+  const updates: RunUpdate[] = []
+  let opens = 0
+  const follower = followRun({
+    maxReopens,
+    async open() {
+      const answer = answers[Math.min(opens, answers.length - 1)] as () => Promise<StreamResponse> | StreamResponse
+      opens++
+      return answer()
+    },
+    onUpdate: (u) => updates.push(u)
+  })
+  return { follower, updates, opens: () => opens }
+}
+
+describe('opening the stream', () => {
+  it('tries again after a network failure or a timeout, and gives up on any other refusal', async () => {
+    for (const kind of ['network', 'timeout'] as const) {
+      const f = follow(
+        [
+          () => {
+            throw new ServiceError(kind, 'down')
+          },
+          () => body('id: 1\nevent: done\ndata: {}\n\n')
+        ],
+        1
+      )
+      await expect(f.follower.ended).resolves.toEqual({ how: 'done' })
+      expect(f.opens()).toBe(2)
+    }
+    const refused = new ServiceError('auth', 'no')
+    const f = follow([() => Promise.reject(refused)], 3)
+    await expect(f.follower.ended).resolves.toEqual({ how: 'failed', error: refused })
+    expect(f.opens()).toBe(1)
+  })
+
+  it('an error that is no ServiceError is a dropped connection too', async () => {
+    const f = follow([() => Promise.reject(new Error('socket hang up')), () => body('event: done\ndata: {}\n\n')], 1)
+    await expect(f.follower.ended).resolves.toEqual({ how: 'done' })
+  })
+
+  it('410 ends it for polling; 5xx and 429 are tried again; any other status fails with its words', async () => {
+    await expect(follow([() => body('{"error":{"code":"stream_expired"}}', 410)]).follower.ended).resolves.toEqual({
+      how: 'expired'
+    })
+    for (const status of [500, 503, 429]) {
+      const f = follow([() => body('busy', status), () => body('event: done\ndata: {}\n\n')], 1)
+      await expect(f.follower.ended).resolves.toEqual({ how: 'done' })
+    }
+    const end = (await follow([() => body('{"error":{"code":"invalid_last_event_id"}}', 400)]).follower
+      .ended) as Extract<FollowEnd, { how: 'failed' }>
+    expect(end.how).toBe('failed')
+    expect(end.error).toMatchObject({ kind: 'bad_request', status: 400 })
+    expect(end.error.message).toBe(
+      'Cursor refused the run stream (HTTP 400). {"error":{"code":"invalid_last_event_id"}}'
+    )
+    const bare = (await follow([() => body('', 404)]).follower.ended) as Extract<FollowEnd, { how: 'failed' }>
+    expect(bare.error.message).toBe('Cursor refused the run stream (HTTP 404).')
+  })
+
+  it('gives up with words once the reopens allowed in a row bring nothing', async () => {
+    const f = follow([() => body('')], 1)
+    const end = (await f.follower.ended) as Extract<FollowEnd, { how: 'failed' }>
+    expect(end.error).toMatchObject({ kind: 'network', message: 'The Cursor run stream kept dropping.' })
+    expect(f.opens()).toBe(2)
+    expect(f.updates).toEqual([
+      { kind: 'reopening', lastEventId: null, stalled: false },
+      { kind: 'reopening', lastEventId: null, stalled: false }
+    ])
+  })
+
+  it('a stream that brings an event resets the count: reopens in a row, not in all', async () => {
+    let opens = 0
+    const follower: Follower = followRun({
+      maxReopens: 1,
+      async open() {
+        opens++
+        // Each event-bearing open is followed by an empty one: never two empty in a row, so only stop ends it.
+        if (opens === 8) follower.stop()
+        return body(opens % 2 === 1 ? `id: ${opens}\nevent: assistant\ndata: {}\n\n` : '')
+      },
+      onUpdate: () => {}
+    })
+    await expect(follower.ended).resolves.toEqual({ how: 'stopped' })
+    expect(opens).toBe(8)
+  })
+
+  it('stopped while opening, it ends stopped', async () => {
+    let release!: () => void
+    const f = follow([
+      () =>
+        new Promise<StreamResponse>((_, reject) => {
+          release = () => reject(new ServiceError('network', 'aborted'))
+        })
+    ])
+    await new Promise((r) => setImmediate(r))
+    f.follower.stop()
+    release()
+    await expect(f.follower.ended).resolves.toEqual({ how: 'stopped' })
+  })
+})
+
+describe('what each event is told as', () => {
+  it('status, result (its text, else its result), error, other events by name; nothing after done', async () => {
+    const f = follow([
+      () =>
+        body(
+          [
+            'id: 1\nevent: status\ndata: {"status":"RUNNING"}',
+            'id: 2\nevent: status\ndata: {}',
+            'id: 3\nevent: thinking\ndata: {"text":"hm"}',
+            'id: 4\nevent: result\ndata: {"result":"old shape"}',
+            'id: 5\nevent: result\ndata: {}',
+            'id: 6\nevent: error\ndata: {"code":"stream_unavailable","message":"later"}',
+            'id: 7\nevent: error\ndata: {}',
+            'id: 8\nevent: done\ndata: {}',
+            'id: 9\nevent: assistant\ndata: {}'
+          ].join('\n\n') + '\n\n'
+        )
+    ])
+    await expect(f.follower.ended).resolves.toEqual({ how: 'done' })
+    expect(f.updates).toEqual([
+      { kind: 'status', word: 'RUNNING' },
+      { kind: 'status', word: '' },
+      { kind: 'other', event: 'thinking' },
+      { kind: 'result', text: 'old shape' },
+      { kind: 'result', text: '' },
+      { kind: 'error', code: 'stream_unavailable', message: 'later' },
+      { kind: 'error', code: 'error', message: '' }
+    ])
+    expect(f.follower.lastEventId()).toBe('8')
+  })
+
+  it.each(['unauthorized', 'agent_not_found', 'run_not_found', 'plan_required', 'role_forbidden'])(
+    'an error event %s ends the stream with its code',
+    async (code) => {
+      const end = (await follow([() => body(`event: error\ndata: {"code":"${code}"}\n\n`)], 3).follower
+        .ended) as Extract<FollowEnd, { how: 'failed' }>
+      expect(end.error.message).toBe(`The Cursor run stream ended: ${code}.`)
+    }
+  )
+
+  it('data that is not a JSON object reads as empty', async () => {
+    const f = follow([
+      () => body('id: 1\nevent: status\ndata: [1]\n\nid: 2\nevent: result\ndata: nope\n\nevent: done\ndata: {}\n\n')
+    ])
+    await f.follower.ended
+    expect(f.updates).toEqual([
+      { kind: 'status', word: '' },
+      { kind: 'result', text: '' }
+    ])
+  })
+})
+
+describe('a tool call as a step', () => {
+  const step = (data: unknown, id = '9') => toolStep({ id, event: 'tool_call', data: JSON.stringify(data) })
+
+  it("reads the docs' envelope: callId, name, status, args", () => {
+    expect(step({ callId: 'c1', name: 'grep', status: 'running', args: { q: 'x' } })).toEqual({
+      id: 'c1',
+      kind: 'tool_call',
+      title: 'grep',
+      detail: '{"q":"x"}',
+      at: null,
+      status: null,
+      serviceStatus: 'running'
+    })
+  })
+
+  it('falls back to other names for the tool, its input and its id, and to the event id', () => {
+    expect(step({ id: 'i1', toolName: 'a', arguments: 'raw', timestamp: 't' })).toMatchObject({
+      id: 'i1',
+      title: 'a',
+      detail: 'raw',
+      at: 't'
+    })
+    expect(step({ tool: 'b', input: { n: 1 }, createdAt: 'c' })).toMatchObject({
+      id: '9',
+      title: 'b',
+      detail: '{"n":1}',
+      at: 'c'
+    })
+    expect(step({ args: 3 }, '')).toMatchObject({
+      id: 'Tool call',
+      title: 'Tool call',
+      detail: null,
+      serviceStatus: null
+    })
+  })
+
+  it('cuts a long input at 2,000 characters', () => {
+    expect(step({ name: 'w', args: 'x'.repeat(2_500) }).detail).toHaveLength(2_000)
+  })
+})
+
+describe('the stream pool', () => {
+  function pool(max?: number) {
+    const ends = new Map<string, (end: FollowEnd) => void>()
+    const stopped: string[] = []
+    const told: string[] = []
+    const p = new StreamPool({
+      ...(max !== undefined ? { max } : {}),
+      start(run: RunKey): Follower {
+        return {
+          ended: new Promise<FollowEnd>((resolve) => ends.set(run.runId, resolve)),
+          lastEventId: () => null,
+          stop: () => stopped.push(run.runId)
+        }
+      },
+      onEnd: (run, end) => told.push(`${run.runId} ${end.how}`)
+    })
+    return { p, ends, stopped, told }
+  }
+  const runs = (...ids: string[]) => ids.map((runId) => ({ agentId: 'a', runId }))
+  const settle = () => new Promise((r) => setImmediate(r))
+
+  it(`holds ${MAX_STREAMS} by default`, () => {
+    const { p } = pool()
+    expect(p.max).toBe(MAX_STREAMS)
+    expect(p.want(runs('1', '2', '3', '4')).streamed).toEqual(['a/1', 'a/2', 'a/3'])
+  })
+
+  it('a run whose stream was done may be streamed again; one that expired or failed stays polled', async () => {
+    const { p, ends, told } = pool(3)
+    p.want(runs('1', '2', '3'))
+    ends.get('1')?.({ how: 'done' })
+    ends.get('2')?.({ how: 'failed', error: new Error('x') })
+    await settle()
+    expect(told).toEqual(['1 done', '2 failed'])
+    expect(p.want(runs('1', '2', '3'))).toEqual({ streamed: ['a/3', 'a/1'], polled: ['a/2'] })
+  })
+
+  it('a stream stopped because its run is no longer wanted is forgotten quietly, and close stops the rest', async () => {
+    const { p, ends, stopped, told } = pool(2)
+    p.want(runs('1', '2'))
+    p.want(runs('2'))
+    ends.get('1')?.({ how: 'stopped' })
+    await settle()
+    expect(told).toEqual([])
+    expect(p.streaming()).toEqual(['a/2'])
+    p.close()
+    expect(stopped).toEqual(['1', '2'])
+    expect(p.streaming()).toEqual([])
+  })
+})
+
+describe('live steps', () => {
+  it('keeps each agent’s steps in the order first seen, a step told again in place; forgets an agent', () => {
+    const live = new LiveSteps()
+    const s = (id: string, title: string) =>
+      toolStep({ id: '', event: 'tool_call', data: JSON.stringify({ callId: id, name: title }) })
+    expect(live.steps('a')).toBeUndefined()
+    live.add('a', s('1', 'read'))
+    live.add('a', s('2', 'edit'))
+    live.add('a', s('1', 'read again'))
+    live.add('b', s('1', 'other'))
+    expect(live.steps('a')?.map((x) => x.title)).toEqual(['read again', 'edit'])
+    live.forget('a')
+    expect(live.steps('a')).toBeUndefined()
+    expect(live.steps('b')).toHaveLength(1)
+  })
+})
