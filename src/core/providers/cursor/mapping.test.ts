@@ -9,7 +9,7 @@ import {
   STREAM_EVENTS
 } from '../../../reference-service/cursor/docs-examples'
 import { readList } from '../records'
-import { CURSOR, CURSOR_RUN_STATUSES, CURSOR_STATUS, repoName, toProviderTask } from './mapping'
+import { CURSOR, CURSOR_RUN_STATUSES, CURSOR_STATUS, repoName, resultStep, toProviderTask } from './mapping'
 import { agentSchema, runSchema } from './schemas'
 import { toolStep } from './stream'
 
@@ -120,5 +120,56 @@ describe("the documentation's example bodies", () => {
     expect(repoName('https://github.com/a/b.git')).toBe('a/b')
     expect(repoName('github.com/a/b')).toBe('a/b')
     expect(repoName('https://gitlab.com/a/b')).toBe('https://gitlab.com/a/b')
+  })
+})
+
+describe('a run as a task, at its edges', () => {
+  it('the result step: none without result and duration; milliseconds under a second; the words kept apart', () => {
+    expect(resultStep({ ...run, result: '', durationMs: null })).toBeNull()
+    expect(resultStep({ ...run, result: '', durationMs: 800, updatedAt: '' })).toEqual({
+      id: `${run.id}:result`,
+      kind: 'result',
+      title: 'Result after 800 ms',
+      detail: null,
+      at: null,
+      status: null,
+      serviceStatus: null
+    })
+    expect(resultStep({ ...run, durationMs: null })).toMatchObject({ title: 'Result', detail: RUN.result })
+    expect(resultStep({ ...run, durationMs: 1_499 })?.title).toBe('Result after 1 s')
+  })
+
+  it('steps told live end with the result, which replaces one told before; without steps read, none', () => {
+    const live = {
+      id: 'call-1',
+      kind: 'tool_call',
+      title: 'read_file',
+      detail: null,
+      at: null,
+      status: null,
+      serviceStatus: null
+    }
+    const old = { ...live, id: `${run.id}:result`, title: 'old result' }
+    expect(toProviderTask(agent, run, [old, live]).steps?.map((s) => s.title)).toEqual([
+      'read_file',
+      'Result after 12 s'
+    ])
+    expect(toProviderTask(agent, { ...run, result: '', durationMs: null }, [live]).steps).toEqual([live])
+    expect(toProviderTask(agent, run)).not.toHaveProperty('steps')
+  })
+
+  it('an agent without a name is named by its id; its times fall back to its own; a branch without a PR is no link', () => {
+    const task = toProviderTask(
+      { ...agent, name: '', createdAt: '', url: '' },
+      { ...run, updatedAt: '', branches: [{ repoUrl: null, branch: 'b', prUrl: null }] }
+    )
+    expect(task).toMatchObject({
+      title: AGENT.id,
+      createdAt: null,
+      updatedAt: AGENT.updatedAt,
+      links: { page: null, pullRequests: [] },
+      project: null
+    })
+    expect(toProviderTask({ ...agent, updatedAt: '' }, null).updatedAt).toBeNull()
   })
 })
