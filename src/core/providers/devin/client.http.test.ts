@@ -365,3 +365,125 @@ describe('what it could not read, named', () => {
     }
   })
 })
+
+describe('the edges of paging and polls', () => {
+  const v3Server = (answer: (req: Received) => unknown, self: unknown = { org_id: ORG }) =>
+    server.handle((req, res) => json(res, 200, req.url === '/v3/self' ? self : answer(req)))
+
+  it('stops on a cursor that is not text or is empty, and bounds and stops the pages of messages too', async () => {
+    const count = async (answer: (n: number) => unknown, read: (c: ReturnType<typeof client>) => Promise<unknown>) => {
+      server.received.length = 0
+      let n = 0
+      v3Server(() => answer(n++))
+      const c = client('cog_key')
+      try {
+        await read(c)
+      } finally {
+        await c.close()
+      }
+      return server.received.length - 1
+    }
+    const sessions = (c: ReturnType<typeof client>) => c.listSessions()
+    const messages = (c: ReturnType<typeof client>) => c.listMessages('devin-1')
+    expect(await count(() => ({ items: [], end_cursor: 5, has_next_page: true }), sessions)).toBe(1)
+    expect(await count(() => ({ items: [], end_cursor: '', has_next_page: true }), sessions)).toBe(1)
+    expect(await count((n) => page([], `m${n}`), messages)).toBe(MAX_PAGES)
+    expect(await count(() => page([], 'same'), messages)).toBe(2)
+  })
+
+  it('names the organization in the paths of lists, messages and replies, and refuses one that cannot be a path', async () => {
+    v3Server(() => page([]), { org_id: '..' })
+    const c = client('cog_key')
+    try {
+      for (const read of [() => c.listSessions(), () => c.listMessages('s'), () => c.sendMessage('s', 'x')]) {
+        expect((await failure(read())).message).toBe('An organization id is required and cannot be "..".')
+      }
+    } finally {
+      await c.close()
+    }
+  })
+
+  it('reports a dropped v3 session or message by its resource', async () => {
+    const dropped: string[] = []
+    v3Server(() => page([{ title: 'no id' }]))
+    const c = createDevinClient({
+      apiKey: 'cog_key',
+      account: 'me',
+      baseUrl: server.url,
+      onDropped: (d) => dropped.push(d.resource)
+    })
+    try {
+      await c.listSessions()
+      await c.listMessages('s')
+    } finally {
+      await c.close()
+    }
+    expect(dropped).toEqual(['session', 'message'])
+  })
+
+  it('a poll with no session time known reads in full, never by an updated_after it cannot know', async () => {
+    v3Server((req) => (req.url.includes('/messages') ? page([]) : page([{ ...v3Session('a', 0), updated_at: null }])))
+    const c = client('cog_key')
+    try {
+      await c.poll()
+      await c.poll()
+    } finally {
+      await c.close()
+    }
+    expect(server.received.some((r) => r.url.includes('updated_after'))).toBe(false)
+  })
+
+  it('updated_after is from the newest session, whatever the order listed', async () => {
+    v3Server((req) => (req.url.includes('/messages') ? page([]) : page([v3Session('b', 250), v3Session('a', 100)])))
+    const c = client('cog_key')
+    try {
+      await c.poll()
+      await c.poll()
+    } finally {
+      await c.close()
+    }
+    expect(server.received.at(-1)?.url).toContain('updated_after=249')
+  })
+
+  it('on v1 a session gone from the list is gone from the poll, and its messages are read anew if it comes back', async () => {
+    let listed = ['s1', 's2']
+    server.handle((req, res) =>
+      req.url.startsWith('/v1/sessions?')
+        ? json(res, 200, { sessions: listed.map((id) => ({ session_id: id, updated_at: '2026-01-01T00:00:00Z' })) })
+        : json(res, 200, { messages: [] })
+    )
+    const c = client('apk_key')
+    const details = () => server.received.filter((r) => r.url === '/v1/sessions/s2').length
+    try {
+      await c.poll()
+      listed = ['s1']
+      expect((await c.poll()).map((t) => t.id)).toEqual(['s1'])
+      listed = ['s1', 's2']
+      await c.poll()
+      expect(details()).toBe(2)
+    } finally {
+      await c.close()
+    }
+  })
+
+  it('an organization-less service user is told which key to use', async () => {
+    v3Server(() => page([]), { org_id: null })
+    const c = client('cog_key')
+    try {
+      expect((await failure(c.route())).message).toBe(
+        'The API key of Devin account "me" belongs to no single organization (an enterprise service user): use a ' +
+          'key of a service user made in the organization whose sessions you want to watch.'
+      )
+    } finally {
+      await c.close()
+    }
+  })
+
+  it('once closed, it sends nothing more', async () => {
+    server.handle((_req, res) => json(res, 200, { sessions: [] }))
+    const c = client('apk_key')
+    await c.close()
+    await expect(c.listSessions()).rejects.toThrow()
+    expect(server.received).toHaveLength(0)
+  })
+})
