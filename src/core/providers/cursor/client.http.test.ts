@@ -1,7 +1,14 @@
 // What the Cursor client puts on the wire, seen by a plain loopback server: the key as the Basic user with an empty
 // password, in the Authorization header only (lists, follow-ups and the event stream alike), never in a URL.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AGENT, AGENT_ARCHIVED, LIST_AGENTS, LIST_RUNS, RUN } from '../../../reference-service/cursor/docs-examples'
+import {
+  AGENT,
+  AGENT_ARCHIVED,
+  LIST_AGENTS,
+  LIST_RUNS,
+  RUN,
+  UNAUTHORIZED
+} from '../../../reference-service/cursor/docs-examples'
 import { failure } from '../../client/test-failure'
 import { json, startTestServer, type TestServer } from '../test-server'
 import { createCursorClient, MAX_PAGES, PAGE_SIZE } from './client'
@@ -192,5 +199,18 @@ describe('Cursor paging and reads', () => {
     } finally {
       await none.close()
     }
+  })
+})
+
+describe('Cursor refusals and the end of the client', () => {
+  it('a 401 names the account, a run it cannot read says so, and nothing is sent once closed', async () => {
+    server.handle((req, res) => (req.url === '/v1/me' ? json(res, 401, UNAUTHORIZED) : json(res, 200, [])))
+    const c = createCursorClient({ apiKey: KEY, account: 'me at work', baseUrl: server.url })
+    expect((await failure(c.me())).message).toMatch(/^Cursor rejected the API key of Cursor account "me at work"/)
+    expect((await failure(c.getRun('bc-1', 'run-1'))).message).toMatch(/^The service sent a run we cannot read/)
+    await c.close()
+    const sent = server.received.length
+    await expect(c.me()).rejects.toThrow()
+    expect(server.received).toHaveLength(sent)
   })
 })

@@ -173,3 +173,28 @@ describe('a run as a task, at its edges', () => {
     expect(toProviderTask({ ...agent, updatedAt: '' }, null).updatedAt).toBeNull()
   })
 })
+
+describe('repositories and links, at their edges', () => {
+  it('reads only a GitHub address, http or https, from its start', () => {
+    expect(repoName('http://github.com/a/b')).toBe('a/b')
+    expect(repoName('https://example.com/github.com/a/b')).toBe('https://example.com/github.com/a/b')
+  })
+
+  it('takes the first branch that names its repository, without an http or https scheme; no run, no links', () => {
+    const task = toProviderTask(agent, {
+      ...run,
+      branches: [
+        { repoUrl: null, branch: 'x', prUrl: null },
+        { repoUrl: 'github.com/a/b', branch: 'y', prUrl: null }
+      ]
+    })
+    expect(task.project).toEqual({ id: 'github.com/a/b', name: 'a/b' })
+    const full = { ...agent, repos: ['http://github.com/c/d'] }
+    expect(toProviderTask(full, null).project).toEqual({ id: 'github.com/c/d', name: 'c/d' })
+    expect(toProviderTask(agent, null).links.pullRequests).toEqual([])
+  })
+
+  it('a run of exactly one second reads in seconds', () => {
+    expect(resultStep({ ...run, durationMs: 1_000 })?.title).toBe('Result after 1 s')
+  })
+})

@@ -10,9 +10,11 @@ import {
   followRun,
   LiveSteps,
   MAX_STREAMS,
+  openRunStream,
   type RunKey,
   type RunUpdate,
   StreamPool,
+  type Timers,
   toolStep
 } from './stream'
 
@@ -286,5 +288,115 @@ describe('live steps', () => {
     live.forget('a')
     expect(live.steps('a')).toBeUndefined()
     expect(live.steps('b')).toHaveLength(1)
+  })
+})
+
+describe('stopping and the heartbeat watch', () => {
+  it('stopped while a refused answer is read, or while an open is refused for good, it ends stopped', async () => {
+    const follower: Follower = followRun({
+      maxReopens: 3,
+      async open() {
+        return {
+          ...body('', 503),
+          text: async () => {
+            follower.stop()
+            return ''
+          }
+        }
+      },
+      onUpdate: () => {}
+    })
+    await expect(follower.ended).resolves.toEqual({ how: 'stopped' })
+
+    let reject!: (e: Error) => void
+    const f = follow([() => new Promise<StreamResponse>((_, r) => (reject = r))], 3)
+    await new Promise((r) => setImmediate(r))
+    f.follower.stop()
+    reject(new ServiceError('auth', 'refused'))
+    await expect(f.follower.ended).resolves.toEqual({ how: 'stopped' })
+  })
+
+  it('stopped while reading, it tells no reopening', async () => {
+    const updates: RunUpdate[] = []
+    const follower = followRun({
+      async open(_last, signal) {
+        return {
+          status: 200,
+          headers: {},
+          text: async () => '',
+          body: (async function* () {
+            yield new TextEncoder().encode('id: 1\nevent: assistant\ndata: {}\n\n')
+            await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))))
+          })()
+        }
+      },
+      onUpdate(u) {
+        updates.push(u)
+        if (u.kind === 'other') queueMicrotask(() => follower.stop())
+      }
+    })
+    await expect(follower.ended).resolves.toEqual({ how: 'stopped' })
+    expect(updates).toEqual([{ kind: 'other', event: 'assistant' }])
+  })
+
+  it('network failures and 5xx in a row are bounded too', async () => {
+    const failing = follow([() => Promise.reject(new ServiceError('network', 'down'))], 2)
+    await expect(failing.follower.ended).resolves.toMatchObject({ how: 'failed' })
+    expect(failing.opens()).toBe(3)
+    const busy = follow([() => body('', 503)], 2)
+    await expect(busy.follower.ended).resolves.toMatchObject({ how: 'failed' })
+    expect(busy.opens()).toBe(3)
+  })
+
+  it("a refusal whose body cannot be read is worded without it; 300 is no stream; a fatal event's error is bad_request", async () => {
+    const unreadable = (await follow([() => ({ ...body('', 400), text: () => Promise.reject(new Error('reset')) })])
+      .follower.ended) as Extract<FollowEnd, { how: 'failed' }>
+    expect(unreadable.error.message).toBe('Cursor refused the run stream (HTTP 400).')
+    await expect(follow([() => body('', 300)]).follower.ended).resolves.toMatchObject({ how: 'failed' })
+    const fatal = (await follow([() => body('event: error\ndata: {"code":"unauthorized"}\n\n')]).follower
+      .ended) as Extract<FollowEnd, { how: 'failed' }>
+    expect(fatal.error).toMatchObject({ kind: 'bad_request' })
+  })
+
+  it('holds one heartbeat watch at a time while reading, and none once the stream has ended', async () => {
+    const pending = new Set<number>()
+    let next = 0
+    const timers: Timers = {
+      set() {
+        pending.add(++next)
+        return next
+      },
+      clear: (h) => pending.delete(h as number)
+    }
+    const seen: number[] = []
+    const follower = followRun({
+      timers,
+      async open() {
+        return {
+          status: 200,
+          headers: {},
+          text: async () => '',
+          body: (async function* () {
+            for (const n of [1, 2, 3]) {
+              yield new TextEncoder().encode(`id: ${n}\nevent: assistant\ndata: {}\n\n`)
+              seen.push(pending.size)
+            }
+            yield new TextEncoder().encode('event: done\ndata: {}\n\n')
+          })()
+        }
+      },
+      onUpdate: () => {}
+    })
+    await expect(follower.ended).resolves.toEqual({ how: 'done' })
+    expect(seen).toEqual([1, 1, 1])
+    expect(pending.size).toBe(0)
+  })
+
+  it('the stream path names a run and an agent, and refuses one that cannot be a path', () => {
+    const transport = { open: () => Promise.reject(new Error('not here')) } as unknown as Parameters<
+      typeof openRunStream
+    >[0]
+    expect(() => openRunStream(transport, '..', 'run-1')).toThrow('An agent id is required and cannot be "..".')
+    expect(() => openRunStream(transport, 'bc-1', '')).toThrow('A run id is required and cannot be "".')
   })
 })
