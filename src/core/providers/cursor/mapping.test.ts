@@ -194,6 +194,12 @@ describe('repositories and links, at their edges', () => {
     expect(toProviderTask(agent, null).links.pullRequests).toEqual([])
   })
 
+  it('drops only a leading scheme from the repository it names', () => {
+    const odd = 'git.example.com/r?from=https://x'
+    const task = toProviderTask(agent, { ...run, branches: [{ repoUrl: odd, branch: null, prUrl: null }] })
+    expect(task.project).toEqual({ id: odd, name: odd })
+  })
+
   it('a run of exactly one second reads in seconds', () => {
     expect(resultStep({ ...run, durationMs: 1_000 })?.title).toBe('Result after 1 s')
   })
