@@ -60,6 +60,18 @@ export const folders = {
     ],
     tests: ['src/core/providers/**/*.test.ts']
   },
+  // Devin's and Cursor's adapters, each apart so a run stays short: status mapping, waiting, paging (v3 cursor and
+  // updated_after, v1 offset; Cursor's cursor), and Cursor's stream: SSE parsing, resume by Last-Event-ID, the pool.
+  devin: {
+    path: 'src/core/providers/devin',
+    mutate: ['src/core/providers/devin/{mapping,client}.ts'],
+    tests: ['src/core/providers/devin/**/*.test.ts']
+  },
+  cursor: {
+    path: 'src/core/providers/cursor',
+    mutate: ['src/core/providers/cursor/{mapping,client,stream,sse}.ts'],
+    tests: ['src/core/providers/cursor/**/*.test.ts']
+  },
   settings: {
     path: 'src/core/settings',
     mutate: ['src/core/settings/**/*.ts'],

@@ -75,7 +75,10 @@ export interface Transport {
 /** One path segment: encoded, and never '.' or '..'. */
 export function pathSegment(value: string, what: string): string {
   if (value === '' || value === '.' || value === '..') {
-    throw new ServiceError('bad_request', `A ${what} is required and cannot be "${value}".`)
+    throw new ServiceError(
+      'bad_request',
+      `${/^[aeiou]/i.test(what) ? 'An' : 'A'} ${what} is required and cannot be "${value}".`
+    )
   }
   return encodeURIComponent(value)
 }

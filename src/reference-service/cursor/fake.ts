@@ -1,7 +1,10 @@
 // A fake of Cursor's Cloud Agents API v1 as its documentation describes it (docs-examples.ts): agents and their runs
-// paged by limit and cursor, newest first; the key as the Basic user (Bearer too); follow-up runs refused 409
-// agent_busy while a run is active; and a real server-sent event stream per run that resumes after Last-Event-ID, can
-// be dropped, hushed (a stall) or expired (410 stream_expired) from the control routes. Runs move on the fake's clock.
+// paged by limit and cursor, newest first (`nextCursor` left out on the last page), list items with identity fields
+// only; the key as the Basic user (Bearer too); follow-up runs refused 409 agent_busy while a run is active; errors
+// as `{ error: { code, message } }`; and a real server-sent event stream per run: an id-less leading `status` on
+// every connect, opaque event ids, the terminal status in `result`, `heartbeat` events, a resume after
+// Last-Event-ID (400 invalid_last_event_id for an id not of the run), and control routes that drop, hush (a stall) or
+// expire (410 stream_expired) it. Runs move on the fake's clock.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type AgentFake, type AgentFakeControl, type AgentFakeOptions, fakeParts, pageSize } from '../agent-fake'
 import { ApiError } from '../api-error'
@@ -9,15 +12,17 @@ import { handleCommonControl, taskIdOf } from '../control'
 import { json, type Reply } from '../http'
 import { header, serveFake } from '../serve'
 import { asObject } from '../validate'
-import { AGENT, AGENT_BUSY, RUN, STREAM_EVENTS, STREAM_EXPIRED, UNAUTHORIZED } from './docs-examples'
+import { AGENT, AGENT_BUSY, GET_AGENT, RUN, STREAM_EVENTS, STREAM_EXPIRED, UNAUTHORIZED } from './docs-examples'
 
 export const RUN_STATUSES = ['CREATING', 'RUNNING', 'FINISHED', 'ERROR', 'CANCELLED', 'EXPIRED'] as const
 export type RunStatus = (typeof RUN_STATUSES)[number]
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100
-/** How often an open stream looks for events due on the clock, and sends a heartbeat comment (real ms). */
+/** How often an open stream looks for events due on the clock, and sends a heartbeat event (real ms). */
 const PUMP_MS = 10
 const HEARTBEAT_MS = 15_000
+/** The retention the stream's X-Cursor-Stream-Retention-Seconds header announces (the docs give no figure). */
+const RETENTION_S = 3_600
 
 const S = 1_000
 interface Due {
@@ -27,23 +32,27 @@ interface Due {
 }
 const example = (event: string, n = 0) => STREAM_EVENTS.filter((e) => e.event === event)[n]?.data ?? {}
 const status = (s: RunStatus, afterMs: number): Due => ({ afterMs, event: 'status', data: { status: s } })
+// A run starts CREATING (the leading status says so); the page's example events, with a thinking delta and an edit.
 const work: Due[] = [
-  status('CREATING', 0),
   status('RUNNING', 2 * S),
-  { afterMs: 3 * S, event: 'thinking', data: example('thinking') },
-  { afterMs: 5 * S, event: 'tool_call', data: example('tool_call', 0) },
+  { afterMs: 3 * S, event: 'thinking', data: { text: 'Looking at the repository layout.' } },
+  { afterMs: 5 * S, event: 'tool_call', data: example('tool_call', 1) },
   { afterMs: 8 * S, event: 'assistant', data: example('assistant') },
-  { afterMs: 12 * S, event: 'tool_call', data: example('tool_call', 1) },
+  {
+    afterMs: 12 * S,
+    event: 'tool_call',
+    data: { callId: 'call-2', name: 'edit_file', status: 'completed', args: { path: 'README.md' } }
+  },
   {
     afterMs: 20 * S,
     event: 'tool_call',
     data: { callId: 'call-3', name: 'run_terminal_cmd', status: 'completed', args: { command: 'npm test' } }
   }
 ]
+/** A run's end as the docs' stream tells it: `result` with the terminal status (and the reply when it finished), then
+ * `done` (which repeats the result's id). */
 const end = (s: RunStatus, afterMs: number): Due[] => [
-  ...(s === 'FINISHED' ? [{ afterMs, event: 'result', data: example('result') }] : []),
-  ...(s === 'ERROR' ? [{ afterMs, event: 'error', data: { code: 'internal', message: 'The agent failed.' } }] : []),
-  status(s, afterMs),
+  { afterMs, event: 'result', data: { status: s, ...(s === 'FINISHED' ? { text: RUN.result } : {}) } },
   { afterMs, event: 'done', data: {} }
 ]
 
@@ -143,7 +152,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
   const visible = (r: RunRecord) => r.events.filter((e) => e.at <= clock.now())
   function runStatus(r: RunRecord): RunStatus {
     let s: RunStatus = 'CREATING'
-    for (const e of visible(r)) if (e.event === 'status' && isStatus(e.data.status)) s = e.data.status
+    for (const e of visible(r)) if (['status', 'result'].includes(e.event) && isStatus(e.data.status)) s = e.data.status
     return s
   }
   const active = (r: RunRecord) => ['CREATING', 'RUNNING'].includes(runStatus(r))
@@ -160,10 +169,29 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       hushed: new Set(),
       streams: new Set()
     }
-    r.events = script.map((d, i) => ({ id: String(i + 1), at: at + d.afterMs, event: d.event, data: d.data }))
+    r.events = timed(r, script, at, 0)
     agent.runs.push(r)
     runs.set(id, r)
     return r
+  }
+
+  /** A script's events on the clock: ids opaque as the docs' (`<ms>-<n>`), `done` repeating the one before it, and
+   *  every payload naming its run; a result also says how long the run took. */
+  function timed(r: RunRecord, script: readonly Due[], at: number, from: number): RunEvent[] {
+    const out: RunEvent[] = []
+    script.forEach((d, i) => {
+      const when = at + d.afterMs
+      const before = out.at(-1) ?? r.events.at(-1)
+      const id = d.event === 'done' && before !== undefined ? before.id : `${when}-${from + i}`
+      const data =
+        d.event === 'result'
+          ? { runId: r.id, ...d.data, durationMs: when - r.createdAt }
+          : d.event === 'status'
+            ? { runId: r.id, ...d.data }
+            : d.data
+      out.push({ id, at: when, event: d.event, data })
+    })
+    return out
   }
 
   function wireRun(r: RunRecord): Record<string, unknown> {
@@ -178,7 +206,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       agentId: r.agentId,
       status: s,
       prompt: { text: r.prompt },
-      ...(result ? { result: result.data.result } : {}),
+      ...(result?.data.text !== undefined ? { result: result.data.text } : {}),
       ...(ended ? { durationMs: last - r.createdAt } : {}),
       createdAt: iso(r.createdAt),
       updatedAt: iso(last),
@@ -188,7 +216,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
               branches: [
                 {
                   ...RUN.git.branches[0],
-                  repoUrl: `https://github.com/${agent.repo}`,
+                  repoUrl: `github.com/${agent.repo}`,
                   branch: `cursor/${agent.id.slice(3, 11)}`,
                   prUrl: `https://github.com/${agent.repo}/pull/${1000 + agent.runs.indexOf(r) + Number(agent.id.slice(3, 11))}`
                 }
@@ -199,6 +227,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
     }
   }
 
+  /** A list item: the durable identity fields only, as the docs' List Agents says. */
   function wireAgent(a: AgentRecord): Record<string, unknown> {
     const latest = a.runs.at(-1)
     const updated = latest ? (visible(latest).at(-1)?.at ?? latest.createdAt) : a.createdAt
@@ -206,22 +235,27 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       ...AGENT,
       id: a.id,
       name: a.name,
-      url: `https://cursor.com/agents?id=${a.id}`,
+      url: `https://cursor.com/agents/${a.id}`,
       createdAt: iso(a.createdAt),
       updatedAt: iso(updated),
-      latestRunId: latest?.id ?? null,
-      repos: [{ url: `https://github.com/${a.repo}`, startingRef: 'main' }]
+      ...(latest ? { latestRunId: latest.id } : {})
     }
   }
+  /** GET /v1/agents/{id}: the full record, its repository included. */
+  const wireFullAgent = (a: AgentRecord): Record<string, unknown> => ({
+    ...GET_AGENT,
+    ...wireAgent(a),
+    repos: [{ url: `https://github.com/${a.repo}`, startingRef: 'main' }]
+  })
 
   const addTask: CursorFakeControl['addTask'] = (input = {}) => {
     const script = input.script ?? 'complete'
     if (input.state !== undefined && !isStatus(input.state))
-      throw refuse(400, 'invalid_request', `"state" must be one of ${RUN_STATUSES.join(', ')}.`)
+      throw refuse(400, 'validation_error', `"state" must be one of ${RUN_STATUSES.join(', ')}.`)
     if (!Object.hasOwn(CURSOR_SCRIPTS, script))
-      throw refuse(400, 'invalid_request', `"script" must be one of ${Object.keys(CURSOR_SCRIPTS).join(', ')}.`)
+      throw refuse(400, 'validation_error', `"script" must be one of ${Object.keys(CURSOR_SCRIPTS).join(', ')}.`)
     const repo = input.repository ?? 'myorg/myrepo'
-    if (!/^[^/]+\/[^/]+$/.test(repo)) throw refuse(400, 'invalid_request', '"repository" must be "owner/repo".')
+    if (!/^[^/]+\/[^/]+$/.test(repo)) throw refuse(400, 'validation_error', '"repository" must be "owner/repo".')
     const at = clock.now() - (input.agoMs ?? 0)
     const n = agents.size + 1
     const agent: AgentRecord = {
@@ -239,17 +273,17 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
 
   function agentOr404(id: string): AgentRecord {
     const a = agents.get(id)
-    if (!a) throw refuse(404, 'not_found', 'Agent not found.')
+    if (!a) throw refuse(404, 'agent_not_found', 'Agent not found.')
     return a
   }
   function runOr404(agentId: string, runId: string): RunRecord {
     const r = runs.get(runId)
-    if (!r || r.agentId !== agentId) throw refuse(404, 'not_found', 'Run not found.')
+    if (!r || r.agentId !== agentId) throw refuse(404, 'run_not_found', 'Run not found.')
     return r
   }
   function controlRun(runId: string): RunRecord {
     const r = runs.get(runId)
-    if (!r) throw refuse(404, 'not_found', `No run with id "${runId}".`)
+    if (!r) throw refuse(404, 'run_not_found', `No run with id "${runId}".`)
     return r
   }
 
@@ -258,15 +292,22 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
     seedDemo: () => ({ taskIds: DEMO.map((t) => addTask(t).id) }),
     addTask,
     setTaskState(taskId, state) {
-      if (!isStatus(state)) throw refuse(400, 'invalid_request', `"state" must be one of ${RUN_STATUSES.join(', ')}.`)
+      if (!isStatus(state)) throw refuse(400, 'validation_error', `"state" must be one of ${RUN_STATUSES.join(', ')}.`)
       const r = agentOr404(taskId).runs.at(-1) as RunRecord
       const now = clock.now()
       const ends = !['CREATING', 'RUNNING'].includes(state)
       const base = r.events.filter((e) => e.at <= now)
       const extra: Due[] = ends ? end(state, 0) : [status(state, 0)]
+      // `timed` reads the events so far (a `done` repeats the id before it): the future ones go first.
+      r.events = base
       r.events = [
         ...base,
-        ...extra.map((d, i) => ({ id: String(base.length + i + 1), at: now, event: d.event, data: d.data }))
+        ...timed(
+          r,
+          extra.map((d) => ({ ...d, afterMs: now - r.createdAt })),
+          r.createdAt,
+          base.length
+        )
       ]
       return { id: taskId, state: runStatus(r) }
     },
@@ -294,9 +335,10 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       if (event === '') throw refuse(400, 'invalid_request', '"event" must not be empty.')
       const now = clock.now()
       const at = r.events.findIndex((e) => e.at > now)
-      r.events.splice(at === -1 ? r.events.length : at, 0, { id: '', at: now, event, data })
-      // Ids are positions (the stream resumes by them): the script's beats still to come move one on.
-      r.events.forEach((e, i) => (e.id = String(i + 1)))
+      // An opaque id as the script's (`<ms>-<n>`), unused in the run; the stream resumes by position, not by id.
+      let n = r.events.length
+      while (r.events.some((e) => e.id === `${now}-${n}`)) n++
+      r.events.splice(at === -1 ? r.events.length : at, 0, { id: `${now}-${n}`, at: now, event, data })
     }
   }
 
@@ -306,35 +348,42 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
     let start = 0
     if (cursor !== null && cursor !== '') {
       const at = all.findIndex((x) => x.id === cursor)
-      if (at === -1) throw refuse(400, 'invalid_request', 'Invalid cursor.')
+      if (at === -1) throw refuse(400, 'validation_error', 'Invalid cursor.')
       start = at + 1
     }
     const items = all.slice(start, start + size)
     const more = start + size < all.length
+    // The docs: `nextCursor` is left out on the last page, not sent as null.
+    const last = items.at(-1)
     return json(200, {
       items: items.map((x) => toWire(x as never)),
-      nextCursor: more ? (items.at(-1)?.id ?? null) : null
+      ...(more && last ? { nextCursor: last.id } : {})
     })
   }
 
   function stream(r: RunRecord, lastEventId: string | undefined): Reply {
     if (r.streamExpired) return cursorError(410, STREAM_EXPIRED.error.code, STREAM_EXPIRED.error.message)
-    const after = lastEventId === undefined ? 0 : Number(lastEventId)
+    const resumeAt = lastEventId === undefined ? -1 : r.events.findIndex((e) => e.id === lastEventId)
+    if (lastEventId !== undefined && resumeAt === -1)
+      return cursorError(400, 'invalid_last_event_id', 'Last-Event-ID is not an event of this run.')
     return {
       status: 200,
+      headers: { 'x-cursor-stream-retention-seconds': String(RETENTION_S) },
       body: '',
       stream(res) {
-        let sent = Number.isInteger(after) && after > 0 ? after : 0
+        let sent = resumeAt + 1
         // Quiet for HEARTBEAT_MS of either clock: a simulated hour on a manual clock has its hour of heartbeats.
         let quietSince = Date.now()
         let simQuietSince = clock.now()
         r.streams.add(res)
+        // The sticky framing event: no id, the run's status now, at the top of every connection.
+        res.write(`event: status\ndata: ${JSON.stringify({ runId: r.id, status: runStatus(r) })}\n\n`)
         const pump = setInterval(() => {
           if (res.destroyed || r.hushed.has(res)) return
           const due = r.events.filter((e) => e.at <= clock.now()).slice(sent)
           for (const e of due) {
             res.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`)
-            sent = Number(e.id)
+            sent++
             quietSince = Date.now()
             simQuietSince = clock.now()
             if (e.event === 'done') {
@@ -343,7 +392,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
             }
           }
           if (Date.now() - quietSince >= HEARTBEAT_MS || clock.now() - simQuietSince >= HEARTBEAT_MS) {
-            res.write(': heartbeat\n\n')
+            res.write('event: heartbeat\ndata: {}\n\n')
             quietSince = Date.now()
             simQuietSince = clock.now()
           }
@@ -384,7 +433,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       key: '/v1/agents/{id}',
       method: 'GET',
       pattern: /^\/v1\/agents\/([^/]+)$/,
-      run: ([id]) => json(200, wireAgent(agentOr404(id as string)))
+      run: ([id]) => json(200, wireFullAgent(agentOr404(id as string)))
     },
     {
       key: '/v1/agents/{id}/runs',
@@ -400,11 +449,11 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
         const agent = agentOr404(id as string)
         const prompt = asObject(asObject(await body()).prompt).text
         if (typeof prompt !== 'string' || prompt.trim() === '')
-          throw refuse(400, 'invalid_request', 'prompt.text is required.')
+          throw refuse(400, 'validation_error', 'prompt.text is required.')
         const latest = agent.runs.at(-1)
         if (latest && active(latest)) throw new Refusal(json(409, AGENT_BUSY))
         const r = addRun(agent, prompt, CURSOR_SCRIPTS.complete as Due[], clock.now())
-        return json(200, { run: wireRun(r) })
+        return json(201, { run: wireRun(r) })
       }
     },
     {
@@ -437,7 +486,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
   function checkKey(req: IncomingMessage): void {
     const key = keys.check(keyOf(req))
     if (key === 'missing' || key === 'wrong') throw new Refusal(json(401, UNAUTHORIZED))
-    if (key === 'limited') throw refuse(403, 'forbidden', 'This API key may not use Cloud Agents.')
+    if (key === 'limited') throw refuse(403, 'feature_unavailable', 'This API key may not use Cloud Agents.')
   }
 
   async function controlRoute(method: string, path: string, body: () => Promise<unknown>): Promise<Reply> {
@@ -479,7 +528,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
       error: (status, message, headers) =>
         cursorError(
           status,
-          status === 429 ? 'rate_limited' : status >= 500 ? 'internal' : 'invalid_request',
+          status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'internal_error' : 'validation_error',
           message,
           headers
         ),
@@ -487,7 +536,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
         e instanceof Refusal
           ? e.reply
           : e instanceof ApiError
-            ? cursorError(e.status, 'invalid_request', e.message)
+            ? cursorError(e.status, 'validation_error', e.message)
             : undefined,
       async control(req, method, path, body) {
         if (keys.check(keyOf(req)) !== 'ok') throw new Refusal(json(401, UNAUTHORIZED))

@@ -91,9 +91,12 @@ export function createCursorClient(options: CursorClientOptions): CursorClient {
     async poll(signal, steps) {
       const agents = await client.listAgents(signal)
       const next = new Map<string, CursorRun>()
-      // One at a time: an account's agents rarely all move, and Cursor documents no concurrency allowance.
+      // One at a time: an account's agents rarely all move, and Cursor documents no concurrency allowance. The latest
+      // run is read with Get A Run, the one the docs say holds a finished run's result, durationMs and branches.
       for (const agent of agents) {
-        const [run] = await client.listRuns(agent.id, { limit: 1, signal })
+        const run = agent.latestRunId
+          ? await client.getRun(agent.id, agent.latestRunId, signal)
+          : (await client.listRuns(agent.id, { limit: 1, signal }))[0]
         if (run !== undefined) next.set(agent.id, run)
       }
       latest = next

@@ -19,6 +19,7 @@ export function errorCode(body: string): string | null {
 }
 
 export const AGENT_BUSY = 'agent_busy'
+export const AGENT_ARCHIVED = 'agent_archived'
 export const STREAM_EXPIRED = 'stream_expired'
 
 export function cursorError(
@@ -47,6 +48,13 @@ export function cursorError(
     return new ServiceError(
       'bad_request',
       'The Cursor agent is still running: your message was not sent. Send it again once the run has finished.',
+      { status }
+    )
+  }
+  if (status === 409 && code === AGENT_ARCHIVED) {
+    return new ServiceError(
+      'bad_request',
+      'The Cursor agent is archived: your message was not sent. Unarchive it in Cursor, then send it again.',
       { status }
     )
   }

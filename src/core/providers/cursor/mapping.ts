@@ -49,10 +49,18 @@ export const CURSOR: ProviderDescriptor = {
   capabilities: CURSOR_CAPABILITIES
 }
 
-/** "owner/repo" from a GitHub address; any other address as given. */
+/** "owner/repo" from a GitHub address, with or without its scheme (a run's branches name it without); any other
+ * address as given. */
 export function repoName(url: string): string {
-  const m = url.match(/^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/?#]+?)(?:\.git)?\/?$/)
+  const m = url.match(/^(?:https?:\/\/)?(?:www\.)?github\.com\/([^/]+)\/([^/?#]+?)(?:\.git)?\/?$/)
   return m ? `${m[1]}/${m[2]}` : url
+}
+
+/** The repository an agent works on: its own `repos` where it has them (GET /v1/agents/{id}), else the repository of
+ * its run's pushed branches (list items carry no `repos`); named without its scheme so both read alike. */
+function repositoryOf(agent: CursorAgent, run: CursorRun | null): string | null {
+  const url = agent.repos[0] ?? run?.branches.find((b) => b.repoUrl !== null)?.repoUrl ?? null
+  return url === null ? null : url.replace(/^https?:\/\//, '')
 }
 
 function seconds(ms: number): string {
@@ -76,7 +84,7 @@ export function resultStep(run: CursorRun): ProviderStep | null {
 /** An agent as every surface reads it: its status is its latest run's. `steps` when they were read this time. */
 export function toProviderTask(agent: CursorAgent, run: CursorRun | null, steps?: ProviderStep[]): ProviderTask {
   const { status, serviceStatus } = statusFrom(CURSOR_STATUS, run?.status)
-  const repo = agent.repos[0]
+  const repo = repositoryOf(agent, run)
   const result = run ? resultStep(run) : null
   return {
     id: agent.id,
@@ -91,7 +99,7 @@ export function toProviderTask(agent: CursorAgent, run: CursorRun | null, steps?
       ),
       preview: null
     },
-    project: repo === undefined ? null : { id: repo, name: repoName(repo) },
+    project: repo === null ? null : { id: repo, name: repoName(repo) },
     createdAt: agent.createdAt || null,
     updatedAt: run?.updatedAt || agent.updatedAt || null,
     costs: [],

@@ -68,3 +68,45 @@ describe('the SSE parser', () => {
     expect(events.map((e) => e.id)).toEqual(['41', '42', '42'])
   })
 })
+
+describe('the SSE parser, at its edges', () => {
+  it('drops one BOM at the start of text fed as a string, after empty chunks too, and again after a reset only', () => {
+    const { events, parser } = parse(['', '\uFEFFevent: a\ndata: 1\n\n', '\uFEFFdata: 2\n\n'])
+    expect(events.map((e) => [e.event, e.data])).toEqual([['a', '1']])
+    parser.reset()
+    parser.feed('\uFEFFevent: b\ndata: 3\n\n')
+    expect(events.map((e) => [e.event, e.data])).toEqual([
+      ['a', '1'],
+      ['b', '3']
+    ])
+  })
+
+  it('a value without a space after the colon is whole; only the first space of a comment goes', () => {
+    const { events, comments } = parse([':a b\n:  two\ndata:x\n\n'])
+    expect(events.map((e) => e.data)).toEqual(['x'])
+    expect(comments).toEqual(['a b', ' two'])
+  })
+
+  it('dispatches once: blank lines after an event dispatch nothing more', () => {
+    expect(parse(['data: a\n\n\n\n']).events).toHaveLength(1)
+  })
+
+  it('retry takes digits only and only as retry; handlers without comment or retry listeners are fine', () => {
+    expect(parse(['foo: 5\nretry: x5\nretry: 5x\n\n']).retries).toEqual([])
+    const events: SseEvent[] = []
+    const bare = createSseParser({ onEvent: (e) => events.push(e) })
+    bare.feed(': hi\nretry: 10\ndata: z\n\n')
+    expect(events.map((e) => e.data)).toEqual(['z'])
+  })
+
+  it('a reset drops the pending data and type: what follows is its own event', () => {
+    const { events, parser } = parse(['event: x\ndata: half\n'])
+    parser.reset()
+    parser.feed('data: y\n\n')
+    expect(events).toEqual([{ id: '', event: 'message', data: 'y' }])
+    const cut = parse(['data: half\n'])
+    cut.parser.reset()
+    cut.parser.feed('\n')
+    expect(cut.events).toEqual([])
+  })
+})

@@ -1,5 +1,6 @@
 // The stream's rules with no network: an injected clock for the heartbeat bound, and streams made in the test.
 import { describe, expect, it } from 'vitest'
+import { STREAM_TEXT } from '../../../reference-service/cursor/docs-examples'
 import type { ProviderStep } from '../../../shared/provider'
 import type { StreamResponse } from '../transport'
 import {
@@ -200,5 +201,83 @@ describe('LiveSteps', () => {
     // Each agent's bound is its own.
     live.add('b', step('x'))
     expect(live.steps('b')?.map((s) => s.id)).toEqual(['x'])
+  })
+})
+
+/** A stream that sends `text` and then ends, as a dropped connection does. */
+function ending(text: string): StreamResponse {
+  return {
+    status: 200,
+    headers: {},
+    text: async () => '',
+    body: (async function* () {
+      yield new TextEncoder().encode(text)
+    })()
+  }
+}
+
+describe("the docs' example stream", () => {
+  it('is told in order: the status, the tool call running then completed, the terminal status of the result', async () => {
+    const updates: RunUpdate[] = []
+    const follower = followRun({ open: async () => ending(STREAM_TEXT), onUpdate: (u) => updates.push(u) })
+    await expect(follower.ended).resolves.toEqual({ how: 'done' })
+    expect(updates.map((u) => (u.kind === 'step' ? `step ${u.step.id} ${u.step.serviceStatus}` : u))).toEqual([
+      { kind: 'status', word: 'RUNNING' },
+      { kind: 'other', event: 'assistant' },
+      'step call-1 running',
+      'step call-1 completed',
+      { kind: 'status', word: 'FINISHED' },
+      { kind: 'result', text: 'Added README.md with installation instructions.' }
+    ])
+    expect(follower.lastEventId()).toBe('1713033010000-0')
+  })
+
+  it('ends with `done` after a resume, though `done` has the id of the result already told', async () => {
+    const cut = STREAM_TEXT.slice(0, STREAM_TEXT.indexOf('id: 1713033010000-0\nevent: done'))
+    const asked: (string | null)[] = []
+    const updates: RunUpdate[] = []
+    const { timers, fireAll } = manualTimers()
+    const follower = followRun({
+      timers,
+      async open(lastEventId) {
+        asked.push(lastEventId)
+        return asked.length === 1
+          ? ending(cut)
+          : ending('event: status\ndata: {"status":"FINISHED"}\n\nid: 1713033010000-0\nevent: done\ndata: {}\n\n')
+      },
+      onUpdate(u) {
+        updates.push(u)
+        if (u.kind === 'reopening') setImmediate(fireAll)
+      }
+    })
+    await expect(follower.ended).resolves.toEqual({ how: 'done' })
+    expect(asked).toEqual([null, '1713033010000-0'])
+    // The reconnect's leading status repeats the word told: it is not told twice.
+    expect(updates.filter((u) => u.kind === 'status')).toEqual([
+      { kind: 'status', word: 'RUNNING' },
+      { kind: 'status', word: 'FINISHED' }
+    ])
+    expect(updates.filter((u) => u.kind === 'result')).toHaveLength(1)
+  })
+
+  it('counts a reconnect that brings only the leading status as bringing nothing, and tells its word once', async () => {
+    let opens = 0
+    const updates: RunUpdate[] = []
+    const { timers, fireAll } = manualTimers()
+    const follower = followRun({
+      maxReopens: 2,
+      timers,
+      async open() {
+        opens++
+        return ending('event: status\ndata: {"status":"RUNNING"}\n\n')
+      },
+      onUpdate(u) {
+        updates.push(u)
+        if (u.kind === 'reopening') setImmediate(fireAll)
+      }
+    })
+    await expect(follower.ended).resolves.toMatchObject({ how: 'failed' })
+    expect(opens).toBe(3)
+    expect(updates.filter((u) => u.kind === 'status')).toEqual([{ kind: 'status', word: 'RUNNING' }])
   })
 })

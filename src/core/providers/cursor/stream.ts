@@ -16,12 +16,23 @@ export const STALL_MS = 45_000
 /** Reopens in a row that bring no event before the stream is given up and the run polled. */
 export const MAX_REOPENS = 5
 /** The wait before each reopen: `firstMs`, doubling with every reopen since the stream's last event, up to `maxMs`;
- * an event starts it over. A server that refuses or drops at once is not hammered. */
+ * an event with an id starts it over. A server that refuses or drops at once is not hammered. */
 export const REOPEN_WAIT = { firstMs: 1_000, maxMs: 30_000 }
 /** The most steps one run's live steps hold (the latest); each `steps` news carries them all, so it is bounded too. */
 export const MAX_LIVE_STEPS = 100
-/** Error codes of an `error` event after which reopening cannot help (the rest, e.g. stream_unavailable, can). */
-const FATAL_CODES = new Set(['unauthorized', 'forbidden', 'not_found'])
+/** Error codes of an `error` event after which reopening cannot help (the rest, e.g. stream_unavailable, can): the
+ * OpenAPI's codes for the key, the plan and a missing agent or run. */
+const FATAL_CODES = new Set([
+  'unauthorized',
+  'api_key_not_found',
+  'plan_required',
+  'role_forbidden',
+  'feature_unavailable',
+  'agent_not_found',
+  'run_not_found',
+  'forbidden',
+  'not_found'
+])
 
 export type RunUpdate =
   | { kind: 'step'; step: ProviderStep }
@@ -110,6 +121,13 @@ export function followRun(options: FollowOptions): Follower {
   const seen = new Set<string>()
   let lastId: string | null = options.from ?? null
   const random = options.random ?? Math.random
+  let lastStatus: string | null = null
+  /** The leading `status` is sent again at the top of every reconnect: a word already told is not told again. */
+  const tellStatus = (word: string) => {
+    if (word === lastStatus) return
+    lastStatus = word
+    options.onUpdate({ kind: 'status', word })
+  }
   let stopped = false
   let current: AbortController | null = null
   /** Ends the wait before a reopen early (stop). */
@@ -180,22 +198,28 @@ export function followRun(options: FollowOptions): Follower {
       const parser = createSseParser({
         onEvent(e) {
           if (finished) return
+          // Only an event with an id is progress: the id-less leading status comes with every reconnect. Seen is keyed
+          // by name too, as the docs' example stream gives `result` and `done` one id.
           if (e.id !== '') {
             lastId = e.id
-            if (seen.has(e.id)) return
-            seen.add(e.id)
+            const key = `${e.event} ${e.id}`
+            if (seen.has(key)) return
+            seen.add(key)
+            progressed = true
+            reopens = 0
           }
-          progressed = true
-          reopens = 0
           if (e.event === 'done') {
             finished = { how: 'done' }
             return
           }
           if (e.event === 'tool_call') return options.onUpdate({ kind: 'step', step: toolStep(e) })
-          if (e.event === 'status') return options.onUpdate({ kind: 'status', word: str(json(e.data).status) ?? '' })
+          if (e.event === 'status') return tellStatus(str(json(e.data).status) ?? '')
           if (e.event === 'result') {
+            // The terminal status comes with the result (the docs' stream sends no status after it).
             const d = json(e.data)
-            return options.onUpdate({ kind: 'result', text: str(d.result) ?? str(d.text) ?? '' })
+            const word = str(d.status)
+            if (word !== null) tellStatus(word)
+            return options.onUpdate({ kind: 'result', text: str(d.text) ?? str(d.result) ?? '' })
           }
           if (e.event === 'error') {
             const d = json(e.data)

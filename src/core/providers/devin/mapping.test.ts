@@ -20,8 +20,10 @@ import {
   DEVIN_V3_DETAILS,
   DEVIN_V3_STATUS,
   DEVIN_V3_STATUSES,
+  messageStep,
   SUSPENDED_WORDS,
-  toProviderTask
+  toProviderTask,
+  waitingOf
 } from './mapping'
 import { type DevinMessage, messageSchema, selfSchema, v1SessionSchema, v3SessionSchema } from './schemas'
 
@@ -241,6 +243,36 @@ describe('the key and the descriptor', () => {
       publish: false,
       projects: false,
       startTask: false
+    })
+  })
+})
+
+describe('the edges of what is asked and shown', () => {
+  it("asks with the latest non-empty thing Devin said, past the user's words and Devin's empty ones", () => {
+    const asked = (messages: DevinMessage[]) =>
+      toProviderTask(v3({ status: 'running', status_detail: 'waiting_for_user' }), messages).waiting?.text
+    expect(asked([msg('devin', 'Which branch?'), msg('user', 'main'), msg('devin', '', 'e1')])).toBe('Which branch?')
+    // The only message, the first of the list, is read too.
+    expect(asked([msg('devin', 'Only this')])).toBe('Only this')
+    expect(asked([msg('user', 'Hello')])).toBeNull()
+  })
+
+  it('a word that waits on one API is not read as waiting on the other', () => {
+    // v1 has no waiting_for_user: its status_enum of that word is unknown, and nothing is asked.
+    expect(toProviderTask(v1({ status_enum: 'waiting_for_user' }), [msg('devin', 'Q?')])).toMatchObject({
+      status: 'unknown',
+      waiting: null
+    })
+    expect(waitingOf(v3({ status: 'running', status_detail: 'working' }))).toBeNull()
+  })
+
+  it('a session without a title is named by its id; a message without words by who sent it', () => {
+    expect(toProviderTask(v3({ status: 'running', title: '' })).title).toBe('devin-1')
+    expect(messageStep(msg('devin', '', 'd1'))).toMatchObject({ kind: 'devin', title: 'Devin' })
+    expect(messageStep(msg('user', '', 'u1'))).toMatchObject({ kind: 'user', title: 'Message' })
+    expect(messageStep({ id: 'x', source: '', fromDevin: false, text: '', at: null })).toMatchObject({
+      kind: 'message',
+      title: 'Message'
     })
   })
 })
