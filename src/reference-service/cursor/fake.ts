@@ -378,7 +378,7 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
         r.streams.add(res)
         // The sticky framing event: no id, the run's status now, at the top of every connection.
         res.write(`event: status\ndata: ${JSON.stringify({ runId: r.id, status: runStatus(r) })}\n\n`)
-        const pump = setInterval(() => {
+        const tick = () => {
           if (res.destroyed || r.hushed.has(res)) return
           const due = r.events.filter((e) => e.at <= clock.now()).slice(sent)
           for (const e of due) {
@@ -396,7 +396,8 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
             quietSince = Date.now()
             simQuietSince = clock.now()
           }
-        }, PUMP_MS)
+        }
+        const pump = setInterval(tick, PUMP_MS)
         pumps.add(pump)
         res.once('close', () => {
           clearInterval(pump)
@@ -404,6 +405,9 @@ export async function startCursorFake(options: AgentFakeOptions): Promise<Cursor
           r.streams.delete(res)
           r.hushed.delete(res)
         })
+        // The events already due follow the leading status at once, as a server replays them: not a pump later, when
+        // a client may already have acted on the status alone.
+        tick()
       }
     }
   }
