@@ -237,7 +237,7 @@ test.describe('followed live', () => {
     await advance(2_000)
     await expect.poll(lastEvent).toContain('call-1')
     await expect(rows.filter({ hasText: 'read_file' })).toHaveCount(1)
-    await expect(rows.filter({ hasText: 'read_file' })).toContainText('path=package.json')
+    await expect(rows.filter({ hasText: 'read_file' })).toContainText('path=README.md')
     await expect(app.getByTestId('agent-steps-said')).toHaveText('New step: read_file')
 
     // The stream drops; the next tool calls still arrive (resumed after the last event), and none is shown twice.
